@@ -1,1 +1,3 @@
 export {};
+export * from './status.js';
+export * from './retry-schedule.js';
