@@ -120,7 +120,6 @@ class FastWriter {
       const text = leafText(child, isArray, prefix, key, this.reading);
       if (text === SKIP) continue;
       if (text === CONTAINER) {
-        if (this.reading.simple) throw nestedInSimpleForm(prefix + key);
         sortKeys[kept] = key + ':';
         texts[kept] = undefined;
         children[kept] = child as object;
@@ -194,7 +193,6 @@ function collect(
     const text = leafText(child, isArray, prefix, key, reading);
     if (text === SKIP) continue;
     if (text === CONTAINER) {
-      if (reading.simple) throw nestedInSimpleForm(prefix + key);
       collect(child as object, Array.isArray(child), prefix + key + ':', depth + 1, reading, members);
     } else {
       members.push([prefix + key, text]);
@@ -243,8 +241,12 @@ function leafText(
     if (Number.isFinite(n)) return String(n);
     throw new SigningInputError(prefix + key, `${value.text} is out of the range of a JS number`);
   }
-  if (Array.isArray(value)) return value.length === 0 ? SKIP : CONTAINER;
+  if (Array.isArray(value)) {
+    if (reading.simple) throw nestedInSimpleForm(prefix + key);
+    return value.length === 0 ? SKIP : CONTAINER;
+  }
   if (isPlainObject(value as object)) {
+    if (reading.simple) throw nestedInSimpleForm(prefix + key);
     for (const _ in value as object) return CONTAINER;
     return SKIP;
   }
