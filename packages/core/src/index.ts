@@ -2,3 +2,5 @@ export {};
 export * from './status.js';
 export * from './retry-schedule.js';
 export * from './signing/index.js';
+export * from './api/index.js';
+export * from './callbacks.js';

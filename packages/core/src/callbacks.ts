@@ -1,0 +1,129 @@
+/**
+ * Callbacks (service -> partner): verify and parse the body, then answer per
+ * the spec's partner rules.
+ *
+ * Body shape (decisions.md, "Callback body"): { "operation_data": {...},
+ * "signature": "<hex>" }, the same as the operation-info response, signed in
+ * the general form over everything but `signature`. Unknown extra members are
+ * tolerated (they are covered by the signature too).
+ */
+import { parseOperationData } from './api/shapes.js';
+import type { OperationData } from './api/types.js';
+import { verify } from './signing/index.js';
+
+export type CallbackFailureReason =
+  /** No body at all (or only whitespace). */
+  | 'empty'
+  /** Not UTF-8, not JSON, or not a JSON object. */
+  | 'unparseable'
+  /** Correctly signed, but operation_data is missing or has members of the wrong type. */
+  | 'invalid'
+  /** Signature missing, malformed or not matching: the body must change nothing. */
+  | 'signature';
+
+export type CallbackVerification =
+  | {
+      ok: true;
+      /** Checked operation_data (optional members that were null are left out). */
+      operation: OperationData;
+      /** The whole body as received (JSON.parse), signature and unknown members included. */
+      raw: Record<string, unknown>;
+    }
+  | {
+      ok: false;
+      reason: CallbackFailureReason;
+      /** One sentence; never contains the secret. */
+      message: string;
+      /** For 'invalid': the member at fault, e.g. "operation_data.status_code". */
+      field?: string;
+    };
+
+const SIGNATURE_HEX = /^[0-9a-fA-F]{128}$/;
+
+function failure(reason: CallbackFailureReason, message: string, field?: string): CallbackVerification {
+  return field === undefined ? { ok: false, reason, message } : { ok: false, reason, message, field };
+}
+
+/**
+ * Verifies a callback body (the raw request body, exactly as received) with the
+ * partner secret, then parses operation_data. Never throws for bad input; throws
+ * TypeError only when `secret` itself is unusable (a configuration error on our
+ * side, which must not be reported to the sender as its fault).
+ */
+export function verifyCallback(rawBody: string | Uint8Array, secret: string): CallbackVerification {
+  if (typeof secret !== 'string' || secret === '') {
+    throw new TypeError('verifyCallback: the partner secret must be a non-empty string');
+  }
+  let text: string;
+  if (typeof rawBody === 'string') {
+    text = rawBody;
+  } else if (rawBody instanceof Uint8Array) {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(rawBody);
+    } catch {
+      return failure('unparseable', 'callback body is not valid UTF-8');
+    }
+  } else {
+    return failure('empty', 'callback body is missing');
+  }
+  if (text.trim() === '') return failure('empty', 'callback body is empty');
+
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return failure('unparseable', `callback body is not valid JSON (${error instanceof Error ? error.message : 'parse error'})`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return failure('unparseable', `callback body must be a JSON object, not ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`);
+  }
+  const body = raw as Record<string, unknown>;
+
+  // Authenticate before looking at the content: an unsigned body gets no detailed feedback.
+  const signature = body.signature;
+  if (typeof signature === 'string' && signature !== '' && !SIGNATURE_HEX.test(signature)) {
+    return failure('signature', 'callback signature is not 128 hexadecimal characters');
+  }
+  const verified = verify(text, secret);
+  if (!verified.ok) {
+    if (verified.reason === 'malformed') return failure('unparseable', `callback body cannot be checked: ${verified.message}`);
+    return failure('signature', verified.reason === 'missing' ? `callback is not signed: ${verified.message}` : 'callback signature does not match');
+  }
+
+  const parsed = parseOperationData(body.operation_data);
+  if (!parsed.ok) return failure('invalid', parsed.message, parsed.field);
+  return { ok: true, operation: parsed.value, raw: body };
+}
+
+export interface CallbackResponseOptions {
+  /** The callback was received before (same operation and state): still 200. */
+  duplicate?: boolean;
+  /**
+   * The callback is genuine but was not taken in (e.g. the operation is not
+   * known here yet, or storing it failed): 500 so that the service sends it again.
+   */
+  notReceived?: boolean;
+}
+
+export interface CallbackHttpResponse {
+  status: 200 | 400 | 401 | 500;
+  contentType: 'text/plain; charset=utf-8';
+  body: string;
+}
+
+/**
+ * The HTTP answer to a callback, per the spec's partner rules:
+ * 200 on receipt and for a duplicate; 400 when it could not be processed
+ * (empty, unparseable, invalid); 500 when it was not received (the caller says
+ * so with `notReceived`); 401 "Wrong signature" when the signature is missing or
+ * wrong (decisions.md, "Callback with a bad signature").
+ */
+export function callbackResponse(result: CallbackVerification, options: CallbackResponseOptions = {}): CallbackHttpResponse {
+  const contentType = 'text/plain; charset=utf-8';
+  if (result.ok) {
+    if (options.notReceived) return { status: 500, contentType, body: 'Callback not received; please send it again' };
+    return { status: 200, contentType, body: options.duplicate ? 'OK (already received)' : 'OK' };
+  }
+  if (result.reason === 'signature') return { status: 401, contentType, body: 'Wrong signature' };
+  return { status: 400, contentType, body: `Callback could not be processed: ${result.message}` };
+}

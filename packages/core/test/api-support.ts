@@ -1,0 +1,132 @@
+/**
+ * A tiny real HTTP server for the partner API client tests: each test installs
+ * a handler; responses are signed with the real signing module.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sign } from '../src/signing/index.js';
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  text: string;
+  body: Record<string, unknown>;
+  receivedAt: number;
+}
+
+export type Handler = (req: ReceivedRequest, res: ServerResponse) => void;
+
+export interface TestServer {
+  url: string;
+  requests: ReceivedRequest[];
+  handle(handler: Handler): void;
+  close(): Promise<void>;
+}
+
+export async function startServer(): Promise<TestServer> {
+  let handler: Handler = (_req, res) => {
+    res.statusCode = 500;
+    res.end('no handler');
+  };
+  const requests: ReceivedRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        // keep {}
+      }
+      const received: ReceivedRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        text,
+        body,
+        receivedAt: Date.now(),
+      };
+      requests.push(received);
+      handler(received, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    handle(h) {
+      handler = h;
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Writes `value` as a signed JSON 200 answer. */
+export function sendSigned(res: ServerResponse, value: Record<string, unknown>, secret: string): void {
+  const body = { ...value, signature: sign(value, secret, { form: 'general' }) };
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
+  res.end(text);
+}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(value));
+}
+
+/** A realistic operation_data (amounts in minimum units). */
+export function sampleOperationData(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    status: 'pending',
+    status_code: 2,
+    operation_info: {
+      id: 'op-7f3a',
+      created_at: '2024-05-01T12:00:00Z',
+      paid_at: '2024-05-01T12:01:30Z',
+      from: {
+        payment_method: 2,
+        payment_method_info: {
+          number: '4111 11** **** 1111',
+          type: 'visa',
+          card_holder: 'ADA LOVELACE',
+          expiry_month: '09',
+          expiry_year: '2027',
+          country: { code: 'GB', name: 'United Kingdom' },
+        },
+        currency: { code: 'EUR', decimals: 2 },
+        amount: 10000,
+      },
+      to: {
+        withdrawal_method: 2,
+        withdrawal_method_info: { blockchain_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+        currency: { code: 'BTC', decimals: 8 },
+        amount: 152345,
+      },
+      currency_rate: 65641.23,
+      status_url: 'https://status.example/op-7f3a',
+    },
+    partner_info: {
+      operation_id: 'order-42',
+      token: 'tok-1',
+      fee_info: {
+        withdrawal_method: 2,
+        withdrawal_method_info: { blockchain_address: 'bc1qpartner' },
+        currency: { code: 'BTC', decimals: 8 },
+        amount: 1523,
+      },
+    },
+    customer_info: { id: 991, account: 'ada@example.com', country: { code: 'GB', name: 'United Kingdom' } },
+    ...overrides,
+  };
+}
