@@ -117,8 +117,10 @@ export const CALCULATE_RESPONSE_SHAPE = obj({
 });
 export const OPERATION_RESPONSE_SHAPE = obj({ operation_data: req(OPERATION_DATA_SHAPE) });
 
+export type OperationDataParseResult = ShapeResult<OperationData>;
+
 /** Checks an operation_data value; the copy drops null optional members. */
-export function parseOperationData(value: unknown): ShapeResult<OperationData> {
+export function parseOperationData(value: unknown): OperationDataParseResult {
   return checkShape<OperationData>(value, OPERATION_DATA_SHAPE, 'operation_data');
 }
 
