@@ -1,0 +1,119 @@
+/**
+ * The PHP library against @card2crypto/core's conformance vectors, on the
+ * oldest and the newest PHP the plugins support. Every case is checked:
+ * canonical string and signature for valid cases, and verification of the
+ * raw JSON body (input plus signature) against the case's expectation.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PhpSandbox, REPO_DIR, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+
+interface VectorCase {
+  name: string;
+  form: 'general' | 'simple';
+  secret: string;
+  input: unknown;
+  input_json?: string;
+  canonical?: string;
+  signature?: string;
+  body?: string;
+  expect: 'valid' | 'invalid';
+}
+
+interface PhpCaseResult {
+  name: string;
+  canonical?: string;
+  signature?: string;
+  sign_error?: string;
+  native_canonical?: string;
+  native_error?: string;
+  verify: { ok: boolean; reason: string | null; message: string };
+}
+
+const VECTOR_FILE = process.env.C2C_VECTOR_FILE ?? path.join(REPO_DIR, 'packages/core/vectors/signing.json');
+const vectorText = fs.readFileSync(VECTOR_FILE, 'utf8');
+const vectors = JSON.parse(vectorText) as { version: number; cases: VectorCase[] };
+
+/**
+ * The raw JSON text a receiver would get: the case's own body when it has one,
+ * else its input (as raw text when the number text matters) plus its signature.
+ */
+function bodyOf(c: VectorCase): string {
+  if (typeof c.body === 'string') return c.body;
+  const signature = JSON.stringify(c.signature ?? '');
+  if (typeof c.input_json === 'string') {
+    const text = c.input_json.trimEnd();
+    if (!text.endsWith('}')) return text; // Not an object: verification must refuse it.
+    const inner = text.slice(0, -1).trimEnd();
+    return `${inner}${inner.endsWith('{') ? '' : ','}"signature":${signature}}`;
+  }
+  if (c.input === null || typeof c.input !== 'object' || Array.isArray(c.input)) return JSON.stringify(c.input);
+  return JSON.stringify({ ...(c.input as object), signature: c.signature ?? '' });
+}
+
+test('the vector file has cases of both forms and both expectations', () => {
+  assert.equal(vectors.version, 1);
+  assert.ok(vectors.cases.length > 0);
+  assert.ok(vectors.cases.some((c) => c.form === 'simple'));
+  assert.ok(vectors.cases.some((c) => c.expect === 'invalid'));
+});
+
+for (const version of SUPPORTED_PHP_VERSIONS) {
+  describe(`PHP ${version}: core signing vectors`, () => {
+    let php: PhpSandbox;
+    let results: PhpCaseResult[];
+
+    before(async () => {
+      php = await PhpSandbox.start(version);
+      results = await php.runJson<PhpCaseResult[]>('vectors.php', {
+        'vectors.json': vectorText,
+        'bodies.json': JSON.stringify(vectors.cases.map(bodyOf)),
+      });
+    });
+    after(() => php?.exit());
+
+    test('every valid case: canonical string and signature', () => {
+      const failures: string[] = [];
+      vectors.cases.forEach((c, i) => {
+        if (c.expect !== 'valid') return;
+        const r = results[i] as PhpCaseResult;
+        assert.equal(r.name, c.name);
+        if (r.sign_error !== undefined) {
+          failures.push(`${c.name}: PHP refused to sign: ${r.sign_error}`);
+        } else if (r.canonical !== c.canonical) {
+          failures.push(`${c.name}: canonical differs\n  core: ${JSON.stringify(c.canonical)}\n  php:  ${JSON.stringify(r.canonical)}`);
+        } else if (r.signature !== c.signature) {
+          failures.push(`${c.name}: signature differs (canonical strings equal)`);
+        }
+      });
+      assert.deepEqual(failures, [], failures.join('\n'));
+    });
+
+    test('every case without number text: PHP-native ints and floats sign alike', () => {
+      const failures: string[] = [];
+      vectors.cases.forEach((c, i) => {
+        const r = results[i] as PhpCaseResult;
+        if (c.expect !== 'valid' || c.input_json !== undefined || r.native_canonical === undefined && r.native_error === undefined) return;
+        if (r.native_error !== undefined) failures.push(`${c.name}: ${r.native_error}`);
+        else if (r.native_canonical !== c.canonical) {
+          failures.push(`${c.name}: canonical of json_decode() values differs\n  core: ${JSON.stringify(c.canonical)}\n  php:  ${JSON.stringify(r.native_canonical)}`);
+        }
+      });
+      assert.deepEqual(failures, [], failures.join('\n'));
+    });
+
+    test('every case: verification of the raw body matches the expectation', () => {
+      const failures: string[] = [];
+      vectors.cases.forEach((c, i) => {
+        const r = results[i] as PhpCaseResult;
+        const valid = c.expect === 'valid';
+        if (r.verify.ok !== valid) {
+          failures.push(`${c.name}: expected ${c.expect}, PHP said ${r.verify.ok ? 'valid' : `invalid (${r.verify.reason}: ${r.verify.message})`}\n  core canonical: ${JSON.stringify(c.canonical)}\n  body: ${bodyOf(c).slice(0, 300)}`);
+        }
+      });
+      assert.deepEqual(failures, [], failures.join('\n'));
+    });
+  });
+}
