@@ -1,0 +1,447 @@
+/**
+ * One declarative description of both plugins' settings. The PHP plugins read
+ * the exported JSON (packages/core/schema/settings.json, see its README) to
+ * render their settings pages and apply the same rules; `validateSettings`
+ * applies them in TypeScript. Browser-safe.
+ */
+import { type BtcNetwork } from './btc-address.js';
+import { CRYPTO_ASSETS, cryptoAssetLabel } from './reference/crypto.js';
+import { FIAT_CURRENCIES } from './reference/fiat.js';
+import { LANGUAGES } from './reference/languages.js';
+import { THEME_PROPERTIES } from './theme.js';
+
+export type PluginId = 'checkout' | 'widget';
+export type Environment = 'sandbox' | 'production';
+export type FieldType = 'checkbox' | 'text' | 'textarea' | 'secret' | 'select' | 'url' | 'amount' | 'color' | 'email';
+export type FieldValue = string | boolean;
+
+/** Validation rule of a field. Empty values of optional fields are valid without consulting the rule. */
+export type Rule =
+  /** true/false; also accepts 'yes'/'no', '1'/'0', 'on'/'off', 1/0 and '' (false). */
+  | { kind: 'boolean' }
+  /** Trimmed text of at most maxLength characters (UTF-16 code units in TS, mb_strlen in PHP) matching pattern (ECMAScript and PCRE compatible). */
+  | { kind: 'text'; maxLength: number; pattern?: string; patternMessage?: string; multiline?: boolean }
+  /** One of values (the field's options). */
+  | { kind: 'enum'; values: string[] }
+  /** Absolute http(s) URL; trailing slashes removed when stripTrailingSlash. */
+  | { kind: 'url'; stripTrailingSlash: boolean }
+  /** Bitcoin address (base58check or bech32/bech32m) of a network allowed in the environment chosen in environmentField. */
+  | { kind: 'btc_address'; environmentField: string; networks: Record<Environment, BtcNetwork[]> }
+  /** Code of reference.fiat. */
+  | { kind: 'fiat_currency' }
+  /** Symbol of reference.crypto (exact case). */
+  | { kind: 'crypto_currency' }
+  /**
+   * Decimal string in major units of the fiat currency held by currencyField
+   * ("100", "99.5"): it must convert exactly to minor units (no more decimals
+   * than the currency has), lie within that currency's min..max (reference.fiat)
+   * and is stored with the currency's full decimals ("100.00").
+   */
+  | { kind: 'minor_amount'; currencyField: string }
+  /** CSS colour (see theme.ts isValidColor), stored trimmed, lower case, single spaces; written to the partner CSS as property. */
+  | { kind: 'color'; property: string }
+  /** ISO 639-1 code (lower case) of the field's options. */
+  | { kind: 'lang' }
+  /** E-mail address matching pattern. */
+  | { kind: 'email'; pattern: string }
+  /** IPv4/IPv6 addresses or CIDR ranges separated by commas/whitespace; stored one per line. */
+  | { kind: 'ip_list'; maxEntries: number };
+
+export type RuleKind = Rule['kind'];
+
+/** A condition on another field's (normalised) value. */
+export interface Condition {
+  field: string;
+  equals: FieldValue;
+}
+
+export interface FieldOption {
+  value: string;
+  label: string;
+}
+
+export interface Field {
+  /** Option key (snake_case), unique within the plugin. */
+  id: string;
+  type: FieldType;
+  /** Plain English; PHP wraps it in __() with the plugin's text domain. */
+  label: string;
+  help: string;
+  default: FieldValue;
+  /** Needed for the plugin to work: an empty value is a problem (when every requiredWhen condition holds). */
+  required: boolean;
+  /** All must hold for `required` to apply; absent = always. */
+  requiredWhen?: Condition[];
+  /** Never rendered back into a page, never logged; an empty submission keeps the stored value. */
+  secret: boolean;
+  /** wp-config.php constant that, when defined, overrides the stored value (credentials). */
+  constant?: string;
+  /** Choices of a select. */
+  options?: FieldOption[];
+  /** Service address used when the field is empty, per environment (absent = none: the field is then required there). */
+  environmentDefaults?: Partial<Record<Environment, string>>;
+  placeholder?: string;
+  rule: Rule;
+  /** Id of a group of the plugin. */
+  group: string;
+}
+
+export interface FieldGroup {
+  id: string;
+  label: string;
+}
+
+export interface PluginSchema {
+  title: string;
+  groups: FieldGroup[];
+  fields: Field[];
+}
+
+export interface SettingsSchema {
+  version: 1;
+  plugins: Record<PluginId, PluginSchema>;
+  /** Reference data the rules need (fiat limits and decimals for minor_amount). */
+  reference: {
+    fiat: { code: string; name: string; decimals: number; min: number; max: number; minMinor: number; maxMinor: number }[];
+    crypto: { symbol: string; ticker: string; name: string; chain: string; decimals: number }[];
+  };
+}
+
+/** Default service addresses of the local sandbox (`npm start`); production addresses come from the partner manager. */
+export const SANDBOX_SERVICE_URLS = Object.freeze({
+  base_url: 'http://127.0.0.1:8787',
+  widget_script_url: 'http://127.0.0.1:8787/widget.js',
+  landing_url: 'http://127.0.0.1:8787/landing',
+});
+
+export const PARTNER_TOKEN_CONSTANT = 'CARD2CRYPTO_PARTNER_TOKEN';
+export const PARTNER_SECRET_CONSTANT = 'CARD2CRYPTO_PARTNER_SECRET';
+
+// ---------------------------------------------------------------- field makers
+
+const CREDENTIAL_PATTERN = '^\\S+$';
+
+const fiatOptions = (): FieldOption[] => FIAT_CURRENCIES.map((c) => ({ value: c.code, label: `${c.name} (${c.code})` }));
+
+function credentialFields(requiredWhen: Condition[] | undefined): Field[] {
+  const when = requiredWhen ? { requiredWhen } : {};
+  return [
+    {
+      id: 'partner_token',
+      type: 'text',
+      label: 'Partner token',
+      help: `Your partner identifier, issued by the service with your secret. Can instead be set in wp-config.php as ${PARTNER_TOKEN_CONSTANT}.`,
+      default: '',
+      required: true,
+      ...when,
+      secret: false,
+      constant: PARTNER_TOKEN_CONSTANT,
+      rule: { kind: 'text', maxLength: 256, pattern: CREDENTIAL_PATTERN, patternMessage: 'The partner token must not contain spaces.' },
+      group: 'credentials',
+    },
+    {
+      id: 'partner_secret',
+      type: 'secret',
+      label: 'Partner secret',
+      help: `Signs widget settings and API requests and checks the service's signatures. It never leaves this server. Leave empty to keep the saved secret; or set it in wp-config.php as ${PARTNER_SECRET_CONSTANT}.`,
+      default: '',
+      required: true,
+      ...when,
+      secret: true,
+      constant: PARTNER_SECRET_CONSTANT,
+      rule: { kind: 'text', maxLength: 512, pattern: CREDENTIAL_PATTERN, patternMessage: 'The partner secret must not contain spaces.' },
+      group: 'credentials',
+    },
+  ];
+}
+
+function serviceFields(requiredWhen: Condition[]): Field[] {
+  const url = (id: keyof typeof SANDBOX_SERVICE_URLS, label: string, help: string, stripTrailingSlash: boolean): Field => ({
+    id,
+    type: 'url',
+    label,
+    help: `${help} Leave empty in the sandbox environment to use the local sandbox (${SANDBOX_SERVICE_URLS[id]}); required in production.`,
+    default: '',
+    required: true,
+    requiredWhen: [...requiredWhen, { field: 'environment', equals: 'production' }],
+    secret: false,
+    environmentDefaults: { sandbox: SANDBOX_SERVICE_URLS[id] },
+    placeholder: SANDBOX_SERVICE_URLS[id],
+    rule: { kind: 'url', stripTrailingSlash },
+    group: 'service',
+  });
+  return [
+    {
+      id: 'environment',
+      type: 'select',
+      label: 'Environment',
+      help: 'Sandbox talks to a test service and moves no real money. Switch to production with the addresses and credentials your partner manager gives you.',
+      default: 'sandbox',
+      required: true,
+      secret: false,
+      options: [
+        { value: 'sandbox', label: 'Sandbox (testing)' },
+        { value: 'production', label: 'Production (live payments)' },
+      ],
+      rule: { kind: 'enum', values: ['sandbox', 'production'] },
+      group: 'service',
+    },
+    url('base_url', 'API address', 'Base address of the partner API ({base_url}).', true),
+    url('widget_script_url', 'Widget script address', 'Address of the widget script ({widget_script_url}).', false),
+    url('landing_url', 'Landing page address', 'Address of the hosted landing page ({landing_url}).', true),
+  ];
+}
+
+const boolean = (id: string, label: string, help: string, def: boolean, group: string): Field => ({
+  id,
+  type: 'checkbox',
+  label,
+  help,
+  default: def,
+  required: false,
+  secret: false,
+  rule: { kind: 'boolean' },
+  group,
+});
+
+// ---------------------------------------------------------------- the schema
+
+const ENABLED: Condition[] = [{ field: 'enabled', equals: true }];
+
+const checkout: PluginSchema = {
+  title: 'Card to crypto payments',
+  groups: [
+    { id: 'general', label: 'Checkout' },
+    { id: 'payment', label: 'Payment' },
+    { id: 'credentials', label: 'Credentials' },
+    { id: 'service', label: 'Service' },
+    { id: 'security', label: 'Callbacks and security' },
+    { id: 'advanced', label: 'Advanced' },
+  ],
+  fields: [
+    boolean('enabled', 'Enable card payments', 'Offer this payment method at checkout.', false, 'general'),
+    {
+      id: 'title',
+      type: 'text',
+      label: 'Title',
+      help: 'Name of the payment method that buyers see at checkout.',
+      default: 'Credit or debit card',
+      required: true,
+      requiredWhen: ENABLED,
+      secret: false,
+      rule: { kind: 'text', maxLength: 100 },
+      group: 'general',
+    },
+    {
+      id: 'description',
+      type: 'textarea',
+      label: 'Description',
+      help: 'Text shown under the title at checkout.',
+      default: 'Pay with Visa, Mastercard, Maestro, SEPA or Google Pay.',
+      required: false,
+      secret: false,
+      rule: { kind: 'text', maxLength: 1000, multiline: true },
+      group: 'general',
+    },
+    {
+      id: 'wallet_address',
+      type: 'text',
+      label: 'Bitcoin wallet address',
+      help: 'Your wallet that receives the bitcoin bought with each payment. Production accepts mainnet addresses only; the sandbox also accepts testnet and regtest addresses.',
+      default: '',
+      required: true,
+      requiredWhen: ENABLED,
+      secret: false,
+      rule: {
+        kind: 'btc_address',
+        environmentField: 'environment',
+        networks: { production: ['mainnet'], sandbox: ['mainnet', 'testnet', 'regtest'] },
+      },
+      group: 'payment',
+    },
+    {
+      id: 'store_currency',
+      type: 'select',
+      label: 'Store currency',
+      help: 'Currency in which buyers pay. "Same as the shop" uses the WooCommerce currency, which must then be one the service supports.',
+      default: '',
+      required: false,
+      secret: false,
+      options: [{ value: '', label: 'Same as the shop (WooCommerce currency)' }, ...fiatOptions()],
+      rule: { kind: 'fiat_currency' },
+      group: 'payment',
+    },
+    {
+      id: 'payment_flow',
+      type: 'select',
+      label: 'Payment flow',
+      help: 'Redirect sends buyers to the hosted payment page and back; embedded shows the payment widget on your order page.',
+      default: 'redirect',
+      required: true,
+      secret: false,
+      options: [
+        { value: 'redirect', label: 'Redirect to the payment page' },
+        { value: 'embedded', label: 'Embedded widget on the order page' },
+      ],
+      rule: { kind: 'enum', values: ['redirect', 'embedded'] },
+      group: 'payment',
+    },
+    boolean(
+      'auto_confirm',
+      'Confirm operations automatically',
+      'When the service asks for partner confirmation, confirm automatically if the amount and currency match the order. Turn off to confirm or cancel each one from the order screen.',
+      true,
+      'payment',
+    ),
+    boolean(
+      'fix_rate',
+      'Fix the exchange rate when the order is placed',
+      'Fixes the rate with the service when the order is placed, so the bitcoin amount is known in advance. A fixed rate expires: the buyer must pay before it does.',
+      false,
+      'payment',
+    ),
+    ...credentialFields(ENABLED),
+    ...serviceFields(ENABLED),
+    {
+      id: 'callback_ips',
+      type: 'textarea',
+      label: 'Callback IP allowlist',
+      help: 'IP addresses or ranges (CIDR), one per line, that callbacks may come from, as given by support. Empty accepts correctly signed callbacks from any address.',
+      default: '',
+      required: false,
+      secret: false,
+      placeholder: '203.0.113.10\n2001:db8::/32',
+      rule: { kind: 'ip_list', maxEntries: 100 },
+      group: 'security',
+    },
+    {
+      id: 'trust_proxy_header',
+      type: 'text',
+      label: 'Client address header',
+      help: 'Only when the site is behind a reverse proxy or CDN: the header that carries the caller\'s address, e.g. X-Forwarded-For. Empty uses the connection address.',
+      default: '',
+      required: false,
+      secret: false,
+      placeholder: 'X-Forwarded-For',
+      rule: { kind: 'text', maxLength: 64, pattern: '^[A-Za-z0-9-]+$', patternMessage: 'A header name has only letters, digits and hyphens.' },
+      group: 'security',
+    },
+    boolean('debug_logging', 'Debug logging', 'Write requests, callbacks and decisions to the WooCommerce log. The partner secret is never logged.', false, 'advanced'),
+    boolean(
+      'delete_data_on_uninstall',
+      'Delete data on uninstall',
+      'Remove the plugin\'s settings and stored operation data when the plugin is deleted. Orders and their notes are kept.',
+      false,
+      'advanced',
+    ),
+  ],
+};
+
+const widget: PluginSchema = {
+  title: 'Card to crypto widget',
+  groups: [
+    { id: 'general', label: 'Widget' },
+    { id: 'credentials', label: 'Credentials' },
+    { id: 'service', label: 'Service' },
+    { id: 'appearance', label: 'Colours' },
+  ],
+  fields: [
+    {
+      id: 'title',
+      type: 'text',
+      label: 'Title',
+      help: 'Heading shown above the widget. Leave empty for none.',
+      default: 'Buy crypto',
+      required: false,
+      secret: false,
+      rule: { kind: 'text', maxLength: 100 },
+      group: 'general',
+    },
+    ...credentialFields(undefined),
+    {
+      id: 'default_fiat_currency',
+      type: 'select',
+      label: 'Default fiat currency',
+      help: 'Currency the buyer pays with, preselected in the widget.',
+      default: 'EUR',
+      required: true,
+      secret: false,
+      options: fiatOptions(),
+      rule: { kind: 'fiat_currency' },
+      group: 'general',
+    },
+    {
+      id: 'default_amount',
+      type: 'amount',
+      label: 'Default amount',
+      help: 'Amount in the default fiat currency pre-filled in the widget, e.g. 100 or 99.50; it must lie within the service\'s limits for that currency. Leave empty to let the buyer type it.',
+      default: '',
+      required: false,
+      secret: false,
+      placeholder: '100.00',
+      rule: { kind: 'minor_amount', currencyField: 'default_fiat_currency' },
+      group: 'general',
+    },
+    {
+      id: 'default_crypto_currency',
+      type: 'select',
+      label: 'Default crypto currency',
+      help: 'Crypto currency preselected in the widget.',
+      default: 'BTC',
+      required: true,
+      secret: false,
+      options: CRYPTO_ASSETS.map((a) => ({ value: a.symbol, label: cryptoAssetLabel(a) })),
+      rule: { kind: 'crypto_currency' },
+      group: 'general',
+    },
+    {
+      id: 'default_language',
+      type: 'select',
+      label: 'Widget language',
+      help: 'Language of the widget. "Site language" follows the language of the page (English when the service does not offer it).',
+      default: '',
+      required: false,
+      secret: false,
+      options: [{ value: '', label: 'Site language' }, ...LANGUAGES.map((l) => ({ value: l.code, label: `${l.name} (${l.code})` }))],
+      rule: { kind: 'lang' },
+      group: 'general',
+    },
+    ...serviceFields([]),
+    ...THEME_PROPERTIES.map(
+      (t): Field => ({
+        id: `color_${t.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
+        type: 'color',
+        label: t.label,
+        help: `${t.affects}. Default ${t.default}.`,
+        default: t.default,
+        required: false,
+        secret: false,
+        placeholder: t.default,
+        rule: { kind: 'color', property: t.cssVar },
+        group: 'appearance',
+      }),
+    ),
+  ],
+};
+
+export const SETTINGS_SCHEMA: SettingsSchema = deepFreeze({
+  version: 1,
+  plugins: { checkout, widget },
+  reference: {
+    fiat: FIAT_CURRENCIES.map(({ code, name, decimals, min, max, minMinor, maxMinor }) => ({ code, name, decimals, min, max, minMinor, maxMinor })),
+    crypto: CRYPTO_ASSETS.map(({ symbol, ticker, name, chain, decimals }) => ({ symbol, ticker, name, chain, decimals })),
+  },
+});
+
+/** The committed schema/settings.json text: 2-space JSON plus a final newline. */
+export function settingsSchemaJson(): string {
+  return `${JSON.stringify(SETTINGS_SCHEMA, null, 2)}\n`;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

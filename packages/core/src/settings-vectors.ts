@@ -1,0 +1,114 @@
+/**
+ * Parity vectors for the settings rules: inputs and what validateSettings
+ * makes of them. Written to schema/rule-vectors.json for the PHP plugins'
+ * tests (same (field, rule) problems, same normalised values).
+ */
+import { type PluginId } from './settings-schema.js';
+import { type SettingsValidationOptions, validateSettings } from './settings-validator.js';
+
+export interface SettingsVectorCase {
+  name: string;
+  plugin: PluginId;
+  input: Record<string, unknown>;
+  options?: SettingsValidationOptions;
+}
+
+export interface SettingsVector extends SettingsVectorCase {
+  /** (field, rule) of every problem, in the validator's order. */
+  problems: { field: string; rule: string }[];
+  /** Normalised values of the fields named in input (invalid ones as submitted). */
+  values: Record<string, string | boolean>;
+}
+
+const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+const CREDS = { partner_token: 'tok_123', partner_secret: 'sec_456' };
+
+export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
+  { name: 'checkout defaults are valid while disabled', plugin: 'checkout', input: {} },
+  { name: 'enabling requires wallet and credentials', plugin: 'checkout', input: { enabled: 'yes' } },
+  { name: 'enabled with everything set', plugin: 'checkout', input: { enabled: true, wallet_address: WALLET, ...CREDS } },
+  {
+    name: 'credentials from wp-config constants',
+    plugin: 'checkout',
+    input: { enabled: '1', wallet_address: WALLET },
+    options: { definedConstants: ['CARD2CRYPTO_PARTNER_TOKEN', 'CARD2CRYPTO_PARTNER_SECRET'] },
+  },
+  { name: 'production needs the service addresses', plugin: 'checkout', input: { enabled: 'on', environment: 'production', wallet_address: WALLET, ...CREDS } },
+  {
+    name: 'production with addresses, trailing slashes removed',
+    plugin: 'checkout',
+    input: {
+      enabled: true,
+      environment: 'production',
+      wallet_address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+      ...CREDS,
+      base_url: 'https://api.example.com/',
+      widget_script_url: 'https://widget.example.com/widget.js',
+      landing_url: 'https://pay.example.com/landing//',
+    },
+  },
+  { name: 'testnet wallet rejected in production', plugin: 'checkout', input: { environment: 'production', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' } },
+  { name: 'testnet wallet accepted in sandbox', plugin: 'checkout', input: { environment: 'sandbox', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' } },
+  { name: 'regtest wallet accepted in sandbox', plugin: 'checkout', input: { wallet_address: 'bcrt1qqqqsyqcyq5rqwzqfpg9scrgwpugpzysnard0ew' } },
+  { name: 'wallet with a typo', plugin: 'checkout', input: { wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr' } },
+  { name: 'base58 wallet with a typo', plugin: 'checkout', input: { wallet_address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb' } },
+  { name: 'upper-case bech32 wallet', plugin: 'checkout', input: { wallet_address: 'BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4' } },
+  { name: 'taproot wallet', plugin: 'checkout', input: { wallet_address: 'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0' } },
+  { name: 'litecoin address', plugin: 'checkout', input: { wallet_address: 'ltc1qg82tmfx0z8zdrldqpgmh4xzqx3l8x0dwk4a5vq' } },
+  { name: 'store currency must be an exact code', plugin: 'checkout', input: { store_currency: 'eur' } },
+  { name: 'store currency supported', plugin: 'checkout', input: { store_currency: 'BHD' } },
+  { name: 'store currency unsupported', plugin: 'checkout', input: { store_currency: 'ISK' } },
+  { name: 'payment flow enum', plugin: 'checkout', input: { payment_flow: 'popup' } },
+  { name: 'checkbox words', plugin: 'checkout', input: { auto_confirm: 'no', fix_rate: 'yes', debug_logging: 1, delete_data_on_uninstall: 'maybe' } },
+  { name: 'title must be one line', plugin: 'checkout', input: { title: 'Card\npayment' } },
+  { name: 'title too long', plugin: 'checkout', input: { title: 'x'.repeat(101) } },
+  { name: 'title trimmed, non-ASCII counted by characters', plugin: 'checkout', input: { title: `  ${'é'.repeat(100)}  ` } },
+  { name: 'description line endings normalised', plugin: 'checkout', input: { description: ' Line one\r\nLine two\r\n' } },
+  { name: 'token with a space', plugin: 'checkout', input: { partner_token: 'tok 123' } },
+  { name: 'empty secret keeps the stored one', plugin: 'checkout', input: { enabled: true, wallet_address: WALLET, partner_token: 'tok', partner_secret: '' }, options: { stored: { partner_secret: 'stored-secret' } } },
+  { name: 'service address must be http(s)', plugin: 'checkout', input: { base_url: 'ftp://api.example.com', landing_url: 'pay.example.com', widget_script_url: 'http://127.0.0.1:8787/widget.js' } },
+  { name: 'callback allowlist normalised', plugin: 'checkout', input: { callback_ips: ' 203.0.113.10, 2001:db8::/32\r\n10.0.0.0/8  ::ffff:192.0.2.1 ' } },
+  { name: 'callback allowlist with bad entries', plugin: 'checkout', input: { callback_ips: '256.1.1.1\n1.2.3.4/33\n01.2.3.4\n1.2.3.4::\n2001:db8::1::2\nlocalhost' } },
+  { name: 'trust proxy header', plugin: 'checkout', input: { trust_proxy_header: 'X-Forwarded-For' } },
+  { name: 'trust proxy header with a space', plugin: 'checkout', input: { trust_proxy_header: 'X Forwarded For' } },
+  { name: 'unknown field and wrong type', plugin: 'checkout', input: { foo: 'bar', title: 42 } },
+  { name: 'widget needs credentials', plugin: 'widget', input: {} },
+  { name: 'widget amount normalised to the currency decimals', plugin: 'widget', input: { ...CREDS, default_amount: '100', default_fiat_currency: 'EUR' } },
+  { name: 'widget amount below minimum', plugin: 'widget', input: { ...CREDS, default_amount: '49.99' } },
+  { name: 'widget amount with too many decimals', plugin: 'widget', input: { ...CREDS, default_amount: '100.001' } },
+  { name: 'widget amount trailing zeros are exact', plugin: 'widget', input: { ...CREDS, default_amount: '100.000' } },
+  { name: 'widget amount in KRW must be whole', plugin: 'widget', input: { ...CREDS, default_amount: '150000.5', default_fiat_currency: 'KRW' } },
+  { name: 'widget amount in KRW', plugin: 'widget', input: { ...CREDS, default_amount: '150000', default_fiat_currency: 'KRW' } },
+  { name: 'widget amount in BHD has 3 decimals', plugin: 'widget', input: { ...CREDS, default_amount: '30.5', default_fiat_currency: 'BHD' } },
+  { name: 'widget amount above maximum', plugin: 'widget', input: { ...CREDS, default_amount: '5000.01', default_fiat_currency: 'USD' } },
+  { name: 'widget amount with thousands separator', plugin: 'widget', input: { ...CREDS, default_amount: '1,000' } },
+  { name: 'widget amount with unsupported currency', plugin: 'widget', input: { ...CREDS, default_amount: '100', default_fiat_currency: 'XXX' } },
+  { name: 'widget crypto symbol case', plugin: 'widget', input: { ...CREDS, default_crypto_currency: 'btc' } },
+  { name: 'widget identifier-style crypto symbol', plugin: 'widget', input: { ...CREDS, default_crypto_currency: '056075bf-715f-4174-b841-e9a77c18328e' } },
+  { name: 'widget language', plugin: 'widget', input: { ...CREDS, default_language: 'EN' } },
+  { name: 'widget language ok', plugin: 'widget', input: { ...CREDS, default_language: 'de' } },
+  {
+    name: 'widget colours normalised',
+    plugin: 'widget',
+    input: { ...CREDS, color_primary_fill: ' #FF0000 ', color_box_shadow: 'RGBA(0,0,0,  0.5)', color_background_color: 'hsl(120 50% 50% / 80%)', color_success_color: 'Teal' },
+  },
+  {
+    name: 'widget colours rejected',
+    plugin: 'widget',
+    input: { ...CREDS, color_primary_fill: 'red; } body { color: red', color_primary_text: 'rgb(256, 0, 0)', color_secondary_text: '#abcde', color_warning_color: 'var(--x)' },
+  },
+];
+
+export function settingsRuleVectors(): SettingsVector[] {
+  return SETTINGS_VECTOR_CASES.map((c) => {
+    const result = validateSettings(c.plugin, c.input, c.options);
+    const values: Record<string, string | boolean> = {};
+    for (const key of Object.keys(c.input)) if (key in result.values) values[key] = result.values[key]!;
+    return { ...c, problems: result.problems.map(({ field, rule }) => ({ field, rule })), values };
+  });
+}
+
+/** The committed schema/rule-vectors.json text. */
+export function settingsRuleVectorsJson(): string {
+  return `${JSON.stringify({ version: 1, generatedBy: 'packages/core/scripts/export-settings-schema.ts', cases: settingsRuleVectors() }, null, 2)}\n`;
+}
