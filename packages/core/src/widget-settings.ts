@@ -343,11 +343,12 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** Problems in documented setting order (then anything else), so output is stable and readable. */
+/** Problems in documented order: settings, then handlers, then unknown names; stable and readable. */
 function orderByField(problems: Problem[]): Problem[] {
+  const names: readonly string[] = [...WIDGET_SETTING_NAMES, ...WIDGET_EVENT_NAMES];
   const order = (field: string): number => {
-    const i = (WIDGET_SETTING_NAMES as readonly string[]).indexOf(field);
-    return i < 0 ? WIDGET_SETTING_NAMES.length : i;
+    const i = names.indexOf(field);
+    return i < 0 ? names.length : i;
   };
   return problems
     .map((p, i) => ({ p, i }))

@@ -1,0 +1,170 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { FIAT_CURRENCIES } from '../src/reference/fiat.js';
+import { type Field, type PluginId, SANDBOX_SERVICE_URLS, SETTINGS_SCHEMA, settingsSchemaJson } from '../src/settings-schema.js';
+import { validateSettings } from '../src/settings-validator.js';
+import { settingsRuleVectorsJson } from '../src/settings-vectors.js';
+import { THEME_PROPERTIES } from '../src/theme.js';
+
+// dist/test/ -> package root
+const committed = (path: string): string => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
+const STALE = 'stale: run `npx tsc -b packages/core && node packages/core/dist/scripts/export-settings-schema.js` and commit';
+
+test('committed schema/settings.json is up to date', () => {
+  assert.equal(committed('schema/settings.json'), settingsSchemaJson(), STALE);
+});
+
+test('committed schema/rule-vectors.json is up to date', () => {
+  assert.equal(committed('schema/rule-vectors.json'), settingsRuleVectorsJson(), STALE);
+});
+
+const fieldsOf = (plugin: PluginId): Field[] => SETTINGS_SCHEMA.plugins[plugin].fields;
+const field = (plugin: PluginId, id: string): Field => {
+  const f = fieldsOf(plugin).find((x) => x.id === id);
+  assert.ok(f, `${plugin}.${id}`);
+  return f;
+};
+const rules = (plugin: PluginId, values: unknown, options = {}): string[][] =>
+  validateSettings(plugin, values, options).problems.map((p) => [p.field, p.rule]);
+
+test('shape: documented fields of both plugins, well formed', () => {
+  const json = JSON.parse(settingsSchemaJson());
+  assert.equal(json.version, 1);
+  assert.deepEqual(Object.keys(json.plugins), ['checkout', 'widget']);
+  assert.deepEqual(
+    fieldsOf('checkout').map((f) => f.id),
+    [
+      'enabled', 'title', 'description', 'wallet_address', 'store_currency', 'payment_flow', 'auto_confirm', 'fix_rate',
+      'partner_token', 'partner_secret', 'environment', 'base_url', 'widget_script_url', 'landing_url',
+      'callback_ips', 'trust_proxy_header', 'debug_logging', 'delete_data_on_uninstall',
+    ],
+  );
+  assert.deepEqual(
+    fieldsOf('widget').map((f) => f.id),
+    [
+      'title', 'partner_token', 'partner_secret', 'default_fiat_currency', 'default_amount', 'default_crypto_currency', 'default_language',
+      'environment', 'base_url', 'widget_script_url', 'landing_url',
+      'color_primary_fill', 'color_primary_text', 'color_secondary_text', 'color_form_stroke_color',
+      'color_background_color', 'color_success_color', 'color_warning_color', 'color_box_shadow',
+    ],
+  );
+  const types = new Set(['checkbox', 'text', 'textarea', 'secret', 'select', 'url', 'amount', 'color', 'email']);
+  for (const plugin of ['checkout', 'widget'] as const) {
+    const schema = SETTINGS_SCHEMA.plugins[plugin];
+    const ids = new Set(schema.fields.map((f) => f.id));
+    assert.equal(ids.size, schema.fields.length, 'unique ids');
+    const groups = new Set(schema.groups.map((g) => g.id));
+    for (const f of schema.fields) {
+      const where = `${plugin}.${f.id}`;
+      assert.match(f.id, /^[a-z][a-z0-9_]*$/, where);
+      assert.ok(types.has(f.type), where);
+      assert.ok(f.label.length > 0 && f.help.length > 0, where);
+      assert.ok(groups.has(f.group), `${where} group ${f.group}`);
+      assert.equal(typeof f.required, 'boolean', where);
+      assert.equal(typeof f.secret, 'boolean', where);
+      assert.equal(typeof f.default, f.type === 'checkbox' ? 'boolean' : 'string', where);
+      for (const c of f.requiredWhen ?? []) assert.ok(ids.has(c.field), `${where} requiredWhen ${c.field}`);
+      if (f.type === 'select') {
+        assert.ok(f.options && f.options.length > 0, where);
+        assert.ok(f.options.some((o) => o.value === f.default), `${where} default is an option`);
+        if (f.rule.kind === 'enum') assert.deepEqual(f.rule.values, f.options.map((o) => o.value), where);
+      }
+      if (f.rule.kind === 'minor_amount') assert.ok(ids.has(f.rule.currencyField), where);
+      if (f.rule.kind === 'btc_address') assert.ok(ids.has(f.rule.environmentField), where);
+    }
+  }
+  for (const plugin of ['checkout', 'widget'] as const) {
+    const secret = field(plugin, 'partner_secret');
+    assert.deepEqual([secret.type, secret.secret, secret.constant], ['secret', true, 'CARD2CRYPTO_PARTNER_SECRET']);
+    assert.equal(field(plugin, 'partner_token').constant, 'CARD2CRYPTO_PARTNER_TOKEN');
+    assert.deepEqual(field(plugin, 'environment').options!.map((o) => o.value), ['sandbox', 'production']);
+    assert.equal(field(plugin, 'environment').default, 'sandbox');
+    for (const id of ['base_url', 'widget_script_url', 'landing_url'] as const) {
+      assert.equal(field(plugin, id).environmentDefaults?.sandbox, SANDBOX_SERVICE_URLS[id]);
+    }
+  }
+  assert.equal(fieldsOf('checkout').filter((f) => f.secret).length, 1, 'only the secret is secret');
+  assert.equal(field('checkout', 'wallet_address').rule.kind, 'btc_address');
+  assert.deepEqual(field('checkout', 'store_currency').options!.slice(1).map((o) => o.value), FIAT_CURRENCIES.map((c) => c.code));
+  assert.deepEqual(
+    THEME_PROPERTIES.map((t) => {
+      const f = fieldsOf('widget').find((x) => x.rule.kind === 'color' && x.rule.property === t.cssVar)!;
+      return [f.type, f.default];
+    }),
+    THEME_PROPERTIES.map((t) => ['color', t.default]),
+  );
+  assert.equal(json.reference.fiat.find((c: { code: string }) => c.code === 'BHD').maxMinor, 2000000);
+});
+
+test('defaults are valid (checkout disabled; widget once credentials exist)', () => {
+  assert.deepEqual(rules('checkout', {}), []);
+  const result = validateSettings('widget', { partner_token: 't', partner_secret: 's' });
+  assert.deepEqual(result.problems, []);
+  assert.equal(result.values['default_fiat_currency'], 'EUR');
+  assert.equal(result.values['color_box_shadow'], 'rgba(40, 51, 78, 0.3)');
+  assert.equal(Object.keys(result.values).length, fieldsOf('widget').length);
+});
+
+test('required fields apply when their conditions hold; constants and stored secrets satisfy them', () => {
+  assert.deepEqual(rules('checkout', { enabled: 'yes' }), [
+    ['wallet_address', 'required'],
+    ['partner_token', 'required'],
+    ['partner_secret', 'required'],
+  ]);
+  assert.deepEqual(rules('checkout', { enabled: 'yes', title: '   ' }).slice(0, 1), [['title', 'required']]);
+  const wallet = '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy';
+  assert.deepEqual(rules('checkout', { enabled: true, wallet_address: wallet }, { definedConstants: ['CARD2CRYPTO_PARTNER_TOKEN', 'CARD2CRYPTO_PARTNER_SECRET'] }), []);
+  const kept = validateSettings('checkout', { enabled: true, wallet_address: wallet, partner_token: 't', partner_secret: '' }, { stored: { partner_secret: 'old-secret' } });
+  assert.deepEqual(kept.problems, []);
+  assert.equal(kept.values['partner_secret'], 'old-secret');
+  assert.deepEqual(rules('checkout', { enabled: true, environment: 'production', wallet_address: wallet, partner_token: 't', partner_secret: 's' }), [
+    ['base_url', 'required'],
+    ['widget_script_url', 'required'],
+    ['landing_url', 'required'],
+  ]);
+});
+
+test('rules: wallet by environment, amounts exact in the currency, colours, lists, types', () => {
+  const testnet = 'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7';
+  assert.deepEqual(rules('checkout', { wallet_address: testnet }), []);
+  assert.deepEqual(rules('checkout', { wallet_address: testnet, environment: 'production' }), [['wallet_address', 'btc_address']]);
+  assert.match(validateSettings('checkout', { wallet_address: testnet, environment: 'production' }).problems[0]!.message, /testnet address; expected mainnet/);
+
+  const creds = { partner_token: 't', partner_secret: 's' };
+  const amount = (default_amount: string, default_fiat_currency = 'EUR') => validateSettings('widget', { ...creds, default_amount, default_fiat_currency });
+  assert.equal(amount('100').values['default_amount'], '100.00');
+  assert.equal(amount('30.5', 'BHD').values['default_amount'], '30.500');
+  assert.equal(amount('100000', 'KRW').values['default_amount'], '100000');
+  assert.deepEqual(amount('100.5', 'KRW').problems.map((p) => p.rule), ['minor_amount']);
+  assert.match(amount('100.5', 'KRW').problems[0]!.message, /whole amounts only/);
+  assert.match(amount('49.99').problems[0]!.message, /between 50\.00 and 5000\.00 EUR/);
+  assert.deepEqual(amount('5000').problems, []);
+  assert.deepEqual(amount('1e3').problems.map((p) => p.rule), ['minor_amount']);
+
+  const colours = validateSettings('widget', { ...creds, color_primary_fill: '#ABCDEF', color_primary_text: 'expression(alert(1))' });
+  assert.equal(colours.values['color_primary_fill'], '#abcdef');
+  assert.deepEqual(colours.problems.map((p) => [p.field, p.rule]), [['color_primary_text', 'color']]);
+  assert.equal(colours.values['color_primary_text'], 'expression(alert(1))', 'invalid value kept to show again');
+
+  const ips = validateSettings('checkout', { callback_ips: '198.51.100.7,  2001:db8::/48\n\n::1' });
+  assert.equal(ips.values['callback_ips'], '198.51.100.7\n2001:db8::/48\n::1');
+  assert.match(validateSettings('checkout', { callback_ips: '198.51.100.7\n300.1.1.1\n10.0.0.0/40' }).problems[0]!.message, /300\.1\.1\.1, 10\.0\.0\.0\/40/);
+
+  assert.deepEqual(rules('checkout', { enabled: 'maybe', title: 5, description: ['x'], nonsense: 1 }), [
+    ['nonsense', 'unknown_field'],
+    ['enabled', 'boolean'],
+    ['title', 'type'],
+    ['description', 'type'],
+  ]);
+  assert.deepEqual(rules('checkout', 'enabled=yes'), [['', 'type']]);
+  assert.throws(() => validateSettings('shop' as PluginId, {}), TypeError);
+});
+
+test('problem messages never carry a secret value', () => {
+  const secret = 'my secret value';
+  const result = validateSettings('checkout', { partner_secret: secret });
+  assert.deepEqual(result.problems.map((p) => [p.field, p.rule]), [['partner_secret', 'text']]);
+  for (const p of result.problems) assert.ok(!p.message.includes(secret), p.message);
+});
