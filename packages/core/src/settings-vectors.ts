@@ -67,6 +67,7 @@ export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
   { name: 'token with a space', plugin: 'checkout', input: { partner_token: 'tok 123' } },
   { name: 'empty secret keeps the stored one', plugin: 'checkout', input: { enabled: true, wallet_address: WALLET, partner_token: 'tok', partner_secret: '' }, options: { stored: { partner_secret: 'stored-secret' } } },
   { name: 'service address must be http(s)', plugin: 'checkout', input: { base_url: 'ftp://api.example.com', landing_url: 'pay.example.com', widget_script_url: 'http://127.0.0.1:8787/widget.js' } },
+  { name: 'service address forms', plugin: 'checkout', input: { base_url: 'https:api.example.com', widget_script_url: 'HTTPS://CDN.EXAMPLE/W.JS', landing_url: 'http://pay.example.com/ landing' } },
   { name: 'callback allowlist normalised', plugin: 'checkout', input: { callback_ips: ' 203.0.113.10, 2001:db8::/32\r\n10.0.0.0/8  ::ffff:192.0.2.1 ' } },
   { name: 'callback allowlist with bad entries', plugin: 'checkout', input: { callback_ips: '256.1.1.1\n1.2.3.4/33\n01.2.3.4\n1.2.3.4::\n2001:db8::1::2\nlocalhost' } },
   { name: 'trust proxy header', plugin: 'checkout', input: { trust_proxy_header: 'X-Forwarded-For' } },

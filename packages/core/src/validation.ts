@@ -37,9 +37,13 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
-/** Absolute http(s) URL check that works in browsers and Node (WHATWG URL). */
+/**
+ * Absolute http(s) URL, checked the same way in browsers, Node and PHP:
+ * starts with `http://` or `https://` (any case), contains no whitespace or
+ * backslash, and parses (WHATWG URL) with a non-empty host.
+ */
 export function isHttpUrl(value: string): boolean {
-  if (value.trim() !== value || value === '') return false;
+  if (typeof value !== 'string' || !/^https?:\/\/[^\s\\]+$/i.test(value)) return false;
   let url: URL;
   try {
     url = new URL(value);
