@@ -50,6 +50,13 @@ export interface PhpRun {
   exitCode: number;
 }
 
+export type CallResult = { value: unknown; error?: undefined } | { error: string; value?: undefined };
+
+/** Starts one sandbox per supported PHP version for a test file, and stops them after. */
+export function phpPerVersion(): Map<string, Promise<PhpSandbox>> {
+  return new Map(SUPPORTED_PHP_VERSIONS.map((v) => [v, PhpSandbox.start(v)]));
+}
+
 export class PhpSandbox {
   private constructor(
     readonly version: string,
@@ -95,6 +102,14 @@ export class PhpSandbox {
     } catch {
       throw new Error(`PHP ${this.version} ${script} printed no JSON: ${result.stderr}\n${result.stdout.slice(0, 2000)}`);
     }
+  }
+
+  /**
+   * Calls library functions through test/php/call.php: each call is
+   * [functionName, ...args]; each result is { value } or { error }.
+   */
+  async call(calls: unknown[][], files: Record<string, string | Uint8Array> = {}): Promise<CallResult[]> {
+    return this.runJson<CallResult[]>('call.php', { ...files, 'calls.json': JSON.stringify(calls) });
   }
 
   exit(): void {

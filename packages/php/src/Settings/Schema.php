@@ -1,0 +1,113 @@
+<?php
+/**
+ * The settings schema exported by @card2crypto/core (schema/settings.json),
+ * copied into each plugin at build time as lib/settings-schema.json.
+ *
+ * @package Card2Crypto\Shared
+ */
+
+namespace Card2Crypto\Shared\Settings;
+
+final class Schema {
+
+	/** @var array<string, mixed> */
+	private $data;
+
+	/** @var array<string, Schema> */
+	private static $loaded = array();
+
+	/** @param array<string, mixed> $data */
+	public function __construct( array $data ) {
+		if ( 1 !== ( $data['version'] ?? null ) || ! isset( $data['plugins'], $data['reference'] ) ) {
+			throw new \UnexpectedValueException( 'Not a version 1 card2crypto settings schema.' );
+		}
+		$this->data = $data;
+	}
+
+	/** Reads (once per request) a schema file. */
+	public static function from_file( string $path ): self {
+		if ( ! isset( self::$loaded[ $path ] ) ) {
+			$text = is_readable( $path ) ? file_get_contents( $path ) : false; // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- a local file of the plugin.
+			if ( false === $text ) {
+				throw new \RuntimeException( 'The settings schema file is missing: ' . basename( $path ) . ' (run npm run build).' );
+			}
+			$data = json_decode( $text, true );
+			if ( ! is_array( $data ) ) {
+				throw new \UnexpectedValueException( 'The settings schema file is not valid JSON: ' . basename( $path ) );
+			}
+			self::$loaded[ $path ] = new self( $data );
+		}
+		return self::$loaded[ $path ];
+	}
+
+	/**
+	 * The fields of one plugin, in order, keyed by id.
+	 *
+	 * @return array<string, array<string, mixed>>
+	 */
+	public function fields( string $plugin ): array {
+		$fields = array();
+		foreach ( $this->plugin( $plugin )['fields'] as $field ) {
+			$fields[ $field['id'] ] = $field;
+		}
+		return $fields;
+	}
+
+	/** @return array<int, array{id: string, label: string}> */
+	public function groups( string $plugin ): array {
+		return $this->plugin( $plugin )['groups'];
+	}
+
+	public function title( string $plugin ): string {
+		return $this->plugin( $plugin )['title'];
+	}
+
+	/** @return array{code: string, name: string, decimals: int, min: int, max: int, minMinor: int, maxMinor: int}|null */
+	public function fiat( string $code ): ?array {
+		foreach ( $this->data['reference']['fiat'] as $currency ) {
+			if ( $currency['code'] === $code ) {
+				return $currency;
+			}
+		}
+		return null;
+	}
+
+	public function is_crypto_symbol( string $symbol ): bool {
+		foreach ( $this->data['reference']['crypto'] as $asset ) {
+			if ( $asset['symbol'] === $symbol ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Every label, help text, placeholder and option label: what translators see. */
+	public function strings(): array {
+		$strings = array();
+		foreach ( $this->data['plugins'] as $plugin ) {
+			$strings[] = $plugin['title'];
+			foreach ( $plugin['groups'] as $group ) {
+				$strings[] = $group['label'];
+			}
+			foreach ( $plugin['fields'] as $field ) {
+				$strings[] = $field['label'];
+				$strings[] = $field['help'];
+				foreach ( $field['options'] ?? array() as $option ) {
+					$strings[] = $option['label'];
+				}
+				if ( isset( $field['rule']['patternMessage'] ) ) {
+					$strings[] = $field['rule']['patternMessage'];
+				}
+			}
+		}
+		return array_values( array_unique( array_filter( $strings, 'strlen' ) ) );
+	}
+
+	/** @return array<string, mixed> */
+	private function plugin( string $plugin ): array {
+		if ( ! isset( $this->data['plugins'][ $plugin ] ) ) {
+			throw new \InvalidArgumentException( 'Unknown plugin "' . $plugin . '" in the settings schema; expected checkout or widget.' );
+		}
+		return $this->data['plugins'][ $plugin ];
+	}
+}
