@@ -1,0 +1,35 @@
+/**
+ * The sandbox's sense of time.
+ *
+ * Wall-clock readings (`now()`) are always real: partners sign real timestamps,
+ * and operation dates shown to them are real. Only the sandbox's own waits are
+ * sped up by `speed` (decisions.md, "Sandbox: fast clock"): callback retry
+ * delays, rate-fix lifetimes and the pauses between automatic operation steps.
+ * A wait of `ms` sandbox milliseconds lasts `ms / speed` real milliseconds.
+ */
+export interface Clock {
+  /** Real time, milliseconds since the epoch. */
+  now(): number;
+  /** How many times faster than real time the sandbox's own waits run (>= 1 usually). */
+  readonly speed: number;
+  /** Real milliseconds that `ms` sandbox milliseconds take. */
+  scale(ms: number): number;
+}
+
+export function createClock(speed = 1, now: () => number = Date.now): Clock {
+  if (!Number.isFinite(speed) || speed <= 0) throw new RangeError(`clock speed must be a positive number, got ${speed}`);
+  return {
+    now,
+    speed,
+    scale: (ms: number) => ms / speed,
+  };
+}
+
+/**
+ * A UTC time as the service writes it: ISO 8601 with seven fractional digits and
+ * a trailing Z (the spec's expired_at form), e.g. 2024-05-01T12:00:00.1230000Z.
+ */
+export function serviceTime(ms: number): string {
+  const iso = new Date(ms).toISOString(); // 2024-05-01T12:00:00.123Z
+  return `${iso.slice(0, 23)}0000Z`;
+}

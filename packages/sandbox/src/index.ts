@@ -1,0 +1,150 @@
+/**
+ * @card2crypto/sandbox: the card-to-crypto service run locally.
+ *
+ *     const sandbox = await startSandbox({ dataDir, partners: [{ token, secret, callbackUrl }] });
+ *     sandbox.urls.base_url; // http://127.0.0.1:PORT
+ *     await sandbox.close();
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CallbackDispatcher } from './callbacks/dispatcher.js';
+import { createClock } from './clock.js';
+import type { SandboxContext, SandboxUrls } from './context.js';
+import { Operations } from './operations.js';
+import { PartnerRegistry, type PartnerConfig } from './partners.js';
+import { Pricing, type PriceTable } from './pricing.js';
+import { RateLimiter } from './rate-limit.js';
+import { createHandler } from './server.js';
+import { Store } from './store.js';
+
+export type { SandboxUrls } from './context.js';
+export type { PartnerConfig } from './partners.js';
+export type { PriceTable } from './pricing.js';
+export { parsePartnerSpec } from './partners.js';
+export { DEFAULT_PRICES } from './pricing.js';
+export { TEST_CARDS, type TestCard, type Scenario } from './scenarios.js';
+
+export interface SandboxOptions {
+  /** Directory of the SQLite file (created if missing). Required: state survives restarts. */
+  dataDir: string;
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to listen on; default 127.0.0.1. */
+  host?: string;
+  /** Partners to create or update (secret and callback URL; the block flag is kept). */
+  partners?: readonly PartnerConfig[];
+  /** How many times faster the sandbox's own waits run (callback retries, rate lifetimes, operation steps). Default 1. */
+  clockSpeed?: number;
+  /** Partner API requests a second per partner (also the burst); 0 turns the limit off. Default 20. */
+  rateLimit?: number;
+  /** Lifetime of a fixed rate, sandbox seconds. Default 600. */
+  rateLifetimeSeconds?: number;
+  /** Sandbox milliseconds between two automatic operation steps. Default 2000. */
+  stepDelayMs?: number;
+  /** Partner's commission as a decimal fraction; default "0.01" (1%). */
+  serviceFee?: string;
+  /** Purchases above this share of a currency's maximum need identity verification. Default 20 (%). */
+  kycThresholdPercent?: number;
+  /** USD values overriding the default price table. */
+  prices?: Partial<PriceTable>;
+  /** Largest accepted request body, bytes. Default 65536. */
+  maxBodyBytes?: number;
+  /** Local address callbacks are sent from (what a partner allow-lists). */
+  callbackIp?: string;
+  /** Real milliseconds one callback delivery may take. Default 10000. */
+  callbackTimeoutMs?: number;
+  /** Callback deliveries in flight per partner. Default 8. */
+  callbackConcurrency?: number;
+}
+
+export interface Sandbox {
+  urls: SandboxUrls;
+  port: number;
+  /** The address outgoing callbacks come from. */
+  callbackIp: string;
+  /** Services, for tests and tools in this repository. */
+  context: SandboxContext;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+  if (!options || typeof options.dataDir !== 'string' || options.dataDir === '') throw new TypeError('startSandbox: dataDir is required');
+  const host = options.host ?? '127.0.0.1';
+  const clock = createClock(options.clockSpeed ?? 1);
+  const pricing = new Pricing(options.prices ?? {}, options.serviceFee ?? '0.01', options.kycThresholdPercent ?? 20);
+  const store = new Store(options.dataDir);
+  let server: Server | undefined;
+  try {
+    const partners = new PartnerRegistry(store);
+    partners.load(options.partners ?? [], clock.now());
+
+    server = createServer({ keepAliveTimeout: 10_000 });
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(options.port ?? 0, host, () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+    const base = `http://${shownHost}:${port}`;
+    const urls: SandboxUrls = {
+      base_url: base,
+      widget_script_url: `${base}/widget.js`,
+      landing_url: `${base}/landing`,
+      status_page_url: `${base}/status`,
+      dashboard_url: `${base}/dashboard`,
+    };
+
+    const operations = new Operations(store, clock, partners, { stepDelayMs: options.stepDelayMs ?? 2000, statusPageUrl: urls.status_page_url });
+    const callbackIp = options.callbackIp ?? (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
+    const dispatcher = new CallbackDispatcher(store, clock, partners, {
+      concurrency: options.callbackConcurrency ?? 8,
+      timeoutMs: options.callbackTimeoutMs ?? 10_000,
+      ...(options.callbackIp ? { localAddress: options.callbackIp } : {}),
+    });
+    operations.onCallbackStored = () => dispatcher.wake();
+    const context: SandboxContext = {
+      store,
+      clock,
+      pricing,
+      partners,
+      operations,
+      dispatcher,
+      rateLimiter: new RateLimiter(options.rateLimit ?? 20, clock.now),
+      urls,
+      settings: {
+        rateLifetimeSeconds: options.rateLifetimeSeconds ?? 600,
+        maxBodyBytes: options.maxBodyBytes ?? 65536,
+        timestampAheadMs: 30_000,
+        timestampBehindMs: 5_000,
+      },
+    };
+    server.on('request', createHandler(context));
+    operations.start();
+    dispatcher.start();
+
+    const running = server;
+    let closing: Promise<void> | undefined;
+    return {
+      urls,
+      port,
+      callbackIp,
+      context,
+      close() {
+        closing ??= (async () => {
+          operations.stop();
+          await new Promise<void>((resolve) => {
+            running.close(() => resolve());
+            running.closeAllConnections();
+          });
+          await dispatcher.stop();
+          store.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    server?.close();
+    store.close();
+    throw error;
+  }
+}
