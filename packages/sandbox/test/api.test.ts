@@ -40,7 +40,7 @@ describe('partner API', () => {
   let client: PartnerApiClient;
 
   before(async () => {
-    sandbox = await startTestSandbox({ clockSpeed: 100, stepDelayMs: 1000, rateLifetimeSeconds: 600 });
+    sandbox = await startTestSandbox({ clockSpeed: 100, stepDelayMs: 1e9, rateLifetimeSeconds: 600 }); // paid operations stay at 1
     client = new PartnerApiClient({ baseUrl: sandbox.urls.base_url, partnerToken: PARTNER.token, partnerSecret: PARTNER.secret });
   });
   after(() => sandbox.dispose());

@@ -10,6 +10,8 @@ export interface DeliveryResult {
   /** Why there is no answer, or null. */
   error: string | null;
   durationMs: number;
+  /** True when the delivery was cut short because the sandbox is stopping (not an attempt). */
+  aborted?: boolean;
 }
 
 export const EXCERPT_CHARS = 500;
@@ -21,14 +23,20 @@ const agents = {
   https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
 };
 
-export function postCallback(url: string, body: string, options: { timeoutMs: number; localAddress?: string }): Promise<DeliveryResult> {
+export function postCallback(
+  url: string,
+  body: string,
+  options: { timeoutMs: number; localAddress?: string; signal?: AbortSignal },
+): Promise<DeliveryResult> {
   const started = performance.now();
   return new Promise((resolve) => {
     let settled = false;
+    const onAbort = () => request.destroy(new Error('the sandbox stopped'));
     const finish = (result: Omit<DeliveryResult, 'durationMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
       resolve({ ...result, durationMs: Math.round(performance.now() - started) });
     };
     let target: URL;
@@ -69,8 +77,13 @@ export function postCallback(url: string, body: string, options: { timeoutMs: nu
       request.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
     request.on('error', (error: NodeJS.ErrnoException) => {
+      if (options.signal?.aborted) {
+        finish({ status: null, excerpt: '', error: 'the sandbox stopped', aborted: true });
+        return;
+      }
       finish({ status: null, excerpt: '', error: error.code ? `${error.message} (${error.code})` : error.message });
     });
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     request.end(body);
   });
 }

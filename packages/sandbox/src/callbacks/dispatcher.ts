@@ -37,6 +37,7 @@ export class CallbackDispatcher {
   private readonly inFlight = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
+  private readonly abort = new AbortController();
   /** Called after every attempt (tests, dashboard refresh). */
   onAttempt: (callback: CallbackRecord, result: DeliveryResult) => void = () => {};
 
@@ -64,6 +65,8 @@ export class CallbackDispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     this.timer.stop();
+    // Deliveries cut short are not attempts: they stay due and are made after the next start.
+    this.abort.abort();
     await Promise.allSettled([...this.running]);
   }
 
@@ -98,7 +101,7 @@ export class CallbackDispatcher {
       .finally(() => {
         this.inFlight.set(token, (this.inFlight.get(token) ?? 1) - 1);
         this.running.delete(run);
-        this.timer.wake();
+        if (!this.stopped) this.timer.wake();
       });
     this.running.add(run);
   }
@@ -114,9 +117,11 @@ export class CallbackDispatcher {
       );
       return;
     }
-    const result = await postCallback(partner.callbackUrl, callback.body, this.options);
+    const result = await postCallback(partner.callbackUrl, callback.body, { ...this.options, signal: this.abort.signal });
+    if (result.aborted) return;
     const firstAttemptAt = callback.firstAttemptAt ?? startedAt;
-    let anchorAt = callback.anchorAt ?? startedAt;
+    // The first attempt fixes the schedule's origin; later ones only move it when they are late.
+    let anchorAt = attempt === 1 ? startedAt : (callback.anchorAt ?? startedAt);
     const rows = retrySchedule();
     const dueThis = anchorAt + this.clock.scale(rows[attempt - 1]?.sinceFirstMs ?? 0);
     if (startedAt - dueThis > LATE_MS) anchorAt += startedAt - dueThis;
