@@ -3,6 +3,9 @@
  * Signs and verifies as @card2crypto/core does: HMAC-SHA512 of the canonical
  * string under the partner secret, lower-case hex.
  *
+ * Secret parameters carry #[\SensitiveParameter] (PHP 8.2+), so a stack trace
+ * never shows the secret; on older PHP the line is a comment.
+ *
  * @package Card2Crypto\Shared
  */
 
@@ -33,7 +36,12 @@ final class Signer {
 	 * @throws Signing_Exception When a value cannot be signed.
 	 * @throws \InvalidArgumentException For an empty secret.
 	 */
-	public static function sign( $value, string $secret, string $form = Canonical::FORM_GENERAL ): string {
+	public static function sign(
+		$value,
+		#[\SensitiveParameter]
+		string $secret,
+		string $form = Canonical::FORM_GENERAL
+	): string {
 		self::assert_secret( $secret );
 		return self::hmac( Canonical::of( $value, $form, Canonical::NUMBERS_RAW, Canonical::NULLS_EMPTY ), $secret );
 	}
@@ -44,13 +52,22 @@ final class Signer {
 	 * @param array<string|int, mixed> $value
 	 * @return array<string|int, mixed>
 	 */
-	public static function with_signature( array $value, string $secret, string $form = Canonical::FORM_GENERAL ): array {
+	public static function with_signature(
+		array $value,
+		#[\SensitiveParameter]
+		string $secret,
+		string $form = Canonical::FORM_GENERAL
+	): array {
 		$value[ Canonical::SIGNATURE_MEMBER ] = self::sign( $value, $secret, $form );
 		return $value;
 	}
 
 	/** HMAC-SHA512 of the UTF-8 text under the secret, lower-case hex. */
-	public static function hmac( string $canonical, string $secret ): string {
+	public static function hmac(
+		string $canonical,
+		#[\SensitiveParameter]
+		string $secret
+	): string {
 		return hash_hmac( 'sha512', $canonical, $secret );
 	}
 
@@ -59,7 +76,12 @@ final class Signer {
 	 *
 	 * @param string|array<string|int, mixed> $body The raw JSON text (numbers then keep their received text) or a decoded object.
 	 */
-	public static function verify( $body, string $secret, string $form = Canonical::FORM_GENERAL ): Verify_Result {
+	public static function verify(
+		$body,
+		#[\SensitiveParameter]
+		string $secret,
+		string $form = Canonical::FORM_GENERAL
+	): Verify_Result {
 		try {
 			return self::verify_unsafe( $body, $secret, $form );
 		} catch ( \Throwable $e ) {
@@ -68,7 +90,12 @@ final class Signer {
 	}
 
 	/** @param mixed $body */
-	private static function verify_unsafe( $body, string $secret, string $form ): Verify_Result {
+	private static function verify_unsafe(
+		$body,
+		#[\SensitiveParameter]
+		string $secret,
+		string $form
+	): Verify_Result {
 		if ( '' === $secret ) {
 			return Verify_Result::failure( Verify_Result::MALFORMED, 'the partner secret must be a non-empty string' );
 		}
@@ -127,7 +154,10 @@ final class Signer {
 	}
 
 	/** @throws \InvalidArgumentException */
-	private static function assert_secret( string $secret ): void {
+	private static function assert_secret(
+		#[\SensitiveParameter]
+		string $secret
+	): void {
 		if ( '' === $secret ) {
 			throw new \InvalidArgumentException( 'The partner secret must be a non-empty string.' );
 		}

@@ -9,6 +9,9 @@ error_reporting( E_ALL );
 ini_set( 'display_errors', '1' );
 set_error_handler(
 	static function ( int $severity, string $message, string $file, int $line ): bool {
+		if ( ! ( error_reporting() & $severity ) ) {
+			return false; // Silenced with @ on purpose.
+		}
 		throw new ErrorException( $message, 0, $severity, $file, $line );
 	}
 );

@@ -1,0 +1,88 @@
+<?php
+/**
+ * Callbacks (service -> partner): verify the raw body, parse operation_data,
+ * and answer per the spec's partner rules and docs/decisions.md, as
+ * @card2crypto/core's verifyCallback() / callbackResponse() do.
+ *
+ * Body (decisions.md, "Callback body"): {"operation_data": {...},
+ * "signature": "<hex>"}, general form, signed over everything but signature.
+ * The body is read exactly as received (php://input), never from a framework's
+ * parsed parameters: those lose number text and key order information.
+ *
+ * @package Card2Crypto\Shared
+ */
+
+namespace Card2Crypto\Shared\Callback;
+
+use Card2Crypto\Shared\Api\Operation;
+use Card2Crypto\Shared\Json\Json_Exception;
+use Card2Crypto\Shared\Json\Lossless_Json;
+use Card2Crypto\Shared\Signing\Signer;
+use Card2Crypto\Shared\Signing\Verify_Result;
+
+final class Callback_Verifier {
+
+	/** Callback bodies are small; anything larger is refused before parsing. */
+	const MAX_BODY_BYTES = 1048576;
+
+	/**
+	 * Verifies the body of the current request, read from php://input.
+	 *
+	 * @throws \InvalidArgumentException When $secret is empty (our configuration, not the sender's fault).
+	 */
+	public static function from_request(
+		#[\SensitiveParameter]
+		string $secret
+	): Callback_Result {
+		$body = file_get_contents( 'php://input', false, null, 0, self::MAX_BODY_BYTES + 1 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- the raw request body.
+		return self::from_raw( false === $body ? '' : $body, $secret );
+	}
+
+	/**
+	 * Verifies a raw callback body. Never throws for bad input.
+	 *
+	 * @throws \InvalidArgumentException When $secret is empty (our configuration, not the sender's fault).
+	 */
+	public static function from_raw(
+		string $body,
+		#[\SensitiveParameter]
+		string $secret
+	): Callback_Result {
+		if ( '' === $secret ) {
+			throw new \InvalidArgumentException( 'Callback verification needs the partner secret, and none is configured.' );
+		}
+		if ( strlen( $body ) > self::MAX_BODY_BYTES ) {
+			return Callback_Result::failure( Callback_Result::UNPARSEABLE, 'callback body is larger than ' . self::MAX_BODY_BYTES . ' bytes' );
+		}
+		if ( '' === trim( $body, " \t\r\n" ) ) {
+			return Callback_Result::failure( Callback_Result::EMPTY_BODY, 'callback body is empty' );
+		}
+		try {
+			$raw = Lossless_Json::decode_object( $body );
+		} catch ( Json_Exception $e ) {
+			return Callback_Result::failure( Callback_Result::UNPARSEABLE, 'callback body is not a valid JSON object (' . $e->getMessage() . ')' );
+		}
+
+		// Authenticate before looking at the content: an unsigned body gets no detailed feedback.
+		$signature = $raw['signature'] ?? null;
+		if ( is_string( $signature ) && '' !== $signature && 1 !== preg_match( '/^[0-9a-fA-F]{128}$/D', $signature ) ) {
+			return Callback_Result::failure( Callback_Result::SIGNATURE, 'callback signature is not 128 hexadecimal characters' );
+		}
+		$verified = Signer::verify( $body, $secret );
+		if ( ! $verified->ok ) {
+			if ( Verify_Result::MALFORMED === $verified->reason ) {
+				return Callback_Result::failure( Callback_Result::UNPARSEABLE, 'callback body cannot be checked: ' . $verified->message );
+			}
+			return Callback_Result::failure(
+				Callback_Result::SIGNATURE,
+				Verify_Result::MISSING === $verified->reason ? 'callback is not signed: ' . $verified->message : 'callback signature does not match'
+			);
+		}
+
+		$parsed = Operation::from_decoded( $raw['operation_data'] ?? null );
+		if ( ! $parsed['ok'] ) {
+			return Callback_Result::failure( Callback_Result::INVALID, $parsed['message'], $parsed['field'] );
+		}
+		return Callback_Result::success( $parsed['operation'], $raw );
+	}
+}
