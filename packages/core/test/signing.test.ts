@@ -143,6 +143,62 @@ describe('canonicalString: general form', () => {
     assert.throws(() => canonicalString(cyclic), /cyclic/);
   });
 
+  it('follows every change between calls to objects of a familiar layout', () => {
+    // The fast path caches layouts (keys and their order); each call must still see the object as it is now.
+    const body: Record<string, unknown> = { b: { y: 1, x: 'two' }, a: [1, 2], c: 'c' };
+    const check = (): void => assert.equal(canonicalString(body), referenceCanonical(body), JSON.stringify(body));
+    check();
+    (body['b'] as Record<string, unknown>)['x'] = 'changed';
+    check();
+    (body['b'] as Record<string, unknown>)['y'] = { deeper: true }; // leaf becomes a container
+    check();
+    (body['b'] as Record<string, unknown>)['y'] = 'leaf again';
+    check();
+    body['a'] = { 0: 1, 1: 2 }; // array becomes an object with the same keys
+    check();
+    body['a'] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]; // longer array
+    check();
+    delete body['c'];
+    check();
+    body['c'] = 'back, now last';
+    body['aa'] = 'new key';
+    check();
+    body['b'] = {};
+    check();
+    body['b:x'] = 'colon'; // a key with ":" forces the slow path
+    check();
+    delete body['b:x'];
+    check();
+    const reordered = { c: body['c'], aa: body['aa'], a: body['a'], b: body['b'] };
+    assert.equal(canonicalString(reordered), canonicalString(body));
+  });
+
+  it('skips members holding undefined or functions but writes them as null inside arrays', () => {
+    // eslint-disable-next-line no-sparse-arrays
+    const sparse = [1, , 3];
+    assert.equal(canonicalString({ a: [undefined, () => 1, sparse] }), 'a:0:;a:1:;a:2:0:1;a:2:1:;a:2:2:3');
+    assert.equal(canonicalString({ a: [undefined, sparse] }, { nulls: 'omit' }), 'a:1:0:1;a:1:2:3');
+  });
+
+  it('ignores non-index properties of arrays, as JSON does', () => {
+    const list = Object.assign([1, 2], { extra: 'x' });
+    assert.equal(canonicalString({ list }), 'list:0:1;list:1:2');
+    assert.equal(canonicalString({ list, 'k:': 1 }), 'k::1;list:0:1;list:1:2'); // slow path too
+  });
+
+  it('is reentrant: a getter that signs while being signed gets the right answer', () => {
+    let inner = '';
+    const body = {
+      get a(): string {
+        inner = canonicalString({ z: 1, y: { x: 2 } });
+        return 'A';
+      },
+      b: { c: 3 },
+    };
+    assert.equal(canonicalString(body), 'a:A;b:c:3');
+    assert.equal(inner, 'y:x:2;z:1');
+  });
+
   it('agrees with the naive collect-then-sort reference on random objects', () => {
     let seed = 12345;
     const rand = (n: number): number => {
