@@ -1,0 +1,70 @@
+// Child processes the harness starts: spawn with output into a log file,
+// wait for readiness, stop by PID (TERM, then KILL).
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * Spawn `command args` with stdout/stderr appended to `logFile`.
+ * `onLine` sees every output line (for readiness and address parsing).
+ */
+export function spawnLogged(command, args, { logFile, env = process.env, cwd, onLine } = {}) {
+  mkdirSync(dirname(logFile), { recursive: true });
+  const log = createWriteStream(logFile, { flags: 'a' });
+  log.write(`\n--- ${new Date().toISOString()} ${command} ${args.join(' ')}\n`);
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let pending = '';
+  const feed = (chunk) => {
+    log.write(chunk);
+    pending += chunk.toString('utf8');
+    const lines = pending.split(/\r?\n/);
+    pending = lines.pop();
+    for (const line of lines) onLine?.(line);
+  };
+  child.stdout.on('data', feed);
+  child.stderr.on('data', feed);
+  child.on('exit', () => log.end());
+  return child;
+}
+
+/** Resolves when `url` answers (any status below 500), rejects after `timeoutMs` or when `child` exits. */
+export async function waitForHttp(url, { timeoutMs, child, what = url }) {
+  const deadline = Date.now() + timeoutMs;
+  let exited = null;
+  child?.once('exit', (code, signal) => (exited = { code, signal }));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${what} exited (code ${exited.code}, signal ${exited.signal}) before answering ${url}`);
+    try {
+      const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(5000) });
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${what} did not answer ${url} within ${Math.round(timeoutMs / 1000)} s`);
+}
+
+/** Stop a child by PID: SIGTERM, then SIGKILL after `graceMs`. Resolves once it has exited. */
+export function stopChild(child, { graceMs = 10_000 } = {}) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolveStop) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolveStop();
+    });
+    try {
+      process.kill(child.pid, 'SIGTERM');
+    } catch {
+      clearTimeout(timer);
+      resolveStop();
+    }
+  });
+}

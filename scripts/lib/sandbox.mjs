@@ -1,0 +1,54 @@
+// Start and stop the card2crypto sandbox (packages/sandbox): a local fake of
+// the service with one partner whose callbacks go to the store.
+import { existsSync } from 'node:fs';
+import { SANDBOX_BIN } from './paths.mjs';
+import { spawnLogged, stopChild, waitForHttp } from './process.mjs';
+
+/**
+ * Labelled addresses printed by the sandbox ("Dashboard: http://...").
+ * Keys are lower-cased labels; "base" is always the root address.
+ */
+export function parseSandboxAddresses(lines, baseUrl) {
+  const urls = { base: baseUrl };
+  for (const line of lines) {
+    const match = /([A-Za-z][A-Za-z0-9 _-]*?)\s*[:=]?\s+(https?:\/\/\S+)/.exec(line.replace(/\x1b\[[0-9;]*m/g, ''));
+    if (match) urls[match[1].trim().toLowerCase().replace(/[\s_-]+/g, ' ')] = match[2].replace(/[),.]+$/, '');
+  }
+  return urls;
+}
+
+/** The printed address whose label contains one of `words`, else `fallback`. */
+export function pickAddress(urls, words, fallback) {
+  for (const word of words) {
+    const key = Object.keys(urls).find((label) => label.includes(word));
+    if (key) return urls[key];
+  }
+  return fallback;
+}
+
+/**
+ * @returns {Promise<null | {url: string, urls: Record<string,string>, dashboardUrl: string, pid: number, stop: () => Promise<void>}>}
+ *   null (with `onMissing` told why) when the sandbox is not built yet.
+ */
+export async function startSandbox({ port, partner, logFile, dataDir, timeoutMs = 60_000, onMissing = () => {} }) {
+  if (!existsSync(SANDBOX_BIN)) {
+    onMissing(`The sandbox is not built yet (${SANDBOX_BIN} missing): starting without it.`);
+    return null;
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const args = [SANDBOX_BIN, '--port', String(port), '--partner', `${partner.token}:${partner.secret}:${partner.callbackUrl}`];
+  if (dataDir) args.push('--data-dir', dataDir);
+  args.push('--callback-ip', '127.0.0.1');
+  const lines = [];
+  const child = spawnLogged(process.execPath, args, { logFile, onLine: (line) => lines.push(line) });
+  const stop = () => stopChild(child);
+  try {
+    await waitForHttp(`${url}/`, { timeoutMs, child, what: 'The sandbox' });
+  } catch (error) {
+    await stop();
+    throw new Error(`${error.message}\n${lines.slice(-15).join('\n')}\n(log: ${logFile})`);
+  }
+  await new Promise((r) => setTimeout(r, 200)); // let it finish printing its addresses
+  const urls = parseSandboxAddresses(lines, url);
+  return { url, urls, dashboardUrl: pickAddress(urls, ['dashboard'], `${url}/`), pid: child.pid, stop };
+}
