@@ -1,0 +1,76 @@
+/**
+ * Front-end of the purchase widget block: no framework, a few hundred bytes.
+ * For each block container on the page it asks the sign route for settings
+ * signed at this moment, loads the widget script once for the whole page,
+ * and runs the widget in the container; the container follows the widget's
+ * size (onLoaded/onResize) and shows a readable message when the settings
+ * or the service fail (onError).
+ *
+ * The page itself carries no signature: it may be served from a cache long
+ * after it was made, and the timestamp is stamped by the server when asked.
+ */
+
+/** Name of the global run function the widget script defines (docs/decisions.md). */
+declare const RUN_FUNCTION: string;
+
+interface SignAnswer {
+  settings?: Record<string, unknown>;
+  script?: string;
+  message?: string;
+}
+
+interface Size {
+  height?: number;
+}
+
+type Run = (settings: Record<string, unknown>, method: string) => void;
+
+const pageScripts: Record<string, Promise<unknown>> = ((window as unknown as { c2cScripts?: Record<string, Promise<unknown>> }).c2cScripts ??= {});
+
+/** The widget script, loaded at most once per page whatever the number of blocks. */
+const loadScript = (src: string): Promise<unknown> =>
+  (pageScripts[src] ??= new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = src;
+    script.onload = resolve;
+    script.onerror = reject;
+    document.head.append(script);
+  }));
+
+const start = (frame: HTMLElement): void => {
+  const data = frame.dataset;
+  data.c2cStarted = '';
+  const show = (message?: string): void => {
+    const p = document.createElement('p');
+    p.className = 'c2c-widget__error';
+    p.setAttribute('role', 'alert');
+    // The server's and the widget's messages are readable; network and script
+    // failures get the site's own (translated) text instead of "Failed to fetch".
+    p.textContent = message || data.c2cFail || '';
+    frame.style.height = '';
+    frame.replaceChildren(p);
+  };
+  const size = (s: Size): void => {
+    if (s && s.height! > 0) frame.style.height = `${s.height}px`;
+  };
+  fetch(data.c2cSign!, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ block: data.c2cBlock, ref: data.c2cRef, target: frame.id }),
+  })
+    .then((response) =>
+      response.json().then((answer: SignAnswer) => {
+        if (!response.ok || !answer.settings) throw answer;
+        return loadScript(answer.script!).then(() => {
+          frame.replaceChildren();
+          (window as unknown as Record<string, Run>)[RUN_FUNCTION]!(
+            { ...answer.settings, onLoaded: size, onResize: size, onError: (e: { message?: string }) => show(e && e.message) },
+            'POST',
+          );
+        });
+      }),
+    )
+    .catch((error: Error | SignAnswer) => show(error instanceof Error ? '' : error.message));
+};
+
+document.querySelectorAll<HTMLElement>('[data-c2c-ref]:not([data-c2c-started])').forEach(start);
