@@ -1,0 +1,174 @@
+<?php
+/**
+ * The order screen panel (HPOS and legacy): operation id, status and code
+ * with their meanings, amounts, card country, transaction and explorer link,
+ * status page; buttons to confirm or cancel an operation awaiting
+ * confirmation and to refresh from the service. Each button checks the
+ * capability and a nonce, and its result is recorded as an order note.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Admin_Order_Panel {
+
+	const ACTION = 'card2crypto_checkout_order_action';
+
+	public static function register(): void {
+		add_action( 'add_meta_boxes', array( self::class, 'add_box' ), 10, 2 );
+		add_action( 'admin_post_' . self::ACTION, array( self::class, 'handle' ) );
+	}
+
+	public static function add_box( $screen_id, $post_or_order = null ): void {
+		$order = $post_or_order instanceof \WC_Order ? $post_or_order : ( $post_or_order instanceof \WP_Post ? wc_get_order( $post_or_order->ID ) : null );
+		if ( ! $order instanceof \WC_Order || Gateway::ID !== $order->get_payment_method() ) {
+			return;
+		}
+		$screen = function_exists( 'wc_get_page_screen_id' ) ? wc_get_page_screen_id( 'shop-order' ) : 'shop_order';
+		add_meta_box( 'card2crypto-checkout-payment', __( 'Card2Crypto payment', 'card2crypto-checkout' ), array( self::class, 'render' ), $screen, 'side', 'high' );
+	}
+
+	public static function render( $post_or_order ): void {
+		$order = $post_or_order instanceof \WC_Order ? $post_or_order : wc_get_order( $post_or_order->ID );
+		if ( ! $order instanceof \WC_Order ) {
+			return;
+		}
+		$op      = $order->get_meta( Operation_Events::META_OPERATION );
+		$op      = is_array( $op ) ? $op : array();
+		$attempt = Payments::current_attempt( $order );
+		$rows    = array();
+		if ( null !== $attempt ) {
+			$rows[ __( 'Partner operation id', 'card2crypto-checkout' ) ] = $attempt['partner_operation_id'];
+		}
+		if ( isset( $op['id'] ) ) {
+			$rows[ __( 'Operation id', 'card2crypto-checkout' ) ] = $op['id'];
+		}
+		if ( isset( $op['status'] ) ) {
+			$rows[ __( 'Status', 'card2crypto-checkout' ) ] = $op['status'] . ' — ' . ( Status_Flow::STATUS_MEANINGS[ $op['status'] ] ?? __( 'unknown', 'card2crypto-checkout' ) );
+		}
+		if ( isset( $op['status_code'] ) ) {
+			$rows[ __( 'Status code', 'card2crypto-checkout' ) ] = $op['status_code'] . ' — ' . ( Status_Flow::code_meaning( $op['status_code'] ) ?? __( 'unknown', 'card2crypto-checkout' ) );
+		}
+		if ( isset( $op['from_amount'], $op['from_currency'] ) && Currencies::is_supported( (string) $op['from_currency'] ) ) {
+			$rows[ __( 'Paid', 'card2crypto-checkout' ) ] = Currencies::to_decimal( (int) $op['from_amount'], (string) $op['from_currency'] ) . ' ' . $op['from_currency'];
+		}
+		if ( isset( $op['to_amount'] ) ) {
+			$rows[ __( 'Bought', 'card2crypto-checkout' ) ] = Availability::format_btc( (int) $op['to_amount'] ) . ' ' . ( $op['to_currency'] ?? 'BTC' );
+		}
+		if ( isset( $op['card_country'] ) ) {
+			$rows[ __( 'Card country', 'card2crypto-checkout' ) ] = $op['card_country'];
+		}
+		if ( isset( $op['tx_id'] ) ) {
+			$rows[ __( 'Transaction', 'card2crypto-checkout' ) ] = $op['tx_id'];
+		}
+		if ( null !== $attempt && 1 === $attempt['mismatch'] ) {
+			$rows[ __( 'Check', 'card2crypto-checkout' ) ] = __( 'Does NOT match the order: see the notes.', 'card2crypto-checkout' );
+		}
+		echo '<div class="card2crypto-order-panel">';
+		if ( array() === $rows ) {
+			echo '<p>' . esc_html__( 'No payment attempt yet.', 'card2crypto-checkout' ) . '</p>';
+		}
+		echo '<dl>';
+		foreach ( $rows as $label => $value ) {
+			echo '<dt>' . esc_html( $label ) . '</dt><dd data-card2crypto="' . esc_attr( sanitize_title( $label ) ) . '">' . esc_html( (string) $value ) . '</dd>';
+		}
+		echo '</dl>';
+		if ( ! empty( $op['explorer_url'] ) ) {
+			echo '<p><a href="' . esc_url( $op['explorer_url'] ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'View the transaction', 'card2crypto-checkout' ) . '</a></p>';
+		}
+		if ( ! empty( $op['status_url'] ) ) {
+			echo '<p><a href="' . esc_url( $op['status_url'] ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'Status page', 'card2crypto-checkout' ) . '</a></p>';
+		}
+		if ( null !== $attempt && current_user_can( 'edit_shop_orders' ) ) {
+			$awaiting = 'awaiting confirm' === $attempt['status'] && 8 === $attempt['status_code'];
+			echo '<p class="card2crypto-actions">';
+			if ( $awaiting ) {
+				self::button( $order, 'confirm', __( 'Confirm payment', 'card2crypto-checkout' ), true );
+				self::button( $order, 'cancel', __( 'Cancel payment', 'card2crypto-checkout' ), false );
+			}
+			self::button( $order, 'refresh', __( 'Refresh from the service', 'card2crypto-checkout' ), false );
+			echo '</p>';
+		}
+		echo '</div>';
+	}
+
+	/** A link to admin-post.php (a form would nest inside the order form). */
+	private static function button( \WC_Order $order, string $do, string $label, bool $primary ): void {
+		$url = wp_nonce_url(
+			add_query_arg(
+				array(
+					'action'   => self::ACTION,
+					'do'       => $do,
+					'order_id' => $order->get_id(),
+				),
+				admin_url( 'admin-post.php' )
+			),
+			self::ACTION . '_' . $do . '_' . $order->get_id()
+		);
+		$confirm = 'cancel' === $do ? ' onclick="return confirm(\'' . esc_js( __( 'Cancel this payment? The buyer\'s operation will be declined.', 'card2crypto-checkout' ) ) . '\')"' : '';
+		echo '<a class="button' . ( $primary ? ' button-primary' : '' ) . '" data-card2crypto-action="' . esc_attr( $do ) . '" href="' . esc_url( $url ) . '"' . $confirm . '>' . esc_html( $label ) . '</a> '; // phpcs:ignore WordPress.Security.EscapeOutput -- $confirm is built from esc_js().
+	}
+
+	public static function handle(): void {
+		$order_id = isset( $_GET['order_id'] ) ? absint( $_GET['order_id'] ) : 0; // phpcs:ignore WordPress.Security.NonceVerification -- verified below.
+		$do       = isset( $_GET['do'] ) ? sanitize_key( wp_unslash( $_GET['do'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification -- verified below.
+		if ( ! in_array( $do, array( 'confirm', 'cancel', 'refresh' ), true ) ) {
+			wp_die( esc_html__( 'Unknown action.', 'card2crypto-checkout' ), '', array( 'response' => 400 ) );
+		}
+		check_admin_referer( self::ACTION . '_' . $do . '_' . $order_id );
+		if ( ! current_user_can( 'edit_shop_orders' ) || ! current_user_can( 'edit_shop_order', $order_id ) ) {
+			wp_die( esc_html__( 'You are not allowed to change this order.', 'card2crypto-checkout' ), '', array( 'response' => 403 ) );
+		}
+		$order = wc_get_order( $order_id );
+		if ( ! $order instanceof \WC_Order ) {
+			wp_die( esc_html__( 'This order cannot be found.', 'card2crypto-checkout' ), '', array( 'response' => 404 ) );
+		}
+		self::act( $order, $do, wp_get_current_user()->user_login );
+		wp_safe_redirect( $order->get_edit_order_url() );
+		exit;
+	}
+
+	/** Performs an action and records the result as an order note. */
+	public static function act( \WC_Order $order, string $do, string $who ): bool {
+		$attempt = Payments::current_attempt( $order );
+		if ( null === $attempt ) {
+			$order->add_order_note( __( 'Card2Crypto: no payment attempt to act on.', 'card2crypto-checkout' ) );
+			return false;
+		}
+		if ( 'refresh' === $do ) {
+			$result = Reconciler::check( $order, $attempt, 'refresh' );
+			/* translators: 1: user, 2: result */
+			$order->add_order_note( sprintf( __( 'Card2Crypto: %1$s refreshed the payment from the service. %2$s', 'card2crypto-checkout' ), $who, $result['message'] ) );
+			return $result['ok'];
+		}
+		try {
+			$client = Config::load()->api_client();
+			$op_id  = '' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : null;
+			if ( 'confirm' === $do ) {
+				$client->confirm( $op_id, $attempt['partner_operation_id'] );
+				/* translators: %s: user */
+				$order->add_order_note( sprintf( __( 'Card2Crypto: %s confirmed the payment; the service continues with the purchase.', 'card2crypto-checkout' ), $who ) );
+			} else {
+				$client->cancel( $op_id, $attempt['partner_operation_id'] );
+				/* translators: %s: user */
+				$order->add_order_note( sprintf( __( 'Card2Crypto: %s cancelled the payment at the service.', 'card2crypto-checkout' ), $who ) );
+			}
+		} catch ( Partner_Api_Exception $e ) {
+			/* translators: 1: user, 2: action, 3: error */
+			$order->add_order_note( sprintf( __( 'Card2Crypto: %1$s tried to %2$s the payment; the service refused: %3$s', 'card2crypto-checkout' ), $who, $do, $e->getMessage() ) );
+			return false;
+		} catch ( \InvalidArgumentException $e ) {
+			/* translators: 1: user, 2: action, 3: error */
+			$order->add_order_note( sprintf( __( 'Card2Crypto: %1$s tried to %2$s the payment: %3$s', 'card2crypto-checkout' ), $who, $do, $e->getMessage() ) );
+			return false;
+		}
+		// The service's callback moves the order; ask now too, so the screen is current.
+		Reconciler::check( $order, $attempt, 'refresh' );
+		return true;
+	}
+}

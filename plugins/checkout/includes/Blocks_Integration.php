@@ -1,0 +1,61 @@
+<?php
+/**
+ * The payment method in the block checkout: a tiny script (build/blocks.js)
+ * registered with registerPaymentMethod, reading its data from
+ * getSetting('card2crypto_data'). Loaded only when WooCommerce Blocks asks.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+use Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Blocks_Integration extends AbstractPaymentMethodType {
+
+	const HANDLE = 'card2crypto-checkout-blocks';
+
+	/** @var string */
+	protected $name = Gateway::ID;
+
+	public function initialize() {
+		$this->settings = get_option( Plugin::OPTION, array() );
+	}
+
+	public function is_active() {
+		$gateways = WC()->payment_gateways() ? WC()->payment_gateways()->payment_gateways() : array();
+		return isset( $gateways[ Gateway::ID ] ) && 'yes' === $gateways[ Gateway::ID ]->enabled && Config::load()->is_configured();
+	}
+
+	public function get_payment_method_script_handles() {
+		wp_register_script(
+			self::HANDLE,
+			plugins_url( 'build/blocks.js', CARD2CRYPTO_CHECKOUT_FILE ),
+			array( 'wc-blocks-registry', 'wc-settings', 'wp-element', 'wp-html-entities' ),
+			CARD2CRYPTO_CHECKOUT_VERSION,
+			true
+		);
+		return array( self::HANDLE );
+	}
+
+	/** Everything the script shows or checks, decided here. */
+	public function get_payment_method_data() {
+		$config   = Config::load();
+		$currency = $config->currency();
+		$limits   = Currencies::FIAT[ $currency ] ?? array( 2, 0, 0 );
+		// The Store API gives totals in the store's price decimals; convert the limits to that unit.
+		$shift     = wc_get_price_decimals() - $limits[0];
+		$scale     = 10 ** abs( $shift );
+		$countries = Availability::countries( $config );
+		return array(
+			'title'     => $config->title(),
+			'lines'     => Availability::lines( $config, Availability::cart_total_minor( $currency ) ),
+			'countries' => null === $countries ? null : array_values( $countries ),
+			'min'       => $shift >= 0 ? $limits[1] * $scale : intdiv( $limits[1], $scale ),
+			'max'       => $shift >= 0 ? $limits[2] * $scale : intdiv( $limits[2], $scale ),
+			'supports'  => array( 'products' ),
+		);
+	}
+}

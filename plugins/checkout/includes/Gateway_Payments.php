@@ -1,0 +1,95 @@
+<?php
+/**
+ * The payment behaviour of the gateway class (the class itself, with its
+ * schema-driven settings, lives in card2crypto-checkout.php): availability,
+ * the fields shown at checkout, placing the order, and the order-pay page of
+ * the embedded flow. Gateway uses this trait.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+defined( 'ABSPATH' ) || exit;
+
+trait Gateway_Payments {
+
+	/**
+	 * Whether this cart or order can be paid: store currency supported, total
+	 * within the currency's limits, billing country among the service's.
+	 */
+	protected function can_take_payment(): bool {
+		$config   = Config::load();
+		$currency = function_exists( 'get_woocommerce_currency' ) ? (string) get_woocommerce_currency() : '';
+		$total    = null;
+		$country  = null;
+		$order_id = absint( get_query_var( 'order-pay' ) );
+		if ( $order_id > 0 ) {
+			$order = wc_get_order( $order_id );
+			if ( $order instanceof \WC_Order ) {
+				$currency = $order->get_currency();
+				$country  = $order->get_billing_country();
+				try {
+					$total = Payments::order_amount( $order );
+				} catch ( Payment_Refused $e ) {
+					return false;
+				}
+			}
+		} elseif ( function_exists( 'WC' ) && null !== WC()->cart ) {
+			$total   = Availability::cart_total_minor( $currency );
+			$country = null !== WC()->customer ? WC()->customer->get_billing_country() : null;
+		}
+		return null === Availability::problem( $config, $currency, $total, $country );
+	}
+
+	/** Classic checkout: what will happen, accepted methods, the BTC estimate. */
+	public function payment_fields() {
+		$config = Config::load();
+		echo '<div class="card2crypto-payment-fields">';
+		foreach ( Availability::lines( $config, Availability::cart_total_minor( $config->currency() ) ) as $line ) {
+			echo '<p>' . esc_html( $line ) . '</p>';
+		}
+		echo '</div>';
+	}
+
+	/**
+	 * Keeps the order pending and sends the buyer to pay: to the landing page
+	 * (redirect flow) or to the order-pay page with the widget (embedded flow).
+	 */
+	protected function start_payment( int $order_id ): array {
+		$order  = wc_get_order( $order_id );
+		$config = Config::load();
+		if ( ! $order instanceof \WC_Order ) {
+			wc_add_notice( __( 'The order could not be found.', 'card2crypto-checkout' ), 'error' );
+			return array( 'result' => 'failure' );
+		}
+		try {
+			$country   = $order->get_billing_country();
+			$countries = '' !== $country ? Availability::countries( $config ) : null;
+			if ( null !== $countries && ! in_array( strtoupper( $country ), $countries, true ) ) {
+				throw new Payment_Refused( __( 'Card payments are not available in your billing country.', 'card2crypto-checkout' ) );
+			}
+			if ( 'embedded' === $config->flow() ) {
+				// The attempt starts when the widget does (Order_Pay::rest_settings), signed at that moment.
+				return array(
+					'result'   => 'success',
+					'redirect' => $order->get_checkout_payment_url( true ),
+				);
+			}
+			$attempt = Payments::start_attempt( $order, $config );
+			$url     = Payments::landing_url( $order, $attempt, $config );
+		} catch ( Payment_Refused $e ) {
+			wc_add_notice( $e->getMessage(), 'error' );
+			return array( 'result' => 'failure' );
+		} catch ( \Throwable $e ) {
+			Log::error( sprintf( 'Order %d: the payment could not start: %s', $order->get_id(), $e->getMessage() ) );
+			wc_add_notice( __( 'The card payment could not start. Please try again in a moment or choose another payment method.', 'card2crypto-checkout' ), 'error' );
+			return array( 'result' => 'failure' );
+		}
+		$order->add_order_note( __( 'Card2Crypto: the buyer was sent to the payment page.', 'card2crypto-checkout' ) );
+		return array(
+			'result'   => 'success',
+			'redirect' => $url,
+		);
+	}
+}

@@ -1,0 +1,256 @@
+<?php
+/**
+ * The plugin's two tables, where the database (not a read-then-write in PHP)
+ * decides who wins a race:
+ *
+ * - {prefix}card2crypto_attempts: one row per payment attempt of an order
+ *   (partner_operation_id UNIQUE), holding the last applied status pair and a
+ *   version counter. A transition is a compare-and-swap on that version, so
+ *   two events read at the same moment cannot both move the attempt.
+ * - {prefix}card2crypto_events: one row per verified event (UNIQUE event_key,
+ *   a hash of attempt, operation id, status and status_code). INSERT IGNORE
+ *   claims an event: only the request whose insert affected a row acts on it,
+ *   so the same callback delivered twenty times at once gives one note and one
+ *   e-mail.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Operation_Store {
+
+	const DB_VERSION        = '1';
+	const DB_VERSION_OPTION = 'card2crypto_checkout_db_version';
+
+	/** No status recorded yet. */
+	const NO_CODE = -1;
+
+	public static function attempts_table(): string {
+		global $wpdb;
+		return $wpdb->prefix . 'card2crypto_attempts';
+	}
+
+	public static function events_table(): string {
+		global $wpdb;
+		return $wpdb->prefix . 'card2crypto_events';
+	}
+
+	/** Creates or upgrades the tables (activation, and once after an update). */
+	public static function install(): void {
+		global $wpdb;
+		require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+		$collate  = $wpdb->get_charset_collate();
+		$attempts = self::attempts_table();
+		$events   = self::events_table();
+		dbDelta(
+			"CREATE TABLE {$attempts} (
+  id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
+  order_id bigint(20) unsigned NOT NULL,
+  partner_operation_id varchar(64) NOT NULL,
+  operation_id varchar(191) DEFAULT NULL,
+  expected_amount bigint(20) NOT NULL,
+  expected_currency char(3) NOT NULL,
+  expected_wallet varchar(100) NOT NULL,
+  status varchar(32) NOT NULL DEFAULT '',
+  status_code int(11) NOT NULL DEFAULT -1,
+  version int(10) unsigned NOT NULL DEFAULT 0,
+  mismatch tinyint(1) NOT NULL DEFAULT 0,
+  checks int(10) unsigned NOT NULL DEFAULT 0,
+  created_at datetime NOT NULL,
+  updated_at datetime NOT NULL,
+  PRIMARY KEY  (id),
+  UNIQUE KEY partner_operation_id (partner_operation_id),
+  KEY order_id (order_id),
+  KEY operation_id (operation_id)
+) {$collate};
+CREATE TABLE {$events} (
+  id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
+  event_key char(64) NOT NULL,
+  attempt_id bigint(20) unsigned NOT NULL,
+  operation_id varchar(191) NOT NULL,
+  status varchar(32) NOT NULL,
+  status_code int(11) NOT NULL,
+  source varchar(16) NOT NULL,
+  outcome varchar(32) NOT NULL DEFAULT '',
+  received_at datetime NOT NULL,
+  PRIMARY KEY  (id),
+  UNIQUE KEY event_key (event_key),
+  KEY attempt_id (attempt_id)
+) {$collate};"
+		);
+		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, false );
+	}
+
+	/** Installs when the stored schema version differs (plugin updated without re-activation). */
+	public static function maybe_install(): void {
+		if ( self::DB_VERSION !== get_option( self::DB_VERSION_OPTION ) ) {
+			self::install();
+		}
+	}
+
+	public static function drop(): void {
+		global $wpdb;
+		$wpdb->query( 'DROP TABLE IF EXISTS ' . self::events_table() ); // phpcs:ignore WordPress.DB
+		$wpdb->query( 'DROP TABLE IF EXISTS ' . self::attempts_table() ); // phpcs:ignore WordPress.DB
+		delete_option( self::DB_VERSION_OPTION );
+	}
+
+	/**
+	 * Records a new attempt with what the order asks for (amount in minor
+	 * units, currency, store wallet at that moment). The id must be fresh
+	 * (random); returns the row.
+	 */
+	public static function create_attempt( int $order_id, string $partner_operation_id, int $amount, string $currency, string $wallet ): array {
+		global $wpdb;
+		$now = current_time( 'mysql', true );
+		$wpdb->insert( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			self::attempts_table(),
+			array(
+				'order_id'             => $order_id,
+				'partner_operation_id' => $partner_operation_id,
+				'expected_amount'      => $amount,
+				'expected_currency'    => $currency,
+				'expected_wallet'      => $wallet,
+				'status'               => '',
+				'status_code'          => self::NO_CODE,
+				'version'              => 0,
+				'mismatch'             => 0,
+				'checks'               => 0,
+				'created_at'           => $now,
+				'updated_at'           => $now,
+			),
+			array( '%d', '%s', '%d', '%s', '%s', '%s', '%d', '%d', '%d', '%d', '%s', '%s' )
+		);
+		return self::attempt_by_partner_id( $partner_operation_id );
+	}
+
+	public static function attempt_by_partner_id( string $partner_operation_id ): ?array {
+		global $wpdb;
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM ' . self::attempts_table() . ' WHERE partner_operation_id = %s', $partner_operation_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		return $row ? self::typed( $row ) : null;
+	}
+
+	public static function attempt_by_operation_id( string $operation_id ): ?array {
+		global $wpdb;
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM ' . self::attempts_table() . ' WHERE operation_id = %s ORDER BY id DESC LIMIT 1', $operation_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		return $row ? self::typed( $row ) : null;
+	}
+
+	public static function attempt( int $id ): ?array {
+		global $wpdb;
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM ' . self::attempts_table() . ' WHERE id = %d', $id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		return $row ? self::typed( $row ) : null;
+	}
+
+	/** @return array<int, array> Every attempt of an order, newest first. */
+	public static function attempts_of_order( int $order_id ): array {
+		global $wpdb;
+		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT * FROM ' . self::attempts_table() . ' WHERE order_id = %d ORDER BY id DESC', $order_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		return array_map( array( self::class, 'typed' ), $rows ?: array() );
+	}
+
+	/**
+	 * Claims an event: true for exactly one caller per event key, whatever the
+	 * concurrency (the UNIQUE index decides).
+	 */
+	public static function claim_event( array $attempt, string $operation_id, string $status, int $code, string $source ): bool {
+		global $wpdb;
+		$key      = self::event_key( (int) $attempt['id'], $operation_id, $status, $code );
+		$affected = $wpdb->query( // phpcs:ignore WordPress.DB
+			$wpdb->prepare(
+				'INSERT IGNORE INTO ' . self::events_table() . ' (event_key, attempt_id, operation_id, status, status_code, source, outcome, received_at) VALUES (%s, %d, %s, %s, %d, %s, %s, %s)',
+				$key,
+				(int) $attempt['id'],
+				$operation_id,
+				$status,
+				$code,
+				$source,
+				'claimed',
+				current_time( 'mysql', true )
+			)
+		);
+		return 1 === (int) $affected;
+	}
+
+	/** Gives a claimed event back (processing failed), so a re-delivery is processed again. */
+	public static function release_event( array $attempt, string $operation_id, string $status, int $code ): void {
+		global $wpdb;
+		$wpdb->delete( self::events_table(), array( 'event_key' => self::event_key( (int) $attempt['id'], $operation_id, $status, $code ) ), array( '%s' ) ); // phpcs:ignore WordPress.DB
+	}
+
+	public static function set_event_outcome( array $attempt, string $operation_id, string $status, int $code, string $outcome ): void {
+		global $wpdb;
+		$wpdb->update( self::events_table(), array( 'outcome' => $outcome ), array( 'event_key' => self::event_key( (int) $attempt['id'], $operation_id, $status, $code ) ), array( '%s' ), array( '%s' ) ); // phpcs:ignore WordPress.DB
+	}
+
+	/** Number of events recorded for an attempt (tests, admin). */
+	public static function event_count( int $attempt_id ): int {
+		global $wpdb;
+		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT COUNT(*) FROM ' . self::events_table() . ' WHERE attempt_id = %d', $attempt_id ) ); // phpcs:ignore WordPress.DB
+	}
+
+	/**
+	 * Compare-and-swap of the attempt's state: succeeds only when nobody moved
+	 * the attempt since $attempt was read (same version). Binds the operation
+	 * id on the first event.
+	 */
+	public static function swap_state( array $attempt, string $operation_id, string $status, int $code ): bool {
+		global $wpdb;
+		$affected = $wpdb->query( // phpcs:ignore WordPress.DB
+			$wpdb->prepare(
+				'UPDATE ' . self::attempts_table() . ' SET status = %s, status_code = %d, operation_id = %s, version = version + 1, updated_at = %s WHERE id = %d AND version = %d',
+				$status,
+				$code,
+				$operation_id,
+				current_time( 'mysql', true ),
+				(int) $attempt['id'],
+				(int) $attempt['version']
+			)
+		);
+		return 1 === (int) $affected;
+	}
+
+	public static function flag_mismatch( array $attempt ): void {
+		global $wpdb;
+		$wpdb->update( self::attempts_table(), array( 'mismatch' => 1 ), array( 'id' => (int) $attempt['id'] ), array( '%d' ), array( '%d' ) ); // phpcs:ignore WordPress.DB
+	}
+
+	public static function count_check( array $attempt ): void {
+		global $wpdb;
+		$wpdb->query( $wpdb->prepare( 'UPDATE ' . self::attempts_table() . ' SET checks = checks + 1 WHERE id = %d', (int) $attempt['id'] ) ); // phpcs:ignore WordPress.DB
+	}
+
+	/** @return array{amount: int, currency: string, wallet: string} */
+	public static function expected_of( array $attempt ): array {
+		return array(
+			'amount'   => (int) $attempt['expected_amount'],
+			'currency' => (string) $attempt['expected_currency'],
+			'wallet'   => (string) $attempt['expected_wallet'],
+		);
+	}
+
+	/** The stored pair as decide() wants it, or null when nothing was applied yet. */
+	public static function state_of( array $attempt ): ?array {
+		if ( self::NO_CODE === $attempt['status_code'] ) {
+			return null;
+		}
+		return array(
+			'status'      => $attempt['status'],
+			'status_code' => $attempt['status_code'],
+		);
+	}
+
+	private static function event_key( int $attempt_id, string $operation_id, string $status, int $code ): string {
+		return hash( 'sha256', $attempt_id . "\n" . $operation_id . "\n" . $status . "\n" . $code );
+	}
+
+	private static function typed( array $row ): array {
+		foreach ( array( 'id', 'order_id', 'expected_amount', 'status_code', 'version', 'mismatch', 'checks' ) as $int ) {
+			$row[ $int ] = (int) $row[ $int ];
+		}
+		return $row;
+	}
+}

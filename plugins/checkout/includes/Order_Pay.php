@@ -1,0 +1,121 @@
+<?php
+/**
+ * Embedded flow: the order-pay page holds the widget. Its starter script
+ * (build/order-pay.js, loaded only there) asks the REST route below for
+ * settings signed just before the widget runs, then loads the widget script
+ * and calls its run function. The route checks the nonce and the order key,
+ * starts a fresh attempt (never while money for the order is moving) and
+ * signs only what the server decides.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Order_Pay {
+
+	const ROUTE        = '/orders/(?P<order_id>\d+)/widget-settings';
+	const NONCE_ACTION = 'card2crypto-widget-settings';
+	const HANDLE       = 'card2crypto-order-pay';
+
+	/** Global name of the widget's run function (decisions.md, sandbox widget entry). */
+	public static function run_function(): string {
+		return (string) apply_filters( 'card2crypto_checkout_widget_run_function', 'Card2CryptoWidget.run' );
+	}
+
+	public static function register_route(): void {
+		register_rest_route(
+			Callback_Controller::REST_NAMESPACE,
+			self::ROUTE,
+			array(
+				'methods'             => 'POST',
+				'callback'            => array( self::class, 'rest_settings' ),
+				// Guests pay too: the order key and the nonce are the proof, checked in the callback.
+				'permission_callback' => '__return_true',
+				'args'                => array(
+					'order_id' => array(
+						'type'     => 'integer',
+						'required' => true,
+					),
+					'key'      => array(
+						'type'     => 'string',
+						'required' => true,
+					),
+					'nonce'    => array(
+						'type'     => 'string',
+						'required' => true,
+					),
+				),
+			)
+		);
+	}
+
+	public static function rest_settings( \WP_REST_Request $request ) {
+		$order = wc_get_order( (int) $request['order_id'] );
+		$key   = (string) $request['key'];
+		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) ) {
+			return new \WP_Error( 'card2crypto_order', __( 'This order cannot be found.', 'card2crypto-checkout' ), array( 'status' => 404 ) );
+		}
+		if ( ! wp_verify_nonce( (string) $request['nonce'], self::NONCE_ACTION . $order->get_id() ) ) {
+			return new \WP_Error( 'card2crypto_nonce', __( 'This page has expired. Please reload it.', 'card2crypto-checkout' ), array( 'status' => 403 ) );
+		}
+		if ( Gateway::ID !== $order->get_payment_method() || ! $order->needs_payment() ) {
+			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
+		}
+		$config = Config::load();
+		try {
+			$attempt  = Payments::start_attempt( $order, $config );
+			$rate     = Payments::fixed_rate( $attempt, $config );
+			$settings = Payments::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
+		} catch ( Payment_Refused $e ) {
+			return new \WP_Error( 'card2crypto_refused', $e->getMessage(), array( 'status' => 409 ) );
+		} catch ( \Throwable $e ) {
+			Log::error( sprintf( 'Order %d: widget settings could not be signed: %s', $order->get_id(), $e->getMessage() ) );
+			return new \WP_Error( 'card2crypto_unavailable', __( 'The card payment could not start. Please try again in a moment.', 'card2crypto-checkout' ), array( 'status' => 503 ) );
+		}
+		$response = new \WP_REST_Response(
+			array(
+				'settings'   => $settings,
+				'expires_at' => $rate['expired_at'] ?? null,
+			)
+		);
+		$response->header( 'Cache-Control', 'no-store' );
+		return $response;
+	}
+
+	/** The order-pay (receipt) page content. */
+	public static function render( int $order_id ): void {
+		$order = wc_get_order( $order_id );
+		if ( ! $order instanceof \WC_Order || ! $order->needs_payment() ) {
+			return;
+		}
+		$config = Config::load();
+		wp_enqueue_script( self::HANDLE, plugins_url( 'build/order-pay.js', CARD2CRYPTO_CHECKOUT_FILE ), array(), CARD2CRYPTO_CHECKOUT_VERSION, true );
+		wp_localize_script(
+			self::HANDLE,
+			'card2cryptoOrderPay',
+			array(
+				'rest'      => esc_url_raw( rest_url( Callback_Controller::REST_NAMESPACE . '/orders/' . $order->get_id() . '/widget-settings' ) ),
+				'key'       => $order->get_order_key(),
+				'nonce'     => wp_create_nonce( self::NONCE_ACTION . $order->get_id() ),
+				'script'    => esc_url_raw( $config->widget_script_url() ),
+				'run'       => self::run_function(),
+				'element'   => Payments::WIDGET_ELEMENT,
+				'success'   => esc_url_raw( $order->get_checkout_order_received_url() ),
+				'i18n'      => array(
+					'loading' => __( 'Preparing your secure card payment…', 'card2crypto-checkout' ),
+					'failed'  => __( 'The payment did not go through.', 'card2crypto-checkout' ),
+					'retry'   => __( 'Try again', 'card2crypto-checkout' ),
+					'error'   => __( 'The payment form could not be loaded.', 'card2crypto-checkout' ),
+					'done'    => __( 'Payment received. Taking you to your order…', 'card2crypto-checkout' ),
+				),
+			)
+		);
+		echo '<div class="card2crypto-order-pay">';
+		echo '<p class="card2crypto-status" role="status" aria-live="polite"></p>';
+		echo '<div id="' . esc_attr( Payments::WIDGET_ELEMENT ) . '"></div>';
+		echo '</div>';
+	}
+}

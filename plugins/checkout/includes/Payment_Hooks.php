@@ -1,0 +1,47 @@
+<?php
+/**
+ * Wires the payment side (orders, callbacks' effects, reconciliation, block
+ * checkout, order screens) into WordPress and WooCommerce. Plugin::boot()
+ * calls register() once WooCommerce is known to be loaded.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Payment_Hooks {
+
+	public static function register(): void {
+		add_action( 'init', array( Operation_Store::class, 'maybe_install' ), 5 );
+		Reconciler::register();
+		Order_View::register();
+		if ( is_admin() ) {
+			Admin_Order_Panel::register();
+		}
+		add_action( 'rest_api_init', array( Order_Pay::class, 'register_route' ) );
+		add_filter( 'woocommerce_cancel_unpaid_order', array( self::class, 'keep_paying_orders' ), 10, 2 );
+		add_action( 'woocommerce_receipt_' . Gateway::ID, array( Order_Pay::class, 'render' ) );
+		add_action( 'woocommerce_blocks_payment_method_type_registration', array( self::class, 'register_blocks' ) );
+	}
+
+	/** Activation: the plugin's tables. */
+	public static function activate(): void {
+		Operation_Store::install();
+	}
+
+	/** WooCommerce's hold-stock timer never cancels an order whose payment is in flight. */
+	public static function keep_paying_orders( $cancel, $order ) {
+		if ( $cancel && $order instanceof \WC_Order && Gateway::ID === $order->get_payment_method() && Payments::payment_in_progress( $order ) ) {
+			return false;
+		}
+		return $cancel;
+	}
+
+	public static function register_blocks( $registry ): void {
+		if ( class_exists( '\Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType' ) ) {
+			$registry->register( new Blocks_Integration() );
+		}
+	}
+}

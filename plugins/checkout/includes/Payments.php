@@ -1,0 +1,161 @@
+<?php
+/**
+ * Payment attempts of an order: starting one (a fresh, unguessable
+ * partner_operation_id bound to the order and to what it asks for), and the
+ * widget settings and landing URL that send the buyer to the service, signed
+ * at that moment with values the server decides.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+use Card2Crypto\Checkout\Shared\Signing\Signer;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Payments {
+
+	/** Order meta: partner_operation_id of the order's current attempt. */
+	const META_ATTEMPT = '_card2crypto_partner_operation_id';
+
+	/** Element id of the embedded widget on the order-pay page. */
+	const WIDGET_ELEMENT = 'card2crypto-widget';
+
+	/** The order's current attempt, or null. */
+	public static function current_attempt( \WC_Order $order ): ?array {
+		$id = (string) $order->get_meta( self::META_ATTEMPT );
+		return '' === $id ? null : Operation_Store::attempt_by_partner_id( $id );
+	}
+
+	/** True when money may be moving for this attempt: the buyer paid and no final failure came. */
+	public static function in_flight( ?array $attempt ): bool {
+		if ( null === $attempt || Operation_Store::NO_CODE === $attempt['status_code'] ) {
+			return false;
+		}
+		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
+		return null === $step || ( ! $step['final'] && 1 !== $step['status_code'] ) || Status_Flow::PHASE_SUCCEEDED === $step['phase'];
+	}
+
+	/** Any attempt of the order with money moving (a new attempt could pay the order twice). */
+	public static function money_moving( \WC_Order $order ): bool {
+		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
+			if ( self::in_flight( $attempt ) ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Whether WooCommerce's hold-stock timer must leave the order alone: money
+	 * is moving, or the buyer was sent to pay less than an hour ago.
+	 */
+	public static function payment_in_progress( \WC_Order $order ): bool {
+		if ( self::money_moving( $order ) ) {
+			return true;
+		}
+		$current = self::current_attempt( $order );
+		if ( null === $current || Operation_Store::NO_CODE !== $current['status_code'] ) {
+			return false;
+		}
+		$age = time() - (int) strtotime( $current['created_at'] . ' UTC' );
+		return $age < (int) apply_filters( 'card2crypto_checkout_payment_window', HOUR_IN_SECONDS );
+	}
+
+	/**
+	 * Starts a payment attempt for an order.
+	 *
+	 * @throws Payment_Refused With a message for the buyer.
+	 */
+	public static function start_attempt( \WC_Order $order, Config $config ): array {
+		if ( $order->is_paid() ) {
+			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
+		}
+		if ( self::money_moving( $order ) ) {
+			throw new Payment_Refused( __( 'A card payment for this order is already being processed. You will receive an e-mail when it completes.', 'card2crypto-checkout' ) );
+		}
+		$currency = $order->get_currency();
+		if ( $currency !== $config->currency() || ! Currencies::is_supported( $currency ) ) {
+			/* translators: %s: currency code */
+			throw new Payment_Refused( sprintf( __( 'Card payments are not available for orders in %s.', 'card2crypto-checkout' ), $currency ) );
+		}
+		$amount = self::order_amount( $order );
+		if ( null !== Currencies::limit_problem( $amount, $currency ) ) {
+			throw new Payment_Refused( __( 'The order total is outside the range card payments accept.', 'card2crypto-checkout' ) );
+		}
+		$partner_operation_id = 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 12 ) );
+		$attempt              = Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $config->wallet() );
+		$order->update_meta_data( self::META_ATTEMPT, $partner_operation_id );
+		$order->save();
+		Reconciler::schedule( $order->get_id() );
+		return $attempt;
+	}
+
+	/**
+	 * The order total in exact minor units.
+	 *
+	 * @throws Payment_Refused When the total cannot be expressed in the currency's minor units.
+	 */
+	public static function order_amount( \WC_Order $order ): int {
+		try {
+			return Currencies::to_minor( wc_format_decimal( $order->get_total(), wc_get_price_decimals() ), $order->get_currency() );
+		} catch ( \DomainException $e ) {
+			throw new Payment_Refused( __( 'The order total cannot be paid by card.', 'card2crypto-checkout' ) );
+		}
+	}
+
+	/**
+	 * Widget settings for an attempt, stamped and signed now (simple form).
+	 * Only server-decided values: nothing comes from the browser.
+	 *
+	 * @return array<string, mixed>
+	 */
+	public static function signed_settings( \WC_Order $order, array $attempt, Config $config, ?string $calculation_id = null ): array {
+		$settings = array(
+			'target_element'       => self::WIDGET_ELEMENT,
+			'partner_token'        => $config->token(),
+			'from_currency'        => $attempt['expected_currency'],
+			'from_amount'          => (int) $attempt['expected_amount'],
+			'to_currency'          => 'BTC',
+			'to_account'           => $attempt['expected_wallet'],
+			'partner_operation_id' => $attempt['partner_operation_id'],
+		);
+		$email = (string) $order->get_billing_email();
+		if ( '' !== $email && is_email( $email ) ) {
+			$settings['user_login'] = $email;
+		}
+		$lang = strtolower( substr( (string) get_locale(), 0, 2 ) );
+		if ( 1 === preg_match( '/^[a-z]{2}$/', $lang ) ) {
+			$settings['lang'] = $lang;
+		}
+		if ( null !== $calculation_id && '' !== $calculation_id ) {
+			$settings['calculation_id'] = $calculation_id;
+		}
+		$settings['timestamp'] = (int) floor( microtime( true ) * 1000 );
+		return Signer::with_signature( $settings, $config->secret(), 'simple' );
+	}
+
+	/**
+	 * A fixed rate for the attempt when the owner asked for one, else null.
+	 * A failure is logged and the widget runs at the current rate.
+	 */
+	public static function fixed_rate( array $attempt, Config $config ): ?array {
+		if ( ! $config->fix_rate() ) {
+			return null;
+		}
+		try {
+			return $config->api_client()->calculate( $attempt['expected_currency'], 'BTC', (int) $attempt['expected_amount'], null );
+		} catch ( \Throwable $e ) {
+			Log::warning( sprintf( 'Order %d: the rate could not be fixed (%s); the widget uses the current rate.', $attempt['order_id'], $e->getMessage() ) );
+			return null;
+		}
+	}
+
+	/** The landing page address for an attempt, signed now. */
+	public static function landing_url( \WC_Order $order, array $attempt, Config $config ): string {
+		$rate     = self::fixed_rate( $attempt, $config );
+		$settings = self::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
+		return Landing_Url::build( $config->landing_url(), $settings, $order->get_checkout_order_received_url(), $order->get_checkout_payment_url() );
+	}
+}

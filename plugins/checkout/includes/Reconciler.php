@@ -1,0 +1,124 @@
+<?php
+/**
+ * Reconciliation: an Action Scheduler job asks the operation-info endpoint
+ * about an order whose payment has waited too long for a callback, with
+ * growing delays, and stops at a final state (or when the delays run out,
+ * matching the service's own 11-day callback schedule).
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Reconciler {
+
+	const HOOK  = 'card2crypto_checkout_reconcile';
+	const GROUP = 'card2crypto-checkout';
+
+	public static function register(): void {
+		add_action( self::HOOK, array( self::class, 'run' ), 10, 1 );
+	}
+
+	/**
+	 * Seconds to wait before each check, counted from the last news of the
+	 * payment: 15 min, 30 min, 1 h, 2 h, 4 h, then every 12 h up to 11 days.
+	 *
+	 * @return int[]
+	 */
+	public static function delays(): array {
+		$delays = array( 900, 1800, 3600, 7200, 14400 );
+		for ( $total = array_sum( $delays ); $total < 11 * DAY_IN_SECONDS; $total += 12 * HOUR_IN_SECONDS ) {
+			$delays[] = 12 * HOUR_IN_SECONDS;
+		}
+		$filtered = apply_filters( 'card2crypto_checkout_reconcile_delays', $delays );
+		return is_array( $filtered ) && array() !== $filtered ? array_values( array_map( 'intval', $filtered ) ) : $delays;
+	}
+
+	/** Schedules the next check of an order (replacing a pending one). */
+	public static function schedule( int $order_id, int $checks_done = 0 ): void {
+		if ( ! function_exists( 'as_schedule_single_action' ) ) {
+			return;
+		}
+		$delays = self::delays();
+		if ( $checks_done >= count( $delays ) ) {
+			return;
+		}
+		as_unschedule_all_actions( self::HOOK, array( $order_id ), self::GROUP );
+		as_schedule_single_action( time() + max( 0, $delays[ $checks_done ] ), self::HOOK, array( $order_id ), self::GROUP );
+	}
+
+	/** The Action Scheduler callback. */
+	public static function run( $order_id ): void {
+		$order = wc_get_order( (int) $order_id );
+		if ( ! $order instanceof \WC_Order ) {
+			return;
+		}
+		$attempt = Payments::current_attempt( $order );
+		if ( null === $attempt || self::is_final( $attempt ) ) {
+			return;
+		}
+		$delays = self::delays();
+		$wait   = $delays[ min( $attempt['checks'], count( $delays ) - 1 ) ];
+		$quiet  = time() - (int) strtotime( $attempt['updated_at'] . ' UTC' );
+		if ( $quiet < $wait && Operation_Store::NO_CODE !== $attempt['status_code'] ) {
+			// A callback arrived meanwhile: wait again from that news.
+			if ( function_exists( 'as_schedule_single_action' ) ) {
+				as_schedule_single_action( time() + ( $wait - $quiet ), self::HOOK, array( $order->get_id() ), self::GROUP );
+			}
+			return;
+		}
+		self::check( $order, $attempt, 'reconcile' );
+		Operation_Store::count_check( $attempt );
+		$attempt = Operation_Store::attempt( (int) $attempt['id'] );
+		if ( null !== $attempt && ! self::is_final( $attempt ) ) {
+			self::schedule( $order->get_id(), $attempt['checks'] );
+		}
+	}
+
+	/**
+	 * Asks the service about an attempt and applies the answer.
+	 *
+	 * @return array{ok: bool, outcome?: string, message: string}
+	 */
+	public static function check( \WC_Order $order, array $attempt, string $source ): array {
+		try {
+			$operation = Config::load()->api_client()->operation(
+				'' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : null,
+				$attempt['partner_operation_id']
+			);
+		} catch ( Partner_Api_Exception $e ) {
+			if ( 'invalid_parameter' === $e->error_code && Operation_Store::NO_CODE === $attempt['status_code'] ) {
+				$message = __( 'The service has no operation for this payment yet: the buyer has not started paying.', 'card2crypto-checkout' );
+			} else {
+				/* translators: %s: error */
+				$message = sprintf( __( 'The service could not be asked about this payment: %s', 'card2crypto-checkout' ), $e->getMessage() );
+			}
+			Log::warning( sprintf( 'Order %d (%s): %s', $order->get_id(), $source, $message ) );
+			return array(
+				'ok'      => false,
+				'message' => $message,
+			);
+		} catch ( \InvalidArgumentException $e ) {
+			return array(
+				'ok'      => false,
+				'message' => $e->getMessage(),
+			);
+		}
+		$outcome = Operation_Events::process( $operation, $source );
+		return array(
+			'ok'      => true,
+			'outcome' => $outcome,
+			/* translators: 1: status, 2: status code, 3: outcome */
+			'message' => sprintf( __( 'The service reports "%1$s" %2$d (%3$s).', 'card2crypto-checkout' ), $operation->status(), (int) $operation->status_code(), $outcome ),
+		);
+	}
+
+	public static function is_final( array $attempt ): bool {
+		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
+		return null !== $step && $step['final'];
+	}
+}

@@ -1,0 +1,52 @@
+<?php
+/**
+ * Calls the plugin's pure functions for the Node tests: reads
+ * /work/calls.json, a list of [function, ...arguments], prints the results
+ * ({"value": ...} or {"error": "Class: message"}).
+ */
+
+use Card2Crypto\Checkout\Currencies;
+use Card2Crypto\Checkout\Landing_Url;
+use Card2Crypto\Checkout\Payment_Match;
+use Card2Crypto\Checkout\Status_Flow;
+use Card2Crypto\Checkout\Shared\Signing\Signer;
+
+require __DIR__ . '/bootstrap.php';
+
+$functions = array(
+	'decide'          => static function ( ?array $from, array $to ) {
+		return Status_Flow::decide( $from, $to );
+	},
+	'decide_all'      => static function ( array $cases ) {
+		return array_map(
+			static function ( array $c ) {
+				return Status_Flow::decide( $c['from'], $c['to'] );
+			},
+			$cases
+		);
+	},
+	'classify'        => array( Status_Flow::class, 'classify' ),
+	'match'           => array( Payment_Match::class, 'compare' ),
+	'same_address'    => array( Payment_Match::class, 'same_address' ),
+	'fiat'            => static function () {
+		return Currencies::FIAT;
+	},
+	'to_minor'        => array( Currencies::class, 'to_minor' ),
+	'limit_problem'   => array( Currencies::class, 'limit_problem' ),
+	'landing_url'     => array( Landing_Url::class, 'build' ),
+	'sign_settings'   => static function ( array $settings, string $secret ) {
+		return Signer::with_signature( $settings, $secret, 'simple' );
+	},
+);
+
+$calls   = json_decode( file_get_contents( '/work/calls.json' ), true );
+$results = array();
+foreach ( $calls as $call ) {
+	$name = array_shift( $call );
+	try {
+		$results[] = array( 'value' => call_user_func_array( $functions[ $name ], $call ) );
+	} catch ( Throwable $e ) {
+		$results[] = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
+	}
+}
+echo json_encode( $results, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION );
