@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parsePartnerSpec, startSandbox, type PriceTable, type SandboxOptions } from './index.js';
 
-export const DEFAULT_PORT = 8730;
+export const DEFAULT_PORT = 8787; // decisions.md, "Settings: environments and service addresses"
 export const DEFAULT_DATA_DIR = '.card2crypto/sandbox';
 
 const HELP = `Usage: card2crypto-sandbox [options]

@@ -39,13 +39,14 @@ describe('callback retries', () => {
       const attempts = sandbox.context.store.attemptsOf(callback.id);
       assert.deepEqual(attempts.map((a) => a.attempt), retrySchedule().map((r) => r.attempt));
       assert.ok(attempts.every((a) => a.httpStatus === 500 && a.excerpt === 'refused with 500'));
-      // Each attempt at its scheduled time (first + sinceFirst / speed): never early, at most a little late.
+      // Each attempt at its scheduled time (first + sinceFirst / speed): never early; late only by event-loop
+      // delays (other test files load the machine), below the second after which the sandbox re-anchors.
       const first = attempts[0]!.at;
       for (const [i, row] of retrySchedule().entries()) {
         const due = first + row.sinceFirstMs / speed;
         const at = attempts[i]!.at;
         assert.ok(at >= Math.floor(due) - 1, `attempt ${row.attempt} early: ${at - due} ms`);
-        assert.ok(at - due < 250, `attempt ${row.attempt} late by ${at - due} ms`);
+        assert.ok(at - due < 1000, `attempt ${row.attempt} late by ${at - due} ms`);
       }
       // All identical bodies, correctly signed.
       assert.equal(new Set(receiver.received.map((r) => r.body)).size, 1);
