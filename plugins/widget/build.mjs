@@ -1,9 +1,10 @@
 // Builds the block's scripts and styles into build/ with esbuild:
 //   editor.js (+ editor.asset.php, editor.css)  the block editor side, WordPress packages external;
-//   view.js (+ view.asset.php, view.css)        the front-end script, no dependencies at all.
+//   view.js (+ view.asset.php, view.css)        the front-end script, no dependencies at all;
+//   blocks/<name>/block.json                    the block metadata PHP registers (src/ is not shipped).
 // `node build.mjs --watch` rebuilds on change.
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -11,8 +12,8 @@ import * as esbuild from 'esbuild';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.join(here, 'build');
 
-/** Name of the global run function the widget script defines (docs/decisions.md, sandbox widget). */
-export const WIDGET_RUN_FUNCTION = 'card2cryptoWidget';
+/** The global object the widget script defines; the view script calls its run() (docs/decisions.md, "Widget run function"). */
+export const WIDGET_GLOBAL = 'Card2CryptoWidget';
 
 /**
  * `@wordpress/block-editor` => `window.wp.blockEditor`, recorded as the
@@ -60,7 +61,7 @@ export async function build({ watch = false } = {}) {
       entryPoints: { view: path.join(here, 'src/view/view.ts') },
       outdir: out,
       format: 'iife',
-      define: { RUN_FUNCTION: JSON.stringify(WIDGET_RUN_FUNCTION) },
+      define: { WIDGET_GLOBAL: JSON.stringify(WIDGET_GLOBAL) },
     },
     { ...common, entryPoints: { 'view-style': path.join(here, 'src/view/view.css') }, outdir: out, entryNames: 'view' },
   ];
@@ -69,6 +70,10 @@ export async function build({ watch = false } = {}) {
     return;
   }
   await Promise.all(options.map((o) => esbuild.build(o)));
+  for (const block of readdirSync(path.join(here, 'src/blocks'))) {
+    mkdirSync(path.join(out, 'blocks', block), { recursive: true });
+    copyFileSync(path.join(here, 'src/blocks', block, 'block.json'), path.join(out, 'blocks', block, 'block.json'));
+  }
   writeAsset('editor', editorDeps, ['editor.js', 'editor.css']);
   writeAsset('view', [], ['view.js', 'view.css']);
 }

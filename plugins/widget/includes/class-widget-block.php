@@ -95,8 +95,8 @@ final class Widget_Block {
 		);
 		wp_register_style( self::VIEW_STYLE, self::url( 'build/view.css' ), array(), $view['version'] );
 
-		register_block_type( self::dir( 'src/blocks/widget' ), array( 'render_callback' => array( self::class, 'render_widget' ) ) );
-		register_block_type( self::dir( 'src/blocks/buy-button' ), array( 'render_callback' => array( self::class, 'render_buy_button' ) ) );
+		register_block_type( self::dir( 'build/blocks/widget' ), array( 'render_callback' => array( self::class, 'render_widget' ) ) );
+		register_block_type( self::dir( 'build/blocks/buy-button' ), array( 'render_callback' => array( self::class, 'render_buy_button' ) ) );
 
 		add_action( 'enqueue_block_editor_assets', array( self::class, 'editor_data' ) );
 	}

@@ -10,8 +10,8 @@
  * after it was made, and the timestamp is stamped by the server when asked.
  */
 
-/** Name of the global run function the widget script defines (docs/decisions.md). */
-declare const RUN_FUNCTION: string;
+/** Global object the widget script defines; its run(settings, 'POST') starts a widget (docs/decisions.md). */
+declare const WIDGET_GLOBAL: string;
 
 interface SignAnswer {
   settings?: Record<string, unknown>;
@@ -23,7 +23,9 @@ interface Size {
   height?: number;
 }
 
-type Run = (settings: Record<string, unknown>, method: string) => void;
+interface WidgetScript {
+  run(settings: Record<string, unknown>, method: string): unknown;
+}
 
 const pageScripts: Record<string, Promise<unknown>> = ((window as unknown as { c2cScripts?: Record<string, Promise<unknown>> }).c2cScripts ??= {});
 
@@ -63,7 +65,7 @@ const start = (frame: HTMLElement): void => {
         if (!response.ok || !answer.settings) throw answer;
         return loadScript(answer.script!).then(() => {
           frame.replaceChildren();
-          (window as unknown as Record<string, Run>)[RUN_FUNCTION]!(
+          (window as unknown as Record<string, WidgetScript>)[WIDGET_GLOBAL]!.run(
             { ...answer.settings, onLoaded: size, onResize: size, onError: (e: { message?: string }) => show(e && e.message) },
             'POST',
           );
