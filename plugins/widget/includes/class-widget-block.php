@@ -24,6 +24,7 @@ require_once __DIR__ . '/class-widget-signer.php';
 require_once __DIR__ . '/class-landing-url.php';
 require_once __DIR__ . '/class-rate-limiter.php';
 require_once __DIR__ . '/class-widget-config.php';
+require_once __DIR__ . '/class-color-pickers.php';
 
 final class Widget_Block {
 
@@ -48,6 +49,7 @@ final class Widget_Block {
 		add_action( 'init', array( self::class, 'register' ) );
 		add_action( 'rest_api_init', array( self::class, 'register_routes' ) );
 		add_filter( 'rest_pre_serve_request', array( self::class, 'serve_raw' ), 10, 4 );
+		( new Color_Pickers( Plugin::settings() ) )->hook();
 	}
 
 	/** @var Widget_Config|null */
