@@ -27,6 +27,9 @@ interface WidgetScript {
   run(settings: Record<string, unknown>, method: string): unknown;
 }
 
+/** The widget's event handlers (spec, "Widget event handlers"). */
+const EVENTS = 'onLoaded onResize onExit onError onStarted onOperationCreated onPaymentSent onOperationSuccess onOperationPending onOperationFail';
+
 const pageScripts: Record<string, Promise<unknown>> = ((window as unknown as { c2cScripts?: Record<string, Promise<unknown>> }).c2cScripts ??= {});
 
 /** The widget script, loaded at most once per page whatever the number of blocks. */
@@ -52,9 +55,17 @@ const start = (frame: HTMLElement): void => {
     frame.style.height = '';
     frame.replaceChildren(p);
   };
-  const size = (s: Size): void => {
-    if (s && s.height! > 0) frame.style.height = `${s.height}px`;
-  };
+  // Every widget event is also a DOM event ("card2crypto-widget", detail { event, data })
+  // bubbling from the block, so a theme or a test can follow a purchase.
+  const handlers: Record<string, (payload?: unknown) => void> = {};
+  for (const event of EVENTS.split(' ')) {
+    handlers[event] = (payload?: unknown) => {
+      const height = (payload as Size | undefined)?.height;
+      if (event === 'onError') show((payload as { message?: string } | undefined)?.message);
+      else if ((event === 'onLoaded' || event === 'onResize') && height! > 0) frame.style.height = `${height}px`;
+      frame.dispatchEvent(new CustomEvent('card2crypto-widget', { bubbles: true, detail: { event, data: payload } }));
+    };
+  }
   fetch(data.c2cSign!, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -66,7 +77,7 @@ const start = (frame: HTMLElement): void => {
         return loadScript(answer.script!).then(() => {
           frame.replaceChildren();
           (window as unknown as Record<string, WidgetScript>)[WIDGET_GLOBAL]!.run(
-            { ...answer.settings, onLoaded: size, onResize: size, onError: (e: { message?: string }) => show(e && e.message) },
+            { ...answer.settings, ...handlers },
             'POST',
           );
         });
