@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { PLAYGROUND_CLI } from './paths.mjs';
 import { spawnLogged, stopChild, waitForHttp } from './process.mjs';
+import { PHP_VERSION } from './seed.mjs';
 
 /**
  * @param {object} options
@@ -28,7 +29,7 @@ export async function startPlayground({ siteDir, port, wordpress, mounts = [], b
     'server',
     `--port=${port}`,
     `--site-url=${url}`,
-    '--php=8.3',
+    `--php=${PHP_VERSION}`,
     `--workers=${workers}`,
     `--mount-before-install=${siteDir}:/wordpress`,
     `--wordpress-install-mode=${wordpress.installMode}`,

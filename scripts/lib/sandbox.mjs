@@ -27,7 +27,7 @@ export function pickAddress(urls, words, fallback) {
 }
 
 /**
- * @returns {Promise<null | {url: string, urls: Record<string,string>, dashboardUrl: string, pid: number, stop: () => Promise<void>}>}
+ * @returns {Promise<null | {url: string, urls: Record<string,string>, dashboardUrl: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void>}>}
  *   null (with `onMissing` told why) when the sandbox is not built yet.
  */
 export async function startSandbox({ port, partner, logFile, dataDir, timeoutMs = 60_000, onMissing = () => {} }) {
@@ -50,5 +50,5 @@ export async function startSandbox({ port, partner, logFile, dataDir, timeoutMs 
   }
   await new Promise((r) => setTimeout(r, 200)); // let it finish printing its addresses
   const urls = parseSandboxAddresses(lines, url);
-  return { url, urls, dashboardUrl: pickAddress(urls, ['dashboard'], `${url}/`), pid: child.pid, stop };
+  return { url, urls, dashboardUrl: pickAddress(urls, ['dashboard'], `${url}/`), pid: child.pid, child, stop };
 }

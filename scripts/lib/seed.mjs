@@ -7,6 +7,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PLUGINS, ROOT } from './paths.mjs';
 
+/** The PHP the harness runs WordPress on (WooCommerce 9.x supports up to 8.4). */
+export const PHP_VERSION = '8.3';
 export const ADMIN = { username: 'admin', password: 'password' };
 export const THEME_SLUG = 'card2crypto-demo-store';
 export const CALLBACK_ROUTE = '/wp-json/card2crypto/v1/callback';
@@ -47,31 +49,33 @@ export function widgetBlockName() {
 }
 
 /**
- * Plugin settings pointing at the sandbox. Keys follow the settings schema in
- * @card2crypto/core when it is built; these defaults are what the plugins use
- * until then (update them here if the schema names differ).
+ * Plugin settings pointing at the sandbox. Field ids are those of the settings
+ * schema in @card2crypto/core (packages/core/src/settings-schema.ts); both
+ * plugins store them as one array option each, checkboxes as 'yes'/'no'.
  */
 export function pluginOptions({ partner, sandbox }) {
   const service = sandbox
-    ? { service_url: sandbox.urls['base url'] || sandbox.url, widget_script_url: sandbox.urls['widget script url'] || `${sandbox.url}/widget.js` }
-    : {};
+    ? {
+        environment: 'sandbox',
+        base_url: sandbox.urls['base url'] || sandbox.url,
+        widget_script_url: sandbox.urls['widget script url'] || `${sandbox.url}/widget.js`,
+        landing_url: sandbox.urls['landing url'] || `${sandbox.url}/landing`,
+      }
+    : { environment: 'sandbox' };
+  const credentials = { partner_token: partner.token, partner_secret: partner.secret };
   return {
     woocommerce_card2crypto_settings: {
       enabled: 'yes',
-      title: 'Card (paid in BTC)',
-      description: 'Pay with Visa, MasterCard, Maestro, SEPA or Google Pay; the store receives bitcoin.',
-      partner_token: partner.token,
-      partner_secret: partner.secret,
-      btc_address: SAMPLE_BTC_ADDRESS,
+      wallet_address: SAMPLE_BTC_ADDRESS,
+      ...credentials,
       ...service,
     },
     card2crypto_widget_settings: {
       title: 'Buy bitcoin with a card',
-      partner_token: partner.token,
-      partner_secret: partner.secret,
+      default_fiat_currency: 'EUR',
       default_amount: '50',
-      default_fiat: 'EUR',
-      default_crypto: 'BTC',
+      default_crypto_currency: 'BTC',
+      ...credentials,
       ...service,
     },
   };
@@ -84,7 +88,7 @@ export function pluginsToActivate(mountPlugins) {
 }
 
 /** Write config.json and blueprint.json into `harnessDir`; returns the blueprint path. */
-export async function writeSeed({ harnessDir, woocommerce, mountPlugins, partner, sandbox }) {
+export async function writeSeed({ harnessDir, woocommerce, mountPlugins, partner, sandbox, wp = 'latest', php = PHP_VERSION }) {
   const blockName = widgetBlockName();
   const config = {
     siteTitle: 'card2crypto demo store',
@@ -117,6 +121,8 @@ export async function writeSeed({ harnessDir, woocommerce, mountPlugins, partner
   await writeFile(join(harnessDir, 'config.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
   const blueprint = {
     $schema: 'https://playground.wordpress.net/blueprint-schema.json',
+    // Without preferredVersions the blueprint would pick the newest PHP over --php.
+    preferredVersions: { php, wp },
     features: { networking: true },
     steps: [{ step: 'runPHP', code: "<?php require '/card2crypto-scripts/seed.php';" }],
   };

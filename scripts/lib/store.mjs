@@ -76,7 +76,7 @@ export async function startStore({ name, reset = false, port = 9400, sandboxPort
     });
     if (sandbox) stoppers.push(sandbox.stop);
 
-    const blueprint = await writeSeed({ harnessDir: dirs.harnessDir, woocommerce: woocommerce.found, mountPlugins, partner, sandbox });
+    const blueprint = await writeSeed({ harnessDir: dirs.harnessDir, woocommerce: woocommerce.found, mountPlugins, partner, sandbox, wp: wordpress.wp });
     await unlink(join(dirs.harnessDir, 'seed-result.json')).catch(() => {});
     const mounts = [
       [join(SCRIPTS_PLAYGROUND_DIR, 'theme', THEME_SLUG), `/wordpress/wp-content/themes/${THEME_SLUG}`],
@@ -98,6 +98,10 @@ export async function startStore({ name, reset = false, port = 9400, sandboxPort
       wordpress,
       mounts,
       blueprint,
+      // Offline, WordPress and WooCommerce would wait on every call home
+      // (updates, marketplace, inbox); refuse external hosts at once instead.
+      // The store itself and the sandbox (127.0.0.1) stay reachable.
+      defineBool: online ? {} : { WP_HTTP_BLOCK_EXTERNAL: true },
       logFile: join(dirs.logDir, 'playground.log'),
     });
     stoppers.push(server.stop);
@@ -123,7 +127,19 @@ export async function startStore({ name, reset = false, port = 9400, sandboxPort
       dirs,
     };
     await writeFile(join(dirs.stateDir, 'running.json'), JSON.stringify({ ...info, seed: undefined }, null, 2));
-    return { ...info, stop: async () => { await stopAll(); await rm(join(dirs.stateDir, 'running.json'), { force: true }); } };
+    // Resolves with the name of the first child that exits on its own.
+    const unexpectedExit = new Promise((resolveExit) => {
+      server.child.once('exit', (code, signal) => resolveExit({ name: 'WordPress Playground', code, signal }));
+      sandbox?.child.once('exit', (code, signal) => resolveExit({ name: 'The sandbox', code, signal }));
+    });
+    return {
+      ...info,
+      unexpectedExit,
+      stop: async () => {
+        await stopAll();
+        await rm(join(dirs.stateDir, 'running.json'), { force: true });
+      },
+    };
   } catch (error) {
     await stopAll();
     throw error;

@@ -171,14 +171,39 @@ if ( ! empty( $config['widgetBlock'] ) ) {
 	if ( ! in_array( $id, $sidebar, true ) ) {
 		// First seed: the sidebar shows only the card2crypto widget; WordPress's
 		// default widgets (search, recent posts...) stay available as inactive.
-		$inactive                         = isset( $sidebars['wp_inactive_widgets'] ) ? (array) $sidebars['wp_inactive_widgets'] : array();
-		$sidebars['wp_inactive_widgets'] = array_values( array_merge( $inactive, $sidebar ) );
-		$sidebar                          = array( $id );
+		// Widgets of areas this theme lacks go there too, or WordPress would map
+		// them into the sidebar.
+		$inactive = array();
+		foreach ( $sidebars as $area => $ids ) {
+			if ( 'array_version' !== $area && is_array( $ids ) ) {
+				$inactive = array_merge( $inactive, array_diff( $ids, array( $id ) ) );
+			}
+		}
+		$sidebars = array(
+			'wp_inactive_widgets' => array_values( array_unique( $inactive ) ),
+			'sidebar-1'           => array( $id ),
+		);
+	} else {
+		$sidebars['sidebar-1'] = $sidebar;
 	}
-	$sidebars['sidebar-1']      = $sidebar;
 	$sidebars['array_version'] = 3;
 	update_option( 'sidebars_widgets', $sidebars );
 	$result['widget'] = $id;
+}
+
+// The admin sees the screens, not the first-run guides (also keeps screenshots clean).
+$admin = get_user_by( 'login', 'admin' );
+if ( $admin ) {
+	global $wpdb;
+	$key         = $wpdb->get_blog_prefix() . 'persisted_preferences';
+	$preferences = get_user_meta( $admin->ID, $key, true );
+	$preferences = is_array( $preferences ) ? $preferences : array();
+	foreach ( array( 'core/edit-widgets', 'core/edit-post', 'core/edit-site', 'core/customize-widgets' ) as $scope ) {
+		$preferences[ $scope ]                 = isset( $preferences[ $scope ] ) && is_array( $preferences[ $scope ] ) ? $preferences[ $scope ] : array();
+		$preferences[ $scope ]['welcomeGuide'] = false;
+	}
+	$preferences['_modified'] = gmdate( 'c' );
+	update_user_meta( $admin->ID, $key, $preferences );
 }
 
 $result['wordpressVersion'] = get_bloginfo( 'version' );

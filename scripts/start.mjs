@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// `npm start`: a local store in one command. WordPress (Playground, no Docker)
+// with both plugins mounted from source and active, WooCommerce when found,
+// the sandbox with a partner whose callbacks go to the store, sample products
+// in EUR and the widget block in the sidebar. Ctrl-C stops everything.
+import { parseArgs } from 'node:util';
+import { relative } from 'node:path';
+import { ROOT } from './lib/paths.mjs';
+import { startStore } from './lib/store.mjs';
+
+const USAGE = `Usage: npm start [-- --reset] [-- --port N] [-- --sandbox-port N]
+
+  --reset            start from an empty site (deletes .card2crypto/store)
+  --port N           WordPress port (default 9400, or the next free one)
+  --sandbox-port N   sandbox port (default 8787, or the next free one)
+
+Environment: WOOCOMMERCE_DIR=/path/to/woocommerce (a WooCommerce plugin folder),
+WP_VERSION=6.8 (online only), CARD2CRYPTO_OFFLINE=1 (never use the internet).`;
+
+function parse() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        reset: { type: 'boolean', default: false },
+        port: { type: 'string', default: '9400' },
+        'sandbox-port': { type: 'string', default: '8787' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    const port = Number(values.port);
+    const sandboxPort = Number(values['sandbox-port']);
+    for (const [name, value] of [['--port', port], ['--sandbox-port', sandboxPort]]) {
+      if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name} must be a port number (1-65535)`);
+    }
+    return { ...values, port, sandboxPort };
+  } catch (error) {
+    console.error(`${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const options = parse();
+if (options.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const started = Date.now();
+console.log('Starting the card2crypto local store (the first start takes a minute)...');
+let store;
+try {
+  store = await startStore({ name: 'store', reset: options.reset, port: options.port, sandboxPort: options.sandboxPort, mountPlugins: true, log: (line) => console.log(line) });
+} catch (error) {
+  console.error(`\nCould not start the store: ${error.message}`);
+  process.exit(1);
+}
+
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+const wc = store.woocommerce;
+const lines = [
+  '',
+  `card2crypto local store is running (started in ${seconds} s)`,
+  '',
+  `  Store      ${store.storeUrl}/`,
+];
+if (wc) {
+  lines.push(`  Checkout   ${wc.pages?.checkout ?? `${store.storeUrl}/checkout/`}`);
+}
+lines.push(
+  `  Admin      ${store.adminUrl}   user: ${store.admin.username}  password: ${store.admin.password}`,
+  store.sandbox ? `  Sandbox    ${store.sandbox.dashboardUrl}   (API ${store.sandbox.url})` : '  Sandbox    not running (see above)',
+  '',
+  `  WordPress  ${store.wordpress.version}  (${store.wordpress.source})`,
+  wc ? `  WooCommerce ${wc.version}  (${wc.source}: ${wc.dir})` : `  WooCommerce not found: no checkout.\n${store.woocommerceMessage.replace(/^/gm, '    ')}`,
+  `  Partner    token ${store.partner.token}; callbacks to ${store.partner.callbackUrl}`,
+  `  Plugins    ${store.seed.activePlugins.join(', ') || 'none active'}`,
+);
+if (store.seed.errors.length) lines.push('', '  Problems while seeding:', ...store.seed.errors.map((e) => `    ${e}`));
+lines.push(
+  '',
+  `  Site files and logs in ${relative(ROOT, store.dirs.stateDir)}/ (kept between runs; npm start -- --reset starts clean)`,
+  '',
+  'Press Ctrl-C to stop.',
+);
+console.log(lines.join('\n'));
+
+let stopping = false;
+async function shutdown(code) {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nStopping WordPress and the sandbox...');
+  await store.stop();
+  console.log('Stopped.');
+  process.exit(code);
+}
+process.on('SIGINT', () => shutdown(0));
+process.on('SIGTERM', () => shutdown(0));
+process.on('SIGHUP', () => shutdown(0));
+store.unexpectedExit.then(({ name, code, signal }) => {
+  if (stopping) return;
+  console.error(`\n${name} stopped unexpectedly (code ${code}, signal ${signal}); see ${relative(ROOT, store.dirs.logDir)}/.`);
+  shutdown(1);
+});
