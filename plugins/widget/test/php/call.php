@@ -38,10 +38,22 @@ require '/plugin/includes/class-block-reference.php';
 require '/plugin/includes/class-partner-css.php';
 require '/plugin/includes/class-widget-signer.php';
 require '/plugin/includes/class-landing-url.php';
+require '/plugin/includes/class-rate-limiter.php';
+
+// Transients in memory (one request), enough for the rate limiter's rules.
+$GLOBALS['c2c_transients'] = array();
+function get_transient( string $key ) {
+	return $GLOBALS['c2c_transients'][ $key ] ?? false;
+}
+function set_transient( string $key, $value, int $expiration ): bool {
+	$GLOBALS['c2c_transients'][ $key ] = $value;
+	return true;
+}
 
 use Card2Crypto\Widget\Block_Reference;
 use Card2Crypto\Widget\Landing_Url;
 use Card2Crypto\Widget\Partner_Css;
+use Card2Crypto\Widget\Rate_Limiter;
 use Card2Crypto\Widget\Widget_Signer;
 use Card2Crypto\Widget\Shared\Settings\Schema;
 
@@ -66,6 +78,15 @@ $functions = array(
 		return ( new Widget_Signer( c2c_schema(), $settings ) )->signed( $attributes, $target, $site_language, $css, $now );
 	},
 	'landing_url'   => array( Landing_Url::class, 'build' ),
+	// Each hit is [bucket, client, now]; returns the seconds to wait for each (0 = allowed).
+	'rate_limit'    => static function ( int $limit, int $window, array $hits ) {
+		return array_map(
+			static function ( array $hit ) use ( $limit, $window ): int {
+				return ( new Rate_Limiter( $hit[0], $limit, $window ) )->hit( $hit[1], $hit[2] );
+			},
+			$hits
+		);
+	},
 );
 
 $calls   = json_decode( file_get_contents( '/work/calls.json' ), true );
