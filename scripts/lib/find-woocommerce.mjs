@@ -60,7 +60,7 @@ export async function downloadWooCommerce({ url = WOOCOMMERCE_DOWNLOAD_URL, time
 /**
  * @returns {Promise<{found: true, dir: string, source: string, version: string, requiresWordPress: string|null} | {found: false, message: string}>}
  */
-export async function findWooCommerce({ online = false, env = process.env } = {}) {
+export async function findWooCommerce({ online = false, env = process.env, cacheDir = WOOCOMMERCE_CACHE_DIR } = {}) {
   if (env.WOOCOMMERCE_DIR) {
     const dir = resolve(env.WOOCOMMERCE_DIR);
     if (!existsSync(join(dir, 'woocommerce.php'))) {
@@ -68,8 +68,8 @@ export async function findWooCommerce({ online = false, env = process.env } = {}
     }
     return describe(dir, 'WOOCOMMERCE_DIR');
   }
-  if (existsSync(join(WOOCOMMERCE_CACHE_DIR, 'woocommerce.php'))) return describe(WOOCOMMERCE_CACHE_DIR, 'cache');
-  if (online) {
+  if (existsSync(join(cacheDir, 'woocommerce.php'))) return describe(cacheDir, 'cache');
+  if (online && cacheDir === WOOCOMMERCE_CACHE_DIR) {
     try {
       await downloadWooCommerce();
       return describe(WOOCOMMERCE_CACHE_DIR, 'downloaded from wordpress.org');
@@ -77,5 +77,5 @@ export async function findWooCommerce({ online = false, env = process.env } = {}
       return { found: false, message: `${error.message}\n${NOT_FOUND_MESSAGE}` };
     }
   }
-  return { found: false, message: NOT_FOUND_MESSAGE };
+  return { found: false, message: NOT_FOUND_MESSAGE.replace(WOOCOMMERCE_CACHE_DIR, cacheDir) };
 }

@@ -35,7 +35,7 @@ export async function partnerCredentials(harnessDir) {
 /** The widget block's name from the widget plugin's block.json (built or source), if any. */
 export function widgetBlockName() {
   const widget = PLUGINS.find((plugin) => plugin.key === 'widget');
-  for (const candidate of ['build/block.json', 'block.json', 'src/block.json', 'build/widget/block.json', 'src/widget/block.json']) {
+  for (const candidate of ['build/blocks/widget/block.json', 'src/blocks/widget/block.json', 'build/block.json', 'block.json', 'src/block.json']) {
     const file = join(widget.dir, candidate);
     if (existsSync(file)) {
       try {
