@@ -1,0 +1,75 @@
+<?php
+/**
+ * The HTML control of one schema field, shared by the WooCommerce gateway
+ * form and the Settings API page. Everything is escaped here, at output.
+ * Secret fields are password inputs that are always empty; a field
+ * overridden by a wp-config.php constant is disabled and empty.
+ *
+ * @package Card2Crypto\Shared
+ */
+
+namespace Card2Crypto\Shared\Settings;
+
+final class Field_Renderer {
+
+	/** Rule kinds whose values are codes or addresses: no spell checking, no autocapitalisation. */
+	const CODE_LIKE = array( 'btc_address', 'url', 'ip_list', 'color', 'email', 'minor_amount' );
+
+	/**
+	 * @param string $name    The form field name.
+	 * @param string $html_id The element id (the label's "for").
+	 * @param bool   $invalid Whether the last save refused this field (aria-invalid).
+	 */
+	public static function control( Field_View $view, array $field, string $name, string $html_id, bool $invalid = false ): string {
+		$locked      = $view->is_locked( $field );
+		$value       = $view->form_value( $field );
+		$description = $html_id . '-description';
+		$common      = ' name="' . esc_attr( $name ) . '" id="' . esc_attr( $html_id ) . '" aria-describedby="' . esc_attr( $description ) . '"'
+			. ( $locked ? ' disabled="disabled"' : '' )
+			. ( $invalid ? ' aria-invalid="true"' : '' )
+			. ( ! empty( $field['required'] ) && empty( $field['requiredWhen'] ) && empty( $field['secret'] ) && ! $locked ? ' aria-required="true"' : '' );
+
+		switch ( $field['type'] ) {
+			case 'checkbox':
+				$html = '<label for="' . esc_attr( $html_id ) . '"><input type="checkbox" value="yes"' . $common . ( 'yes' === $value ? ' checked="checked"' : '' ) . ' /> '
+					. esc_html( $view->label( $field ) ) . '</label>';
+				break;
+			case 'select':
+				$html = '<select' . $common . '>';
+				foreach ( $view->options( $field ) as $option_value => $option_label ) {
+					$html .= '<option value="' . esc_attr( (string) $option_value ) . '"' . ( (string) $option_value === $value ? ' selected="selected"' : '' ) . '>' . esc_html( $option_label ) . '</option>';
+				}
+				$html .= '</select>';
+				break;
+			case 'textarea':
+				$html = '<textarea rows="4" cols="50" class="large-text"' . $common . self::text_attributes( $view, $field ) . '>' . esc_textarea( $value ) . '</textarea>';
+				break;
+			case 'secret':
+				$html = '<input type="password" class="regular-text" value="" autocomplete="new-password" spellcheck="false"' . $common . self::text_attributes( $view, $field ) . ' />';
+				break;
+			default:
+				$html = '<input type="text" class="regular-text" value="' . esc_attr( $value ) . '"' . $common . self::text_attributes( $view, $field ) . ' />';
+		}
+		$help = $view->help( $field );
+		if ( '' !== $help ) {
+			$html .= '<p class="description" id="' . esc_attr( $description ) . '">' . esc_html( $help ) . '</p>';
+		}
+		return $html;
+	}
+
+	private static function text_attributes( Field_View $view, array $field ): string {
+		$attributes  = '';
+		$placeholder = $view->placeholder( $field );
+		if ( '' !== $placeholder ) {
+			$attributes .= ' placeholder="' . esc_attr( $placeholder ) . '"';
+		}
+		$max = $view->max_length( $field );
+		if ( null !== $max ) {
+			$attributes .= ' maxlength="' . esc_attr( (string) $max ) . '"';
+		}
+		if ( in_array( $field['rule']['kind'], self::CODE_LIKE, true ) || ! empty( $field['constant'] ) ) {
+			$attributes .= ' spellcheck="false" autocapitalize="off" autocomplete="off"';
+		}
+		return $attributes;
+	}
+}

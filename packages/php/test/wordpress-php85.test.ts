@@ -1,0 +1,7 @@
+/**
+ * The WordPress-level suite (test/wordpress/suite.ts) on the newest supported
+ * PHP, with the partner token set in "wp-config.php" (a PHP constant).
+ */
+import { wordpressSuite } from './wordpress/suite.js';
+
+wordpressSuite({ php: '8.5', port: 9530, apiPort: 9541, defines: { CARD2CRYPTO_PARTNER_TOKEN: 'token-from-wp-config' } });

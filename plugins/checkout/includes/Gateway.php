@@ -1,0 +1,148 @@
+<?php
+/**
+ * The WooCommerce payment gateway. Its settings form is generated from the
+ * shared settings schema; saving validates every field by its rule, keeps
+ * the stored value of each field with a problem (reporting it by name) and
+ * saves the others.
+ *
+ * Taking payments: see Gateway_Payments.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+use Card2Crypto\Checkout\Shared\Settings\Field_Renderer;
+
+defined( 'ABSPATH' ) || exit;
+
+class Gateway extends \WC_Payment_Gateway {
+
+	// Availability, checkout fields and placing the order (includes/Gateway_Payments.php).
+	use Gateway_Payments;
+
+	const ID = 'card2crypto';
+
+	/** @var array<string, true> Fields refused by the save in this request. */
+	private $refused = array();
+
+	public function __construct() {
+		$this->id                 = self::ID;
+		$this->method_title       = __( 'Card2Crypto', 'card2crypto-checkout' );
+		$this->method_description = __( 'Buyers pay with Visa, Mastercard, Maestro, SEPA or Google Pay through the card-to-crypto service; the bitcoin bought is sent to your wallet.', 'card2crypto-checkout' );
+		$this->has_fields         = false;
+		$this->supports           = array( 'products' );
+
+		$this->init_form_fields();
+		$this->init_settings();
+		$this->title       = (string) $this->get_option( 'title' );
+		$this->description = (string) $this->get_option( 'description' );
+
+		add_action( 'woocommerce_update_options_payment_gateways_' . $this->id, array( $this, 'process_admin_options' ) );
+	}
+
+	/** Form fields from the schema: a heading per group, then its fields. */
+	public function init_form_fields() {
+		$view   = Plugin::field_view();
+		$fields = array();
+		foreach ( $view->groups() as $group ) {
+			$fields[ 'c2c_group_' . $group['id'] ] = array(
+				'title' => $group['label'],
+				'type'  => 'title',
+			);
+			foreach ( Plugin::settings()->fields() as $id => $field ) {
+				if ( $field['group'] !== $group['id'] ) {
+					continue;
+				}
+				$default         = $field['default'];
+				$fields[ $id ]   = array(
+					'title'   => $view->label( $field ),
+					'type'    => 'c2c_field',
+					'default' => is_bool( $default ) ? ( $default ? 'yes' : 'no' ) : (string) $default,
+					'c2c'     => $field,
+				);
+			}
+		}
+		$this->form_fields = $fields;
+	}
+
+	/**
+	 * One schema field as a row of WooCommerce's settings table
+	 * (WC_Settings_API calls generate_{type}_html).
+	 *
+	 * @param string $key
+	 * @param array  $data
+	 */
+	public function generate_c2c_field_html( $key, $data ): string {
+		$field   = $data['c2c'];
+		$html_id = $this->get_field_key( $key );
+		$control = Field_Renderer::control( Plugin::field_view(), $field, $html_id, $html_id, isset( $this->refused[ $key ] ) );
+		return '<tr valign="top"><th scope="row" class="titledesc"><label for="' . esc_attr( $html_id ) . '">' . esc_html( $data['title'] ) . '</label></th>'
+			. '<td class="forminp"><fieldset><legend class="screen-reader-text"><span>' . esc_html( $data['title'] ) . '</span></legend>' . $control . '</fieldset></td></tr>';
+	}
+
+	/** The settings page: what still blocks the gateway, then the form. */
+	public function admin_options() {
+		$problems = Plugin::settings()->problems();
+		if ( 'yes' === $this->enabled && array() !== $problems ) {
+			$view = Plugin::field_view();
+			echo '<div class="notice notice-warning inline"><p>' . esc_html__( 'Buyers cannot use this payment method until these settings are fixed:', 'card2crypto-checkout' ) . '</p><ul>';
+			foreach ( $problems as $problem ) {
+				echo '<li>' . esc_html( $view->problem_message( $problem ) ) . '</li>';
+			}
+			echo '</ul></div>';
+		}
+		Settings_Status::render();
+		parent::admin_options();
+	}
+
+	/**
+	 * Saves the form. WooCommerce has checked the settings nonce before
+	 * calling this; the capability is checked again here.
+	 *
+	 * @return bool
+	 */
+	public function process_admin_options() {
+		if ( ! current_user_can( 'manage_woocommerce' ) ) {
+			return false;
+		}
+		$this->init_settings();
+		$post      = $this->get_post_data();
+		$submitted = array();
+		foreach ( Plugin::settings()->fields() as $id => $field ) {
+			$key = $this->get_field_key( $id );
+			if ( isset( $post[ $key ] ) ) {
+				$submitted[ $id ] = wp_unslash( $post[ $key ] );
+			}
+		}
+		$prepared = Plugin::settings()->prepare_save( $submitted );
+		$view     = Plugin::field_view();
+		foreach ( $prepared['problems'] as $problem ) {
+			$this->refused[ $problem['field'] ] = true;
+			\WC_Admin_Settings::add_error( $view->problem_message( $problem ) );
+		}
+		if ( array() !== $prepared['problems'] ) {
+			\WC_Admin_Settings::add_error( __( 'The other settings were saved; the fields listed above kept their previous values.', 'card2crypto-checkout' ) );
+		}
+		$this->settings = $prepared['values'];
+		$saved          = update_option( $this->get_option_key(), apply_filters( 'woocommerce_settings_api_sanitized_fields_' . $this->id, $this->settings ), 'yes' );
+
+		$this->init_settings();
+		$this->title       = (string) $this->get_option( 'title' );
+		$this->description = (string) $this->get_option( 'description' );
+		return $saved;
+	}
+
+	/** Offered at checkout only when enabled, completely configured and able to take this order. */
+	public function is_available() {
+		return parent::is_available() && array() === Plugin::settings()->problems() && $this->can_take_payment();
+	}
+
+	/**
+	 * @param int $order_id
+	 * @return array{result: string, redirect?: string}
+	 */
+	public function process_payment( $order_id ) {
+		return $this->start_payment( (int) $order_id );
+	}
+}

@@ -1,0 +1,115 @@
+<?php
+/**
+ * Wires the plugin into WordPress and WooCommerce.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+use Card2Crypto\Checkout\Shared\Settings\Field_View;
+use Card2Crypto\Checkout\Shared\Settings\Schema;
+use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Plugin {
+
+	const TEXT_DOMAIN = 'card2crypto-checkout';
+
+	/** WooCommerce's option for a gateway's settings: woocommerce_<gateway id>_settings. */
+	const OPTION = 'woocommerce_card2crypto_settings';
+
+	/** @var string */
+	private static $file = '';
+
+	/** @var Settings_Store|null */
+	private static $settings;
+
+	public static function boot( string $file ): void {
+		self::$file = $file;
+		add_action( 'init', array( self::class, 'load_textdomain' ) );
+		add_action( 'before_woocommerce_init', array( self::class, 'declare_compatibility' ) );
+		add_action( 'plugins_loaded', array( self::class, 'on_plugins_loaded' ) );
+		add_action( 'rest_api_init', array( Callback_Controller::class, 'register_routes' ) );
+		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( self::class, 'action_links' ) );
+		register_activation_hook( $file, array( Payment_Hooks::class, 'activate' ) );
+	}
+
+	public static function file(): string {
+		return self::$file;
+	}
+
+	public static function load_textdomain(): void {
+		load_plugin_textdomain( self::TEXT_DOMAIN, false, dirname( plugin_basename( self::$file ) ) . '/languages' );
+	}
+
+	/** HPOS (custom order tables) and the block checkout. */
+	public static function declare_compatibility(): void {
+		if ( class_exists( \Automattic\WooCommerce\Utilities\FeaturesUtil::class ) ) {
+			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'custom_order_tables', self::$file, true );
+			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'cart_checkout_blocks', self::$file, true );
+		}
+	}
+
+	public static function on_plugins_loaded(): void {
+		if ( ! class_exists( 'WC_Payment_Gateway' ) ) {
+			add_action( 'admin_notices', array( self::class, 'woocommerce_missing_notice' ) );
+			return;
+		}
+		add_filter(
+			'woocommerce_payment_gateways',
+			static function ( array $gateways ): array {
+				$gateways[] = Gateway::class;
+				return $gateways;
+			}
+		);
+		Payment_Hooks::register();
+	}
+
+	public static function woocommerce_missing_notice(): void {
+		if ( ! current_user_can( 'activate_plugins' ) ) {
+			return;
+		}
+		echo '<div class="notice notice-error"><p>' . esc_html__( 'Card2Crypto Checkout needs WooCommerce: install and activate WooCommerce to offer card payments.', 'card2crypto-checkout' ) . '</p></div>';
+	}
+
+	/**
+	 * @param string[] $links
+	 * @return string[]
+	 */
+	public static function action_links( array $links ): array {
+		if ( class_exists( 'WC_Payment_Gateway' ) ) {
+			$url = admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Gateway::ID );
+			array_unshift( $links, '<a href="' . esc_url( $url ) . '">' . esc_html__( 'Settings', 'card2crypto-checkout' ) . '</a>' );
+		}
+		return $links;
+	}
+
+	/** The gateway's settings, read through the schema (constants and sandbox defaults applied). */
+	public static function settings(): Settings_Store {
+		if ( null === self::$settings ) {
+			self::$settings = new Settings_Store( Schema::from_file( dirname( self::$file ) . '/lib/settings-schema.json' ), 'checkout', self::OPTION );
+		}
+		return self::$settings;
+	}
+
+	public static function field_view(): Field_View {
+		return new Field_View( self::settings() );
+	}
+
+	/**
+	 * Writes a log line to the WooCommerce log when debug logging is on
+	 * (errors always). Callers never pass the secret.
+	 */
+	public static function log( string $level, string $message ): void {
+		if ( 'error' !== $level && true !== self::settings()->get( 'debug_logging' ) ) {
+			return;
+		}
+		if ( function_exists( 'wc_get_logger' ) ) {
+			wc_get_logger()->log( $level, $message, array( 'source' => 'card2crypto-checkout' ) );
+		} else {
+			error_log( 'card2crypto-checkout ' . $level . ': ' . $message ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log -- WooCommerce's logger is not loaded.
+		}
+	}
+}

@@ -1,0 +1,60 @@
+<?php
+/**
+ * Plugin Name:       Card2Crypto Widget
+ * Description:       A widget-area block that lets visitors buy crypto with a bank card through the card-to-crypto purchase widget.
+ * Version:           0.1.0
+ * Requires at least: 6.6
+ * Requires PHP:      7.4
+ * Author:            card2crypto
+ * License:           GPLv2 or later
+ * License URI:       https://www.gnu.org/licenses/gpl-2.0.html
+ * Text Domain:       card2crypto-widget
+ * Domain Path:       /languages
+ *
+ * @package card2crypto-widget
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+define( 'CARD2CRYPTO_WIDGET_VERSION', '0.1.0' );
+define( 'CARD2CRYPTO_WIDGET_FILE', __FILE__ );
+
+/*
+ * Autoloader for this plugin only. Card2Crypto\Widget\Shared\* is this
+ * plugin's own copy of the shared library (lib/shared, written by the build
+ * under this namespace), so another plugin's copy is never used here.
+ */
+spl_autoload_register(
+	static function ( string $class ): void {
+		$prefix = 'Card2Crypto\\Widget\\';
+		if ( 0 !== strncmp( $class, $prefix, strlen( $prefix ) ) ) {
+			return;
+		}
+		$relative = str_replace( '\\', '/', substr( $class, strlen( $prefix ) ) );
+		$file     = 0 === strncmp( $relative, 'Shared/', 7 )
+			? __DIR__ . '/lib/shared/' . substr( $relative, 7 ) . '.php'
+			: __DIR__ . '/includes/' . $relative . '.php';
+		if ( is_readable( $file ) ) {
+			require $file;
+		}
+	}
+);
+
+if ( ! is_readable( __DIR__ . '/lib/shared/Library.php' ) || ! is_readable( __DIR__ . '/lib/settings-schema.json' ) ) {
+	// A source checkout that was never built: say so instead of failing.
+	add_action(
+		'admin_notices',
+		static function (): void {
+			if ( current_user_can( 'activate_plugins' ) ) {
+				echo '<div class="notice notice-error"><p>' . esc_html__( 'Card2Crypto Widget is incomplete: its shared library was not built. Install the plugin from its zip file, or run "npm run build".', 'card2crypto-widget' ) . '</p></div>';
+			}
+		}
+	);
+	return;
+}
+
+Card2Crypto\Widget\Plugin::boot( __FILE__ );
+
+// The blocks and their routes (issue 7).
+require_once __DIR__ . '/includes/class-widget-block.php';
+Card2Crypto\Widget\Widget_Block::init( __FILE__ );
