@@ -1,0 +1,90 @@
+/**
+ * Callbacks against a real WooCommerce: forged, duplicate, concurrent,
+ * reordered and mismatching deliveries. Orders are placed through the
+ * Store API (the landing URL tells the partner_operation_id); callbacks are
+ * signed here with the partner secret, as the service signs them.
+ */
+import { expect, test } from '@playwright/test';
+import { adminOrder, loginAsAdmin, operationData, placeOrder, requireWooCommerce, runningStore, sendCallback, partnerSecret, waitForOrder } from './checkout-helpers.js';
+
+const store = runningStore();
+const secret = partnerSecret(store);
+
+test.describe('checkout callbacks', () => {
+  test.beforeEach(async ({ page }) => {
+    requireWooCommerce(store);
+    await loginAsAdmin(page, store);
+  });
+
+  test('a forged callback changes nothing; the genuine one completes the order with its transaction', async ({ page, request }) => {
+    const order = await placeOrder(request, store);
+    expect(await sendCallback(store, `${secret}x`, operationData(order, 'success', 6))).toBe('401 Wrong signature');
+    const untouched = await adminOrder(page, store, order.id);
+    expect(untouched.status).toBe('wc-pending');
+    expect(untouched.notes.filter((n) => n.includes('"success" 6'))).toEqual([]);
+
+    expect(await sendCallback(store, secret, operationData(order, 'success', 6))).toBe('200 OK');
+    const paid = await adminOrder(page, store, order.id);
+    expect(paid.status).toBe('wc-processing');
+    expect(paid.panel['transaction']).toBe(`txop-${order.id}-a`);
+    expect(paid.notes.some((n) => n.includes(`BTC transaction: txop-${order.id}-a`) && n.includes('mempool.space'))).toBe(true);
+  });
+
+  test('20 concurrent duplicates make one transition and one note; a repeat answers 200 "already received"', async ({ page, request }) => {
+    test.setTimeout(900_000); // Playground serves two requests at a time.
+    const order = await placeOrder(request, store);
+    const funds = operationData(order, 'pending', 2);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sendCallback(store, secret, funds)));
+    expect(answers.filter((a) => a === '200 OK')).toHaveLength(1);
+    expect(answers.filter((a) => a === '200 OK (already received)')).toHaveLength(19);
+    expect(await sendCallback(store, secret, funds)).toBe('200 OK (already received)');
+    const view = await adminOrder(page, store, order.id);
+    expect(view.status).toBe('wc-on-hold');
+    expect(view.notes.filter((n) => n.includes('"pending" 2'))).toHaveLength(1);
+  });
+
+  test('reordered: success before "funds debited" and a late declined never move the order back', async ({ page, request }) => {
+    const order = await placeOrder(request, store);
+    expect(await sendCallback(store, secret, operationData(order, 'success', 0))).toBe('200 OK');
+    expect(await sendCallback(store, secret, operationData(order, 'pending', 2))).toBe('200 OK');
+    expect(await sendCallback(store, secret, operationData(order, 'success', 6))).toBe('200 OK');
+    expect(await sendCallback(store, secret, operationData(order, 'declined', 101))).toBe('200 OK');
+    const view = await adminOrder(page, store, order.id);
+    expect(view.status).toBe('wc-processing');
+    expect(view.panel['status-code']).toMatch(/^0 /);
+    expect(view.notes.filter((n) => n.includes('"pending" 2'))).toEqual([]);
+    expect(view.notes.some((n) => n.includes('Contradicting outcomes'))).toBe(true);
+  });
+
+  test('an amount, currency or wallet that does not match puts the order on hold and never completes it', async ({ page, request }) => {
+    const order = await placeOrder(request, store);
+    const short = operationData(order, 'pending', 2, { amount: Number(order.params.from_amount) - 1 });
+    expect(await sendCallback(store, secret, short)).toBe('200 OK');
+    expect(await sendCallback(store, secret, operationData(order, 'success', 6, { amount: Number(order.params.from_amount) - 1 }))).toBe('200 OK');
+    const view = await adminOrder(page, store, order.id);
+    expect(view.status).toBe('wc-on-hold');
+    expect(view.notes.some((n) => n.includes('does NOT match this order') && n.includes('amount:'))).toBe(true);
+    expect(view.panel['check']).toMatch(/NOT match/);
+
+    const other = await placeOrder(request, store);
+    expect(await sendCallback(store, secret, operationData(other, 'success', 6, { wallet: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' }))).toBe('200 OK');
+    const stolen = await adminOrder(page, store, other.id);
+    expect(stolen.status).toBe('wc-on-hold');
+    expect(stolen.notes.some((n) => n.includes('wallet:'))).toBe(true);
+  });
+
+  test('a declined payment fails the order with its reason, and the buyer can pay again with a new attempt', async ({ page, request }) => {
+    const order = await placeOrder(request, store);
+    expect(await sendCallback(store, secret, operationData(order, 'declined', 104))).toBe('200 OK');
+    const view = await waitForOrder(page, store, order.id, (v) => v.status === 'wc-failed');
+    expect(view.notes.some((n) => n.includes('payment declined') && n.includes("bank card failed verification"))).toBe(true);
+  });
+
+  test('an unknown status pair is answered 200 and flagged, never applied', async ({ page, request }) => {
+    const order = await placeOrder(request, store);
+    expect(await sendCallback(store, secret, operationData(order, 'success', 2))).toBe('200 OK');
+    const view = await adminOrder(page, store, order.id);
+    expect(view.status).toBe('wc-pending');
+    expect(view.notes.some((n) => n.includes('unknown status "success" 2'))).toBe(true);
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * Shared steps of the checkout specs: the running store (written by the
+ * harness's startStore(), `.card2crypto/<site>/running.json`), placing an
+ * order through WooCommerce's Store API, signed callbacks from the partner's
+ * side, the admin's view of an order, and the sandbox widget's purchase steps.
+ * Specs that need WooCommerce skip loudly when the store has none.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type FrameLocator, type Page, type APIRequestContext } from '@playwright/test';
+import { parseLandingUrl, sign } from '@card2crypto/core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface RunningStore {
+  storeUrl: string;
+  admin: { username: string; password: string };
+  sandbox: { url: string; dashboardUrl: string; urls: Record<string, string> } | null;
+  partner: { token: string; callbackUrl: string };
+  woocommerce: { products: Array<{ sku: string; id: number; url: string }>; pages: Record<string, string> } | null;
+  woocommerceMessage: string | null;
+  dirs: { harnessDir: string };
+}
+
+/** The store the harness started (CARD2CRYPTO_E2E_SITE names another site than "e2e"). */
+export function runningStore(): RunningStore {
+  const site = process.env.CARD2CRYPTO_E2E_SITE ?? 'e2e';
+  const file = path.join(ROOT, '.card2crypto', site, 'running.json');
+  if (!existsSync(file)) throw new Error(`No running store: ${file} is missing (the e2e global setup starts it).`);
+  return JSON.parse(readFileSync(file, 'utf8')) as RunningStore;
+}
+
+/** The partner secret (the harness keeps it with the site; only tests and the sandbox read it). */
+export function partnerSecret(store: RunningStore): string {
+  return (JSON.parse(readFileSync(path.join(store.dirs.harnessDir, 'partner.json'), 'utf8')) as { secret: string }).secret;
+}
+
+/** Skips the calling spec, saying why, when the store runs without WooCommerce or the sandbox. */
+export function requireWooCommerce(store: RunningStore): void {
+  test.skip(!store.woocommerce, `SKIPPED: WooCommerce is not installed in the test store (${store.woocommerceMessage ?? 'see scripts/lib/find-woocommerce.mjs'}).`);
+  test.skip(!store.sandbox, 'SKIPPED: the sandbox is not built.');
+}
+
+export interface PlacedOrder {
+  id: number;
+  key: string;
+  redirect: string;
+  params: Record<string, unknown>;
+  callbacks: { success: string; fail: string };
+}
+
+export const BUYER = {
+  first_name: 'Ada',
+  last_name: 'Buyer',
+  address_1: 'Hauptstraße 1',
+  city: 'Berlin',
+  postcode: '10115',
+  country: 'DE',
+  email: 'ada.buyer@example.com',
+  phone: '',
+};
+
+/** Adds a product to a fresh cart and checks out with the payment method (Store API, real HTTP). */
+export async function placeOrder(request: APIRequestContext, store: RunningStore, productIndex = 0): Promise<PlacedOrder> {
+  const base = `${store.storeUrl}/wp-json/wc/store/v1`;
+  const cart = await request.get(`${base}/cart`);
+  const nonce = cart.headers()['nonce'] ?? '';
+  const headers = { Nonce: nonce, 'Content-Type': 'application/json' };
+  const product = store.woocommerce!.products[productIndex]!;
+  expect((await request.post(`${base}/cart/add-item`, { headers, data: { id: product.id, quantity: 1 } })).status()).toBe(201);
+  const { email, ...shipping } = BUYER;
+  const response = await request.post(`${base}/checkout`, { headers, data: { billing_address: BUYER, shipping_address: shipping, payment_method: 'card2crypto' } });
+  const body = (await response.json()) as { order_id: number; order_key: string; payment_result: { redirect_url: string } };
+  expect(response.status(), JSON.stringify(body)).toBe(200);
+  void email;
+  const parsed = parseLandingUrl(body.payment_result.redirect_url);
+  if (!parsed.ok) throw new Error(`Not a landing URL: ${body.payment_result.redirect_url}`);
+  return { id: body.order_id, key: body.order_key, redirect: body.payment_result.redirect_url, params: parsed.payload.params, callbacks: parsed.payload.callbacks };
+}
+
+/** operation_data as the service sends it for an order's attempt. */
+export function operationData(order: PlacedOrder, status: string, code: number, options: { id?: string; amount?: number; wallet?: string; currency?: string } = {}): Record<string, unknown> {
+  const id = options.id ?? `op-${order.id}-a`;
+  const tx = code === 6 || code === 0 ? { blockchain_tx_id: `tx${id}`, blockchain_explorer_url: `https://mempool.space/tx/tx${id}` } : {};
+  return {
+    status,
+    status_code: code,
+    operation_info: {
+      id,
+      created_at: '2026-11-21T22:00:00.0000000Z',
+      from: {
+        payment_method: 1,
+        payment_method_info: { type: 'VISA', country: { code: 'DE', name: 'Germany' } },
+        currency: { code: options.currency ?? order.params.from_currency, decimals: 2 },
+        amount: options.amount ?? order.params.from_amount,
+      },
+      to: {
+        withdrawal_method: 1,
+        withdrawal_method_info: { blockchain_address: options.wallet ?? order.params.to_account, ...tx },
+        currency: { code: 'BTC', decimals: 8 },
+        amount: 123456,
+      },
+      currency_rate: 64000.5,
+      status_url: `http://127.0.0.1/status/${id}`,
+    },
+    partner_info: { operation_id: order.params.partner_operation_id, token: order.params.partner_token },
+  };
+}
+
+/** POSTs a callback signed with `secret` (the partner's, or a wrong one); returns "status body". */
+export async function sendCallback(store: RunningStore, secret: string, operation: Record<string, unknown>): Promise<string> {
+  const body: Record<string, unknown> = { operation_data: operation };
+  body.signature = sign(body, secret, { form: 'general' });
+  const response = await fetch(`${store.storeUrl}/wp-json/card2crypto/v1/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return `${response.status} ${await response.text()}`;
+}
+
+export async function loginAsAdmin(page: Page, store: RunningStore): Promise<void> {
+  await page.goto(`${store.storeUrl}/wp-login.php`);
+  await page.locator('#user_login').fill(store.admin.username);
+  await page.locator('#user_pass').fill(store.admin.password);
+  await page.locator('#wp-submit').click();
+  await page.waitForURL(/wp-admin/);
+}
+
+export interface AdminOrderView {
+  status: string;
+  notes: string[];
+  panel: Record<string, string>;
+}
+
+/** The order edit screen (HPOS) as the owner sees it. */
+export async function adminOrder(page: Page, store: RunningStore, orderId: number): Promise<AdminOrderView> {
+  await page.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-orders&action=edit&id=${orderId}`);
+  const status = await page.locator('#order_status').inputValue();
+  const notes = await page.locator('ul.order_notes li .note_content').allInnerTexts();
+  const panel: Record<string, string> = {};
+  for (const dd of await page.locator('#card2crypto-checkout-payment dd').all()) {
+    panel[(await dd.getAttribute('data-card2crypto')) ?? ''] = await dd.innerText();
+  }
+  return { status, notes: notes.map((n) => n.trim()), panel };
+}
+
+/** Waits until the admin view satisfies `check` (callbacks arrive asynchronously). */
+export async function waitForOrder(page: Page, store: RunningStore, orderId: number, check: (view: AdminOrderView) => boolean, timeoutMs = 120_000): Promise<AdminOrderView> {
+  const deadline = Date.now() + timeoutMs;
+  let view = await adminOrder(page, store, orderId);
+  while (!check(view)) {
+    if (Date.now() > deadline) throw new Error(`Order ${orderId} never reached the expected state: ${JSON.stringify(view, null, 1)}`);
+    await page.waitForTimeout(2000);
+    view = await adminOrder(page, store, orderId);
+  }
+  return view;
+}
+
+/** The sandbox widget's purchase steps with a test card (packages/sandbox/README.md). */
+export async function payInWidget(page: Page, card: string): Promise<void> {
+  const frame: FrameLocator = page.frameLocator('iframe.card2crypto-widget-frame');
+  await frame.locator('#continue:not([disabled])').click({ timeout: 60_000 });
+  await frame.locator('#continue').click();
+  await frame.locator(`button[data-card="${card}"]`).click();
+  await frame.locator('#continue').click();
+  await frame.locator('#pay').click();
+}
+
+export const CARDS = {
+  success: '4242424242424242',
+  refused: '4000010100000000',
+  confirmation: '4000000800000004',
+} as const;
+
+/** Changes payment method settings through the settings page, as the owner does. */
+export async function saveSettings(page: Page, store: RunningStore, changes: { check?: Record<string, boolean>; fill?: Record<string, string> }): Promise<void> {
+  await page.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`);
+  for (const [id, on] of Object.entries(changes.check ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).setChecked(on);
+  for (const [id, value] of Object.entries(changes.fill ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).fill(value);
+  await page.locator('button[name="save"]').click();
+  await page.waitForLoadState('domcontentloaded');
+}
+
+/** Block checkout as a guest: product to cart, address, place order; ends on the service's landing page. */
+export async function blockCheckout(page: Page, store: RunningStore, productIndex = 0): Promise<void> {
+  const product = store.woocommerce!.products[productIndex]!;
+  await page.goto(`${store.storeUrl}/?add-to-cart=${product.id}`);
+  await page.goto(store.woocommerce!.pages.checkout!);
+  await page.getByLabel('Email address').fill(BUYER.email);
+  const form = page.locator('.wc-block-checkout');
+  await form.getByLabel('First name').first().fill(BUYER.first_name);
+  await form.getByLabel('Last name').first().fill(BUYER.last_name);
+  await form.getByLabel('Address', { exact: true }).first().fill(BUYER.address_1);
+  await form.getByLabel('City').first().fill(BUYER.city);
+  await form.getByLabel('Postal code').first().fill(BUYER.postcode);
+  await expect(page.locator('.wc-block-components-radio-control__label, .wc-block-components-payment-method-label').filter({ hasText: 'Credit or debit card' }).first()).toBeVisible();
+  await expect(page.getByText('Accepted: Visa, Maestro, MasterCard, SEPA, Google Pay.')).toBeVisible();
+  await page.getByRole('button', { name: 'Place order' }).click();
+  await page.waitForURL(/\/landing\/\?i=/, { timeout: 120_000 });
+}
+
+export function orderIdFromUrl(url: string): number {
+  const match = /order-(?:received|pay)\/(\d+)/.exec(url);
+  if (!match) throw new Error(`No order id in ${url}`);
+  return Number(match[1]);
+}

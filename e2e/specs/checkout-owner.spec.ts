@@ -1,0 +1,82 @@
+/**
+ * The owner's side: the settings status box, the awaiting-confirmation path
+ * confirmed and cancelled from the order screen, and a callback that never
+ * comes, recovered by the reconciliation job (Action Scheduler).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { CARDS, blockCheckout, loginAsAdmin, orderIdFromUrl, payInWidget, requireWooCommerce, runningStore, saveSettings, waitForOrder } from './checkout-helpers.js';
+
+const store = runningStore();
+
+async function buyWith(page: Page, card: string): Promise<number> {
+  await blockCheckout(page, store);
+  await payInWidget(page, card);
+  await page.waitForURL(/order-(received|pay)\/\d+/, { timeout: 180_000 });
+  return orderIdFromUrl(page.url());
+}
+
+test.describe('owner', () => {
+  test.describe.configure({ mode: 'serial' });
+  test.beforeEach(() => requireWooCommerce(store));
+
+  test('the settings page says the credentials work, shows the commission and the callback URL', async ({ page }) => {
+    await loginAsAdmin(page, store);
+    await page.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`);
+    await expect(page.locator('[data-card2crypto="connection"]')).toContainText('Connected');
+    await expect(page.locator('[data-card2crypto="fee"]')).toContainText('1%');
+    await expect(page.locator('[data-card2crypto="callback-url"]')).toHaveText(`${store.storeUrl}/wp-json/card2crypto/v1/callback`);
+  });
+
+  test('awaiting confirmation: the owner confirms one payment and cancels another', async ({ browser }) => {
+    test.setTimeout(1_200_000);
+    const admin = await browser.newPage();
+    await loginAsAdmin(admin, store);
+    await saveSettings(admin, store, { check: { auto_confirm: false } });
+    try {
+      for (const action of ['confirm', 'cancel'] as const) {
+        const buyer = await browser.newPage();
+        const orderId = await buyWith(buyer, CARDS.confirmation);
+        const waiting = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-on-hold' && v.notes.some((n) => n.includes('waits for your confirmation')));
+        expect(waiting.panel['status-code']).toMatch(/^8 /);
+        await admin.locator(`[data-card2crypto-action="${action}"]`).click();
+        if (action === 'confirm') {
+          const paid = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing');
+          expect(paid.notes.some((n) => n.includes('confirmed the payment'))).toBe(true);
+        } else {
+          const cancelled = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-failed');
+          expect(cancelled.notes.some((n) => n.includes('cancelled the payment at the service'))).toBe(true);
+          expect(cancelled.notes.some((n) => n.includes('Cancelled by the partner'))).toBe(true);
+        }
+        await buyer.close();
+      }
+    } finally {
+      await saveSettings(admin, store, { check: { auto_confirm: true } });
+    }
+  });
+
+  test('a callback that never comes: the reconciliation job finds the payment and completes the order', async ({ browser }) => {
+    test.setTimeout(1_200_000);
+    const admin = await browser.newPage();
+    await loginAsAdmin(admin, store);
+    // Callbacks from the sandbox (127.0.0.1) are now refused: none reaches the store.
+    await saveSettings(admin, store, { fill: { callback_ips: '203.0.113.9' } });
+    let orderId = 0;
+    try {
+      const buyer = await browser.newPage();
+      orderId = await buyWith(buyer, CARDS.success);
+      await buyer.waitForTimeout(20_000); // the sandbox walks the operation to success meanwhile
+      const before = await waitForOrder(admin, store, orderId, () => true);
+      expect(before.status).toBe('wc-pending');
+    } finally {
+      await saveSettings(admin, store, { fill: { callback_ips: '' } });
+    }
+    // Run the scheduled reconciliation now, from WooCommerce's Scheduled Actions screen.
+    await admin.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-status&tab=action-scheduler&status=pending&s=card2crypto_checkout_reconcile`);
+    const row = admin.locator('tr', { hasText: `${orderId}` }).filter({ hasText: 'card2crypto_checkout_reconcile' }).first();
+    await row.hover();
+    await row.locator('.row-actions .run a').click({ force: true });
+    await admin.waitForLoadState('domcontentloaded');
+    const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing');
+    expect(view.notes.some((n) => n.includes('found by reconciliation'))).toBe(true);
+  });
+});
