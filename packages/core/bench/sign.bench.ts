@@ -3,8 +3,10 @@
  * with the bare HMAC-SHA512 of its (precomputed) canonical string, measured
  * side by side in one run. Goal: sign / bare HMAC ≤ 1.3×.
  *
- * Rounds alternate between the two so drift (CPU frequency, other load)
- * hits both alike; the median round is reported.
+ * Where sign()'s extra time goes (CPU profile of this body): about a third
+ * is V8 flattening the output (two pieces per member, one flat string for
+ * the HMAC), then walking and validating the cached layouts, formatting the
+ * numbers, and the garbage those strings leave. The bare HMAC pays none of it.
  */
 import { performance } from 'node:perf_hooks';
 

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -279,6 +280,15 @@ describe('card2crypto usage', () => {
       assert.match(r.stdout + r.stderr, message, args.join(' '));
       assertNoStackTrace(r);
     }
+  });
+
+  it('runs as an executable through its shebang, as npm links it (node_modules/.bin/card2crypto)', () => {
+    const result = spawnSync(BIN, ['canonical'], { input: SPEC_BODY, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    assert.equal(result.error, undefined);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout, 'a:x;b:1;c:d:1\n');
+    const linked = fileURLToPath(new URL('../../../../node_modules/.bin/card2crypto', import.meta.url));
+    if (existsSync(linked)) assert.equal(realpathSync(linked), realpathSync(BIN));
   });
 
   it('prints its version', () => {
