@@ -1,0 +1,151 @@
+/**
+ * The settings round trip of both plugins in a real browser against the
+ * e2e store: save, reload, invalid values refused with an error naming the
+ * field while the other fields are saved, secrets write-only (never sent
+ * back to the browser, kept when the field is left empty).
+ *
+ * The pages are generated from core's settings schema by the shared PHP
+ * library (packages/php). Every change is undone at the end, so the specs
+ * that run after this one find the store as seeded.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { collectJsErrors, phpProblemsIn } from '../checks.ts';
+import { WOOCOMMERCE_MISSING, runInfo } from '../run-info.ts';
+import { partnerSecret, runningStore, setColor, watchForSecret } from './widget-helpers.ts';
+
+const info = runInfo();
+test.use({ baseURL: info.storeUrl, storageState: info.adminStatePath || undefined });
+
+const WIDGET_PAGE = '/wp-admin/options-general.php?page=card2crypto-widget';
+const CHECKOUT_PAGE = '/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto';
+const widgetField = (page: Page, id: string) => page.locator(`#card2crypto_widget_settings-${id}`);
+const checkoutField = (page: Page, id: string) => page.locator(`#woocommerce_card2crypto_${id}`);
+
+async function saveWidget(page: Page): Promise<void> {
+  await Promise.all([page.waitForURL(/page=card2crypto-widget.*settings-updated/), page.locator('#submit').click()]);
+}
+
+async function saveCheckout(page: Page): Promise<void> {
+  await Promise.all([page.waitForLoadState('load'), page.locator('#mainform button[name="save"], #mainform [name="save"]').first().click()]);
+  await page.waitForLoadState('load');
+}
+
+test.describe('widget settings page (Settings → Card2Crypto Widget)', () => {
+  test('save, reload, refuse invalid values by name, keep the secret write-only', async ({ page }) => {
+    const store = runningStore();
+    const seededSecret = partnerSecret(store);
+    const rotated = `e2e-rotated-${Date.now()}`;
+    const leaks = [watchForSecret(page, store, seededSecret), watchForSecret(page, store, rotated)];
+    const jsErrors = collectJsErrors(page, info.storeUrl);
+
+    await page.goto(WIDGET_PAGE);
+    const before = {
+      title: await widgetField(page, 'title').inputValue(),
+      amount: await widgetField(page, 'default_amount').inputValue(),
+      currency: await widgetField(page, 'default_fiat_currency').inputValue(),
+    };
+    try {
+      // The secret field is empty even though a secret is saved.
+      await expect(widgetField(page, 'partner_secret')).toHaveValue('');
+      await expect(widgetField(page, 'partner_secret')).toHaveAttribute('type', 'password');
+      await expect(page.locator('#card2crypto_widget_settings-partner_secret-description')).toContainText('A secret is saved');
+
+      // 1. A valid save, with a new secret.
+      await widgetField(page, 'title').fill('Buy bitcoin here');
+      await widgetField(page, 'default_fiat_currency').selectOption('EUR');
+      await widgetField(page, 'default_amount').fill('75');
+      await widgetField(page, 'partner_secret').fill(rotated);
+      await saveWidget(page);
+      await expect(page.locator('.notice-error, .error').filter({ hasText: /Card2Crypto|required|:/ })).toHaveCount(0);
+      await page.reload();
+      await expect(widgetField(page, 'title')).toHaveValue('Buy bitcoin here');
+      await expect(widgetField(page, 'default_amount')).toHaveValue('75.00'); // normalised to EUR's two decimals
+      await expect(widgetField(page, 'partner_secret')).toHaveValue('');
+      await expect(page.locator('#card2crypto_widget_settings-partner_secret-description')).toContainText('A secret is saved');
+
+      // 2. Invalid amount and colour: named errors, those fields keep their values, the title is saved, the secret is kept.
+      await widgetField(page, 'title').fill('Buy crypto with a card');
+      await widgetField(page, 'default_amount').fill('1,000');
+      await setColor(page, 'color_primary_fill', 'red; } body { color: red');
+      await saveWidget(page);
+      const errors = page.locator('.notice-error, div.error');
+      await expect(errors.filter({ hasText: 'Default amount: enter a plain amount' })).toHaveCount(1);
+      await expect(errors.filter({ hasText: 'Primary colour: enter a CSS colour' })).toHaveCount(1);
+      await expect(page.getByText('The other settings were saved')).toBeVisible();
+      await expect(widgetField(page, 'default_amount')).toHaveAttribute('aria-invalid', 'true');
+      await page.reload();
+      await expect(widgetField(page, 'title')).toHaveValue('Buy crypto with a card');
+      await expect(widgetField(page, 'default_amount')).toHaveValue('75.00');
+      await expect(widgetField(page, 'color_primary_fill')).toHaveValue('#6a42e9');
+      await expect(page.locator('#card2crypto_widget_settings-partner_secret-description')).toContainText('A secret is saved');
+
+      // 3. Below the currency's minimum.
+      await widgetField(page, 'default_amount').fill('10');
+      await saveWidget(page);
+      await expect(page.locator('.notice-error, div.error').filter({ hasText: 'Default amount: must be between 50.00 and 5000.00 EUR' })).toHaveCount(1);
+
+      expect(phpProblemsIn(await page.locator('body').innerText())).toEqual([]);
+    } finally {
+      // Put the seeded values back (the secret too: later specs sign with it).
+      await page.goto(WIDGET_PAGE);
+      await widgetField(page, 'title').fill(before.title);
+      await widgetField(page, 'default_fiat_currency').selectOption(before.currency);
+      await widgetField(page, 'default_amount').fill(before.amount);
+      await widgetField(page, 'partner_secret').fill(seededSecret);
+      await saveWidget(page);
+    }
+    for (const watch of leaks) expect(await watch()).toEqual([]);
+    expect(jsErrors).toEqual([]);
+  });
+});
+
+test.describe('checkout settings (WooCommerce → Settings → Payments → Card2Crypto)', () => {
+  test.skip(!info.hasWooCommerce, WOOCOMMERCE_MISSING);
+
+  test('save, reload, refuse a mistyped wallet and an unsupported currency by name, keep the secret', async ({ page }) => {
+    const store = runningStore();
+    const seededSecret = partnerSecret(store);
+    const leak = watchForSecret(page, store, seededSecret);
+    const jsErrors = collectJsErrors(page, info.storeUrl);
+
+    await page.goto(CHECKOUT_PAGE);
+    const before = {
+      title: await checkoutField(page, 'title').inputValue(),
+      wallet: await checkoutField(page, 'wallet_address').inputValue(),
+      callbackIps: await checkoutField(page, 'callback_ips').inputValue(),
+    };
+    try {
+      await expect(checkoutField(page, 'partner_secret')).toHaveValue('');
+      await expect(page.locator('#woocommerce_card2crypto_partner_secret-description')).toContainText('A secret is saved');
+
+      // A valid change is saved and survives a reload.
+      await checkoutField(page, 'title').fill('Card (pays in bitcoin)');
+      await saveCheckout(page);
+      await page.reload();
+      await expect(checkoutField(page, 'title')).toHaveValue('Card (pays in bitcoin)');
+
+      // A typo in the wallet and an unsupported currency: named errors; the other change is saved; the secret is kept.
+      const typo = before.wallet ? `${before.wallet.slice(0, -1)}${before.wallet.endsWith('q') ? 'p' : 'q'}` : 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr';
+      await checkoutField(page, 'title').fill('Pay by card');
+      await checkoutField(page, 'wallet_address').fill(typo);
+      await checkoutField(page, 'callback_ips').fill('203.0.113.10\nnot-an-ip');
+      await saveCheckout(page);
+      await expect(page.getByText(/Bitcoin wallet address: /)).toBeVisible();
+      await expect(page.getByText('Callback IP allowlist: not an IP address or CIDR range: not-an-ip.')).toBeVisible();
+      await expect(page.getByText('The other settings were saved')).toBeVisible();
+      await page.goto(CHECKOUT_PAGE);
+      await expect(checkoutField(page, 'title')).toHaveValue('Pay by card');
+      await expect(checkoutField(page, 'wallet_address')).toHaveValue(before.wallet);
+      await expect(checkoutField(page, 'callback_ips')).toHaveValue(before.callbackIps);
+      await expect(checkoutField(page, 'partner_secret')).toHaveValue('');
+      await expect(page.locator('#woocommerce_card2crypto_partner_secret-description')).toContainText('A secret is saved');
+      expect(phpProblemsIn(await page.locator('body').innerText())).toEqual([]);
+    } finally {
+      await page.goto(CHECKOUT_PAGE);
+      await checkoutField(page, 'title').fill(before.title);
+      await saveCheckout(page);
+    }
+    expect(await leak()).toEqual([]);
+    expect(jsErrors).toEqual([]);
+  });
+});
