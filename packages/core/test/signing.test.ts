@@ -332,6 +332,12 @@ describe('verify', () => {
     assert.equal(!r.ok && r.reason, 'mismatch');
   });
 
+  it('finds the signature wherever it stands among the members', () => {
+    const sig = hmacSha512Hex('a:1.10;b:2', SECRET);
+    assert.equal(verify(`{"signature":"${sig}","b":2,"a":1.10}`, SECRET).ok, true);
+    assert.equal(verify(`{"b":2,"signature":"${sig}","a":1.10}`, SECRET).ok, true);
+  });
+
   it('keeps the digits of integers above 2^53-1 from the text', () => {
     const sig = hmacSha512Hex('id:12345678901234567890123', SECRET);
     assert.equal(verify(`{"id":12345678901234567890123,"signature":"${sig}"}`, SECRET).ok, true);
