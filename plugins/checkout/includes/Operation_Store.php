@@ -81,7 +81,7 @@ CREATE TABLE {$events} (
   KEY attempt_id (attempt_id)
 ) {$collate};"
 		);
-		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, false );
+		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true ); // Autoloaded: read on every request by maybe_install().
 	}
 
 	/** Installs when the stored schema version differs (plugin updated without re-activation). */
