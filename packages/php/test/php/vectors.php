@@ -24,16 +24,22 @@ foreach ( $vectors['cases'] as $index => $case ) {
 	$result = array( 'name' => $case['name'] );
 
 	try {
-		$input               = isset( $case['input_json'] ) ? Lossless_Json::decode_object( $case['input_json'] ) : $case['input'];
-		$result['canonical'] = Canonical::of( $input, $form );
-		$result['signature'] = Signer::sign( $input, $secret, $form );
+		$input   = isset( $case['input_json'] ) ? Lossless_Json::decode_object( $case['input_json'] ) : $case['input'];
+		$numbers = $case['numbers'] ?? Canonical::NUMBERS_RAW;
+		$nulls   = $case['nulls'] ?? Canonical::NULLS_EMPTY;
+		// The case's reading (a non-default one proves verification accepts it).
+		$result['canonical'] = Canonical::of( $input, $form, $numbers, $nulls );
+		$result['signature'] = Signer::hmac( $result['canonical'], $secret );
+		if ( Canonical::NUMBERS_RAW === $numbers && Canonical::NULLS_EMPTY === $nulls ) {
+			$result['signed'] = Signer::sign( $input, $secret, $form );
+		}
 	} catch ( Throwable $e ) {
 		$result['sign_error'] = get_class( $e ) . ': ' . $e->getMessage();
 	}
 
 	// Signing PHP-native values (ints, floats from json_decode) must give the
 	// same string when the number text does not matter.
-	if ( ! isset( $case['input_json'] ) && is_array( $case['input'] ) ) {
+	if ( ! isset( $case['input_json'] ) && ! isset( $case['nulls'] ) && ! isset( $case['numbers'] ) && is_array( $case['input'] ) ) {
 		try {
 			$native                     = json_decode( Lossless_Json::encode( $case['input'] ), true, 512, JSON_THROW_ON_ERROR );
 			$result['native_canonical'] = Canonical::of( $native, $form );
