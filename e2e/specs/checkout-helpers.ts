@@ -171,16 +171,17 @@ export const CARDS = {
 } as const;
 
 /** Changes payment method settings through the settings page, as the owner does. */
-export async function saveSettings(page: Page, store: RunningStore, changes: { check?: Record<string, boolean>; fill?: Record<string, string> }): Promise<void> {
+export async function saveSettings(page: Page, store: RunningStore, changes: { check?: Record<string, boolean>; fill?: Record<string, string>; select?: Record<string, string> }): Promise<void> {
   await page.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`);
   for (const [id, on] of Object.entries(changes.check ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).setChecked(on);
   for (const [id, value] of Object.entries(changes.fill ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).fill(value);
+  for (const [id, value] of Object.entries(changes.select ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).selectOption(value);
   await page.locator('button[name="save"]').click();
   await page.waitForLoadState('domcontentloaded');
 }
 
-/** Block checkout as a guest: product to cart, address, place order; ends on the service's landing page. */
-export async function blockCheckout(page: Page, store: RunningStore, productIndex = 0): Promise<void> {
+/** Block checkout as a guest: product to cart, address, place order; ends on the landing page (or the order-pay page, embedded flow). */
+export async function blockCheckout(page: Page, store: RunningStore, productIndex = 0, landing = true): Promise<void> {
   const product = store.woocommerce!.products[productIndex]!;
   await page.goto(`${store.storeUrl}/?add-to-cart=${product.id}`);
   await page.goto(store.woocommerce!.pages.checkout!);
@@ -193,8 +194,19 @@ export async function blockCheckout(page: Page, store: RunningStore, productInde
   await form.getByLabel('Postal code').first().fill(BUYER.postcode);
   await expect(page.locator('.wc-block-components-radio-control__label, .wc-block-components-payment-method-label').filter({ hasText: 'Credit or debit card' }).first()).toBeVisible();
   await expect(page.getByText('Accepted: Visa, Maestro, MasterCard, SEPA, Google Pay.')).toBeVisible();
-  await page.getByRole('button', { name: 'Place order' }).click();
-  await page.waitForURL(/\/landing\/\?i=/, { timeout: 120_000 });
+  // The block checkout ignores "Place order" while it is still saving the address: click until it submits.
+  let submitted = false;
+  const onRequest = (r: { url(): string; method(): string }) => {
+    if (r.method() === 'POST' && /wc\/store\/v1\/checkout/.test(r.url())) submitted = true;
+  };
+  page.on('request', onRequest);
+  for (let i = 0; i < 6 && !submitted; i++) {
+    await page.getByRole('button', { name: 'Place order' }).click();
+    for (let waited = 0; waited < 20_000 && !submitted; waited += 500) await page.waitForTimeout(500);
+  }
+  page.off('request', onRequest);
+  expect(submitted, 'the block checkout never sent the order').toBe(true);
+  await page.waitForURL(landing ? /\/landing\/\?i=/ : /order-pay\/\d+/, { timeout: 180_000 });
 }
 
 export function orderIdFromUrl(url: string): number {

@@ -100,6 +100,8 @@ final class Order_Pay {
 				'rest'      => esc_url_raw( rest_url( Callback_Controller::REST_NAMESPACE . '/orders/' . $order->get_id() . '/widget-settings' ) ),
 				'key'       => $order->get_order_key(),
 				'nonce'     => wp_create_nonce( self::NONCE_ACTION . $order->get_id() ),
+				// The REST API runs a cookie request as a guest unless it carries this nonce.
+				'restNonce' => wp_create_nonce( 'wp_rest' ),
 				'script'    => esc_url_raw( $config->widget_script_url() ),
 				'run'       => self::run_function(),
 				'element'   => Payments::WIDGET_ELEMENT,

@@ -9,6 +9,7 @@ interface OrderPayConfig {
   rest: string;
   key: string;
   nonce: string;
+  restNonce: string;
   script: string;
   run: string;
   element: string;
@@ -66,7 +67,7 @@ async function signedSettings(): Promise<Record<string, unknown>> {
   const response = await fetch(config.rest, {
     method: 'POST',
     credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': config.restNonce },
     body: JSON.stringify({ key: config.key, nonce: config.nonce }),
   });
   const body = (await response.json().catch(() => ({}))) as { settings?: Record<string, unknown>; message?: string };
