@@ -63,7 +63,19 @@ export function explorerUrl(symbol: string, txId: string, address: string): stri
  * example address (a valid mainnet P2WPKH address nobody controls); other
  * chains get an address of the right shape derived from the partner token.
  */
+const wallets = new Map<string, string>();
+
 export function partnerWallet(symbol: string, partnerToken: string): string {
+  const key = `${symbol}\u0000${partnerToken}`;
+  let wallet = wallets.get(key);
+  if (wallet === undefined) {
+    wallet = deriveWallet(symbol, partnerToken);
+    if (wallets.size < 10_000) wallets.set(key, wallet);
+  }
+  return wallet;
+}
+
+function deriveWallet(symbol: string, partnerToken: string): string {
   const chain = chainOf(symbol);
   const hex = hashHex(`wallet:${chain}:${partnerToken}`);
   if (chain === 'Bitcoin') return 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';

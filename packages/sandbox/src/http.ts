@@ -9,8 +9,14 @@ export interface ErrorDetail {
 
 const COMMON = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' } as const;
 
-export function sendJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...COMMON, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+export function sendJsonText(res: ServerResponse, status: number, text: string, headers?: Record<string, string>): void {
+  res.writeHead(status, {
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 

@@ -20,9 +20,12 @@ export function createHandler(ctx: SandboxContext): (req: IncomingMessage, res: 
 }
 
 async function route(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext): Promise<void> {
+  // The partner API is the hot path: its paths carry no query, so look them up before parsing a URL.
+  const direct = API_ROUTES.get(req.url ?? '');
+  if (direct) return handlePartnerApi(req, res, ctx, direct);
+
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
   const path = url.pathname;
-
   const endpoint = API_ROUTES.get(path);
   if (endpoint) return handlePartnerApi(req, res, ctx, endpoint);
 

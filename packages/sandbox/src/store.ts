@@ -96,6 +96,8 @@ export interface CallbackRecord {
   lastHttpStatus: number | null;
 }
 
+export type AttemptUpdate = Pick<CallbackRecord, 'state' | 'attempts' | 'firstAttemptAt' | 'anchorAt' | 'nextAttemptAt' | 'finishedAt' | 'lastHttpStatus'>;
+
 export interface AttemptRecord {
   id: number;
   callbackId: number;
@@ -374,6 +376,8 @@ export class Store {
   readonly db: Database.Database;
   readonly path: string;
   private readonly stmts: ReturnType<typeof prepare>;
+  /** One compiled transaction runner (nested calls become savepoints). */
+  private readonly runInTransaction: (fn: () => unknown) => unknown;
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -385,6 +389,7 @@ export class Store {
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
     this.stmts = prepare(this.db);
+    this.runInTransaction = this.db.transaction((fn: () => unknown) => fn());
   }
 
   close(): void {
@@ -393,7 +398,7 @@ export class Store {
 
   /** Runs `fn` in one transaction (all or nothing). */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.runInTransaction(fn) as T;
   }
 
   // ---------------------------------------------------------------- partners
@@ -490,7 +495,18 @@ export class Store {
       session_id: o.sessionId,
       created_at: o.createdAt,
     });
-    return this.getOperation(o.id) as OperationRecord;
+    return {
+      ...o,
+      customerId,
+      card: null,
+      scenario: null,
+      plan: [],
+      nextStepAt: null,
+      paidAt: null,
+      updatedAt: o.createdAt,
+      txId: null,
+      feeTxId: null,
+    };
   }
 
   getOperation(id: string): OperationRecord | undefined {
@@ -582,13 +598,12 @@ export class Store {
   /**
    * Takes up to `limit` pending callbacks of one partner that are due at or
    * before `now` and not already being delivered, marking them in flight.
+   * Call it inside a transaction.
    */
   claimDue(partnerToken: string, now: number, limit: number): CallbackRecord[] {
-    return this.transaction(() => {
-      const rows = (this.stmts.dueCallbacks.all({ partner_token: partnerToken, now, limit }) as Row[]).map(toCallback);
-      for (const row of rows) this.stmts.claimCallback.run({ id: row.id });
-      return rows;
-    });
+    const rows = (this.stmts.dueCallbacks.all({ partner_token: partnerToken, now, limit }) as Row[]).map(toCallback);
+    for (const row of rows) this.stmts.claimCallback.run({ id: row.id });
+    return rows;
   }
 
   /** Earliest due time of a partner's pending callbacks that are not in flight, or null. */
@@ -611,31 +626,31 @@ export class Store {
   }
 
   /** Records one attempt and the callback's new schedule state (no longer in flight), atomically. */
-  recordAttempt(
-    a: Omit<AttemptRecord, 'id'>,
-    update: Pick<CallbackRecord, 'state' | 'attempts' | 'firstAttemptAt' | 'anchorAt' | 'nextAttemptAt' | 'finishedAt' | 'lastHttpStatus'>,
-  ): void {
-    this.transaction(() => {
-      this.stmts.insertAttempt.run({
-        callback_id: a.callbackId,
-        attempt: a.attempt,
-        at: a.at,
-        url: a.url,
-        http_status: a.httpStatus,
-        excerpt: a.excerpt,
-        error: a.error,
-        duration_ms: a.durationMs,
-      });
-      this.stmts.updateCallback.run({
-        id: a.callbackId,
-        state: update.state,
-        attempts: update.attempts,
-        first_attempt_at: update.firstAttemptAt,
-        anchor_at: update.anchorAt,
-        next_attempt_at: update.nextAttemptAt,
-        finished_at: update.finishedAt,
-        last_http_status: update.lastHttpStatus,
-      });
+  recordAttempt(a: Omit<AttemptRecord, 'id'>, update: AttemptUpdate): void {
+    this.transaction(() => this.writeAttempt(a, update));
+  }
+
+  /** recordAttempt without its own transaction, for callers that group several in one. */
+  writeAttempt(a: Omit<AttemptRecord, 'id'>, update: AttemptUpdate): void {
+    this.stmts.insertAttempt.run({
+      callback_id: a.callbackId,
+      attempt: a.attempt,
+      at: a.at,
+      url: a.url,
+      http_status: a.httpStatus,
+      excerpt: a.excerpt,
+      error: a.error,
+      duration_ms: a.durationMs,
+    });
+    this.stmts.updateCallback.run({
+      id: a.callbackId,
+      state: update.state,
+      attempts: update.attempts,
+      first_attempt_at: update.firstAttemptAt,
+      anchor_at: update.anchorAt,
+      next_attempt_at: update.nextAttemptAt,
+      finished_at: update.finishedAt,
+      last_http_status: update.lastHttpStatus,
     });
   }
 
