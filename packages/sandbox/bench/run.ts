@@ -17,7 +17,7 @@ import { load, type LoadResult } from './load.js';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 100_000);
 
 interface Server {

@@ -4,6 +4,7 @@
  * exact digits; core's sign() signs the same digits (numbers: 'raw'), so the
  * text on the wire is exactly what was signed.
  */
+import { randomBytes } from 'node:crypto';
 import { LosslessNumber } from '@card2crypto/core';
 
 /** A JSON number for an integer amount held as decimal text: a plain number when safe, else exact digits. */
@@ -12,20 +13,25 @@ export function amountValue(digits: string): number | LosslessNumber {
   return Number.isSafeInteger(n) ? n : new LosslessNumber(digits);
 }
 
+// A LosslessNumber goes through JSON.stringify as a marker string, then the marker (quotes included) becomes
+// its digits. The random part makes the marker impossible to forge from a string value.
+const NONCE = randomBytes(12).toString('hex');
+const MARK = `\u0000${NONCE}#`;
+const MARKED = new RegExp(`"\\\\u0000${NONCE}#(-?[0-9][0-9.eE+-]*)"`, 'g');
+
 export function toJson(value: unknown): string {
-  if (value instanceof LosslessNumber) return value.text;
-  if (value === null || typeof value !== 'object') {
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new TypeError(`cannot write ${typeof value} as JSON`);
-    return text;
-  }
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : toJson(v))).join(',')}]`;
-  const parts: string[] = [];
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    if (v === undefined || typeof v === 'function') continue;
-    parts.push(`${JSON.stringify(key)}:${toJson(v)}`);
-  }
-  return `{${parts.join(',')}}`;
+  let marked = false;
+  const text = JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+    // toJSON has already run on `v`; the holder still has the LosslessNumber itself.
+    const original = this[key];
+    if (original instanceof LosslessNumber) {
+      marked = true;
+      return MARK + original.text;
+    }
+    return v;
+  });
+  if (text === undefined) throw new TypeError(`cannot write ${typeof value} as JSON`);
+  return marked ? text.replace(MARKED, '$1') : text;
 }
 
 /** Turns LosslessNumbers back into plain numbers (for the browser, where precision beyond 2^53 is not needed). */

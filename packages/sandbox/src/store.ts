@@ -142,7 +142,7 @@ CREATE TABLE IF NOT EXISTS partners (
   created_at INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS customers (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  id INTEGER PRIMARY KEY,
   email TEXT NOT NULL UNIQUE
 );
 CREATE TABLE IF NOT EXISTS sessions (
@@ -198,7 +198,7 @@ CREATE INDEX IF NOT EXISTS operations_partner_op ON operations (partner_token, p
 CREATE INDEX IF NOT EXISTS operations_next_step ON operations (next_step_at) WHERE next_step_at IS NOT NULL;
 CREATE INDEX IF NOT EXISTS operations_seq ON operations (seq);
 CREATE TABLE IF NOT EXISTS operation_history (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  id INTEGER PRIMARY KEY,
   operation_id TEXT NOT NULL,
   status TEXT NOT NULL,
   status_code INTEGER NOT NULL,
@@ -208,7 +208,7 @@ CREATE TABLE IF NOT EXISTS operation_history (
 );
 CREATE INDEX IF NOT EXISTS operation_history_op ON operation_history (operation_id, id);
 CREATE TABLE IF NOT EXISTS callbacks (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  id INTEGER PRIMARY KEY,
   operation_id TEXT NOT NULL,
   partner_token TEXT NOT NULL,
   status TEXT NOT NULL,
@@ -227,7 +227,7 @@ CREATE TABLE IF NOT EXISTS callbacks (
 CREATE INDEX IF NOT EXISTS callbacks_due ON callbacks (partner_token, next_attempt_at) WHERE state = 'pending' AND in_flight = 0;
 CREATE INDEX IF NOT EXISTS callbacks_op ON callbacks (operation_id, id);
 CREATE TABLE IF NOT EXISTS callback_attempts (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  id INTEGER PRIMARY KEY,
   callback_id INTEGER NOT NULL,
   attempt INTEGER NOT NULL,
   at INTEGER NOT NULL,

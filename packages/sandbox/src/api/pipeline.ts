@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JsonParseError, parseJsonLossless, sign, verify, type PartnerApiEndpoint } from '@card2crypto/core';
 import { BodyError, readBody } from '../body.js';
 import type { SandboxContext } from '../context.js';
-import { sendEmpty, sendError, sendJsonText, sendText } from '../http.js';
+import { sendEmpty, sendError, sendText } from '../http.js';
 import { toJson } from '../json.js';
 import type { PartnerRecord } from '../store.js';
 import { ApiError, missing } from './errors.js';
@@ -35,8 +35,13 @@ export function signedJson(body: Record<string, unknown>, secret: string): strin
 export async function handlePartnerApi(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext, endpoint: Endpoint): Promise<void> {
   try {
     const answer = await answer_(req, ctx, endpoint);
-    if ('empty' in answer) sendEmpty(res, 200);
-    else sendJsonText(res, 200, answer.text);
+    if ('empty' in answer) {
+      sendEmpty(res, 200);
+    } else {
+      // The hot path: an answer to a POST is not cached and is JSON by its content type; two headers suffice.
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.text) });
+      res.end(answer.text);
+    }
   } catch (error) {
     if (error instanceof ApiError) {
       if (error.status === 401) sendText(res, 401, `Wrong signature: ${error.message}`, error.headers);
