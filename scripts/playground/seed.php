@@ -5,19 +5,24 @@
  * with a few products, points both card2crypto plugins at the sandbox and puts
  * the widget block in the sidebar.
  *
- * Input: /card2crypto-harness/config.json (written by scripts/lib/seed.mjs).
- * Output: /card2crypto-harness/seed-result.json (read back by the harness).
+ * Input: <harness dir>/config.json (written by scripts/lib/seed.mjs).
+ * Output: <harness dir>/seed-result.json (read back by the harness).
  *
  * @package card2crypto-harness
  */
 
 // phpcs:disable WordPress.WP.AlternativeFunctions -- CLI-only harness code.
 
-require_once '/wordpress/wp-load.php';
+// Playground runs this file alone; wp-env runs it through `wp eval-file seed.php
+// HARNESS_DIR`, with WordPress loaded and the harness directory as argument.
+$card2crypto_harness_dir = isset( $args[0] ) && is_string( $args[0] ) && '' !== $args[0] ? rtrim( $args[0], '/' ) : '/card2crypto-harness';
+if ( ! defined( 'ABSPATH' ) ) {
+	require_once '/wordpress/wp-load.php';
+}
 require_once ABSPATH . 'wp-admin/includes/plugin.php';
 require_once ABSPATH . 'wp-admin/includes/theme.php';
 
-$config = json_decode( file_get_contents( '/card2crypto-harness/config.json' ), true );
+$config = json_decode( file_get_contents( $card2crypto_harness_dir . '/config.json' ), true );
 $result = array(
 	'activated' => array(),
 	'errors'    => array(),
@@ -209,4 +214,4 @@ if ( $admin ) {
 $result['wordpressVersion'] = get_bloginfo( 'version' );
 $result['activePlugins']    = get_option( 'active_plugins' );
 $result['theme']            = get_stylesheet();
-file_put_contents( '/card2crypto-harness/seed-result.json', wp_json_encode( $result, JSON_PRETTY_PRINT ) );
+file_put_contents( $card2crypto_harness_dir . '/seed-result.json', wp_json_encode( $result, JSON_PRETTY_PRINT ) );

@@ -1,0 +1,133 @@
+// Boots WordPress (Playground) and the sandbox once for the whole run, builds
+// the plugin zips from the current build, and logs the admin in. Returns the
+// teardown. With WP_BASE_URL set, it uses that WordPress instead of booting.
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { request, type FullConfig } from '@playwright/test';
+import { PLUGINS } from '../scripts/lib/paths.mjs';
+import { buildPluginZip } from '../scripts/lib/plugin-zip.mjs';
+import { startStore, siteDirs } from '../scripts/lib/store.mjs';
+import { WOOCOMMERCE_MISSING, type RunInfo } from './run-info.ts';
+
+function banner(lines: string[]): void {
+  const width = Math.max(...lines.map((l) => l.length)) + 4;
+  const bar = '*'.repeat(width);
+  console.log(`\n${bar}\n${lines.map((l) => `* ${l.padEnd(width - 4)} *`).join('\n')}\n${bar}\n`);
+}
+
+async function buildZips(outDir: string): Promise<RunInfo['zips']> {
+  const zips: RunInfo['zips'] = [];
+  for (const plugin of PLUGINS) {
+    const file = join(outDir, `${plugin.slug}.zip`);
+    try {
+      await buildPluginZip(plugin, file);
+      zips.push({ slug: plugin.slug, main: plugin.main, file, error: null });
+    } catch (error) {
+      zips.push({ slug: plugin.slug, main: plugin.main, file: null, error: (error as Error).message });
+    }
+  }
+  return zips;
+}
+
+/** Detect WooCommerce on an existing WordPress through its REST index. */
+async function remoteHasWooCommerce(baseURL: string): Promise<boolean> {
+  const context = await request.newContext({ baseURL });
+  try {
+    const response = await context.get('wp-json/', { timeout: 60_000 });
+    const index = (await response.json()) as { namespaces?: string[] };
+    return Boolean(index.namespaces?.includes('wc/v3'));
+  } catch {
+    return false;
+  } finally {
+    await context.dispose();
+  }
+}
+
+export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  const { stateDir } = siteDirs('e2e');
+  const zipsDir = join(stateDir, '..', 'e2e-zips');
+  await mkdir(zipsDir, { recursive: true });
+  const zips = await buildZips(zipsDir);
+  let info: RunInfo;
+  let stop = async () => {};
+
+  const external = process.env.WP_BASE_URL;
+  if (external) {
+    const storeUrl = external.replace(/\/+$/, '');
+    const hasWooCommerce = await remoteHasWooCommerce(`${storeUrl}/`);
+    info = {
+      booted: false,
+      storeUrl,
+      admin: { username: process.env.WP_USERNAME || 'admin', password: process.env.WP_PASSWORD || 'password' },
+      adminStatePath: join(stateDir, 'admin-state.json'),
+      hasWooCommerce,
+      woocommerceMessage: hasWooCommerce ? null : `WooCommerce is not active on ${storeUrl}.`,
+      woocommerceVersion: null,
+      wordpressVersion: null,
+      sandbox: process.env.SANDBOX_URL ? { url: process.env.SANDBOX_URL, dashboardUrl: `${process.env.SANDBOX_URL.replace(/\/+$/, '')}/dashboard` } : null,
+      siteDir: null,
+      zips,
+      products: [],
+    };
+    console.log(`e2e: using the WordPress at ${storeUrl} (WP_BASE_URL); nothing is booted.`);
+  } else {
+    const started = Date.now();
+    const store = await startStore({ name: 'e2e', reset: true, port: 0, sandboxPort: 0, mountPlugins: false, log: (line: string) => console.log(`e2e: ${line}`) });
+    stop = store.stop;
+    // A killed runner must not leave WordPress or the sandbox behind.
+    process.once('exit', () => {
+      for (const pid of Object.values(store.pids)) {
+        if (pid) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
+      }
+    });
+    info = {
+      booted: true,
+      storeUrl: store.storeUrl,
+      admin: store.admin,
+      adminStatePath: join(stateDir, 'admin-state.json'),
+      hasWooCommerce: Boolean(store.woocommerce),
+      woocommerceMessage: store.woocommerceMessage,
+      woocommerceVersion: store.woocommerce?.version ?? null,
+      wordpressVersion: store.wordpress.version,
+      sandbox: store.sandbox ? { url: store.sandbox.url, dashboardUrl: store.sandbox.dashboardUrl } : null,
+      siteDir: store.dirs.siteDir,
+      zips,
+      products: store.woocommerce?.products ?? [],
+    };
+    console.log(
+      `e2e: WordPress ${store.wordpress.version} at ${store.storeUrl}` +
+        (store.woocommerce ? `, WooCommerce ${store.woocommerce.version}` : '') +
+        (store.sandbox ? `, sandbox at ${store.sandbox.url}` : ', no sandbox') +
+        ` (booted in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
+  }
+
+  if (!info.hasWooCommerce) banner([WOOCOMMERCE_MISSING, ...(info.woocommerceMessage ?? '').split('\n').filter(Boolean)]);
+  for (const zip of zips) if (zip.error) banner([`*** ${zip.slug}: no zip, its install test will FAIL:`, ...zip.error.split('\n')]);
+
+  // Log the admin in once; specs reuse the cookies. The WordPress test utils
+  // read WP_BASE_URL when first loaded, hence set first, imported after.
+  process.env.WP_BASE_URL = info.storeUrl;
+  const { RequestUtils } = await import('@wordpress/e2e-test-utils-playwright');
+  const context = await request.newContext({ baseURL: `${info.storeUrl}/`, timeout: 180_000 });
+  const requestUtils = new RequestUtils(context, { user: info.admin, storageStatePath: info.adminStatePath, baseURL: `${info.storeUrl}/` });
+  await requestUtils.setupRest();
+  await context.dispose();
+  if (!existsSync(info.adminStatePath)) throw new Error(`Logging in as ${info.admin.username} did not store a session`);
+
+  const infoFile = join(stateDir, 'run-info.json');
+  await writeFile(infoFile, JSON.stringify(info, null, 2));
+  process.env.C2C_E2E_INFO = infoFile;
+  process.env.WP_BASE_URL = info.storeUrl;
+
+  return async () => {
+    await stop();
+  };
+}

@@ -1,0 +1,35 @@
+// One WordPress boot per run (global setup), reused by every spec; the
+// "install" project uploads the plugin zips first and everything else
+// depends on it. WordPress runs as WebAssembly, so timeouts are generous.
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumExecutable } from './browser.ts';
+
+const executablePath = chromiumExecutable();
+
+export default defineConfig({
+  testDir: './specs',
+  globalSetup: './global-setup.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 5 * 60_000,
+  expect: { timeout: 30_000 },
+  reporter: [['list']],
+  outputDir: '../test-results/e2e',
+  use: {
+    baseURL: process.env.WP_BASE_URL,
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    actionTimeout: 60_000,
+    navigationTimeout: 3 * 60_000,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: { args: CHROMIUM_ARGS, ...(executablePath ? { executablePath } : {}) },
+  },
+  projects: [
+    { name: 'install', testMatch: /install-zips\.spec\.ts/ },
+    { name: 'store', testIgnore: /install-zips\.spec\.ts/, dependencies: ['install'] },
+  ],
+});

@@ -1,0 +1,52 @@
+// What global setup learned about the run, shared with the specs through a
+// JSON file named by C2C_E2E_INFO (environment variables set in global setup
+// reach the workers).
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export interface RunInfo {
+  /** Booted here (true) or an existing WordPress given by WP_BASE_URL (false). */
+  booted: boolean;
+  storeUrl: string;
+  admin: { username: string; password: string };
+  adminStatePath: string;
+  hasWooCommerce: boolean;
+  woocommerceMessage: string | null;
+  woocommerceVersion: string | null;
+  wordpressVersion: string | null;
+  sandbox: { url: string; dashboardUrl: string } | null;
+  /** The WordPress directory on this machine (for the debug log), when booted here. */
+  siteDir: string | null;
+  /** Zips to upload, or why they could not be built. */
+  zips: { slug: string; main: string; file: string | null; error: string | null }[];
+  products: { sku: string; url: string | null }[];
+}
+
+const LAST_RUN = fileURLToPath(new URL('../.card2crypto/e2e/run-info.json', import.meta.url));
+
+/**
+ * The current run's info. Outside a run (`playwright test --list`, an editor
+ * plugin collecting tests) global setup has not run: the last run's file, or
+ * a stand-in that boots nothing, lets the specs load.
+ */
+export function runInfo(): RunInfo {
+  const file = process.env.C2C_E2E_INFO ?? (existsSync(LAST_RUN) ? LAST_RUN : null);
+  if (file) return JSON.parse(readFileSync(file, 'utf8')) as RunInfo;
+  return {
+    booted: false,
+    storeUrl: 'http://127.0.0.1:9',
+    admin: { username: 'admin', password: 'password' },
+    adminStatePath: '',
+    hasWooCommerce: false,
+    woocommerceMessage: 'not started',
+    woocommerceVersion: null,
+    wordpressVersion: null,
+    sandbox: null,
+    siteDir: null,
+    zips: [],
+    products: [],
+  };
+}
+
+export const WOOCOMMERCE_MISSING =
+  '*** WooCommerce not found: WooCommerce tests SKIPPED. Put a WooCommerce plugin folder at ~/.cache/card2crypto/woocommerce or set WOOCOMMERCE_DIR=/path/to/woocommerce, then run again.';
