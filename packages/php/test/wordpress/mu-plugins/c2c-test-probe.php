@@ -86,6 +86,23 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				return new WP_REST_Response( get_option( $input['name'] ) );
 			case 'get_option':
 				return new WP_REST_Response( get_option( $input['name'], null ) );
+			case 'uninstall':
+				// What "Delete" on the Plugins screen runs (uninstall_plugin()): the plugin's
+				// uninstall.php with WP_UNINSTALL_PLUGIN defined; here once per scenario.
+				$results = array();
+				foreach ( $input['scenarios'] as $scenario ) {
+					update_option( $scenario['option'], $scenario['stored'] );
+					if ( ! defined( 'WP_UNINSTALL_PLUGIN' ) ) {
+						define( 'WP_UNINSTALL_PLUGIN', $scenario['plugin'] );
+					}
+					include WP_PLUGIN_DIR . '/' . dirname( $scenario['plugin'] ) . '/uninstall.php';
+					$results[] = get_option( $scenario['option'], null );
+				}
+				return new WP_REST_Response( $results );
+			case 'deactivate':
+				require_once ABSPATH . 'wp-admin/includes/plugin.php';
+				deactivate_plugins( $input['plugin'], true );
+				return new WP_REST_Response( get_option( 'active_plugins' ) );
 			case 'log_files':
 				$dir   = wp_upload_dir()['basedir'] . '/wc-logs';
 				$lines = array();
