@@ -99,11 +99,9 @@ final class Settings_Page {
 		if ( null !== $this->last_saved && $input === $this->last_saved ) {
 			return $this->last_saved;
 		}
-		$store = $this->view->store();
-		if ( ! current_user_can( $this->capability ) ) {
-			return array_merge( $store->defaults(), $store->stored() );
-		}
-		$prepared = $store->prepare_save( is_array( $input ) ? wp_unslash( $input ) : array() );
+		// options.php has checked the nonce and the capability; code that updates the option is validated alike.
+		$store    = $this->view->store();
+		$prepared = $store->prepare_save( is_array( $input ) ? $input : array() ); // options.php has already unslashed it.
 		foreach ( $prepared['problems'] as $problem ) {
 			add_settings_error( $this->option(), 'c2c-' . $problem['field'], $this->view->problem_message( $problem ), 'error' );
 		}

@@ -219,11 +219,14 @@ export function wordpressSuite(config: SiteConfig): void {
       };
 
       const usesConstant = 'CARD2CRYPTO_PARTNER_TOKEN' in config.defines;
-      let saved = await submit({ partner_token: 'widget-token', partner_secret: 'widget-secret-XYZ', default_amount: '100', default_fiat_currency: 'EUR', title: 'Buy bitcoin' });
-      assert.equal(saved.partner_secret, 'widget-secret-XYZ');
+      const widgetSecret = 'wid\\get"secret\'<XYZ>'; // Backslash, quotes and brackets survive as typed.
+      let saved = await submit({ partner_token: 'widget-token', partner_secret: widgetSecret, default_amount: '100', default_fiat_currency: 'EUR', title: 'Buy bitcoin' });
+      assert.equal(saved.partner_secret, widgetSecret);
       assert.equal(saved.default_amount, '100.00', 'amount normalised to the currency decimals');
       assert.equal(saved.title, 'Buy bitcoin');
-      assert.equal(page.text.includes('widget-secret-XYZ'), false, 'the secret never comes back to the browser');
+      for (const form of [widgetSecret, 'secret&#039;&lt;XYZ', 'secret\'<XYZ']) {
+        assert.equal(page.text.includes(form), false, 'the secret never comes back to the browser');
+      }
       assert.match(page.text, /A secret is saved/);
       if (usesConstant) {
         assert.match(page.text, /Set in wp-config\.php by CARD2CRYPTO_PARTNER_TOKEN/);
@@ -235,7 +238,7 @@ export function wordpressSuite(config: SiteConfig): void {
 
       // An invalid amount and colour: refused by name, stored values kept, the rest saved; empty secret keeps the secret.
       saved = await submit({ partner_secret: '', default_amount: '1,000', color_primary_fill: 'red; }', title: 'Buy crypto now', default_crypto_currency: 'ETH' });
-      assert.equal(saved.partner_secret, 'widget-secret-XYZ', 'an empty secret field keeps the saved secret');
+      assert.equal(saved.partner_secret, widgetSecret, 'an empty secret field keeps the saved secret');
       assert.equal(saved.default_amount, '100.00', 'the invalid amount was not saved');
       assert.equal(saved.color_primary_fill, '#6a42e9', 'the invalid colour was not saved');
       assert.equal(saved.title, 'Buy crypto now', 'the valid fields were saved');
