@@ -5,7 +5,7 @@
  *     sandbox.urls.base_url; // http://127.0.0.1:PORT
  *     await sandbox.close();
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CallbackDispatcher } from './callbacks/dispatcher.js';
 import { createClock } from './clock.js';
@@ -78,7 +78,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const partners = new PartnerRegistry(store);
     partners.load(options.partners ?? [], clock.now());
 
-    server = createServer({ keepAliveTimeout: 10_000 });
+    // Until everything is in place, requests get 503 (GET / answers 200 only once the sandbox is ready).
+    let handle: (req: IncomingMessage, res: ServerResponse) => void = (req, res) => {
+      req.resume();
+      res.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain; charset=utf-8' });
+      res.end('starting');
+    };
+    server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => handle(req, res));
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(options.port ?? 0, host, () => resolve());
@@ -118,7 +124,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         timestampBehindMs: 5_000,
       },
     };
-    server.on('request', createHandler(context));
+    handle = createHandler(context);
     operations.start();
     dispatcher.start();
 

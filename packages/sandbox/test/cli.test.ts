@@ -1,0 +1,132 @@
+/** The card2crypto-sandbox bin: flags, the printed addresses, readiness, clean stop; the price table option. */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { PARTNER_API_PATHS } from '@card2crypto/core';
+import { parseCli } from '../src/cli.js';
+import { Pricing } from '../src/pricing.js';
+import { post, signedBody, tempDir } from './helpers.js';
+
+const BIN = fileURLToPath(new URL('../../bin/card2crypto-sandbox.js', import.meta.url));
+
+describe('card2crypto-sandbox bin', () => {
+  it('prints its addresses as name: value lines, then ready; answers; stops cleanly on SIGTERM', async () => {
+    const dir = tempDir();
+    const child = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dir.path, '--partner', 'cli-partner:cli-secret:http://127.0.0.1:9/callback', '--partner', 'second:s2', '--clock-speed', '50', '--rate-limit', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (/^ready$/m.test(out)) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
+      });
+      const lines = Object.fromEntries(
+        out
+          .trim()
+          .split('\n')
+          .filter((l) => l.includes(': '))
+          .map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]),
+      );
+      const base = lines.base_url as string;
+      assert.match(base, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.equal(lines.widget_script_url, `${base}/widget.js`);
+      assert.equal(lines.landing_url, `${base}/landing`);
+      assert.equal(lines.status_page_url, `${base}/status`);
+      assert.equal(lines.dashboard_url, `${base}/dashboard`);
+      assert.equal(lines.callback_ip, '127.0.0.1');
+      assert.equal(lines.data_dir, dir.path);
+      assert.match(out, /^partner: cli-partner http:\/\/127\.0\.0\.1:9\/callback$/m);
+      assert.match(out, /^partner: second$/m);
+      assert.doesNotMatch(out, /cli-secret|s2\b/, 'secrets are never printed');
+
+      const home = await fetch(`${base}/`);
+      assert.equal(home.status, 200);
+      assert.match(await home.text(), /4242 4242 4242 4242/);
+      const script = await fetch(lines.widget_script_url as string);
+      assert.match(script.headers.get('content-type') ?? '', /javascript/);
+      assert.match(await script.text(), /Card2CryptoWidget/);
+      const api = await post(base + PARTNER_API_PATHS.params, JSON.stringify(signedBody({}, { token: 'cli-partner', secret: 'cli-secret' })));
+      assert.equal(api.status, 200);
+
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      dir.remove();
+    }
+  });
+
+  it('refuses bad flags with a message and exit code 1; --help prints the usage', () => {
+    for (const args of [['--partner', 'no-secret'], ['--clock-speed', 'fast'], ['--port', '-1'], ['--partner', 'a:b:not a url'], ['--unknown']]) {
+      const run = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+      assert.equal(run.status, 1, args.join(' '));
+      assert.match(run.stderr, /^card2crypto-sandbox: /);
+    }
+    const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /--clock-speed N/);
+  });
+
+  it('maps every flag to an option', () => {
+    const dir = tempDir();
+    try {
+      const prices = join(dir.path, 'prices.json');
+      writeFileSync(prices, JSON.stringify({ crypto: { BTC: '50000' } }));
+      const options = parseCli([
+        '--port', '4799', '--host', '127.0.0.1', '--data-dir', dir.path, '--partner', 'p:s:https://shop.example/cb?x=1',
+        '--callback-ip', '127.0.0.2', '--callback-timeout', '5000', '--callback-concurrency', '3', '--clock-speed', '2.5',
+        '--rate-limit', '0', '--rate-lifetime', '60', '--step-delay', '0', '--service-fee', '0.02', '--kyc-threshold-percent', '50',
+        '--prices', prices, '--max-body-bytes', '1000',
+      ]);
+      assert.notEqual(options, 'help');
+      assert.deepEqual(options, {
+        dataDir: dir.path,
+        port: 4799,
+        host: '127.0.0.1',
+        partners: [{ token: 'p', secret: 's', callbackUrl: 'https://shop.example/cb?x=1' }],
+        callbackIp: '127.0.0.2',
+        callbackTimeoutMs: 5000,
+        callbackConcurrency: 3,
+        clockSpeed: 2.5,
+        rateLimit: 0,
+        rateLifetimeSeconds: 60,
+        stepDelayMs: 0,
+        serviceFee: '0.02',
+        kycThresholdPercent: 50,
+        prices: { crypto: { BTC: '50000' } },
+        maxBodyBytes: 1000,
+      });
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
+describe('price table', () => {
+  it('takes overrides and keeps the other defaults; quotes follow the table exactly', () => {
+    const pricing = new Pricing({ crypto: { BTC: '50000' }, fiat: { EUR: '1' } }, '0', 20);
+    // 100.00 EUR at 1 USD / 50000 USD per BTC = 0.002 BTC, no fee.
+    const quote = pricing.quote({ fromCurrency: 'EUR', toCurrency: 'BTC', fromAmount: 10000n });
+    assert.equal(quote.toAmount, 200000n);
+    assert.equal(quote.feeAmount, 0n);
+    assert.equal(quote.rate, '50000');
+    const eth = pricing.quote({ fromCurrency: 'EUR', toCurrency: 'ETH', fromAmount: 32000n });
+    assert.equal(eth.toAmount, 100000000000000000n); // 320 EUR at 3200 USD per ETH = 0.1 ETH
+  });
+
+  it('refuses a table that misses or invents a currency, or a bad value', () => {
+    assert.throws(() => new Pricing({ fiat: { XXX: '1' } }), /XXX is not a supported fiat currency/);
+    assert.throws(() => new Pricing({ crypto: { DOGE: '1' } }), /DOGE is not a supported crypto asset/);
+    assert.throws(() => new Pricing({ crypto: { BTC: '-1' } }), /price of BTC/);
+    assert.throws(() => new Pricing({ crypto: { BTC: '0' } }), /price of BTC/);
+    assert.throws(() => new Pricing({}, '1.5'), /service fee/);
+  });
+});
