@@ -27,8 +27,8 @@ test.describe('classic checkout through the sandbox', () => {
     });
 
     const buyer = await browser.newPage();
-    await buyer.goto(`${store.storeUrl}/?add-to-cart=${store.woocommerce!.products[0]!.id}`);
-    await buyer.goto(pageUrl);
+    await buyer.goto(`${store.storeUrl}/?add-to-cart=${store.woocommerce!.products[0]!.id}`, { waitUntil: 'domcontentloaded' });
+    await buyer.goto(pageUrl, { waitUntil: 'domcontentloaded' });
     await buyer.locator('#billing_first_name').fill(BUYER.first_name);
     await buyer.locator('#billing_last_name').fill(BUYER.last_name);
     await buyer.locator('#billing_address_1').fill(BUYER.address_1);

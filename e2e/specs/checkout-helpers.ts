@@ -74,9 +74,13 @@ export async function placeOrder(request: APIRequestContext, store: RunningStore
   const body = (await response.json()) as { order_id: number; order_key: string; payment_result: { redirect_url: string } };
   expect(response.status(), JSON.stringify(body)).toBe(200);
   void email;
-  const parsed = parseLandingUrl(body.payment_result.redirect_url);
-  if (!parsed.ok) throw new Error(`Not a landing URL: ${body.payment_result.redirect_url}`);
-  return { id: body.order_id, key: body.order_key, redirect: body.payment_result.redirect_url, params: parsed.payload.params, callbacks: parsed.payload.callbacks };
+  // The store sends the buyer through its own link, which signs the landing URL on arrival.
+  const link = await request.get(body.payment_result.redirect_url, { maxRedirects: 0 });
+  expect(link.status()).toBe(302);
+  const redirect = link.headers()['location'] ?? '';
+  const parsed = parseLandingUrl(redirect);
+  if (!parsed.ok) throw new Error(`Not a landing URL: ${redirect}`);
+  return { id: body.order_id, key: body.order_key, redirect, params: parsed.payload.params, callbacks: parsed.payload.callbacks };
 }
 
 /** operation_data as the service sends it for an order's attempt. */
@@ -183,8 +187,8 @@ export async function saveSettings(page: Page, store: RunningStore, changes: { c
 /** Block checkout as a guest: product to cart, address, place order; ends on the landing page (or the order-pay page, embedded flow). */
 export async function blockCheckout(page: Page, store: RunningStore, productIndex = 0, landing = true): Promise<void> {
   const product = store.woocommerce!.products[productIndex]!;
-  await page.goto(`${store.storeUrl}/?add-to-cart=${product.id}`);
-  await page.goto(store.woocommerce!.pages.checkout!);
+  await page.goto(`${store.storeUrl}/?add-to-cart=${product.id}`, { waitUntil: 'domcontentloaded' });
+  await page.goto(store.woocommerce!.pages.checkout!, { waitUntil: 'domcontentloaded' });
   await page.getByLabel('Email address').fill(BUYER.email);
   const form = page.locator('.wc-block-checkout');
   await form.getByLabel('First name').first().fill(BUYER.first_name);

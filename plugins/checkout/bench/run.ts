@@ -80,7 +80,8 @@ async function placeOrder(s: Store): Promise<Record<string, unknown>> {
     body: JSON.stringify({ billing_address: { ...address, email: 'bench@example.com' }, shipping_address: address, payment_method: 'card2crypto' }),
   });
   const body = (await response.json()) as { payment_result?: { redirect_url: string } };
-  const parsed = parseLandingUrl(body.payment_result?.redirect_url ?? '');
+  const link = await fetch(body.payment_result?.redirect_url ?? 'about:blank', { redirect: 'manual' });
+  const parsed = parseLandingUrl(link.headers.get('location') ?? '');
   if (!parsed.ok) throw new Error(`checkout failed: ${JSON.stringify(body).slice(0, 300)}`);
   return parsed.payload.params;
 }

@@ -76,8 +76,9 @@ trait Gateway_Payments {
 					'redirect' => $order->get_checkout_payment_url( true ),
 				);
 			}
-			$attempt = Payments::start_attempt( $order, $config );
-			$url     = Payments::landing_url( $order, $attempt, $config );
+			// The attempt starts now; the landing URL is signed when the browser follows the link.
+			Payments::start_attempt( $order, $config );
+			$url = Order_Pay::landing_link( $order );
 		} catch ( Payment_Refused $e ) {
 			wc_add_notice( $e->getMessage(), 'error' );
 			return array( 'result' => 'failure' );

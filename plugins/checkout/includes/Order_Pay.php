@@ -28,6 +28,26 @@ final class Order_Pay {
 	public static function register_route(): void {
 		register_rest_route(
 			Callback_Controller::REST_NAMESPACE,
+			'/orders/(?P<order_id>\d+)/landing',
+			array(
+				'methods'             => 'GET',
+				'callback'            => array( self::class, 'rest_landing' ),
+				// The buyer's browser follows this link; the order key is the proof.
+				'permission_callback' => '__return_true',
+				'args'                => array(
+					'order_id' => array(
+						'type'     => 'integer',
+						'required' => true,
+					),
+					'key'      => array(
+						'type'     => 'string',
+						'required' => true,
+					),
+				),
+			)
+		);
+		register_rest_route(
+			Callback_Controller::REST_NAMESPACE,
 			self::ROUTE,
 			array(
 				'methods'             => 'POST',
@@ -81,6 +101,43 @@ final class Order_Pay {
 				'expires_at' => $rate['expired_at'] ?? null,
 			)
 		);
+		$response->header( 'Cache-Control', 'no-store' );
+		return $response;
+	}
+
+	/** Where placing the order sends the buyer (redirect flow): this route signs the landing URL on arrival. */
+	public static function landing_link( \WC_Order $order ): string {
+		return add_query_arg( 'key', rawurlencode( $order->get_order_key() ), rest_url( Callback_Controller::REST_NAMESPACE . '/orders/' . $order->get_id() . '/landing' ) );
+	}
+
+	/**
+	 * Redirect flow: 302 to the landing page with settings signed now, so the
+	 * timestamp is fresh when the landing page starts the widget (the service
+	 * allows 5 s behind). Uses the attempt placing the order started, or a new
+	 * one if that one already has news (the buyer came back).
+	 */
+	public static function rest_landing( \WP_REST_Request $request ) {
+		$order = wc_get_order( (int) $request['order_id'] );
+		$key   = (string) $request['key'];
+		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) ) {
+			return new \WP_Error( 'card2crypto_order', __( 'This order cannot be found.', 'card2crypto-checkout' ), array( 'status' => 404 ) );
+		}
+		$config = Config::load();
+		$target = $order->get_checkout_order_received_url();
+		if ( Gateway::ID === $order->get_payment_method() && $order->needs_payment() ) {
+			try {
+				$attempt = Payments::current_attempt( $order );
+				if ( null === $attempt || Operation_Store::NO_CODE !== $attempt['status_code'] ) {
+					$attempt = Payments::start_attempt( $order, $config );
+				}
+				$target = Payments::landing_url( $order, $attempt, $config );
+			} catch ( \Throwable $e ) {
+				Log::error( sprintf( 'Order %d: the landing URL could not be built: %s', $order->get_id(), $e->getMessage() ) );
+				$target = $order->get_checkout_payment_url();
+			}
+		}
+		$response = new \WP_REST_Response( null, 302 );
+		$response->header( 'Location', $target );
 		$response->header( 'Cache-Control', 'no-store' );
 		return $response;
 	}
