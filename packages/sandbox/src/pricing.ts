@@ -11,7 +11,16 @@
  * net covers it; the customer then gets exactly to_amount and the rounding
  * excess goes to the fee.
  */
-import { CRYPTO_ASSETS, FIAT_CURRENCIES, findCryptoAsset, findFiatCurrency, type CryptoAsset, type FiatCurrency } from '@card2crypto/core';
+import {
+  CRYPTO_ASSETS,
+  decimalToMinor,
+  FIAT_CURRENCIES,
+  findCryptoAsset,
+  findFiatCurrency,
+  formatMinorUnits,
+  type CryptoAsset,
+  type FiatCurrency,
+} from '@card2crypto/core';
 
 export interface PriceTable {
   /** USD value of one whole unit of each fiat currency, e.g. { EUR: "1.08" }. */
@@ -52,15 +61,16 @@ interface Decimal {
   scale: number;
 }
 
-const DECIMAL_RE = /^(\d+)(?:\.(\d+))?$/;
+const DECIMAL_RE = /^\d+(?:\.(\d+))?$/;
 
+/** The exact fraction of a decimal string, read with core's decimalToMinor at the string's own precision. */
 function parseDecimal(text: string, what: string): Decimal {
   const m = typeof text === 'string' ? DECIMAL_RE.exec(text) : null;
   if (!m) throw new TypeError(`${what} must be a positive decimal string such as "1.08", got ${JSON.stringify(text)}`);
-  const fraction = m[2] ?? '';
-  const n = BigInt(m[1]! + fraction);
+  const scale = (m[1] ?? '').length;
+  const n = decimalToMinor(text, scale);
   if (n <= 0n) throw new RangeError(`${what} must be greater than 0`);
-  return { n, scale: fraction.length };
+  return { n, scale };
 }
 
 const pow10 = (k: number): bigint => 10n ** BigInt(k);
@@ -200,7 +210,7 @@ export class Pricing {
     } else {
       throw new QuoteError('from_amount', 'give exactly one of from_amount and to_amount');
     }
-    const shown = (minor: bigint) => `${minor} (${formatMinor(minor, fiat.decimals)} ${fiat.code})`;
+    const shown = (minor: bigint) => `${minor} (${formatMinorUnits(minor, fiat.code)} ${fiat.code})`;
     if (fromAmount < limits.min) {
       throw new QuoteError(field, `${field} gives ${shown(fromAmount)}, below the minimum ${shown(limits.min)} for ${fiat.code}`);
     }
@@ -224,10 +234,4 @@ export class Pricing {
     }
     return hi;
   }
-}
-
-export function formatMinor(minor: bigint, decimals: number): string {
-  if (decimals === 0) return minor.toString();
-  const text = minor.toString().padStart(decimals + 1, '0');
-  return `${text.slice(0, -decimals)}.${text.slice(-decimals)}`;
 }

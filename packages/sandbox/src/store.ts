@@ -616,11 +616,6 @@ export class Store {
     this.stmts.releaseInFlight.run();
   }
 
-  /** Partners that have pending callbacks. */
-  partnersWithPending(): string[] {
-    return (this.stmts.partnersWithPending.all() as Row[]).map((row) => str(row, 'partner_token'));
-  }
-
   countCallbacks(state: CallbackState): number {
     return num(this.stmts.countCallbacks.get({ state }) as Row, 'n');
   }
@@ -718,7 +713,6 @@ function prepare(db: Database.Database) {
       "SELECT MIN(next_attempt_at) AS t FROM callbacks WHERE partner_token = @partner_token AND state = 'pending' AND in_flight = 0",
     ),
     releaseInFlight: db.prepare('UPDATE callbacks SET in_flight = 0 WHERE in_flight = 1'),
-    partnersWithPending: db.prepare("SELECT DISTINCT partner_token FROM callbacks WHERE state = 'pending'"),
     countCallbacks: db.prepare('SELECT COUNT(*) AS n FROM callbacks WHERE state = @state'),
     insertAttempt: db.prepare(
       `INSERT INTO callback_attempts (callback_id, attempt, at, url, http_status, excerpt, error, duration_ms)
