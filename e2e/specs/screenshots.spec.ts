@@ -51,7 +51,7 @@ test.describe('admin', () => {
     test.skip(!info.hasWooCommerce, WOOCOMMERCE_MISSING);
     await page.goto('/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto');
     await settle(page);
-    await page.screenshot({ path: `${DIR}checkout-settings.png`, fullPage: true });
+    await page.screenshot({ path: `${DIR}checkout-settings.png` });
   });
 });
 
