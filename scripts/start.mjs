@@ -55,6 +55,12 @@ try {
   process.exit(1);
 }
 
+/** The reason and the remedy, indented (the message's headline is already said). */
+function whyNoWooCommerce(message) {
+  const lines = message.split('\n');
+  return (lines.length > 1 ? lines.slice(1) : lines).map((line) => `    ${line.trim()}`).join('\n');
+}
+
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 const wc = store.woocommerce;
 const lines = [
@@ -71,7 +77,9 @@ lines.push(
   store.sandbox ? `  Sandbox    ${store.sandbox.dashboardUrl}   (API ${store.sandbox.url})` : '  Sandbox    not running (see above)',
   '',
   `  WordPress  ${store.wordpress.version}  (${store.wordpress.source})`,
-  wc ? `  WooCommerce ${wc.version}  (${wc.source}: ${wc.dir})` : `  WooCommerce not found: no checkout.\n${store.woocommerceMessage.replace(/^/gm, '    ')}`,
+  wc
+    ? `  WooCommerce ${wc.version}  (${wc.source}: ${wc.dir})`
+    : `  WooCommerce *** NONE: the store runs without WooCommerce, so without the checkout ***\n${whyNoWooCommerce(store.woocommerceMessage)}`,
   `  Partner    token ${store.partner.token}; callbacks to ${store.partner.callbackUrl}`,
   `  Plugins    ${store.seed.activePlugins.join(', ') || 'none active'}`,
 );

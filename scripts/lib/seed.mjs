@@ -81,10 +81,15 @@ export function pluginOptions({ partner, sandbox }) {
   };
 }
 
-/** Plugin basenames present in the site for `mode`: mounted from source, or none (e2e uploads them). */
-export function pluginsToActivate(mountPlugins) {
+/**
+ * Plugin basenames to activate: the ones mounted from source (none when the
+ * e2e suite uploads them); the checkout only with WooCommerce, which it requires.
+ */
+export function pluginsToActivate(mountPlugins, woocommerce) {
   if (!mountPlugins) return [];
-  return PLUGINS.filter((plugin) => existsSync(join(plugin.dir, plugin.main))).map((plugin) => `${plugin.slug}/${plugin.main}`);
+  return PLUGINS.filter((plugin) => existsSync(join(plugin.dir, plugin.main)) && (woocommerce || plugin.key !== 'checkout')).map(
+    (plugin) => `${plugin.slug}/${plugin.main}`,
+  );
 }
 
 /** Write config.json and blueprint.json into `harnessDir`; returns the blueprint path. */
@@ -111,7 +116,7 @@ export async function writeSeed({ harnessDir, woocommerce, mountPlugins, partner
       woocommerce_enable_guest_checkout: 'yes',
       woocommerce_calc_taxes: 'no',
     },
-    activate: pluginsToActivate(mountPlugins),
+    activate: pluginsToActivate(mountPlugins, woocommerce),
     options: pluginOptions({ partner, sandbox }),
     products: SAMPLE_PRODUCTS,
     widgetBlockName: blockName,

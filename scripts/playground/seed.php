@@ -42,7 +42,7 @@ function card2crypto_harness_activate( $plugin, array &$result ) {
 	try {
 		$outcome = activate_plugin( $plugin );
 		if ( is_wp_error( $outcome ) ) {
-			$result['errors'][] = $plugin . ': ' . $outcome->get_error_message();
+			$result['errors'][] = $plugin . ': ' . wp_strip_all_tags( $outcome->get_error_message() );
 		} else {
 			$result['activated'][] = $plugin;
 		}
