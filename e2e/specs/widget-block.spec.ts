@@ -1,0 +1,309 @@
+/**
+ * The widget block end to end, as a site admin and a visitor would use it:
+ * a real WordPress (Playground) with the plugin, the sandbox service and
+ * Chromium. Serial: each step builds on the previous one's site state.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from '@playwright/test';
+import { canonicalString, hmacSha512Hex, parseLandingUrl, validateWidgetSettings } from '@card2crypto/core';
+import {
+  SETTINGS_PAGE,
+  buyInWidget,
+  collectWidgetEvents,
+  expect,
+  field,
+  loginAsAdmin,
+  partnerSecret,
+  runningStore,
+  saveSettings,
+  setColor,
+  watchForSecret,
+  widgetEvents,
+  widgetFrame,
+  widgetZip,
+} from './widget-helpers.js';
+
+const found = runningStore();
+test.skip(!found, 'SKIPPED: no store started by the e2e harness (.card2crypto/e2e/running.json): these specs need its sandbox partner.');
+const store = found!;
+const secret = found ? partnerSecret(found) : '';
+// Unique per run, so a site that kept an earlier run's widgets still has exactly one of ours.
+const HEADING = `Crypto from the widgets screen ${Date.now().toString(36)}`;
+const SUCCESS_CARD = '4242424242424242';
+
+test.describe.configure({ mode: 'serial' });
+test.skip(!found?.sandbox, 'SKIPPED: the sandbox is not running in the test store.');
+
+let leaks: () => Promise<string[]>;
+test.beforeEach(({ page }) => {
+  leaks = watchForSecret(page, store, secret);
+});
+test.afterEach(async () => {
+  expect(await leaks(), 'responses of the site that contained the partner secret').toEqual([]);
+});
+
+test('the plugin zip is uploaded and activated', async ({ page }) => {
+  await loginAsAdmin(page, store);
+  await page.goto(`${store.storeUrl}/wp-admin/plugins.php`);
+  const row = page.locator('tr[data-slug="card2crypto-widget"]');
+  // The e2e "install" project uploads the zips first; on a site without the plugin this does it, as an admin would.
+  if ((await row.count()) === 0) {
+    const zip = widgetZip();
+    expect(zip, 'the widget plugin zip (npm run zip, or the e2e global setup)').not.toBeNull();
+    await page.goto(`${store.storeUrl}/wp-admin/plugin-install.php?tab=upload`);
+    await page.locator('#pluginzip').setInputFiles(zip!);
+    await page.locator('#install-plugin-submit').click();
+    await expect(page.getByText('Plugin installed successfully.')).toBeVisible({ timeout: 300_000 });
+    await page.getByRole('link', { name: 'Activate Plugin' }).click();
+    await page.waitForURL(/plugins\.php/);
+  } else if ((await row.locator('.activate a').count()) > 0) {
+    await row.locator('.activate a').click();
+    await page.waitForURL(/plugins\.php/);
+  }
+  await expect(page.locator('tr[data-slug="card2crypto-widget"].active')).toHaveCount(1);
+});
+
+test('the admin configures the settings page; the secret is never shown again', async ({ page }) => {
+  await loginAsAdmin(page, store);
+  await page.goto(`${store.storeUrl}${SETTINGS_PAGE}`);
+  await field(page, 'title').fill('Buy bitcoin with a card');
+  await field(page, 'partner_token').fill(store.partner.token);
+  await field(page, 'partner_secret').fill(secret);
+  await field(page, 'default_fiat_currency').selectOption('EUR');
+  await field(page, 'default_amount').fill('50');
+  await field(page, 'default_crypto_currency').selectOption('BTC');
+  await field(page, 'environment').selectOption('sandbox');
+  await field(page, 'base_url').fill(store.sandbox!.url);
+  await field(page, 'widget_script_url').fill(`${store.sandbox!.url}/widget.js`);
+  await field(page, 'landing_url').fill(`${store.sandbox!.url}/landing`);
+  await saveSettings(page);
+  await expect(field(page, 'default_amount')).toHaveValue('50.00');
+  await expect(field(page, 'partner_secret')).toHaveValue('');
+  // Eight colour pickers with the widget's defaults.
+  await expect(page.locator('.wp-picker-container')).toHaveCount(8);
+  await expect(field(page, 'color_primary_fill')).toHaveValue('#6a42e9');
+  await expect(field(page, 'color_box_shadow')).toHaveValue('rgba(40, 51, 78, 0.3)');
+});
+
+test('the admin places the block in the sidebar through the widgets screen', async ({ page }) => {
+  test.setTimeout(900_000);
+  await loginAsAdmin(page, store);
+  // The editor may greet a first visit with its welcome guide, whenever its preferences arrive: close it when it shows.
+  const guide = page.getByRole('dialog', { name: /Welcome to block Widgets/ });
+  await page.addLocatorHandler(guide, async () => {
+    await guide.getByRole('button', { name: 'Close' }).click();
+  });
+  await page.goto(`${store.storeUrl}/wp-admin/widgets.php`);
+  await expect(page.locator('.edit-widgets-header')).toBeVisible({ timeout: 120_000 });
+  await page.getByRole('button', { name: /Add block|Toggle block inserter|Block Inserter/ }).first().click();
+  await page.getByPlaceholder('Search').fill('Crypto purchase widget');
+  await page.getByRole('option', { name: 'Crypto purchase widget' }).click();
+
+  // The editor's live preview, without the service: the site's default amount and currency.
+  const block = page.locator('.wp-block-card2crypto-widget.is-selected');
+  await expect(block.locator('[data-testid="c2c-preview-amount"]')).toContainText('50.00 EUR');
+
+  // The block's own settings, in the block inspector.
+  const inspector = page.locator('.interface-complementary-area, .block-editor-block-inspector').first();
+  if (!(await inspector.isVisible().catch(() => false))) await page.getByRole('button', { name: 'Settings' }).first().click();
+  await page.getByLabel('Heading', { exact: true }).fill(HEADING);
+  await page.getByLabel('Amount').fill('10');
+  await expect(page.getByRole('alert').filter({ hasText: 'between 50.00 and 5000.00 EUR' })).toBeVisible();
+  await page.getByLabel('Amount').fill('75');
+  await page.getByLabel('Crypto currency').selectOption('ETH');
+  await page.getByLabel('Crypto currency').selectOption('BTC');
+  await expect(block.locator('[data-testid="c2c-preview-amount"]')).toContainText('75 EUR');
+  await expect(block.locator('.c2c-widget__title')).toHaveText(HEADING);
+
+  await page.getByRole('button', { name: 'Update' }).click();
+  // Saving re-renders every widget through the REST API: minutes on WordPress in WebAssembly.
+  await expect(page.locator('.components-snackbar').filter({ hasText: 'Widgets saved.' })).toBeVisible({ timeout: 600_000 });
+});
+
+test('a visitor buys with a sandbox test card and the page sees the success event', async ({ page }) => {
+  test.setTimeout(600_000);
+  await collectWidgetEvents(page);
+  await page.goto(`${store.storeUrl}/`, { waitUntil: 'domcontentloaded' });
+  const ours = page.locator('.c2c-widget', { has: page.getByRole('heading', { name: HEADING }) });
+  await expect(ours).toHaveCount(1);
+  // Every block on the page started, with one widget script for all of them.
+  const blocks = page.locator('.c2c-widget__frame');
+  for (const frame of await blocks.all()) await expect(frame.locator('iframe.card2crypto-widget-frame')).toHaveCount(1, { timeout: 120_000 });
+  await expect(page.locator(`script[src="${store.sandbox!.url}/widget.js"]`)).toHaveCount(1);
+
+  const frame = widgetFrame(ours);
+  await expect(frame.locator('#from_amount')).toHaveValue(/^75(\.00)?$/, { timeout: 120_000 });
+  await buyInWidget(frame, SUCCESS_CARD);
+  await expect(frame.locator('#result.ok')).toBeVisible({ timeout: 180_000 });
+
+  const target = await ours.locator('.c2c-widget__frame').getAttribute('id');
+  await expect
+    .poll(async () => (await widgetEvents(page)).filter((e) => e.target === target).map((e) => e.event), { timeout: 60_000 })
+    .toEqual(expect.arrayContaining(['onLoaded', 'onOperationCreated', 'onPaymentSent', 'onOperationSuccess']));
+  const success = (await widgetEvents(page)).find((e) => e.target === target && e.event === 'onOperationSuccess');
+  expect(success!.data).toMatchObject({ status: 'success', operation_info: { from: { amount: 7500, currency: { code: 'EUR' } } } });
+  // The container followed the widget's size.
+  expect(await ours.locator('.c2c-widget__frame').evaluate((el) => parseInt((el as HTMLElement).style.height, 10))).toBeGreaterThan(150);
+});
+
+test('colours from the settings page show in the widget; an invalid one is refused and the others kept', async ({ page, request }) => {
+  test.setTimeout(600_000);
+  await loginAsAdmin(page, store);
+  await page.goto(`${store.storeUrl}${SETTINGS_PAGE}`);
+  await setColor(page, 'color_primary_fill', '#FF0000');
+  await setColor(page, 'color_primary_text', 'not-a-colour');
+  await saveSettings(page);
+  await expect(page.locator('.notice-error, .error').filter({ hasText: 'Main text colour' }).first()).toBeVisible();
+  await page.goto(`${store.storeUrl}${SETTINGS_PAGE}`);
+  await expect(field(page, 'color_primary_fill')).toHaveValue('#ff0000');
+  await expect(field(page, 'color_primary_text')).toHaveValue('#28334e');
+
+  await page.goto(`${store.storeUrl}/`, { waitUntil: 'domcontentloaded' });
+  const frame = widgetFrame(page.locator('.c2c-widget').first());
+  await expect(frame.locator('.widgetColor')).toHaveCount(1, { timeout: 120_000 });
+  await expect
+    .poll(() => frame.locator('.widgetColor').evaluate((el) => getComputedStyle(el).getPropertyValue('--primaryFill').trim()), { timeout: 60_000 })
+    .toBe('#ff0000');
+  await expect
+    .poll(() => frame.locator('#continue').evaluate((el) => getComputedStyle(el).backgroundColor), { timeout: 60_000 })
+    .toBe('rgb(255, 0, 0)');
+
+  // The stylesheet at its stable, versioned address.
+  const css = await page.evaluate(() => [...document.querySelectorAll('iframe')].length);
+  expect(css).toBeGreaterThan(0);
+  const cssResponse = await request.get(`${store.storeUrl}/wp-json/card2crypto-widget/v1/partner.css`);
+  expect(cssResponse.headers()['content-type']).toContain('text/css');
+  expect(await cssResponse.text()).toBe('.widgetColor {\n  --primaryFill: #ff0000;\n}\n');
+
+  // Back to the defaults for the next steps.
+  await page.goto(`${store.storeUrl}${SETTINGS_PAGE}`);
+  await setColor(page, 'color_primary_fill', '#6a42e9');
+  await saveSettings(page);
+  await expect(field(page, 'color_primary_fill')).toHaveValue('#6a42e9');
+});
+
+test('a cached page older than the timestamp window still starts the widget; stale signed settings would not', async ({ page, request }) => {
+  test.setTimeout(600_000);
+  // The page as a cache would keep it: it holds no signature and no timestamp.
+  const cached = await (await request.get(`${store.storeUrl}/`)).text();
+  expect(cached).toContain('data-c2c-ref=');
+  expect(cached).not.toMatch(/"signature"|"timestamp"/);
+  const ref = /data-c2c-ref="([0-9a-f]{64})"/.exec(cached)![1]!;
+  const block = /data-c2c-block="([^"]*)"/.exec(cached)![1]!.replace(/&quot;/g, '"').replace(/&#0?39;/g, "'");
+  const target = /<div id="(c2c-widget-[0-9a-f]{12}-\d+)"/.exec(cached)![1]!;
+  const early = await request.post(`${store.storeUrl}/wp-json/card2crypto-widget/v1/sign`, { data: { block, ref, target } });
+  expect(early.status()).toBe(200);
+  const stale = ((await early.json()) as { settings: Record<string, unknown> }).settings;
+
+  // Older than the window's 5 seconds behind (by a margin).
+  await page.waitForTimeout(12_000);
+  await page.route(`${store.storeUrl}/`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=UTF-8', body: cached }));
+  await collectWidgetEvents(page);
+  await page.goto(`${store.storeUrl}/`, { waitUntil: 'domcontentloaded' });
+  const frame = widgetFrame(page.locator(`#${target}`).locator('..'));
+  await expect(frame.locator('#continue')).toBeVisible({ timeout: 120_000 });
+  expect((await widgetEvents(page)).filter((e) => e.event === 'onError')).toEqual([]);
+
+  // Control: the settings signed 12 s ago, run directly, are refused by the service.
+  const message = await page.evaluate(
+    ([settings, id]) =>
+      new Promise<string>((resolve) => {
+        const el = document.createElement('div');
+        el.id = id;
+        document.body.append(el);
+        (window as unknown as { Card2CryptoWidget: { run: (s: unknown, m: string) => void } }).Card2CryptoWidget.run(
+          { ...(settings as object), target_element: id, onError: (e: { message: string }) => resolve(e.message), onLoaded: () => resolve('loaded') },
+          'POST',
+        );
+      }),
+    [stale, 'stale-widget'] as const,
+  );
+  expect(message).not.toBe('loaded');
+});
+
+test('the buy button sends the visitor to the landing page with settings signed at click time', async ({ page, request }) => {
+  test.setTimeout(600_000);
+  await loginAsAdmin(page, store);
+  // A post holding the button (the block's markup, as the editor saves it).
+  const nonce = await page.evaluate(async () => (await fetch('/wp-admin/admin-ajax.php?action=rest-nonce')).text());
+  const created = await page.evaluate(
+    async ({ nonce }) => {
+      const response = await fetch('/wp-json/wp/v2/pages', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': nonce },
+        body: JSON.stringify({ title: 'Buy with the landing page', status: 'publish', content: '<!-- wp:card2crypto/buy-button {"text":"Buy bitcoin now","amount":"60"} /-->' }),
+      });
+      return (await response.json()) as { link: string };
+    },
+    { nonce },
+  );
+  await page.context().clearCookies();
+  await page.goto(created.link, { waitUntil: 'domcontentloaded' });
+  const link = page.getByRole('link', { name: 'Buy bitcoin now' });
+  const href = (await link.getAttribute('href'))!;
+  expect(href).toContain('/card2crypto-widget/v1/go');
+  expect(href).not.toContain('signature');
+
+  const before = Date.now();
+  const go = await request.get(href, { maxRedirects: 0 });
+  expect(go.status()).toBe(302);
+  const location = go.headers()['location']!;
+  expect(location.startsWith(`${store.sandbox!.url}/landing/?i=`)).toBe(true);
+  const parsed = parseLandingUrl(location, { validateParams: true });
+  expect(parsed.ok, JSON.stringify(parsed)).toBe(true);
+  if (!parsed.ok) return;
+  const { signature, ...unsigned } = parsed.payload.params;
+  expect(unsigned).toMatchObject({ partner_token: store.partner.token, from_currency: 'EUR', from_amount: 6000, to_currency: 'BTC' });
+  expect(Number(unsigned['timestamp'])).toBeGreaterThanOrEqual(before - 1000);
+  expect(signature).toBe(hmacSha512Hex(canonicalString(unsigned, { form: 'simple' }), secret));
+  expect(validateWidgetSettings(parsed.payload.params)).toEqual([]);
+  expect(parsed.payload.callbacks).toEqual({ success: `${store.storeUrl}/?card2crypto=success`, fail: `${store.storeUrl}/?card2crypto=fail` });
+
+  // A click in the browser ends on the hosted landing page running the widget.
+  await link.click();
+  await page.waitForURL(`${store.sandbox!.url}/landing/**`, { timeout: 120_000 });
+  await expect(page.frameLocator('iframe.card2crypto-widget-frame').locator('#continue')).toBeVisible({ timeout: 120_000 });
+});
+
+test('the signing route refuses forged blocks and element ids, never returns the secret, and rate-limits', async ({ request }) => {
+  test.setTimeout(600_000);
+  const html = await (await request.get(`${store.storeUrl}/`)).text();
+  const ref = /data-c2c-ref="([0-9a-f]{64})"/.exec(html)![1]!;
+  const block = /data-c2c-block="([^"]*)"/.exec(html)![1]!.replace(/&quot;/g, '"');
+  const target = /<div id="(c2c-widget-[0-9a-f]{12}-\d+)"/.exec(html)![1]!;
+  const sign = (data: Record<string, string>) => request.post(`${store.storeUrl}/wp-json/card2crypto-widget/v1/sign`, { data });
+
+  const ok = await sign({ block, ref, target });
+  expect(ok.status()).toBe(200);
+  expect(ok.headers()['cache-control']).toContain('no-store');
+  const body = await ok.text();
+  expect(body).not.toContain(secret);
+  const { settings } = JSON.parse(body) as { settings: Record<string, unknown> };
+  expect(validateWidgetSettings(settings)).toEqual([]);
+
+  const forged = await sign({ block: '{"a":"4999","f":"EUR"}', ref, target });
+  expect(forged.status()).toBe(403);
+  const wrongTarget = await sign({ block, ref, target: 'c2c-widget-000000000000-1' });
+  expect(wrongTarget.status()).toBe(400);
+
+  // The limit through its documented filter, lowered so a slow test site reaches it within one window.
+  const muPlugins = path.join(store.dirs.siteDir, 'wp-content', 'mu-plugins');
+  const filter = path.join(muPlugins, 'card2crypto-widget-e2e-rate-limit.php');
+  mkdirSync(muPlugins, { recursive: true });
+  writeFileSync(filter, "<?php add_filter( 'card2crypto_widget_rate_limit', static function () { return array( 'limit' => 3, 'window' => 60 ); } );\n");
+  try {
+    const statuses: number[] = [];
+    let limited = null;
+    for (let i = 0; i < 6 && !limited; i++) {
+      const response = await sign({ block, ref, target });
+      statuses.push(response.status());
+      if (response.status() === 429) limited = response;
+    }
+    expect(statuses.slice(-1), statuses.join(',')).toEqual([429]);
+    expect(Number(limited!.headers()['retry-after'])).toBeGreaterThan(0);
+    expect(((await limited!.json()) as { code: string }).code).toBe('c2c_too_many_requests');
+  } finally {
+    rmSync(filter, { force: true });
+  }
+});
