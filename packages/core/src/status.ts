@@ -85,21 +85,22 @@ export type CallbackCondition =
   | 'partner_confirmation_pending'
   | 'partner_cancelled'
   | 'funds_debited'
-  | 'withdrawal_transaction_created'
-  | 'complete';
+  | 'withdrawal_transaction_created';
 
 export interface CallbackConditionEntry {
   condition: CallbackCondition;
-  /** The spec's wording of the condition (the last entry is the project's addition). */
+  /** The spec's wording of the condition. */
   description: string;
   status: OperationStatus;
   status_code: OperationStatusCode;
 }
 
 /**
- * When the service sends a callback, and with which pair. The first five are the
- * spec's conditions; `complete` (success 0) is the project's addition so that the
- * final state also reaches the partner.
+ * When the service sends a callback, and with which pair: exactly the spec's
+ * five conditions, nothing more. The operation still moves on to success 0
+ * (operation info reports it), but no callback is sent for it: success 6
+ * already carries the transaction id and explorer URL (decisions.md,
+ * "Callback conditions").
  */
 const conditions: CallbackConditionEntry[] = [
   { condition: 'payment_refused', description: 'The payment system refuses the payment.', status: 'declined', status_code: 101 },
@@ -107,7 +108,6 @@ const conditions: CallbackConditionEntry[] = [
   { condition: 'partner_cancelled', description: 'The partner cancels the operation.', status: 'declined', status_code: 106 },
   { condition: 'funds_debited', description: "Funds are debited from the client's card.", status: 'pending', status_code: 2 },
   { condition: 'withdrawal_transaction_created', description: 'The blockchain withdrawal transaction is created.', status: 'success', status_code: 6 },
-  { condition: 'complete', description: 'The withdrawal transaction is complete.', status: 'success', status_code: 0 },
 ];
 export const CALLBACK_CONDITIONS: readonly CallbackConditionEntry[] = Object.freeze(conditions.map((entry) => Object.freeze(entry)));
 

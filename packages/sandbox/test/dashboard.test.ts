@@ -75,13 +75,15 @@ describe('dashboard', () => {
     await row(op.id).locator('.op-summary .status').filter({ hasText: 'success 0' }).waitFor();
     const history = await row(op.id).locator('table.history tr').allInnerTexts();
     assert.ok(history.some((t) => /success 6\s+dashboard/.test(t)), history.join('\n'));
-    await receiver.waitFor(3);
+    await receiver.waitFor(2);
+    // Success 0 is no callback condition: give a stray one time to arrive before asserting there is none.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     assert.deepEqual(
       receiver.received.map((r) => {
         const v = verifyCallback(r.body, PARTNER.secret);
         return v.ok ? v.operation.status_code : -1;
       }),
-      [2, 6, 0],
+      [2, 6],
     );
     // An ended operation cannot be moved.
     assert.equal(await row(op.id).locator('button.move-button').isDisabled(), true);
