@@ -55,35 +55,43 @@ const start = (frame: HTMLElement): void => {
     frame.style.height = '';
     frame.replaceChildren(p);
   };
+  // A start the service refuses (onError before onStarted: e.g. the answer took
+  // longer than the 5 s the timestamp may lag, on a busy host) is tried once
+  // more with settings signed anew; any other error is shown.
+  let started = false;
+  let retried = false;
   // Every widget event is also a DOM event ("card2crypto-widget", detail { event, data })
   // bubbling from the block, so a theme or a test can follow a purchase.
   const handlers: Record<string, (payload?: unknown) => void> = {};
   for (const event of EVENTS.split(' ')) {
     handlers[event] = (payload?: unknown) => {
       const height = (payload as Size | undefined)?.height;
-      if (event === 'onError') show((payload as { message?: string } | undefined)?.message);
-      else if ((event === 'onLoaded' || event === 'onResize') && height! > 0) frame.style.height = `${height}px`;
+      if (event === 'onStarted') started = true;
+      if (event === 'onError') {
+        if (!started && !retried) return void ((retried = true), run());
+        show((payload as { message?: string } | undefined)?.message);
+      } else if ((event === 'onLoaded' || event === 'onResize') && height! > 0) frame.style.height = `${height}px`;
       frame.dispatchEvent(new CustomEvent('card2crypto-widget', { bubbles: true, detail: { event, data: payload } }));
     };
   }
-  fetch(data.c2cSign!, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ block: data.c2cBlock, ref: data.c2cRef, target: frame.id }),
-  })
-    .then((response) =>
-      response.json().then((answer: SignAnswer) => {
-        if (!response.ok || !answer.settings) throw answer;
-        return loadScript(answer.script!).then(() => {
-          frame.replaceChildren();
-          (window as unknown as Record<string, WidgetScript>)[WIDGET_GLOBAL]!.run(
-            { ...answer.settings, ...handlers },
-            'POST',
-          );
-        });
-      }),
-    )
-    .catch((error: Error | SignAnswer) => show(error instanceof Error ? '' : error.message));
+  const run = (): void => {
+    fetch(data.c2cSign!, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ block: data.c2cBlock, ref: data.c2cRef, target: frame.id }),
+    })
+      .then((response) =>
+        response.json().then((answer: SignAnswer) => {
+          if (!response.ok || !answer.settings) throw answer;
+          return loadScript(answer.script!).then(() => {
+            frame.replaceChildren();
+            (window as unknown as Record<string, WidgetScript>)[WIDGET_GLOBAL]!.run({ ...answer.settings, ...handlers }, 'POST');
+          });
+        }),
+      )
+      .catch((error: Error | SignAnswer) => show(error instanceof Error ? '' : error.message));
+  };
+  run();
 };
 
 document.querySelectorAll<HTMLElement>('[data-c2c-ref]:not([data-c2c-started])').forEach(start);
