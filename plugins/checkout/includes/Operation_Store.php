@@ -172,6 +172,10 @@ CREATE TABLE {$events} (
 				current_time( 'mysql', true )
 			)
 		);
+		if ( false === $affected ) {
+			// A database error is not a duplicate: fail, so the callback is answered 500 and sent again.
+			throw new \RuntimeException( 'The event could not be recorded: ' . $wpdb->last_error );
+		}
 		return 1 === (int) $affected;
 	}
 
@@ -210,6 +214,9 @@ CREATE TABLE {$events} (
 				(int) $attempt['version']
 			)
 		);
+		if ( false === $affected ) {
+			throw new \RuntimeException( 'The payment state could not be saved: ' . $wpdb->last_error );
+		}
 		return 1 === (int) $affected;
 	}
 
