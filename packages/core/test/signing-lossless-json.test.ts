@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { JsonParseError, LosslessNumber, parseJsonLossless, type LosslessJsonValue } from '../src/signing/index.js';
+import {
+  JsonParseError,
+  LosslessNumber,
+  losslessToPlain,
+  parseJsonLossless,
+  stringifyJsonLossless,
+  type LosslessJsonValue,
+} from '../src/signing/index.js';
 
 /** Replaces every LosslessNumber by its JS value so results compare with JSON.parse. */
 function toPlain(value: LosslessJsonValue): unknown {
@@ -73,5 +80,51 @@ describe('parseJsonLossless', () => {
     assert.throws(() => new LosslessNumber('1.'), TypeError);
     assert.equal(String(new LosslessNumber('1.50')), '1.50');
     assert.equal(JSON.stringify({ n: new LosslessNumber('1.50') }), '{"n":1.5}');
+  });
+});
+
+describe('losslessToPlain', () => {
+  it('gives what JSON.parse gives, __proto__ members included', () => {
+    const text = '{"a":1.50,"b":[1e2,-0,9007199254740993,{"c":null,"d":true,"e":"x"}],"__proto__":{"f":2}}';
+    const plain = losslessToPlain(parseJsonLossless(text));
+    assert.deepEqual(plain, JSON.parse(text));
+    assert.equal(Object.getPrototypeOf(plain), Object.prototype);
+    assert.deepEqual(Object.keys(plain as object), ['a', 'b', '__proto__']);
+  });
+});
+
+describe('stringifyJsonLossless', () => {
+  it('writes what JSON.stringify writes for plain values', () => {
+    const samples: unknown[] = [
+      { a: 1.5, b: 'x"\\\u2028\ud800', c: [1, null, true, false, undefined, () => 1], d: undefined, e: { f: -0, g: 1e21, h: 1e-7 } },
+      [],
+      {},
+      'text',
+      0,
+      null,
+      { date: new Date(Date.UTC(2024, 4, 1)), nested: { toJSON: (key: string) => `key ${key}` } },
+      [new Number(3), new String('s'), new Boolean(false)],
+    ];
+    for (const sample of samples) assert.equal(stringifyJsonLossless(sample), JSON.stringify(sample));
+  });
+
+  it('writes bigints and LosslessNumbers with their exact digits', () => {
+    const value = { wei: 1234567890123456789n, kept: new LosslessNumber('1.50'), list: [new LosslessNumber('1e2'), -5n] };
+    const text = stringifyJsonLossless(value);
+    assert.equal(text, '{"wei":1234567890123456789,"kept":1.50,"list":[1e2,-5]}');
+    const back = parseJsonLossless(text) as Record<string, LosslessJsonValue>;
+    assert.equal((back['wei'] as LosslessNumber).text, '1234567890123456789');
+  });
+
+  it('refuses NaN, Infinity, cycles and top-level values JSON has no text for', () => {
+    assert.throws(() => stringifyJsonLossless({ amount: Number.NaN }), /NaN cannot be written as JSON \(member "amount"\)/);
+    assert.throws(() => stringifyJsonLossless([Infinity]), TypeError);
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    assert.throws(() => stringifyJsonLossless(cyclic), /cyclic/);
+    assert.throws(() => stringifyJsonLossless(undefined), TypeError);
+    // The same object twice (not a cycle) is fine.
+    const shared = { a: 1 };
+    assert.equal(stringifyJsonLossless([shared, shared]), '[{"a":1},{"a":1}]');
   });
 });

@@ -12,7 +12,9 @@ export {
   isJsonNumberText,
   JsonParseError,
   LosslessNumber,
+  losslessToPlain,
   parseJsonLossless,
+  stringifyJsonLossless,
   type LosslessJsonObject,
   type LosslessJsonValue,
 } from './lossless-json.js';

@@ -250,12 +250,7 @@ class Parser {
       this.pos++;
       this.skipWhitespace();
       const value = this.parseValue(depth);
-      if (name === '__proto__') {
-        // A plain assignment would replace the prototype instead of adding a member.
-        Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
-      } else {
-        object[name] = value;
-      }
+      defineMember(object, name, value);
       this.skipWhitespace();
       const c = this.text.charCodeAt(this.pos);
       if (c === 0x2c) {
@@ -267,5 +262,85 @@ class Parser {
         this.fail('Expected "," or "}" in object');
       }
     }
+  }
+}
+
+/**
+ * The plain JSON value JSON.parse would have given for the same text: every
+ * LosslessNumber becomes a JS number (integers beyond 2^53−1 round, exactly
+ * as JSON.parse rounds them). For members whose exact value does not matter.
+ */
+export function losslessToPlain(value: LosslessJsonValue): unknown {
+  if (value instanceof LosslessNumber) return value.value;
+  if (Array.isArray(value)) return value.map(losslessToPlain);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const name of Object.keys(value)) defineMember(out, name, losslessToPlain(value[name] as LosslessJsonValue));
+    return out;
+  }
+  return value;
+}
+
+/** Adds a member; a member named "__proto__" stays a member (as in JSON.parse) instead of replacing the prototype. */
+export function defineMember(object: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
+  else object[name] = value;
+}
+
+/**
+ * JSON text in which numbers keep their exact digits: a LosslessNumber is
+ * written as its received text and a bigint as its decimal digits (JSON has
+ * no integer limit; JSON.stringify refuses bigint and, on Node 20, cannot
+ * write raw number text). Everything else is written as JSON.stringify writes
+ * it (no indentation; toJSON is honoured; undefined, functions and symbols are
+ * left out of objects and written as null in arrays), except that NaN and
+ * Infinity are an error instead of a silent null. Used for signed bodies, so
+ * the text on the wire carries exactly the digits that were signed.
+ */
+export function stringifyJsonLossless(value: unknown): string {
+  const text = writeJson(value, '', new Set<object>(), 0);
+  if (text === undefined) throw new TypeError(`cannot write ${typeof value} as JSON`);
+  return text;
+}
+
+function writeJson(value: unknown, key: string, open: Set<object>, depth: number): string | undefined {
+  if (value instanceof LosslessNumber) return value.text;
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    value = (value as { toJSON: (key: string) => unknown }).toJSON(key);
+    if (value instanceof LosslessNumber) return value.text;
+  }
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) value = value.valueOf();
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`${String(value)} cannot be written as JSON (member "${key}")`);
+      return JSON.stringify(value);
+    case 'bigint':
+      return value.toString();
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      if (open.has(value)) throw new TypeError(`cannot write a cyclic structure as JSON (member "${key}")`);
+      if (depth >= MAX_DEPTH) throw new TypeError(`cannot write JSON nested deeper than ${MAX_DEPTH} levels`);
+      open.add(value);
+      let text: string;
+      if (Array.isArray(value)) {
+        const items = value.map((item, i) => writeJson(item, String(i), open, depth + 1) ?? 'null');
+        text = `[${items.join(',')}]`;
+      } else {
+        const members: string[] = [];
+        for (const name of Object.keys(value)) {
+          const item = writeJson((value as Record<string, unknown>)[name], name, open, depth + 1);
+          if (item !== undefined) members.push(`${JSON.stringify(name)}:${item}`);
+        }
+        text = `{${members.join(',')}}`;
+      }
+      open.delete(value);
+      return text;
+    }
+    default: // undefined, function, symbol
+      return undefined;
   }
 }
