@@ -9,7 +9,7 @@
  */
 import { parseOperationData } from './api/shapes.js';
 import type { OperationData } from './api/types.js';
-import { verify } from './signing/index.js';
+import { JsonParseError, LosslessNumber, losslessToPlain, parseJsonLossless, verify, type LosslessJsonValue } from './signing/index.js';
 
 export type CallbackFailureReason =
   /** No body at all (or only whitespace). */
@@ -24,9 +24,12 @@ export type CallbackFailureReason =
 export type CallbackVerification =
   | {
       ok: true;
-      /** Checked operation_data (optional members that were null are left out). */
+      /**
+       * Checked operation_data (optional members that were null are left out;
+       * amounts exact as MinorUnits, a bigint beyond 2^53−1).
+       */
       operation: OperationData;
-      /** The whole body as received (JSON.parse), signature and unknown members included. */
+      /** The whole body as JSON.parse gives it (numbers as JS numbers), signature and unknown members included. */
       raw: Record<string, unknown>;
     }
   | {
@@ -68,31 +71,34 @@ export function verifyCallback(rawBody: string | Uint8Array, secret: string): Ca
   }
   if (text.trim() === '') return failure('empty', 'callback body is empty');
 
-  let raw: unknown;
+  // Lossless: amounts beyond 2^53 (wei, yoctoNEAR) keep their digits for the
+  // signature and for operation_data; one parse serves both.
+  let parsed: LosslessJsonValue;
   try {
-    raw = JSON.parse(text);
+    parsed = parseJsonLossless(text);
   } catch (error) {
-    return failure('unparseable', `callback body is not valid JSON (${error instanceof Error ? error.message : 'parse error'})`);
+    return failure('unparseable', `callback body is not valid JSON (${error instanceof JsonParseError ? error.message : 'parse error'})`);
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return failure('unparseable', `callback body must be a JSON object, not ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || parsed instanceof LosslessNumber) {
+    const got = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : parsed instanceof LosslessNumber ? 'number' : typeof parsed;
+    return failure('unparseable', `callback body must be a JSON object, not ${got}`);
   }
-  const body = raw as Record<string, unknown>;
+  const body = parsed;
 
   // Authenticate before looking at the content: an unsigned body gets no detailed feedback.
   const signature = body.signature;
   if (typeof signature === 'string' && signature !== '' && !SIGNATURE_HEX.test(signature)) {
     return failure('signature', 'callback signature is not 128 hexadecimal characters');
   }
-  const verified = verify(text, secret);
+  const verified = verify(body, secret);
   if (!verified.ok) {
     if (verified.reason === 'malformed') return failure('unparseable', `callback body cannot be checked: ${verified.message}`);
     return failure('signature', verified.reason === 'missing' ? `callback is not signed: ${verified.message}` : 'callback signature does not match');
   }
 
-  const parsed = parseOperationData(body.operation_data);
-  if (!parsed.ok) return failure('invalid', parsed.message, parsed.field);
-  return { ok: true, operation: parsed.value, raw: body };
+  const operation = parseOperationData(body.operation_data);
+  if (!operation.ok) return failure('invalid', operation.message, operation.field);
+  return { ok: true, operation: operation.value, raw: losslessToPlain(body) as Record<string, unknown> };
 }
 
 export interface CallbackResponseOptions {

@@ -102,6 +102,34 @@ export function formatMinorUnits(minor: number | bigint | string, currencyCode: 
   return minorToDecimal(minor, currencyDecimals(currencyCode));
 }
 
+/**
+ * An integer amount of minimum units as the partner API client and the
+ * callback parser give it: a `number` whenever the value is a safe integer
+ * (every fiat amount, BTC, 6- and 8-decimal tokens, small 18-decimal ones), a
+ * `bigint` only beyond Number.MAX_SAFE_INTEGER (wei, yoctoNEAR). Each value
+ * thus has exactly one form, so two amounts from the API compare with `===`;
+ * for arithmetic or to compare with a bigint, use minorToBigInt (decisions.md,
+ * "Amounts beyond 2^53 in the API").
+ */
+export type MinorUnits = number | bigint;
+
+/** The MinorUnits form of an integer amount (a safe-integer number, a bigint or a digit string). */
+export function minorUnits(minor: number | bigint | string): MinorUnits {
+  const value = toBigInt(minor);
+  return value <= MAX_SAFE && value >= -MAX_SAFE ? Number(value) : value;
+}
+
+/**
+ * The exact bigint of an integer amount: MinorUnits, a digit string, or a
+ * number that is a safe integer (any other number throws MoneyError rather
+ * than pass on a rounded value).
+ */
+export function minorToBigInt(minor: MinorUnits | string): bigint {
+  return toBigInt(minor);
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 function toBigInt(minor: number | bigint | string): bigint {
   if (typeof minor === 'bigint') return minor;
   if (typeof minor === 'number') {

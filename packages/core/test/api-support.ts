@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sign } from '../src/signing/index.js';
+import { sign, stringifyJsonLossless } from '../src/signing/index.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -68,11 +68,11 @@ export async function startServer(): Promise<TestServer> {
   };
 }
 
-/** Writes `value` as a signed JSON 200 answer. */
+/** Writes `value` as a signed JSON 200 answer (bigint and LosslessNumber values as their exact digits, as signed). */
 export function sendSigned(res: ServerResponse, value: Record<string, unknown>, secret: string): void {
   const body = { ...value, signature: sign(value, secret, { form: 'general' }) };
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
+  res.end(stringifyJsonLossless(body));
 }
 
 export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {

@@ -5,7 +5,9 @@ import {
   currencyDecimals,
   decimalToMinor,
   formatMinorUnits,
+  minorToBigInt,
   minorToDecimal,
+  minorUnits,
   toMinorUnits,
   toMinorUnitsBig,
 } from '../src/money.js';
@@ -118,3 +120,18 @@ function catchMessage(fn: () => unknown): string | undefined {
   }
   return undefined;
 }
+
+test('MinorUnits: a number when safe, a bigint beyond; minorToBigInt is exact', () => {
+  assert.equal(minorUnits(10_000), 10_000);
+  assert.equal(minorUnits(10_000n), 10_000);
+  assert.equal(minorUnits('9007199254740991'), Number.MAX_SAFE_INTEGER);
+  assert.equal(minorUnits('9007199254740992'), 9_007_199_254_740_992n);
+  assert.equal(minorUnits(1_500_000_000_000_000_000n), 1_500_000_000_000_000_000n);
+  assert.equal(minorToBigInt(10_000), 10_000n);
+  assert.equal(minorToBigInt(1_234_567_890_123_456_789n), 1_234_567_890_123_456_789n);
+  assert.equal(minorToBigInt('1234567890123456789'), 1_234_567_890_123_456_789n);
+  moneyError(() => minorToBigInt(1.5e18), 'unsafe_integer'); // already rounded: refused, not passed on
+  moneyError(() => minorToBigInt(10.5), 'unsafe_integer');
+  moneyError(() => minorUnits('1.5'), 'malformed');
+  assert.equal(formatMinorUnits(minorUnits('1500000000000000000'), 'ETH'), '1.500000000000000000');
+});

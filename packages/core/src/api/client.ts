@@ -6,7 +6,17 @@
  * 200 answer must carry a valid signature (an unsigned or forged 200 is an
  * error) and the documented shape. All failures are PartnerApiError.
  */
-import { sign, verify } from '../signing/index.js';
+import { minorUnits, type MinorUnits } from '../money.js';
+import {
+  JsonParseError,
+  LosslessNumber,
+  parseJsonLossless,
+  sign,
+  stringifyJsonLossless,
+  verify,
+  type LosslessJsonObject,
+  type LosslessJsonValue,
+} from '../signing/index.js';
 import { PartnerApiError, parseRetryAfter, scrubServerText, type PartnerApiErrorDetails } from './errors.js';
 import { checkShape, type Shape } from './shape.js';
 import {
@@ -50,10 +60,17 @@ export interface RateCalculationRequest {
   fromCurrency: string;
   /** Crypto currency code (symbol), e.g. "BTC". */
   toCurrency: string;
-  /** Amount to pay, minimum units of fromCurrency. Exactly one of fromAmount / toAmount. */
-  fromAmount?: number;
-  /** Amount to receive, minimum units of toCurrency. Exactly one of fromAmount / toAmount. */
-  toAmount?: number;
+  /**
+   * Amount to pay, minimum units of fromCurrency: a safe-integer number or a
+   * bigint. Exactly one of fromAmount / toAmount.
+   */
+  fromAmount?: MinorUnits;
+  /**
+   * Amount to receive, minimum units of toCurrency: a safe-integer number or a
+   * bigint (wei beyond 2^53, e.g. 1_500_000_000_000_000_000n for 1.5 ETH); its
+   * exact digits are signed and sent. Exactly one of fromAmount / toAmount.
+   */
+  toAmount?: MinorUnits;
 }
 
 /** At least one id; when both are given they must name the same operation. */
@@ -74,7 +91,7 @@ const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
 const DEFAULT_RETRY_WAIT_SECONDS = 1;
 const CURRENCY_CODE = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;
 
-type Params = Record<string, string | number>;
+type Params = Record<string, string | number | bigint>;
 
 function invalidRequest(endpoint: PartnerApiEndpoint, field: string, detail: string): PartnerApiError {
   return new PartnerApiError({ kind: 'invalid_request', endpoint, status: 0, field, detail });
@@ -205,11 +222,16 @@ export class PartnerApiClient {
     await this.#callEmpty('cancel', operationParams('cancel', ref));
   }
 
-  /** A 200 JSON answer: verified, then checked against `shape`. Returns the checked copy (signature included). */
+  /**
+   * A 200 JSON answer: parsed losslessly (amounts beyond 2^53 keep their
+   * digits), verified, then checked against `shape`. Returns the checked copy
+   * (signature included).
+   */
   async #callSigned<T>(endpoint: PartnerApiEndpoint, params: Params, shape: Shape): Promise<T> {
     const text = await this.#send(endpoint, params);
-    this.#verify(endpoint, text);
-    const checked = checkShape<T>(JSON.parse(text), shape);
+    const parsed = this.#parse(endpoint, text);
+    this.#verify(endpoint, parsed);
+    const checked = checkShape<T>(parsed, shape);
     if (!checked.ok) {
       throw new PartnerApiError({ kind: 'invalid_response', endpoint, status: 200, field: checked.field, detail: checked.message });
     }
@@ -222,11 +244,27 @@ export class PartnerApiClient {
    */
   async #callEmpty(endpoint: PartnerApiEndpoint, params: Params): Promise<void> {
     const text = await this.#send(endpoint, params);
-    if (text.trim() !== '') this.#verify(endpoint, text);
+    if (text.trim() !== '') this.#verify(endpoint, this.#parse(endpoint, text));
   }
 
-  #verify(endpoint: PartnerApiEndpoint, text: string): void {
-    const result = verify(text, this.#secret);
+  /** The answer as a JSON object whose numbers keep their text (LosslessNumber). */
+  #parse(endpoint: PartnerApiEndpoint, text: string): LosslessJsonObject {
+    let parsed: LosslessJsonValue;
+    try {
+      parsed = parseJsonLossless(text);
+    } catch (error) {
+      const detail = error instanceof JsonParseError ? error.message : String(error);
+      throw new PartnerApiError({ kind: 'invalid_response', endpoint, status: 200, detail: scrubServerText(`the answer is not valid JSON: ${detail}`, this.#secret) });
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || parsed instanceof LosslessNumber) {
+      const got = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : parsed instanceof LosslessNumber ? 'a number' : `a ${typeof parsed}`;
+      throw new PartnerApiError({ kind: 'invalid_response', endpoint, status: 200, detail: `the answer must be a JSON object, not ${got}` });
+    }
+    return parsed;
+  }
+
+  #verify(endpoint: PartnerApiEndpoint, body: LosslessJsonObject): void {
+    const result = verify(body, this.#secret);
     if (result.ok) return;
     const details: PartnerApiErrorDetails =
       result.reason === 'missing'
@@ -251,7 +289,7 @@ export class PartnerApiClient {
   /** One signed POST. Resolves to the 200 body text, or to the error for any other answer; throws for no answer. */
   async #once(endpoint: PartnerApiEndpoint, params: Params): Promise<string | PartnerApiError> {
     // Stamp and sign just before sending, so each repetition carries a fresh timestamp.
-    const request: Record<string, string | number> = { ...params, partner_token: this.partnerToken, timestamp: this.#now() };
+    const request: Record<string, string | number | bigint> = { ...params, partner_token: this.partnerToken, timestamp: this.#now() };
     request.signature = sign(request, this.#secret, { form: 'general' });
 
     const controller = new AbortController();
@@ -264,7 +302,8 @@ export class PartnerApiClient {
       const response = await this.#fetch(this.baseUrl + PARTNER_API_PATHS[endpoint], {
         method: 'POST',
         headers: { 'content-type': 'application/json; charset=utf-8', accept: 'application/json, text/plain' },
-        body: JSON.stringify(request),
+        // Exact digits for bigint amounts: the text sent is what was signed.
+        body: stringifyJsonLossless(request),
         // A redirected POST would be replayed elsewhere (or turned into a GET): treat 3xx as an answer.
         redirect: 'manual',
         signal: controller.signal,
@@ -338,11 +377,13 @@ function checkCurrency(endpoint: PartnerApiEndpoint, field: string, value: unkno
   return value;
 }
 
-function checkAmount(endpoint: PartnerApiEndpoint, field: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw invalidRequest(endpoint, field, 'must be a whole number of minimum units greater than 0');
+/** A whole number of minimum units > 0: a safe-integer number or a bigint (an unsafe number was already rounded). */
+function checkAmount(endpoint: PartnerApiEndpoint, field: string, value: unknown): MinorUnits {
+  if (!(typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) || value <= 0) {
+    const hint = typeof value === 'number' && Number.isInteger(value) ? ' (beyond 2^53 - 1 a number is already rounded: pass a bigint)' : '';
+    throw invalidRequest(endpoint, field, `must be a whole number of minimum units greater than 0${hint}`);
   }
-  return value;
+  return minorUnits(value);
 }
 
 function operationParams(endpoint: PartnerApiEndpoint, ref: OperationRef): Params {

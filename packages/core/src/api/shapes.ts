@@ -119,7 +119,12 @@ export const OPERATION_RESPONSE_SHAPE = obj({ operation_data: req(OPERATION_DATA
 
 export type OperationDataParseResult = ShapeResult<OperationData>;
 
-/** Checks an operation_data value; the copy drops null optional members. */
+/**
+ * Checks an operation_data value; the copy drops null optional members. Give it
+ * parseJsonLossless output for exact amounts beyond 2^53−1 (as verifyCallback
+ * and the client do); from JSON.parse output such amounts are already rounded
+ * and are refused.
+ */
 export function parseOperationData(value: unknown): OperationDataParseResult {
   return checkShape<OperationData>(value, OPERATION_DATA_SHAPE, 'operation_data');
 }

@@ -1,8 +1,12 @@
 /**
  * Wire types of the partner API and callbacks, member names exactly as in the
  * spec. Shared by the client (src/api/client.ts), the callback parser
- * (src/callbacks.ts) and the sandbox. Amounts are integers in minimum units.
+ * (src/callbacks.ts) and the sandbox. Amounts are integers in minimum units,
+ * typed MinorUnits: a number when it is a safe integer, a bigint beyond 2^53−1
+ * (18- and 24-decimal tokens); see money.ts and decisions.md ("Amounts beyond
+ * 2^53 in the API"). Pair reference amounts stay plain numbers.
  */
+import type { MinorUnits } from '../money.js';
 
 /** Paths under {base_url}; every request is a signed JSON POST. */
 export const PARTNER_API_PATHS = Object.freeze({
@@ -40,8 +44,8 @@ export type ExchangeRequest = SignedRequest;
 export interface CalculateRequest extends Omit<SignedRequest, 'timestamp'> {
   from_currency: string;
   to_currency: string;
-  from_amount?: number;
-  to_amount?: number;
+  from_amount?: MinorUnits;
+  to_amount?: MinorUnits;
   timestamp?: number;
 }
 
@@ -95,8 +99,10 @@ export interface CurrencyPair {
 export interface RateCalculation {
   from_currency: string;
   to_currency: string;
-  from_amount: number;
-  to_amount: number;
+  /** Minimum units of from_currency. */
+  from_amount: MinorUnits;
+  /** Minimum units of to_currency (wei for ETH: often beyond 2^53, then a bigint). */
+  to_amount: MinorUnits;
   /** Rate identifier, sent to the widget to buy at the fixed rate. */
   calculation_id: string;
   /** UTC, up to 7 fractional digits, trailing Z, e.g. 2024-05-01T12:00:00.1234567Z. */
@@ -136,7 +142,7 @@ export interface OperationSource {
   payment_method_info?: PaymentMethodInfo;
   currency?: CurrencyRef;
   /** Minimum units of the source currency. */
-  amount?: number;
+  amount?: MinorUnits;
 }
 
 export interface OperationTarget {
@@ -145,8 +151,8 @@ export interface OperationTarget {
   /** Only the address may be present early in the operation. */
   withdrawal_method_info?: WithdrawalMethodInfo;
   currency?: CurrencyRef;
-  /** Minimum units of the resulting currency. */
-  amount?: number;
+  /** Minimum units of the resulting currency (a bigint beyond 2^53−1). */
+  amount?: MinorUnits;
 }
 
 export interface OperationInfo {
@@ -165,7 +171,8 @@ export interface FeeInfo {
   withdrawal_method?: number;
   withdrawal_method_info?: WithdrawalMethodInfo;
   currency?: CurrencyRef;
-  amount?: number;
+  /** Minimum units of the fee currency (a bigint beyond 2^53−1). */
+  amount?: MinorUnits;
 }
 
 export interface PartnerInfo {
