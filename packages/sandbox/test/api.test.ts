@@ -125,6 +125,13 @@ describe('partner API', () => {
       assertSigned(reply.text);
       // 100 EUR * 1.08 / 3200 = 0.03375 ETH, minus 1%.
       assert.match(reply.text, /"to_amount":33412500000000000[,}]/);
+      // Core's client reads them exactly (bigint beyond 2^53) and sends a bigint's exact digits.
+      const byFiat = await client.calculate({ fromCurrency: 'EUR', toCurrency: 'ETH', fromAmount: 10000 });
+      assert.equal(byFiat.to_amount, 33_412_500_000_000_000n);
+      assert.equal(byFiat.from_amount, 10000);
+      const byWei = await client.calculate({ fromCurrency: 'EUR', toCurrency: 'ETH', toAmount: 1_500_000_000_000_000_000n });
+      assert.equal(byWei.to_amount, 1_500_000_000_000_000_000n);
+      assert.equal(typeof byWei.from_amount, 'number');
     });
 
     const refusals: Array<[string, Record<string, unknown>, string, string]> = [

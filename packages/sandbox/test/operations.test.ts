@@ -92,6 +92,20 @@ describe('operations and callbacks', () => {
     assert.match(String(receiver.received[0]!.headers['content-type']), /^application\/json/);
   });
 
+  it('an ETH purchase: callbacks and operation info carry the exact wei amounts (beyond 2^53)', async () => {
+    const op = createOperation(sandbox, { toCurrency: 'ETH', toAccount: `0x${'ab'.repeat(20)}` });
+    await finalOf(op.id);
+    const [debited, created] = await settle(op.id, 2);
+    assert.equal(BigInt(op.toAmount) > BigInt(Number.MAX_SAFE_INTEGER), true);
+    for (const data of [debited!, created!]) {
+      assert.equal(data.operation_info.to?.amount, BigInt(op.toAmount));
+      assert.equal(data.operation_info.to?.currency?.decimals, 18);
+      assert.equal(data.operation_info.from?.amount, 10000);
+    }
+    const info = await client.operation({ operationId: op.id });
+    assert.equal(info.operation_info.to?.amount, BigInt(op.toAmount));
+  });
+
   const declines: Array<[string, string, string[], string[]]> = [
     ['4000010100000000', '101 payment refused', ['declined 101'], ['declined 101']],
     ['4000010200000009', '102 customer opt-out', ['declined 102'], []],
