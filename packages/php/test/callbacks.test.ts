@@ -79,6 +79,18 @@ for (const version of SUPPORTED_PHP_VERSIONS) {
       );
     });
 
+    test('amounts are exact at any size: an int when it fits, else its digits', async () => {
+      const body = signed('{"operation_data":{"status":"success","status_code":6,"operation_info":{"id":"big","from":{"amount":1500000000000000000000},"to":{"amount":1.5e18}}}}');
+      const [r] = await php.runJson<Record<string, unknown>[]>('callbacks.php', { 'bodies.json': JSON.stringify({ secret: SECRET, bodies: [body] }) });
+      assert.equal(r!.ok, true, String(r!.message));
+      assert.equal(r!.amount, '1500000000000000000000');
+      const [fractional] = await php.runJson<Record<string, unknown>[]>('callbacks.php', {
+        'bodies.json': JSON.stringify({ secret: SECRET, bodies: [signed('{"operation_data":{"status":"success","status_code":6,"operation_info":{"id":"x","from":{"amount":1.5e-3}}}}')] }),
+      });
+      assert.equal(fractional!.reason, 'invalid');
+      assert.equal(fractional!.field, 'operation_data.operation_info.from.amount');
+    });
+
     test('an empty secret is a configuration error, not the sender\'s fault', async () => {
       const results = await php.runJson<unknown[]>('callbacks.php', { 'bodies.json': JSON.stringify({ secret: SECRET, bodies: [] }) });
       assert.match(String(results[0]), /needs the partner secret/);

@@ -142,6 +142,16 @@ for (const version of SUPPORTED_PHP_VERSIONS) {
       assert.deepEqual(ints.map((r) => r.value), [100, 100, 100, null, 0, null]);
     });
 
+    test('whole numbers are read exactly from their text, at any size', async () => {
+      const cases: [string, string | null][] = [
+        ['0', '0'], ['-0', '0'], ['0.00', '0'], ['0e5', '0'], ['100', '100'], ['100.0', '100'], ['1e2', '100'], ['1.5e18', '1500000000000000000'],
+        ['9007199254740993', '9007199254740993'], ['123456789012345678901234567890', '123456789012345678901234567890'], ['1000e-3', '1'], ['1500e-3', null],
+        ['1.5', null], ['-1', null], ['1e-3', null], ['1e61', null], ['1e999999999', null], ['15e-1', null],
+      ];
+      const results = await php.call(cases.map(([text]) => ['json_whole_digits', text]));
+      cases.forEach(([text, expected], i) => assert.equal(results[i]!.value, expected, text));
+    });
+
     test('canonical string: UTF-16 order, numeric-looking keys as text, booleans 1/0, empties dropped, null as empty', async () => {
       const [r] = await php.call([
         ['canonical', '{"\uFB33":1,"\u{1F600}":2,"z":true,"10":false,"9":null,"e":[],"o":{},"l":[null,{"k":"v"}],"n":1.50}'],

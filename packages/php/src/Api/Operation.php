@@ -2,8 +2,8 @@
 /**
  * A verified operation_data (from a callback or the operation-info
  * endpoint), checked against the documented shape, with typed accessors for
- * what the plugins use. Amounts are ints in minimum units; nothing here ever
- * holds money in a float.
+ * what the plugins use. Amounts are exact minimum units (int, or decimal
+ * digits beyond PHP_INT_MAX); nothing here ever holds money in a float.
  *
  * @package Card2Crypto\Shared
  */
@@ -56,7 +56,8 @@ final class Operation {
 		return $this->get( 'partner_info', 'operation_id' );
 	}
 
-	public function from_amount(): ?int {
+	/** @return int|string|null Minimum units: an int, or decimal digits beyond PHP_INT_MAX. */
+	public function from_amount() {
 		return $this->get( 'operation_info', 'from', 'amount' );
 	}
 
@@ -64,7 +65,8 @@ final class Operation {
 		return $this->get( 'operation_info', 'from', 'currency', 'code' );
 	}
 
-	public function to_amount(): ?int {
+	/** @return int|string|null Minimum units: an int, or decimal digits beyond PHP_INT_MAX. */
+	public function to_amount() {
 		return $this->get( 'operation_info', 'to', 'amount' );
 	}
 

@@ -8,8 +8,9 @@
  * It names the first offending member by its dotted path and returns a copy
  * in which unknown members are kept, optional members that are null are
  * dropped, [] where an object is expected counts as {} (PHP's empty object),
- * and numbers (Json_Number) become PHP values: amounts and integers as int,
- * other numbers as float, digit strings of "numberish" members as int.
+ * and numbers (Json_Number) become PHP values: amounts exact (int, or a
+ * digit string beyond PHP_INT_MAX), integers as int, other numbers as float,
+ * digit strings of "numberish" members as int.
  *
  * @package Card2Crypto\Shared
  */
@@ -38,7 +39,10 @@ final class Shape {
 		return array( 'kind' => 'number' );
 	}
 
-	/** A safe integer >= 0 (amounts in minimum units). */
+	/**
+	 * A whole number >= 0 in minimum units, exact at any size (as core reads
+	 * it): a PHP int when it fits one, else its decimal digits as a string.
+	 */
 	public static function amount(): array {
 		return array( 'kind' => 'amount' );
 	}
@@ -299,11 +303,13 @@ final class Shape {
 				$int = $value->to_int();
 				return null !== $int && abs( $int ) <= 9007199254740991 ? $int : $value->to_float();
 			case 'amount':
-				$int = $value instanceof Json_Number ? $value->to_int() : null;
-				if ( null === $int || $int < 0 || $int > 9007199254740991 ) {
-					throw new Shape_Error( $where, $where . ' must be a whole number of minimum units (safe integer >= 0), got ' . self::describe( $value ) );
+				$digits = $value instanceof Json_Number ? $value->to_whole_digits() : null;
+				if ( null === $digits ) {
+					throw new Shape_Error( $where, $where . ' must be a whole number of minimum units (an integer >= 0), got ' . self::describe( $value ) );
 				}
-				return $int;
+				// PHP_INT_MAX has 19 digits: anything shorter fits, 19 digits fit up to it.
+				$fits = strlen( $digits ) < 19 || ( 19 === strlen( $digits ) && strcmp( $digits, (string) PHP_INT_MAX ) <= 0 );
+				return $fits ? (int) $digits : $digits;
 			case 'numberish':
 				if ( $value instanceof Json_Number && is_finite( $value->to_float() ) ) {
 					$int = $value->to_int();

@@ -65,6 +65,39 @@ final class Json_Number implements \JsonSerializable {
 		return (int) $float;
 	}
 
+	/**
+	 * The exact whole number >= 0 the text stands for, as decimal digits
+	 * ("1.5e18" gives "1500000000000000000", "100.0" gives "100"), or null
+	 * for negatives, fractions and absurd sizes (more than $max_digits digits).
+	 * Read from the text: no float ever touches it.
+	 */
+	public function to_whole_digits( int $max_digits = 60 ): ?string {
+		if ( 1 !== preg_match( '/^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/D', $this->text, $m ) ) {
+			return null;
+		}
+		$fraction = isset( $m[3] ) ? $m[3] : '';
+		$digits   = ltrim( $m[2] . $fraction, '0' );
+		if ( '' === $digits ) {
+			return '0'; // 0, -0, 0.00, 0e5
+		}
+		if ( '-' === $m[1] ) {
+			return null;
+		}
+		$exponent = isset( $m[4] ) && '' !== $m[4] ? $m[4] : '0';
+		if ( strlen( ltrim( $exponent, '+-0' ) ) > 6 ) {
+			return null; // An exponent this large cannot give a sane whole number.
+		}
+		$shift = (int) $exponent - strlen( $fraction ); // value = digits × 10^shift
+		if ( $shift >= 0 ) {
+			return strlen( $digits ) + $shift > $max_digits ? null : $digits . str_repeat( '0', $shift );
+		}
+		$kept = strlen( $digits ) + $shift; // Digits before the decimal point.
+		if ( $kept <= 0 || '' !== trim( substr( $digits, $kept ), '0' ) ) {
+			return null;
+		}
+		return $kept > $max_digits ? null : substr( $digits, 0, $kept );
+	}
+
 	/** The value as a PHP float (may round, like JavaScript's Number()). */
 	public function to_float(): float {
 		return (float) $this->text;

@@ -43,6 +43,9 @@ $functions = array(
 	'json_number_int'   => static function ( string $text ) {
 		return ( new Json_Number( $text ) )->to_int();
 	},
+	'json_whole_digits' => static function ( string $text ) {
+		return ( new Json_Number( $text ) )->to_whole_digits();
+	},
 	'canonical'         => static function ( string $json, string $form = 'general' ) {
 		return Canonical::of( Lossless_Json::decode_object( $json ), $form );
 	},
