@@ -143,7 +143,8 @@ export async function adminOrder(page: Page, store: RunningStore, orderId: numbe
   for (const dd of await page.locator('#card2crypto-checkout-payment dd').all()) {
     panel[(await dd.getAttribute('data-card2crypto')) ?? ''] = await dd.innerText();
   }
-  return { status, notes: notes.map((n) => n.trim()), panel };
+  // WordPress typesets quotes in notes (wptexturize): compare them as straight quotes.
+  return { status, notes: notes.map((n) => n.trim().replace(/[\u201c\u201d\u2033]/g, '"').replace(/[\u2018\u2019]/g, "'")), panel };
 }
 
 /** Waits until the admin view satisfies `check` (callbacks arrive asynchronously). */
