@@ -11,6 +11,8 @@ const store = runningStore();
 const secret = partnerSecret(store);
 
 test.describe('checkout callbacks', () => {
+  // WordPress in WebAssembly answers one request in seconds on a busy machine.
+  test.describe.configure({ timeout: 900_000 });
   test.beforeEach(async ({ page }) => {
     requireWooCommerce(store);
     await loginAsAdmin(page, store);
