@@ -192,9 +192,9 @@ test('a cached page older than the timestamp window still starts the widget; sta
   const ref = /data-c2c-ref="([0-9a-f]{64})"/.exec(cached)![1]!;
   const block = /data-c2c-block="([^"]*)"/.exec(cached)![1]!.replace(/&quot;/g, '"').replace(/&#0?39;/g, "'");
   const target = /<div id="(c2c-widget-[0-9a-f]{12}-\d+)"/.exec(cached)![1]!;
-  const early = await request.post(`${store.storeUrl}/wp-json/card2crypto-widget/v1/sign`, { data: { block, ref, target } });
+  const early = await request.post(`${store.storeUrl}/wp-json/card2crypto-widget/v1/sign`, { data: { blocks: [{ block, ref, target }] } });
   expect(early.status()).toBe(200);
-  const stale = ((await early.json()) as { settings: Record<string, unknown> }).settings;
+  const stale = ((await early.json()) as { results: { settings: Record<string, unknown> }[] }).results[0]!.settings;
 
   // Older than the window's 5 seconds behind (by a margin).
   await page.waitForTimeout(12_000);
@@ -272,20 +272,22 @@ test('the signing route refuses forged blocks and element ids, never returns the
   const ref = /data-c2c-ref="([0-9a-f]{64})"/.exec(html)![1]!;
   const block = /data-c2c-block="([^"]*)"/.exec(html)![1]!.replace(/&quot;/g, '"');
   const target = /<div id="(c2c-widget-[0-9a-f]{12}-\d+)"/.exec(html)![1]!;
-  const sign = (data: Record<string, string>) => request.post(`${store.storeUrl}/wp-json/card2crypto-widget/v1/sign`, { data });
+  const sign = (blocks: Record<string, string>[]) => request.post(`${store.storeUrl}/wp-json/card2crypto-widget/v1/sign`, { data: { blocks } });
+  type Answer = { script: string; results: { settings?: Record<string, unknown>; code?: string }[] };
 
-  const ok = await sign({ block, ref, target });
+  // One request for several blocks; each answered on its own.
+  const ok = await sign([{ block, ref, target }, { block: '{"a":"4999","f":"EUR"}', ref, target }, { block, ref, target: 'c2c-widget-000000000000-1' }]);
   expect(ok.status()).toBe(200);
   expect(ok.headers()['cache-control']).toContain('no-store');
   const body = await ok.text();
   expect(body).not.toContain(secret);
-  const { settings } = JSON.parse(body) as { settings: Record<string, unknown> };
-  expect(validateWidgetSettings(settings)).toEqual([]);
-
-  const forged = await sign({ block: '{"a":"4999","f":"EUR"}', ref, target });
-  expect(forged.status()).toBe(403);
-  const wrongTarget = await sign({ block, ref, target: 'c2c-widget-000000000000-1' });
-  expect(wrongTarget.status()).toBe(400);
+  const answer = JSON.parse(body) as Answer;
+  expect(answer.script).toBe(`${store.sandbox!.url}/widget.js`);
+  expect(validateWidgetSettings(answer.results[0]!.settings)).toEqual([]);
+  expect(answer.results[1]).toMatchObject({ code: 'c2c_unknown_block' });
+  expect(answer.results[1]!.settings).toBeUndefined();
+  expect(answer.results[2]).toMatchObject({ code: 'c2c_bad_target' });
+  expect((await sign([])).status()).toBe(400);
 
   // The limit through its documented filter, lowered so a slow test site reaches it within one window.
   const muPlugins = path.join(store.dirs.siteDir, 'wp-content', 'mu-plugins');
@@ -296,7 +298,7 @@ test('the signing route refuses forged blocks and element ids, never returns the
     const statuses: number[] = [];
     let limited = null;
     for (let i = 0; i < 6 && !limited; i++) {
-      const response = await sign({ block, ref, target });
+      const response = await sign([{ block, ref, target }]);
       statuses.push(response.status());
       if (response.status() === 429) limited = response;
     }

@@ -72,9 +72,9 @@ const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      const { target } = JSON.parse(body);
+      const { blocks } = JSON.parse(body);
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(JSON.stringify({ settings: sign(target), script: scriptUrl }));
+      res.end(JSON.stringify({ script: scriptUrl, results: blocks.map((b) => ({ settings: sign(b.target) })) }));
     });
     return;
   }

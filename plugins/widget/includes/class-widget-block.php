@@ -31,6 +31,9 @@ final class Widget_Block {
 	const REST_NAMESPACE = 'card2crypto-widget/v1';
 	const TEXT_DOMAIN    = 'card2crypto-widget';
 
+	/** Blocks one sign request may ask for (a page asks once for all its blocks). */
+	const MAX_BLOCKS = 20;
+
 	/** Script and style handles (block.json refers to them by name). */
 	const EDITOR_SCRIPT = 'card2crypto-widget-editor';
 	const EDITOR_STYLE  = 'card2crypto-widget-editor';
@@ -197,9 +200,20 @@ final class Widget_Block {
 				'permission_callback' => '__return_true',
 				'callback'            => array( self::class, 'sign' ),
 				'args'                => array(
-					'block'  => $text,
-					'ref'    => $text,
-					'target' => $text,
+					'blocks' => array(
+						'type'     => 'array',
+						'required' => true,
+						'minItems' => 1,
+						'maxItems' => self::MAX_BLOCKS,
+						'items'    => array(
+							'type'       => 'object',
+							'properties' => array(
+								'block'  => array( 'type' => 'string' ),
+								'ref'    => array( 'type' => 'string' ),
+								'target' => array( 'type' => 'string' ),
+							),
+						),
+					),
 				),
 			)
 		);
@@ -310,34 +324,56 @@ final class Widget_Block {
 		return $result['settings'];
 	}
 
-	/** POST sign: { settings, script } for one block, stamped at this moment. */
+	/**
+	 * POST sign { blocks: [{ block, ref, target }, …] }: one request for every
+	 * block of a page. Answers { script, results: [{ settings } | { code, message }, …] }
+	 * in the same order, each stamped at this moment.
+	 */
 	public static function sign( \WP_REST_Request $request ): \WP_REST_Response {
 		$limited = self::rate_limited( 'sign' );
 		if ( null !== $limited ) {
 			return $limited;
 		}
-		$ref        = (string) $request['ref'];
-		$attributes = self::block_attributes( (string) $request['block'], $ref );
-		if ( $attributes instanceof \WP_REST_Response ) {
-			return $attributes;
-		}
-		if ( ! Block_Reference::is_element_id( $request['target'], $ref ) ) {
-			return self::error( 400, 'c2c_bad_target', __( 'The widget element id does not belong to this block.', 'card2crypto-widget' ) );
-		}
-		$config   = self::config();
-		$settings = self::signed_settings( $config, $attributes, (string) $request['target'] );
-		if ( $settings instanceof \WP_REST_Response ) {
-			return $settings;
+		$config  = self::config();
+		$results = array();
+		foreach ( (array) $request['blocks'] as $item ) {
+			$results[] = self::sign_one( $config, is_array( $item ) ? $item : array() );
 		}
 		$response = new \WP_REST_Response(
 			array(
-				'settings' => $settings,
-				'script'   => $config->service_url( 'widget_script_url' ),
+				'script'  => $config->service_url( 'widget_script_url' ),
+				'results' => $results,
 			),
 			200
 		);
 		$response->header( 'Cache-Control', 'no-store' );
 		return $response;
+	}
+
+	/**
+	 * Signed settings for one block, or why not.
+	 *
+	 * @param array<string, mixed> $item { block, ref, target } as the page sent them.
+	 * @return array<string, mixed> { settings } or { code, message[, problems] }.
+	 */
+	private static function sign_one( Widget_Config $config, array $item ): array {
+		$ref        = is_string( $item['ref'] ?? null ) ? $item['ref'] : '';
+		$attributes = self::block_attributes( is_string( $item['block'] ?? null ) ? $item['block'] : '', $ref );
+		if ( ! $attributes instanceof \WP_REST_Response && ! Block_Reference::is_element_id( $item['target'] ?? null, $ref ) ) {
+			$attributes = self::error( 400, 'c2c_bad_target', __( 'The widget element id does not belong to this block.', 'card2crypto-widget' ) );
+		}
+		$settings = $attributes instanceof \WP_REST_Response ? $attributes : self::signed_settings( $config, $attributes, (string) $item['target'] );
+		if ( $settings instanceof \WP_REST_Response ) {
+			$data = $settings->get_data();
+			return array_filter(
+				array(
+					'code'     => $data['code'],
+					'message'  => $data['message'],
+					'problems' => $data['data']['problems'] ?? null,
+				)
+			);
+		}
+		return array( 'settings' => $settings );
 	}
 
 	/** GET partner.css: the colours as CSS; long-cached when asked for by its current version. */

@@ -1,10 +1,10 @@
 /**
- * Front-end of the purchase widget block: no framework, a few hundred bytes.
- * For each block container on the page it asks the sign route for settings
- * signed at this moment, loads the widget script once for the whole page,
- * and runs the widget in the container; the container follows the widget's
- * size (onLoaded/onResize) and shows a readable message when the settings
- * or the service fail (onError).
+ * Front-end of the purchase widget block: no framework, under a kilobyte.
+ * It asks the sign route once for all the block containers on the page
+ * (settings signed at this moment), loads the widget script once, and runs
+ * a widget in each container; a container follows its widget's size
+ * (onLoaded/onResize) and shows a readable message when the settings or
+ * the service fail (onError).
  *
  * The page itself carries no signature: it may be served from a cache long
  * after it was made, and the timestamp is stamped by the server when asked.
@@ -13,14 +13,15 @@
 /** Global object the widget script defines; its run(settings, 'POST') starts a widget (docs/decisions.md). */
 declare const WIDGET_GLOBAL: string;
 
-interface SignAnswer {
+interface SignResult {
   settings?: Record<string, unknown>;
-  script?: string;
   message?: string;
 }
 
-interface Size {
-  height?: number;
+interface SignAnswer {
+  script?: string;
+  results?: SignResult[];
+  message?: string;
 }
 
 interface WidgetScript {
@@ -42,56 +43,62 @@ const loadScript = (src: string): Promise<unknown> =>
     document.head.append(script);
   }));
 
-const start = (frame: HTMLElement): void => {
-  const data = frame.dataset;
-  data.c2cStarted = '';
-  const show = (message?: string): void => {
-    const p = document.createElement('p');
-    p.className = 'c2c-widget__error';
-    p.setAttribute('role', 'alert');
-    // The server's and the widget's messages are readable; network and script
-    // failures get the site's own (translated) text instead of "Failed to fetch".
-    p.textContent = message || data.c2cFail || '';
-    frame.style.height = '';
-    frame.replaceChildren(p);
-  };
-  // A start the service refuses (onError before onStarted: e.g. the answer took
-  // longer than the 5 s the timestamp may lag, on a busy host) is tried once
-  // more with settings signed anew; any other error is shown.
+/**
+ * Replaces a container's content with a message. The server's and the
+ * widget's messages are readable; network and script failures get the
+ * site's own (translated) text instead of "Failed to fetch".
+ */
+const show = (frame: HTMLElement, message?: string): void => {
+  const p = document.createElement('p');
+  p.className = 'c2c-widget__error';
+  p.setAttribute('role', 'alert');
+  p.textContent = message || frame.dataset.c2cFail || '';
+  frame.style.height = '';
+  frame.replaceChildren(p);
+};
+
+/** Runs the widget in a container with freshly signed settings. */
+const run = (frame: HTMLElement, settings: Record<string, unknown>): void => {
   let started = false;
-  let retried = false;
-  // Every widget event is also a DOM event ("card2crypto-widget", detail { event, data })
-  // bubbling from the block, so a theme or a test can follow a purchase.
   const handlers: Record<string, (payload?: unknown) => void> = {};
   for (const event of EVENTS.split(' ')) {
     handlers[event] = (payload?: unknown) => {
-      const height = (payload as Size | undefined)?.height;
+      const height = (payload as { height?: number } | undefined)?.height;
       if (event === 'onStarted') started = true;
       if (event === 'onError') {
-        if (!started && !retried) return void ((retried = true), run());
-        show((payload as { message?: string } | undefined)?.message);
+        // A start the service refuses (onError before onStarted: e.g. the answer took
+        // longer than the 5 s the timestamp may lag, on a busy host) is tried once more
+        // with settings signed anew; any other error is shown.
+        if (!started && frame.dataset.c2cRetried === undefined) return void ((frame.dataset.c2cRetried = ''), sign([frame]));
+        show(frame, (payload as { message?: string } | undefined)?.message);
       } else if ((event === 'onLoaded' || event === 'onResize') && height! > 0) frame.style.height = `${height}px`;
+      // Every widget event is also a DOM event ("card2crypto-widget", detail { event, data })
+      // bubbling from the block, so a theme or a test can follow a purchase.
       frame.dispatchEvent(new CustomEvent('card2crypto-widget', { bubbles: true, detail: { event, data: payload } }));
     };
   }
-  const run = (): void => {
-    fetch(data.c2cSign!, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ block: data.c2cBlock, ref: data.c2cRef, target: frame.id }),
-    })
-      .then((response) =>
-        response.json().then((answer: SignAnswer) => {
-          if (!response.ok || !answer.settings) throw answer;
-          return loadScript(answer.script!).then(() => {
-            frame.replaceChildren();
-            (window as unknown as Record<string, WidgetScript>)[WIDGET_GLOBAL]!.run({ ...answer.settings, ...handlers }, 'POST');
-          });
-        }),
-      )
-      .catch((error: Error | SignAnswer) => show(error instanceof Error ? '' : error.message));
-  };
-  run();
+  frame.replaceChildren();
+  (window as unknown as Record<string, WidgetScript>)[WIDGET_GLOBAL]!.run({ ...settings, ...handlers }, 'POST');
 };
 
-document.querySelectorAll<HTMLElement>('[data-c2c-ref]:not([data-c2c-started])').forEach(start);
+/** One sign request for these containers, then a widget (or a message) in each. */
+const sign = (frames: HTMLElement[]): void => {
+  fetch(frames[0]!.dataset.c2cSign!, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ blocks: frames.map((f) => ({ block: f.dataset.c2cBlock, ref: f.dataset.c2cRef, target: f.id })) }),
+  })
+    .then((response) =>
+      response.json().then((answer: SignAnswer) => {
+        if (!response.ok || !answer.results) throw answer;
+        return loadScript(answer.script!).then(() =>
+          answer.results!.forEach((result, i) => (result.settings ? run(frames[i]!, result.settings) : show(frames[i]!, result.message))),
+        );
+      }),
+    )
+    .catch((error: Error | SignAnswer) => frames.forEach((frame) => show(frame, error instanceof Error ? '' : error.message)));
+};
+
+const frames = [...document.querySelectorAll<HTMLElement>('[data-c2c-ref]:not([data-c2c-started])')];
+frames.forEach((frame) => (frame.dataset.c2cStarted = ''));
+if (frames.length) sign(frames);
