@@ -125,7 +125,7 @@ export async function loginAsAdmin(page: Page, store: RunningStore): Promise<voi
   await page.locator('#user_login').fill(store.admin.username);
   await page.locator('#user_pass').fill(store.admin.password);
   await page.locator('#wp-submit').click();
-  await page.waitForURL(/wp-admin/);
+  await page.waitForURL(/wp-admin/, { timeout: 240_000 });
 }
 
 export interface AdminOrderView {
