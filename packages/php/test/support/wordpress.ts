@@ -141,6 +141,15 @@ export async function startWordPress(options: {
     },
   });
   const stop = () => lib.stopChild(child);
+  // If the test run itself is killed, take the server down with it (it is not in our process's way otherwise).
+  const killChild = () => child.exitCode === null && child.kill('SIGKILL');
+  process.once('exit', killChild);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      killChild();
+      process.exit(130);
+    });
+  }
   try {
     await lib.waitForHttp(`${url}/wp-login.php`, { timeoutMs: 8 * 60_000, child, what: 'WordPress Playground' });
     const deadline = Date.now() + 8 * 60_000;
