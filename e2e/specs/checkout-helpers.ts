@@ -121,7 +121,7 @@ export async function sendCallback(store: RunningStore, secret: string, operatio
 }
 
 export async function loginAsAdmin(page: Page, store: RunningStore): Promise<void> {
-  await page.goto(`${store.storeUrl}/wp-login.php`);
+  await page.goto(`${store.storeUrl}/wp-login.php`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
   await page.locator('#user_login').fill(store.admin.username);
   await page.locator('#user_pass').fill(store.admin.password);
   await page.locator('#wp-submit').click();
@@ -136,7 +136,7 @@ export interface AdminOrderView {
 
 /** The order edit screen (HPOS) as the owner sees it. */
 export async function adminOrder(page: Page, store: RunningStore, orderId: number): Promise<AdminOrderView> {
-  await page.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-orders&action=edit&id=${orderId}`);
+  await page.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-orders&action=edit&id=${orderId}`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
   const status = await page.locator('#order_status').inputValue();
   const notes = await page.locator('ul.order_notes li .note_content').allInnerTexts();
   const panel: Record<string, string> = {};
@@ -177,12 +177,11 @@ export const CARDS = {
 
 /** Changes payment method settings through the settings page, as the owner does. */
 export async function saveSettings(page: Page, store: RunningStore, changes: { check?: Record<string, boolean>; fill?: Record<string, string>; select?: Record<string, string> }): Promise<void> {
-  await page.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`);
+  await page.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
   for (const [id, on] of Object.entries(changes.check ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).setChecked(on);
   for (const [id, value] of Object.entries(changes.fill ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).fill(value);
   for (const [id, value] of Object.entries(changes.select ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).selectOption(value);
-  await page.locator('button[name="save"]').click();
-  await page.waitForLoadState('domcontentloaded');
+  await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 240_000 }), page.locator('button[name="save"]').click()]);
 }
 
 /** Block checkout as a guest: product to cart, address, place order; ends on the landing page (or the order-pay page, embedded flow). */
