@@ -181,7 +181,10 @@ export async function saveSettings(page: Page, store: RunningStore, changes: { c
   for (const [id, on] of Object.entries(changes.check ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).setChecked(on);
   for (const [id, value] of Object.entries(changes.fill ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).fill(value);
   for (const [id, value] of Object.entries(changes.select ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).selectOption(value);
-  await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 240_000 }), page.locator('button[name="save"]').click()]);
+  const save = page.locator('button[name="save"]');
+  await page.waitForTimeout(500);
+  if (!(await save.isEnabled())) return; // WooCommerce enables it only when something changed: already as asked.
+  await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 240_000 }), save.click()]);
 }
 
 /** Block checkout as a guest: product to cart, address, place order; ends on the landing page (or the order-pay page, embedded flow). */
