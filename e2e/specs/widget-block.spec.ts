@@ -132,6 +132,8 @@ test('a visitor buys with a sandbox test card and the page sees the success even
   for (const frame of await blocks.all()) await expect(frame.locator('iframe.card2crypto-widget-frame')).toHaveCount(1, { timeout: 120_000 });
   await expect(page.locator(`script[src="${store.sandbox!.url}/widget.js"]`)).toHaveCount(1);
 
+  // The visitor scrolls to it (Chromium does not lay out cross-origin frames out of view, so the widget starts there).
+  await ours.scrollIntoViewIfNeeded();
   const frame = widgetFrame(ours);
   await expect(frame.locator('#from_amount')).toHaveValue(/^75(\.00)?$/, { timeout: 120_000 });
   await buyInWidget(frame, SUCCESS_CARD);
@@ -160,6 +162,7 @@ test('colours from the settings page show in the widget; an invalid one is refus
   await expect(field(page, 'color_primary_text')).toHaveValue('#28334e');
 
   await page.goto(`${store.storeUrl}/`, { waitUntil: 'domcontentloaded' });
+  await page.locator('.c2c-widget').first().scrollIntoViewIfNeeded();
   const frame = widgetFrame(page.locator('.c2c-widget').first());
   await expect(frame.locator('.widgetColor')).toHaveCount(1, { timeout: 120_000 });
   await expect
@@ -201,8 +204,9 @@ test('a cached page older than the timestamp window still starts the widget; sta
   await page.route(`${store.storeUrl}/`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=UTF-8', body: cached }));
   await collectWidgetEvents(page);
   await page.goto(`${store.storeUrl}/`, { waitUntil: 'domcontentloaded' });
+  await page.locator(`#${target}`).scrollIntoViewIfNeeded();
   const frame = widgetFrame(page.locator(`#${target}`).locator('..'));
-  await expect(frame.locator('#continue')).toBeVisible({ timeout: 120_000 });
+  await expect(frame.locator('#continue:not([disabled])')).toBeVisible({ timeout: 120_000 });
   expect((await widgetEvents(page)).filter((e) => e.event === 'onError')).toEqual([]);
 
   // Control: the settings signed 12 s ago, run directly, are refused by the service.
