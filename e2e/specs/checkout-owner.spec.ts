@@ -4,13 +4,20 @@
  * comes, recovered by the reconciliation job (Action Scheduler).
  */
 import { expect, test, type Page } from '@playwright/test';
+import { parseLandingUrl } from '@card2crypto/core';
 import { CARDS, blockCheckout, loginAsAdmin, orderIdFromUrl, payInWidget, requireWooCommerce, runningStore, saveSettings, waitForOrder } from './checkout-helpers.js';
 
 const store = runningStore();
 
 async function buyWith(page: Page, card: string): Promise<number> {
   await blockCheckout(page, store);
+  const landing = parseLandingUrl(page.url());
   await payInWidget(page, card);
+  if (card === CARDS.confirmation) {
+    // The operation now waits for the store: the buyer stays on the landing page, which names the order.
+    if (!landing.ok) throw new Error(`not a landing URL: ${page.url()}`);
+    return Number(/^wc-(\d+)-/.exec(String(landing.payload.params.partner_operation_id))![1]);
+  }
   await page.waitForURL(/order-(received|pay)\/\d+/, { timeout: 180_000 });
   return orderIdFromUrl(page.url());
 }
