@@ -102,7 +102,7 @@ test.describe('widget settings page (Settings → Card2Crypto Widget)', () => {
 test.describe('checkout settings (WooCommerce → Settings → Payments → Card2Crypto)', () => {
   test.skip(!info.hasWooCommerce, WOOCOMMERCE_MISSING);
 
-  test('save, reload, refuse a mistyped wallet and an unsupported currency by name, keep the secret', async ({ page }) => {
+  test('save, reload, refuse a mistyped wallet and a bad IP allowlist by name, keep the secret', async ({ page }) => {
     const store = runningStore();
     const seededSecret = partnerSecret(store);
     const leak = watchForSecret(page, store, seededSecret);
