@@ -45,7 +45,9 @@ test.describe('owner', () => {
         const orderId = await buyWith(buyer, CARDS.confirmation);
         const waiting = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-on-hold' && v.notes.some((n) => n.includes('waits for your confirmation')));
         expect(waiting.panel['status-code']).toMatch(/^8 /);
-        await admin.locator(`[data-card2crypto-action="${action}"]`).click();
+        // The button's request calls the service and refreshes the order before redirecting back: allow it time.
+        const href = await admin.locator(`[data-card2crypto-action="${action}"]`).getAttribute('href');
+        await admin.goto(href!, { waitUntil: 'domcontentloaded', timeout: 300_000 });
         if (action === 'confirm') {
           const paid = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing');
           expect(paid.notes.some((n) => n.includes('confirmed the payment'))).toBe(true);
@@ -79,8 +81,8 @@ test.describe('owner', () => {
       await admin.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-status&tab=action-scheduler&status=pending&s=card2crypto_checkout_reconcile`);
       const row = admin.locator('tr', { hasText: 'card2crypto_checkout_reconcile' }).filter({ hasText: new RegExp(`\\b${orderId}\\b`) }).first();
       await row.hover();
-      await row.locator('.row-actions .run a').click({ force: true });
-      await admin.waitForLoadState('domcontentloaded');
+      const run = await row.locator('.row-actions .run a').getAttribute('href');
+      await admin.goto(new URL(run!, admin.url()).href, { waitUntil: 'domcontentloaded', timeout: 300_000 });
       const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing');
       expect(view.notes.some((n) => n.includes('found by reconciliation'))).toBe(true);
     } finally {
