@@ -327,15 +327,14 @@ const checkout: PluginSchema = {
       group: 'security',
     },
     boolean('debug_logging', 'Debug logging', 'Write requests, callbacks and decisions to the WooCommerce log. The partner secret is never logged.', false, 'advanced'),
-    boolean(
-      'delete_data_on_uninstall',
-      'Delete data on uninstall',
-      'Remove the plugin\'s settings and stored operation data when the plugin is deleted. Orders and their notes are kept.',
-      false,
-      'advanced',
-    ),
+    deleteDataOnUninstall('Remove the plugin\'s settings and stored operation data when the plugin is deleted. Orders and their notes are kept.'),
   ],
 };
+
+/** Both plugins keep their settings on deactivation; deleting the plugin removes them only when the owner asked. */
+function deleteDataOnUninstall(help: string): Field {
+  return boolean('delete_data_on_uninstall', 'Delete data on uninstall', help, false, 'advanced');
+}
 
 const widget: PluginSchema = {
   title: 'Card to crypto widget',
@@ -344,6 +343,7 @@ const widget: PluginSchema = {
     { id: 'credentials', label: 'Credentials' },
     { id: 'service', label: 'Service' },
     { id: 'appearance', label: 'Colours' },
+    { id: 'advanced', label: 'Advanced' },
   ],
   fields: [
     {
@@ -421,6 +421,7 @@ const widget: PluginSchema = {
         group: 'appearance',
       }),
     ),
+    deleteDataOnUninstall('Remove the plugin\'s settings when the plugin is deleted. Deactivating never removes them.'),
   ],
 };
 
