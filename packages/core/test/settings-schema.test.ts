@@ -48,6 +48,7 @@ test('shape: documented fields of both plugins, well formed', () => {
       'environment', 'base_url', 'widget_script_url', 'landing_url',
       'color_primary_fill', 'color_primary_text', 'color_secondary_text', 'color_form_stroke_color',
       'color_background_color', 'color_success_color', 'color_warning_color', 'color_box_shadow',
+      'delete_data_on_uninstall',
     ],
   );
   const types = new Set(['checkbox', 'text', 'textarea', 'secret', 'select', 'url', 'amount', 'color', 'email']);
