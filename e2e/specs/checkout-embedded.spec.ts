@@ -22,7 +22,8 @@ test.describe('embedded widget on the order-pay page', () => {
       const buyer = await browser.newPage();
       const signing: string[] = [];
       buyer.on('response', async (r) => {
-        if (r.url().includes('/widget-settings')) signing.push(await r.text());
+        // The store's signing route only: the sandbox also serves core's widget-settings.js module.
+        if (/card2crypto\/v1\/orders\/\d+\/widget-settings/.test(r.url())) signing.push(await r.text());
       });
       await blockCheckout(buyer, store, 0, false);
       const orderId = orderIdFromUrl(buyer.url());
