@@ -39,7 +39,7 @@ test.describe('embedded widget on the order-pay page', () => {
       const forged = await buyer.request.post(`${store.storeUrl}/wp-json/card2crypto/v1/orders/${orderId}/widget-settings`, { data: { key: 'wc_order_wrong', nonce: 'x' } });
       expect(forged.status()).toBe(404);
 
-      await payInWidget(buyer, CARDS.success);
+      await payInWidget(buyer, CARDS.success, '#card2crypto-widget iframe.card2crypto-widget-frame');
       await buyer.waitForURL(/order-received\/\d+/, { timeout: 180_000 });
       const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing' && Boolean(v.panel['transaction']));
       expect(view.notes.some((n) => n.includes('BTC transaction:'))).toBe(true);

@@ -160,8 +160,12 @@ export async function waitForOrder(page: Page, store: RunningStore, orderId: num
 }
 
 /** The sandbox widget's purchase steps with a test card (packages/sandbox/README.md). */
-export async function payInWidget(page: Page, card: string): Promise<void> {
-  const frame: FrameLocator = page.frameLocator('iframe.card2crypto-widget-frame');
+/**
+ * Pays in the sandbox widget with a test card. `frameSelector` narrows the widget where a page holds
+ * more than one (the order-pay page also shows the widget block in the sidebar).
+ */
+export async function payInWidget(page: Page, card: string, frameSelector = 'iframe.card2crypto-widget-frame'): Promise<void> {
+  const frame: FrameLocator = page.frameLocator(frameSelector);
   await frame.locator('#continue:not([disabled])').click({ timeout: 60_000 });
   await frame.locator('#continue').click();
   await frame.locator(`button[data-card="${card}"]`).click();
