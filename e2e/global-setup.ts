@@ -8,7 +8,7 @@ import { request, type FullConfig } from '@playwright/test';
 import { PLUGINS } from '../scripts/lib/paths.mjs';
 import { buildPluginZip } from '../scripts/lib/plugin-zip.mjs';
 import { startStore, siteDirs } from '../scripts/lib/store.mjs';
-import { WOOCOMMERCE_MISSING, type RunInfo } from './run-info.ts';
+import { E2E_SITE, WOOCOMMERCE_MISSING, type RunInfo } from './run-info.ts';
 
 function banner(lines: string[]): void {
   const width = Math.max(...lines.map((l) => l.length)) + 4;
@@ -45,8 +45,8 @@ async function remoteHasWooCommerce(baseURL: string): Promise<boolean> {
 }
 
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
-  const { stateDir } = siteDirs('e2e');
-  const zipsDir = join(stateDir, '..', 'e2e-zips');
+  const { stateDir } = siteDirs(E2E_SITE);
+  const zipsDir = join(stateDir, '..', `${E2E_SITE}-zips`);
   await mkdir(zipsDir, { recursive: true });
   const zips = await buildZips(zipsDir);
   let info: RunInfo;
@@ -73,7 +73,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     console.log(`e2e: using the WordPress at ${storeUrl} (WP_BASE_URL); nothing is booted.`);
   } else {
     const started = Date.now();
-    const store = await startStore({ name: 'e2e', reset: true, port: 0, sandboxPort: 0, mountPlugins: false, log: (line: string) => console.log(`e2e: ${line}`) });
+    const store = await startStore({ name: E2E_SITE, reset: true, port: 0, sandboxPort: 0, mountPlugins: false, log: (line: string) => console.log(`e2e: ${line}`) });
     stop = store.stop;
     // A killed runner must not leave WordPress or the sandbox behind.
     process.once('exit', () => {

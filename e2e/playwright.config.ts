@@ -3,6 +3,7 @@
 // depends on it. WordPress runs as WebAssembly, so timeouts are generous.
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from './browser.ts';
+import { E2E_SITE } from './run-info.ts';
 
 const executablePath = chromiumExecutable();
 
@@ -18,7 +19,7 @@ export default defineConfig({
   timeout: 5 * 60_000,
   expect: { timeout: 30_000 },
   reporter: [['list']],
-  outputDir: '../test-results/e2e',
+  outputDir: `../test-results/${E2E_SITE}`,
   use: {
     baseURL: process.env.WP_BASE_URL,
     browserName: 'chromium',

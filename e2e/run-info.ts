@@ -22,7 +22,10 @@ export interface RunInfo {
   products: { sku: string; url: string | null }[];
 }
 
-const LAST_RUN = fileURLToPath(new URL('../.card2crypto/e2e/run-info.json', import.meta.url));
+/** The harness site e2e runs use; another name lets two runs share a checkout (each boots its own WordPress). */
+export const E2E_SITE = process.env.CARD2CRYPTO_E2E_SITE || 'e2e';
+
+const LAST_RUN = fileURLToPath(new URL(`../.card2crypto/${E2E_SITE}/run-info.json`, import.meta.url));
 
 /**
  * The current run's info. Outside a run (`playwright test --list`, an editor

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type FrameLocator, type Page, type APIRequestContext } from '@playwright/test';
 import { parseLandingUrl, sign } from '@card2crypto/core';
+import { E2E_SITE } from '../run-info.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -25,7 +26,7 @@ export interface RunningStore {
 
 /** The store the harness started (CARD2CRYPTO_E2E_SITE names another site than "e2e"). */
 export function runningStore(): RunningStore {
-  const site = process.env.CARD2CRYPTO_E2E_SITE ?? 'e2e';
+  const site = E2E_SITE;
   const file = path.join(ROOT, '.card2crypto', site, 'running.json');
   if (!existsSync(file)) throw new Error(`No running store: ${file} is missing (the e2e global setup starts it).`);
   return JSON.parse(readFileSync(file, 'utf8')) as RunningStore;

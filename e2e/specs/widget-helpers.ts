@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type FrameLocator, type Locator, type Page, type Response } from '@playwright/test';
+import { E2E_SITE } from '../run-info.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -22,7 +23,7 @@ export interface RunningStore {
 
 /** The store the harness started, or null (e.g. WP_BASE_URL runs: no sandbox partner secret to test with). */
 export function runningStore(): RunningStore | null {
-  const site = process.env.CARD2CRYPTO_E2E_SITE ?? 'e2e';
+  const site = E2E_SITE;
   const file = path.join(ROOT, '.card2crypto', site, 'running.json');
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunningStore) : null;
 }
