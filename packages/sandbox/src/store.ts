@@ -341,25 +341,8 @@ function toCalculation(row: Row): CalculationRecord {
   };
 }
 
-export interface NewOperation {
-  id: string;
-  partnerToken: string;
-  partnerOperationId: string | null;
-  status: string;
-  statusCode: number;
-  fromCurrency: string;
-  fromAmount: string;
-  toCurrency: string;
-  toAmount: string;
-  feeAmount: string;
-  currencyRate: string;
-  toAccount: string;
-  email: string;
-  customerCountry: string;
-  calculationId: string | null;
-  sessionId: string | null;
-  createdAt: number;
-}
+/** What creating an operation stores; everything else starts empty (no card, no plan, not paid). */
+export type NewOperation = Omit<OperationRecord, 'customerId' | 'card' | 'scenario' | 'plan' | 'nextStepAt' | 'paidAt' | 'updatedAt' | 'txId' | 'feeTxId'>;
 
 export interface NewCallback {
   operationId: string;
