@@ -236,8 +236,10 @@ const checkout: PluginSchema = {
       id: 'description',
       type: 'textarea',
       label: 'Description',
-      help: 'Text shown under the title at checkout.',
-      default: 'Pay with Visa, Mastercard, Maestro, SEPA or Google Pay.',
+      // Empty by default: the payment box always says how paying works, the accepted methods and the
+      // BTC estimate, so a default sentence here would only repeat one of those lines.
+      help: 'Optional text shown under the title at checkout, above what the method always shows (how paying works, the accepted cards, the BTC estimate).',
+      default: '',
       required: false,
       secret: false,
       rule: { kind: 'text', maxLength: 1000, multiline: true },
