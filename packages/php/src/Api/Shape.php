@@ -103,6 +103,15 @@ final class Shape {
 				'blockchain_explorer_url' => self::opt( self::str() ),
 			)
 		);
+		// The buyer's BTC ("to") and the partner's commission ("fee_info") are paid out alike.
+		$payout     = self::obj(
+			array(
+				'withdrawal_method'      => self::opt( self::num() ),
+				'withdrawal_method_info' => self::opt( $withdrawal ),
+				'currency'               => self::opt( $currency ),
+				'amount'                 => self::opt( self::amount() ),
+			)
+		);
 		return self::obj(
 			array(
 				'status'         => self::req( self::str( true ) ),
@@ -134,16 +143,7 @@ final class Shape {
 									)
 								)
 							),
-							'to'            => self::opt(
-								self::obj(
-									array(
-										'withdrawal_method'      => self::opt( self::num() ),
-										'withdrawal_method_info' => self::opt( $withdrawal ),
-										'currency'               => self::opt( $currency ),
-										'amount'                 => self::opt( self::amount() ),
-									)
-								)
-							),
+							'to'            => self::opt( $payout ),
 							'currency_rate' => self::opt( self::num() ),
 							'status_url'    => self::opt( self::str() ),
 						)
@@ -154,16 +154,7 @@ final class Shape {
 						array(
 							'operation_id' => self::opt( self::str() ),
 							'token'        => self::opt( self::str() ),
-							'fee_info'     => self::opt(
-								self::obj(
-									array(
-										'withdrawal_method'      => self::opt( self::num() ),
-										'withdrawal_method_info' => self::opt( $withdrawal ),
-										'currency'               => self::opt( $currency ),
-										'amount'                 => self::opt( self::amount() ),
-									)
-								)
-							),
+							'fee_info'     => self::opt( $payout ),
 						)
 					)
 				),
