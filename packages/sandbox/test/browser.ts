@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildSignedWidgetSettings, type UnsignedWidgetSettings } from '@card2crypto/core';
+import { buildSignedWidgetSettings, WIDGET_EVENT_NAMES, type UnsignedWidgetSettings } from '@card2crypto/core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PARTNER } from './helpers.js';
 
@@ -61,18 +61,8 @@ export class PartnerSite {
   }
 }
 
-export const HANDLERS = [
-  'onLoaded',
-  'onResize',
-  'onExit',
-  'onError',
-  'onStarted',
-  'onOperationCreated',
-  'onPaymentSent',
-  'onOperationSuccess',
-  'onOperationPending',
-  'onOperationFail',
-] as const;
+/** Every documented event handler: the test page records each call. */
+export const HANDLERS = WIDGET_EVENT_NAMES;
 
 /**
  * A partner page that runs the widget with `settings` (signed by the partner's
