@@ -25,6 +25,7 @@ require_once __DIR__ . '/class-landing-url.php';
 require_once __DIR__ . '/class-rate-limiter.php';
 require_once __DIR__ . '/class-widget-config.php';
 require_once __DIR__ . '/class-color-pickers.php';
+require_once __DIR__ . '/class-classic-widget.php';
 
 final class Widget_Block {
 
@@ -53,6 +54,7 @@ final class Widget_Block {
 		add_action( 'rest_api_init', array( self::class, 'register_routes' ) );
 		add_filter( 'rest_pre_serve_request', array( self::class, 'serve_raw' ), 10, 4 );
 		( new Color_Pickers( Plugin::settings() ) )->hook();
+		Classic_Widget::hook();
 	}
 
 	/** @var Widget_Config|null */

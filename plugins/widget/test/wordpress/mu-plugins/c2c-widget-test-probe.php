@@ -1,0 +1,151 @@
+<?php
+/**
+ * Test-only must-use plugin, mounted into the WordPress that
+ * test/wordpress.test.ts boots (never shipped; test/ is not in the zip):
+ * POST /wp-json/c2c-widget-test/v1/run { action, ... } sets the widget's
+ * settings, renders blocks and classic widgets the way a page does, and
+ * reports what WordPress registered. It also lets the test lower the
+ * rate limit through the plugin's documented filter.
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+add_filter(
+	'card2crypto_widget_rate_limit',
+	static function ( array $rule ): array {
+		$limit = (int) get_option( 'c2c_test_rate_limit', 0 );
+		return $limit > 0 ? array(
+			'limit'  => $limit,
+			'window' => 60,
+		) : $rule;
+	}
+);
+
+add_action(
+	'widgets_init',
+	static function (): void {
+		register_sidebar(
+			array(
+				'id'            => 'c2c-test-sidebar',
+				'name'          => 'Test sidebar',
+				'before_widget' => '<section id="%1$s" class="widget %2$s">',
+				'after_widget'  => '</section>',
+			)
+		);
+	}
+);
+
+add_action(
+	'rest_api_init',
+	static function (): void {
+		register_rest_route(
+			'c2c-widget-test/v1',
+			'/run',
+			array(
+				'methods'             => 'POST',
+				'permission_callback' => '__return_true',
+				'callback'            => 'c2c_widget_test_run',
+			)
+		);
+	}
+);
+
+/** The scripts and styles a render enqueued. */
+function c2c_widget_test_assets(): array {
+	return array(
+		'scripts' => array_values( wp_scripts()->queue ),
+		'styles'  => array_values( wp_styles()->queue ),
+	);
+}
+
+function c2c_widget_test_run( WP_REST_Request $request ): WP_REST_Response {
+	$p = $request->get_json_params();
+	switch ( $p['action'] ?? '' ) {
+		case 'set_option':
+			if ( null === $p['value'] ) {
+				delete_option( $p['name'] );
+			} else {
+				update_option( $p['name'], $p['value'] );
+			}
+			return new WP_REST_Response( true );
+
+		case 'reset_rate_limits':
+			global $wpdb;
+			$wpdb->query( "DELETE FROM {$wpdb->options} WHERE option_name LIKE '\\_transient\\_%c2c\\_rl\\_%'" ); // phpcs:ignore
+			wp_cache_flush();
+			return new WP_REST_Response( true );
+
+		case 'render_blocks':
+			$html = do_blocks( (string) $p['content'] );
+			return new WP_REST_Response( array( 'html' => $html ) + c2c_widget_test_assets() );
+
+		case 'routes':
+			$out = array();
+			foreach ( rest_get_server()->get_routes( 'card2crypto-widget/v1' ) as $route => $handlers ) {
+				foreach ( $handlers as $handler ) {
+					$callback = $handler['permission_callback'] ?? null;
+					$out[]    = array(
+						'route'      => $route,
+						'methods'    => array_keys( array_filter( $handler['methods'] ) ),
+						'permission' => is_string( $callback ) ? $callback : ( null === $callback ? null : 'callable' ),
+					);
+				}
+			}
+			return new WP_REST_Response( $out );
+
+		case 'classic_widget_types':
+			global $wp_widget_factory;
+			$types = array();
+			foreach ( $wp_widget_factory->widgets as $class => $widget ) {
+				$types[ $widget->id_base ] = $class;
+			}
+			return new WP_REST_Response(
+				array(
+					'registered'         => $types,
+					'hidden_from_legacy' => array_values( (array) apply_filters( 'widget_types_to_hide_from_legacy_widget_block', array() ) ),
+				)
+			);
+
+		case 'classic_update':
+			// As the widgets screen saves one widget: WP_Widget::update_callback() with the posted fields.
+			$widget = c2c_widget_test_classic();
+			$number = (int) $p['number'];
+			$before = get_option( 'widget_card2crypto_widget', array() );
+			$_POST['widget-card2crypto_widget'] = array( $number => wp_slash( $p['fields'] ) );
+			$widget->_set( $number );
+			$widget->update_callback();
+			unset( $_POST['widget-card2crypto_widget'] );
+			ob_start();
+			$widget->_set( $number );
+			$widget->form_callback( $number );
+			$form  = ob_get_clean();
+			$after = get_option( 'widget_card2crypto_widget', array() );
+			return new WP_REST_Response(
+				array(
+					'stored'  => $after[ $number ] ?? null,
+					'changed' => $before !== $after,
+					'form'    => $form,
+				)
+			);
+
+		case 'classic_render':
+			// The sidebar as a classic theme renders it.
+			update_option( 'sidebars_widgets', array( 'wp_inactive_widgets' => array(), 'c2c-test-sidebar' => $p['widgets'], 'array_version' => 3 ) );
+			$GLOBALS['_wp_sidebars_widgets'] = array(); // Read again from the option.
+			ob_start();
+			dynamic_sidebar( 'c2c-test-sidebar' );
+			$html = ob_get_clean();
+			return new WP_REST_Response( array( 'html' => $html ) + c2c_widget_test_assets() );
+	}
+	return new WP_REST_Response( array( 'error' => 'unknown action' ), 400 );
+}
+
+function c2c_widget_test_classic(): WP_Widget {
+	global $wp_widget_factory;
+	foreach ( $wp_widget_factory->widgets as $widget ) {
+		if ( 'card2crypto_widget' === $widget->id_base ) {
+			return $widget;
+		}
+	}
+	throw new RuntimeException( 'The classic widget is not registered.' );
+}
