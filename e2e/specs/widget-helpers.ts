@@ -30,7 +30,7 @@ export function runningStore(): RunningStore | null {
 
 /** The widget plugin's zip: the one the e2e global setup built, else `npm run zip`'s. */
 export function widgetZip(): string | null {
-  return [path.join(ROOT, '.card2crypto', 'e2e-zips', 'card2crypto-widget.zip'), path.join(ROOT, 'dist', 'card2crypto-widget.zip')].find((f) => existsSync(f)) ?? null;
+  return [path.join(ROOT, '.card2crypto', `${E2E_SITE}-zips`, 'card2crypto-widget.zip'), path.join(ROOT, 'dist', 'card2crypto-widget.zip')].find((f) => existsSync(f)) ?? null;
 }
 
 /** The sandbox partner's secret (kept by the harness; only tests and the sandbox read it). */
