@@ -172,8 +172,9 @@ final class Classic_Widget extends \WP_Widget {
 		$labels = self::labels();
 		foreach ( $result['problems'] as $problem ) {
 			$attribute = array_search( $problem['field'], Widget_Signer::BLOCK_FIELDS, true );
-			if ( false === $attribute || isset( $problems[ $attribute ] ) ) {
-				continue; // Settings the widget does not set are the settings page's business.
+			if ( false === $attribute || '' === $values[ $attribute ] || isset( $problems[ $attribute ] ) ) {
+				// A value this widget inherits is the settings page's business (it says so there): never a reason to refuse this save.
+				continue;
 			}
 			$field = $config->schema()->fields( 'widget' )[ $problem['field'] ];
 			// The validator writes "<Label>: <reason>" in English; keep the reason, use this form's label.
@@ -182,10 +183,7 @@ final class Classic_Widget extends \WP_Widget {
 				/* translators: 1: label of a widget option, 2: what is wrong with the value */
 				__( '%1$s: %2$s', 'card2crypto-widget' ),
 				$labels[ $attribute ],
-				'' === $values[ $attribute ]
-					/* translators: %s: what is wrong with the site's default value */
-					? sprintf( __( 'the site default is not usable here (%s)', 'card2crypto-widget' ), $reason )
-					: $reason
+				$reason
 			);
 		}
 		// Stored as typed (as the block stores its attributes); the signing route normalises and checks again.

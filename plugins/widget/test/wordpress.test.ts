@@ -301,6 +301,17 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
       assert.match(refused.form, new RegExp(`id="widget-card2crypto_widget-2-${field}" name="[^"]+"[^>]*aria-invalid="true"`));
       if (field === 'amount') assert.match(refused.form, new RegExp(`value="${fields.amount.replace('.', '\\.')}"`), 'the submitted value is shown to correct it');
     }
+
+    // A site default the widget only inherits never refuses the widget's own save (the settings page reports it).
+    await site.probe({ action: 'set_option', name: OPTION, value: { ...SETTINGS, default_amount: '1.00' } });
+    try {
+      const inherits = await save({ title: 'Buy ether', amount: '', cryptoCurrency: 'ETH' });
+      assert.equal(inherits.changed, true);
+      assert.doesNotMatch(inherits.form, /Not saved/);
+    } finally {
+      await site.probe({ action: 'set_option', name: OPTION, value: SETTINGS });
+    }
+    assert.equal((await save({ title: 'Buy ether \\o/', amount: '75', fiatCurrency: '', cryptoCurrency: 'ETH', lang: 'de' })).changed, true);
   });
 
   test('the classic widget renders through the block render: same markup, view script and reference; the route signs what it stored', async () => {
