@@ -173,6 +173,32 @@ describe('canonicalString: general form', () => {
     assert.equal(canonicalString(reordered), canonicalString(body));
   });
 
+  it('checks what a container is before writing it with the layout cached for its place', () => {
+    // The fast path writes a container of a familiar layout without asking memberText() first;
+    // emit() must still refuse anything but a plain object or an array of that layout.
+    const body: Record<string, unknown> = { a: { x: 1, y: 'two' }, b: [1, 2], c: 'c' };
+    const check = (value: Record<string, unknown>): void => assert.equal(canonicalString(value), referenceCanonical(value), JSON.stringify(value));
+    check(body); // caches the layouts of body, body.a and body.b
+    class Point {
+      x = 1;
+      y = 'two';
+    }
+    assert.throws(() => canonicalString({ ...body, a: new Point() }), /member "a": a Point cannot be signed/);
+    assert.throws(() => canonicalString({ ...body, a: Object.assign(new Date(0), { x: 1, y: 'two' }) }), /member "a": a Date cannot be signed/);
+    assert.equal(canonicalString({ ...body, a: new LosslessNumber('1.50') }), 'a:1.50;b:0:1;b:1:2;c:c');
+    check({ ...body, a: null });
+    check({ ...body, a: 'now a leaf' });
+    check({ ...body, b: [] });
+    check({ ...body, b: { 0: 1, 1: 2 } });
+    check({ ...body, b: [1, 2, 3] });
+    assert.equal(canonicalString({ ...body, a: Object.assign(Object.create(null) as object, { x: 1, y: 'two' }) }), canonicalString(body));
+    assert.throws(() => canonicalString(body, { form: 'simple' }), /simple form/);
+    // A child that stops fitting its layout half way through leaves nothing of itself behind.
+    check({ ...body, a: { x: 1, y: { deeper: true } } });
+    check({ ...body, b: [1, [2, 3]] });
+    check(body);
+  });
+
   it('skips members holding undefined or functions but writes them as null inside arrays', () => {
     // eslint-disable-next-line no-sparse-arrays
     const sparse = [1, , 3];

@@ -17,8 +17,13 @@
  * layout (every callback, every API request of one kind) skips sorting and
  * name building, and its output is made of few, already flat pieces. Values
  * are always read afresh; nothing is cached per object or per value.
+ *
+ * Output: the pieces (head, text, head, text, ...) go into one reused array
+ * and are joined once at the end. join() copies each piece once into a flat
+ * string, which the HMAC reads as it is; a rope built with += costs a node
+ * per piece and is copied again when the HMAC flattens it.
  */
-import { CONTAINER, isContainer, MAX_DEPTH, memberText, SIGNATURE_MEMBER, tooDeep, type Reading } from './values.js';
+import { CONTAINER, isContainer, isPlainObject, MAX_DEPTH, memberText, SIGNATURE_MEMBER, tooDeep, type Reading } from './values.js';
 
 interface Layout {
   readonly isArray: boolean;
@@ -38,10 +43,13 @@ interface Layout {
   readonly children: (Layout | undefined)[];
 }
 
+/** emit() result: the members were appended to the pieces. */
+const DONE = 0;
 /** emit() result: the layout does not fit the object (rebuild it). */
-const STALE = undefined;
-/** emit() result: a key contains ":" (use the slow path). */
-const GIVE_UP = null;
+const STALE = 1;
+/** emit() result (and buildLayout()'s): a key contains ":" (use the slow path). */
+const GIVE_UP = 2;
+type Emitted = typeof DONE | typeof STALE | typeof GIVE_UP;
 
 /** Root layouts remembered (round robin); a service has few payload kinds. */
 const MAX_ROOTS = 16;
@@ -55,6 +63,11 @@ let cachedHeads = 0;
 const valuesAtDepth: unknown[][] = [];
 /** The scratch arrays make the walk non-reentrant (a getter could sign): nested calls take the slow path. */
 let busy = false;
+/** The output of the walk under way: pieces[0..count). */
+const pieces: string[] = [];
+let count = 0;
+/** Past this many pieces, the array is emptied after the join rather than kept (bounded memory). */
+const MAX_KEPT_PIECES = 4096;
 
 /** The canonical string of `root`, or undefined when the caller must collect and sort. */
 export function writeInLayoutOrder(root: object, reading: Reading): string | undefined {
@@ -62,19 +75,33 @@ export function writeInLayoutOrder(root: object, reading: Reading): string | und
   busy = true;
   try {
     for (const layout of roots) {
-      const out = emit(layout, root, reading, '', 0);
-      if (out === GIVE_UP) return undefined;
-      if (out !== STALE) return out.slice(1);
+      count = 0;
+      const result = emit(layout, root, reading, 0);
+      if (result === GIVE_UP) return undefined;
+      if (result === DONE) return joinPieces();
     }
     const layout = buildLayout(root, false, ';', true);
     if (layout === GIVE_UP) return undefined;
     remember(layout);
-    const out = emit(layout, root, reading, '', 0);
+    count = 0;
     // STALE right after building means the object changed while read (getters): no fast path.
-    return out === GIVE_UP || out === STALE ? undefined : out.slice(1);
+    return emit(layout, root, reading, 0) === DONE ? joinPieces() : undefined;
   } finally {
     busy = false;
+    count = 0;
   }
+}
+
+/** The canonical string: the pieces joined, less the ";" the first head starts with. */
+function joinPieces(): string {
+  // One payload kind gives the same count each time: the array is then reused as it is.
+  if (pieces.length !== count) pieces.length = count;
+  // join() makes a flat string, so slice() shares it instead of copying.
+  const text = pieces.join('').slice(1);
+  // The pieces of the last payload stay until the next walk overwrites them
+  // (clearing them would be one more pass over every piece); a large one is let go.
+  if (count > MAX_KEPT_PIECES) pieces.length = 0;
+  return text;
 }
 
 function remember(layout: Layout): void {
@@ -117,8 +144,13 @@ function buildLayout(node: object, isArray: boolean, head: string, isRoot: boole
   };
 }
 
-/** Appends the members of `node` to `out` following `layout`, or says why it cannot. */
-function emit(layout: Layout, node: object, reading: Reading, out: string, depth: number): string | typeof STALE | typeof GIVE_UP {
+/**
+ * Appends the members of `node` to the pieces following `layout`, or says
+ * why it cannot. `node` is any value when a container of a familiar layout
+ * is written without first asking what it is (see below): this checks that
+ * it is a plain object, or an array, of that layout.
+ */
+function emit(layout: Layout, node: unknown, reading: Reading, depth: number): Emitted {
   if (depth > MAX_DEPTH) throw tooDeep(layout.head);
   const isArray = layout.isArray;
   let values: unknown[];
@@ -126,47 +158,66 @@ function emit(layout: Layout, node: object, reading: Reading, out: string, depth
     if (!Array.isArray(node) || node.length !== layout.length) return STALE;
     values = node;
   } else {
-    if (Array.isArray(node)) return STALE;
+    // A class instance or a LosslessNumber can have the very keys of a layout.
+    if (typeof node !== 'object' || node === null || Array.isArray(node) || !isPlainObject(node)) return STALE;
     // for-in walks the enumeration cache and loads values by cached index: the
     // cheapest way to both check the keys and read the values.
     values = valuesAtDepth[depth] ??= [];
     const keys = layout.keys;
-    let count = 0;
+    let read = 0;
     for (const key in node) {
-      if (key !== keys[count]) return STALE;
-      values[count++] = (node as Record<string, unknown>)[key];
+      if (key !== keys[read]) return STALE;
+      values[read++] = (node as Record<string, unknown>)[key];
     }
-    if (count !== layout.length) return STALE;
+    if (read !== layout.length) return STALE;
   }
   const { order, heads, sortedAsContainer, children } = layout;
   for (let p = 0; p < order.length; p++) {
     const value = values[order[p] as number];
     const head = heads[p] as string;
+    if (sortedAsContainer[p]) {
+      const child = children[p];
+      // A container of a familiar layout: emit() itself checks what it is,
+      // sparing the questions memberText() asks. The simple form refuses containers there.
+      const result = child !== undefined && !reading.simple ? emitFamiliar(layout, p, child, value, reading, depth) : emitChild(layout, p, value, reading, depth);
+      if (result !== DONE) return result;
+      continue;
+    }
     // Strings are most members: write them before anything else is looked at.
     const text = typeof value === 'string' ? value : memberText(value, isArray, reading, head);
     if (typeof text === 'string') {
-      if (sortedAsContainer[p]) return STALE;
-      out += head + text;
+      pieces[count++] = head;
+      pieces[count++] = text;
     } else if (text === CONTAINER) {
-      if (!sortedAsContainer[p]) return STALE;
-      const child = value as object;
-      const cached = children[p];
-      let result = cached !== undefined ? emit(cached, child, reading, out, depth + 1) : STALE;
-      if (result === STALE) {
-        const rebuilt = buildLayout(child, Array.isArray(child), head, false);
-        if (rebuilt === GIVE_UP) return GIVE_UP;
-        if (cachedHeads <= MAX_CACHED_HEADS) {
-          children[p] = rebuilt;
-          cachedHeads += rebuilt.heads.length;
-        }
-        result = emit(rebuilt, child, reading, out, depth + 1);
-        if (result === STALE) return GIVE_UP; // changed while read (getters)
-      }
-      if (result === GIVE_UP) return GIVE_UP;
-      out = result;
+      return STALE;
     }
   }
   // Do not keep the caller's data alive in the scratch array once a level is done.
   if (!isArray) for (let i = 0; i < layout.length; i++) values[i] = undefined;
-  return out;
+  return DONE;
+}
+
+/** Emits `value` at position `p` with its cached layout; if it does not fit, takes back what it wrote and asks what `value` is. */
+function emitFamiliar(layout: Layout, p: number, child: Layout, value: unknown, reading: Reading, depth: number): Emitted {
+  const mark = count;
+  const result = emit(child, value, reading, depth + 1);
+  if (result !== STALE) return result;
+  count = mark;
+  return emitChild(layout, p, value, reading, depth);
+}
+
+/** Emits the container member at position `p` of `layout` with a new layout (SKIP: an empty array writes nothing). */
+function emitChild(layout: Layout, p: number, value: unknown, reading: Reading, depth: number): Emitted {
+  const head = layout.heads[p] as string;
+  const text = memberText(value, layout.isArray, reading, head);
+  if (text !== CONTAINER) return typeof text === 'string' ? STALE : DONE;
+  const child = value as object;
+  const built = buildLayout(child, Array.isArray(child), head, false);
+  if (built === GIVE_UP) return GIVE_UP;
+  if (cachedHeads <= MAX_CACHED_HEADS) {
+    layout.children[p] = built;
+    cachedHeads += built.heads.length;
+  }
+  const result = emit(built, child, reading, depth + 1);
+  return result === STALE ? GIVE_UP : result; // STALE: changed while read (getters)
 }
