@@ -49,14 +49,16 @@ final class Payments {
 
 	/**
 	 * Whether WooCommerce's hold-stock timer must leave the order alone: money
-	 * is moving, or the buyer was sent to pay less than an hour ago.
+	 * is moving, or the buyer was sent to pay less than an hour ago and the
+	 * attempt has not ended (no news yet, or "created" 1: the buyer is still
+	 * in the widget, about to enter the card).
 	 */
 	public static function payment_in_progress( \WC_Order $order ): bool {
 		if ( self::money_moving( $order ) ) {
 			return true;
 		}
 		$current = self::current_attempt( $order );
-		if ( null === $current || Operation_Store::NO_CODE !== $current['status_code'] ) {
+		if ( null === $current || Reconciler::is_final( $current ) ) {
 			return false;
 		}
 		$age = time() - (int) strtotime( $current['created_at'] . ' UTC' );
