@@ -13,7 +13,7 @@
  *
  * 2 and 3 need a store with WooCommerce: CARD2CRYPTO_BENCH_SITE names a
  * running harness site (.card2crypto/<site>/running.json); otherwise one is
- * started (ports 9620/9670) and stopped. BENCH_REQUESTS (default 30) and
+ * started (ports 9620/9670) and stopped. BENCH_REQUESTS (default 100) and
  * BENCH_DUPLICATES (default 200) size the runs.
  */
 import { readFileSync, existsSync } from 'node:fs';
@@ -115,40 +115,83 @@ async function timed(url: string, init: RequestInit): Promise<{ ms: number; stat
   return { ms: performance.now() - t0, status: r.status, text };
 }
 
-async function callbacks(s: Store): Promise<void> {
-  const secret = (JSON.parse(readFileSync(path.join(s.dirs.harnessDir, 'partner.json'), 'utf8')) as { secret: string }).secret;
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
+
+async function callbackRatio(s: Store, secret: string, params: Record<string, unknown>): Promise<void> {
   const route = `${s.storeUrl}/wp-json/card2crypto/v1/callback`;
   const bare = `${s.storeUrl}/wp-json/card2crypto/v1`;
-  const params = await placeOrder(s);
   const body = callbackBody(params, secret, 2);
   const first = await timed(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   if (first.status !== 200) throw new Error(`callback answered ${first.status} ${first.text}`);
 
-  const n = Number(process.env.BENCH_REQUESTS ?? 30);
-  console.log(`\n== Callback route vs bare REST route (${n} interleaved sequential requests each) ==`);
+  const n = Number(process.env.BENCH_REQUESTS ?? 100);
+  const warmup = 5;
+  console.log(`\n== Callback route vs bare REST route (${n} interleaved sequential requests each, after ${warmup} warm-up pairs) ==`);
   const cb: number[] = [];
   const plain: number[] = [];
-  for (let i = 0; i < n; i++) {
-    plain.push((await timed(bare, { method: 'GET' })).ms);
-    const r = await timed(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    if (r.status !== 200) throw new Error(`duplicate answered ${r.status} ${r.text}`);
-    cb.push(r.ms);
+  for (let i = 0; i < n + warmup; i++) {
+    // Alternate which goes first so neither always follows the other.
+    const pair: Array<() => Promise<void>> = [
+      async () => {
+        const r = await timed(bare, { method: 'GET' });
+        if (r.status !== 200) throw new Error(`bare route answered ${r.status}`);
+        if (i >= warmup) plain.push(r.ms);
+      },
+      async () => {
+        const r = await timed(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        if (r.status !== 200) throw new Error(`duplicate answered ${r.status} ${r.text}`);
+        if (i >= warmup) cb.push(r.ms);
+      },
+    ];
+    if (i % 2 === 1) pair.reverse();
+    for (const step of pair) await step();
   }
+  const row = (label: string, xs: number[]) =>
+    console.log(`${label.padEnd(48)} median ${median(xs).toFixed(1)} ms  (p25 ${quantile(xs, 0.25).toFixed(1)}, p75 ${quantile(xs, 0.75).toFixed(1)})`);
+  row('bare REST route (GET /wp-json/card2crypto/v1)', plain);
+  row('callback route (verified duplicate)', cb);
   const ratio = median(cb) / median(plain);
-  console.log(`bare REST route (GET /wp-json/card2crypto/v1)   median ${median(plain).toFixed(1)} ms`);
-  console.log(`callback route (verified duplicate)             median ${median(cb).toFixed(1)} ms`);
-  console.log(`ratio ${ratio.toFixed(2)}x (goal <= 1.5x): ${ratio <= 1.5 ? 'met' : 'NOT met'}`);
+  const half = Math.floor(n / 2);
+  const firstHalf = median(cb.slice(0, half)) / median(plain.slice(0, half));
+  const secondHalf = median(cb.slice(half)) / median(plain.slice(half));
+  console.log(`ratio ${ratio.toFixed(2)}x (goal <= 1.5x): ${ratio <= 1.5 ? 'met' : 'NOT met'}; stability: first half ${firstHalf.toFixed(2)}x, second half ${secondHalf.toFixed(2)}x`);
+}
 
+async function concurrentDuplicates(s: Store, secret: string, params: Record<string, unknown>): Promise<void> {
+  const route = `${s.storeUrl}/wp-json/card2crypto/v1/callback`;
   const dup = Number(process.env.BENCH_DUPLICATES ?? 200);
   console.log(`\n== ${dup} concurrent deliveries of one new callback ==`);
   const next = callbackBody(params, secret, 3);
   const t0 = performance.now();
-  const answers = await Promise.all(Array.from({ length: dup }, () => timed(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: next })));
+  const answers = await Promise.all(
+    Array.from({ length: dup }, () =>
+      timed(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: next }).catch((e: Error) => ({ ms: 0, status: 0, text: `network error: ${e.message}` })),
+    ),
+  );
   const counts = new Map<string, number>();
   for (const a of answers) counts.set(`${a.status} ${a.text}`, (counts.get(`${a.status} ${a.text}`) ?? 0) + 1);
   for (const [answer, count] of counts) console.log(`${String(count).padStart(5)} x ${answer}`);
   const transitions = counts.get('200 OK') ?? 0;
-  console.log(`transitions: ${transitions} (expected exactly 1): ${transitions === 1 ? 'met' : 'NOT met'}; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const duplicates = counts.get('200 OK (already received)') ?? 0;
+  const ok = transitions === 1 && duplicates === dup - 1;
+  console.log(`transitions: ${transitions} (expected exactly 1), duplicates acknowledged: ${duplicates}/${dup - 1}: ${ok ? 'met' : 'NOT met'}; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (!ok) process.exitCode = 1;
+}
+
+async function callbacks(s: Store): Promise<void> {
+  const secret = (JSON.parse(readFileSync(path.join(s.dirs.harnessDir, 'partner.json'), 'utf8')) as { secret: string }).secret;
+  // Each section runs and prints its figures even when the other fails.
+  for (const [name, section] of [
+    ['callback route ratio', callbackRatio],
+    ['concurrent duplicates', concurrentDuplicates],
+  ] as const) {
+    try {
+      await section(s, secret, await placeOrder(s));
+    } catch (error) {
+      console.log(`${name}: FAILED: ${(error as Error).message}`);
+      process.exitCode = 1;
+    }
+  }
 }
 
 sizes();
