@@ -226,3 +226,106 @@ export function orderIdFromUrl(url: string): number {
   if (!match) throw new Error(`No order id in ${url}`);
   return Number(match[1]);
 }
+
+/** A reconciliation job of an order as WooCommerce → Status → Scheduled Actions lists it. */
+export interface ReconcileAction {
+  actionId: number;
+  /** When Action Scheduler will run it (ms since the epoch, from the "Scheduled Date" column). */
+  scheduledAt: number;
+  /** When it was scheduled (the "action created" entry of its log). */
+  createdAt: number;
+  /** The row's "Run" link (pending actions only). */
+  runUrl: string | null;
+}
+
+const RECONCILE_HOOK = 'card2crypto_checkout_reconcile';
+
+/** "2026-11-22 00:02:34 +0000" (Action Scheduler's display format) in ms. */
+function actionSchedulerDate(text: string): number {
+  const match = /(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) \+0000/.exec(text);
+  if (!match) throw new Error(`Not an Action Scheduler date: ${text}`);
+  return Date.parse(`${match[1]}T${match[2]}Z`);
+}
+
+/**
+ * The order's reconciliation jobs in one status ("pending", "complete"), read
+ * from the Scheduled Actions screen. The screen is searched for the job's
+ * arguments (`[<order id>]`, as Action Scheduler stores them) and sorted
+ * newest first, so the order's rows are on the first page whatever else is
+ * scheduled; each row is then checked for the hook and the exact argument.
+ */
+export async function reconcileActions(page: Page, store: RunningStore, orderId: number, status: 'pending' | 'complete'): Promise<ReconcileAction[]> {
+  const search = encodeURIComponent(`[${orderId}]`);
+  await page.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-status&tab=action-scheduler&status=${status}&s=${search}&orderby=schedule&order=desc`, {
+    waitUntil: 'domcontentloaded',
+    timeout: 240_000,
+  });
+  const actions: ReconcileAction[] = [];
+  for (const row of await page.locator('#the-list tr').all()) {
+    const hook = (await row.locator('td.column-hook').textContent().catch(() => null)) ?? '';
+    if (!hook.trim().startsWith(RECONCILE_HOOK)) continue;
+    const args = (await row.locator('td.column-args code').allInnerTexts()).map((t) => t.trim());
+    if (args.length !== 1 || args[0] !== `0 => ${orderId}`) continue;
+    const log = await row.locator('td.column-log_entries li').allInnerTexts();
+    const created = log.find((entry) => entry.includes('action created'));
+    if (!created) throw new Error(`Action without a creation entry: ${log.join(' | ')}`);
+    const run = row.locator('.row-actions .run a');
+    actions.push({
+      actionId: Number(await row.locator('th.check-column input').getAttribute('value')),
+      scheduledAt: actionSchedulerDate(await row.locator('td.column-schedule').innerText()),
+      createdAt: actionSchedulerDate(created),
+      runUrl: (await run.count()) > 0 ? new URL((await run.getAttribute('href'))!, page.url()).href : null,
+    });
+  }
+  return actions;
+}
+
+/**
+ * The order's one pending reconciliation job, and the delay it was scheduled
+ * with (seconds from its creation to its scheduled time).
+ */
+export async function pendingReconcile(page: Page, store: RunningStore, orderId: number): Promise<ReconcileAction & { delaySeconds: number }> {
+  const pending = await reconcileActions(page, store, orderId, 'pending');
+  expect(pending, `pending reconciliation jobs of order ${orderId}`).toHaveLength(1);
+  const action = pending[0]!;
+  return { ...action, delaySeconds: Math.round((action.scheduledAt - action.createdAt) / 1000) };
+}
+
+/**
+ * Runs a job through the row's "Run" link, as the owner does: Action
+ * Scheduler processes it as its queue runner would. Then the job must be
+ * listed as complete (a job that threw is listed as failed instead).
+ */
+export async function runScheduledAction(page: Page, store: RunningStore, orderId: number, action: ReconcileAction): Promise<void> {
+  if (!action.runUrl) throw new Error(`Action ${action.actionId} has no Run link`);
+  await page.goto(action.runUrl, { waitUntil: 'domcontentloaded', timeout: 300_000 });
+  const complete = await reconcileActions(page, store, orderId, 'complete');
+  expect(complete.map((a) => a.actionId), `action ${action.actionId} completed`).toContain(action.actionId);
+}
+
+/** A REST call as the logged-in admin of `page` (cookie + the REST nonce WordPress hands out to logged-in users). */
+export async function adminRest(page: Page, method: string, route: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  return page.evaluate(
+    async ({ method, route, body }) => {
+      const nonce = await (await fetch('/wp-admin/admin-ajax.php?action=rest-nonce')).text();
+      const response = await fetch(`/wp-json/${route}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': nonce },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, json: await response.json().catch(() => null) };
+    },
+    { method, route, body },
+  );
+}
+
+/** A new page holding the classic (shortcode) checkout; returns its address. */
+export async function classicCheckoutPage(page: Page): Promise<string> {
+  const created = await adminRest(page, 'POST', 'wp/v2/pages', {
+    title: `Classic checkout ${Date.now()}`,
+    status: 'publish',
+    content: '<!-- wp:shortcode -->[woocommerce_checkout]<!-- /wp:shortcode -->',
+  });
+  expect(created.status).toBe(201);
+  return (created.json as { link: string }).link;
+}

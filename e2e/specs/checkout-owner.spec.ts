@@ -4,22 +4,54 @@
  * comes, recovered by the reconciliation job (Action Scheduler).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { parseLandingUrl } from '@card2crypto/core';
-import { CARDS, blockCheckout, loginAsAdmin, orderIdFromUrl, payInWidget, requireWooCommerce, runningStore, saveSettings, waitForOrder } from './checkout-helpers.js';
+import { PartnerApiClient, parseLandingUrl, type OperationData } from '@card2crypto/core';
+import {
+  CARDS,
+  adminOrder,
+  blockCheckout,
+  loginAsAdmin,
+  orderIdFromUrl,
+  partnerSecret,
+  payInWidget,
+  pendingReconcile,
+  reconcileActions,
+  requireWooCommerce,
+  runScheduledAction,
+  runningStore,
+  saveSettings,
+  waitForOrder,
+} from './checkout-helpers.js';
 
 const store = runningStore();
 
-async function buyWith(page: Page, card: string): Promise<number> {
+async function buy(page: Page, card: string): Promise<{ orderId: number; partnerOperationId: string }> {
   await blockCheckout(page, store);
   const landing = parseLandingUrl(page.url());
+  if (!landing.ok) throw new Error(`not a landing URL: ${page.url()}`);
+  const partnerOperationId = String(landing.payload.params.partner_operation_id);
   await payInWidget(page, card);
   if (card === CARDS.confirmation) {
     // The operation now waits for the store: the buyer stays on the landing page, which names the order.
-    if (!landing.ok) throw new Error(`not a landing URL: ${page.url()}`);
-    return Number(/^wc-(\d+)-/.exec(String(landing.payload.params.partner_operation_id))![1]);
+    return { orderId: Number(/^wc-(\d+)-/.exec(partnerOperationId)![1]), partnerOperationId };
   }
   await page.waitForURL(/order-(received|pay)\/\d+/, { timeout: 180_000 });
-  return orderIdFromUrl(page.url());
+  return { orderId: orderIdFromUrl(page.url()), partnerOperationId };
+}
+
+async function buyWith(page: Page, card: string): Promise<number> {
+  return (await buy(page, card)).orderId;
+}
+
+/** Asks the sandbox (operation-info endpoint, signed like the store signs) until `done` holds. */
+async function waitForOperation(partnerOperationId: string, done: (op: OperationData) => boolean, timeoutMs = 120_000): Promise<OperationData> {
+  const client = new PartnerApiClient({ baseUrl: store.sandbox!.url, partnerToken: store.partner.token, partnerSecret: partnerSecret(store) });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const op = await client.operation({ partnerOperationId });
+    if (done(op)) return op;
+    if (Date.now() > deadline) throw new Error(`operation ${partnerOperationId} stayed at ${op.status} ${op.status_code}`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
 }
 
 test.describe('owner', () => {
@@ -63,32 +95,37 @@ test.describe('owner', () => {
     }
   });
 
-  // FIXME (issue 6, open): the spec cannot yet find the job's row on WooCommerce's Scheduled
-  // Actions screen (the row selector below), so whether the job itself completes the order is
-  // unproven end to end. The job runs the same code as the order panel's "Refresh" button, which
-  // the confirm/cancel test above exercises. Re-enable once the row is found reliably.
-  test.fixme('a callback that never comes: the reconciliation job finds the payment and completes the order', async ({ browser }) => {
+  test('a callback that never comes: the reconciliation job finds the payment and completes the order', async ({ browser }) => {
     test.setTimeout(1_200_000);
     const admin = await browser.newPage();
     await loginAsAdmin(admin, store);
-    // Callbacks from the sandbox (127.0.0.1) are now refused: none reaches the store.
+    // Callbacks from the sandbox (127.0.0.1) are now refused (403): none reaches the store.
     await saveSettings(admin, store, { fill: { callback_ips: '203.0.113.9' } });
     try {
       const buyer = await browser.newPage();
-      const orderId = await buyWith(buyer, CARDS.success);
-      await buyer.waitForTimeout(20_000); // the sandbox walks the operation to success meanwhile
-      const before = await waitForOrder(admin, store, orderId, () => true);
+      const { orderId, partnerOperationId } = await buy(buyer, CARDS.success);
+      await buyer.close();
+      // The service completes the operation (status page and operation info say so) ...
+      const operation = await waitForOperation(partnerOperationId, (op) => op.status === 'success' && op.status_code === 0);
+      const txId = operation.operation_info.to?.withdrawal_method_info?.blockchain_tx_id;
+      expect(txId).toBeTruthy();
+      // ... but the store never heard of it.
+      const before = await adminOrder(admin, store, orderId);
       expect(before.status).toBe('wc-pending');
 
-      // Run the scheduled reconciliation now, from WooCommerce's Scheduled Actions screen
-      // (callbacks are still refused, so only the job can tell the store).
-      await admin.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-status&tab=action-scheduler&status=pending&s=card2crypto_checkout_reconcile`);
-      const row = admin.locator('tr', { hasText: 'card2crypto_checkout_reconcile' }).filter({ hasText: new RegExp(`\\b${orderId}\\b`) }).first();
-      await row.hover();
-      const run = await row.locator('.row-actions .run a').getAttribute('href');
-      await admin.goto(new URL(run!, admin.url()).href, { waitUntil: 'domcontentloaded', timeout: 300_000 });
+      // Placing the order scheduled the first check 15 minutes out; the owner runs it now from
+      // Tools → Scheduled Actions ("Run": Action Scheduler processes it as its queue runner would).
+      const job = await pendingReconcile(admin, store, orderId);
+      expect(job.delaySeconds).toBe(900);
+      await runScheduledAction(admin, store, orderId, job);
+
       const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing');
-      expect(view.notes.some((n) => n.includes('found by reconciliation'))).toBe(true);
+      expect(view.panel['transaction']).toBe(txId);
+      expect(view.panel['status-code']).toMatch(/^0 /);
+      expect(view.notes.some((n) => n.includes('found by reconciliation') && n.includes('Payment complete') && n.includes(`BTC transaction: ${txId}`))).toBe(true);
+      // Complete (0) is final: the job ran once and scheduled nothing more.
+      expect(await reconcileActions(admin, store, orderId, 'pending')).toEqual([]);
+      expect((await reconcileActions(admin, store, orderId, 'complete')).map((a) => a.actionId)).toEqual([job.actionId]);
     } finally {
       await saveSettings(admin, store, { fill: { callback_ips: '' } });
     }

@@ -1,0 +1,60 @@
+/**
+ * The reconciliation job's schedule against a real WooCommerce and its
+ * Action Scheduler: every order sent to pay gets one pending check; each
+ * check that finds no final state schedules the next one further out (15 min,
+ * 30 min, 1 h, ...); a final state ends the checks. Jobs are run through the
+ * "Run" link of Tools → Scheduled Actions, which processes them as the queue
+ * runner does. (The owner spec proves a run completes a paid order whose
+ * callbacks never came.)
+ */
+import { expect, test } from '@playwright/test';
+import {
+  adminOrder,
+  loginAsAdmin,
+  operationData,
+  partnerSecret,
+  pendingReconcile,
+  placeOrder,
+  reconcileActions,
+  requireWooCommerce,
+  runScheduledAction,
+  runningStore,
+  sendCallback,
+} from './checkout-helpers.js';
+
+const store = runningStore();
+
+test.describe('reconciliation schedule', () => {
+  test.beforeEach(() => requireWooCommerce(store));
+
+  test('checks back off (15 min, 30 min, 1 h) while nothing is final, and stop once the payment is final', async ({ page, request }) => {
+    test.setTimeout(1_200_000);
+    await loginAsAdmin(page, store);
+    // The buyer is sent to pay but never starts: the service has no operation for this order yet.
+    const order = await placeOrder(request, store);
+
+    const first = await pendingReconcile(page, store, order.id);
+    expect(first.delaySeconds).toBe(900);
+    await runScheduledAction(page, store, order.id, first);
+    const second = await pendingReconcile(page, store, order.id);
+    expect(second.actionId).not.toBe(first.actionId);
+    expect(second.delaySeconds).toBe(1800);
+    await runScheduledAction(page, store, order.id, second);
+    const third = await pendingReconcile(page, store, order.id);
+    expect(third.delaySeconds).toBe(3600);
+    expect((await adminOrder(page, store, order.id)).status).toBe('wc-pending');
+
+    // The payment ends (declined: a final state) by callback; the job still pending finds it final,
+    // changes nothing and schedules nothing more.
+    expect(await sendCallback(store, partnerSecret(store), operationData(order, 'declined', 104))).toBe('200 OK');
+    const failed = await adminOrder(page, store, order.id);
+    expect(failed.status).toBe('wc-failed');
+    await runScheduledAction(page, store, order.id, third);
+    expect(await reconcileActions(page, store, order.id, 'pending')).toEqual([]);
+    const done = await reconcileActions(page, store, order.id, 'complete');
+    expect(done.map((a) => a.actionId).sort()).toEqual([first.actionId, second.actionId, third.actionId].sort());
+    const after = await adminOrder(page, store, order.id);
+    expect(after.status).toBe('wc-failed');
+    expect(after.notes).toEqual(failed.notes);
+  });
+});
