@@ -101,7 +101,7 @@ final class Classic_Widget extends \WP_Widget {
 		// The heading goes to the block as stored: the block escapes it. (Not through the widget_title
 		// filter, which WordPress gives esc_html and wptexturize: that would escape it twice.)
 		$attributes = self::attributes( is_array( $instance ) ? $instance : array() );
-		$html = render_block(
+		$html       = render_block(
 			array(
 				'blockName'    => 'card2crypto/widget',
 				'attrs'        => $attributes,
