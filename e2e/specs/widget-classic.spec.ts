@@ -12,7 +12,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, type Page } from '@playwright/test';
-import { collectWidgetEvents, expect, loginAsAdmin, partnerSecret, runningStore, watchForSecret, widgetEvents, widgetFrame } from './widget-helpers.js';
+import { collectWidgetEvents, expect, loginAsAdmin, partnerSecret, runningStore, waitForWidgetEvent, watchForSecret, widgetFrame } from './widget-helpers.js';
 
 const found = runningStore();
 test.skip(!found, 'SKIPPED: no store started by the e2e harness (.card2crypto/<site>/running.json): these specs need its sandbox partner.');
@@ -111,11 +111,7 @@ test('a visitor sees the classic widget start with the sandbox, next to the side
   // The block's markup inside the theme's widget wrapper.
   const container = section.locator('.wp-block-card2crypto-widget.c2c-widget .c2c-widget__frame');
   await expect(container).toHaveCount(1);
-  const target = (await container.getAttribute('id'))!;
-  await section.scrollIntoViewIfNeeded();
-  await expect
-    .poll(async () => (await widgetEvents(page)).filter((e) => e.target === target).map((e) => e.event), { timeout: 180_000 })
-    .toContain('onLoaded');
+  await waitForWidgetEvent(page, section, 'onLoaded');
   await expect(widgetFrame(section).locator('#from_amount')).toHaveValue(/^75(\.00)?$/, { timeout: 120_000 });
   // Every widget on the page runs from one copy of the widget script.
   await expect(page.locator(`script[src="${store.sandbox!.url}/widget.js"]`)).toHaveCount(1);

@@ -114,3 +114,21 @@ export async function widgetEvents(page: Page): Promise<{ event: string; data: u
 }
 
 export { expect };
+
+/**
+ * Waits until the widget in `container` reports `event` (a block's DOM event), keeping the container in
+ * view meanwhile: Chromium does not lay out a cross-origin frame out of view, and widgets above it that
+ * start and grow (onLoaded/onResize) push it down again, as a visitor would scroll to it.
+ */
+export async function waitForWidgetEvent(page: Page, container: Locator, event: string, timeout = 180_000): Promise<void> {
+  const target = await container.evaluate((el) => (el.matches('.c2c-widget__frame') ? el : el.querySelector('.c2c-widget__frame'))?.id ?? '');
+  await expect
+    .poll(
+      async () => {
+        await container.scrollIntoViewIfNeeded().catch(() => {});
+        return (await widgetEvents(page)).filter((e) => e.target === target).map((e) => e.event);
+      },
+      { timeout, message: `${event} from widget ${target}` },
+    )
+    .toContain(event);
+}

@@ -8,7 +8,7 @@
  * template is reverted, the page deleted and the previous theme restored.
  */
 import { test, type Page } from '@playwright/test';
-import { collectWidgetEvents, expect, loginAsAdmin, partnerSecret, runningStore, watchForSecret, widgetEvents, widgetFrame } from './widget-helpers.js';
+import { collectWidgetEvents, expect, loginAsAdmin, partnerSecret, runningStore, waitForWidgetEvent, watchForSecret, widgetEvents, widgetFrame } from './widget-helpers.js';
 
 const found = runningStore();
 test.skip(!found, 'SKIPPED: no store started by the e2e harness (.card2crypto/<site>/running.json): these specs need its sandbox partner.');
@@ -109,12 +109,7 @@ test('in a block theme, widgets in a template and in the page all start on one p
     const ids = await frames.evaluateAll((els) => els.map((el) => el.id));
     expect(new Set(ids).size, 'every widget has its own element').toBe(4);
 
-    for (const [i, id] of ids.entries()) {
-      await frames.nth(i).scrollIntoViewIfNeeded();
-      await expect
-        .poll(async () => (await widgetEvents(page)).filter((e) => e.target === id).map((e) => e.event), { timeout: 180_000, message: `widget ${id} starts` })
-        .toContain('onLoaded');
-    }
+    for (const i of ids.keys()) await waitForWidgetEvent(page, frames.nth(i), 'onLoaded');
     // Each started with its own block's settings.
     const amounts = page.locator('.c2c-widget', { has: page.getByRole('heading', { name: `Template widget A ${RUN}` }) });
     await expect(widgetFrame(amounts).locator('#from_amount')).toHaveValue(/^60(\.00)?$/, { timeout: 120_000 });
@@ -138,9 +133,5 @@ test('back on the previous theme, the sidebar block still starts', async ({ page
   await page.goto(`${store.storeUrl}/`, { waitUntil: 'domcontentloaded' });
   const frame = page.locator('.c2c-widget__frame').first();
   await expect(frame).toHaveCount(1);
-  const id = (await frame.getAttribute('id'))!;
-  await frame.scrollIntoViewIfNeeded();
-  await expect
-    .poll(async () => (await widgetEvents(page)).filter((e) => e.target === id).map((e) => e.event), { timeout: 180_000 })
-    .toContain('onLoaded');
+  await waitForWidgetEvent(page, frame, 'onLoaded');
 });
