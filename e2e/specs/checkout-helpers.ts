@@ -189,7 +189,10 @@ export async function saveSettings(page: Page, store: RunningStore, changes: { c
   const save = page.locator('button[name="save"]');
   await page.waitForTimeout(500);
   if (!(await save.isEnabled())) return; // WooCommerce enables it only when something changed: already as asked.
-  await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 240_000 }), save.click()]);
+  // The save can outlast the click's own wait on a busy WebAssembly WordPress: wait for the navigation alone.
+  const saved = page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 300_000 });
+  await save.click({ noWaitAfter: true });
+  await saved;
 }
 
 /** Block checkout as a guest: product to cart, address, place order; ends on the landing page (or the order-pay page, embedded flow). */
