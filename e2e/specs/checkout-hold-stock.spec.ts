@@ -1,0 +1,112 @@
+/**
+ * WooCommerce's hold-stock timer against a real WooCommerce: with "Hold
+ * stock" at one minute, WooCommerce's own job (woocommerce_cancel_unpaid_orders,
+ * a WP-Cron event, run here through wp-cron.php as a server's cron does)
+ * cancels unpaid classic-checkout orders. It must leave alone an order whose
+ * buyer is paying right now, and it still cancels one whose buyer never
+ * started paying (the control: proof that the timer really ran).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { parseLandingUrl } from '@card2crypto/core';
+import { BUYER, adminOrder, classicCheckoutPage, loginAsAdmin, requireWooCommerce, runningStore, saveSettings } from './checkout-helpers.js';
+
+const store = runningStore();
+const INVENTORY = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=products&section=inventory`;
+
+/** Sets "Manage stock" and "Hold stock (minutes)" through WooCommerce → Settings → Products → Inventory. */
+async function setHoldStock(page: Page, manage: boolean, minutes: string): Promise<void> {
+  await page.goto(INVENTORY(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
+  // The minutes field shows only while "Manage stock" is on.
+  await page.locator('#woocommerce_manage_stock').setChecked(true);
+  await page.locator('#woocommerce_hold_stock_minutes').fill(minutes);
+  await page.locator('#woocommerce_manage_stock').setChecked(manage);
+  const save = page.locator('button[name="save"]');
+  await page.waitForTimeout(500);
+  if (!(await save.isEnabled())) return; // nothing changed
+  const saved = page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 300_000 });
+  await save.click({ noWaitAfter: true });
+  await saved;
+  await expect(page.locator('#woocommerce_hold_stock_minutes')).toHaveValue(minutes);
+}
+
+/** The classic (shortcode) checkout up to "Place order", as a guest buying the first sample product. */
+async function classicCheckout(page: Page, checkoutUrl: string): Promise<void> {
+  await page.goto(`${store.storeUrl}/?add-to-cart=${store.woocommerce!.products[0]!.id}`, { waitUntil: 'domcontentloaded' });
+  await page.goto(checkoutUrl, { waitUntil: 'domcontentloaded' });
+  await page.locator('#billing_first_name').fill(BUYER.first_name);
+  await page.locator('#billing_last_name').fill(BUYER.last_name);
+  await page.locator('#billing_address_1').fill(BUYER.address_1);
+  await page.locator('#billing_city').fill(BUYER.city);
+  await page.locator('#billing_postcode').fill(BUYER.postcode);
+  await page.locator('#billing_email').fill(BUYER.email);
+  await page.locator('#payment_method_card2crypto').check({ force: true });
+  await expect(page.locator('.card2crypto-payment-fields')).toBeVisible();
+  await page.locator('#place_order').click();
+}
+
+test.describe('hold-stock timer', () => {
+  test.beforeEach(() => requireWooCommerce(store));
+
+  test('never cancels an order whose payment is in flight; still cancels one never paid', async ({ browser, request }) => {
+    test.setTimeout(1_500_000);
+    const admin = await browser.newPage();
+    await loginAsAdmin(admin, store);
+    await admin.goto(INVENTORY(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
+    const previous = {
+      manage: await admin.locator('#woocommerce_manage_stock').isChecked(),
+      minutes: await admin.locator('#woocommerce_hold_stock_minutes').inputValue(),
+    };
+    // Only classic-checkout orders are candidates for the timer ('checkout' === created_via).
+    const checkoutUrl = await classicCheckoutPage(admin);
+    await saveSettings(admin, store, { select: { payment_flow: 'redirect' } });
+    await setHoldStock(admin, true, '1');
+    try {
+      // In flight: the buyer was sent to the service's payment page and is paying there.
+      const paying = await browser.newPage();
+      await classicCheckout(paying, checkoutUrl);
+      await paying.waitForURL(/\/landing\/\?i=/, { timeout: 180_000 });
+      const landing = parseLandingUrl(paying.url());
+      if (!landing.ok) throw new Error(`not a landing URL: ${paying.url()}`);
+      const inFlight = Number(/^wc-(\d+)-/.exec(String(landing.payload.params.partner_operation_id))![1]);
+      await paying.close();
+
+      // The control: an order placed (embedded flow) whose buyer left before the payment page opened.
+      await saveSettings(admin, store, { select: { payment_flow: 'embedded' } });
+      let abandoned = 0;
+      try {
+        const leaving = await browser.newPage();
+        // The checkout script sends the browser to the order-pay page: stop it there and note the address.
+        let payUrl = '';
+        await leaving.route(/order-pay\//, (route) => {
+          payUrl = route.request().url();
+          return route.abort();
+        });
+        await classicCheckout(leaving, checkoutUrl);
+        await expect.poll(() => payUrl, { timeout: 180_000 }).toMatch(/order-pay\/\d+/);
+        abandoned = Number(/order-pay\/(\d+)/.exec(payUrl)![1]);
+        expect(abandoned).toBeGreaterThan(inFlight);
+        await leaving.close();
+      } finally {
+        await saveSettings(admin, store, { select: { payment_flow: 'redirect' } });
+      }
+      expect((await adminOrder(admin, store, inFlight)).status).toBe('wc-pending');
+
+      // Both orders are soon older than the hold time; run WP-Cron (as a server's cron does; page
+      // views may also spawn it) until WooCommerce's job has cancelled the abandoned one.
+      const deadline = Date.now() + 8 * 60_000;
+      let control = await adminOrder(admin, store, abandoned);
+      while (control.status !== 'wc-cancelled') {
+        if (Date.now() > deadline) throw new Error(`the hold-stock timer never cancelled order ${abandoned}: ${JSON.stringify(control)}`);
+        await admin.waitForTimeout(15_000);
+        await request.get(`${store.storeUrl}/wp-cron.php`, { timeout: 240_000 });
+        control = await adminOrder(admin, store, abandoned);
+      }
+      expect(control.notes.some((n) => n.includes('Unpaid order cancelled - time limit reached.'))).toBe(true);
+      const kept = await adminOrder(admin, store, inFlight);
+      expect(kept.status).toBe('wc-pending');
+      expect(kept.notes.some((n) => n.includes('Unpaid order cancelled'))).toBe(false);
+    } finally {
+      await setHoldStock(admin, previous.manage, previous.minutes);
+    }
+  });
+});
