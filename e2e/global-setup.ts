@@ -118,7 +118,18 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const { RequestUtils } = await import('@wordpress/e2e-test-utils-playwright');
   const context = await request.newContext({ baseURL: `${info.storeUrl}/`, timeout: 180_000 });
   const requestUtils = new RequestUtils(context, { user: info.admin, storageStatePath: info.adminStatePath, baseURL: `${info.storeUrl}/` });
-  await requestUtils.setupRest();
+  // setupRest() gives login plus REST discovery one minute, which a cold WebAssembly WordPress on a
+  // busy machine can exceed: warm both pages first, then allow it three tries.
+  for (const path of ['wp-login.php', '?rest_route=/']) await context.get(path).catch(() => {});
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await requestUtils.setupRest();
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      console.log(`e2e: logging in took too long (try ${attempt} of 3), trying again`);
+    }
+  }
   await context.dispose();
   if (!existsSync(info.adminStatePath)) throw new Error(`Logging in as ${info.admin.username} did not store a session`);
 

@@ -160,14 +160,26 @@ export async function waitForOrder(page: Page, store: RunningStore, orderId: num
   return view;
 }
 
-/** The sandbox widget's purchase steps with a test card (packages/sandbox/README.md). */
 /**
- * Pays in the sandbox widget with a test card. `frameSelector` narrows the widget where a page holds
- * more than one (the order-pay page also shows the widget block in the sidebar).
+ * Pays in the sandbox widget with a test card (packages/sandbox/README.md). `frameSelector` narrows
+ * the widget where a page holds more than one (the order-pay page also shows the widget block in
+ * the sidebar).
  */
 export async function payInWidget(page: Page, card: string, frameSelector = 'iframe.card2crypto-widget-frame'): Promise<void> {
   const frame: FrameLocator = page.frameLocator(frameSelector);
-  await frame.locator('#continue:not([disabled])').click({ timeout: 60_000 });
+  // Continue is enabled once the widget has its quote. Chromium throttles a cross-origin frame that
+  // is out of view (another widget growing above it can push it out), so keep it in view meanwhile.
+  const frameElement = page.locator(frameSelector).first();
+  await expect
+    .poll(
+      async () => {
+        await frameElement.scrollIntoViewIfNeeded().catch(() => {});
+        return frame.locator('#continue:not([disabled])').count();
+      },
+      { timeout: 180_000, message: 'the widget offers Continue (its quote arrived)' },
+    )
+    .toBeGreaterThan(0);
+  await frame.locator('#continue').click();
   await frame.locator('#continue').click();
   await frame.locator(`button[data-card="${card}"]`).click();
   await frame.locator('#continue').click();

@@ -26,8 +26,11 @@ async function saveWidget(page: Page): Promise<void> {
 }
 
 async function saveCheckout(page: Page): Promise<void> {
-  await Promise.all([page.waitForLoadState('load'), page.locator('#mainform button[name="save"], #mainform [name="save"]').first().click()]);
-  await page.waitForLoadState('load');
+  // Wait for the form's navigation itself (to its DOM, not every image's load event), which can
+  // outlast a click's own wait on a busy WebAssembly WordPress.
+  const saved = page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 300_000 });
+  await page.locator('#mainform button[name="save"], #mainform [name="save"]').first().click({ noWaitAfter: true });
+  await saved;
 }
 
 test.describe('widget settings page (Settings → Card2Crypto Widget)', () => {
