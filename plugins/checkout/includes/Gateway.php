@@ -30,7 +30,9 @@ class Gateway extends \WC_Payment_Gateway {
 		$this->id                 = self::ID;
 		$this->method_title       = __( 'Card2Crypto', 'card2crypto-checkout' );
 		$this->method_description = __( 'Buyers pay with Visa, Mastercard, Maestro, SEPA or Google Pay through the card-to-crypto service; the bitcoin bought is sent to your wallet.', 'card2crypto-checkout' );
-		$this->has_fields         = false;
+		// The payment box always has something to say (what happens, accepted methods, the
+		// estimate), so it must open even when the owner leaves the description empty.
+		$this->has_fields         = true;
 		$this->supports           = array( 'products' );
 
 		$this->init_form_fields();
