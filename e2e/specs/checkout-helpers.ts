@@ -198,13 +198,19 @@ export async function saveSettings(page: Page, store: RunningStore, changes: { c
   for (const [id, on] of Object.entries(changes.check ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).setChecked(on);
   for (const [id, value] of Object.entries(changes.fill ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).fill(value);
   for (const [id, value] of Object.entries(changes.select ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).selectOption(value);
+  await submitWooCommerceSettings(page);
+}
+
+/** Saves the WooCommerce settings form on `page`; false when WooCommerce keeps Save disabled (nothing changed). */
+export async function submitWooCommerceSettings(page: Page): Promise<boolean> {
   const save = page.locator('button[name="save"]');
   await page.waitForTimeout(500);
-  if (!(await save.isEnabled())) return; // WooCommerce enables it only when something changed: already as asked.
+  if (!(await save.isEnabled())) return false; // WooCommerce enables it only when something changed: already as asked.
   // The save can outlast the click's own wait on a busy WebAssembly WordPress: wait for the navigation alone.
   const saved = page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 300_000 });
   await save.click({ noWaitAfter: true });
   await saved;
+  return true;
 }
 
 /** Block checkout as a guest: product to cart, address, place order; ends on the landing page (or the order-pay page, embedded flow). */
@@ -343,4 +349,23 @@ export async function classicCheckoutPage(page: Page): Promise<string> {
   });
   expect(created.status).toBe(201);
   return (created.json as { link: string }).link;
+}
+
+/**
+ * The classic (shortcode) checkout at `checkoutUrl` as a guest buying the first sample product, filled
+ * in with the card2crypto method chosen and its payment box open, up to (not including) "Place order".
+ */
+export async function fillClassicCheckout(page: Page, store: RunningStore, checkoutUrl: string): Promise<void> {
+  await page.goto(`${store.storeUrl}/?add-to-cart=${store.woocommerce!.products[0]!.id}`, { waitUntil: 'domcontentloaded' });
+  await page.goto(checkoutUrl, { waitUntil: 'domcontentloaded' });
+  await page.locator('#billing_first_name').fill(BUYER.first_name);
+  await page.locator('#billing_last_name').fill(BUYER.last_name);
+  await page.locator('#billing_address_1').fill(BUYER.address_1);
+  await page.locator('#billing_city').fill(BUYER.city);
+  await page.locator('#billing_postcode').fill(BUYER.postcode);
+  await page.locator('#billing_email').fill(BUYER.email);
+  const method = page.locator('#payment_method_card2crypto');
+  await expect(method).toBeAttached();
+  await method.check({ force: true });
+  await expect(page.locator('.card2crypto-payment-fields')).toBeVisible();
 }

@@ -8,7 +8,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { parseLandingUrl } from '@card2crypto/core';
-import { BUYER, adminOrder, classicCheckoutPage, loginAsAdmin, requireWooCommerce, runningStore, saveSettings } from './checkout-helpers.js';
+import { adminOrder, classicCheckoutPage, fillClassicCheckout, loginAsAdmin, requireWooCommerce, runningStore, saveSettings, submitWooCommerceSettings } from './checkout-helpers.js';
 
 const store = runningStore();
 const INVENTORY = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=products&section=inventory`;
@@ -20,27 +20,13 @@ async function setHoldStock(page: Page, manage: boolean, minutes: string): Promi
   await page.locator('#woocommerce_manage_stock').setChecked(true);
   await page.locator('#woocommerce_hold_stock_minutes').fill(minutes);
   await page.locator('#woocommerce_manage_stock').setChecked(manage);
-  const save = page.locator('button[name="save"]');
-  await page.waitForTimeout(500);
-  if (!(await save.isEnabled())) return; // nothing changed
-  const saved = page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 300_000 });
-  await save.click({ noWaitAfter: true });
-  await saved;
+  if (!(await submitWooCommerceSettings(page))) return; // nothing changed
   await expect(page.locator('#woocommerce_hold_stock_minutes')).toHaveValue(minutes);
 }
 
 /** The classic (shortcode) checkout up to "Place order", as a guest buying the first sample product. */
 async function classicCheckout(page: Page, checkoutUrl: string): Promise<void> {
-  await page.goto(`${store.storeUrl}/?add-to-cart=${store.woocommerce!.products[0]!.id}`, { waitUntil: 'domcontentloaded' });
-  await page.goto(checkoutUrl, { waitUntil: 'domcontentloaded' });
-  await page.locator('#billing_first_name').fill(BUYER.first_name);
-  await page.locator('#billing_last_name').fill(BUYER.last_name);
-  await page.locator('#billing_address_1').fill(BUYER.address_1);
-  await page.locator('#billing_city').fill(BUYER.city);
-  await page.locator('#billing_postcode').fill(BUYER.postcode);
-  await page.locator('#billing_email').fill(BUYER.email);
-  await page.locator('#payment_method_card2crypto').check({ force: true });
-  await expect(page.locator('.card2crypto-payment-fields')).toBeVisible();
+  await fillClassicCheckout(page, store, checkoutUrl);
   await page.locator('#place_order').click();
 }
 
