@@ -1,6 +1,21 @@
 /**
- * The fast path of canonicalString(): a depth-first walk that writes each
- * member straight into the output, in order, with no global sort.
+ * The fast path of canonicalString() for payloads of a familiar layout.
+ *
+ * A layout is what the canonical order depends on: the keys of every level
+ * in order and which members are containers, never the values. Every
+ * callback, and every API request or response of one kind, has the same
+ * layout. Once a layout has been seen often enough to be worth it, it is
+ * built: each level's keys are sorted, the ";path:key:" heads written, and
+ * an extractor compiled (layout-compiler.ts). From then on a payload of that
+ * layout is checked and read by its extractor and written by its output
+ * (layout-output.ts): no sorting, no name building, few pieces.
+ *
+ * Why wait: compiling costs 0.5-2 ms, the price of 50-100 signatures on the
+ * slow path. Compiling every new layout at once would let anyone who can
+ * send a payload (a callback endpoint) make each request cost that much by
+ * varying its keys; counting sightings first makes such a stream cost no
+ * more than the slow path it takes anyway, while a partner's real payload
+ * kinds, which repeat endlessly, are compiled after their first few dozen.
  *
  * Order: sorting each level's keys by (key + ":" for a container, key for a
  * leaf) yields the global ordinal order of the flattened names, provided no
@@ -10,107 +25,132 @@
  * sibling key can continue), and that leaf's single name is then the smaller.
  * Keys containing ":" make the walk give up (the caller collects and sorts).
  *
- * Speed: what this sorting and the member heads (";path:key:") depend on is
- * the *layout* of a level (its keys in order and which members are
- * containers), never its values. Layouts are cached and re-validated on
- * every call against the object actually given, so a payload with a familiar
- * layout (every callback, every API request of one kind) skips sorting and
- * name building, and its output is made of few, already flat pieces. Values
- * are always read afresh; nothing is cached per object or per value.
- *
- * Output: the pieces (head, text, head, text, ...) go into one reused array
- * and are joined once at the end. join() copies each piece once into a flat
- * string, which the HMAC reads as it is; a rope built with += costs a node
- * per piece and is copied again when the HMAC flattens it.
+ * Values are always read afresh from the payload; nothing is cached per
+ * object. Where code generation is disallowed (--disallow-code-generation-
+ * from-strings), every payload takes the caller's collect-and-sort path.
  */
-import { CONTAINER, isContainer, isPlainObject, MAX_DEPTH, memberText, SIGNATURE_MEMBER, tooDeep, type Reading } from './values.js';
+import { compileExtractor, type Extractor, type LeafText, type LevelLayout, type MemberLayout } from './layout-compiler.js';
+import { createOutput, writeOutput, type LayoutOutput } from './layout-output.js';
+import { isContainer, MAX_DEPTH, SIGNATURE_MEMBER, tooDeep, type Reading } from './values.js';
 
-interface Layout {
-  readonly isArray: boolean;
-  /** Member count: the array length, or the number of own enumerable keys. */
-  readonly length: number;
-  /** The keys in enumeration order (empty for arrays). */
-  readonly keys: readonly string[];
-  /** ";path:" of this level (";" at the root). */
-  readonly head: string;
-  /** Member indexes (into keys, or array indexes) in output order; the root's signature is left out. */
-  readonly order: readonly number[];
-  /** Per output position: the flat ";path:key:" written before the value. */
+interface CompiledLayout {
+  readonly extract: Extractor;
+  /** Scratch for the leaf texts of the payload being written. */
+  readonly texts: LeafText[];
+  /** Per leaf in canonical order: ";path:key:". */
   readonly heads: readonly string[];
-  /** Per output position: whether the member was sorted as a container. */
-  readonly sortedAsContainer: readonly boolean[];
-  /** Per output position: the layout of a container member, built on first use. */
-  readonly children: (Layout | undefined)[];
+  /** Made from the first payload written. */
+  output: LayoutOutput | undefined;
 }
 
-/** emit() result: the members were appended to the pieces. */
-const DONE = 0;
-/** emit() result: the layout does not fit the object (rebuild it). */
-const STALE = 1;
-/** emit() result (and buildLayout()'s): a key contains ":" (use the slow path). */
-const GIVE_UP = 2;
-type Emitted = typeof DONE | typeof STALE | typeof GIVE_UP;
+/** buildLayout() result: a key contains ":", or the payload is too large to compile (use the slow path). */
+const GIVE_UP = 0;
 
 /** Root layouts remembered (round robin); a service has few payload kinds. */
 const MAX_ROOTS = 16;
-/** Cached heads across all layouts; past this, the cache starts over (bounded memory for hostile input). */
-const MAX_CACHED_HEADS = 20_000;
+/** Larger payloads take the slow path rather than generate a function of this size. */
+const MAX_LEAVES = 1024;
+/** A layout is compiled on this sighting; the ones before take the slow path. */
+export const COMPILE_ON_SIGHTING = 32;
+/** Bounds the sightings kept (by the total length of their fingerprints); past it they start over. */
+const MAX_SIGHTINGS_SIZE = 1 << 20;
 
-const roots: Layout[] = [];
+/** Layouts seen but not compiled yet: fingerprint → times seen. */
+const sightings = new Map<string, number>();
+let sightingsSize = 0;
+
+const roots: CompiledLayout[] = [];
 let nextRoot = 0;
-let cachedHeads = 0;
-/** Scratch arrays for the values of one object level, one per depth. */
-const valuesAtDepth: unknown[][] = [];
-/** The scratch arrays make the walk non-reentrant (a getter could sign): nested calls take the slow path. */
+let compilations = 0;
+/** Set when `new Function` is refused: the fast path is then off for the process. */
+let codeGenerationDisallowed = false;
+/** The scratch texts make the fast path non-reentrant (a getter could sign): nested calls take the slow path. */
 let busy = false;
-/** The output of the walk under way: pieces[0..count). */
-const pieces: string[] = [];
-let count = 0;
-/** Past this many pieces, the array is emptied after the join rather than kept (bounded memory). */
-const MAX_KEPT_PIECES = 4096;
 
-/** The canonical string of `root`, or undefined when the caller must collect and sort. */
+/** The canonical string of `root` (a plain object), or undefined when the caller must collect and sort. */
 export function writeInLayoutOrder(root: object, reading: Reading): string | undefined {
-  if (busy) return undefined;
+  if (busy || codeGenerationDisallowed) return undefined;
   busy = true;
   try {
-    for (const layout of roots) {
-      count = 0;
-      const result = emit(layout, root, reading, 0);
-      if (result === GIVE_UP) return undefined;
-      if (result === DONE) return joinPieces();
+    for (let r = 0; r < roots.length; r++) {
+      const layout = roots[r] as CompiledLayout;
+      if (layout.extract(root, reading, layout.texts)) return write(layout);
     }
-    const layout = buildLayout(root, false, ';', true);
-    if (layout === GIVE_UP) return undefined;
+    if (!sightedOften(root)) return undefined;
+    const layout = compile(root);
+    if (layout === undefined) return undefined;
     remember(layout);
-    count = 0;
-    // STALE right after building means the object changed while read (getters): no fast path.
-    return emit(layout, root, reading, 0) === DONE ? joinPieces() : undefined;
+    // False right after building means the object changed while read (getters): no fast path.
+    return layout.extract(root, reading, layout.texts) ? write(layout) : undefined;
   } finally {
     busy = false;
-    count = 0;
   }
 }
 
-/** The canonical string: the pieces joined, less the ";" the first head starts with. */
-function joinPieces(): string {
-  // One payload kind gives the same count each time: the array is then reused as it is.
-  if (pieces.length !== count) pieces.length = count;
-  // join() makes a flat string, so slice() shares it instead of copying.
-  const text = pieces.join('').slice(1);
-  // The pieces of the last payload stay until the next walk overwrites them
-  // (clearing them would be one more pass over every piece); a large one is let go.
-  if (count > MAX_KEPT_PIECES) pieces.length = 0;
-  return text;
+/** How many layouts this process has compiled (for tests: proves the fast path was taken). */
+export function layoutCompilations(): number {
+  return compilations;
 }
 
-function remember(layout: Layout): void {
-  if (cachedHeads > MAX_CACHED_HEADS) {
-    roots.length = 0;
-    nextRoot = 0;
-    cachedHeads = 0;
+/** Counts a sighting of the layout of `root`; true on the one that makes it worth compiling. */
+function sightedOften(root: object): boolean {
+  const parts: string[] = [];
+  if (!fingerprint(root, false, 0, parts)) return false;
+  const key = parts.join('');
+  const seen = (sightings.get(key) ?? 0) + 1;
+  if (seen >= COMPILE_ON_SIGHTING) {
+    sightings.delete(key);
+    sightingsSize -= key.length;
+    return true;
   }
-  cachedHeads += layout.heads.length;
+  if (seen === 1) {
+    if (sightingsSize + key.length > MAX_SIGHTINGS_SIZE) {
+      sightings.clear();
+      sightingsSize = 0;
+    }
+    sightingsSize += key.length;
+  }
+  sightings.set(key, seen);
+  return false;
+}
+
+/**
+ * Appends what makes the layout of `node`, unambiguously: each level's keys
+ * in order (length-prefixed) or its array length, and the layout of each
+ * container in place. False when the payload cannot take the fast path
+ * (a key with ":", too deep, too many members).
+ */
+function fingerprint(node: object, isArray: boolean, depth: number, parts: string[]): boolean {
+  if (depth > MAX_DEPTH || parts.length > 4 * MAX_LEAVES) return false;
+  if (isArray) {
+    const list = node as unknown[];
+    parts.push(`[${list.length}`);
+    for (let i = 0; i < list.length; i++) {
+      const value = list[i];
+      if (isContainer(value)) {
+        parts.push(`@${i}`);
+        if (!fingerprint(value as object, Array.isArray(value), depth + 1, parts)) return false;
+      }
+    }
+  } else {
+    parts.push('{');
+    for (const key of Object.keys(node)) {
+      if (key.includes(':')) return false;
+      const value = (node as Record<string, unknown>)[key];
+      parts.push(`${key.length}.${key}`);
+      if (isContainer(value) && !fingerprint(value as object, Array.isArray(value), depth + 1, parts)) return false;
+    }
+  }
+  parts.push(isArray ? ']' : '}');
+  return true;
+}
+
+function write(layout: CompiledLayout): string {
+  layout.output ??= createOutput(layout.heads, layout.texts);
+  return writeOutput(layout.output, layout.texts);
+}
+
+function remember(layout: CompiledLayout): void {
   if (roots.length < MAX_ROOTS) {
     roots.push(layout);
   } else {
@@ -119,105 +159,52 @@ function remember(layout: Layout): void {
   }
 }
 
-function buildLayout(node: object, isArray: boolean, head: string, isRoot: boolean): Layout | typeof GIVE_UP {
-  const keys = isArray ? [] : Object.keys(node);
-  const length = isArray ? (node as unknown[]).length : keys.length;
-  const members: { index: number; key: string; sortKey: string; container: boolean }[] = [];
-  for (let index = 0; index < length; index++) {
-    const key = isArray ? String(index) : (keys[index] as string);
-    if (isRoot && key === SIGNATURE_MEMBER) continue;
-    if (!isArray && key.includes(':')) return GIVE_UP;
-    const container = isContainer(isArray ? (node as unknown[])[index] : (node as Record<string, unknown>)[key]);
-    members.push({ index, key, sortKey: container ? key + ':' : key, container });
+function compile(root: object): CompiledLayout | undefined {
+  const heads: string[] = [];
+  const level = buildLevel(root, false, ';', 0, heads);
+  if (level === GIVE_UP) return undefined;
+  let extract: Extractor;
+  try {
+    extract = compileExtractor(level, heads.length);
+  } catch (error) {
+    if (!(error instanceof EvalError)) throw error;
+    codeGenerationDisallowed = true;
+    return undefined;
   }
-  members.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
-  return {
-    isArray,
-    length,
-    keys,
-    head,
-    order: members.map((m) => m.index),
-    // join() returns a flat string: writing it later costs one piece, not a rope of three.
-    heads: members.map((m) => [head, m.key, ':'].join('')),
-    sortedAsContainer: members.map((m) => m.container),
-    children: members.map(() => undefined),
-  };
+  compilations++;
+  return { extract, texts: new Array<LeafText>(heads.length).fill(''), heads, output: undefined };
 }
 
 /**
- * Appends the members of `node` to the pieces following `layout`, or says
- * why it cannot. `node` is any value when a container of a familiar layout
- * is written without first asking what it is (see below): this checks that
- * it is a plain object, or an array, of that layout.
+ * The layout of `node` (";path:" in `head`), appending the heads of its
+ * leaves to `heads` in canonical order.
  */
-function emit(layout: Layout, node: unknown, reading: Reading, depth: number): Emitted {
-  if (depth > MAX_DEPTH) throw tooDeep(layout.head);
-  const isArray = layout.isArray;
-  let values: unknown[];
-  if (isArray) {
-    if (!Array.isArray(node) || node.length !== layout.length) return STALE;
-    values = node;
-  } else {
-    // A class instance or a LosslessNumber can have the very keys of a layout.
-    if (typeof node !== 'object' || node === null || Array.isArray(node) || !isPlainObject(node)) return STALE;
-    // for-in walks the enumeration cache and loads values by cached index: the
-    // cheapest way to both check the keys and read the values.
-    values = valuesAtDepth[depth] ??= [];
-    const keys = layout.keys;
-    let read = 0;
-    for (const key in node) {
-      if (key !== keys[read]) return STALE;
-      values[read++] = (node as Record<string, unknown>)[key];
-    }
-    if (read !== layout.length) return STALE;
+function buildLevel(node: object, isArray: boolean, head: string, depth: number, heads: string[]): LevelLayout | typeof GIVE_UP {
+  if (depth > MAX_DEPTH) throw tooDeep(head);
+  const keys = isArray ? [] : Object.keys(node);
+  const length = isArray ? (node as unknown[]).length : keys.length;
+  const sorted: { index: number; key: string; sortKey: string; value: unknown; container: boolean }[] = [];
+  for (let index = 0; index < length; index++) {
+    const key = isArray ? String(index) : (keys[index] as string);
+    if (depth === 0 && key === SIGNATURE_MEMBER) continue;
+    if (!isArray && key.includes(':')) return GIVE_UP;
+    const value = isArray ? (node as unknown[])[index] : (node as Record<string, unknown>)[key];
+    const container = isContainer(value);
+    sorted.push({ index, key, sortKey: container ? key + ':' : key, value, container });
   }
-  const { order, heads, sortedAsContainer, children } = layout;
-  for (let p = 0; p < order.length; p++) {
-    const value = values[order[p] as number];
-    const head = heads[p] as string;
-    if (sortedAsContainer[p]) {
-      const child = children[p];
-      // A container of a familiar layout: emit() itself checks what it is,
-      // sparing the questions memberText() asks. The simple form refuses containers there.
-      const result = child !== undefined && !reading.simple ? emitFamiliar(layout, p, child, value, reading, depth) : emitChild(layout, p, value, reading, depth);
-      if (result !== DONE) return result;
+  sorted.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+  const members: MemberLayout[] = [];
+  for (const { index, key, value, container } of sorted) {
+    const memberHead = head + key + ':';
+    if (!container) {
+      if (heads.length === MAX_LEAVES) return GIVE_UP;
+      heads.push(memberHead);
+      members.push({ index, head: memberHead });
       continue;
     }
-    // Strings are most members: write them before anything else is looked at.
-    const text = typeof value === 'string' ? value : memberText(value, isArray, reading, head);
-    if (typeof text === 'string') {
-      pieces[count++] = head;
-      pieces[count++] = text;
-    } else if (text === CONTAINER) {
-      return STALE;
-    }
+    const level = buildLevel(value as object, Array.isArray(value), memberHead, depth + 1, heads);
+    if (level === GIVE_UP) return GIVE_UP;
+    members.push({ index, head: memberHead, level });
   }
-  // Do not keep the caller's data alive in the scratch array once a level is done.
-  if (!isArray) for (let i = 0; i < layout.length; i++) values[i] = undefined;
-  return DONE;
-}
-
-/** Emits `value` at position `p` with its cached layout; if it does not fit, takes back what it wrote and asks what `value` is. */
-function emitFamiliar(layout: Layout, p: number, child: Layout, value: unknown, reading: Reading, depth: number): Emitted {
-  const mark = count;
-  const result = emit(child, value, reading, depth + 1);
-  if (result !== STALE) return result;
-  count = mark;
-  return emitChild(layout, p, value, reading, depth);
-}
-
-/** Emits the container member at position `p` of `layout` with a new layout (SKIP: an empty array writes nothing). */
-function emitChild(layout: Layout, p: number, value: unknown, reading: Reading, depth: number): Emitted {
-  const head = layout.heads[p] as string;
-  const text = memberText(value, layout.isArray, reading, head);
-  if (text !== CONTAINER) return typeof text === 'string' ? STALE : DONE;
-  const child = value as object;
-  const built = buildLayout(child, Array.isArray(child), head, false);
-  if (built === GIVE_UP) return GIVE_UP;
-  if (cachedHeads <= MAX_CACHED_HEADS) {
-    layout.children[p] = built;
-    cachedHeads += built.heads.length;
-  }
-  const result = emit(built, child, reading, depth + 1);
-  return result === STALE ? GIVE_UP : result; // STALE: changed while read (getters)
+  return { isArray, length, keys, members };
 }
