@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { THEME_PROPERTIES, buildLandingUrl, parseLandingUrl, partnerCss, sign } from '@card2crypto/core';
-import { PHP_VERSIONS, PluginPhp } from './support/php.js';
+import { SUPPORTED_PHP_VERSIONS, PluginPhp } from './support/php.js';
 
 /** Theme name (primaryFill) => settings field id (color_primary_fill). */
 const fieldId = (name: string): string => `color_${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
@@ -45,7 +45,7 @@ const CALLBACKS = [
   ['https://shop.example/thank-you/', 'https://shop.example/sorry/?a=1&b=ü'],
 ];
 
-for (const version of PHP_VERSIONS) {
+for (const version of SUPPORTED_PHP_VERSIONS) {
   describe(`parity with core on PHP ${version}`, () => {
     let php: PluginPhp;
     before(async () => {
@@ -62,14 +62,14 @@ for (const version of PHP_VERSIONS) {
     });
 
     test('an invalid colour is left out and the others are kept', async () => {
-      const css = await php.value<string>('partner_css', { color_primary_fill: 'red;}body{display:none', color_primary_text: '#000000' });
+      const css = await php.one<string>('partner_css', { color_primary_fill: 'red;}body{display:none', color_primary_text: '#000000' });
       assert.equal(css, partnerCss({ primaryText: '#000000' }));
     });
 
     test('landing addresses are byte for byte core buildLandingUrl(), and core reads them back', async () => {
       for (const landing of LANDINGS) {
         for (const [success, fail] of CALLBACKS) {
-          const url = await php.value<string>('landing_url', landing, signed, success, fail);
+          const url = await php.one<string>('landing_url', landing, signed, success, fail);
           assert.equal(url, buildLandingUrl(landing, { params: signed, callbacks: { success: success!, fail: fail! } }));
           const parsed = parseLandingUrl(url, { validateParams: true });
           assert.ok(parsed.ok, JSON.stringify(parsed));

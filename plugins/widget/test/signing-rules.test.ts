@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canonicalString, hmacSha512Hex, validateWidgetSettings } from '@card2crypto/core';
-import { PHP_VERSIONS, PluginPhp } from './support/php.js';
+import { SUPPORTED_PHP_VERSIONS, PluginPhp } from './support/php.js';
 
 const KEY = 'test-salt-for-block-references';
 const SECRET = 'sandbox-secret-Ω-42';
@@ -28,7 +28,7 @@ interface SignResult {
   problems: { field: string; rule: string; message: string }[];
 }
 
-for (const version of PHP_VERSIONS) {
+for (const version of SUPPORTED_PHP_VERSIONS) {
   describe(`signing rules on PHP ${version}`, () => {
     let php: PluginPhp;
     before(async () => {
@@ -37,7 +37,7 @@ for (const version of PHP_VERSIONS) {
     after(() => php.exit());
 
     const sign = (attributes: Record<string, string>, settings: Record<string, string> = SITE, lang = '', css: string | null = null) =>
-      php.value<SignResult>('sign', settings, attributes, 'c2c-widget-0123456789ab-1', lang, css, NOW);
+      php.one<SignResult>('sign', settings, attributes, 'c2c-widget-0123456789ab-1', lang, css, NOW);
 
     test('a block reference depends on the attributes that are signed, not on their order or on display-only ones', async () => {
       const [a, b, c] = await php.call([
@@ -60,7 +60,7 @@ for (const version of PHP_VERSIONS) {
 
     test('only a payload with its own reference is accepted: altered, forged or foreign ones are refused', async () => {
       const payload = '{"a":"50","f":"EUR","c":"ETH"}';
-      const ref = await php.value<string>('ref', KEY, payload);
+      const ref = await php.one<string>('ref', KEY, payload);
       const results = await php.call([
         ['attributes', KEY, payload, ref],
         ['attributes', KEY, '{"a":"5000","f":"EUR","c":"ETH"}', ref],
@@ -170,7 +170,7 @@ for (const version of PHP_VERSIONS) {
       hits.push(['go', '203.0.113.7', 1004]); // another route
       hits.push(['sign', '203.0.113.7', 1059]); // still the same window
       hits.push(['sign', '203.0.113.7', 1060]); // a new window
-      const waits = await php.value<number[]>('rate_limit', 3, 60, hits);
+      const waits = await php.one<number[]>('rate_limit', 3, 60, hits);
       assert.deepEqual(waits, [0, 0, 0, 57, 0, 0, 1, 0]);
     });
 

@@ -76,14 +76,4 @@ function c2c_test_plain( $value ) {
 	return $value;
 }
 
-$calls   = json_decode( file_get_contents( '/work/calls.json' ), true );
-$results = array();
-foreach ( $calls as $call ) {
-	$name = array_shift( $call );
-	try {
-		$results[] = array( 'value' => call_user_func_array( $functions[ $name ], $call ) );
-	} catch ( Throwable $e ) {
-		$results[] = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
-	}
-}
-c2c_test_output( $results );
+c2c_test_run_calls( $functions );

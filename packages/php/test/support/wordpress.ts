@@ -14,7 +14,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PACKAGE_DIR, REPO_DIR } from './php.js';
+import { PHP_PACKAGE_DIR, REPO_DIR } from '../../testing/php-wasm.js';
 
 const run = promisify(execFile);
 
@@ -65,7 +65,7 @@ async function buildPlugin(source: string, target: string, namespace: string, te
   await rm(target, { recursive: true, force: true });
   await cp(source, target, { recursive: true, filter: (p) => !p.includes(`${path.sep}lib`) && !p.includes('node_modules') });
   await run(process.execPath, [
-    path.join(PACKAGE_DIR, 'scripts', 'prefix.mjs'),
+    path.join(PHP_PACKAGE_DIR, 'scripts', 'prefix.mjs'),
     '--plugin-dir', target,
     '--namespace', namespace,
     '--text-domain', textDomain,
@@ -122,7 +122,7 @@ export async function startWordPress(options: {
     `--wordpress-install-mode=${wordpress.installMode}`,
     `--mount=${checkoutDir}:/wordpress/wp-content/plugins/card2crypto-checkout`,
     `--mount=${widgetDir}:/wordpress/wp-content/plugins/card2crypto-widget`,
-    `--mount=${path.join(PACKAGE_DIR, 'test', 'wordpress', 'mu-plugins')}:/wordpress/wp-content/mu-plugins`,
+    `--mount=${path.join(PHP_PACKAGE_DIR, 'test', 'wordpress', 'mu-plugins')}:/wordpress/wp-content/mu-plugins`,
     `--blueprint=${blueprintFile}`,
     '--define-bool', 'WP_DEBUG', 'true',
     '--define-bool', 'WP_DEBUG_DISPLAY', 'false',

@@ -39,14 +39,4 @@ $functions = array(
 	},
 );
 
-$calls   = json_decode( file_get_contents( '/work/calls.json' ), true );
-$results = array();
-foreach ( $calls as $call ) {
-	$name = array_shift( $call );
-	try {
-		$results[] = array( 'value' => call_user_func_array( $functions[ $name ], $call ) );
-	} catch ( Throwable $e ) {
-		$results[] = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
-	}
-}
-echo json_encode( $results, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION );
+c2c_test_run_calls( $functions );

@@ -4,35 +4,12 @@
  * /work/calls.json, a list of [function, ...arguments], prints the results
  * ({"value": …} or {"error": "Class: message"}) as JSON.
  *
- * The shared library is loaded from packages/php under the name the build
- * gives it inside this plugin (Card2Crypto\Widget\Shared\…), by aliasing.
+ * The shared harness loads the shared library under the name the build
+ * gives it inside this plugin (Card2Crypto\Widget\Shared\…), as the zip carries it.
  */
 
-error_reporting( E_ALL );
-ini_set( 'display_errors', '1' );
-set_error_handler(
-	static function ( int $severity, string $message, string $file, int $line ): bool {
-		throw new ErrorException( $message, 0, $severity, $file, $line );
-	}
-);
-
-spl_autoload_register(
-	static function ( string $class ): void {
-		$shared = 'Card2Crypto\\Shared\\';
-		$prefixed = 'Card2Crypto\\Widget\\Shared\\';
-		if ( 0 === strncmp( $class, $shared, strlen( $shared ) ) ) {
-			$file = '/shared/src/' . str_replace( '\\', '/', substr( $class, strlen( $shared ) ) ) . '.php';
-			if ( is_file( $file ) ) {
-				require $file;
-			}
-		} elseif ( 0 === strncmp( $class, $prefixed, strlen( $prefixed ) ) ) {
-			$original = $shared . substr( $class, strlen( $prefixed ) );
-			if ( class_exists( $original ) ) {
-				class_alias( $original, $class );
-			}
-		}
-	}
-);
+require '/php/testing/harness.php';
+c2c_test_load_shared( 'Card2Crypto\\Widget' );
 
 require '/plugin/includes/class-block-reference.php';
 require '/plugin/includes/class-partner-css.php';
@@ -89,14 +66,4 @@ $functions = array(
 	},
 );
 
-$calls   = json_decode( file_get_contents( '/work/calls.json' ), true );
-$results = array();
-foreach ( $calls as $call ) {
-	$name = array_shift( $call );
-	try {
-		$results[] = array( 'value' => call_user_func_array( $functions[ $name ], $call ) );
-	} catch ( Throwable $e ) {
-		$results[] = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
-	}
-}
-echo json_encode( $results, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE );
+c2c_test_run_calls( $functions );
