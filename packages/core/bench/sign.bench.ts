@@ -4,14 +4,15 @@
  * side by side in one run. Goal: sign / bare HMAC ≤ 1.3×.
  *
  * Where sign()'s extra time goes (Node 20, measured on this body, as
- * fractions of the bare HMAC): merely making a fresh 2.7 KB string next to
- * the HMAC costs 0.13-0.18 (joining two halves, or copying it; the copy and
- * the young-generation garbage it adds slow the HMAC's own work too, which
- * hashing an old string is spared); joining 76 pieces instead of 2 adds
- * about 0.1-0.15; walking and validating the cached layouts about 0.15-0.25.
- * A memo writing runs of values unchanged since the last call as one piece
- * (31 pieces instead of 76) was tried twice: its comparisons cost what the
- * pieces saved. Figures inflate by 0.1-0.3 when other processes load the CPU.
+ * fractions of the bare HMAC): reading and checking the body with its
+ * compiled layout about 0.09; joining its 31 pieces (constant segments and
+ * the 15 values that change) about 0.09; and making any fresh 2.7 KB string
+ * next to the HMAC about 0.12-0.15, which no implementation avoids (the
+ * young generation fills sooner, and each scavenge has a fixed cost; a
+ * 200-byte string costs nothing measurable, an 8 KB one 0.25). Before the
+ * layouts were compiled, the same body cost 1.58x here. Figures inflate by
+ * 0.1-0.3 when other processes load the CPU. See docs/decisions.md,
+ * "Signing: how the canonical string is assembled".
  */
 import { performance } from 'node:perf_hooks';
 

@@ -49,11 +49,12 @@ export interface MemberLayout {
  */
 export type Extractor = (root: object, reading: Reading, texts: LeafText[]) => boolean;
 
-/** Helpers the generated code calls; passed in, never looked up globally. */
+/**
+ * What the generated code calls besides Array.isArray and
+ * Object.getPrototypeOf, which it names as globals so that V8 inlines them
+ * (a helper passed in is a call per level).
+ */
 const HELPERS = {
-  isArray: Array.isArray,
-  getPrototypeOf: Object.getPrototypeOf,
-  ObjectPrototype: Object.prototype,
   text: memberText,
   CONTAINER,
 } as const;
@@ -91,15 +92,15 @@ class ExtractorSource {
     const lines = this.lines;
     const valueOf: string[] = [];
     if (level.isArray) {
-      lines.push(`if (!isArray(${node}) || ${node}.length !== ${level.length}) return false;`);
+      lines.push(`if (!Array.isArray(${node}) || ${node}.length !== ${level.length}) return false;`);
       for (let i = 0; i < level.length; i++) valueOf.push(`${node}[${i}]`);
     } else {
       // A class instance or a LosslessNumber can have the very keys of a layout: only a
       // plain object (isPlainObject(), written out) fits. The caller checked the root.
       if (!isRoot) {
         lines.push(
-          `if (typeof ${node} !== 'object' || ${node} === null || isArray(${node})) return false;`,
-          `p = getPrototypeOf(${node}); if (p !== ObjectPrototype && p !== null) return false;`,
+          `if (typeof ${node} !== 'object' || ${node} === null || Array.isArray(${node})) return false;`,
+          `p = Object.getPrototypeOf(${node}); if (p !== Object.prototype && p !== null) return false;`,
         );
       }
       lines.push(`c = 0;`, `for (const k in ${node}) {`, `switch (c++) {`);
