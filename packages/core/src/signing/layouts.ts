@@ -35,7 +35,7 @@ import { isContainer, MAX_DEPTH, SIGNATURE_MEMBER, tooDeep, type Reading } from 
 
 interface CompiledLayout {
   readonly extract: Extractor;
-  /** Scratch for the leaf texts of the payload being written. */
+  /** Scratch for the leaf texts of the payload being written (they stay until the next one overwrites them). */
   readonly texts: LeafText[];
   /** Per leaf in canonical order: ";path:key:". */
   readonly heads: readonly string[];
@@ -43,7 +43,7 @@ interface CompiledLayout {
   output: LayoutOutput | undefined;
 }
 
-/** buildLayout() result: a key contains ":", or the payload is too large to compile (use the slow path). */
+/** buildLevel() result: a key contains ":", or the payload is too large to compile (use the slow path). */
 const GIVE_UP = 0;
 
 /** Root layouts remembered (round robin); a service has few payload kinds. */
