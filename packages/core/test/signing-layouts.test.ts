@@ -57,6 +57,15 @@ describe('canonicalString: familiar layouts', () => {
     assert.equal(layoutCompilations(), before);
   });
 
+  it('never compiles a payload of over 1,024 leaves, and still signs it exactly', () => {
+    const before = layoutCompilations();
+    for (let i = 0; i < COMPILE_ON_SIGHTING + 5; i++) {
+      const body = { items: Array.from({ length: 1100 }, (_, j) => ({ id: j, note: `n${i}` })) };
+      assert.equal(canonicalString(body), referenceCanonical(body));
+    }
+    assert.equal(layoutCompilations(), before);
+  });
+
   it('follows every change between calls to objects of a familiar layout', () => {
     // Each call must see the object as it is now, whatever layout was compiled from it before.
     const body: Record<string, unknown> = { b: { y: 1, x: 'two' }, a: [1, 2], c: 'c' };

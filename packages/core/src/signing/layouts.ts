@@ -37,10 +37,8 @@ interface CompiledLayout {
   readonly extract: Extractor;
   /** Scratch for the leaf texts of the payload being written (they stay until the next one overwrites them). */
   readonly texts: LeafText[];
-  /** Per leaf in canonical order: ";path:key:". */
-  readonly heads: readonly string[];
-  /** Made from the first payload written. */
-  output: LayoutOutput | undefined;
+  /** Made from the payload the layout was compiled from. */
+  readonly output: LayoutOutput;
 }
 
 /** buildLevel() result: a key contains ":", or the payload is too large to compile (use the slow path). */
@@ -74,14 +72,13 @@ export function writeInLayoutOrder(root: object, reading: Reading): string | und
   try {
     for (let r = 0; r < roots.length; r++) {
       const layout = roots[r] as CompiledLayout;
-      if (layout.extract(root, reading, layout.texts)) return write(layout);
+      if (layout.extract(root, reading, layout.texts)) return writeOutput(layout.output, layout.texts);
     }
     if (!sightedOften(root)) return undefined;
-    const layout = compile(root);
+    const layout = compile(root, reading);
     if (layout === undefined) return undefined;
     remember(layout);
-    // False right after building means the object changed while read (getters): no fast path.
-    return layout.extract(root, reading, layout.texts) ? write(layout) : undefined;
+    return writeOutput(layout.output, layout.texts);
   } finally {
     busy = false;
   }
@@ -145,11 +142,6 @@ function fingerprint(node: object, isArray: boolean, depth: number, parts: strin
   return true;
 }
 
-function write(layout: CompiledLayout): string {
-  layout.output ??= createOutput(layout.heads, layout.texts);
-  return writeOutput(layout.output, layout.texts);
-}
-
 function remember(layout: CompiledLayout): void {
   if (roots.length < MAX_ROOTS) {
     roots.push(layout);
@@ -159,7 +151,8 @@ function remember(layout: CompiledLayout): void {
   }
 }
 
-function compile(root: object): CompiledLayout | undefined {
+/** The compiled layout of `root`, its texts read; undefined when `root` must take the slow path. */
+function compile(root: object, reading: Reading): CompiledLayout | undefined {
   const heads: string[] = [];
   const level = buildLevel(root, false, ';', 0, heads);
   if (level === GIVE_UP) return undefined;
@@ -171,8 +164,11 @@ function compile(root: object): CompiledLayout | undefined {
     codeGenerationDisallowed = true;
     return undefined;
   }
+  const texts = new Array<LeafText>(heads.length).fill('');
+  // False right after building means the object changed while read (getters): no fast path.
+  if (!extract(root, reading, texts)) return undefined;
   compilations++;
-  return { extract, texts: new Array<LeafText>(heads.length).fill(''), heads, output: undefined };
+  return { extract, texts, output: createOutput(heads, texts) };
 }
 
 /**
