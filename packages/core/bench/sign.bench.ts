@@ -3,16 +3,15 @@
  * with the bare HMAC-SHA512 of its (precomputed) canonical string, measured
  * side by side in one run. Goal: sign / bare HMAC ≤ 1.3×.
  *
- * Where sign()'s extra time goes (Node 20, measured on this body, as
- * fractions of the bare HMAC): reading and checking the body with its
- * compiled layout about 0.09; joining its 31 pieces (constant segments and
- * the 15 values that change) about 0.09; and making any fresh 2.7 KB string
- * next to the HMAC about 0.12-0.15, which no implementation avoids (the
- * young generation fills sooner, and each scavenge has a fixed cost; a
- * 200-byte string costs nothing measurable, an 8 KB one 0.25). Before the
- * layouts were compiled, the same body cost 1.58x here. Figures inflate by
- * 0.1-0.3 when other processes load the CPU. See docs/decisions.md,
- * "Signing: how the canonical string is assembled".
+ * sign() reads a body of a familiar layout with compiled code, then writes
+ * only its changing values, as UTF-8, over the last body's bytes in a buffer
+ * kept for the layout, and HMACs that (docs/decisions.md, "Signing: how the
+ * canonical string is assembled"). On Node 20 it prints 1.22-1.28x on an
+ * idle machine; most of what remains is one native call per long value
+ * (about 90 ns each). Also printed, for scale: the HMAC of
+ * canonicalString(), which makes a fresh string as verify() needs (1.33x),
+ * and a naive flatten-sort-join (3.3-3.5x). Figures rise by 0.1-0.3 when
+ * other processes load the CPU.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -125,9 +124,10 @@ function main(): void {
     const expected = hmacSha512Hex(canonicals[n] as string, SECRET);
     if (sign(body, SECRET) !== expected || naiveSign(body, SECRET) !== expected) throw new Error(`body ${n}: implementations disagree`);
   }
-  const tasks: Record<'sign' | 'hmac' | 'naive', Task> = {
+  const tasks: Record<'sign' | 'hmac' | 'string' | 'naive', Task> = {
     sign: (i) => sign(bodies[i & 63] as object, SECRET),
     hmac: (i) => hmacSha512Hex(canonicals[i & 63] as string, SECRET),
+    string: (i) => hmacSha512Hex(canonicalString(bodies[i & 63] as object), SECRET),
     naive: (i) => naiveSign(bodies[i & 63] as object, SECRET),
   };
 
@@ -138,15 +138,17 @@ function main(): void {
 
   // Short rounds, interleaved in alternating order, so load from other
   // processes and CPU frequency changes hit every path alike; medians reported.
-  const ms: Record<keyof typeof tasks, number[]> = { sign: [], hmac: [], naive: [] };
+  const ms: Record<keyof typeof tasks, number[]> = { sign: [], hmac: [], string: [], naive: [] };
   const signRatios: number[] = [];
+  const stringRatios: number[] = [];
   const naiveRatios: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    const order = (r % 2 === 0 ? ['sign', 'hmac', 'naive'] : ['naive', 'hmac', 'sign']) as (keyof typeof tasks)[];
-    const took = { sign: 0, hmac: 0, naive: 0 };
+    const order = (r % 2 === 0 ? ['sign', 'hmac', 'string', 'naive'] : ['naive', 'string', 'hmac', 'sign']) as (keyof typeof tasks)[];
+    const took = { sign: 0, hmac: 0, string: 0, naive: 0 };
     for (const name of order) took[name] = time(tasks[name], iterations);
     for (const name of order) ms[name].push(took[name]);
     signRatios.push(took.sign / took.hmac);
+    stringRatios.push(took.string / took.hmac);
     naiveRatios.push(took.naive / took.hmac);
   }
   const opsPerSecond = (name: keyof typeof tasks): string =>
@@ -156,8 +158,10 @@ function main(): void {
   console.log(`${rounds} interleaved rounds × ${iterations} signatures per path; medians:`);
   console.log(`  sign(body)                        ${opsPerSecond('sign')} signatures/s`);
   console.log(`  bare HMAC-SHA512(canonical)       ${opsPerSecond('hmac')} signatures/s`);
+  console.log(`  HMAC(canonicalString(body))       ${opsPerSecond('string')} signatures/s  (the string, as verify() makes it)`);
   console.log(`  naive flatten-sort-join + HMAC    ${opsPerSecond('naive')} signatures/s  (for scale)`);
   console.log(`  sign / bare HMAC (time)           ${ratio.toFixed(3)}×  (goal ≤ 1.3×)${ratio <= 1.3 ? '' : '  ABOVE GOAL'}`);
+  console.log(`  string / bare HMAC (time)         ${median(stringRatios).toFixed(3)}×`);
   console.log(`  naive / bare HMAC (time)          ${median(naiveRatios).toFixed(3)}×`);
   if (sink === -1) console.log(''); // keeps the results observable to the optimiser
 }

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { canonicalString, LosslessNumber, type CanonicalOptions } from '../src/signing/index.js';
+import { canonicalString, hmacSha512Hex, LosslessNumber, sign, type CanonicalOptions } from '../src/signing/index.js';
 import { COMPILE_ON_SIGHTING, layoutCompilations } from '../src/signing/layouts.js';
 
 import { referenceCanonical } from './signing-reference.js';
@@ -28,11 +28,15 @@ function check(value: Record<string, unknown>): void {
   assert.equal(canonicalString(value), expected, JSON.stringify(value));
 }
 
-/** A deterministic pseudo-random source. */
+const SECRET = 'c2c_test_secret';
+
+/** A deterministic pseudo-random source (xorshift32: its low bits are as random as its high ones). */
 function random(seed: number): (n: number) => number {
   return (n) => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed % n;
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) % n;
   };
 }
 
@@ -105,6 +109,18 @@ describe('canonicalString: familiar layouts', () => {
       y = 'two';
     }
     assert.throws(() => canonicalString({ ...body, a: new Point() }), /member "a": a Point cannot be signed/);
+    // Its values are read before its kind is known: what a getter throws must not decide the answer.
+    class Trap {
+      get x(): number {
+        throw new Error('read before its kind was checked');
+      }
+      y = 'two';
+    }
+    assert.throws(() => canonicalString({ ...body, a: new Trap() }), /member "a": a Trap cannot be signed/);
+    assert.throws(() => sign({ ...body, a: new Trap() }, 'secret'), /member "a": a Trap cannot be signed/);
+    // A plain object's own getter that throws: the caller sees its error, as on the slow path.
+    const throwing = { ...body, a: { x: 1, get y(): string { throw new Error('own getter'); } } };
+    assert.throws(() => canonicalString(throwing), /own getter/);
     assert.throws(() => canonicalString({ ...body, a: Object.assign(new Date(0), { x: 1, y: 'two' }) }), /member "a": a Date cannot be signed/);
     assert.equal(canonicalString({ ...body, a: new LosslessNumber('1.50') }), 'a:1.50;b:0:1;b:1:2;c:c');
     for (const value of [
@@ -129,7 +145,7 @@ describe('canonicalString: familiar layouts', () => {
   it('writes whatever values change between payloads of one layout, skipped ones included', () => {
     const rand = random(2024);
     const leaf = (): unknown => {
-      switch (rand(11)) {
+      switch (rand(13)) {
         case 0:
           return undefined; // skipped as a member, null in an array
         case 1:
@@ -144,6 +160,18 @@ describe('canonicalString: familiar layouts', () => {
           return '\u20AC\u{1F600}cafe\u0301';
         case 6:
           return () => 1;
+        case 7: {
+          // Lengths either side of where the byte writer changes method, often equal to the last one's.
+          const length = 18 + rand(12);
+          return String.fromCharCode(...Array.from({ length }, () => 0x61 + rand(26)));
+        }
+        case 8: {
+          // As long (in UTF-16 units) as an ASCII text, but more bytes: é (2), € (3), an emoji (4).
+          const length = 18 + rand(12);
+          const wide = ['\u00E9', '\u20AC', '\u{1F600}'][rand(3)] as string;
+          const at = rand(length - 1);
+          return 'b'.repeat(at) + wide + 'b'.repeat(length - at - wide.length);
+        }
         default:
           return ['EUR', 'BTC', '', '0', 'same'][rand(5)];
       }
@@ -164,8 +192,33 @@ describe('canonicalString: familiar layouts', () => {
       for (let i = 0; i < 150; i++) {
         // Mostly unchanged values (as a store's callbacks), some varied, some runs identical to the last.
         const value = fill(template, rand(4) !== 0) as Record<string, unknown>;
-        assert.equal(canonicalString(value), referenceCanonical(value), JSON.stringify(value));
+        const expected = referenceCanonical(value);
+        assert.equal(canonicalString(value), expected, JSON.stringify(value));
+        // sign() writes the same string as UTF-8 bytes in place (layout-bytes.ts).
+        assert.equal(sign(value, SECRET), hmacSha512Hex(expected, SECRET), JSON.stringify(value));
       }
+    }
+  });
+
+  it('signs a familiar layout from bytes written in place, whatever its values become', () => {
+    const rand = random(99);
+    // Lengths in a narrow range, so that a value is often exactly as long as the last one:
+    // ASCII, or as many UTF-16 units but more bytes (é, €, an emoji), short and long.
+    const text = (): string => {
+      const length = (rand(2) === 0 ? 20 : 60) + rand(8);
+      const wide = ['', '\u00E9', '\u20AC', '\u{1F600}', '\u00E9\u00E9', '\u20AC\u{1F600}'][rand(6)] as string;
+      const at = rand(length - 4);
+      return 'c'.repeat(at) + wide + 'd'.repeat(length - at - wide.length);
+    };
+    const body = (): Record<string, unknown> => ({
+      operation: { id: text(), note: text(), amount: rand(3) === 0 ? 1000 + rand(9000) : 12345 },
+      list: [text(), 'constant', rand(2) === 0],
+      status: 'success',
+    });
+    familiar(body());
+    for (let i = 0; i < 600; i++) {
+      const value = body();
+      assert.equal(sign(value, SECRET), hmacSha512Hex(referenceCanonical(value), SECRET), JSON.stringify(value));
     }
   });
 
@@ -203,6 +256,10 @@ describe('canonicalString: familiar layouts', () => {
       __proto__x: 12,
     };
     check(body);
+    // An own "__proto__" member (JSON.parse makes one) is read as the member, not the prototype.
+    const parsed = JSON.parse('{"__proto__": {"a": 1, "__proto__": "x"}, "b": 2}') as Record<string, unknown>;
+    check(parsed);
+    assert.equal(canonicalString(parsed), '__proto__:__proto__:x;__proto__:a:1;b:2');
   });
 
   it('is reentrant: a getter that signs while a familiar layout is read gets the right answer', () => {

@@ -13,7 +13,8 @@
  * See docs/decisions.md for null, empty objects, quotes and number text.
  */
 import { SigningInputError } from './errors.js';
-import { writeInLayoutOrder } from './layouts.js';
+import { bytesInLayoutOrder, writeInLayoutOrder } from './layouts.js';
+import { isWellFormed } from './well-formed.js';
 import { CONTAINER, describe, isPlainObject, MAX_DEPTH, memberText, nameOf, SIGNATURE_MEMBER, SKIP, tooDeep, type Reading } from './values.js';
 
 export { SIGNATURE_MEMBER };
@@ -48,9 +49,29 @@ export interface CanonicalOptions {
  */
 export function canonicalString(value: object, options: CanonicalOptions = {}): string {
   const reading = resolve(options);
+  assertSignable(value);
+  return canonicalText(value, reading);
+}
+
+/**
+ * What sign() HMACs: the UTF-8 bytes of the canonical string where the
+ * payload's layout is compiled (a view of a buffer reused by the next call:
+ * hash it at once), otherwise the string itself. Same errors as
+ * canonicalString().
+ */
+export function canonicalUtf8(value: object, options: CanonicalOptions = {}): Uint8Array | string {
+  const reading = resolve(options);
+  assertSignable(value);
+  return bytesInLayoutOrder(value, reading) ?? canonicalText(value, reading);
+}
+
+function assertSignable(value: object): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !isPlainObject(value)) {
     throw new SigningInputError('', `the signed value must be a plain JSON object, not ${describe(value)}`);
   }
+}
+
+function canonicalText(value: object, reading: Reading): string {
   const out = writeInLayoutOrder(value, reading) ?? collectAndSort(value, reading);
   if (!isWellFormed(out)) {
     throw new SigningInputError(findIllFormedMember(value, reading), 'contains a lone UTF-16 surrogate, which has no UTF-8 form');
@@ -114,14 +135,6 @@ function collect(node: object, isArray: boolean, head: string, depth: number, re
       members.push([nameOf(childHead), text]);
     }
   }
-}
-
-const hasIsWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function';
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** False when `text` holds a lone UTF-16 surrogate (which UTF-8 cannot encode). */
-export function isWellFormed(text: string): boolean {
-  return hasIsWellFormed ? (text as unknown as { isWellFormed(): boolean }).isWellFormed() : !LONE_SURROGATE.test(text);
 }
 
 function findIllFormedMember(root: object, reading: Reading): string {

@@ -6,10 +6,12 @@
  * Why generate code: a generic walk over a layout pays, for every level and
  * member, an indirection to find the next key, the next position and the
  * next child layout, and a call per level. Generated straight-line code has
- * the keys as constants, reads each level with one for-in (which walks the
- * enumeration cache and loads values by cached index) and leaves V8 one
- * function to optimise. On a 40-member callback it reads and checks the
- * whole body in about a tenth of one HMAC-SHA512.
+ * the keys as constants and leaves V8 one function to optimise. Each level
+ * is read by name first (every read is checked against the object's hidden
+ * class, from which V8 then answers the plain-object checks at no cost),
+ * and its keys are checked after, with one for-in. On a 40-member callback
+ * it reads and checks the whole body in 0.23 µs, under a twentieth of one
+ * HMAC-SHA512.
  *
  * Safety: keys and heads enter the source only through JSON.stringify (a
  * valid JS string literal for any string), indexes and counts as integers.
@@ -43,9 +45,10 @@ export interface MemberLayout {
 /**
  * Checks `root` against the layout it was compiled from and writes the text
  * of leaf j (in canonical order) to texts[j]. False: `root` does not have
- * that layout (a key, a count or a member's kind differs); texts is then
- * partly written and must be ignored. Throws SigningInputError for values
- * that cannot be signed, exactly as memberText() does.
+ * that layout (a key, a count or a member's kind differs), or reading it
+ * threw (a getter, a value that cannot be signed); texts is then partly
+ * written and must be ignored, and the slow path gives the answer, or the
+ * error, for the payload. Never throws.
  */
 export type Extractor = (root: object, reading: Reading, texts: LeafText[]) => boolean;
 
@@ -72,7 +75,13 @@ export function compileExtractor(root: LevelLayout, leafCount: number): Extracto
     // The simple form refuses containers: let the slow path say so, naming the member.
     source.hasContainers ? 'if (reading.simple) return false;' : '',
     `let c, p, t${source.vars.length > 0 ? ', ' + source.vars.join(', ') : ''};`,
+    // Values are read before their object is known to be plain (see level()): whatever a read
+    // or a value throws, the slow path is left to decide, in its own order, with its own message.
+    'try {',
     ...source.lines,
+    '} catch {',
+    'return false;',
+    '}',
     'return true;',
   ].join('\n');
   const factory = new Function(...Object.keys(HELPERS), `'use strict';\nreturn function extract(root, reading, texts) {\n${body}\n};`) as (
@@ -95,23 +104,27 @@ class ExtractorSource {
       lines.push(`if (!Array.isArray(${node}) || ${node}.length !== ${level.length}) return false;`);
       for (let i = 0; i < level.length; i++) valueOf.push(`${node}[${i}]`);
     } else {
+      if (!isRoot) lines.push(`if (typeof ${node} !== 'object' || ${node} === null) return false;`);
+      // Values are read by name first: each read checks the object's hidden class, which
+      // then lets V8 answer the prototype and array checks below from it at no cost.
+      const written = new Set(level.members.map((m) => m.index));
+      level.keys.forEach((key, i) => {
+        // Only the root's signature is a key that writes nothing.
+        const v = written.has(i) ? this.newVar() : '';
+        valueOf.push(v);
+        if (v !== '') lines.push(`${v} = ${node}[${JSON.stringify(key)}];`);
+      });
       // A class instance or a LosslessNumber can have the very keys of a layout: only a
       // plain object (isPlainObject(), written out) fits. The caller checked the root.
       if (!isRoot) {
         lines.push(
-          `if (typeof ${node} !== 'object' || ${node} === null || Array.isArray(${node})) return false;`,
+          `if (Array.isArray(${node})) return false;`,
           `p = Object.getPrototypeOf(${node}); if (p !== Object.prototype && p !== null) return false;`,
         );
       }
+      // The keys, in order, and no others.
       lines.push(`c = 0;`, `for (const k in ${node}) {`, `switch (c++) {`);
-      const written = new Set(level.members.map((m) => m.index));
-      level.keys.forEach((key, i) => {
-        // Only the root's signature is a key that writes nothing.
-        const isSignature = !written.has(i);
-        const v = isSignature ? '' : this.newVar();
-        valueOf.push(v);
-        lines.push(`case ${i}: if (k !== ${JSON.stringify(key)}) return false;${isSignature ? '' : ` ${v} = ${node}[k];`} break;`);
-      });
+      level.keys.forEach((key, i) => lines.push(`case ${i}: if (k !== ${JSON.stringify(key)}) return false; break;`));
       lines.push(`default: return false;`, `}`, `}`, `if (c !== ${level.length}) return false;`);
     }
     for (const member of level.members) {

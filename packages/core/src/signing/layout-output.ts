@@ -1,6 +1,7 @@
 /**
  * Writes the canonical string of one layout from its leaf texts, in as few
- * pieces as the payloads allow.
+ * pieces as the payloads allow: as a string (canonicalString()), or as
+ * UTF-8 bytes in place (sign(), layout-bytes.ts).
  *
  * The string is head, text, head, text, ... and joining costs about one
  * piece copy each (14 ns on Node 20), as much as reading and checking the
@@ -19,46 +20,41 @@
  * afresh from the payload and compared, so the output is always exactly
  * head:text joined by ";" for the values given.
  */
+import { LayoutBytes } from './layout-bytes.js';
 import type { LeafText } from './layout-compiler.js';
 import { SKIP } from './values.js';
 
 /** Texts longer than this are never recorded (bounded memory; a long text rarely repeats). */
 const MAX_RECORDED_LENGTH = 256;
 
-export interface LayoutOutput {
+/** How the leaves are split: replaced whole each time a stable leaf becomes volatile. */
+interface Segmentation {
+  /** The stable leaves, in order. */
+  stable: readonly number[];
+  /** The volatile leaves, in order. */
+  volatile: readonly number[];
+  /** Segment, text of volatile[0], segment, ..., segment: reused for every call. */
+  pieces: string[];
+  /** The segments as UTF-8, with the volatile texts written between them in place. */
+  bytes: LayoutBytes;
+}
+
+export interface LayoutOutput extends Segmentation {
   /** Per leaf in canonical order: ";path:key:". */
   readonly heads: readonly string[];
   /** Per leaf: its recorded text while stable, undefined once volatile. */
   readonly recorded: (LeafText | undefined)[];
-  /** The stable leaves, in order. */
-  stable: number[];
-  /** The volatile leaves, in order. */
-  volatile: number[];
-  /** Segment, text of volatile[0], segment, ..., segment: reused for every call. */
-  pieces: string[];
 }
 
 /** The output of a layout first seen with `texts`: every leaf stable but the long ones. */
 export function createOutput(heads: readonly string[], texts: readonly LeafText[]): LayoutOutput {
-  const output: LayoutOutput = { heads, recorded: [], stable: [], volatile: [], pieces: [] };
-  for (let j = 0; j < heads.length; j++) {
-    const text = texts[j] as LeafText;
-    output.recorded[j] = typeof text === 'string' && text.length > MAX_RECORDED_LENGTH ? undefined : text;
-  }
-  segment(output);
-  return output;
+  const recorded = texts.map((text) => (typeof text === 'string' && text.length > MAX_RECORDED_LENGTH ? undefined : text));
+  return { heads, recorded, ...segment(heads, recorded) };
 }
 
 /** The canonical string for `texts` (one text per leaf, in canonical order). */
 export function writeOutput(output: LayoutOutput, texts: readonly LeafText[]): string {
-  const { stable, recorded } = output;
-  for (let s = 0; s < stable.length; s++) {
-    const j = stable[s] as number;
-    if (texts[j] !== recorded[j]) {
-      resegment(output, texts);
-      break;
-    }
-  }
+  checkStable(output, texts);
   const { volatile, pieces } = output;
   for (let k = 0; k < volatile.length; k++) {
     const text = texts[volatile[k] as number] as LeafText;
@@ -69,6 +65,28 @@ export function writeOutput(output: LayoutOutput, texts: readonly LeafText[]): s
   return pieces.join('');
 }
 
+/**
+ * The UTF-8 bytes of the canonical string for `texts`: a view of a buffer
+ * reused by the next call. Undefined when a volatile leaf is skipped or a
+ * text cannot be encoded; writeOutput() then says or does what is right.
+ */
+export function writeOutputBytes(output: LayoutOutput, texts: readonly LeafText[]): Uint8Array | undefined {
+  checkStable(output, texts);
+  return output.bytes.write(texts, output.volatile);
+}
+
+/** Compares each stable leaf with its recorded text; re-segments when one differs. */
+function checkStable(output: LayoutOutput, texts: readonly LeafText[]): void {
+  const { stable, recorded } = output;
+  for (let s = 0; s < stable.length; s++) {
+    const j = stable[s] as number;
+    if (texts[j] !== recorded[j]) {
+      resegment(output, texts);
+      return;
+    }
+  }
+}
+
 /** Makes every stable leaf whose text differs from `texts` volatile. */
 function resegment(output: LayoutOutput, texts: readonly LeafText[]): void {
   const { stable, recorded } = output;
@@ -76,12 +94,11 @@ function resegment(output: LayoutOutput, texts: readonly LeafText[]): void {
     const j = stable[s] as number;
     if (texts[j] !== recorded[j]) recorded[j] = undefined;
   }
-  segment(output);
+  Object.assign(output, segment(output.heads, recorded));
 }
 
-/** Rebuilds stable, volatile and the constant segments from `recorded`. */
-function segment(output: LayoutOutput): void {
-  const { heads, recorded } = output;
+/** Splits the leaves by `recorded` (undefined: volatile) and makes the constant segments. */
+function segment(heads: readonly string[], recorded: readonly (LeafText | undefined)[]): Segmentation {
   const stable: number[] = [];
   const volatile: number[] = [];
   const pieces: string[] = [];
@@ -99,9 +116,7 @@ function segment(output: LayoutOutput): void {
     }
   }
   pieces.push(flat(parts, pieces.length === 0));
-  output.stable = stable;
-  output.volatile = volatile;
-  output.pieces = pieces;
+  return { stable, volatile, pieces, bytes: new LayoutBytes(pieces.filter((_, p) => p % 2 === 0)) };
 }
 
 /**
