@@ -280,18 +280,22 @@ describe('canonicalString: familiar layouts', () => {
     const index = fileURLToPath(new URL('../src/signing/index.js', import.meta.url));
     const layouts = fileURLToPath(new URL('../src/signing/layouts.js', import.meta.url));
     const script = `
-      const { canonicalString } = await import(${JSON.stringify(index)});
+      const { canonicalString, sign } = await import(${JSON.stringify(index)});
       const { layoutCompilations } = await import(${JSON.stringify(layouts)});
       const out = [];
+      const signatures = [];
       for (let i = 0; i < 100; i++) out.push(canonicalString({ b: { y: i, x: 'two' }, a: [1, i], c: 'c' }));
-      console.log(JSON.stringify({ out, compilations: layoutCompilations() }));`;
+      for (let i = 0; i < 100; i++) signatures.push(sign({ b: { y: i, x: 'two' }, a: [1, i], c: 'c' }, ${JSON.stringify(SECRET)}));
+      console.log(JSON.stringify({ out, signatures, compilations: layoutCompilations() }));`;
     const child = spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], { encoding: 'utf8' });
     assert.equal(child.status, 0, child.stderr);
-    const result = JSON.parse(child.stdout) as { out: string[]; compilations: number };
+    const result = JSON.parse(child.stdout) as { out: string[]; signatures: string[]; compilations: number };
     assert.equal(result.compilations, 0);
+    const expected = Array.from({ length: 100 }, (_, i) => referenceCanonical({ b: { y: i, x: 'two' }, a: [1, i], c: 'c' }));
+    assert.deepEqual(result.out, expected);
     assert.deepEqual(
-      result.out,
-      Array.from({ length: 100 }, (_, i) => referenceCanonical({ b: { y: i, x: 'two' }, a: [1, i], c: 'c' })),
+      result.signatures,
+      expected.map((canonical) => hmacSha512Hex(canonical, SECRET)),
     );
   });
 });
