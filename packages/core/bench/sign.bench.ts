@@ -6,8 +6,8 @@
  * sign() reads a body of a familiar layout with compiled code, then writes
  * only its changing values, as UTF-8, over the last body's bytes in a buffer
  * kept for the layout, and HMACs that (docs/decisions.md, "Signing: how the
- * canonical string is assembled"). On Node 20 it prints 1.22-1.28x on an
- * idle machine; most of what remains is one native call per long value
+ * canonical string is assembled"). On Node 20 it prints about 1.25x on an
+ * idle machine (1.21-1.32 over 28 runs); most of what remains is one native call per long value
  * (about 90 ns each). Also printed, for scale: the HMAC of
  * canonicalString(), which makes a fresh string as verify() needs (1.33x),
  * and a naive flatten-sort-join (3.3-3.5x). Figures rise by 0.1-0.3 when

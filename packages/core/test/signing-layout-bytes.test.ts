@@ -11,15 +11,7 @@ import { LayoutBytes } from '../src/signing/layout-bytes.js';
 import type { LeafText } from '../src/signing/layout-compiler.js';
 import { SKIP } from '../src/signing/values.js';
 
-/** A deterministic pseudo-random source (xorshift32: its low bits are as random as its high ones). */
-function random(seed: number): (n: number) => number {
-  return (n) => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) % n;
-  };
-}
+import { random } from './random.js';
 
 function expected(segments: readonly string[], values: readonly string[]): string {
   let out = segments[0] as string;

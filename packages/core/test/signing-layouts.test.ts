@@ -9,9 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { canonicalString, hmacSha512Hex, LosslessNumber, sign, type CanonicalOptions } from '../src/signing/index.js';
+import { canonicalString, hmacSha512Hex, LosslessNumber, sign, SigningInputError, type CanonicalOptions } from '../src/signing/index.js';
 import { COMPILE_ON_SIGHTING, layoutCompilations } from '../src/signing/layouts.js';
 
+import { random } from './random.js';
 import { referenceCanonical } from './signing-reference.js';
 
 /** Signs `value` until its layout is compiled; returns the text of the last call, made by the fast path. */
@@ -29,16 +30,6 @@ function check(value: Record<string, unknown>): void {
 }
 
 const SECRET = 'c2c_test_secret';
-
-/** A deterministic pseudo-random source (xorshift32: its low bits are as random as its high ones). */
-function random(seed: number): (n: number) => number {
-  return (n) => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) % n;
-  };
-}
 
 describe('canonicalString: familiar layouts', () => {
   it('compiles a layout on its sighting number COMPILE_ON_SIGHTING, and only once', () => {
@@ -220,6 +211,14 @@ describe('canonicalString: familiar layouts', () => {
       const value = body();
       assert.equal(sign(value, SECRET), hmacSha512Hex(referenceCanonical(value), SECRET), JSON.stringify(value));
     }
+    // Where no bytes can be written, the string is signed, or its error named, from the same reading.
+    const skipped = { ...body(), status: undefined };
+    assert.equal(sign(skipped, SECRET), hmacSha512Hex(referenceCanonical(skipped), SECRET));
+    const lone = body();
+    (lone['operation'] as Record<string, unknown>)['note'] = 'x'.repeat(30) + '\uD800' + 'y'.repeat(30);
+    assert.throws(() => sign(lone, SECRET), (e: unknown) => e instanceof SigningInputError && e.path === 'operation:note');
+    const after = body();
+    assert.equal(sign(after, SECRET), hmacSha512Hex(referenceCanonical(after), SECRET));
   });
 
   it('keeps the readings apart on one layout (nulls empty or omitted, numbers raw or re-formatted)', () => {

@@ -62,7 +62,8 @@ export function canonicalString(value: object, options: CanonicalOptions = {}): 
 export function canonicalUtf8(value: object, options: CanonicalOptions = {}): Uint8Array | string {
   const reading = resolve(options);
   assertSignable(value);
-  return bytesInLayoutOrder(value, reading) ?? canonicalText(value, reading);
+  const out = bytesInLayoutOrder(value, reading);
+  return typeof out === 'object' ? out : wellFormed(value, reading, out ?? collectAndSort(value, reading));
 }
 
 function assertSignable(value: object): void {
@@ -72,7 +73,11 @@ function assertSignable(value: object): void {
 }
 
 function canonicalText(value: object, reading: Reading): string {
-  const out = writeInLayoutOrder(value, reading) ?? collectAndSort(value, reading);
+  return wellFormed(value, reading, writeInLayoutOrder(value, reading) ?? collectAndSort(value, reading));
+}
+
+/** `out`, the canonical string of `value`, once it is known to have a UTF-8 form. */
+function wellFormed(value: object, reading: Reading, out: string): string {
   if (!isWellFormed(out)) {
     throw new SigningInputError(findIllFormedMember(value, reading), 'contains a lone UTF-16 surrogate, which has no UTF-8 form');
   }

@@ -55,6 +55,21 @@ export function createOutput(heads: readonly string[], texts: readonly LeafText[
 /** The canonical string for `texts` (one text per leaf, in canonical order). */
 export function writeOutput(output: LayoutOutput, texts: readonly LeafText[]): string {
   checkStable(output, texts);
+  return joinPieces(output, texts);
+}
+
+/**
+ * The UTF-8 bytes of the canonical string for `texts` (a view of a buffer
+ * reused by the next call), or the string itself when a volatile leaf is
+ * skipped or a text cannot be encoded.
+ */
+export function writeOutputBytes(output: LayoutOutput, texts: readonly LeafText[]): Uint8Array | string {
+  checkStable(output, texts);
+  return output.bytes.write(texts, output.volatile) ?? joinPieces(output, texts);
+}
+
+/** The string from the current segments and the volatile texts. */
+function joinPieces(output: LayoutOutput, texts: readonly LeafText[]): string {
   const { volatile, pieces } = output;
   for (let k = 0; k < volatile.length; k++) {
     const text = texts[volatile[k] as number] as LeafText;
@@ -63,16 +78,6 @@ export function writeOutput(output: LayoutOutput, texts: readonly LeafText[]): s
     pieces[2 * k + 1] = text;
   }
   return pieces.join('');
-}
-
-/**
- * The UTF-8 bytes of the canonical string for `texts`: a view of a buffer
- * reused by the next call. Undefined when a volatile leaf is skipped or a
- * text cannot be encoded; writeOutput() then says or does what is right.
- */
-export function writeOutputBytes(output: LayoutOutput, texts: readonly LeafText[]): Uint8Array | undefined {
-  checkStable(output, texts);
-  return output.bytes.write(texts, output.volatile);
 }
 
 /** Compares each stable leaf with its recorded text; re-segments when one differs. */

@@ -75,9 +75,10 @@ export function writeInLayoutOrder(root: object, reading: Reading): string | und
 
 /**
  * The UTF-8 bytes of the canonical string of `root` (a plain object), valid
- * until the next call; undefined when the caller must write the string.
+ * until the next call, or the string where they cannot be written; undefined
+ * when the caller must collect and sort.
  */
-export function bytesInLayoutOrder(root: object, reading: Reading): Uint8Array | undefined {
+export function bytesInLayoutOrder(root: object, reading: Reading): Uint8Array | string | undefined {
   const layout = layoutOf(root, reading);
   return layout === undefined ? undefined : writeOutputBytes(layout.output, layout.texts);
 }
