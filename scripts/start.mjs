@@ -1,21 +1,26 @@
 #!/usr/bin/env node
-// `npm start`: a local store in one command. WordPress (Playground, no Docker)
-// with both plugins mounted from source and active, WooCommerce when found,
+// `npm start`: a local store in one command. WordPress (Playground by default,
+// needing nothing but Node; CARD2CRYPTO_RUNTIME=native for PHP-FPM, nginx and
+// MariaDB) with both plugins mounted from source and active, WooCommerce when found,
 // the sandbox with a partner whose callbacks go to the store, sample products
 // in EUR and the widget block in the sidebar. Ctrl-C stops everything.
 import { parseArgs } from 'node:util';
 import { relative } from 'node:path';
 import { ROOT } from './lib/paths.mjs';
+import { chooseRuntime } from './lib/runtime.mjs';
 import { startStore } from './lib/store.mjs';
 
-const USAGE = `Usage: npm start [-- --reset] [-- --port N] [-- --sandbox-port N]
+const USAGE = `Usage: npm start [-- --reset] [-- --port N] [-- --sandbox-port N] [-- --host ADDRESS]
 
-  --reset            start from an empty site (deletes .card2crypto/store)
+  --reset            start from an empty site (deletes the site's folder under .card2crypto/)
   --port N           WordPress port (default 9400, or the next free one)
   --sandbox-port N   sandbox port (default 8787, or the next free one)
+  --host ADDRESS     interface WordPress and the sandbox listen on (default 127.0.0.1;
+                     0.0.0.0 exposes the store, whose admin password is "password", to your network)
 
-Environment: WOOCOMMERCE_DIR=/path/to/woocommerce (a WooCommerce plugin folder),
-WP_VERSION=6.8 (online only), CARD2CRYPTO_OFFLINE=1 (never use the internet).`;
+Environment: CARD2CRYPTO_RUNTIME=native|playground (default playground; native needs
+npm run setup:native), WORDPRESS_DIR=/path/to/wordpress, WP_VERSION=7.1 (from the cache),
+WOOCOMMERCE_DIR=/path/to/woocommerce, WC_VERSION=11.0.1 (from the cache).`;
 
 function parse() {
   try {
@@ -24,6 +29,7 @@ function parse() {
         reset: { type: 'boolean', default: false },
         port: { type: 'string', default: '9400' },
         'sandbox-port': { type: 'string', default: '8787' },
+        host: { type: 'string', default: '127.0.0.1' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -32,7 +38,8 @@ function parse() {
     for (const [name, value] of [['--port', port], ['--sandbox-port', sandboxPort]]) {
       if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name} must be a port number (1-65535)`);
     }
-    return { ...values, port, sandboxPort };
+    if (!/^(\d{1,3}\.){3}\d{1,3}$|^localhost$/.test(values.host)) throw new Error(`--host must be an IPv4 address such as 127.0.0.1 or 0.0.0.0`);
+    return { ...values, port, sandboxPort, runtime: chooseRuntime({ preferred: 'playground' }) };
   } catch (error) {
     console.error(`${error.message}\n\n${USAGE}`);
     process.exit(2);
@@ -46,10 +53,19 @@ if (options.help) {
 }
 
 const started = Date.now();
-console.log('Starting the card2crypto local store (the first start takes a minute)...');
+console.log(`Starting the card2crypto local store on ${options.runtime.runtime === 'native' ? 'the native runtime' : 'WordPress Playground'} (the first start takes ${options.runtime.runtime === 'native' ? 'a few seconds' : 'a minute'})...`);
 let store;
 try {
-  store = await startStore({ name: 'store', reset: options.reset, port: options.port, sandboxPort: options.sandboxPort, mountPlugins: true, log: (line) => console.log(line) });
+  store = await startStore({
+    name: 'store',
+    runtime: options.runtime.runtime,
+    reset: options.reset,
+    port: options.port,
+    sandboxPort: options.sandboxPort,
+    host: options.host,
+    mountPlugins: true,
+    log: (line) => console.log(line),
+  });
 } catch (error) {
   console.error(`\nCould not start the store: ${error.message}`);
   process.exit(1);
@@ -76,6 +92,7 @@ lines.push(
   `  Admin      ${store.adminUrl}   user: ${store.admin.username}  password: ${store.admin.password}`,
   store.sandbox ? `  Sandbox    ${store.sandbox.dashboardUrl}   (API ${store.sandbox.url})` : '  Sandbox    not running (see above)',
   '',
+  `  Runtime    ${store.runtime.name}: PHP ${store.runtime.php}, ${store.runtime.database}, ${store.runtime.webServer}`,
   `  WordPress  ${store.wordpress.version}  (${store.wordpress.source})`,
   wc
     ? `  WooCommerce ${wc.version}  (${wc.source}: ${wc.dir})`
@@ -83,6 +100,9 @@ lines.push(
   `  Partner    token ${store.partner.token}; callbacks to ${store.partner.callbackUrl}`,
   `  Plugins    ${store.seed.activePlugins.join(', ') || 'none active'}`,
 );
+if (options.host !== '127.0.0.1' && options.host !== 'localhost') {
+  lines.push('', `  *** Listening on ${options.host}: anyone on your network can reach this store and log in as admin/password. ***`);
+}
 if (store.seed.errors.length) lines.push('', '  Problems while seeding:', ...store.seed.errors.map((e) => `    ${e}`));
 lines.push(
   '',

@@ -1,17 +1,17 @@
-// Find a WooCommerce plugin directory for the local store and the e2e run.
+// Find a WooCommerce plugin directory for a harness site.
 //
-// WooCommerce is on no package registry, so the harness looks, in order, at
-// WOOCOMMERCE_DIR, then the cache path (~/.cache/card2crypto/woocommerce),
-// then, when wordpress.org is reachable, downloads the latest stable release
-// into that cache. Without any of these the store runs without WooCommerce
-// (and without the checkout); callers print `message`.
+// WooCommerce is on no package registry and the harness downloads nothing:
+// it takes WOOCOMMERCE_DIR, else the cache (~/.cache/card2crypto/woocommerce/
+// <version>/, several versions side by side, WC_VERSION choosing; a plugin
+// folder directly at ~/.cache/card2crypto/woocommerce/ counts too), choosing
+// the newest whose "Requires at least" fits the site's WordPress. Without one
+// the store runs without WooCommerce (and without the checkout); callers
+// print `message`.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CACHE_DIR, WOOCOMMERCE_CACHE_DIR } from './paths.mjs';
-import { extractZip } from './unzip.mjs';
-
-export const WOOCOMMERCE_DOWNLOAD_URL = 'https://downloads.wordpress.org/plugin/woocommerce.latest-stable.zip';
+import { compareWordPressVersions, versionMatches } from './find-wordpress.mjs';
+import { WOOCOMMERCE_CACHE_DIR } from './paths.mjs';
 
 /** Plugin header fields of a main plugin file ("Version", "Requires at least", ...). */
 export function pluginHeaders(file) {
@@ -28,54 +28,59 @@ function describe(dir, source) {
   return { found: true, dir, source, version: headers.Version || 'unknown', requiresWordPress: headers['Requires at least'] || null };
 }
 
-export const NOT_FOUND_MESSAGE = [
-  'WooCommerce not found: the store starts WITHOUT WooCommerce and without the checkout.',
-  `  Put a WooCommerce plugin directory (the folder holding woocommerce.php) at ${WOOCOMMERCE_CACHE_DIR}`,
-  '  or point WOOCOMMERCE_DIR at one, e.g. WOOCOMMERCE_DIR=/path/to/woocommerce npm start',
-  `  (with internet access the harness downloads it from wordpress.org into that cache by itself).`,
-].join('\n');
+/** Does this WooCommerce run on that WordPress? (WordPress ignores pre-release suffixes: 6.7-alpha counts as 6.7.) */
+export function woocommerceFits(woocommerce, wordpressVersion) {
+  if (!woocommerce.requiresWordPress || !wordpressVersion || !/^\d/.test(wordpressVersion)) return true;
+  return compareWordPressVersions(wordpressVersion.split('-')[0], woocommerce.requiresWordPress) >= 0;
+}
 
-/** Download the latest stable WooCommerce into the cache path. Fails fast when offline. */
-export async function downloadWooCommerce({ url = WOOCOMMERCE_DOWNLOAD_URL, timeoutMs = 120_000 } = {}) {
-  let response;
-  try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-  } catch (error) {
-    throw new Error(`Could not download WooCommerce from ${url}: ${error.cause?.code || error.message}`);
+/** Every WooCommerce in the cache, newest first. */
+export async function listCachedWooCommerce(cacheDir = WOOCOMMERCE_CACHE_DIR) {
+  if (!existsSync(cacheDir)) return [];
+  const found = [];
+  if (existsSync(join(cacheDir, 'woocommerce.php'))) found.push(describe(cacheDir, 'cache'));
+  for (const name of await readdir(cacheDir, { withFileTypes: true })) {
+    const dir = join(cacheDir, name.name);
+    if ((name.isDirectory() || name.isSymbolicLink()) && existsSync(join(dir, 'woocommerce.php'))) found.push(describe(dir, 'cache'));
   }
-  if (!response.ok) throw new Error(`Could not download WooCommerce from ${url}: HTTP ${response.status}`);
-  await mkdir(CACHE_DIR, { recursive: true });
-  const zip = join(CACHE_DIR, 'woocommerce-download.zip');
-  const unpacked = join(CACHE_DIR, 'woocommerce-download');
-  await writeFile(zip, Buffer.from(await response.arrayBuffer()));
-  await rm(unpacked, { recursive: true, force: true });
-  await extractZip(zip, unpacked);
-  if (!existsSync(join(unpacked, 'woocommerce', 'woocommerce.php'))) throw new Error(`${url} did not hold woocommerce/woocommerce.php`);
-  await rm(WOOCOMMERCE_CACHE_DIR, { recursive: true, force: true });
-  await rename(join(unpacked, 'woocommerce'), WOOCOMMERCE_CACHE_DIR);
-  await rm(unpacked, { recursive: true, force: true });
-  await rm(zip, { force: true });
+  return found.sort((a, b) => compareWordPressVersions(b.version, a.version));
+}
+
+export function notFoundMessage(cacheDir = WOOCOMMERCE_CACHE_DIR) {
+  return [
+    'WooCommerce not found: the store starts WITHOUT WooCommerce and without the checkout.',
+    `  Put a WooCommerce plugin directory (the folder holding woocommerce.php) at ${join(cacheDir, '<version>')}`,
+    '  or point WOOCOMMERCE_DIR at one, e.g. WOOCOMMERCE_DIR=/path/to/woocommerce npm start',
+  ].join('\n');
 }
 
 /**
+ * @param {{ wordpressVersion?: string, env?: NodeJS.ProcessEnv, cacheDir?: string }} [options]
  * @returns {Promise<{found: true, dir: string, source: string, version: string, requiresWordPress: string|null} | {found: false, message: string}>}
  */
-export async function findWooCommerce({ online = false, env = process.env, cacheDir = WOOCOMMERCE_CACHE_DIR } = {}) {
+export async function findWooCommerce({ wordpressVersion, env = process.env, cacheDir = WOOCOMMERCE_CACHE_DIR } = {}) {
   if (env.WOOCOMMERCE_DIR) {
     const dir = resolve(env.WOOCOMMERCE_DIR);
     if (!existsSync(join(dir, 'woocommerce.php'))) {
       throw new Error(`WOOCOMMERCE_DIR=${env.WOOCOMMERCE_DIR} has no woocommerce.php; point it at the WooCommerce plugin folder itself.`);
     }
-    return describe(dir, 'WOOCOMMERCE_DIR');
-  }
-  if (existsSync(join(cacheDir, 'woocommerce.php'))) return describe(cacheDir, 'cache');
-  if (online && cacheDir === WOOCOMMERCE_CACHE_DIR) {
-    try {
-      await downloadWooCommerce();
-      return describe(WOOCOMMERCE_CACHE_DIR, 'downloaded from wordpress.org');
-    } catch (error) {
-      return { found: false, message: `${error.message}\n${NOT_FOUND_MESSAGE}` };
+    const found = describe(dir, 'WOOCOMMERCE_DIR');
+    if (!woocommerceFits(found, wordpressVersion)) {
+      return { found: false, message: `WooCommerce ${found.version} (${dir}) requires WordPress ${found.requiresWordPress}, this site runs ${wordpressVersion}: starting without it. Set WOOCOMMERCE_DIR to an older WooCommerce.` };
     }
+    return found;
   }
-  return { found: false, message: NOT_FOUND_MESSAGE.replace(WOOCOMMERCE_CACHE_DIR, cacheDir) };
+  const cached = await listCachedWooCommerce(cacheDir);
+  if (!cached.length) return { found: false, message: notFoundMessage(cacheDir) };
+  const wanted = env.WC_VERSION;
+  const candidates = wanted ? cached.filter((entry) => versionMatches(entry.version, wanted)) : cached;
+  if (!candidates.length) {
+    return { found: false, message: `WC_VERSION=${wanted}: no such WooCommerce in ${cacheDir} (${cached.map((e) => e.version).join(', ')}).\n${notFoundMessage(cacheDir)}` };
+  }
+  const fitting = candidates.find((entry) => woocommerceFits(entry, wordpressVersion));
+  if (!fitting) {
+    const list = candidates.map((e) => `${e.version} needs WordPress ${e.requiresWordPress}`).join(', ');
+    return { found: false, message: `No WooCommerce in ${cacheDir} runs on WordPress ${wordpressVersion} (${list}): starting without it.` };
+  }
+  return fitting;
 }

@@ -1,14 +1,15 @@
-// Decide which WordPress a site runs and, offline, lay it out from npm.
+// Decide which WordPress a site runs and lay it out in the site directory.
 //
-// Order: an existing site directory is reused as is; online, Playground
-// downloads the latest release (or WP_VERSION) itself; offline, the newest
-// build shipped in @wp-playground/wordpress-builds is unpacked into the site
-// directory (its zip has the PHP, its public/ folder the static files; both
-// together make a full install).
+// Order: an existing site directory is reused as is; else WORDPRESS_DIR; else
+// the cache (~/.cache/card2crypto/wordpress/<version>/, several versions side
+// by side, WP_VERSION choosing); else the newest build shipped in
+// @wp-playground/wordpress-builds (its zip has the PHP, its public/ folder the
+// static files; both together make a full install). Nothing is downloaded.
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { WORDPRESS_CACHE_DIR } from './paths.mjs';
 import { extractZip, readZipEntry } from './unzip.mjs';
 
 const require = createRequire(import.meta.url);
@@ -85,25 +86,75 @@ async function unpackBuild(build, siteDir) {
   }
 }
 
+/** The WordPress versions in the cache, `<cache>/wordpress/<version>/`, newest first. */
+export async function listCachedWordPress(cacheDir = WORDPRESS_CACHE_DIR) {
+  if (!existsSync(cacheDir)) return [];
+  const found = [];
+  for (const name of await readdir(cacheDir)) {
+    const version = installedWordPressVersion(join(cacheDir, name));
+    if (version) found.push({ dir: join(cacheDir, name), version });
+  }
+  return found.sort((a, b) => compareWordPressVersions(b.version, a.version));
+}
+
+/** "6.6" asks for any 6.6.x; "6.6.2" for exactly that. */
+export function versionMatches(version, wanted) {
+  return version === wanted || version.startsWith(`${wanted}.`) || version.split('-')[0] === wanted;
+}
+
 /**
- * Prepare `siteDir` and tell the Playground CLI how to boot it.
- * @returns {Promise<{installMode: string, wp?: string, version: string, source: string}>}
+ * Where a new site's WordPress comes from, in order: WORDPRESS_DIR; the
+ * cache (`~/.cache/card2crypto/wordpress/<version>/`, WP_VERSION choosing one,
+ * else the newest); the newest build in @wp-playground/wordpress-builds.
+ * Nothing is downloaded.
+ * @returns {Promise<{version: string, source: string, dir?: string, build?: object}>}
  */
-export async function resolveWordPress({ siteDir, online, wantedVersion = process.env.WP_VERSION || 'latest' }) {
+export async function findWordPress({ env = process.env, cacheDir = WORDPRESS_CACHE_DIR } = {}) {
+  if (env.WORDPRESS_DIR) {
+    const dir = resolve(env.WORDPRESS_DIR);
+    const version = installedWordPressVersion(dir);
+    if (!version) throw new Error(`WORDPRESS_DIR=${env.WORDPRESS_DIR} has no wp-includes/version.php; point it at a WordPress directory.`);
+    return { version, dir, source: 'WORDPRESS_DIR' };
+  }
+  const cached = await listCachedWordPress(cacheDir);
+  const wanted = env.WP_VERSION;
+  if (wanted && wanted !== 'latest') {
+    const match = cached.find((entry) => versionMatches(entry.version, wanted));
+    if (match) return { ...match, source: `cache` };
+    const builds = await listNpmWordPressBuilds();
+    const build = builds.find((entry) => versionMatches(entry.version, wanted));
+    if (build) return { version: build.version, build, source: `@wp-playground/wordpress-builds (${build.label} build)` };
+    throw new Error(
+      `WP_VERSION=${wanted}: no such WordPress in ${cacheDir} (${cached.map((e) => e.version).join(', ') || 'empty'}) or in @wp-playground/wordpress-builds. ` +
+        `Put a WordPress ${wanted} directory at ${join(cacheDir, wanted)}.`,
+    );
+  }
+  if (cached.length) return { ...cached[0], source: 'cache' };
+  const [newest] = await listNpmWordPressBuilds();
+  if (!newest) {
+    throw new Error(`No WordPress found: set WORDPRESS_DIR, put one at ${join(cacheDir, '<version>')}, or run npm install (for @wp-playground/wordpress-builds).`);
+  }
+  return { version: newest.version, build: newest, source: `@wp-playground/wordpress-builds (${newest.label} build)` };
+}
+
+/** Lays the WordPress found by findWordPress() out into an empty `siteDir`. */
+export async function layOutWordPress(found, siteDir) {
+  if (found.build) return unpackBuild(found.build, siteDir);
+  await mkdir(siteDir, { recursive: true });
+  await cp(found.dir, siteDir, { recursive: true, filter: (path) => !path.endsWith(`${join('wp-content', 'debug.log')}`) });
+}
+
+/**
+ * Prepare `siteDir` for Playground and tell its CLI how to boot it: an
+ * existing site is reused as is; otherwise findWordPress()'s WordPress is laid out.
+ * @returns {Promise<{installMode: string, version: string, source: string}>}
+ */
+export async function resolveWordPress({ siteDir, env = process.env }) {
   const existing = installedWordPressVersion(siteDir);
   if (existing) {
     return { installMode: 'install-from-existing-files-if-needed', version: existing, source: `existing site in ${siteDir}` };
   }
-  if (online) {
-    await mkdir(siteDir, { recursive: true });
-    return { installMode: 'download-and-install', wp: wantedVersion, version: wantedVersion, source: 'wordpress.org (downloaded by Playground)' };
-  }
-  const [newest] = await listNpmWordPressBuilds();
-  if (!newest) {
-    throw new Error(
-      'Offline and no WordPress build found: install the dev dependencies (npm install) so that @wp-playground/wordpress-builds is present, or connect to the internet.',
-    );
-  }
-  await unpackBuild(newest, siteDir);
-  return { installMode: 'install-from-existing-files', version: newest.version, source: `@wp-playground/wordpress-builds (${newest.label} build)` };
+  const found = await findWordPress({ env });
+  await layOutWordPress(found, siteDir);
+  return { installMode: 'install-from-existing-files', version: found.version, source: found.source };
 }

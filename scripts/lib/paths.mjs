@@ -13,7 +13,12 @@ export const CACHE_DIR = process.env.CARD2CRYPTO_CACHE_DIR
   ? resolve(process.env.CARD2CRYPTO_CACHE_DIR)
   : join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'card2crypto');
 
-/** The documented WooCommerce cache path: a plugin directory holding woocommerce.php. */
+/**
+ * The documented cache layout, several versions side by side:
+ * wordpress/<version>/ (a WordPress directory) and woocommerce/<version>/ (a
+ * WooCommerce plugin folder; a plugin folder directly at woocommerce/ counts too).
+ */
+export const WORDPRESS_CACHE_DIR = join(CACHE_DIR, 'wordpress');
 export const WOOCOMMERCE_CACHE_DIR = join(CACHE_DIR, 'woocommerce');
 
 export const DIST_DIR = join(ROOT, 'dist');

@@ -2,6 +2,8 @@
 // Docker, no native PHP). The site lives in a host directory mounted at
 // /wordpress before installation, so it persists between runs.
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PLAYGROUND_CLI } from './paths.mjs';
 import { spawnLogged, stopChild, waitForHttp } from './process.mjs';
 import { PHP_VERSION } from './seed.mjs';
@@ -10,7 +12,8 @@ import { PHP_VERSION } from './seed.mjs';
  * @param {object} options
  * @param {string} options.siteDir host directory of the WordPress files (and its SQLite database)
  * @param {number} options.port
- * @param {{installMode: string, wp?: string}} options.wordpress from resolveWordPress()
+ * @param {string} [options.host] the interface to listen on (127.0.0.1; 0.0.0.0 exposes the site)
+ * @param {{installMode: string}} options.wordpress from resolveWordPress()
  * @param {Array<[string, string]>} [options.mounts] [hostPath, vfsPath] pairs mounted after install
  * @param {string} [options.blueprint] path of a blueprint JSON run at every boot
  * @param {Record<string, boolean>} [options.defineBool] PHP boolean constants
@@ -19,12 +22,14 @@ import { PHP_VERSION } from './seed.mjs';
  * @param {number} [options.workers]
  * @returns {Promise<{url: string, pid: number, stop: () => Promise<void>, child: import('node:child_process').ChildProcess}>}
  */
-export async function startPlayground({ siteDir, port, wordpress, mounts = [], blueprint, defineBool = {}, logFile, timeoutMs = 15 * 60_000, workers = 2, onLine }) {
+export async function startPlayground({ siteDir, port, host = '127.0.0.1', wordpress, mounts = [], blueprint, defineBool = {}, logFile, timeoutMs = 15 * 60_000, workers = 2, onLine }) {
   if (!existsSync(PLAYGROUND_CLI)) {
     throw new Error(`WordPress Playground CLI not installed (${PLAYGROUND_CLI}); run npm install first.`);
   }
   const url = `http://127.0.0.1:${port}`;
   const args = [
+    '--import',
+    pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'playground-bind.mjs')).href,
     PLAYGROUND_CLI,
     'server',
     `--port=${port}`,
@@ -34,7 +39,6 @@ export async function startPlayground({ siteDir, port, wordpress, mounts = [], b
     `--mount-before-install=${siteDir}:/wordpress`,
     `--wordpress-install-mode=${wordpress.installMode}`,
   ];
-  if (wordpress.wp) args.push(`--wp=${wordpress.wp}`);
   for (const [hostPath, vfsPath] of mounts) args.push(`--mount=${hostPath}:${vfsPath}`);
   for (const [name, value] of Object.entries(defineBool)) args.push('--define-bool', name, String(value));
   if (blueprint) args.push(`--blueprint=${blueprint}`);
@@ -43,6 +47,7 @@ export async function startPlayground({ siteDir, port, wordpress, mounts = [], b
   const problems = [];
   const child = spawnLogged(process.execPath, args, {
     logFile,
+    env: { ...process.env, CARD2CRYPTO_BIND_HOST: host },
     onLine: (line) => {
       if (line.includes('Ready! WordPress is running')) ready = true;
       if (/error/i.test(line) && problems.length < 20) problems.push(line);

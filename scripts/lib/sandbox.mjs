@@ -30,13 +30,13 @@ export function pickAddress(urls, words, fallback) {
  * @returns {Promise<null | {url: string, urls: Record<string,string>, dashboardUrl: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void>}>}
  *   null (with `onMissing` told why) when the sandbox is not built yet.
  */
-export async function startSandbox({ port, partner, logFile, dataDir, timeoutMs = 60_000, onMissing = () => {} }) {
+export async function startSandbox({ port, host = '127.0.0.1', partner, logFile, dataDir, timeoutMs = 60_000, onMissing = () => {} }) {
   if (!existsSync(SANDBOX_BIN)) {
     onMissing(`The sandbox is not built yet (${SANDBOX_BIN} missing): starting without it.`);
     return null;
   }
   const url = `http://127.0.0.1:${port}`;
-  const args = [SANDBOX_BIN, '--port', String(port), '--partner', `${partner.token}:${partner.secret}:${partner.callbackUrl}`];
+  const args = [SANDBOX_BIN, '--host', host, '--port', String(port), '--partner', `${partner.token}:${partner.secret}:${partner.callbackUrl}`];
   if (dataDir) args.push('--data-dir', dataDir);
   args.push('--callback-ip', '127.0.0.1');
   const lines = [];

@@ -1,56 +1,121 @@
-// Boot a whole local store: WordPress in Playground (WooCommerce when found,
-// the demo theme, optionally both plugins mounted from source), the sandbox
-// with a partner whose callback URL points at the store, and the seed.
-// Used by `npm start` and by the e2e global setup.
+// Boot a whole local store: WordPress (native or Playground, see runtime.mjs)
+// with WooCommerce when found, the demo theme, optionally both plugins mounted
+// from source, the sandbox with a partner whose callback URL points at the
+// store, and the seed. Used by `npm start`, the e2e global setup and the benchmarks.
 import { existsSync } from 'node:fs';
 import { rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareWordPressVersions, resolveWordPress } from './find-wordpress.mjs';
+import { findWordPress, installedWordPressVersion, layOutWordPress, resolveWordPress } from './find-wordpress.mjs';
 import { findWooCommerce } from './find-woocommerce.mjs';
-import { isOnline } from './online.mjs';
+import { detectNative } from './native/detect.mjs';
+import { startNativeSite } from './native/site.mjs';
 import { PLUGINS, STATE_DIR } from './paths.mjs';
 import { startPlayground } from './playground.mjs';
 import { freePort } from './ports.mjs';
 import { startSandbox } from './sandbox.mjs';
-import { ADMIN, CALLBACK_ROUTE, SCRIPTS_PLAYGROUND_DIR, THEME_SLUG, partnerCredentials, readSeedResult, writeSeed } from './seed.mjs';
+import { ADMIN, CALLBACK_ROUTE, PHP_VERSION, SCRIPTS_PLAYGROUND_DIR, THEME_SLUG, partnerCredentials, readSeedResult, writeSeed } from './seed.mjs';
 
-/** Directories of one named site under .card2crypto/. */
-export function siteDirs(name) {
-  const stateDir = join(STATE_DIR, name);
+/**
+ * Directories of one named site under .card2crypto/. A native site keeps its
+ * files apart from a Playground site of the same name (MariaDB vs SQLite).
+ */
+export function siteDirs(name, runtime = 'playground') {
+  const stateDir = join(STATE_DIR, runtime === 'native' ? `${name}-native` : name);
   return { stateDir, siteDir: join(stateDir, 'wordpress'), harnessDir: join(stateDir, 'harness'), logDir: join(stateDir, 'logs') };
 }
 
-/** WooCommerce usable with this WordPress? (version unknown before download: assume yes) */
-function woocommerceFits(woocommerce, wordpressVersion) {
-  if (!woocommerce.found || !woocommerce.requiresWordPress || !/^\d/.test(wordpressVersion)) return true;
-  // WordPress compares "Requires at least" ignoring pre-release suffixes (6.7-alpha counts as 6.7).
-  return compareWordPressVersions(wordpressVersion.split('-')[0], woocommerce.requiresWordPress) >= 0;
+/** Plugin folders the site gets from elsewhere: WooCommerce, and both plugins when mounted from source. */
+function pluginSources({ woocommerce, mountPlugins, log }) {
+  const sources = [];
+  if (woocommerce.found) sources.push([woocommerce.dir, 'woocommerce']);
+  if (mountPlugins) {
+    for (const plugin of PLUGINS) {
+      if (existsSync(join(plugin.dir, plugin.main))) sources.push([plugin.dir, plugin.slug]);
+      else log(`${plugin.slug}: ${join(plugin.dir, plugin.main)} does not exist yet, not mounted.`);
+    }
+  }
+  return sources;
+}
+
+async function startPlaygroundSite({ dirs, port, host, woocommerce, mountPlugins, blueprint, log }) {
+  const wordpress = await resolveWordPress({ siteDir: dirs.siteDir });
+  const mounts = [
+    [join(SCRIPTS_PLAYGROUND_DIR, 'theme', THEME_SLUG), `/wordpress/wp-content/themes/${THEME_SLUG}`],
+    [SCRIPTS_PLAYGROUND_DIR, '/card2crypto-scripts'],
+    [dirs.harnessDir, '/card2crypto-harness'],
+    ...pluginSources({ woocommerce, mountPlugins, log }).map(([dir, slug]) => [dir, `/wordpress/wp-content/plugins/${slug}`]),
+  ];
+  const server = await startPlayground({
+    siteDir: dirs.siteDir,
+    port,
+    host,
+    wordpress,
+    mounts,
+    blueprint,
+    // WordPress and WooCommerce would wait on every call home (updates,
+    // marketplace, inbox); refuse external hosts at once instead. The store
+    // itself and the sandbox (127.0.0.1) stay reachable.
+    defineBool: { WP_HTTP_BLOCK_EXTERNAL: true },
+    logFile: join(dirs.logDir, 'playground.log'),
+  });
+  return {
+    url: server.url,
+    source: wordpress.source,
+    runtime: { name: 'playground', php: `${PHP_VERSION} (WebAssembly)`, database: 'SQLite', webServer: 'Playground CLI' },
+    pids: { wordpress: server.pid },
+    children: { 'WordPress Playground': server.child },
+    stop: server.stop,
+  };
+}
+
+async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpress, log }) {
+  const native = detectNative();
+  const site = await startNativeSite({
+    stateDir: dirs.stateDir,
+    siteDir: dirs.siteDir,
+    logDir: dirs.logDir,
+    port,
+    host,
+    prepare: (siteDir) => layOutWordPress(wordpress, siteDir),
+    links: [
+      [join(SCRIPTS_PLAYGROUND_DIR, 'theme', THEME_SLUG), `wp-content/themes/${THEME_SLUG}`],
+      ...pluginSources({ woocommerce, mountPlugins, log }).map(([dir, slug]) => [dir, `wp-content/plugins/${slug}`]),
+    ],
+    seed: { harnessDir: dirs.harnessDir, file: join(SCRIPTS_PLAYGROUND_DIR, 'seed.php') },
+    admin: ADMIN,
+    title: 'card2crypto demo store',
+  });
+  return {
+    url: site.url,
+    source: wordpress.source,
+    runtime: { name: 'native', php: `${native.versions.php} (PHP-FPM, 4 workers)`, database: `MariaDB ${native.versions.mariadb}`, webServer: `nginx ${native.versions.nginx}` },
+    pids: site.pids,
+    children: site.children,
+    stop: site.stop,
+  };
 }
 
 /**
  * @param {object} options
  * @param {string} options.name site name under .card2crypto/ ("store", "e2e")
+ * @param {'native'|'playground'} options.runtime
  * @param {boolean} [options.reset] start from an empty site
  * @param {number} [options.port] preferred WordPress port (next free one is used)
  * @param {number} [options.sandboxPort] preferred sandbox port
+ * @param {string} [options.host] the interface WordPress and the sandbox listen on (127.0.0.1)
  * @param {boolean} options.mountPlugins mount plugins/checkout and plugins/widget from source and activate them
  * @param {(line: string) => void} [options.log]
  */
-export async function startStore({ name, reset = false, port = 9400, sandboxPort = 9450, mountPlugins, log = console.log }) {
-  const dirs = siteDirs(name);
+export async function startStore({ name, runtime, reset = false, port = 9400, sandboxPort = 9450, host = '127.0.0.1', mountPlugins, log = console.log }) {
+  const dirs = siteDirs(name, runtime);
   if (reset && existsSync(dirs.stateDir)) {
     log(`Resetting ${dirs.stateDir}`);
     await rm(dirs.stateDir, { recursive: true, force: true });
   }
-  const online = await isOnline();
-  const wordpress = await resolveWordPress({ siteDir: dirs.siteDir, online });
-  let woocommerce = await findWooCommerce({ online });
-  if (woocommerce.found && !woocommerceFits(woocommerce, wordpress.version)) {
-    woocommerce = {
-      found: false,
-      message: `WooCommerce ${woocommerce.version} (${woocommerce.dir}) requires WordPress ${woocommerce.requiresWordPress}, this site runs ${wordpress.version}: starting without it. Set WOOCOMMERCE_DIR to an older WooCommerce.`,
-    };
-  }
+  // An existing site keeps its WordPress (--reset to change it); a new one gets findWordPress()'s.
+  const existing = installedWordPressVersion(dirs.siteDir);
+  const wordpress = existing ? { version: existing, source: `existing site in ${dirs.siteDir}` } : await findWordPress();
+  const woocommerce = await findWooCommerce({ wordpressVersion: wordpress.version });
 
   const wpPort = await freePort(port);
   const sbPort = await freePort(sandboxPort, 50, [wpPort]);
@@ -66,7 +131,9 @@ export async function startStore({ name, reset = false, port = 9400, sandboxPort
     // while the plugins are worked on): say so loudly and go on.
     const sandbox = await startSandbox({
       port: sbPort,
+      host,
       partner,
+      harnessDir: dirs.harnessDir,
       logFile: join(dirs.logDir, 'sandbox.log'),
       dataDir: join(dirs.stateDir, 'sandbox'),
       onMissing: (message) => log(message),
@@ -76,60 +143,39 @@ export async function startStore({ name, reset = false, port = 9400, sandboxPort
     });
     if (sandbox) stoppers.push(sandbox.stop);
 
-    const blueprint = await writeSeed({ harnessDir: dirs.harnessDir, woocommerce: woocommerce.found, mountPlugins, partner, sandbox, wp: wordpress.wp });
+    const blueprint = await writeSeed({ harnessDir: dirs.harnessDir, woocommerce: woocommerce.found, mountPlugins, partner, sandbox });
     await unlink(join(dirs.harnessDir, 'seed-result.json')).catch(() => {});
-    const mounts = [
-      [join(SCRIPTS_PLAYGROUND_DIR, 'theme', THEME_SLUG), `/wordpress/wp-content/themes/${THEME_SLUG}`],
-      [SCRIPTS_PLAYGROUND_DIR, '/card2crypto-scripts'],
-      [dirs.harnessDir, '/card2crypto-harness'],
-    ];
-    if (woocommerce.found) mounts.push([woocommerce.dir, '/wordpress/wp-content/plugins/woocommerce']);
-    if (mountPlugins) {
-      for (const plugin of PLUGINS) {
-        if (existsSync(join(plugin.dir, plugin.main))) mounts.push([plugin.dir, `/wordpress/wp-content/plugins/${plugin.slug}`]);
-        else log(`${plugin.slug}: ${join(plugin.dir, plugin.main)} does not exist yet, not mounted.`);
-      }
-    }
 
     const started = Date.now();
-    const server = await startPlayground({
-      siteDir: dirs.siteDir,
-      port: wpPort,
-      wordpress,
-      mounts,
-      blueprint,
-      // Offline, WordPress and WooCommerce would wait on every call home
-      // (updates, marketplace, inbox); refuse external hosts at once instead.
-      // The store itself and the sandbox (127.0.0.1) stay reachable.
-      defineBool: online ? {} : { WP_HTTP_BLOCK_EXTERNAL: true },
-      logFile: join(dirs.logDir, 'playground.log'),
-    });
+    const options = { dirs, port: wpPort, host, woocommerce, mountPlugins, wordpress, blueprint, log };
+    const server = runtime === 'native' ? await startNative(options) : await startPlaygroundSite(options);
     stoppers.push(server.stop);
     const bootSeconds = (Date.now() - started) / 1000;
     const seed = await readSeedResult(dirs.harnessDir);
-    if (!seed) throw new Error(`The seed did not run (see ${join(dirs.logDir, 'playground.log')})`);
+    if (!seed) throw new Error(`The seed did not run (see ${dirs.logDir})`);
 
     const info = {
       name,
+      runtime: server.runtime,
       storeUrl,
       adminUrl: `${storeUrl}/wp-admin/`,
       admin: ADMIN,
       sandbox: sandbox ? { url: sandbox.url, dashboardUrl: sandbox.dashboardUrl, urls: sandbox.urls, pid: sandbox.pid } : null,
       partner: { token: partner.token, callbackUrl: partner.callbackUrl },
-      wordpress: { version: seed.wordpressVersion, source: wordpress.source },
+      wordpress: { version: seed.wordpressVersion, source: server.source ?? wordpress.source },
       woocommerce: woocommerce.found
         ? { version: seed.woocommerceVersion || woocommerce.version, dir: woocommerce.dir, source: woocommerce.source, hpos: seed.hpos, pages: seed.pages, products: seed.products }
         : null,
       woocommerceMessage: woocommerce.found ? null : woocommerce.message,
       seed,
       bootSeconds,
-      pids: { wordpress: server.pid, sandbox: sandbox?.pid ?? null },
+      pids: { ...server.pids, sandbox: sandbox?.pid ?? null },
       dirs,
     };
     await writeFile(join(dirs.stateDir, 'running.json'), JSON.stringify({ ...info, seed: undefined }, null, 2));
     // Resolves with the name of the first child that exits on its own.
     const unexpectedExit = new Promise((resolveExit) => {
-      server.child.once('exit', (code, signal) => resolveExit({ name: 'WordPress Playground', code, signal }));
+      for (const [childName, child] of Object.entries(server.children)) child.once('exit', (code, signal) => resolveExit({ name: childName, code, signal }));
       sandbox?.child.once('exit', (code, signal) => resolveExit({ name: 'The sandbox', code, signal }));
     });
     return {

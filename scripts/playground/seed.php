@@ -78,7 +78,10 @@ function card2crypto_harness_enable_hpos( array &$result ) {
 update_option( 'blogname', $config['siteTitle'] );
 update_option( 'blogdescription', $config['siteTagline'] );
 if ( '/%postname%/' !== get_option( 'permalink_structure' ) ) {
-	update_option( 'permalink_structure', '/%postname%/' );
+	// Through the rewrite object, so that links made later in this same run
+	// (the pages and products reported below) are pretty too.
+	global $wp_rewrite;
+	$wp_rewrite->set_permalink_structure( '/%postname%/' );
 	flush_rewrite_rules( false );
 }
 if ( get_stylesheet() !== $config['theme'] && wp_get_theme( $config['theme'] )->exists() ) {

@@ -1,0 +1,68 @@
+// One PHP-FPM master per site, with its own pool config, socket and logs.
+// A static pool of `children` workers (at least 4) so that concurrent
+// requests (duplicate callbacks, the browser's parallel loads) really run in
+// parallel, as on a WooCommerce host.
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { spawnLogged, stopChild } from '../process.mjs';
+import { detectNative } from './detect.mjs';
+
+const isRoot = process.getuid?.() === 0;
+
+/**
+ * @param {{ dir: string, socketDir: string, logDir: string, children?: number, timeoutMs?: number }} options
+ * @returns {Promise<{ socket: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }>}
+ */
+export async function startPhpFpm({ dir, socketDir, logDir, children = 4, timeoutMs = 30_000 }) {
+  const { programs } = detectNative();
+  await mkdir(dir, { recursive: true });
+  await mkdir(logDir, { recursive: true });
+  const socket = join(socketDir, 'php-fpm.sock');
+  await rm(socket, { force: true });
+  const config = join(dir, 'php-fpm.conf');
+  const lines = [
+    '; Written by scripts/lib/native/php-fpm.mjs at every start.',
+    '[global]',
+    `pid = ${join(dir, 'php-fpm.pid')}`,
+    `error_log = ${join(logDir, 'php-fpm.log')}`,
+    'daemonize = no',
+    '',
+    '[site]',
+    ...(isRoot ? ['user = root', 'group = root'] : []),
+    `listen = ${socket}`,
+    'listen.mode = 0600',
+    'pm = static',
+    `pm.max_children = ${Math.max(4, children)}`,
+    'request_terminate_timeout = 300',
+    'catch_workers_output = yes',
+    'decorate_workers_output = no',
+    `php_admin_value[error_log] = ${join(logDir, 'php-error.log')}`,
+    'php_admin_flag[log_errors] = on',
+    'php_admin_flag[display_errors] = off',
+    'php_value[memory_limit] = 512M',
+    'php_value[upload_max_filesize] = 64M',
+    'php_value[post_max_size] = 64M',
+    'php_value[max_execution_time] = 300',
+    // Plugins are mounted from source in `npm start`: an edited file counts at the next request.
+    'php_admin_value[opcache.revalidate_freq] = 0',
+  ];
+  await writeFile(config, `${lines.join('\n')}\n`);
+  const args = ['--nodaemonize', '--fpm-config', config];
+  if (isRoot) args.push('--allow-to-run-as-root');
+  const logFile = join(logDir, 'php-fpm.log');
+  const child = spawnLogged(programs.phpFpm, args, { logFile });
+  const stop = () => stopChild(child);
+  const deadline = Date.now() + timeoutMs;
+  let exited = null;
+  child.once('exit', (code, signal) => (exited = { code, signal }));
+  while (!existsSync(socket)) {
+    if (exited) throw new Error(`PHP-FPM exited (code ${exited.code}, signal ${exited.signal}) while starting (log: ${logFile})`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`PHP-FPM did not start within ${timeoutMs / 1000} s (log: ${logFile})`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { socket, pid: child.pid, child, stop };
+}
