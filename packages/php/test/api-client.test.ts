@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { parseJsonLossless, sign, verify } from '@card2crypto/core';
-import { PhpSandbox, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PhpSandbox, TEST_PHP_VERSIONS } from './support/php.js';
 
 const PORT = 9510;
 const CLOSED_PORT = 9511;
@@ -152,7 +152,7 @@ function assertNoSecret(out: ScenarioOutput): void {
   assert.equal(everything.includes(SECRET), false, 'the partner secret leaked into a message, trace, log or dump');
 }
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: partner API client over real HTTP`, () => {
     let php: PhpSandbox;
     before(async () => {

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PhpSandbox, REPO_DIR, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PhpSandbox, REPO_DIR, TEST_PHP_VERSIONS } from './support/php.js';
 
 interface RuleVector {
   name: string;
@@ -30,7 +30,7 @@ const schemaText = fs.readFileSync(SCHEMA_FILE, 'utf8');
 const vectors = (JSON.parse(fs.readFileSync(VECTOR_FILE, 'utf8')) as { cases: RuleVector[] }).cases;
 const files = { 'settings.json': schemaText };
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: settings rules`, () => {
     let php: PhpSandbox;
     before(async () => {

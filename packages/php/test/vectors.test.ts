@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PhpSandbox, REPO_DIR, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PhpSandbox, REPO_DIR, TEST_PHP_VERSIONS } from './support/php.js';
 
 interface VectorCase {
   name: string;
@@ -63,7 +63,7 @@ test('the vector file has cases of both forms and both expectations', () => {
   assert.ok(vectors.cases.some((c) => c.expect === 'invalid'));
 });
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: core signing vectors`, () => {
     let php: PhpSandbox;
     let results: PhpCaseResult[];

@@ -32,7 +32,7 @@ function c2c_test_load_shared( string $plugin_namespace = '' ): void {
 			if ( 0 !== strncmp( $class, $namespace, strlen( $namespace ) ) ) {
 				return;
 			}
-			$file = '/php/src/' . str_replace( '\\', '/', substr( $class, strlen( $namespace ) ) ) . '.php';
+			$file = C2C_TEST_ROOT . '/php/src/' . str_replace( '\\', '/', substr( $class, strlen( $namespace ) ) ) . '.php';
 			if ( ! is_file( $file ) ) {
 				return;
 			}
@@ -59,7 +59,7 @@ function c2c_test_output( $value ): void {
  * message"} when one throws, so a test can assert on it.
  */
 function c2c_test_run_calls( array $functions ): void {
-	$calls   = json_decode( file_get_contents( '/work/calls.json' ), true );
+	$calls   = json_decode( file_get_contents( C2C_TEST_ROOT . '/work/calls.json' ), true );
 	$results = array();
 	foreach ( $calls as $call ) {
 		$name = array_shift( $call );

@@ -5,9 +5,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FIAT_CURRENCIES, toMinorUnits } from '@card2crypto/core';
-import { PluginPhp, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: Currencies`, () => {
     let php: PluginPhp;
     before(async () => {

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildLandingUrl, parseLandingUrl, verify } from '@card2crypto/core';
-import { PluginPhp, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 
 const SECRET = 'landing-secret-ünïcode';
 const SETTINGS = {
@@ -24,7 +24,7 @@ const SETTINGS = {
 const SUCCESS = 'http://127.0.0.1:9600/checkout/order-received/42/?key=wc_order_abc';
 const FAIL = 'http://127.0.0.1:9600/checkout/order-pay/42/?pay_for_order=true&key=wc_order_abc';
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: Landing_Url`, () => {
     let php: PluginPhp;
     before(async () => {

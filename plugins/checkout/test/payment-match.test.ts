@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PluginPhp, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 
 const ORDER = { amount: 12345, currency: 'EUR', wallet: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' };
 interface Match {
@@ -15,7 +15,7 @@ interface Match {
   missing: string[];
 }
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: Payment_Match`, () => {
     let php: PluginPhp;
     before(async () => {

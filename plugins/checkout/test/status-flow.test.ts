@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PLUGIN_DIR, PluginPhp, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PLUGIN_DIR, PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 import { buildStatusVectors, type StatusVectors } from './support/status-vectors.js';
 
 const committed = JSON.parse(readFileSync(path.join(PLUGIN_DIR, 'test/vectors/status-transitions.json'), 'utf8')) as StatusVectors;
@@ -18,7 +18,7 @@ test('the committed status vectors are what core decides today', () => {
   for (const action of ['apply', 'ignore', 'review']) assert.ok(committed.transitions.some((t) => t.expect.action === action), action);
 });
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: Status_Flow`, () => {
     let php: PluginPhp;
     before(async () => {

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { THEME_PROPERTIES, buildLandingUrl, parseLandingUrl, partnerCss, sign } from '@card2crypto/core';
-import { SUPPORTED_PHP_VERSIONS, PluginPhp } from './support/php.js';
+import { TEST_PHP_VERSIONS, PluginPhp } from './support/php.js';
 
 /** Theme name (primaryFill) => settings field id (color_primary_fill). */
 const fieldId = (name: string): string => `color_${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
@@ -45,7 +45,7 @@ const CALLBACKS = [
   ['https://shop.example/thank-you/', 'https://shop.example/sorry/?a=1&b=ü'],
 ];
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`parity with core on PHP ${version}`, () => {
     let php: PluginPhp;
     before(async () => {

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canonicalString, hmacSha512Hex, validateWidgetSettings } from '@card2crypto/core';
-import { SUPPORTED_PHP_VERSIONS, PluginPhp } from './support/php.js';
+import { TEST_PHP_VERSIONS, PluginPhp } from './support/php.js';
 
 const KEY = 'test-salt-for-block-references';
 const SECRET = 'sandbox-secret-Ω-42';
@@ -28,7 +28,7 @@ interface SignResult {
   problems: { field: string; rule: string; message: string }[];
 }
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`signing rules on PHP ${version}`, () => {
     let php: PluginPhp;
     before(async () => {

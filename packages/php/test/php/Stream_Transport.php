@@ -36,7 +36,11 @@ final class Stream_Transport implements Http_Transport {
 			)
 		);
 		$started = microtime( true );
-		$text    = @file_get_contents( $url, false, $context );
+		// Before PHP 8.4 the response headers land in a magic local variable,
+		// which PHP writes only into a function's symbol table once one exists:
+		// get_defined_vars() builds it (8.5 deprecates naming the variable).
+		get_defined_vars();
+		$text = @file_get_contents( $url, false, $context );
 		if ( false === $text ) {
 			$error = error_get_last();
 			$kind  = microtime( true ) - $started >= $timeout_seconds * 0.9 ? Transport_Exception::TIMEOUT : Transport_Exception::NETWORK;

@@ -15,7 +15,7 @@ require __DIR__ . '/Stream_Transport.php';
 
 ini_set( 'zend.exception_ignore_args', '0' ); // Show arguments in traces, as a careless host would.
 
-$scenario  = json_decode( file_get_contents( '/work/scenario.json' ), true );
+$scenario  = json_decode( file_get_contents( C2C_TEST_ROOT . '/work/scenario.json' ), true );
 $logs      = array();
 $transport = new Stream_Transport();
 $client    = new Partner_Api_Client(

@@ -5,5 +5,5 @@
  * load it under their own namespaces instead, as their zips carry it.
  */
 
-require '/php/testing/harness.php';
+require C2C_TEST_ROOT . '/php/testing/harness.php';
 c2c_test_load_shared();

@@ -56,11 +56,11 @@ $functions = array(
 		return (array) Signer::verify( $body, $secret, $form );
 	},
 	'settings_validate' => static function ( string $plugin, $input, array $stored = array(), array $constants = array() ) {
-		$validator = new Settings_Validator( Schema::from_file( '/work/settings.json' ), $plugin );
+		$validator = new Settings_Validator( Schema::from_file( C2C_TEST_ROOT . '/work/settings.json' ), $plugin );
 		return $validator->validate( $input, $stored, $constants );
 	},
 	'settings_store'    => static function ( string $plugin, $input, array $stored = array(), array $constants = array() ) {
-		$validator = new Settings_Validator( Schema::from_file( '/work/settings.json' ), $plugin );
+		$validator = new Settings_Validator( Schema::from_file( C2C_TEST_ROOT . '/work/settings.json' ), $plugin );
 		return $validator->for_storage( $validator->validate( $input, $stored, $constants ), $stored );
 	},
 );

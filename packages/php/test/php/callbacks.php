@@ -8,7 +8,7 @@ use Card2Crypto\Shared\Callback\Callback_Verifier;
 
 require __DIR__ . '/bootstrap.php';
 
-$input   = json_decode( file_get_contents( '/work/bodies.json' ), true );
+$input   = json_decode( file_get_contents( C2C_TEST_ROOT . '/work/bodies.json' ), true );
 $results = array();
 foreach ( $input['bodies'] as $body ) {
 	$result    = Callback_Verifier::from_raw( $body, $input['secret'] );

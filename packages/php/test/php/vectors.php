@@ -14,8 +14,8 @@ use Card2Crypto\Shared\Signing\Signer;
 require __DIR__ . '/bootstrap.php';
 
 // The vector file itself is read losslessly, so "input" keeps each number's text.
-$vectors = Lossless_Json::decode( file_get_contents( '/work/vectors.json' ) );
-$bodies  = json_decode( file_get_contents( '/work/bodies.json' ), true );
+$vectors = Lossless_Json::decode( file_get_contents( C2C_TEST_ROOT . '/work/vectors.json' ) );
+$bodies  = json_decode( file_get_contents( C2C_TEST_ROOT . '/work/bodies.json' ), true );
 $results = array();
 
 foreach ( $vectors['cases'] as $index => $case ) {

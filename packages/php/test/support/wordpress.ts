@@ -1,26 +1,34 @@
 /**
- * A real WordPress (Playground, PHP in WebAssembly) for the WordPress-level
- * tests of the shared library: both plugins installed from copies built for
- * the test (each with its own library version), WooCommerce when the
- * harness finds it, and the test probe mu-plugin.
+ * A real WordPress for the WordPress-level tests of the shared library: both
+ * plugins installed from copies built for the test (each with its own library
+ * version), WooCommerce when the harness finds it, and the test probe mu-plugin.
  *
- * Reuses the harness's modules (scripts/lib: offline WordPress from the npm
- * build, WooCommerce from the cache, child processes, ports); it spawns the
- * Playground CLI itself only to choose the PHP version (the harness's
- * startPlayground runs 8.3).
+ * phpVersion "native" boots it on the native runtime (PHP-FPM, nginx,
+ * MariaDB: scripts/lib/native/); any other version on Playground (PHP in
+ * WebAssembly), whose CLI is spawned here only to choose the PHP version (the
+ * harness's startPlayground runs 8.3). Reuses the harness's modules
+ * (scripts/lib: WordPress and WooCommerce from the cache, child processes, ports).
  */
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PHP_PACKAGE_DIR, REPO_DIR } from '../../testing/php-wasm.js';
+import { PHP_PACKAGE_DIR, REPO_DIR } from '../../testing/php.js';
 
 const run = promisify(execFile);
 
+interface FoundWordPress {
+  version: string;
+  source: string;
+}
 interface HarnessLib {
-  resolveWordPress(o: { siteDir: string; online: boolean }): Promise<{ installMode: string; wp?: string; version: string; source: string }>;
-  findWooCommerce(o: { online: boolean }): Promise<{ found: boolean; dir?: string; version?: string; message?: string }>;
+  resolveWordPress(o: { siteDir: string }): Promise<{ installMode: string; version: string; source: string }>;
+  findWordPress(): Promise<FoundWordPress>;
+  layOutWordPress(found: FoundWordPress, siteDir: string): Promise<void>;
+  findWooCommerce(o: { wordpressVersion?: string }): Promise<{ found: boolean; dir?: string; version?: string; message?: string }>;
+  detectNative(): { available: boolean; missing: string[] };
+  startNativeSite(o: Record<string, unknown>): Promise<{ url: string; pids: Record<string, number>; stop(): Promise<void> }>;
   spawnLogged(command: string, args: string[], o: { logFile: string; onLine?: (line: string) => void }): import('node:child_process').ChildProcess;
   waitForHttp(url: string, o: { timeoutMs: number; child?: unknown; what?: string }): Promise<void>;
   stopChild(child: unknown): Promise<void>;
@@ -31,19 +39,23 @@ interface HarnessLib {
 
 async function harness(): Promise<HarnessLib> {
   const load = (file: string) => import(pathToFileURL(path.join(REPO_DIR, 'scripts', 'lib', file)).href);
-  const [wp, wc, proc, ports, paths] = await Promise.all([
-    load('find-wordpress.mjs'),
-    load('find-woocommerce.mjs'),
-    load('process.mjs'),
-    load('ports.mjs'),
-    load('paths.mjs'),
-  ]);
-  return { ...wp, ...wc, ...proc, ...ports, ...paths } as HarnessLib;
+  const parts = await Promise.all(
+    ['find-wordpress.mjs', 'find-woocommerce.mjs', 'process.mjs', 'ports.mjs', 'paths.mjs', 'native/detect.mjs', 'native/site.mjs'].map(load),
+  );
+  return Object.assign({}, ...parts) as HarnessLib;
+}
+
+/** Can the WordPress-level tests run on the native runtime here? (null when they can, else why not) */
+export async function nativeWordPressMissing(): Promise<string | null> {
+  const native = (await harness()).detectNative();
+  return native.available ? null : `the native runtime is not installed (missing: ${native.missing.join(', ')}; npm run setup:native)`;
 }
 
 export interface WordPressSite {
   url: string;
   php: string;
+  /** Where WordPress sees the plugins' files (reflection answers in this directory). */
+  pluginFilesDir: string;
   woocommerce: boolean;
   woocommerceMessage: string | undefined;
   pluginsDir: string;
@@ -98,8 +110,10 @@ export async function startWordPress(options: {
   await buildPlugin(path.join(REPO_DIR, 'plugins', 'checkout'), checkoutDir, 'Card2Crypto\\Checkout', 'card2crypto-checkout', options.checkout.libVersion);
   await buildPlugin(path.join(REPO_DIR, 'plugins', 'widget'), widgetDir, 'Card2Crypto\\Widget', 'card2crypto-widget', options.widget.libVersion);
 
-  const wordpress = await lib.resolveWordPress({ siteDir, online: false });
-  const woocommerce = await lib.findWooCommerce({ online: false });
+  if (options.phpVersion === 'native') return startNative(lib, options, { stateDir, siteDir, pluginsDir, checkoutDir, widgetDir });
+
+  const wordpress = await lib.resolveWordPress({ siteDir });
+  const woocommerce = await lib.findWooCommerce({ wordpressVersion: wordpress.version });
 
   const steps: unknown[] = [];
   if (woocommerce.found) steps.push({ step: 'activatePlugin', pluginPath: 'woocommerce/woocommerce.php' });
@@ -159,17 +173,90 @@ export async function startWordPress(options: {
     await stop();
     throw new Error(`${(error as Error).message} (log: ${logFile})\n${problems.join('\n')}`);
   }
-  const get = (route: string) => fetch(`${url}${route}`, { redirect: 'manual' });
+  return siteHandle({ url, php: options.phpVersion, pluginFilesDir: '/wordpress/wp-content/plugins', woocommerce, pluginsDir, siteDir, logFile, stop });
+}
+
+/** The same site on the native runtime: the plugin copies, the probe and WooCommerce linked into a fresh WordPress. */
+async function startNative(
+  lib: HarnessLib,
+  options: { name: string; port: number; defines?: Record<string, string> },
+  dirs: { stateDir: string; siteDir: string; pluginsDir: string; checkoutDir: string; widgetDir: string },
+): Promise<WordPressSite> {
+  const wordpress = await lib.findWordPress();
+  const woocommerce = await lib.findWooCommerce({ wordpressVersion: wordpress.version });
+  const logDir = path.join(dirs.stateDir, 'logs');
+  const links: [string, string][] = [
+    [dirs.checkoutDir, 'wp-content/plugins/card2crypto-checkout'],
+    [dirs.widgetDir, 'wp-content/plugins/card2crypto-widget'],
+    [path.join(PHP_PACKAGE_DIR, 'test', 'wordpress', 'mu-plugins'), 'wp-content/mu-plugins'],
+  ];
+  if (woocommerce.found && woocommerce.dir) links.push([woocommerce.dir, 'wp-content/plugins/woocommerce']);
+  const site = await lib.startNativeSite({
+    stateDir: dirs.stateDir,
+    siteDir: dirs.siteDir,
+    logDir,
+    port: await lib.freePort(options.port, 10),
+    prepare: (siteDir: string) => lib.layOutWordPress(wordpress, siteDir),
+    links,
+    defines: options.defines ?? {},
+    activate: [...(woocommerce.found ? ['woocommerce/woocommerce.php'] : []), 'card2crypto-checkout/card2crypto-checkout.php', 'card2crypto-widget/card2crypto-widget.php'],
+    admin: { username: 'admin', password: 'password' },
+  });
+  killOnExit(Object.values(site.pids));
+  return siteHandle({
+    url: site.url,
+    php: 'native',
+    pluginFilesDir: dirs.pluginsDir,
+    woocommerce,
+    pluginsDir: dirs.pluginsDir,
+    siteDir: dirs.siteDir,
+    logFile: path.join(logDir, 'php-error.log'),
+    stop: () => site.stop(),
+  });
+}
+
+/** If the test run ends or is killed, take the site's servers down with it (by PID, synchronously). */
+function killOnExit(pids: number[]): void {
+  const kill = () => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already stopped
+      }
+    }
+  };
+  process.once('exit', kill);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      kill();
+      process.exit(130);
+    });
+  }
+}
+
+function siteHandle(site: {
+  url: string;
+  php: string;
+  pluginFilesDir: string;
+  woocommerce: { found: boolean; message?: string };
+  pluginsDir: string;
+  siteDir: string;
+  logFile: string;
+  stop(): Promise<void>;
+}): WordPressSite {
+  const { url } = site;
   return {
     url,
-    php: options.phpVersion,
-    woocommerce: woocommerce.found,
-    woocommerceMessage: woocommerce.message,
-    pluginsDir,
-    siteDir,
-    logFile,
-    stop,
-    get,
+    php: site.php,
+    pluginFilesDir: site.pluginFilesDir,
+    woocommerce: site.woocommerce.found,
+    woocommerceMessage: site.woocommerce.message,
+    pluginsDir: site.pluginsDir,
+    siteDir: site.siteDir,
+    logFile: site.logFile,
+    stop: site.stop,
+    get: (route: string) => fetch(`${url}${route}`, { redirect: 'manual' }),
     async probe<T>(action: Record<string, unknown>): Promise<T> {
       const response = await fetch(`${url}/wp-json/c2c-test/v1/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(action) });
       const text = await response.text();

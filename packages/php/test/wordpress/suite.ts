@@ -20,7 +20,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseJsonLossless, sign } from '@card2crypto/core';
 import { AdminSession, formFields } from '../support/admin-session.js';
-import { startWordPress, type WordPressSite } from '../support/wordpress.js';
+import { nativeWordPressMissing, startWordPress, type WordPressSite } from '../support/wordpress.js';
 
 export interface SiteConfig {
   php: string;
@@ -57,8 +57,17 @@ interface State {
   unprefixed: boolean;
 }
 
-export function wordpressSuite(config: SiteConfig): void {
-  describe(`WordPress on PHP ${config.php}`, { timeout: 20 * 60_000 }, () => {
+/**
+ * Where the native runtime is installed the suite runs there (config.php
+ * "native", fast, on MariaDB); Playground's PHP versions run it otherwise.
+ */
+export async function wordpressSuite(config: SiteConfig): Promise<void> {
+  const nativeMissing = await nativeWordPressMissing();
+  const skip =
+    config.php === 'native'
+      ? (nativeMissing ?? false)
+      : nativeMissing === null && `the native runtime runs this suite here (wordpress-native.test.ts); CARD2CRYPTO_RUNTIME=playground runs it on PHP ${config.php}`;
+  describe(`WordPress on PHP ${config.php}`, { timeout: 20 * 60_000, skip: process.env.CARD2CRYPTO_RUNTIME === 'playground' && config.php !== 'native' ? false : skip }, () => {
     let site: WordPressSite;
     let api: http.Server;
     const apiRequests: string[] = [];
@@ -103,7 +112,7 @@ export function wordpressSuite(config: SiteConfig): void {
       const response = await site.get('/wp-json/c2c-test/v1/state');
       assert.equal(response.status, 200);
       const state = (await response.json()) as State;
-      assert.equal(state.php.slice(0, 3), config.php);
+      if (config.php !== 'native') assert.equal(state.php.slice(0, 3), config.php);
       assert.ok(state.active_plugins.includes('card2crypto-checkout/card2crypto-checkout.php'));
       assert.ok(state.active_plugins.includes('card2crypto-widget/card2crypto-widget.php'));
       assert.equal(state.checkout?.version, CHECKOUT_LIB);
@@ -112,7 +121,7 @@ export function wordpressSuite(config: SiteConfig): void {
       assert.equal(state.widget?.namespace, 'Card2Crypto\\Widget\\Shared');
       for (const [plugin, info] of [['card2crypto-checkout', state.checkout], ['card2crypto-widget', state.widget]] as const) {
         for (const [name, file] of Object.entries(info!.classes)) {
-          assert.ok(file?.startsWith(`/wordpress/wp-content/plugins/${plugin}/lib/shared/`), `${plugin} loads ${name} from its own copy, not ${file}`);
+          assert.ok(file?.startsWith(`${site.pluginFilesDir}/${plugin}/lib/shared/`), `${plugin} loads ${name} from its own copy, not ${file}`);
         }
       }
       assert.equal(state.unprefixed, false, 'nobody loaded the unprefixed namespace');

@@ -1,19 +1,19 @@
 /**
  * The checkout plugin's pure PHP classes (includes/), without WordPress, on
- * the oldest and newest supported PHP: /plugin is plugins/checkout, and
+ * every PHP of TEST_PHP_VERSIONS: /plugin is plugins/checkout, and
  * test/php/bootstrap.php loads the shared library under the plugin's
  * namespace (Card2Crypto\Checkout\Shared) as its zip carries it.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PhpWasm, REPO_DIR } from '@card2crypto/php/testing';
+import { REPO_DIR, startPhp, type PhpRunner } from '@card2crypto/php/testing';
 
-export { REPO_DIR, SUPPORTED_PHP_VERSIONS, type CallResult } from '@card2crypto/php/testing';
+export { REPO_DIR, SUPPORTED_PHP_VERSIONS, TEST_PHP_VERSIONS, type CallResult } from '@card2crypto/php/testing';
 
 /** plugins/checkout, from dist/test/support/php.js. */
 export const PLUGIN_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export type PluginPhp = PhpWasm;
+export type PluginPhp = PhpRunner;
 export const PluginPhp = {
-  start: (version: string): Promise<PhpWasm> => PhpWasm.start(version, { mounts: { '/plugin': PLUGIN_DIR }, scripts: '/plugin/test/php' }),
+  start: (version: string): Promise<PhpRunner> => startPhp(version, { mounts: { '/plugin': PLUGIN_DIR }, scripts: '/plugin/test/php' }),
 };

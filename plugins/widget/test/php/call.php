@@ -8,14 +8,14 @@
  * gives it inside this plugin (Card2Crypto\Widget\Shared\…), as the zip carries it.
  */
 
-require '/php/testing/harness.php';
+require C2C_TEST_ROOT . '/php/testing/harness.php';
 c2c_test_load_shared( 'Card2Crypto\\Widget' );
 
-require '/plugin/includes/class-block-reference.php';
-require '/plugin/includes/class-partner-css.php';
-require '/plugin/includes/class-widget-signer.php';
-require '/plugin/includes/class-landing-url.php';
-require '/plugin/includes/class-rate-limiter.php';
+require C2C_TEST_ROOT . '/plugin/includes/class-block-reference.php';
+require C2C_TEST_ROOT . '/plugin/includes/class-partner-css.php';
+require C2C_TEST_ROOT . '/plugin/includes/class-widget-signer.php';
+require C2C_TEST_ROOT . '/plugin/includes/class-landing-url.php';
+require C2C_TEST_ROOT . '/plugin/includes/class-rate-limiter.php';
 
 // Transients in memory (one request), enough for the rate limiter's rules.
 $GLOBALS['c2c_transients'] = array();
@@ -35,7 +35,7 @@ use Card2Crypto\Widget\Widget_Signer;
 use Card2Crypto\Widget\Shared\Settings\Schema;
 
 function c2c_schema(): Schema {
-	return Schema::from_file( '/core/schema/settings.json' );
+	return Schema::from_file( C2C_TEST_ROOT . '/core/schema/settings.json' );
 }
 
 $functions = array(

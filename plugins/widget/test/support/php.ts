@@ -1,20 +1,20 @@
 /**
- * The widget plugin's pure PHP classes, without WordPress, on the oldest
- * and newest supported PHP: /plugin is plugins/widget, /core is
+ * The widget plugin's pure PHP classes, without WordPress, on every PHP
+ * of TEST_PHP_VERSIONS: /plugin is plugins/widget, /core is
  * packages/core (for the settings schema). test/php/call.php loads the
  * shared library under the plugin's namespace (Card2Crypto\Widget\Shared).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PhpWasm, REPO_DIR } from '@card2crypto/php/testing';
+import { REPO_DIR, startPhp, type PhpRunner } from '@card2crypto/php/testing';
 
-export { REPO_DIR, SUPPORTED_PHP_VERSIONS, type CallResult } from '@card2crypto/php/testing';
+export { REPO_DIR, SUPPORTED_PHP_VERSIONS, TEST_PHP_VERSIONS, type CallResult } from '@card2crypto/php/testing';
 
 /** plugins/widget, from dist/test/support/php.js. */
 export const PLUGIN_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export type PluginPhp = PhpWasm;
+export type PluginPhp = PhpRunner;
 export const PluginPhp = {
-  start: (version: string): Promise<PhpWasm> =>
-    PhpWasm.start(version, { mounts: { '/plugin': PLUGIN_DIR, '/core': path.join(REPO_DIR, 'packages/core') }, scripts: '/plugin/test/php' }),
+  start: (version: string): Promise<PhpRunner> =>
+    startPhp(version, { mounts: { '/plugin': PLUGIN_DIR, '/core': path.join(REPO_DIR, 'packages/core') }, scripts: '/plugin/test/php' }),
 };

@@ -1,10 +1,11 @@
 /**
- * A real WordPress (Playground: PHP in WebAssembly, SQLite, no native PHP)
- * with this plugin as built in place (plugins/widget after `npm run build`)
- * and the test probe mu-plugin (test/wordpress/mu-plugins), for the tests
- * of the plugin's WordPress glue. Uses the harness's own modules
- * (scripts/lib: the offline WordPress build, Playground's CLI, ports,
- * child processes stopped by PID).
+ * A real WordPress with this plugin as built in place (plugins/widget after
+ * `npm run build`) and the test probe mu-plugin (test/wordpress/mu-plugins),
+ * for the tests of the plugin's WordPress glue: on the native runtime
+ * (PHP-FPM, nginx, MariaDB) when installed, else Playground (PHP in
+ * WebAssembly, SQLite); CARD2CRYPTO_RUNTIME forces one. Uses the harness's
+ * own modules (scripts/lib: WordPress from the cache or npm, the runtimes,
+ * ports, child processes stopped by PID).
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,7 +13,11 @@ import { pathToFileURL } from 'node:url';
 import { PLUGIN_DIR, REPO_DIR } from './php.js';
 
 interface Harness {
-  resolveWordPress(o: { siteDir: string; online: boolean }): Promise<{ installMode: string; wp?: string; version: string }>;
+  resolveWordPress(o: { siteDir: string }): Promise<{ installMode: string; version: string }>;
+  findWordPress(): Promise<{ version: string }>;
+  layOutWordPress(found: { version: string }, siteDir: string): Promise<void>;
+  chooseRuntime(o: { preferred: string }): { runtime: 'native' | 'playground' };
+  startNativeSite(o: Record<string, unknown>): Promise<{ url: string; pids: Record<string, number>; stop(): Promise<void> }>;
   startPlayground(o: {
     siteDir: string;
     port: number;
@@ -29,7 +34,7 @@ interface Harness {
 
 async function harness(): Promise<Harness> {
   const load = (file: string) => import(pathToFileURL(path.join(REPO_DIR, 'scripts', 'lib', file)).href);
-  const parts = await Promise.all(['find-wordpress.mjs', 'playground.mjs', 'ports.mjs', 'paths.mjs'].map(load));
+  const parts = await Promise.all(['find-wordpress.mjs', 'playground.mjs', 'ports.mjs', 'paths.mjs', 'runtime.mjs', 'native/site.mjs'].map(load));
   return Object.assign({}, ...parts) as Harness;
 }
 
@@ -52,11 +57,28 @@ export async function startWordPress(name: string, preferredPort: number): Promi
   const logFile = path.join(stateDir, 'playground.log');
   await rm(stateDir, { recursive: true, force: true });
   await mkdir(stateDir, { recursive: true });
+  const port = await lib.freePort(preferredPort, 20);
+  if (lib.chooseRuntime({ preferred: 'auto' }).runtime === 'native') {
+    const wordpress = await lib.findWordPress();
+    const site = await lib.startNativeSite({
+      stateDir,
+      siteDir,
+      logDir: path.join(stateDir, 'logs'),
+      port,
+      prepare: (dir: string) => lib.layOutWordPress(wordpress, dir),
+      links: [
+        [PLUGIN_DIR, 'wp-content/plugins/card2crypto-widget'],
+        [path.join(PLUGIN_DIR, 'test', 'wordpress', 'mu-plugins'), 'wp-content/mu-plugins'],
+      ],
+      activate: ['card2crypto-widget/card2crypto-widget.php'],
+      admin: { username: 'admin', password: 'password' },
+    });
+    return siteHandle(site.url, siteDir, path.join(stateDir, 'logs', 'php-error.log'), Object.values(site.pids), () => site.stop());
+  }
   const blueprint = path.join(stateDir, 'blueprint.json');
   await writeFile(blueprint, JSON.stringify({ steps: [{ step: 'activatePlugin', pluginPath: 'card2crypto-widget/card2crypto-widget.php' }] }));
 
-  const wordpress = await lib.resolveWordPress({ siteDir, online: false });
-  const port = await lib.freePort(preferredPort, 20);
+  const wordpress = await lib.resolveWordPress({ siteDir });
   const server = await lib.startPlayground({
     siteDir,
     port,
@@ -70,21 +92,26 @@ export async function startWordPress(name: string, preferredPort: number): Promi
     logFile,
     workers: 1,
   });
-  // If the test run is killed, take the server down with it.
-  const kill = () => {
-    try {
-      process.kill(server.pid, 'SIGKILL');
-    } catch {
-      // already gone
+  return siteHandle(server.url, siteDir, logFile, [server.pid], () => server.stop());
+}
+
+function siteHandle(url: string, siteDir: string, logFile: string, pids: number[], stop: () => Promise<void>): WordPressSite {
+  // If the test run is killed, take the servers down with it.
+  process.once('exit', () => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
-  };
-  process.once('exit', kill);
-  const fetchSite = (route: string, init: RequestInit = {}) => fetch(`${server.url}${route}`, { redirect: 'manual', ...init });
+  });
+  const fetchSite = (route: string, init: RequestInit = {}) => fetch(`${url}${route}`, { redirect: 'manual', ...init });
   return {
-    url: server.url,
+    url,
     siteDir,
     logFile,
-    stop: () => server.stop(),
+    stop,
     fetch: fetchSite,
     async probe<T>(action: Record<string, unknown>): Promise<T> {
       const response = await fetchSite('/wp-json/c2c-widget-test/v1/run', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(action) });

@@ -1,0 +1,145 @@
+/**
+ * The PHP that runs the PHP tests of the shared library and of both plugins.
+ *
+ * Two runtimes behind one interface (PhpRunner): the machine's native `php`
+ * when it has one (fast, the PHP stores run), and PHP compiled to WebAssembly
+ * (@php-wasm/node, any version) otherwise and for the supported range's ends,
+ * which Debian's single PHP cannot cover. TEST_PHP_VERSIONS lists what a test
+ * file runs on: "native" (when present), then the oldest and newest supported.
+ *
+ * Every runtime sees the same layout, rooted at the constant C2C_TEST_ROOT
+ * ('' in WebAssembly, a temporary directory natively): packages/php at
+ * /php (the library in /php/src, the harness every script requires in
+ * /php/testing/harness.php), the caller's directories where it asks, and a
+ * scratch /work for inputs.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The oldest and newest PHP the plugins support ("Requires PHP" in their headers is the oldest). */
+export const SUPPORTED_PHP_VERSIONS = ['7.4', '8.5'] as const;
+
+/** packages/php, from dist/testing/php.js. */
+export const PHP_PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const REPO_DIR = path.resolve(PHP_PACKAGE_DIR, '../..');
+
+export interface PhpRun {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export type CallResult = { value: unknown; error?: undefined } | { error: string; value?: undefined };
+
+export type Files = Record<string, string | Uint8Array>;
+
+export interface PhpRunnerOptions {
+  /** Where to mount what: path under the test root → local directory. */
+  mounts: Record<string, string>;
+  /** The directory under the test root holding the caller's test scripts (and its call.php). */
+  scripts: string;
+}
+
+/** The machine's PHP CLI, or null: `php` on PATH unless C2C_PHP names another (C2C_PHP=none disables it). */
+export function nativePhp(): { binary: string; version: string } | null {
+  const binary = process.env.C2C_PHP ?? 'php';
+  if (binary === 'none') return null;
+  const probe = spawnSync(binary, ['-r', 'echo PHP_VERSION;'], { encoding: 'utf8' });
+  return probe.status === 0 ? { binary, version: probe.stdout.trim() } : null;
+}
+
+const NATIVE = nativePhp();
+
+/** What each PHP test file runs on: the native PHP when present, then php-wasm's oldest and newest supported. */
+export const TEST_PHP_VERSIONS: readonly string[] = [...(NATIVE ? ['native'] : []), ...SUPPORTED_PHP_VERSIONS];
+
+/** One PHP runtime; run() is what differs, the JSON calls on top are shared. */
+export abstract class PhpRunner {
+  protected constructor(readonly version: string) {}
+
+  /** Runs <scripts>/<script> with `files` written under /work first. A fatal error is exit code 255. */
+  abstract run(script: string, files?: Files): Promise<PhpRun>;
+
+  abstract exit(): void;
+
+  /** Runs a script that prints one JSON document, and returns it parsed. Fails loudly on PHP errors. */
+  async runJson<T>(script: string, files: Files = {}): Promise<T> {
+    const result = await this.run(script, files);
+    if (result.exitCode !== 0) {
+      throw new Error(`PHP ${this.version} ${script} exited with ${result.exitCode}: ${result.stderr}\n${result.stdout.slice(0, 2000)}`);
+    }
+    try {
+      return JSON.parse(result.stdout) as T;
+    } catch {
+      throw new Error(`PHP ${this.version} ${script} printed no JSON: ${result.stderr}\n${result.stdout.slice(0, 2000)}`);
+    }
+  }
+
+  /** Runs each [function, ...args] through the caller's call.php (c2c_test_run_calls()). */
+  async call(calls: unknown[][], files: Files = {}): Promise<CallResult[]> {
+    return this.runJson<CallResult[]>('call.php', { ...files, 'calls.json': JSON.stringify(calls) });
+  }
+
+  /** One call; throws when PHP threw. */
+  async one<T>(name: string, ...args: unknown[]): Promise<T> {
+    const [result] = await this.call([[name, ...args]]);
+    if (!result || result.error !== undefined) throw new Error(`PHP ${this.version} ${name}: ${result?.error}`);
+    return result.value as T;
+  }
+}
+
+/**
+ * The native PHP CLI. The test root is a temporary directory whose entries
+ * are symlinks to the mounted directories; every run is one `php` process.
+ */
+export class PhpNative extends PhpRunner {
+  private constructor(
+    version: string,
+    private readonly binary: string,
+    private readonly root: string,
+    private readonly scripts: string,
+  ) {
+    super(version);
+  }
+
+  static start(options: PhpRunnerOptions): PhpNative {
+    if (!NATIVE) throw new Error('No native PHP on this machine (php on PATH, or C2C_PHP).');
+    const root = mkdtempSync(path.join(tmpdir(), 'c2c-php-'));
+    for (const [at, localPath] of Object.entries({ '/php': PHP_PACKAGE_DIR, ...options.mounts })) {
+      mkdirSync(path.dirname(path.join(root, at)), { recursive: true });
+      symlinkSync(localPath, path.join(root, at), 'dir');
+    }
+    mkdirSync(path.join(root, 'work'));
+    writeFileSync(path.join(root, 'root.php'), `<?php define( 'C2C_TEST_ROOT', ${JSON.stringify(root)} );\n`);
+    return new PhpNative(`native ${NATIVE.version}`, NATIVE.binary, root, options.scripts);
+  }
+
+  run(script: string, files: Files = {}): Promise<PhpRun> {
+    for (const [name, data] of Object.entries(files)) writeFileSync(path.join(this.root, 'work', name), data);
+    // Errors on stdout, as php-wasm gives them; nothing logged twice to stderr.
+    const args = ['-d', `auto_prepend_file=${path.join(this.root, 'root.php')}`, '-d', 'memory_limit=512M', '-d', 'display_errors=1', '-d', 'log_errors=0'];
+    args.push(path.join(this.root, this.scripts, script));
+    return new Promise((resolveRun) => {
+      const child = spawn(this.binary, args, { cwd: this.root });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+      child.on('close', (code) => resolveRun({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), exitCode: code ?? 255 }));
+    });
+  }
+
+  exit(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** Starts a runtime for `version`: "native", or a PHP version for php-wasm. */
+export async function startPhp(version: string, options: PhpRunnerOptions): Promise<PhpRunner> {
+  if (version === 'native') return PhpNative.start(options);
+  const { PhpWasm } = await import('./php-wasm.js');
+  return PhpWasm.start(version, options);
+}
