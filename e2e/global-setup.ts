@@ -1,14 +1,19 @@
-// Boots WordPress (Playground) and the sandbox once for the whole run, builds
-// the plugin zips from the current build, and logs the admin in. Returns the
-// teardown. With WP_BASE_URL set, it uses that WordPress instead of booting.
+// Boots WordPress and the sandbox once for the whole run, builds the plugin
+// zips from the current build, and logs the admin in. Returns the teardown.
+// The runtime is native (PHP-FPM, nginx, MariaDB) when installed, else
+// Playground, said loudly (CARD2CRYPTO_RUNTIME forces one). In the smoke mode
+// (CARD2CRYPTO_E2E_MODE=smoke) the site is booted as `npm start` boots it,
+// plugins mounted from source. With WP_BASE_URL set, it uses that WordPress
+// instead of booting.
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request, type FullConfig } from '@playwright/test';
 import { PLUGINS } from '../scripts/lib/paths.mjs';
 import { buildPluginZip } from '../scripts/lib/plugin-zip.mjs';
-import { startStore, siteDirs } from '../scripts/lib/store.mjs';
-import { E2E_SITE, WOOCOMMERCE_MISSING, type RunInfo } from './run-info.ts';
+import { chooseRuntime } from '../scripts/lib/runtime.mjs';
+import { startStore } from '../scripts/lib/store.mjs';
+import { E2E_MODE, E2E_RUN_DIR, E2E_SITE, WOOCOMMERCE_MISSING, type RunInfo } from './run-info.ts';
 
 function banner(lines: string[]): void {
   const width = Math.max(...lines.map((l) => l.length)) + 4;
@@ -45,8 +50,9 @@ async function remoteHasWooCommerce(baseURL: string): Promise<boolean> {
 }
 
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
-  const { stateDir } = siteDirs(E2E_SITE);
-  const zipsDir = join(stateDir, '..', `${E2E_SITE}-zips`);
+  const runDir = E2E_RUN_DIR;
+  await mkdir(runDir, { recursive: true });
+  const zipsDir = join(runDir, '..', `${E2E_SITE}-zips`);
   await mkdir(zipsDir, { recursive: true });
   const zips = await buildZips(zipsDir);
   let info: RunInfo;
@@ -58,9 +64,11 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     const hasWooCommerce = await remoteHasWooCommerce(`${storeUrl}/`);
     info = {
       booted: false,
+      runtime: null,
+      stateDir: null,
       storeUrl,
       admin: { username: process.env.WP_USERNAME || 'admin', password: process.env.WP_PASSWORD || 'password' },
-      adminStatePath: join(stateDir, 'admin-state.json'),
+      adminStatePath: join(runDir, 'admin-state.json'),
       hasWooCommerce,
       woocommerceMessage: hasWooCommerce ? null : `WooCommerce is not active on ${storeUrl}.`,
       woocommerceVersion: null,
@@ -73,7 +81,18 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     console.log(`e2e: using the WordPress at ${storeUrl} (WP_BASE_URL); nothing is booted.`);
   } else {
     const started = Date.now();
-    const store = await startStore({ name: E2E_SITE, reset: true, port: 0, sandboxPort: 0, mountPlugins: false, log: (line: string) => console.log(`e2e: ${line}`) });
+    const { runtime, why } = chooseRuntime({ preferred: 'auto' });
+    if (runtime === 'native') console.log(`e2e: native runtime: ${why}`);
+    else banner([`*** e2e on WordPress Playground (slow): ${why}`]);
+    const store = await startStore({
+      name: E2E_SITE,
+      runtime,
+      reset: true,
+      port: 0,
+      sandboxPort: 0,
+      mountPlugins: E2E_MODE === 'smoke',
+      log: (line: string) => console.log(`e2e: ${line}`),
+    });
     stop = store.stop;
     // A killed runner must not leave WordPress or the sandbox behind.
     process.once('exit', () => {
@@ -89,9 +108,11 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     });
     info = {
       booted: true,
+      runtime,
+      stateDir: store.dirs.stateDir,
       storeUrl: store.storeUrl,
       admin: store.admin,
-      adminStatePath: join(stateDir, 'admin-state.json'),
+      adminStatePath: join(runDir, 'admin-state.json'),
       hasWooCommerce: Boolean(store.woocommerce),
       woocommerceMessage: store.woocommerceMessage,
       woocommerceVersion: store.woocommerce?.version ?? null,
@@ -102,7 +123,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       products: store.woocommerce?.products ?? [],
     };
     console.log(
-      `e2e: WordPress ${store.wordpress.version} at ${store.storeUrl}` +
+      `e2e: ${runtime}: WordPress ${store.wordpress.version} at ${store.storeUrl}` +
         (store.woocommerce ? `, WooCommerce ${store.woocommerce.version}` : '') +
         (store.sandbox ? `, sandbox at ${store.sandbox.url}` : ', no sandbox') +
         ` (booted in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
@@ -133,7 +154,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   await context.dispose();
   if (!existsSync(info.adminStatePath)) throw new Error(`Logging in as ${info.admin.username} did not store a session`);
 
-  const infoFile = join(stateDir, 'run-info.json');
+  const infoFile = join(runDir, 'run-info.json');
   await writeFile(infoFile, JSON.stringify(info, null, 2));
   process.env.C2C_E2E_INFO = infoFile;
   process.env.WP_BASE_URL = info.storeUrl;

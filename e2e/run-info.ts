@@ -7,6 +7,10 @@ import { fileURLToPath } from 'node:url';
 export interface RunInfo {
   /** Booted here (true) or an existing WordPress given by WP_BASE_URL (false). */
   booted: boolean;
+  /** native or playground (null for an existing WordPress). */
+  runtime: string | null;
+  /** The booted site's state directory (holding running.json), when booted here. */
+  stateDir: string | null;
   storeUrl: string;
   admin: { username: string; password: string };
   adminStatePath: string;
@@ -25,7 +29,13 @@ export interface RunInfo {
 /** The harness site e2e runs use; another name lets two runs share a checkout (each boots its own WordPress). */
 export const E2E_SITE = process.env.CARD2CRYPTO_E2E_SITE || 'e2e';
 
-const LAST_RUN = fileURLToPath(new URL(`../.card2crypto/${E2E_SITE}/run-info.json`, import.meta.url));
+/** full: the whole suite on zips uploaded by the install project; smoke: the `npm start` store (plugins mounted from source), store.spec.ts only. */
+export const E2E_MODE = process.env.CARD2CRYPTO_E2E_MODE === 'smoke' ? 'smoke' : 'full';
+
+/** Where a run keeps run-info.json and the admin's session (the site's own files are in RunInfo.stateDir). */
+export const E2E_RUN_DIR = fileURLToPath(new URL(`../.card2crypto/${E2E_SITE}-run/`, import.meta.url));
+
+const LAST_RUN = `${E2E_RUN_DIR}run-info.json`;
 
 /**
  * The current run's info. Outside a run (`playwright test --list`, an editor
@@ -37,6 +47,8 @@ export function runInfo(): RunInfo {
   if (file) return JSON.parse(readFileSync(file, 'utf8')) as RunInfo;
   return {
     booted: false,
+    runtime: null,
+    stateDir: null,
     storeUrl: 'http://127.0.0.1:9',
     admin: { username: 'admin', password: 'password' },
     adminStatePath: '',
@@ -52,4 +64,4 @@ export function runInfo(): RunInfo {
 }
 
 export const WOOCOMMERCE_MISSING =
-  '*** WooCommerce not found: WooCommerce tests SKIPPED. Put a WooCommerce plugin folder at ~/.cache/card2crypto/woocommerce or set WOOCOMMERCE_DIR=/path/to/woocommerce, then run again.';
+  '*** WooCommerce not found: WooCommerce tests SKIPPED. Put a WooCommerce plugin folder at ~/.cache/card2crypto/woocommerce/<version> or set WOOCOMMERCE_DIR=/path/to/woocommerce, then run again.';

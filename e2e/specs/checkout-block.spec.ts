@@ -13,7 +13,7 @@ const secret = partnerSecret(store);
 test.describe('block checkout through the sandbox', () => {
   test.beforeEach(() => requireWooCommerce(store));
 
-  test('paid in full: order processing with the transaction id; the secret never reaches the buyer', async ({ browser }) => {
+  test('paid in full: order processing with the transaction id; the secret never reaches the buyer', { tag: '@oldest' }, async ({ browser }) => {
     test.setTimeout(900_000);
     const buyer = await browser.newPage();
     const seen: string[] = [];

@@ -1,18 +1,16 @@
 /**
  * Shared steps of the checkout specs: the running store (written by the
- * harness's startStore(), `.card2crypto/<site>/running.json`), placing an
+ * harness's startStore(), running.json in the site's state directory), placing an
  * order through WooCommerce's Store API, signed callbacks from the partner's
  * side, the admin's view of an order, and the sandbox widget's purchase steps.
  * Specs that need WooCommerce skip loudly when the store has none.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type FrameLocator, type Page, type APIRequestContext } from '@playwright/test';
 import { parseLandingUrl, sign } from '@card2crypto/core';
-import { E2E_SITE } from '../run-info.ts';
+import { runInfo } from '../run-info.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface RunningStore {
   storeUrl: string;
@@ -24,11 +22,11 @@ export interface RunningStore {
   dirs: { harnessDir: string };
 }
 
-/** The store the harness started (CARD2CRYPTO_E2E_SITE names another site than "e2e"). */
+/** The store the harness started for this run (its state directory is in the run's info). */
 export function runningStore(): RunningStore {
-  const site = E2E_SITE;
-  const file = path.join(ROOT, '.card2crypto', site, 'running.json');
-  if (!existsSync(file)) throw new Error(`No running store: ${file} is missing (the e2e global setup starts it).`);
+  const { stateDir } = runInfo();
+  const file = stateDir ? path.join(stateDir, 'running.json') : '(no site booted by the harness)';
+  if (!stateDir || !existsSync(file)) throw new Error(`No running store: ${file} is missing (the e2e global setup starts it).`);
   return JSON.parse(readFileSync(file, 'utf8')) as RunningStore;
 }
 

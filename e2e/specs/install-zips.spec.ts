@@ -31,7 +31,7 @@ async function pluginStatus(slug: string, main: string): Promise<string | undefi
 
 for (const zip of info.zips) {
   const needsWooCommerce = zip.slug === 'card2crypto-checkout';
-  test(`uploads and activates ${zip.slug}.zip`, async ({ page }) => {
+  test(`uploads and activates ${zip.slug}.zip`, { tag: '@oldest' }, async ({ page }) => {
     test.skip(needsWooCommerce && !info.hasWooCommerce, WOOCOMMERCE_MISSING);
     expect(zip.error, `No zip for ${zip.slug} (run npm run zip to see why)`).toBeNull();
     await uploadAndActivate(page, zip.slug, zip.file!);
@@ -39,7 +39,7 @@ for (const zip of info.zips) {
   });
 }
 
-test('no PHP problem or JavaScript error on the admin pages', async ({ page }) => {
+test('no PHP problem or JavaScript error on the admin pages', { tag: '@oldest' }, async ({ page }) => {
   test.setTimeout(20 * 60_000); // a dozen admin screens, each a few seconds of WebAssembly PHP
   const jsErrors = collectJsErrors(page, info.storeUrl);
   const log = new DebugLog(info.siteDir);

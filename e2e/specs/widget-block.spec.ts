@@ -43,7 +43,7 @@ test.afterEach(async () => {
   expect(await leaks(), 'responses of the site that contained the partner secret').toEqual([]);
 });
 
-test('the plugin zip is uploaded and activated', async ({ page }) => {
+test('the plugin zip is uploaded and activated', { tag: '@oldest' }, async ({ page }) => {
   await loginAsAdmin(page, store);
   await page.goto(`${store.storeUrl}/wp-admin/plugins.php`);
   const row = page.locator('tr[data-slug="card2crypto-widget"]');
@@ -86,7 +86,7 @@ test('the admin configures the settings page; the secret is never shown again', 
   await expect(field(page, 'color_box_shadow')).toHaveValue('rgba(40, 51, 78, 0.3)');
 });
 
-test('the admin places the block in the sidebar through the widgets screen', async ({ page }) => {
+test('the admin places the block in the sidebar through the widgets screen', { tag: '@oldest' }, async ({ page }) => {
   test.setTimeout(900_000);
   await loginAsAdmin(page, store);
   // The editor may greet a first visit with its welcome guide, whenever its preferences arrive: close it when it shows.
@@ -121,7 +121,7 @@ test('the admin places the block in the sidebar through the widgets screen', asy
   await expect(page.locator('.components-snackbar').filter({ hasText: 'Widgets saved.' })).toBeVisible({ timeout: 600_000 });
 });
 
-test('a visitor buys with a sandbox test card and the page sees the success event', async ({ page }) => {
+test('a visitor buys with a sandbox test card and the page sees the success event', { tag: '@oldest' }, async ({ page }) => {
   test.setTimeout(600_000);
   await collectWidgetEvents(page);
   await page.goto(`${store.storeUrl}/`, { waitUntil: 'domcontentloaded' });

@@ -1,7 +1,6 @@
 /**
  * Steps shared by the widget block specs: the running store written by the
- * harness (`.card2crypto/<site>/running.json`, site "e2e" unless
- * CARD2CRYPTO_E2E_SITE says otherwise), admin login, the widget settings
+ * harness (running.json in the booted site's state directory), admin login, the widget settings
  * page, the sandbox widget's purchase steps, and a watch that fails a test
  * when any response from the site carries the partner secret.
  */
@@ -9,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type FrameLocator, type Locator, type Page, type Response } from '@playwright/test';
-import { E2E_SITE } from '../run-info.ts';
+import { E2E_SITE, runInfo } from '../run-info.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -23,9 +22,9 @@ export interface RunningStore {
 
 /** The store the harness started, or null (e.g. WP_BASE_URL runs: no sandbox partner secret to test with). */
 export function runningStore(): RunningStore | null {
-  const site = E2E_SITE;
-  const file = path.join(ROOT, '.card2crypto', site, 'running.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunningStore) : null;
+  const { stateDir } = runInfo();
+  const file = stateDir ? path.join(stateDir, 'running.json') : null;
+  return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunningStore) : null;
 }
 
 /** The widget plugin's zip: the one the e2e global setup built, else `npm run zip`'s. */
