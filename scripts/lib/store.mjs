@@ -92,6 +92,7 @@ async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpr
     pids: site.pids,
     children: site.children,
     stop: site.stop,
+    native: { dbSocket: site.dbSocket, runPhp: site.runPhp },
   };
 }
 
@@ -180,6 +181,8 @@ export async function startStore({ name, runtime, reset = false, port = 9400, sa
     });
     return {
       ...info,
+      /** Native sites only: the database socket and a way to run PHP inside WordPress (benchmarks). */
+      native: server.native ?? null,
       unexpectedExit,
       stop: async () => {
         await stopAll();

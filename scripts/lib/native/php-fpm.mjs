@@ -11,6 +11,15 @@ import { detectNative } from './detect.mjs';
 const isRoot = process.getuid?.() === 0;
 
 /**
+ * A sendmail stand-in appending each message to logs/mail.log. Mail senders
+ * append their own arguments (-f sender): they land in sh's positional
+ * parameters, unused.
+ */
+export function mailSink(logDir) {
+  return `/bin/sh -c '/bin/cat >> ${join(logDir, 'mail.log')}' sendmail`;
+}
+
+/**
  * @param {{ dir: string, socketDir: string, logDir: string, children?: number, timeoutMs?: number }} options
  * @returns {Promise<{ socket: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }>}
  */
@@ -36,6 +45,8 @@ export async function startPhpFpm({ dir, socketDir, logDir, children = 4, timeou
     `pm.max_children = ${Math.max(4, children)}`,
     'request_terminate_timeout = 300',
     'catch_workers_output = yes',
+    // PHP-FPM clears its workers' environment; programs PHP runs (the mail sink) need a PATH.
+    'env[PATH] = /usr/local/bin:/usr/bin:/bin',
     'decorate_workers_output = no',
     `php_admin_value[error_log] = ${join(logDir, 'php-error.log')}`,
     'php_admin_flag[log_errors] = on',
@@ -44,6 +55,9 @@ export async function startPhpFpm({ dir, socketDir, logDir, children = 4, timeou
     'php_value[upload_max_filesize] = 64M',
     'php_value[post_max_size] = 64M',
     'php_value[max_execution_time] = 300',
+    // No mail server here: mail goes to a file (WooCommerce would otherwise note
+    // every failed e-mail on the order). Read it to see what a buyer was sent.
+    `php_admin_value[sendmail_path] = "${mailSink(logDir)}"`,
     // Plugins are mounted from source in `npm start`: an edited file counts at the next request.
     'php_admin_value[opcache.revalidate_freq] = 0',
   ];

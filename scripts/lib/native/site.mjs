@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { detectNative } from './detect.mjs';
 import { DATABASE, startMariaDb } from './mariadb.mjs';
 import { startNginx } from './nginx.mjs';
-import { startPhpFpm } from './php-fpm.mjs';
+import { mailSink, startPhpFpm } from './php-fpm.mjs';
 import { socketDir } from './sockets.mjs';
 
 const run = promisify(execFile);
@@ -79,12 +79,12 @@ async function link(source, target) {
 }
 
 /** Runs wp-setup.php with the site's PHP CLI; returns its JSON answer. */
-export async function wpSetup(step, siteDir, options, stateDir) {
+export async function wpSetup(step, siteDir, options, { runDir, logDir }) {
   const { programs } = detectNative();
-  const file = join(stateDir, `${step}.json`);
+  const file = join(runDir, `${step}.json`);
   await writeFile(file, JSON.stringify(options), { mode: 0o600 });
   try {
-    const { stdout } = await run(programs.php, ['-d', 'display_errors=stderr', SETUP_SCRIPT, step, siteDir, file], { timeout: 5 * 60_000, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run(programs.php, ['-d', 'display_errors=stderr', '-d', `sendmail_path=${mailSink(logDir)}`, SETUP_SCRIPT, step, siteDir, file], { timeout: 5 * 60_000, maxBuffer: 16 * 1024 * 1024 });
     const last = stdout.trim().split('\n').pop();
     return JSON.parse(last);
   } catch (error) {
@@ -135,18 +135,21 @@ export async function startNativeSite({ stateDir, siteDir, logDir, port, host = 
     const db = await startMariaDb({ dir: join(stateDir, 'mariadb'), socketDir: sockets, logFile: join(logDir, 'mariadb.log') });
     stoppers.push(db.stop);
     await writeFile(join(siteDir, 'wp-config.php'), wpConfig({ url, dbSocket: db.socket, salts: await saltsFor(stateDir), defines }));
-    const installed = await wpSetup('install', siteDir, { url, title, admin: { ...admin, email: `${admin.username}@example.com` } }, runDir);
+    const installed = await wpSetup('install', siteDir, { url, title, admin: { ...admin, email: `${admin.username}@example.com` } }, { runDir, logDir });
     const fpm = await startPhpFpm({ dir: runDir, socketDir: sockets, logDir, children });
     stoppers.push(fpm.stop);
     const web = await startNginx({ dir: runDir, logDir, port, host, root: siteDir, fpmSocket: fpm.socket });
     stoppers.push(web.stop);
-    const setup = await wpSetup('setup', siteDir, { url, activate, seed: seed ?? null }, runDir);
-    const children_ = { mariadb: db.child, phpFpm: fpm.child, nginx: web.child };
+    const setup = await wpSetup('setup', siteDir, { url, activate, seed: seed ?? null }, { runDir, logDir });
+    const children_ = { MariaDB: db.child, 'PHP-FPM': fpm.child, nginx: web.child };
     const unexpectedExit = new Promise((resolveExit) => {
       for (const [name, child] of Object.entries(children_)) child.once('exit', (code, signal) => resolveExit({ name, code, signal }));
     });
     return {
       url,
+      dbSocket: db.socket,
+      /** Runs PHP files with WordPress loaded as the admin (wp-setup.php's setup step). */
+      runPhp: (files) => wpSetup('setup', siteDir, { url, activate: [], run: files, seed: null }, { runDir, logDir }),
       installedNow: installed.installed,
       wordpressVersion: installed.version,
       activated: setup.activated,

@@ -4,9 +4,9 @@
  * harness has no WP-CLI): `php wp-setup.php <install|setup> <site dir> <json file>`.
  *
  * - install: installs WordPress into the (empty) database unless it is installed.
- * - setup:   loads WordPress as the admin, activates the listed plugins, then runs
- *            the harness seed (scripts/playground/seed.php) when a harness directory
- *            is given, exactly as the Playground blueprint runs it.
+ * - setup:   loads WordPress as the admin, activates the listed plugins, requires the
+ *            listed `run` scripts, then runs the harness seed (scripts/playground/seed.php)
+ *            when a harness directory is given, exactly as the Playground blueprint runs it.
  *
  * Prints one JSON line with what it did; exits non-zero with the reason on failure.
  *
@@ -82,6 +82,10 @@ foreach ( (array) ( $card2crypto_options['activate'] ?? array() ) as $card2crypt
 	} else {
 		$card2crypto_result['activated'][] = $card2crypto_plugin;
 	}
+}
+foreach ( (array) ( $card2crypto_options['run'] ?? array() ) as $card2crypto_script ) {
+	// Further set-up scripts (the benchmarks'), with WordPress loaded as the admin.
+	require $card2crypto_script;
 }
 if ( ! empty( $card2crypto_options['seed'] ) ) {
 	// seed.php reads its harness directory from $args[0], as under `wp eval-file`.
