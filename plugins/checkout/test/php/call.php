@@ -7,6 +7,7 @@
 
 use Card2Crypto\Checkout\Currencies;
 use Card2Crypto\Checkout\Landing_Url;
+use Card2Crypto\Checkout\Order_Decision;
 use Card2Crypto\Checkout\Payment_Match;
 use Card2Crypto\Checkout\Status_Flow;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
@@ -26,6 +27,10 @@ $functions = array(
 		);
 	},
 	'classify'        => array( Status_Flow::class, 'classify' ),
+	'order_decision'  => array( Order_Decision::class, 'decide' ),
+	'order_decisions' => static function ( array $cases ) {
+		return array_map( array( Order_Decision::class, 'decide' ), $cases );
+	},
 	'match'           => array( Payment_Match::class, 'compare' ),
 	'same_address'    => array( Payment_Match::class, 'same_address' ),
 	'fiat'            => static function () {
