@@ -152,6 +152,12 @@ CREATE TABLE {$events} (
 		return array_map( array( self::class, 'typed' ), $rows ?: array() );
 	}
 
+	/** How many attempts the order started since $since (UTC, MySQL format). */
+	public static function attempts_started_since( int $order_id, string $since ): int {
+		global $wpdb;
+		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT COUNT(*) FROM %i WHERE order_id = %d AND created_at >= %s', self::attempts_table(), $order_id, $since ) ); // phpcs:ignore WordPress.DB
+	}
+
 	/**
 	 * Claims an event: true for exactly one caller per event key, whatever the
 	 * concurrency (the UNIQUE index decides).

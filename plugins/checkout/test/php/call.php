@@ -5,6 +5,7 @@
  * ({"value": ...} or {"error": "Class: message"}).
  */
 
+use Card2Crypto\Checkout\Attempt_Policy;
 use Card2Crypto\Checkout\Callback_Guard;
 use Card2Crypto\Checkout\Currencies;
 use Card2Crypto\Checkout\Landing_Url;
@@ -48,6 +49,8 @@ $functions = array(
 	'ambiguity'       => static function ( string $json ) {
 		return Callback_Guard::ambiguity( Lossless_Json::decode_object( $json ) );
 	},
+	'reusable'        => array( Attempt_Policy::class, 'reusable' ),
+	'over_cap'        => array( Attempt_Policy::class, 'over_cap' ),
 	'too_large'       => array( Callback_Guard::class, 'body_too_large' ),
 	'failures'        => static function ( array $times ) {
 		// Counts a refusal at each time and says, after each, whether the address is now over the limit.
