@@ -142,7 +142,7 @@ final class Callback_Controller {
 	}
 
 	private static function failures_key( string $ip ): string {
-		return 'card2crypto_cb_fail_' . md5( $ip );
+		return 'card2crypto_checkout_cbfail_' . md5( $ip );
 	}
 
 	/** The body exactly as received (at most one byte over the limit); WordPress's own copy when php://input is empty (internal requests). */
