@@ -16,6 +16,7 @@
 namespace Card2Crypto\Checkout;
 
 use Card2Crypto\Checkout\Shared\Api\Operation;
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
 defined( 'ABSPATH' ) || exit;
@@ -35,12 +36,13 @@ final class Operation_Events {
 	const META_PAID_BY = '_card2crypto_paid_by';
 
 	/**
-	 * @param string $source callback | reconcile | refresh
+	 * @param string                  $source callback | reconcile | refresh
+	 * @param Partner_Api_Client|null $client Asked to confirm a success callback; the configured client when null.
 	 * @return string One of the constants.
 	 * @throws \Throwable When the order could not be updated, or the service could not be asked to confirm a success: the
 	 *                    event is released and the attempt left as it was, so a re-delivery is processed again.
 	 */
-	public static function process( Operation $operation, string $source ): string {
+	public static function process( Operation $operation, string $source, ?Partner_Api_Client $client = null ): string {
 		$attempt = self::find_attempt( $operation );
 		if ( null === $attempt ) {
 			Log::info( sprintf( 'Operation %s (partner id %s) is not an order of this store; acknowledged, nothing changed.', $operation->id(), (string) $operation->partner_operation_id() ) );
@@ -53,7 +55,7 @@ final class Operation_Events {
 		}
 
 		if ( 'callback' === $source && self::needs_service_answer( $operation, $attempt ) ) {
-			$truth = self::ask_service( $order, $attempt, $operation );
+			$truth = self::ask_service( $client, $order, $attempt, $operation );
 			if ( null === $truth ) {
 				return self::REVIEW;
 			}
@@ -112,10 +114,11 @@ final class Operation_Events {
 	 *
 	 * @throws \RuntimeException When the service cannot be asked (the callback is answered 500 and sent again).
 	 */
-	private static function ask_service( \WC_Order $order, array $attempt, Operation $callback ): ?Operation {
+	private static function ask_service( ?Partner_Api_Client $client, \WC_Order $order, array $attempt, Operation $callback ): ?Operation {
 		$bound = '' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : $callback->id();
 		try {
-			$truth = Config::load()->api_client()->operation( $bound, $attempt['partner_operation_id'] );
+			$client = $client ?? Config::load()->api_client();
+			$truth  = $client->operation( $bound, $attempt['partner_operation_id'] );
 		} catch ( Partner_Api_Exception $e ) {
 			if ( Partner_Api_Exception::HTTP === $e->kind && 400 === $e->status ) {
 				$note = sprintf(
