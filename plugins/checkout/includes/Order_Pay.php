@@ -22,6 +22,14 @@ final class Order_Pay {
 
 	/** Global name of the widget's run function (decisions.md, sandbox widget entry). */
 	public static function run_function(): string {
+		/**
+		 * Filters the global name of the widget's run function that the
+		 * order-pay page calls (a dotted path from window).
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param string $name Default "Card2CryptoWidget.run".
+		 */
 		return (string) apply_filters( 'card2crypto_checkout_widget_run_function', 'Card2CryptoWidget.run' );
 	}
 

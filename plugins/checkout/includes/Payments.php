@@ -81,6 +81,14 @@ final class Payments {
 			return false;
 		}
 		$age = time() - (int) strtotime( $current['created_at'] . ' UTC' );
+		/**
+		 * Filters how long after the buyer was sent to pay WooCommerce's
+		 * hold-stock timer leaves an order with no news alone.
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param int $seconds Default HOUR_IN_SECONDS.
+		 */
 		return $age < (int) apply_filters( 'card2crypto_checkout_payment_window', HOUR_IN_SECONDS );
 	}
 

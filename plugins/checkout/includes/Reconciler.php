@@ -34,6 +34,15 @@ final class Reconciler {
 		for ( $total = array_sum( $delays ); $total < 11 * DAY_IN_SECONDS; $total += 12 * HOUR_IN_SECONDS ) {
 			$delays[] = 12 * HOUR_IN_SECONDS;
 		}
+		/**
+		 * Filters the waits before each reconciliation check of a payment that
+		 * has had no news (seconds, counted from the last news). An empty or
+		 * non-array answer keeps the default.
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param int[] $delays 900, 1800, 3600, 7200, 14400, then 43200 up to 11 days.
+		 */
 		$filtered = apply_filters( 'card2crypto_checkout_reconcile_delays', $delays );
 		return is_array( $filtered ) && array() !== $filtered ? array_values( array_map( 'intval', $filtered ) ) : $delays;
 	}
