@@ -6,11 +6,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PhpWasm } from '@card2crypto/php/testing';
-import { PLUGIN_DIR } from './support/php.js';
+import { PLUGIN_DIR, PluginPhp, SUPPORTED_PHP_VERSIONS } from './support/php.js';
 
-const WIDGET_DIR = path.resolve(PLUGIN_DIR, '../widget');
+/** The widget's uninstall.php, handed to the runner as a file (only plugins/checkout is mounted). */
+const WIDGET_UNINSTALL = readFileSync(path.resolve(PLUGIN_DIR, '../widget/uninstall.php'), 'utf8');
 const SECRET = 'sk-live-5e3c7e7-do-not-keep';
 
 interface Left {
@@ -34,14 +35,14 @@ const STORE = {
 };
 const TABLES = ['wp_card2crypto_attempts', 'wp_card2crypto_events', 'wp_posts', 'wp_wc_orders'];
 
-describe('uninstall.php', () => {
-  let php: PhpWasm;
+for (const version of SUPPORTED_PHP_VERSIONS) describe(`PHP ${version}: uninstall.php`, () => {
+  let php: PluginPhp;
   before(async () => {
-    php = await PhpWasm.start('8.5', { mounts: { '/plugin': PLUGIN_DIR, '/widget': WIDGET_DIR }, scripts: '/plugin/test/php' });
+    php = await PluginPhp.start(version);
   });
   after(() => php?.exit());
   const run = (file: string, plugin: string, options: Record<string, unknown>, constants: Record<string, unknown> = {}) =>
-    php.runJson<Left>('uninstall.php', { 'uninstall.json': JSON.stringify({ file, plugin, options, constants, tables: TABLES }) });
+    php.runJson<Left>('uninstall.php', { 'uninstall.json': JSON.stringify({ file, plugin, options, constants, tables: TABLES }), 'widget-uninstall.php': WIDGET_UNINSTALL });
   const checkout = (options: Record<string, unknown>, constants: Record<string, unknown> = {}) => run('/plugin/uninstall.php', 'card2crypto-checkout/card2crypto-checkout.php', options, constants);
 
   test('by default only the partner secret is removed', async () => {
@@ -84,7 +85,7 @@ describe('uninstall.php', () => {
   });
 
   test('the widget plugin: the secret always, its settings when asked', async () => {
-    const widget = (deleteData: string) => run('/widget/uninstall.php', 'card2crypto-widget/card2crypto-widget.php', { card2crypto_widget_settings: { partner_token: 't', partner_secret: 'widget-secret', delete_data_on_uninstall: deleteData } });
+    const widget = (deleteData: string) => run('/work/widget-uninstall.php', 'card2crypto-widget/card2crypto-widget.php', { card2crypto_widget_settings: { partner_token: 't', partner_secret: 'widget-secret', delete_data_on_uninstall: deleteData } });
     assert.deepEqual((await widget('no')).options, { card2crypto_widget_settings: { partner_token: 't', delete_data_on_uninstall: 'no' } });
     assert.deepEqual((await widget('yes')).options, {});
   });

@@ -20,6 +20,9 @@ define( 'HOUR_IN_SECONDS', 3600 );
 define( 'DAY_IN_SECONDS', 86400 );
 require __DIR__ . '/bootstrap.php';
 
+/** Where the test layout (/plugin, /php, /work) is rooted: the runner's C2C_TEST_ROOT when it sets one. */
+$root = defined( 'C2C_TEST_ROOT' ) ? C2C_TEST_ROOT : '';
+
 use Card2Crypto\Checkout\Operation_Events;
 use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Shared\Api\Http_Response;
@@ -30,7 +33,7 @@ use Card2Crypto\Checkout\Shared\Api\Transport_Exception;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
 
-$scenario = json_decode( file_get_contents( '/work/scenario.json' ), true );
+$scenario = json_decode( file_get_contents( $root . '/work/scenario.json' ), true );
 
 // ---- WordPress functions the payment code calls. ----
 $GLOBALS['c2c_options'] = array( 'woocommerce_card2crypto_settings' => $scenario['settings'], 'admin_email' => 'owner@shop.test' );
@@ -283,7 +286,7 @@ final class C2C_Service implements Http_Transport {
 	}
 }
 
-Plugin::boot( '/plugin/card2crypto-checkout.php' );
+Plugin::boot( $root . '/plugin/card2crypto-checkout.php' );
 $secret  = (string) $scenario['settings']['partner_secret'];
 $service = new C2C_Service( $secret );
 $client  = new Partner_Api_Client( (string) $scenario['settings']['base_url'], (string) $scenario['settings']['partner_token'], $secret, array( 'transport' => $service ) );

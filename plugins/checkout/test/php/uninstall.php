@@ -1,14 +1,16 @@
 <?php
 /**
- * Runs an uninstall.php (path in /work/uninstall.json) against a minimal fake
+ * Runs an uninstall.php (path under the test root in /work/uninstall.json) against a minimal fake
  * of the WordPress and Action Scheduler functions it calls, over an
  * in-memory options table and table list, and prints what is left:
  * {"options": {...}, "tables": [...], "unscheduled": [...], "queries": [...]}.
  */
 
-require '/php/testing/harness.php';
+/** Where the test layout (/plugin, /php, /work) is rooted: the runner's C2C_TEST_ROOT when it sets one. */
+$c2c_root = defined( 'C2C_TEST_ROOT' ) ? C2C_TEST_ROOT : '';
+require $c2c_root . '/php/testing/harness.php';
 
-$c2c_input = json_decode( file_get_contents( '/work/uninstall.json' ), true );
+$c2c_input = json_decode( file_get_contents( $c2c_root . '/work/uninstall.json' ), true );
 foreach ( $c2c_input['constants'] as $c2c_name => $c2c_value ) {
 	define( $c2c_name, $c2c_value );
 }
@@ -101,7 +103,7 @@ function c2c_like_to_regex( string $like ): string {
 
 ( static function ( string $file ): void {
 	require $file;
-} )( $c2c_input['file'] );
+} )( $c2c_root . $c2c_input['file'] );
 
 c2c_test_output(
 	array(
