@@ -157,10 +157,19 @@ final class Order_Actions {
 	private static function complete( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
 		$order->update_meta_data( Operation_Events::META_PAID_BY, $attempt['partner_operation_id'] );
 		$order->save();
-		// false: a hook failed (WooCommerce noted it); the order may or may not be paid. The service is asked to send the event again.
-		self::checked( $order->payment_complete( (string) $operation->tx_id() ), 'payment_complete() failed' );
+		if ( ! $order->payment_complete( (string) $operation->tx_id() ) ) {
+			// A hook failed (WooCommerce noted it). A failure before the status changed leaves the order unpaid: it was not
+			// paid by this attempt. After it, the order is paid by this attempt and the re-delivery only notes it.
+			if ( ! $order->is_paid() ) {
+				$order->delete_meta_data( Operation_Events::META_PAID_BY );
+				$order->save();
+			}
+			throw new \RuntimeException( 'The order was not updated: payment_complete() failed.' );
+		}
 		if ( ! $order->is_paid() ) {
 			// The order is in a status WooCommerce does not complete from (e.g. refunded): tell the owner, never force it.
+			$order->delete_meta_data( Operation_Events::META_PAID_BY );
+			$order->save();
 			$note = sprintf(
 				/* translators: 1: status, 2: source, 3: order status */
 				__( 'Card2Crypto: %1$s (%2$s), but the order is "%3$s", which WooCommerce does not mark paid: check the payment and the order by hand.', 'card2crypto-checkout' ),

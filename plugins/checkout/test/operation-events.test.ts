@@ -96,8 +96,10 @@ for (const version of SUPPORTED_PHP_VERSIONS) {
       );
       assert.match(first!.error!, /payment_complete\(\) failed/);
       assert.equal(first!.status, 'pending');
+      assert.equal(first!.paid_by, null, 'not recorded as paid by the attempt');
       assert.equal(first!.attempts[0]!.status_code, -1);
       assert.equal(second!.outcome, 'applied');
+      assert.equal(second!.paid_by, POID);
       assert.equal(second!.status, 'processing');
       assert.ok(pluginNotes(second!).some((n) => /Payment complete\. BTC transaction: ab12cd\./.test(n)), JSON.stringify(second!.new_notes));
     });

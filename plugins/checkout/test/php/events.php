@@ -111,6 +111,9 @@ class WC_Order {
 	public function update_meta_data( $key, $value ) {
 		$this->meta[ $key ] = $value;
 	}
+	public function delete_meta_data( $key ) {
+		unset( $this->meta[ $key ] );
+	}
 	public function save() {
 		++$this->saves;
 		return $this->id;
