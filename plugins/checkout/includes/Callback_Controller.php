@@ -6,9 +6,13 @@
  * (permission_callback allows everyone) and every request is authenticated
  * by its signature instead, over the raw body read from php://input (not
  * WordPress's parsed parameters). Answers, per docs/decisions.md: 200 "OK"
- * for a verified callback, 400 for an empty, unparseable or invalid body,
- * 401 "Wrong signature", 403 from an address outside the allowlist, 500 when
- * no secret is configured (so the service sends it again later).
+ * for a verified callback, 400 for an empty, unparseable or invalid body
+ * (or one whose signed string could stand for another body, see
+ * Callback_Guard), 401 "Wrong signature", 403 from an address outside the
+ * allowlist, 413 for a body over 64 KB (refused before it is parsed or
+ * HMAC'd), 429 for an address whose callbacks were refused 20 times in the
+ * last minute, 500 when no secret is configured (so the service sends it
+ * again later).
  *
  * A verified callback is applied to its order by Operation_Events (200
  * also for a duplicate; 500 when it could not be taken in) and announced
