@@ -11,6 +11,7 @@
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
 defined( 'ABSPATH' ) || exit;
@@ -153,21 +154,25 @@ final class Admin_Order_Panel {
 		echo '<div class="notice notice-error"><p>' . esc_html__( 'Card2Crypto: the payment action could not be completed because of an internal error (for example the database). Nothing was changed by it; see WooCommerce > Status > Logs (card2crypto-checkout) and try again.', 'card2crypto-checkout' ) . '</p></div>';
 	}
 
-	/** Performs an action and records the result as an order note. */
-	public static function act( \WC_Order $order, string $do, string $who ): bool {
+	/**
+	 * Performs an action and records the result as an order note.
+	 *
+	 * @param Partner_Api_Client|null $client The client to use; the configured one when null.
+	 */
+	public static function act( \WC_Order $order, string $do, string $who, ?Partner_Api_Client $client = null ): bool {
 		$attempt = Payments::current_attempt( $order );
 		if ( null === $attempt ) {
 			$order->add_order_note( __( 'Card2Crypto: no payment attempt to act on.', 'card2crypto-checkout' ) );
 			return false;
 		}
 		if ( 'refresh' === $do ) {
-			$result = self::refresh( $order, $attempt );
+			$result = self::refresh( $order, $attempt, $client );
 			/* translators: 1: user, 2: result */
 			$order->add_order_note( sprintf( __( 'Card2Crypto: %1$s refreshed the payment from the service. %2$s', 'card2crypto-checkout' ), $who, $result['message'] ) );
 			return $result['ok'];
 		}
 		try {
-			$client = Config::load()->api_client();
+			$client = $client ?? Config::load()->api_client();
 			$op_id  = '' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : null;
 			if ( 'confirm' === $do ) {
 				$client->confirm( $op_id, $attempt['partner_operation_id'] );
@@ -188,7 +193,7 @@ final class Admin_Order_Panel {
 			return false;
 		}
 		// The service's callback moves the order; ask now too, so the screen is current.
-		self::refresh( $order, $attempt );
+		self::refresh( $order, $attempt, $client );
 		return true;
 	}
 
@@ -198,9 +203,9 @@ final class Admin_Order_Panel {
 	 *
 	 * @return array{ok: bool, message: string}
 	 */
-	private static function refresh( \WC_Order $order, array $attempt ): array {
+	private static function refresh( \WC_Order $order, array $attempt, ?Partner_Api_Client $client ): array {
 		try {
-			return Reconciler::check( $order, $attempt, 'refresh' );
+			return Reconciler::check( $order, $attempt, 'refresh', $client );
 		} catch ( \Throwable $e ) {
 			Log::error( sprintf( 'Order %d: the refresh could not be applied: %s', $order->get_id(), $e->getMessage() ) );
 			return array(

@@ -10,6 +10,7 @@
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
 defined( 'ABSPATH' ) || exit;
@@ -91,11 +92,14 @@ final class Reconciler {
 	/**
 	 * Asks the service about an attempt and applies the answer.
 	 *
+	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
 	 * @return array{ok: bool, outcome?: string, message: string}
+	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
-	public static function check( \WC_Order $order, array $attempt, string $source ): array {
+	public static function check( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client = null ): array {
 		try {
-			$operation = Config::load()->api_client()->operation(
+			$client    = $client ?? Config::load()->api_client();
+			$operation = $client->operation(
 				'' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : null,
 				$attempt['partner_operation_id']
 			);

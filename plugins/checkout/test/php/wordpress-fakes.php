@@ -255,7 +255,14 @@ final class C2C_Sqlite_Wpdb {
 		);
 	}
 
+	/** @var string A regular expression: statements it matches fail as if the database had gone away. */
+	public $fail = '';
+
 	public function query( $sql ) {
+		if ( '' !== $this->fail && preg_match( $this->fail, $sql ) ) {
+			$this->last_error = 'MySQL server has gone away';
+			return false;
+		}
 		$sql = preg_replace( '/^INSERT IGNORE /', 'INSERT OR IGNORE ', $sql );
 		$st  = $this->pdo->query( $sql );
 		if ( false === $st ) {
