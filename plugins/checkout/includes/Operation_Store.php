@@ -248,9 +248,11 @@ CREATE TABLE {$events} (
 				(int) $attempt['version'] + 1
 			)
 		);
-		if ( 1 !== (int) $affected ) {
+		if ( false === $affected ) {
+			Log::error( sprintf( 'Attempt %d: the payment state could not be moved back after a failed order update: %s', (int) $attempt['id'], $wpdb->last_error ) );
+		} elseif ( 1 !== (int) $affected ) {
 			// A later event moved the attempt already; it stays where that event put it.
-			Log::warning( sprintf( 'Attempt %d: the payment state could not be moved back after a failed order update (%s).', (int) $attempt['id'], false === $affected ? $wpdb->last_error : 'moved on meanwhile' ) );
+			Log::info( sprintf( 'Attempt %d: not moved back after a failed order update; a later event moved it meanwhile.', (int) $attempt['id'] ) );
 		}
 	}
 

@@ -28,7 +28,7 @@ interface Step {
   log: string[];
 }
 
-const STATUS_OF: Record<number, string> = { 1: 'pending', 2: 'pending', 6: 'success', 0: 'success', 8: 'awaiting confirm', 101: 'declined' };
+const STATUS_OF: Record<number, string> = { 1: 'pending', 2: 'pending', 4: 'pending', 7: 'pending', 6: 'success', 0: 'success', 8: 'awaiting confirm', 101: 'declined' };
 
 /** operation_data as the service writes it for the attempt above. */
 function op(code: number, change: { amount?: number; toCurrency?: string | null; id?: string } = {}) {
@@ -164,6 +164,25 @@ for (const version of SUPPORTED_PHP_VERSIONS) {
       assert.equal(step!.attempts[0]!.mismatch, 1);
       assert.ok(pluginNotes(step!).some((n) => n.includes('does NOT match') && n.includes('23700 EUR')), JSON.stringify(step!.new_notes));
       assert.equal(step!.mails, 1);
+    });
+
+    test('a duplicate arriving while the first delivery changes the order is answered as already received: one transition, one note', async () => {
+      const [step] = await run(scenario([{ operation: op(2), meanwhile: op(2) }]));
+      assert.equal(step!.outcome, 'applied');
+      assert.equal((step as Step & { meanwhile: string }).meanwhile, 'duplicate');
+      assert.deepEqual(step!.events, ['pending 2 applied']);
+      assert.equal(pluginNotes(step!).length, 1);
+      assert.deepEqual(step!.attempts.map((a) => a.version), [1]);
+    });
+
+    test('a later event applied meanwhile is not undone when the first delivery fails; that one is then stale', async () => {
+      const [first, retry] = await run(scenario([{ operation: op(2), fail: { update_status: true }, meanwhile: op(7) }, { operation: op(2) }]));
+      assert.equal((first as Step & { meanwhile: string }).meanwhile, 'applied');
+      assert.match(first!.error!, /could not be put on hold/);
+      assert.deepEqual(first!.attempts.map((a) => [a.status, a.status_code, a.version]), [['pending', 7, 2]], 'the move back did not overwrite pending 7');
+      assert.deepEqual(first!.events, ['pending 7 applied'], 'the failed event was released');
+      assert.equal(first!.status, 'on-hold');
+      assert.equal(retry!.outcome, 'ignored');
     });
 
     test('a success without to.currency is held, not completed', async () => {

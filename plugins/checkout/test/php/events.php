@@ -8,7 +8,8 @@
  * a transport that answers from a list.
  *
  * Input /work/scenario.json: {settings, order, attempts, steps}; each step
- * {operation, source, service: [answers], fail: {payment_complete?, update_status?}}.
+ * {operation, source, service: [answers], fail: {payment_complete?, update_status?}, meanwhile?: operation}
+ * (meanwhile: another callback processed while this one changes the order).
  * Prints, after each step, the outcome (or the error), the order (status,
  * notes, meta), the attempts and the number of events and service calls.
  */
@@ -32,6 +33,18 @@ foreach ( $scenario['steps'] as $step ) {
 	$service->calls   = array();
 	$parsed           = Operation::from_decoded( Lossless_Json::decode_object( json_encode( $step['operation'] ) ) );
 	$notes_before     = count( $order->notes );
+	$nested           = null;
+	if ( isset( $step['meanwhile'] ) ) {
+		// Another delivery processed while this one changes the order (as a concurrent request would, between its swap and its order update).
+		$other        = Operation::from_decoded( Lossless_Json::decode_object( json_encode( $step['meanwhile'] ) ) )['operation'];
+		$order->during = static function () use ( $other, $client, &$nested ): void {
+			try {
+				$nested = Operation_Events::process( $other, 'callback', $client );
+			} catch ( Throwable $e ) {
+				$nested = 'error: ' . $e->getMessage();
+			}
+		};
+	}
 	try {
 		$result = array( 'outcome' => Operation_Events::process( $parsed['operation'], $step['source'] ?? 'callback', $client ) );
 	} catch ( Throwable $e ) {
@@ -51,7 +64,9 @@ foreach ( $scenario['steps'] as $step ) {
 		},
 		$GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )
 	);
-	$results[] = $result + array(
+	$order->during = null;
+	$results[]     = $result + array(
+		'meanwhile'     => $nested,
 		'status'        => $order->status,
 		'new_notes'     => array_slice( $order->notes, $notes_before ),
 		'paid_by'       => $order->meta['_card2crypto_paid_by'] ?? null,

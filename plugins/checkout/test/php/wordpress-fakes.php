@@ -109,6 +109,16 @@ class WC_Order {
 	public $saves = 0;
 	/** @var array{payment_complete?: string, update_status?: bool} Failures still to happen (each once). */
 	public $fail = array();
+	/** @var callable|null Runs once at the start of the next status change: another request arriving meanwhile. */
+	public $during;
+
+	private function meanwhile() {
+		if ( null !== $this->during ) {
+			$during       = $this->during;
+			$this->during = null;
+			$during();
+		}
+	}
 
 	public function get_id() {
 		return $this->id;
@@ -153,8 +163,10 @@ class WC_Order {
 	}
 	/** Like WooCommerce: an exception inside is logged and noted, and the answer is false. */
 	public function update_status( $to, $note = '' ) {
-		if ( ! empty( $this->fail['update_status'] ) ) {
-			unset( $this->fail['update_status'] );
+		$fail = ! empty( $this->fail['update_status'] );
+		unset( $this->fail['update_status'] );
+		$this->meanwhile();
+		if ( $fail ) {
 			$this->notes[] = 'Update status event failed.';
 			return false;
 		}
@@ -172,6 +184,7 @@ class WC_Order {
 	public function payment_complete( $transaction_id = '' ) {
 		$fail = $this->fail['payment_complete'] ?? '';
 		unset( $this->fail['payment_complete'] );
+		$this->meanwhile();
 		if ( 'before' === $fail ) {
 			$this->notes[] = 'Payment complete event failed. pre hook';
 			return false;
