@@ -118,6 +118,10 @@ final class Callback_Controller {
 		try {
 			// Claims the event, moves the attempt and the order (includes/Operation_Events.php).
 			$duplicate = Operation_Events::DUPLICATE === Operation_Events::process( $operation, 'callback' );
+		} catch ( Service_Behind $e ) {
+			// The success is not what the service reports yet: answer 500 so that it is sent again.
+			$not_received = true;
+			Log::info( sprintf( 'Callback for operation %s not taken in: %s.', $operation->id(), $e->getMessage() ) );
 		} catch ( \Throwable $e ) {
 			// Not taken in: answer 500 so that the service sends it again.
 			$not_received = true;

@@ -39,8 +39,10 @@ final class Operation_Events {
 	 * @param string                  $source callback | reconcile | refresh
 	 * @param Partner_Api_Client|null $client Asked to confirm a success callback; the configured client when null.
 	 * @return string One of the constants.
-	 * @throws \Throwable When the order could not be updated, or the service could not be asked to confirm a success: the
-	 *                    event is released and the attempt left as it was, so a re-delivery is processed again.
+	 * @throws Service_Behind When a success callback is not (yet) what the service reports: the service's answer was applied,
+	 *                        the callback is to be answered non-200 so that it is sent again.
+	 * @throws \Throwable     When the order could not be updated, or the service could not be asked to confirm a success: the
+	 *                        event is released and the attempt left as it was, so a re-delivery is processed again.
 	 */
 	public static function process( Operation $operation, string $source, ?Partner_Api_Client $client = null ): string {
 		$attempt = self::find_attempt( $operation );
@@ -54,15 +56,29 @@ final class Operation_Events {
 			return self::UNKNOWN;
 		}
 
+		$behind = null;
 		if ( 'callback' === $source && self::needs_service_answer( $operation, $attempt ) ) {
 			$truth = self::ask_service( $client, $order, $attempt, $operation );
 			if ( null === $truth ) {
 				return self::REVIEW;
 			}
+			if ( ! self::reports_success( $truth ) ) {
+				$behind = sprintf( 'the callback reported "%s" %d, the service reports "%s" %d', $operation->status(), self::int_code( $operation->status_code() ), $truth->status(), self::int_code( $truth->status_code() ) );
+			}
 			$operation = $truth;
 			$source    = 'confirmed';
 		}
 
+		$outcome = self::apply( $order, $attempt, $operation, $source );
+		if ( null !== $behind ) {
+			// What the service reports was applied; the success was not: the service is asked to send it again.
+			throw new Service_Behind( $behind );
+		}
+		return $outcome;
+	}
+
+	/** Claims the event and applies it; a duplicate is not applied again. */
+	private static function apply( \WC_Order $order, array $attempt, Operation $operation, string $source ): string {
 		$status = $operation->status();
 		$code   = self::int_code( $operation->status_code() );
 		if ( ! Operation_Store::claim_event( $attempt, $operation->id(), $status, $code, $source ) ) {
@@ -77,6 +93,11 @@ final class Operation_Events {
 		}
 		Operation_Store::set_event_outcome( $attempt, $operation->id(), $status, $code, $outcome );
 		return $outcome;
+	}
+
+	private static function reports_success( Operation $operation ): bool {
+		$step = Status_Flow::find_step( $operation->status(), self::int_code( $operation->status_code() ) );
+		return null !== $step && Status_Flow::PHASE_SUCCEEDED === $step['phase'];
 	}
 
 	/** status_code as an int (a non-integral number can never be a known code). */
@@ -99,11 +120,10 @@ final class Operation_Events {
 	 * the attempt is confirmed with the operation-info endpoint first.
 	 */
 	private static function needs_service_answer( Operation $operation, array $attempt ): bool {
-		$step = Status_Flow::find_step( $operation->status(), self::int_code( $operation->status_code() ) );
-		if ( null === $step || Status_Flow::PHASE_SUCCEEDED !== $step['phase'] ) {
+		if ( ! self::reports_success( $operation ) ) {
 			return false;
 		}
-		$transition = Status_Flow::decide( Operation_Store::state_of( $attempt ), array( 'status' => $step['status'], 'status_code' => $step['status_code'] ) );
+		$transition = Status_Flow::decide( Operation_Store::state_of( $attempt ), array( 'status' => $operation->status(), 'status_code' => self::int_code( $operation->status_code() ) ) );
 		return 'apply' === $transition['action'];
 	}
 

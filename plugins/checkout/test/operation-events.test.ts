@@ -123,11 +123,21 @@ for (const version of SUPPORTED_PHP_VERSIONS) {
       assert.ok(pluginNotes(step!).some((n) => n.includes('callback, confirmed with the service') && n.includes('Payment complete.')));
     });
 
-    test('a forged success: the service says pending 2, so the order is held, never paid', async () => {
+    test('a forged success: the service says pending 2, so the order is held, never paid, and the callback is not taken in', async () => {
       const [step] = await run(scenario([{ operation: op(6), service: [{ operation_data: op(2) }] }]));
+      assert.match(step!.error!, /^Card2Crypto\\Checkout\\Service_Behind: the callback reported "success" 6, the service reports "pending" 2/);
       assert.equal(step!.status, 'on-hold');
       assert.equal(step!.paid_by, null);
       assert.deepEqual(step!.attempts.map((a) => [a.status, a.status_code]), [['pending', 2]]);
+    });
+
+    test('a success the service does not report yet: its answer is applied, the callback sent again completes the order', async () => {
+      const [early, again] = await run(scenario([{ operation: op(6), service: [{ operation_data: op(7) }] }, { operation: op(6), service: [{ operation_data: op(6) }] }]));
+      assert.match(early!.error!, /Service_Behind/);
+      assert.deepEqual(early!.events, ['pending 7 applied']);
+      assert.equal(early!.status, 'on-hold');
+      assert.equal(again!.outcome, 'applied');
+      assert.equal(again!.status, 'processing');
     });
 
     test('the service does not know the operation (400): noted, nothing changed, 200 to the caller', async () => {
