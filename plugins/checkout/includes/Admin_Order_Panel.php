@@ -11,6 +11,7 @@
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
 defined( 'ABSPATH' ) || exit;
@@ -19,9 +20,13 @@ final class Admin_Order_Panel {
 
 	const ACTION = 'card2crypto_checkout_order_action';
 
+	/** Query argument of the order screen after a failed action. */
+	const FAILED_ARG = 'card2crypto_failed';
+
 	public static function register(): void {
 		add_action( 'add_meta_boxes', array( self::class, 'add_box' ), 10, 2 );
 		add_action( 'admin_post_' . self::ACTION, array( self::class, 'handle' ) );
+		add_action( 'admin_notices', array( self::class, 'failure_notice' ) );
 	}
 
 	public static function add_box( $screen_id, $post_or_order = null ): void {
@@ -128,26 +133,46 @@ final class Admin_Order_Panel {
 		if ( ! $order instanceof \WC_Order ) {
 			wp_die( esc_html__( 'This order cannot be found.', 'card2crypto-checkout' ), '', array( 'response' => 404 ) );
 		}
-		self::act( $order, $do, wp_get_current_user()->user_login );
-		wp_safe_redirect( $order->get_edit_order_url() );
+		$back = $order->get_edit_order_url();
+		try {
+			self::act( $order, $do, wp_get_current_user()->user_login );
+		} catch ( \Throwable $e ) {
+			// Even the note may have failed (the database is down): the log and the notice on the next screen tell the admin.
+			Log::error( sprintf( 'Order %d: the "%s" action failed: %s', $order_id, $do, $e->getMessage() ) );
+			$back = add_query_arg( self::FAILED_ARG, $do, $back );
+		}
+		wp_safe_redirect( $back );
 		exit;
 	}
 
-	/** Performs an action and records the result as an order note. */
-	public static function act( \WC_Order $order, string $do, string $who ): bool {
+	/** On the screen handle() returns to after a failure: says so (details are in the log). */
+	public static function failure_notice(): void {
+		$failed = isset( $_GET[ self::FAILED_ARG ] ) ? sanitize_key( wp_unslash( $_GET[ self::FAILED_ARG ] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification -- only chooses a message.
+		if ( '' === $failed || ! current_user_can( 'edit_shop_orders' ) ) {
+			return;
+		}
+		echo '<div class="notice notice-error"><p>' . esc_html__( 'Card2Crypto: the payment action could not be completed because of an internal error (for example the database). Nothing was changed by it; see WooCommerce > Status > Logs (card2crypto-checkout) and try again.', 'card2crypto-checkout' ) . '</p></div>';
+	}
+
+	/**
+	 * Performs an action and records the result as an order note.
+	 *
+	 * @param Partner_Api_Client|null $client The client to use; the configured one when null.
+	 */
+	public static function act( \WC_Order $order, string $do, string $who, ?Partner_Api_Client $client = null ): bool {
 		$attempt = Payments::current_attempt( $order );
 		if ( null === $attempt ) {
 			$order->add_order_note( __( 'Card2Crypto: no payment attempt to act on.', 'card2crypto-checkout' ) );
 			return false;
 		}
 		if ( 'refresh' === $do ) {
-			$result = Reconciler::check( $order, $attempt, 'refresh' );
+			$result = self::refresh( $order, $attempt, $client );
 			/* translators: 1: user, 2: result */
 			$order->add_order_note( sprintf( __( 'Card2Crypto: %1$s refreshed the payment from the service. %2$s', 'card2crypto-checkout' ), $who, $result['message'] ) );
 			return $result['ok'];
 		}
 		try {
-			$client = Config::load()->api_client();
+			$client = $client ?? Config::load()->api_client();
 			$op_id  = '' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : null;
 			if ( 'confirm' === $do ) {
 				$client->confirm( $op_id, $attempt['partner_operation_id'] );
@@ -168,7 +193,25 @@ final class Admin_Order_Panel {
 			return false;
 		}
 		// The service's callback moves the order; ask now too, so the screen is current.
-		Reconciler::check( $order, $attempt, 'refresh' );
+		self::refresh( $order, $attempt, $client );
 		return true;
+	}
+
+	/**
+	 * Reconciler::check(), with a failure to apply the answer (a database
+	 * error, an order hook that threw) noted instead of thrown.
+	 *
+	 * @return array{ok: bool, message: string}
+	 */
+	private static function refresh( \WC_Order $order, array $attempt, ?Partner_Api_Client $client ): array {
+		try {
+			return Reconciler::check( $order, $attempt, 'refresh', $client );
+		} catch ( \Throwable $e ) {
+			Log::error( sprintf( 'Order %d: the refresh could not be applied: %s', $order->get_id(), $e->getMessage() ) );
+			return array(
+				'ok'      => false,
+				'message' => __( 'The answer could not be applied because of an internal error (details in WooCommerce > Status > Logs, source card2crypto-checkout); the payment state was left as it was. Try again.', 'card2crypto-checkout' ),
+			);
+		}
 	}
 }

@@ -6,9 +6,13 @@
  * (permission_callback allows everyone) and every request is authenticated
  * by its signature instead, over the raw body read from php://input (not
  * WordPress's parsed parameters). Answers, per docs/decisions.md: 200 "OK"
- * for a verified callback, 400 for an empty, unparseable or invalid body,
- * 401 "Wrong signature", 403 from an address outside the allowlist, 500 when
- * no secret is configured (so the service sends it again later).
+ * for a verified callback, 400 for an empty, unparseable or invalid body
+ * (or one whose signed string could stand for another body, see
+ * Callback_Guard), 401 "Wrong signature", 403 from an address outside the
+ * allowlist, 413 for a body over 64 KB (refused before it is parsed or
+ * HMAC'd), 429 for an address whose callbacks were refused 20 times in the
+ * last minute, 500 when no secret is configured (so the service sends it
+ * again later).
  *
  * A verified callback is applied to its order by Operation_Events (200
  * also for a duplicate; 500 when it could not be taken in) and announced
@@ -67,54 +71,91 @@ final class Callback_Controller {
 
 	public static function handle( \WP_REST_Request $request ): \WP_REST_Response {
 		$settings = Plugin::settings();
+		$ip       = self::client_ip( (string) $settings->get( 'trust_proxy_header' ) );
 
 		$allowlist = Js_Text::split_list( (string) $settings->get( 'callback_ips' ) );
-		if ( array() !== $allowlist ) {
-			$ip = self::client_ip( (string) $settings->get( 'trust_proxy_header' ) );
-			if ( ! Ip_Address::in_list( $ip, $allowlist ) ) {
-				Plugin::log( 'warning', 'Callback refused: ' . $ip . ' is not in the callback IP allowlist.' );
-				return self::answer( 403, 'Forbidden: address not allowed' );
-			}
+		if ( array() !== $allowlist && ! Ip_Address::in_list( $ip, $allowlist ) ) {
+			Log::warning( 'Callback refused: ' . $ip . ' is not in the callback IP allowlist.' );
+			return self::answer( 403, 'Forbidden: address not allowed' );
+		}
+
+		// Size first, then the refusal budget: neither reads more than the limit nor parses or HMACs anything.
+		if ( Callback_Guard::body_too_large( $request->get_header( 'content_length' ) ) ) {
+			return self::refuse( $ip, 413, 'Payload Too Large', 'the declared body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes' );
+		}
+		if ( Callback_Guard::over_limit( get_transient( self::failures_key( $ip ) ), time() ) ) {
+			$response = self::answer( 429, 'Too Many Requests' );
+			$response->header( 'Retry-After', (string) Callback_Guard::FAILURE_WINDOW );
+			return $response;
+		}
+		$body = self::raw_body( $request );
+		if ( Callback_Guard::body_too_large( null, strlen( $body ) ) ) {
+			return self::refuse( $ip, 413, 'Payload Too Large', 'the body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes' );
 		}
 
 		$secret = (string) $settings->get( 'partner_secret' );
 		if ( '' === $secret ) {
-			Plugin::log( 'error', 'Callback not taken in: no partner secret is configured.' );
+			Log::error( 'Callback not taken in: no partner secret is configured.' );
 			return self::answer( 500, 'Callback not received; please send it again' );
 		}
 
-		$body   = self::raw_body( $request );
 		$result = Callback_Verifier::from_raw( $body, $secret );
+		if ( ! $result->ok ) {
+			$answer = $result->http_response();
+			return self::refuse( $ip, $answer['status'], $answer['body'], '(' . $result->reason . ') ' . $result->message );
+		}
+		$ambiguous = Callback_Guard::ambiguity( $result->raw );
+		if ( null !== $ambiguous ) {
+			// Signed, but its signed string could stand for another body: never acted on (docs/decisions.md).
+			$why = $ambiguous['field'] . ': ' . $ambiguous['message'];
+			return self::refuse( $ip, 400, 'Callback could not be processed: ' . $why, $why );
+		}
+
+		$operation = $result->operation;
+		Log::info( sprintf( 'Callback verified: operation %s, status "%s" (%s), partner operation %s.', $operation->id(), $operation->status(), (string) $operation->status_code(), (string) $operation->partner_operation_id() ) );
 		$duplicate    = false;
 		$not_received = false;
-		if ( $result->ok ) {
-			$operation = $result->operation;
-			Plugin::log( 'info', sprintf( 'Callback verified: operation %s, status "%s" (%s), partner operation %s.', $operation->id(), $operation->status(), (string) $operation->status_code(), (string) $operation->partner_operation_id() ) );
-			try {
-				// Claims the event, moves the attempt and the order (includes/Operation_Events.php).
-				$duplicate = Operation_Events::DUPLICATE === Operation_Events::process( $operation, 'callback' );
-			} catch ( \Throwable $e ) {
-				// Not taken in: answer 500 so that the service sends it again.
-				$not_received = true;
-				Log::error( sprintf( 'Callback for operation %s not taken in: %s', $operation->id(), $e->getMessage() ) );
-			}
-			/**
-			 * A verified callback (the signature matched the raw body).
-			 *
-			 * @param \Card2Crypto\Checkout\Shared\Api\Operation $operation
-			 * @param array                                      $raw the whole body as received
-			 */
-			do_action( 'card2crypto_checkout_callback', $operation, $result->raw );
-		} else {
-			Plugin::log( 'warning', 'Callback refused (' . $result->reason . '): ' . $result->message );
+		try {
+			// Claims the event, moves the attempt and the order (includes/Operation_Events.php).
+			$duplicate = Operation_Events::DUPLICATE === Operation_Events::process( $operation, 'callback' );
+		} catch ( Service_Behind $e ) {
+			// The success is not what the service reports yet: answer 500 so that it is sent again.
+			$not_received = true;
+			Log::info( sprintf( 'Callback for operation %s not taken in: %s.', $operation->id(), $e->getMessage() ) );
+		} catch ( \Throwable $e ) {
+			// Not taken in: answer 500 so that the service sends it again.
+			$not_received = true;
+			Log::error( sprintf( 'Callback for operation %s not taken in: %s', $operation->id(), $e->getMessage() ) );
 		}
+		/**
+		 * Fires for every verified callback (the signature matched the raw body),
+		 * after the plugin applied it to its order, whether or not that succeeded.
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param \Card2Crypto\Checkout\Shared\Api\Operation $operation The verified operation_data.
+		 * @param array                                      $raw       The whole body as received (Lossless_Json: numbers keep their text).
+		 */
+		do_action( 'card2crypto_checkout_callback', $operation, $result->raw );
 		$answer = $result->http_response( $duplicate, $not_received );
 		return self::answer( $answer['status'], $answer['body'] );
 	}
 
-	/** The body exactly as received; WordPress's own copy when php://input is empty (internal requests). */
+	/** Logs a refused callback, counts it against the address, and answers. */
+	private static function refuse( string $ip, int $status, string $body, string $why ): \WP_REST_Response {
+		Log::warning( 'Callback from ' . $ip . ' refused (' . $status . '): ' . $why );
+		$key = self::failures_key( $ip );
+		set_transient( $key, Callback_Guard::count_failure( get_transient( $key ), time() ), Callback_Guard::FAILURE_WINDOW );
+		return self::answer( $status, $body );
+	}
+
+	private static function failures_key( string $ip ): string {
+		return 'card2crypto_checkout_cbfail_' . md5( $ip );
+	}
+
+	/** The body exactly as received (at most one byte over the limit); WordPress's own copy when php://input is empty (internal requests). */
 	private static function raw_body( \WP_REST_Request $request ): string {
-		$input = file_get_contents( 'php://input', false, null, 0, Callback_Verifier::MAX_BODY_BYTES + 1 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
+		$input = file_get_contents( 'php://input', false, null, 0, Callback_Guard::MAX_BODY_BYTES + 1 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
 		return ( false === $input || '' === $input ) ? (string) $request->get_body() : $input;
 	}
 

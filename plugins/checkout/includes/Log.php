@@ -1,9 +1,8 @@
 <?php
 /**
- * Log lines of the payment code, with the partner secret and anything shaped
- * like a signature redacted, written through Plugin::log() (WooCommerce's
- * logger, source card2crypto-checkout; errors always, the rest with debug
- * logging on).
+ * The plugin's only logger: every line has the partner secret and anything
+ * shaped like a signature redacted, and goes to WooCommerce's logger (source
+ * card2crypto-checkout; errors always, the rest with debug logging on).
  *
  * @package card2crypto-checkout
  */
@@ -15,7 +14,15 @@ defined( 'ABSPATH' ) || exit;
 final class Log {
 
 	public static function write( string $level, string $message ): void {
-		Plugin::log( $level, self::redact( $message, Config::load()->secret() ) );
+		if ( 'error' !== $level && true !== Plugin::settings()->get( 'debug_logging' ) ) {
+			return;
+		}
+		$message = self::redact( $message, Config::load()->secret() );
+		if ( function_exists( 'wc_get_logger' ) ) {
+			wc_get_logger()->log( $level, $message, array( 'source' => 'card2crypto-checkout' ) );
+		} else {
+			error_log( 'card2crypto-checkout ' . $level . ': ' . $message ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log -- WooCommerce's logger is not loaded.
+		}
 	}
 
 	public static function info( string $message ): void {

@@ -1,17 +1,14 @@
 <?php
 /**
  * Applies a verified operation (from a callback, reconciliation or an admin
- * refresh) to its order: claim the event, decide with the status model,
- * move the attempt by compare-and-swap, then change the order.
+ * refresh) to its order: claim the event (Operation_Store), decide
+ * (Order_Decision, pure), move the attempt by compare-and-swap, then change
+ * the order (Order_Actions). The attempt's move and the order's change stand
+ * or fall together: when changing the order fails, the attempt is moved back
+ * and the claim released, so the service's next delivery is applied again.
  *
- * Mapping (README "Order states", docs/decisions.md "Checkout: order mapping"):
- * - pending 2 (funds debited) and later in-progress steps: on-hold, note;
- * - awaiting confirm 8: on-hold, owner e-mailed (or confirmed automatically
- *   when allowed and amount, currency and wallet match);
- * - success 6 / 0: payment_complete() with the transaction id, explorer link
- *   and status page, only when everything matches the order;
- * - declined 101..106: failed, with the reason;
- * - anything that does not match the order: on-hold with a note, never completed.
+ * A callback that would complete the order is confirmed with the service's
+ * operation-info endpoint first, and the service's answer is what is applied.
  *
  * @package card2crypto-checkout
  */
@@ -19,6 +16,7 @@
 namespace Card2Crypto\Checkout;
 
 use Card2Crypto\Checkout\Shared\Api\Operation;
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
 defined( 'ABSPATH' ) || exit;
@@ -27,9 +25,9 @@ final class Operation_Events {
 
 	const UNKNOWN   = 'unknown';
 	const DUPLICATE = 'duplicate';
-	const APPLIED   = 'applied';
-	const IGNORED   = 'ignored';
-	const REVIEW    = 'review';
+	const APPLIED   = Order_Decision::APPLIED;
+	const IGNORED   = Order_Decision::IGNORED;
+	const REVIEW    = Order_Decision::REVIEW;
 
 	/** Order meta: the last applied operation data (for display). */
 	const META_OPERATION = '_card2crypto_operation';
@@ -38,11 +36,15 @@ final class Operation_Events {
 	const META_PAID_BY = '_card2crypto_paid_by';
 
 	/**
-	 * @param string $source callback | reconcile | refresh
+	 * @param string                  $source callback | reconcile | refresh
+	 * @param Partner_Api_Client|null $client Asked to confirm a success callback; the configured client when null.
 	 * @return string One of the constants.
-	 * @throws \Throwable When the order could not be updated; the event is released so a re-delivery is processed again.
+	 * @throws Service_Behind When a success callback is not (yet) what the service reports: the service's answer was applied,
+	 *                        the callback is to be answered non-200 so that it is sent again.
+	 * @throws \Throwable     When the order could not be updated, or the service could not be asked to confirm a success: the
+	 *                        event is released and the attempt left as it was, so a re-delivery is processed again.
 	 */
-	public static function process( Operation $operation, string $source ): string {
+	public static function process( Operation $operation, string $source, ?Partner_Api_Client $client = null ): string {
 		$attempt = self::find_attempt( $operation );
 		if ( null === $attempt ) {
 			Log::info( sprintf( 'Operation %s (partner id %s) is not an order of this store; acknowledged, nothing changed.', $operation->id(), (string) $operation->partner_operation_id() ) );
@@ -54,6 +56,29 @@ final class Operation_Events {
 			return self::UNKNOWN;
 		}
 
+		$behind = null;
+		if ( 'callback' === $source && self::needs_service_answer( $operation, $attempt ) ) {
+			$truth = self::ask_service( $client, $order, $attempt, $operation );
+			if ( null === $truth ) {
+				return self::REVIEW;
+			}
+			if ( ! self::reports_success( $truth ) ) {
+				$behind = sprintf( 'the callback reported "%s" %d, the service reports "%s" %d', $operation->status(), self::int_code( $operation->status_code() ), $truth->status(), self::int_code( $truth->status_code() ) );
+			}
+			$operation = $truth;
+			$source    = 'confirmed';
+		}
+
+		$outcome = self::apply( $order, $attempt, $operation, $source );
+		if ( null !== $behind ) {
+			// What the service reports was applied; the success was not: the service is asked to send it again.
+			throw new Service_Behind( $behind );
+		}
+		return $outcome;
+	}
+
+	/** Claims the event and applies it; a duplicate is not applied again. */
+	private static function apply( \WC_Order $order, array $attempt, Operation $operation, string $source ): string {
 		$status = $operation->status();
 		$code   = self::int_code( $operation->status_code() );
 		if ( ! Operation_Store::claim_event( $attempt, $operation->id(), $status, $code, $source ) ) {
@@ -61,13 +86,23 @@ final class Operation_Events {
 			return self::DUPLICATE;
 		}
 		try {
-			$outcome = self::apply_claimed( $order, $attempt, $operation, $status, $code, $source );
+			$outcome = self::apply_claimed( $order, $attempt, $operation, self::source_label( $source ) );
 		} catch ( \Throwable $e ) {
 			Operation_Store::release_event( $attempt, $operation->id(), $status, $code );
 			throw $e;
 		}
 		Operation_Store::set_event_outcome( $attempt, $operation->id(), $status, $code, $outcome );
 		return $outcome;
+	}
+
+	private static function reports_success( Operation $operation ): bool {
+		$step = Status_Flow::find_step( $operation->status(), self::int_code( $operation->status_code() ) );
+		return null !== $step && Status_Flow::PHASE_SUCCEEDED === $step['phase'];
+	}
+
+	/** status_code as an int (a non-integral number can never be a known code). */
+	public static function int_code( $code ): int {
+		return is_int( $code ) ? $code : ( is_float( $code ) && floor( $code ) === $code && abs( $code ) < PHP_INT_MAX ? (int) $code : PHP_INT_MIN );
 	}
 
 	private static function find_attempt( Operation $operation ): ?array {
@@ -78,38 +113,85 @@ final class Operation_Events {
 		return Operation_Store::attempt_by_operation_id( $operation->id() );
 	}
 
-	/** status_code as an int (a non-integral number can never be a known code). */
-	private static function int_code( $code ): int {
-		return is_int( $code ) ? $code : ( is_float( $code ) && floor( $code ) === $code && abs( $code ) < PHP_INT_MAX ? (int) $code : PHP_INT_MIN );
+	/**
+	 * A callback that would complete an order is only a trigger: the signed
+	 * canonical string cannot be trusted alone (docs/decisions.md, "Callbacks:
+	 * ambiguous bodies and the service's word"), so a success that would move
+	 * the attempt is confirmed with the operation-info endpoint first.
+	 */
+	private static function needs_service_answer( Operation $operation, array $attempt ): bool {
+		if ( ! self::reports_success( $operation ) ) {
+			return false;
+		}
+		$transition = Status_Flow::decide( Operation_Store::state_of( $attempt ), array( 'status' => $operation->status(), 'status_code' => self::int_code( $operation->status_code() ) ) );
+		return 'apply' === $transition['action'];
 	}
 
-	private static function apply_claimed( \WC_Order $order, array $attempt, Operation $operation, string $status, int $code, string $source ): string {
-		$via = self::source_label( $source );
-
-		// One attempt, one operation: a second operation under the same id is never applied.
-		if ( null !== $attempt['operation_id'] && '' !== $attempt['operation_id'] && $attempt['operation_id'] !== $operation->id() ) {
-			$message = sprintf(
-				/* translators: 1: operation id, 2: status, 3: status code, 4: operation id already bound, 5: source */
-				__( 'Card2Crypto: another operation (%1$s) reported "%2$s" %3$d for this payment, which belongs to operation %4$s (%5$s). It was not applied; check it in the partner portal.', 'card2crypto-checkout' ),
-				$operation->id(),
-				$status,
-				$code,
-				$attempt['operation_id'],
-				$via
-			);
-			$order->add_order_note( $message );
-			Owner_Notice::send( $order, __( 'A second card payment operation for one order', 'card2crypto-checkout' ), $message );
-			return self::REVIEW;
-		}
-
-		for ( $try = 0; $try < 10; $try++ ) {
-			$decision = Status_Flow::decide( Operation_Store::state_of( $attempt ), array( 'status' => $status, 'status_code' => $code ) );
-			if ( 'apply' !== $decision['action'] ) {
-				return self::not_applied( $order, $attempt, $decision, $status, $code, $via );
+	/**
+	 * The service's answer about the attempt's operation, or null when the
+	 * service says it has no such operation for this attempt (noted, nothing
+	 * changed).
+	 *
+	 * @throws \RuntimeException When the service cannot be asked (the callback is answered 500 and sent again).
+	 */
+	private static function ask_service( ?Partner_Api_Client $client, \WC_Order $order, array $attempt, Operation $callback ): ?Operation {
+		$bound = '' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : $callback->id();
+		try {
+			$client = $client ?? Config::load()->api_client();
+			$truth  = $client->operation( $bound, $attempt['partner_operation_id'] );
+		} catch ( Partner_Api_Exception $e ) {
+			if ( Partner_Api_Exception::HTTP === $e->kind && 400 === $e->status ) {
+				$note = sprintf(
+					/* translators: 1: status, 2: status code, 3: operation id, 4: error */
+					__( 'Card2Crypto: a callback reported "%1$s" %2$d for operation %3$s, but the service does not confirm it (%4$s). Nothing was changed.', 'card2crypto-checkout' ),
+					$callback->status(),
+					self::int_code( $callback->status_code() ),
+					$callback->id(),
+					$e->getMessage()
+				);
+				$order->add_order_note( $note );
+				Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note );
+				return null;
 			}
-			if ( Operation_Store::swap_state( $attempt, $operation->id(), $status, $code ) ) {
-				self::apply_to_order( $order, $attempt, $operation, $status, $code, $via );
-				return self::APPLIED;
+			throw new \RuntimeException( 'The service could not confirm the callback: ' . $e->getMessage(), 0, $e );
+		} catch ( \InvalidArgumentException $e ) {
+			throw new \RuntimeException( 'The service could not be asked to confirm the callback: ' . $e->getMessage(), 0, $e );
+		}
+		$order->add_order_note(
+			sprintf(
+				/* translators: 1: callback status, 2: callback code, 3: operation id, 4: service status, 5: service code */
+				__( 'Card2Crypto: a callback reported "%1$s" %2$d; asked about operation %3$s, the service answers "%4$s" %5$d. The service\'s answer is applied.', 'card2crypto-checkout' ),
+				$callback->status(),
+				self::int_code( $callback->status_code() ),
+				$truth->id(),
+				$truth->status(),
+				self::int_code( $truth->status_code() )
+			)
+		);
+		return $truth;
+	}
+
+	private static function apply_claimed( \WC_Order $order, array $attempt, Operation $operation, string $via ): string {
+		for ( $try = 0; $try < 10; $try++ ) {
+			$state  = Operation_Store::state_of( $attempt );
+			$action = Order_Decision::decide( self::facts( $order, $attempt, $state, $operation ) );
+			if ( ! $action['advance'] ) {
+				Order_Actions::perform( $order, $action, $attempt, $state, $operation, $via );
+				return $action['outcome'];
+			}
+			if ( Operation_Store::swap_state( $attempt, $operation->id(), $operation->status(), self::int_code( $operation->status_code() ) ) ) {
+				// The attempt moved: the order must move too, or the attempt goes back (a re-delivery then finds it where it was).
+				try {
+					self::store_operation_meta( $order, $operation );
+					Order_Actions::perform( $order, $action, $attempt, $state, $operation, $via );
+				} catch ( \Throwable $e ) {
+					Operation_Store::restore_state( $attempt );
+					throw $e;
+				}
+				if ( $action['flag_mismatch'] ) {
+					Operation_Store::flag_mismatch( $attempt );
+				}
+				return $action['outcome'];
 			}
 			// Another event moved the attempt meanwhile: decide again against its state.
 			$attempt = Operation_Store::attempt( (int) $attempt['id'] );
@@ -117,209 +199,41 @@ final class Operation_Events {
 		throw new \RuntimeException( 'The payment state kept changing while this event was applied.' );
 	}
 
-	private static function not_applied( \WC_Order $order, array $attempt, array $decision, string $status, int $code, string $via ): string {
-		$current = Operation_Store::state_of( $attempt );
-		if ( 'review' === $decision['action'] ) {
-			$message = 'conflict' === $decision['why']
-				? sprintf(
-					/* translators: 1: new status, 2: code, 3: stored status, 4: stored code, 5: source */
-					__( 'Card2Crypto: the service reported "%1$s" %2$d after "%3$s" %4$d (%5$s). Contradicting outcomes: nothing was changed automatically; check the operation in the partner portal.', 'card2crypto-checkout' ),
-					$status,
-					$code,
-					$current['status'] ?? '',
-					$current['status_code'] ?? 0,
-					$via
-				)
-				: sprintf(
-					/* translators: 1: status, 2: code, 3: source */
-					__( 'Card2Crypto: the service reported an unknown status "%1$s" %2$d (%3$s); nothing was changed automatically.', 'card2crypto-checkout' ),
-					$status,
-					$code,
-					$via
-				);
-			$order->add_order_note( $message );
-			Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $message );
-			return self::REVIEW;
+	/** What Order_Decision needs to know, read from the attempt, the order and the operation. */
+	private static function facts( \WC_Order $order, array $attempt, ?array $state, Operation $operation ): array {
+		try {
+			$order_amount = Payments::order_amount( $order );
+		} catch ( Payment_Refused $e ) {
+			$order_amount = null;
 		}
-		Log::info( sprintf( 'Order %d: %s %d ignored (%s) after %s %d (%s).', $order->get_id(), $status, $code, $decision['why'], $current['status'] ?? '-', $current['status_code'] ?? -1, $via ) );
-		return self::IGNORED;
-	}
-
-	private static function apply_to_order( \WC_Order $order, array $attempt, Operation $operation, string $status, int $code, string $via ): void {
-		self::store_operation_meta( $order, $operation );
-		$step     = Status_Flow::find_step( $status, $code );
-		$expected = Operation_Store::expected_of( $attempt );
-		$match    = Payment_Match::compare(
-			$expected,
-			array(
+		return array(
+			'state'        => $state,
+			'event'        => array(
+				'status'       => $operation->status(),
+				'status_code'  => self::int_code( $operation->status_code() ),
+				'operation_id' => $operation->id(),
+			),
+			'attempt'      => array(
+				'operation_id'         => $attempt['operation_id'],
+				'partner_operation_id' => $attempt['partner_operation_id'],
+				'mismatch'             => 1 === $attempt['mismatch'],
+				'current'              => (string) $order->get_meta( Payments::META_ATTEMPT ) === $attempt['partner_operation_id'],
+			),
+			'expected'     => Operation_Store::expected_of( $attempt ),
+			'received'     => array(
 				'amount'      => $operation->from_amount(),
 				'currency'    => $operation->from_currency(),
 				'wallet'      => $operation->to_address(),
 				'to_currency' => $operation->to_currency(),
-			)
+			),
+			'order'        => array(
+				'paid'     => $order->is_paid(),
+				'paid_by'  => (string) $order->get_meta( self::META_PAID_BY ),
+				'amount'   => $order_amount,
+				'currency' => (string) $order->get_currency(),
+			),
+			'auto_confirm' => Config::load()->auto_confirm(),
 		);
-		$mismatch = ! $match['ok'] || 1 === $attempt['mismatch'];
-		if ( ! $match['ok'] ) {
-			Operation_Store::flag_mismatch( $attempt );
-		}
-		$label = sprintf( '"%s" %d (%s)', $status, $code, $step['meaning'] );
-
-		$is_current = (string) $order->get_meta( Payments::META_ATTEMPT ) === $attempt['partner_operation_id'];
-		if ( Status_Flow::PHASE_FAILED === $step['phase'] ) {
-			if ( ! $is_current ) {
-				/* translators: 1: status and meaning, 2: source */
-				$order->add_order_note( sprintf( __( 'Card2Crypto: an earlier payment attempt ended: %1$s; %2$s. The newer attempt is not affected.', 'card2crypto-checkout' ), $label, $via ) );
-				return;
-			}
-			$note = sprintf(
-				/* translators: 1: status and meaning, 2: source */
-				__( 'Card2Crypto: payment declined: %1$s; %2$s. The buyer can pay again from the order page.', 'card2crypto-checkout' ),
-				$label,
-				$via
-			);
-			if ( $order->is_paid() ) {
-				$order->add_order_note( $note );
-			} else {
-				$order->update_status( 'failed', $note );
-			}
-			return;
-		}
-
-		if ( $mismatch ) {
-			$problems = $match['problems'] ? implode( '; ', $match['problems'] ) : __( 'an earlier event of this payment did not match the order', 'card2crypto-checkout' );
-			$note     = sprintf(
-				/* translators: 1: status, 2: problems, 3: source */
-				__( 'Card2Crypto: %1$s does NOT match this order: %2$s (%3$s). The order is on hold and will not be completed automatically.', 'card2crypto-checkout' ),
-				$label,
-				$problems,
-				$via
-			);
-			self::hold( $order, $note );
-			Owner_Notice::send( $order, __( 'A card payment does not match its order', 'card2crypto-checkout' ), $note );
-			return;
-		}
-
-		if ( Status_Flow::PHASE_SUCCEEDED === $step['phase'] ) {
-			if ( $order->is_paid() ) {
-				$paid_by = (string) $order->get_meta( self::META_PAID_BY );
-				if ( '' !== $paid_by && $paid_by !== $attempt['partner_operation_id'] ) {
-					$note = sprintf(
-						/* translators: 1: status, 2: operation id, 3: source */
-						__( 'Card2Crypto: %1$s for operation %2$s, but this order was already paid by another payment (%3$s). The buyer paid twice: refund one of them.', 'card2crypto-checkout' ),
-						$label,
-						$operation->id(),
-						$via
-					);
-					$order->add_order_note( $note );
-					Owner_Notice::send( $order, __( 'An order was paid twice', 'card2crypto-checkout' ), $note );
-					return;
-				}
-				$order->add_order_note( sprintf( /* translators: 1: status, 2: source */ __( 'Card2Crypto: %1$s (%2$s).', 'card2crypto-checkout' ), $label, $via ) );
-				return;
-			}
-			if ( ! $match['complete'] ) {
-				$note = sprintf(
-					/* translators: 1: status, 2: missing members, 3: source */
-					__( 'Card2Crypto: %1$s, but the operation does not say %2$s, so it cannot be checked against the order (%3$s). The order is on hold; refresh it from the service or check the partner portal.', 'card2crypto-checkout' ),
-					$label,
-					implode( ', ', $match['missing'] ),
-					$via
-				);
-				self::hold( $order, $note );
-				Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note );
-				return;
-			}
-			$tx_id = (string) $operation->tx_id();
-			$order->update_meta_data( self::META_PAID_BY, $attempt['partner_operation_id'] );
-			$order->save();
-			$order->payment_complete( $tx_id );
-			$order->add_order_note( self::success_note( $operation, $label, $via ) );
-			return;
-		}
-
-		if ( Status_Flow::PHASE_NEEDS_ACTION === $step['phase'] ) {
-			self::awaiting_confirmation( $order, $attempt, $operation, $label, $match, $via );
-			return;
-		}
-
-		// In progress. Code 1 (created) tells nothing about money yet.
-		$note = sprintf( /* translators: 1: status, 2: source */ __( 'Card2Crypto: %1$s (%2$s).', 'card2crypto-checkout' ), $label, $via );
-		if ( $code >= 2 && ! $order->is_paid() ) {
-			self::hold( $order, $note );
-		} else {
-			$order->add_order_note( $note );
-		}
-	}
-
-	private static function awaiting_confirmation( \WC_Order $order, array $attempt, Operation $operation, string $label, array $match, string $via ): void {
-		$config     = Config::load();
-		$is_current = (string) $order->get_meta( Payments::META_ATTEMPT ) === $attempt['partner_operation_id'];
-		if ( $config->auto_confirm() && $match['complete'] && $is_current && ! $order->is_paid() ) {
-			try {
-				$config->api_client()->confirm( $operation->id(), $attempt['partner_operation_id'] );
-				self::hold(
-					$order,
-					sprintf(
-						/* translators: 1: status, 2: source */
-						__( 'Card2Crypto: %1$s (%2$s). Amount, currency and wallet match the order: confirmed automatically.', 'card2crypto-checkout' ),
-						$label,
-						$via
-					)
-				);
-				return;
-			} catch ( Partner_Api_Exception $e ) {
-				$failure = $e->getMessage();
-			} catch ( \InvalidArgumentException $e ) {
-				$failure = $e->getMessage();
-			}
-			$note = sprintf(
-				/* translators: 1: status, 2: error, 3: source */
-				__( 'Card2Crypto: %1$s (%2$s). Automatic confirmation failed (%3$s): confirm or cancel it on this order.', 'card2crypto-checkout' ),
-				$label,
-				$via,
-				$failure
-			);
-		} else {
-			$why  = $config->auto_confirm()
-				? __( 'it cannot be checked against the order', 'card2crypto-checkout' )
-				: __( 'automatic confirmation is off', 'card2crypto-checkout' );
-			$note = sprintf(
-				/* translators: 1: status, 2: source, 3: reason */
-				__( 'Card2Crypto: %1$s (%2$s). The operation waits for your confirmation (%3$s): confirm or cancel it on this order.', 'card2crypto-checkout' ),
-				$label,
-				$via,
-				$why
-			);
-		}
-		self::hold( $order, $note );
-		Owner_Notice::send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note );
-	}
-
-	private static function hold( \WC_Order $order, string $note ): void {
-		if ( $order->is_paid() || $order->has_status( 'on-hold' ) ) {
-			$order->add_order_note( $note );
-			return;
-		}
-		$order->update_status( 'on-hold', $note );
-	}
-
-	private static function success_note( Operation $operation, string $label, string $via ): string {
-		$parts = array(
-			sprintf( /* translators: 1: status, 2: source */ __( 'Card2Crypto: %1$s (%2$s). Payment complete.', 'card2crypto-checkout' ), $label, $via ),
-		);
-		if ( null !== $operation->tx_id() ) {
-			/* translators: %s: blockchain transaction id */
-			$parts[] = sprintf( __( 'BTC transaction: %s.', 'card2crypto-checkout' ), $operation->tx_id() );
-		}
-		if ( null !== $operation->explorer_url() ) {
-			/* translators: %s: URL */
-			$parts[] = sprintf( __( 'Explorer: %s', 'card2crypto-checkout' ), esc_url_raw( $operation->explorer_url() ) );
-		}
-		if ( null !== $operation->status_url() ) {
-			/* translators: %s: URL */
-			$parts[] = sprintf( __( 'Status page: %s', 'card2crypto-checkout' ), esc_url_raw( $operation->status_url() ) );
-		}
-		return implode( ' ', $parts );
 	}
 
 	/** Keeps what the order screens show, from the latest applied event. */
@@ -356,6 +270,8 @@ final class Operation_Events {
 		switch ( $source ) {
 			case 'callback':
 				return __( 'callback', 'card2crypto-checkout' );
+			case 'confirmed':
+				return __( 'callback, confirmed with the service', 'card2crypto-checkout' );
 			case 'reconcile':
 				return __( 'found by reconciliation', 'card2crypto-checkout' );
 			default:

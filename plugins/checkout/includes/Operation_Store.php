@@ -93,8 +93,8 @@ CREATE TABLE {$events} (
 
 	public static function drop(): void {
 		global $wpdb;
-		$wpdb->query( 'DROP TABLE IF EXISTS ' . self::events_table() ); // phpcs:ignore WordPress.DB
-		$wpdb->query( 'DROP TABLE IF EXISTS ' . self::attempts_table() ); // phpcs:ignore WordPress.DB
+		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::events_table() ) ); // phpcs:ignore WordPress.DB
+		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::attempts_table() ) ); // phpcs:ignore WordPress.DB
 		delete_option( self::DB_VERSION_OPTION );
 	}
 
@@ -129,27 +129,33 @@ CREATE TABLE {$events} (
 
 	public static function attempt_by_partner_id( string $partner_operation_id ): ?array {
 		global $wpdb;
-		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM ' . self::attempts_table() . ' WHERE partner_operation_id = %s', $partner_operation_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE partner_operation_id = %s', self::attempts_table(), $partner_operation_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
 		return $row ? self::typed( $row ) : null;
 	}
 
 	public static function attempt_by_operation_id( string $operation_id ): ?array {
 		global $wpdb;
-		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM ' . self::attempts_table() . ' WHERE operation_id = %s ORDER BY id DESC LIMIT 1', $operation_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE operation_id = %s ORDER BY id DESC LIMIT 1', self::attempts_table(), $operation_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
 		return $row ? self::typed( $row ) : null;
 	}
 
 	public static function attempt( int $id ): ?array {
 		global $wpdb;
-		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM ' . self::attempts_table() . ' WHERE id = %d', $id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE id = %d', self::attempts_table(), $id ), ARRAY_A ); // phpcs:ignore WordPress.DB
 		return $row ? self::typed( $row ) : null;
 	}
 
 	/** @return array<int, array> Every attempt of an order, newest first. */
 	public static function attempts_of_order( int $order_id ): array {
 		global $wpdb;
-		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT * FROM ' . self::attempts_table() . ' WHERE order_id = %d ORDER BY id DESC', $order_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT * FROM %i WHERE order_id = %d ORDER BY id DESC', self::attempts_table(), $order_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
 		return array_map( array( self::class, 'typed' ), $rows ?: array() );
+	}
+
+	/** How many attempts the order started since $since (UTC, MySQL format). */
+	public static function attempts_started_since( int $order_id, string $since ): int {
+		global $wpdb;
+		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT COUNT(*) FROM %i WHERE order_id = %d AND created_at >= %s', self::attempts_table(), $order_id, $since ) ); // phpcs:ignore WordPress.DB
 	}
 
 	/**
@@ -161,7 +167,8 @@ CREATE TABLE {$events} (
 		$key      = self::event_key( (int) $attempt['id'], $operation_id, $status, $code );
 		$affected = $wpdb->query( // phpcs:ignore WordPress.DB
 			$wpdb->prepare(
-				'INSERT IGNORE INTO ' . self::events_table() . ' (event_key, attempt_id, operation_id, status, status_code, source, outcome, received_at) VALUES (%s, %d, %s, %s, %d, %s, %s, %s)',
+				'INSERT IGNORE INTO %i (event_key, attempt_id, operation_id, status, status_code, source, outcome, received_at) VALUES (%s, %d, %s, %s, %d, %s, %s, %s)',
+				self::events_table(),
 				$key,
 				(int) $attempt['id'],
 				$operation_id,
@@ -193,7 +200,7 @@ CREATE TABLE {$events} (
 	/** Number of events recorded for an attempt (tests, admin). */
 	public static function event_count( int $attempt_id ): int {
 		global $wpdb;
-		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT COUNT(*) FROM ' . self::events_table() . ' WHERE attempt_id = %d', $attempt_id ) ); // phpcs:ignore WordPress.DB
+		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT COUNT(*) FROM %i WHERE attempt_id = %d', self::events_table(), $attempt_id ) ); // phpcs:ignore WordPress.DB
 	}
 
 	/**
@@ -205,7 +212,8 @@ CREATE TABLE {$events} (
 		global $wpdb;
 		$affected = $wpdb->query( // phpcs:ignore WordPress.DB
 			$wpdb->prepare(
-				'UPDATE ' . self::attempts_table() . ' SET status = %s, status_code = %d, operation_id = %s, version = version + 1, updated_at = %s WHERE id = %d AND version = %d',
+				'UPDATE %i SET status = %s, status_code = %d, operation_id = %s, version = version + 1, updated_at = %s WHERE id = %d AND version = %d',
+				self::attempts_table(),
 				$status,
 				$code,
 				$operation_id,
@@ -220,6 +228,34 @@ CREATE TABLE {$events} (
 		return 1 === (int) $affected;
 	}
 
+	/**
+	 * Undoes swap_state() for $attempt (the row as read before the swap) when
+	 * the order could not follow: back to its previous pair and operation id,
+	 * only if nothing moved the attempt since our swap (version + 1). The
+	 * version still grows, so a decision read before the undo cannot swap.
+	 */
+	public static function restore_state( array $attempt ): void {
+		global $wpdb;
+		$affected = $wpdb->query( // phpcs:ignore WordPress.DB
+			$wpdb->prepare(
+				"UPDATE %i SET status = %s, status_code = %d, operation_id = NULLIF(%s, ''), version = version + 1, updated_at = %s WHERE id = %d AND version = %d",
+				self::attempts_table(),
+				(string) $attempt['status'],
+				(int) $attempt['status_code'],
+				(string) $attempt['operation_id'],
+				current_time( 'mysql', true ),
+				(int) $attempt['id'],
+				(int) $attempt['version'] + 1
+			)
+		);
+		if ( false === $affected ) {
+			Log::error( sprintf( 'Attempt %d: the payment state could not be moved back after a failed order update: %s', (int) $attempt['id'], $wpdb->last_error ) );
+		} elseif ( 1 !== (int) $affected ) {
+			// A later event moved the attempt already; it stays where that event put it.
+			Log::info( sprintf( 'Attempt %d: not moved back after a failed order update; a later event moved it meanwhile.', (int) $attempt['id'] ) );
+		}
+	}
+
 	public static function flag_mismatch( array $attempt ): void {
 		global $wpdb;
 		$wpdb->update( self::attempts_table(), array( 'mismatch' => 1 ), array( 'id' => (int) $attempt['id'] ), array( '%d' ), array( '%d' ) ); // phpcs:ignore WordPress.DB
@@ -227,7 +263,7 @@ CREATE TABLE {$events} (
 
 	public static function count_check( array $attempt ): void {
 		global $wpdb;
-		$wpdb->query( $wpdb->prepare( 'UPDATE ' . self::attempts_table() . ' SET checks = checks + 1 WHERE id = %d', (int) $attempt['id'] ) ); // phpcs:ignore WordPress.DB
+		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET checks = checks + 1 WHERE id = %d', self::attempts_table(), (int) $attempt['id'] ) ); // phpcs:ignore WordPress.DB
 	}
 
 	/** @return array{amount: int, currency: string, wallet: string} */

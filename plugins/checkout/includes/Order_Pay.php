@@ -22,6 +22,14 @@ final class Order_Pay {
 
 	/** Global name of the widget's run function (decisions.md, sandbox widget entry). */
 	public static function run_function(): string {
+		/**
+		 * Filters the global name of the widget's run function that the
+		 * order-pay page calls (a dotted path from window).
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param string $name Default "Card2CryptoWidget.run".
+		 */
 		return (string) apply_filters( 'card2crypto_checkout_widget_run_function', 'Card2CryptoWidget.run' );
 	}
 
@@ -114,7 +122,8 @@ final class Order_Pay {
 	 * Redirect flow: 302 to the landing page with settings signed now, so the
 	 * timestamp is fresh when the landing page starts the widget (the service
 	 * allows 5 s behind). Uses the attempt placing the order started, or a new
-	 * one if that one already has news (the buyer came back).
+	 * one if that one already has news (the buyer came back) or no longer asks
+	 * for the order's total, currency and wallet (the order was edited).
 	 */
 	public static function rest_landing( \WP_REST_Request $request ) {
 		$order = wc_get_order( (int) $request['order_id'] );
@@ -126,11 +135,8 @@ final class Order_Pay {
 		$target = $order->get_checkout_order_received_url();
 		if ( Gateway::ID === $order->get_payment_method() && $order->needs_payment() ) {
 			try {
-				$attempt = Payments::current_attempt( $order );
-				if ( null === $attempt || Operation_Store::NO_CODE !== $attempt['status_code'] ) {
-					$attempt = Payments::start_attempt( $order, $config );
-				}
-				$target = Payments::landing_url( $order, $attempt, $config );
+				$attempt = Payments::fitting_attempt( $order, $config );
+				$target  = Payments::landing_url( $order, $attempt, $config );
 			} catch ( \Throwable $e ) {
 				Log::error( sprintf( 'Order %d: the landing URL could not be built: %s', $order->get_id(), $e->getMessage() ) );
 				$target = $order->get_checkout_payment_url();

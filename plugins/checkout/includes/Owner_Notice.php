@@ -14,6 +14,15 @@ defined( 'ABSPATH' ) || exit;
 final class Owner_Notice {
 
 	public static function send( \WC_Order $order, string $subject, string $message ): void {
+		/**
+		 * Filters who is e-mailed when a card payment needs the store owner
+		 * (confirmation, mismatch, conflict). An empty string sends nothing.
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param string    $to    Default the site's admin e-mail.
+		 * @param \WC_Order $order The order concerned.
+		 */
 		$to = (string) apply_filters( 'card2crypto_checkout_owner_email', get_option( 'admin_email' ), $order );
 		if ( '' === $to ) {
 			return;

@@ -17,7 +17,7 @@ final class Payment_Match {
 	/**
 	 * @param array{amount: int, currency: string, wallet: string} $expected What the order asked for (minor units).
 	 * @param array{amount?: ?int, currency?: ?string, wallet?: ?string, to_currency?: ?string} $received What the operation says.
-	 * @return array{ok: bool, complete: bool, problems: string[]}
+	 * @return array{ok: bool, complete: bool, problems: string[], missing: string[]}
 	 *         ok: nothing present contradicts the order; complete: every
 	 *         member needed to pay the order is present (and ok).
 	 */
@@ -39,8 +39,11 @@ final class Payment_Match {
 			$problems[] = sprintf( 'currency: the operation is in %s, the order in %s', (string) $currency, $expected['currency'] );
 		}
 
+		// Required like the others: a success that does not say which asset was bought cannot be checked.
 		$to_currency = $received['to_currency'] ?? null;
-		if ( null !== $to_currency && 'BTC' !== $to_currency ) {
+		if ( null === $to_currency ) {
+			$missing[] = 'to_currency';
+		} elseif ( 'BTC' !== $to_currency ) {
 			$problems[] = sprintf( 'to_currency: the operation buys %s, the order pays in BTC', (string) $to_currency );
 		}
 

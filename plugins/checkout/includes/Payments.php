@@ -28,6 +28,25 @@ final class Payments {
 		return '' === $id ? null : Operation_Store::attempt_by_partner_id( $id );
 	}
 
+	/**
+	 * The current attempt when it may be signed again for the order as it is
+	 * now (Attempt_Policy::reusable()), else a new one.
+	 *
+	 * @throws Payment_Refused With a message for the buyer.
+	 */
+	public static function fitting_attempt( \WC_Order $order, Config $config ): array {
+		$attempt = self::current_attempt( $order );
+		try {
+			$amount = self::order_amount( $order );
+		} catch ( Payment_Refused $e ) {
+			$amount = null;
+		}
+		if ( Attempt_Policy::reusable( $attempt, $amount, (string) $order->get_currency(), $config->wallet() ) ) {
+			return $attempt;
+		}
+		return self::start_attempt( $order, $config );
+	}
+
 	/** True when money may be moving for this attempt: the buyer paid and no final failure came. */
 	public static function in_flight( ?array $attempt ): bool {
 		if ( null === $attempt || Operation_Store::NO_CODE === $attempt['status_code'] ) {
@@ -62,6 +81,14 @@ final class Payments {
 			return false;
 		}
 		$age = time() - (int) strtotime( $current['created_at'] . ' UTC' );
+		/**
+		 * Filters how long after the buyer was sent to pay WooCommerce's
+		 * hold-stock timer leaves an order with no news alone.
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param int $seconds Default HOUR_IN_SECONDS.
+		 */
 		return $age < (int) apply_filters( 'card2crypto_checkout_payment_window', HOUR_IN_SECONDS );
 	}
 
@@ -85,6 +112,10 @@ final class Payments {
 		$amount = self::order_amount( $order );
 		if ( null !== Currencies::limit_problem( $amount, $currency ) ) {
 			throw new Payment_Refused( __( 'The order total is outside the range card payments accept.', 'card2crypto-checkout' ) );
+		}
+		// Each start is a row and a signature: a page reloaded in a loop must not make them without end.
+		if ( Attempt_Policy::over_cap( Operation_Store::attempts_started_since( $order->get_id(), gmdate( 'Y-m-d H:i:s', time() - Attempt_Policy::CAP_WINDOW ) ) ) ) {
+			throw new Payment_Refused( __( 'Too many card payments were started for this order in the last hour. Please try again later.', 'card2crypto-checkout' ) );
 		}
 		$partner_operation_id = 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 12 ) );
 		$attempt              = Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $config->wallet() );

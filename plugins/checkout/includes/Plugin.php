@@ -97,19 +97,4 @@ final class Plugin {
 	public static function field_view(): Field_View {
 		return new Field_View( self::settings() );
 	}
-
-	/**
-	 * Writes a log line to the WooCommerce log when debug logging is on
-	 * (errors always). Callers never pass the secret.
-	 */
-	public static function log( string $level, string $message ): void {
-		if ( 'error' !== $level && true !== self::settings()->get( 'debug_logging' ) ) {
-			return;
-		}
-		if ( function_exists( 'wc_get_logger' ) ) {
-			wc_get_logger()->log( $level, $message, array( 'source' => 'card2crypto-checkout' ) );
-		} else {
-			error_log( 'card2crypto-checkout ' . $level . ': ' . $message ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log -- WooCommerce's logger is not loaded.
-		}
-	}
 }

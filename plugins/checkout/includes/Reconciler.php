@@ -10,6 +10,7 @@
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
 defined( 'ABSPATH' ) || exit;
@@ -34,6 +35,15 @@ final class Reconciler {
 		for ( $total = array_sum( $delays ); $total < 11 * DAY_IN_SECONDS; $total += 12 * HOUR_IN_SECONDS ) {
 			$delays[] = 12 * HOUR_IN_SECONDS;
 		}
+		/**
+		 * Filters the waits before each reconciliation check of a payment that
+		 * has had no news (seconds, counted from the last news). An empty or
+		 * non-array answer keeps the default.
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param int[] $delays 900, 1800, 3600, 7200, 14400, then 43200 up to 11 days.
+		 */
 		$filtered = apply_filters( 'card2crypto_checkout_reconcile_delays', $delays );
 		return is_array( $filtered ) && array() !== $filtered ? array_values( array_map( 'intval', $filtered ) ) : $delays;
 	}
@@ -82,11 +92,14 @@ final class Reconciler {
 	/**
 	 * Asks the service about an attempt and applies the answer.
 	 *
+	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
 	 * @return array{ok: bool, outcome?: string, message: string}
+	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
-	public static function check( \WC_Order $order, array $attempt, string $source ): array {
+	public static function check( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client = null ): array {
 		try {
-			$operation = Config::load()->api_client()->operation(
+			$client    = $client ?? Config::load()->api_client();
+			$operation = $client->operation(
 				'' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : null,
 				$attempt['partner_operation_id']
 			);

@@ -30,7 +30,7 @@ for (const version of TEST_PHP_VERSIONS) {
     });
 
     test('bech32 compares case-insensitively; base58 does not', async () => {
-      assert.equal((await match({ amount: 12345, currency: 'EUR', wallet: ORDER.wallet.toUpperCase() })).complete, true);
+      assert.equal((await match({ amount: 12345, currency: 'EUR', wallet: ORDER.wallet.toUpperCase(), to_currency: 'BTC' })).complete, true);
       assert.equal(await php.one('same_address', '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2', '1bvbmseystwetqtfn5au4m4gfg7xjanvn2'), false);
       assert.equal(await php.one('same_address', '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2', '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2'), true);
     });
@@ -58,7 +58,12 @@ for (const version of TEST_PHP_VERSIONS) {
       const m = await match({ currency: 'EUR' });
       assert.equal(m.ok, true);
       assert.equal(m.complete, false);
-      assert.deepEqual(m.missing, ['amount', 'wallet']);
+      assert.deepEqual(m.missing, ['amount', 'to_currency', 'wallet']);
+    });
+
+    test('a payment that does not say which asset it bought is not complete (to.currency is required)', async () => {
+      const m = await match({ amount: 12345, currency: 'EUR', wallet: ORDER.wallet });
+      assert.deepEqual(m, { ok: true, complete: false, problems: [], missing: ['to_currency'] });
     });
   });
 }

@@ -108,6 +108,9 @@ function checkCard(input: Input, now: number): { digits: string; holder: string;
   const digits = text(input, 'card_number', 40).replace(/[\s-]/g, '');
   if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) throw invalid('card_number', 'This card number is not valid.');
   const holder = text(input, 'card_holder', 64);
+  // ";" separates the lines of the signed canonical string: a name carrying one could make a callback read as another body
+  // (docs/decisions.md, "Callbacks: ambiguous bodies and the service's word"), so the sandbox never puts one in operation_data.
+  if (holder.includes(';')) throw invalid('card_holder', 'The card holder name may not contain ";".');
   const month = text(input, 'expiry_month', 2);
   const yearText = text(input, 'expiry_year', 4);
   if (!/^(0?[1-9]|1[0-2])$/.test(month)) throw invalid('expiry_month', 'The expiry month must be 01 to 12.');

@@ -5,10 +5,15 @@
  * ({"value": ...} or {"error": "Class: message"}).
  */
 
+use Card2Crypto\Checkout\Attempt_Policy;
+use Card2Crypto\Checkout\Callback_Guard;
 use Card2Crypto\Checkout\Currencies;
 use Card2Crypto\Checkout\Landing_Url;
+use Card2Crypto\Checkout\Order_Decision;
 use Card2Crypto\Checkout\Payment_Match;
 use Card2Crypto\Checkout\Status_Flow;
+use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
+use Card2Crypto\Checkout\Shared\Signing\Canonical;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
 
 require __DIR__ . '/bootstrap.php';
@@ -26,6 +31,10 @@ $functions = array(
 		);
 	},
 	'classify'        => array( Status_Flow::class, 'classify' ),
+	'order_decision'  => array( Order_Decision::class, 'decide' ),
+	'order_decisions' => static function ( array $cases ) {
+		return array_map( array( Order_Decision::class, 'decide' ), $cases );
+	},
 	'match'           => array( Payment_Match::class, 'compare' ),
 	'same_address'    => array( Payment_Match::class, 'same_address' ),
 	'fiat'            => static function () {
@@ -34,6 +43,25 @@ $functions = array(
 	'to_minor'        => array( Currencies::class, 'to_minor' ),
 	'limit_problem'   => array( Currencies::class, 'limit_problem' ),
 	'landing_url'     => array( Landing_Url::class, 'build' ),
+	'canonical'       => static function ( string $json ) {
+		return Canonical::of( Lossless_Json::decode_object( $json ) );
+	},
+	'ambiguity'       => static function ( string $json ) {
+		return Callback_Guard::ambiguity( Lossless_Json::decode_object( $json ) );
+	},
+	'reusable'        => array( Attempt_Policy::class, 'reusable' ),
+	'over_cap'        => array( Attempt_Policy::class, 'over_cap' ),
+	'too_large'       => array( Callback_Guard::class, 'body_too_large' ),
+	'failures'        => static function ( array $times ) {
+		// Counts a refusal at each time and says, after each, whether the address is now over the limit.
+		$window = null;
+		$over   = array();
+		foreach ( $times as $now ) {
+			$window = Callback_Guard::count_failure( $window, $now );
+			$over[] = Callback_Guard::over_limit( $window, $now );
+		}
+		return $over;
+	},
 	'sign_settings'   => static function ( array $settings, string $secret ) {
 		return Signer::with_signature( $settings, $secret, 'simple' );
 	},

@@ -1,0 +1,35 @@
+<?php
+/**
+ * Runs Admin_Order_Panel::act() without WordPress (fakes in
+ * wordpress-fakes.php), optionally with the database failing, and prints
+ * what it returned (or threw) and the notes it left.
+ *
+ * Input /work/scenario.json: {settings, order, attempts, steps}; each step
+ * {do: refresh|confirm|cancel, service: [answers], db_fail?: regex}.
+ */
+
+/** Where the test layout (/plugin, /php, /work) is rooted: the runner's C2C_TEST_ROOT when it sets one. */
+$root     = defined( 'C2C_TEST_ROOT' ) ? C2C_TEST_ROOT : '';
+$scenario = json_decode( file_get_contents( $root . '/work/scenario.json' ), true );
+require __DIR__ . '/wordpress-fakes.php';
+
+use Card2Crypto\Checkout\Admin_Order_Panel;
+
+$results = array();
+foreach ( $scenario['steps'] as $step ) {
+	$service->answers     = $step['service'] ?? array();
+	$GLOBALS['wpdb']->fail = $step['db_fail'] ?? '';
+	$notes_before         = count( $order->notes );
+	try {
+		$result = array( 'returned' => Admin_Order_Panel::act( $order, $step['do'], 'shopadmin', $client ) );
+	} catch ( Throwable $e ) {
+		$result = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
+	}
+	$GLOBALS['wpdb']->fail = '';
+	$results[]             = $result + array(
+		'status'    => $order->status,
+		'new_notes' => array_slice( $order->notes, $notes_before ),
+		'log'       => $GLOBALS['c2c_log'],
+	);
+}
+c2c_test_output( $results );

@@ -1,0 +1,41 @@
+<?php
+/**
+ * Sends requests to Callback_Controller::handle() without WordPress (fakes in
+ * wordpress-fakes.php) and prints each answer: status, body, headers, and the
+ * order's status after it.
+ *
+ * Input /work/scenario.json: {settings, order, attempts, requests}; each
+ * request {ip, headers?, raw?} or {ip, headers?, operation, sign: right|wrong}
+ * (the operation_data sent as a callback body, signed with the partner
+ * secret or another one); {repeat: n} sends it n times.
+ */
+
+/** Where the test layout (/plugin, /php, /work) is rooted: the runner's C2C_TEST_ROOT when it sets one. */
+$root     = defined( 'C2C_TEST_ROOT' ) ? C2C_TEST_ROOT : '';
+$scenario = json_decode( file_get_contents( $root . '/work/scenario.json' ), true );
+require __DIR__ . '/wordpress-fakes.php';
+
+use Card2Crypto\Checkout\Callback_Controller;
+use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
+use Card2Crypto\Checkout\Shared\Signing\Signer;
+
+$results = array();
+foreach ( $scenario['requests'] as $request ) {
+	if ( isset( $request['raw'] ) ) {
+		$body = str_repeat( (string) $request['raw'], (int) ( $request['raw_times'] ?? 1 ) );
+	} else {
+		$key  = 'right' === $request['sign'] ? $secret : $secret . 'x';
+		$body = Lossless_Json::encode( Signer::with_signature( array( 'operation_data' => Lossless_Json::decode_object( json_encode( $request['operation'] ) ) ), $key ) );
+	}
+	$_SERVER['REMOTE_ADDR'] = $request['ip'];
+	for ( $i = 0; $i < (int) ( $request['repeat'] ?? 1 ); $i++ ) {
+		$response  = Callback_Controller::handle( new WP_REST_Request( $body, $request['headers'] ?? array() ) );
+		$results[] = array(
+			'status'  => $response->status,
+			'body'    => $response->data,
+			'headers' => (object) $response->headers,
+			'order'   => $order->status,
+		);
+	}
+}
+c2c_test_output( $results );

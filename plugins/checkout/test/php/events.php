@@ -1,0 +1,85 @@
+<?php
+/**
+ * Runs Operation_Events::process() for real (Order_Decision, Order_Actions,
+ * Operation_Store's SQL, the partner API client and its signature checks)
+ * without WordPress: the tables live in SQLite (INSERT IGNORE read as INSERT
+ * OR IGNORE; claim and compare-and-swap keep their meaning), and the order is
+ * a small WC_Order stand-in whose hooks can be told to fail. The service is
+ * a transport that answers from a list.
+ *
+ * Input /work/scenario.json: {settings, order, attempts, steps}; each step
+ * {operation, source, service: [answers], fail: {payment_complete?, update_status?}, meanwhile?: operation}
+ * (meanwhile: another callback processed while this one changes the order).
+ * Prints, after each step, the outcome (or the error), the order (status,
+ * notes, meta), the attempts and the number of events and service calls.
+ */
+
+/** Where the test layout (/plugin, /php, /work) is rooted: the runner's C2C_TEST_ROOT when it sets one. */
+$root     = defined( 'C2C_TEST_ROOT' ) ? C2C_TEST_ROOT : '';
+$scenario = json_decode( file_get_contents( $root . '/work/scenario.json' ), true );
+require __DIR__ . '/wordpress-fakes.php';
+
+use Card2Crypto\Checkout\Operation_Events;
+use Card2Crypto\Checkout\Shared\Api\Operation;
+use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
+
+$results = array();
+foreach ( $scenario['steps'] as $step ) {
+	if ( isset( $step['order_total'] ) ) {
+		$order->total = (string) $step['order_total'];
+	}
+	$order->fail      = $step['fail'] ?? array();
+	$service->answers = $step['service'] ?? array();
+	$service->calls   = array();
+	$parsed           = Operation::from_decoded( Lossless_Json::decode_object( json_encode( $step['operation'] ) ) );
+	$notes_before     = count( $order->notes );
+	$nested           = null;
+	if ( isset( $step['meanwhile'] ) ) {
+		// Another delivery processed while this one changes the order (as a concurrent request would, between its swap and its order update).
+		$other        = Operation::from_decoded( Lossless_Json::decode_object( json_encode( $step['meanwhile'] ) ) )['operation'];
+		$order->during = static function () use ( $other, $client, &$nested ): void {
+			try {
+				$nested = Operation_Events::process( $other, 'callback', $client );
+			} catch ( Throwable $e ) {
+				$nested = 'error: ' . $e->getMessage();
+			}
+		};
+	}
+	try {
+		$result = array( 'outcome' => Operation_Events::process( $parsed['operation'], $step['source'] ?? 'callback', $client ) );
+	} catch ( Throwable $e ) {
+		$result = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
+	}
+	$attempts  = array_map(
+		static function ( array $row ): array {
+			// Columns come back as text, as from MySQL; the output gives numbers as numbers.
+			return array(
+				'partner_operation_id' => $row['partner_operation_id'],
+				'operation_id'         => $row['operation_id'],
+				'status'               => $row['status'],
+				'status_code'          => (int) $row['status_code'],
+				'version'              => (int) $row['version'],
+				'mismatch'             => (int) $row['mismatch'],
+			);
+		},
+		$GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )
+	);
+	$order->during = null;
+	$results[]     = $result + array(
+		'meanwhile'     => $nested,
+		'status'        => $order->status,
+		'new_notes'     => array_slice( $order->notes, $notes_before ),
+		'paid_by'       => $order->meta['_card2crypto_paid_by'] ?? null,
+		'attempts'      => $attempts,
+		'events'        => array_map(
+			static function ( array $row ): string {
+				return $row['status'] . ' ' . $row['status_code'] . ' ' . $row['outcome'];
+			},
+			$GLOBALS['wpdb']->rows( 'wp_card2crypto_events' )
+		),
+		'service_calls' => $service->calls,
+		'mails'         => count( $GLOBALS['c2c_mails'] ),
+		'log'           => $GLOBALS['c2c_log'],
+	);
+}
+c2c_test_output( $results );
