@@ -6,12 +6,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PluginPhp, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 
 const WALLET = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
 const ATTEMPT = { id: 3, order_id: 7, partner_operation_id: 'wc-7-aaaa', expected_amount: 7900, expected_currency: 'EUR', expected_wallet: WALLET, status: '', status_code: -1 };
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: Attempt_Policy`, () => {
     let php: PluginPhp;
     before(async () => {

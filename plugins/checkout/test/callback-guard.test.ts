@@ -7,7 +7,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PluginPhp, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 
 const HOLDER_LINES = [
   'operation_data:operation_info:id:op-B',
@@ -53,7 +53,7 @@ const ORDINARY = {
   signature: 'ab'.repeat(64),
 };
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: Callback_Guard`, () => {
     let php: PluginPhp;
     before(async () => {

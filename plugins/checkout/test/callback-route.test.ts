@@ -7,7 +7,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PluginPhp, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 
 const WALLET = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
 const POID = 'wc-7-00112233445566778899aabb';
@@ -41,7 +41,7 @@ function scenario(requests: unknown[]) {
   };
 }
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: callback route`, () => {
     let php: PluginPhp;
     before(async () => {

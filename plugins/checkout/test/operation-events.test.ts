@@ -9,7 +9,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PluginPhp, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 
 const WALLET = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
 const SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
@@ -54,7 +54,7 @@ function scenario(steps: unknown[], order: { total?: string; status?: string } =
   };
 }
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: Operation_Events`, () => {
     let php: PluginPhp;
     before(async () => {

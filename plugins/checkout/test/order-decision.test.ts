@@ -7,7 +7,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PluginPhp, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 
 const WALLET = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
 const OTHER_WALLET = 'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7';
@@ -60,7 +60,7 @@ function facts(code: number, change: Record<string, unknown> = {}): Facts {
   return out as unknown as Facts;
 }
 
-for (const version of SUPPORTED_PHP_VERSIONS) {
+for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: Order_Decision`, () => {
     let php: PluginPhp;
     before(async () => {

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PLUGIN_DIR, PluginPhp, SUPPORTED_PHP_VERSIONS } from './support/php.js';
+import { PLUGIN_DIR, PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 
 /** The widget's uninstall.php, handed to the runner as a file (only plugins/checkout is mounted). */
 const WIDGET_UNINSTALL = readFileSync(path.resolve(PLUGIN_DIR, '../widget/uninstall.php'), 'utf8');
@@ -35,7 +35,7 @@ const STORE = {
 };
 const TABLES = ['wp_card2crypto_attempts', 'wp_card2crypto_events', 'wp_posts', 'wp_wc_orders'];
 
-for (const version of SUPPORTED_PHP_VERSIONS) describe(`PHP ${version}: uninstall.php`, () => {
+for (const version of TEST_PHP_VERSIONS) describe(`PHP ${version}: uninstall.php`, () => {
   let php: PluginPhp;
   before(async () => {
     php = await PluginPhp.start(version);

@@ -15,7 +15,7 @@
  */
 
 /** Where the test layout (/plugin, /php, /work) is rooted: the runner's C2C_TEST_ROOT when it sets one. */
-$root     = defined( 'C2C_TEST_ROOT' ) ? C2C_TEST_ROOT : '';
+$root     = C2C_TEST_ROOT;
 $scenario = json_decode( file_get_contents( $root . '/work/scenario.json' ), true );
 require __DIR__ . '/wordpress-fakes.php';
 

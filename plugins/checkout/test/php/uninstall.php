@@ -7,7 +7,7 @@
  */
 
 /** Where the test layout (/plugin, /php, /work) is rooted: the runner's C2C_TEST_ROOT when it sets one. */
-$c2c_root = defined( 'C2C_TEST_ROOT' ) ? C2C_TEST_ROOT : '';
+$c2c_root = C2C_TEST_ROOT;
 require $c2c_root . '/php/testing/harness.php';
 
 $c2c_input = json_decode( file_get_contents( $c2c_root . '/work/uninstall.json' ), true );
