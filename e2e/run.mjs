@@ -4,18 +4,22 @@
 // file's duration.
 //
 // With the native runtime installed (npm run setup:native):
-//   newest  the whole suite on the newest WordPress and WooCommerce in the cache, native;
+//   newest-a, newest-b  the whole suite on the newest WordPress and WooCommerce in the cache,
+//                       native, its spec files in two groups, each group on its own site;
 //   oldest  the @oldest subset (install, a block checkout paid, a callback, the widget on a
 //           page) on the oldest pair the plugins claim (WordPress 6.6, WooCommerce 9.8), native;
 //   smoke   the `npm start` store (store.spec.ts) on Playground, so the default path never rots.
-// Without it: the whole suite on Playground, with a loud banner.
+// They run in two lanes at once (the specs mostly wait on the browser, the sandbox's
+// clock and WordPress, so two sites share two cores well): newest-a; then newest-b,
+// oldest and smoke. Each run's output is printed whole when it ends.
+// Without the native runtime: the whole suite on Playground, one run, with a loud banner.
 // A pair that is not on the machine is skipped with a loud banner.
 //
 // E2E_PAIRS=newest,smoke runs some of them; WORDPRESS_DIR, WP_VERSION, WOOCOMMERCE_DIR,
 // WC_VERSION or WP_BASE_URL make it one run of the whole suite on what they name.
 // Arguments are passed to every Playwright run (a spec file, --grep ...).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findWordPress } from '../scripts/lib/find-wordpress.mjs';
@@ -28,6 +32,13 @@ const PLAYWRIGHT = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 
 /** The oldest WordPress and WooCommerce the plugins claim ("Requires at least", "WC requires at least"). */
 export const OLDEST_PAIR = { wordpress: '6.6', woocommerce: '9.8' };
+
+/**
+ * The newest pair's spec files in two groups of about equal time (measured
+ * on the native runtime), each group run on its own site; the rest go to b.
+ * Specs within a group share their site and run one at a time.
+ */
+const GROUP_A = ['checkout-owner', 'checkout-callbacks', 'checkout-block', 'checkout-classic', 'checkout-embedded', 'store', 'screenshots'];
 
 function banner(lines) {
   const width = Math.max(...lines.map((l) => l.length)) + 4;
@@ -46,6 +57,12 @@ async function pairFor(env) {
   }
 }
 
+/** specs/<name>.spec.ts of every spec file. */
+async function specFiles() {
+  const { readdir } = await import('node:fs/promises');
+  return (await readdir(join(E2E_DIR, 'specs'))).filter((file) => file.endsWith('.spec.ts')).map((file) => `specs/${file}`);
+}
+
 async function plannedRuns() {
   const env = process.env;
   const explicit = ['WORDPRESS_DIR', 'WP_VERSION', 'WOOCOMMERCE_DIR', 'WC_VERSION', 'WP_BASE_URL'].filter((name) => env[name]);
@@ -60,16 +77,22 @@ async function plannedRuns() {
   const newest = await pairFor(env);
   const oldestEnv = { WP_VERSION: OLDEST_PAIR.wordpress, WC_VERSION: OLDEST_PAIR.woocommerce };
   const oldest = await pairFor({ ...env, ...oldestEnv });
+  const newestEnv = (site) => ({ CARD2CRYPTO_RUNTIME: 'native', CARD2CRYPTO_E2E_SITE: site, ...(newest.wordpress ? { WP_VERSION: newest.wordpress.version } : {}) });
+  const groupA = GROUP_A.map((name) => `specs/${name}.spec.ts`);
   const runs = [
+    { name: 'newest-a', lane: 1, label: 'the whole suite, group a, native, newest pair', pair: newest, env: newestEnv('e2e-newest-a'), args: groupA },
     {
-      name: 'newest',
-      label: 'the whole suite, native, newest pair',
+      name: 'newest-b',
+      lane: 2,
+      label: 'the whole suite, group b, native, newest pair',
       pair: newest,
-      env: { CARD2CRYPTO_RUNTIME: 'native', CARD2CRYPTO_E2E_SITE: 'e2e-newest', ...(newest.wordpress ? { WP_VERSION: newest.wordpress.version } : {}) },
-      args: [],
+      env: newestEnv('e2e-newest-b'),
+      // Every spec file not in group a (the install project runs first in both).
+      args: [...(await specFiles()).filter((file) => !groupA.includes(file))],
     },
     {
       name: 'oldest',
+      lane: 2,
       label: `the @oldest subset, native, WordPress ${OLDEST_PAIR.wordpress} + WooCommerce ${OLDEST_PAIR.woocommerce}`,
       pair: oldest,
       env: { CARD2CRYPTO_RUNTIME: 'native', CARD2CRYPTO_E2E_SITE: 'e2e-oldest', ...oldestEnv },
@@ -78,6 +101,7 @@ async function plannedRuns() {
     },
     {
       name: 'smoke',
+      lane: 2,
       label: 'the npm start store on Playground (store.spec.ts)',
       env: { CARD2CRYPTO_RUNTIME: 'playground', CARD2CRYPTO_E2E_SITE: 'e2e-smoke', CARD2CRYPTO_E2E_MODE: 'smoke', WP_VERSION: '' },
       args: [],
@@ -87,12 +111,17 @@ async function plannedRuns() {
   return wanted ? runs.filter((run) => wanted.includes(run.name)) : runs;
 }
 
-function runPlaywright(run, extraArgs) {
+/** Runs one Playwright run; its output goes to `logFile` and is printed whole when it ends (lanes run at once). */
+function runPlaywright(run, extraArgs, logFile) {
   return new Promise((resolveRun) => {
     const env = { ...process.env, ...run.env };
     for (const [name, value] of Object.entries(run.env)) if (value === '') delete env[name];
-    const child = spawn(process.execPath, [PLAYWRIGHT, 'test', ...run.args, ...extraArgs], { cwd: E2E_DIR, env, stdio: 'inherit' });
-    child.on('exit', (code, signal) => resolveRun(code ?? (signal ? 1 : 0)));
+    mkdirSync(dirname(logFile), { recursive: true });
+    const log = createWriteStream(logFile);
+    const child = spawn(process.execPath, [PLAYWRIGHT, 'test', ...run.args, ...extraArgs], { cwd: E2E_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    child.on('exit', (code, signal) => log.end(() => resolveRun(code ?? (signal ? 1 : 0))));
   });
 }
 
@@ -120,23 +149,37 @@ function fileDurations(reportFile) {
   return { files: [...files].sort((a, b) => b[1].ms - a[1].ms), stats };
 }
 
-const extraArgs = process.argv.slice(2);
-const runs = await plannedRuns();
-const results = [];
-for (const run of runs) {
+async function execute(run) {
   if (run.missing) {
     banner([`*** e2e ${run.name} SKIPPED: ${run.label}`, ...String(run.missing).split('\n').map((l) => `*** ${l}`)]);
-    results.push({ run, code: null, seconds: 0 });
-    continue;
+    return { run, code: null, seconds: 0 };
   }
   const pair = run.pair?.wordpress ? `: WordPress ${run.pair.wordpress.version}${run.pair.woocommerce?.found ? ` + WooCommerce ${run.pair.woocommerce.version}` : ' WITHOUT WooCommerce'}` : '';
-  console.log(`\n=== e2e ${run.name}: ${run.label}${pair} ===\n`);
+  const site = run.env.CARD2CRYPTO_E2E_SITE ?? process.env.CARD2CRYPTO_E2E_SITE ?? 'e2e';
+  const runDir = join(ROOT, '.card2crypto', `${site}-run`);
+  const logFile = join(runDir, 'output.log');
+  console.log(`=== e2e ${run.name} started: ${run.label}${pair} (output: ${relative(ROOT, logFile)})`);
   const started = Date.now();
-  const code = await runPlaywright(run, extraArgs);
+  const code = await runPlaywright(run, extraArgs, logFile);
   const seconds = (Date.now() - started) / 1000;
-  const report = fileDurations(join(ROOT, '.card2crypto', `${run.env.CARD2CRYPTO_E2E_SITE ?? process.env.CARD2CRYPTO_E2E_SITE ?? 'e2e'}-run`, 'report.json'));
-  results.push({ run, code, seconds, report });
+  console.log(`\n=== e2e ${run.name}: ${run.label}${pair}: ${code === 0 ? 'passed' : 'FAILED'} in ${(seconds / 60).toFixed(1)} min ===\n`);
+  console.log(readFileSync(logFile, 'utf8'));
+  return { run, code, seconds, report: fileDurations(join(runDir, 'report.json')) };
 }
+
+const extraArgs = process.argv.slice(2);
+const runs = await plannedRuns();
+const lanes = new Map();
+for (const run of runs) lanes.set(run.lane ?? 1, [...(lanes.get(run.lane ?? 1) ?? []), run]);
+const started = Date.now();
+const laneResults = await Promise.all(
+  [...lanes.values()].map(async (laneRuns) => {
+    const done = [];
+    for (const run of laneRuns) done.push(await execute(run));
+    return done;
+  }),
+);
+const results = runs.map((run) => laneResults.flat().find((r) => r.run === run));
 
 console.log('\n=== e2e summary ===');
 for (const { run, code, seconds, report } of results) {
@@ -149,5 +192,6 @@ for (const { run, report } of results) {
   console.log(`\nspec files of ${run.name} (time in tests, retries included):`);
   for (const [file, { ms, tests }] of report.files) console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${String(tests).padStart(3)} test runs  ${relative(ROOT, join(E2E_DIR, 'specs', file))}`);
 }
+console.log(`\ne2e wall time: ${((Date.now() - started) / 60000).toFixed(1)} min (runs in ${lanes.size} lane${lanes.size > 1 ? 's' : ''} at once)`);
 const failed = results.filter((r) => r.code !== 0 && r.code !== null);
 process.exit(failed.length ? 1 : 0);

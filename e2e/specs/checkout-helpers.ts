@@ -281,7 +281,8 @@ export async function reconcileActions(page: Page, store: RunningStore, orderId:
   });
   const actions: ReconcileAction[] = [];
   for (const row of await page.locator('#the-list tr').all()) {
-    const hook = (await row.locator('td.column-hook').textContent().catch(() => null)) ?? '';
+    // The primary column is a <td> before WordPress 7 and a <th scope="row"> from 7 on.
+    const hook = (await row.locator('.column-hook').textContent().catch(() => null)) ?? '';
     if (!hook.trim().startsWith(RECONCILE_HOOK)) continue;
     const args = (await row.locator('td.column-args code').allInnerTexts()).map((t) => t.trim());
     if (args.length !== 1 || args[0] !== `0 => ${orderId}`) continue;

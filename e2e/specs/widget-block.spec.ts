@@ -64,7 +64,7 @@ test('the plugin zip is uploaded and activated', { tag: '@oldest' }, async ({ pa
   await expect(page.locator('tr[data-slug="card2crypto-widget"].active')).toHaveCount(1);
 });
 
-test('the admin configures the settings page; the secret is never shown again', async ({ page }) => {
+test('the admin configures the settings page; the secret is never shown again', { tag: '@oldest' }, async ({ page }) => {
   await loginAsAdmin(page, store);
   await page.goto(`${store.storeUrl}${SETTINGS_PAGE}`);
   await field(page, 'title').fill('Buy bitcoin with a card');
