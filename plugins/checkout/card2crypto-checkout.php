@@ -11,8 +11,8 @@
  * License URI:       https://www.gnu.org/licenses/gpl-2.0.html
  * Text Domain:       card2crypto-checkout
  * Domain Path:       /languages
- * WC requires at least: 9.0
- * WC tested up to:   9.8
+ * WC requires at least: 9.8
+ * WC tested up to:   11.0
  *
  * @package card2crypto-checkout
  */
