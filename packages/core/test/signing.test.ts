@@ -114,6 +114,24 @@ describe('canonicalString: general form', () => {
     assert.throws(() => canonicalString({ s: 'lone \uD800 surrogate' }), (e: unknown) => e instanceof SigningInputError && e.path === 's');
   });
 
+  it('flattens plain objects only: class instances and inherited keys are refused, null prototypes accepted', () => {
+    class Point {
+      x = 1;
+      y = 'two';
+    }
+    assert.throws(() => canonicalString({ a: new Point() }), /member "a": a Point cannot be signed/);
+    const inherited = Object.assign(Object.create({ z: 'inherited' }) as object, { x: 1 });
+    assert.throws(() => canonicalString({ a: inherited }), (e: unknown) => e instanceof SigningInputError && e.path === 'a');
+    assert.equal(canonicalString({ a: Object.assign(Object.create(null) as object, { y: 'two', x: 1 }) }), 'a:x:1;a:y:two');
+    // A getter's error reaches the caller unchanged.
+    assert.throws(() => canonicalString({ a: { get x(): string { throw new Error('own getter'); } } }), /own getter/);
+  });
+
+  it('reads an own "__proto__" member (JSON.parse makes one) as a member, not the prototype', () => {
+    const parsed = JSON.parse('{"__proto__": {"a": 1, "__proto__": "x"}, "b": 2}') as Record<string, unknown>;
+    assert.equal(canonicalString(parsed), '__proto__:__proto__:x;__proto__:a:1;b:2');
+  });
+
   it('refuses cyclic objects with a clear error instead of overflowing the stack', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic['self'] = cyclic;
