@@ -68,6 +68,13 @@ describe('canonicalString: general form', () => {
     assert.ok(Buffer.compare(Buffer.from('\uFB33'), Buffer.from('\u{1F600}')) < 0);
   });
 
+  it('orders a container by its flattened names, not by its key (a:x after a-b, a.c and a0)', () => {
+    // Key order would put the object "a" first; its member "a:x" sorts after every name with a character below ":".
+    const value = { a: { x: 1 }, 'a-b': 2, 'a.c': 3, a0: 4, b: { a: 5 } };
+    assert.equal(canonicalString(value), 'a-b:2;a.c:3;a0:4;a:x:1;b:a:5');
+    assert.equal(canonicalString(value), referenceCanonical(value));
+  });
+
   it('does not normalise Unicode: NFC and NFD keys and values stay distinct', () => {
     const nfc = 'caf\u00e9';
     const nfd = 'cafe\u0301';

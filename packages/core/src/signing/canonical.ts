@@ -46,8 +46,11 @@ export interface CanonicalOptions {
 /** Guards against cyclic objects and absurd nesting (a clear error, not a stack overflow). */
 const MAX_DEPTH = 256;
 
-/** One flattened member: its name and its value's text. */
+/** One flattened member: its name (`prefix` + `key`) and its value's text. */
 interface Member {
+  /** The name of the object or array holding the member, and ":" ("" at the top level). */
+  readonly prefix: string;
+  readonly key: string;
   readonly name: string;
   readonly text: string;
 }
@@ -67,11 +70,12 @@ export function canonicalString(value: object, options: CanonicalOptions = {}): 
   const members: Member[] = [];
   collect(value, false, '', 0, reading, members);
   members.sort(byNameThenText);
-  let out = '';
+  const lines = new Array<string>(members.length);
   for (let i = 0; i < members.length; i++) {
     const { name, text } = members[i] as Member;
-    out += (i === 0 ? '' : ';') + name + ':' + text;
+    lines[i] = name + ':' + text;
   }
+  const out = lines.join(';');
   // UTF-8 cannot encode a lone surrogate: checked once on the result, then the culprit is looked for.
   if (!isWellFormed(out)) {
     const bad = members.find(({ name, text }) => !isWellFormed(name) || !isWellFormed(text)) as Member;
@@ -81,7 +85,11 @@ export function canonicalString(value: object, options: CanonicalOptions = {}): 
 }
 
 function byNameThenText(x: Member, y: Member): number {
-  if (x.name !== y.name) return x.name < y.name ? -1 : 1;
+  // Members of one object share its prefix string: their keys order them as their names would.
+  const siblings = x.prefix === y.prefix;
+  const a = siblings ? x.key : x.name;
+  const b = siblings ? y.key : y.name;
+  if (a !== b) return a < b ? -1 : 1;
   return x.text < y.text ? -1 : x.text > y.text ? 1 : 0;
 }
 
@@ -115,7 +123,9 @@ function collect(node: object, isArray: boolean, path: string, depth: number, re
     throw new SigningInputError(path, `nesting deeper than ${MAX_DEPTH} levels (is the object cyclic?)`);
   }
   const prefix = depth === 0 ? '' : path + ':';
-  const keys = isArray ? Array.from({ length: (node as unknown[]).length }, (_, i) => String(i)) : Object.keys(node);
+  // Visiting each level's keys in order leaves the members nearly sorted, so the
+  // sort above, which alone decides the order, has little left to do.
+  const keys = isArray ? Array.from({ length: (node as unknown[]).length }, (_, i) => String(i)) : sortedKeys(node);
   for (const key of keys) {
     if (depth === 0 && key === SIGNATURE_MEMBER) continue;
     const child: unknown = (node as Record<string, unknown>)[key];
@@ -125,9 +135,21 @@ function collect(node: object, isArray: boolean, path: string, depth: number, re
     if (text === CONTAINER) {
       collect(child as object, Array.isArray(child), name, depth + 1, reading, members);
     } else {
-      members.push({ name, text });
+      members.push({ prefix, key, name, text });
     }
   }
+}
+
+/** Own enumerable keys in code-unit order (an insertion sort: a level has a handful of keys). */
+function sortedKeys(node: object): string[] {
+  const keys = Object.keys(node);
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 /** The member writes nothing (undefined, function, omitted null, empty array or object). */
