@@ -75,6 +75,12 @@ describe('canonicalString: general form', () => {
     assert.equal(canonicalString(value), referenceCanonical(value));
   });
 
+  it('sorts levels of many keys as well as small ones', () => {
+    const keys = Array.from({ length: 100 }, (_, i) => `k${(i * 37) % 100}${i % 3 === 0 ? ':' : ''}`);
+    const value = Object.fromEntries(keys.map((key, i) => [key, i % 4 === 0 ? { nested: i } : i]));
+    assert.equal(canonicalString(value), referenceCanonical(value));
+  });
+
   it('does not normalise Unicode: NFC and NFD keys and values stay distinct', () => {
     const nfc = 'caf\u00e9';
     const nfd = 'cafe\u0301';

@@ -140,9 +140,15 @@ function collect(node: object, isArray: boolean, path: string, depth: number, re
   }
 }
 
-/** Own enumerable keys in code-unit order (an insertion sort: a level has a handful of keys). */
+/**
+ * Own enumerable keys in code-unit order: an insertion sort for the handful
+ * of keys a level usually has (cheaper than Array#sort there), Array#sort
+ * beyond, where insertion sort's quadratic time would let a large body
+ * (anyone can post one to a callback URL) cost seconds.
+ */
 function sortedKeys(node: object): string[] {
   const keys = Object.keys(node);
+  if (keys.length > 32) return keys.sort();
   for (let i = 1; i < keys.length; i++) {
     const key = keys[i] as string;
     let j = i - 1;
