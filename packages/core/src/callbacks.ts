@@ -122,7 +122,7 @@ export interface CallbackHttpResponse {
  * 200 on receipt and for a duplicate; 400 when it could not be processed
  * (empty, unparseable, invalid); 500 when it was not received (the caller says
  * so with `notReceived`); 401 "Wrong signature" when the signature is missing or
- * wrong (decisions.md, "Callback with a bad signature").
+ * wrong (decisions.md, "Callback with a bad signature; callbacks not taken in").
  */
 export function callbackResponse(result: CallbackVerification, options: CallbackResponseOptions = {}): CallbackHttpResponse {
   const contentType = 'text/plain; charset=utf-8';

@@ -62,7 +62,7 @@ test('countries: signed request (token, fresh timestamp, valid signature) and ty
 test('the injected clock stamps the timestamp', async () => {
   server.handle((_req, res) => sendSigned(res, { service_fee: 0.015 }, SECRET));
   const result = await client({ now: () => 1_700_000_000_123 }).params();
-  assert.deepEqual(result, { serviceFee: 0.015 });
+  assert.deepEqual(result, { service_fee: 0.015 });
   assert.equal(server.requests[0]!.body.timestamp, 1_700_000_000_123);
   assert.equal(server.requests[0]!.path, '/api/partner/params');
 });
@@ -322,7 +322,7 @@ test('429 is not retried by default; with { retries } the client waits Retry-Aft
   const started = Date.now();
   const result = await client({ retries: 2 }).params();
   const elapsed = Date.now() - started;
-  assert.deepEqual(result, { serviceFee: 0.02 });
+  assert.deepEqual(result, { service_fee: 0.02 });
   assert.equal(calls, 2);
   assert.ok(elapsed >= 990, `waited ${elapsed} ms for Retry-After: 1`);
   const [first, second] = server.requests;

@@ -1,6 +1,7 @@
 /**
  * A deliberately naive reference: collect every flattened member, then sort
- * names by UTF-16 code units (ties by value). The fast path must agree with it.
+ * names by UTF-16 code units (ties by value), written apart from canonical.ts
+ * so the tests do not check the signer against itself.
  * As JSON.stringify does, undefined and functions are skipped as object
  * members and written as null inside arrays.
  */

@@ -68,6 +68,19 @@ describe('canonicalString: general form', () => {
     assert.ok(Buffer.compare(Buffer.from('\uFB33'), Buffer.from('\u{1F600}')) < 0);
   });
 
+  it('orders a container by its flattened names, not by its key (a:x after a-b, a.c and a0)', () => {
+    // Key order would put the object "a" first; its member "a:x" sorts after every name with a character below ":".
+    const value = { a: { x: 1 }, 'a-b': 2, 'a.c': 3, a0: 4, b: { a: 5 } };
+    assert.equal(canonicalString(value), 'a-b:2;a.c:3;a0:4;a:x:1;b:a:5');
+    assert.equal(canonicalString(value), referenceCanonical(value));
+  });
+
+  it('sorts levels of many keys as well as small ones', () => {
+    const keys = Array.from({ length: 100 }, (_, i) => `k${(i * 37) % 100}${i % 3 === 0 ? ':' : ''}`);
+    const value = Object.fromEntries(keys.map((key, i) => [key, i % 4 === 0 ? { nested: i } : i]));
+    assert.equal(canonicalString(value), referenceCanonical(value));
+  });
+
   it('does not normalise Unicode: NFC and NFD keys and values stay distinct', () => {
     const nfc = 'caf\u00e9';
     const nfd = 'cafe\u0301';
@@ -112,6 +125,24 @@ describe('canonicalString: general form', () => {
     assert.throws(() => canonicalString({ x: Infinity }), /member "x": Infinity/);
     assert.throws(() => canonicalString([1, 2] as unknown as object), /plain JSON object, not an array/);
     assert.throws(() => canonicalString({ s: 'lone \uD800 surrogate' }), (e: unknown) => e instanceof SigningInputError && e.path === 's');
+  });
+
+  it('flattens plain objects only: class instances and inherited keys are refused, null prototypes accepted', () => {
+    class Point {
+      x = 1;
+      y = 'two';
+    }
+    assert.throws(() => canonicalString({ a: new Point() }), /member "a": a Point cannot be signed/);
+    const inherited = Object.assign(Object.create({ z: 'inherited' }) as object, { x: 1 });
+    assert.throws(() => canonicalString({ a: inherited }), (e: unknown) => e instanceof SigningInputError && e.path === 'a');
+    assert.equal(canonicalString({ a: Object.assign(Object.create(null) as object, { y: 'two', x: 1 }) }), 'a:x:1;a:y:two');
+    // A getter's error reaches the caller unchanged.
+    assert.throws(() => canonicalString({ a: { get x(): string { throw new Error('own getter'); } } }), /own getter/);
+  });
+
+  it('reads an own "__proto__" member (JSON.parse makes one) as a member, not the prototype', () => {
+    const parsed = JSON.parse('{"__proto__": {"a": 1, "__proto__": "x"}, "b": 2}') as Record<string, unknown>;
+    assert.equal(canonicalString(parsed), '__proto__:__proto__:x;__proto__:a:1;b:2');
   });
 
   it('refuses cyclic objects with a clear error instead of overflowing the stack', () => {

@@ -59,7 +59,7 @@ describe('partner API', () => {
   it('answers params with the service fee', async () => {
     const body = assertSigned((await callApi(sandbox, P.params)).text);
     assert.equal(body.service_fee, 0.01);
-    assert.deepEqual(await client.params(), { serviceFee: 0.01 });
+    assert.deepEqual(await client.params(), { service_fee: 0.01 });
   });
 
   it('answers exchange with every fiat x crypto pair, consistent with rate fixing', async () => {

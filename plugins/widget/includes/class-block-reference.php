@@ -7,7 +7,8 @@
  * compact JSON text ("payload") and an HMAC of that text under a key only
  * this site knows ("ref"). The signing routes recompute the HMAC: a visitor
  * can replay what the site rendered but cannot invent amounts, currencies or
- * redirect addresses. See docs/decisions.md ("Widget block: block reference").
+ * redirect addresses. See docs/decisions.md ("Widget block: which settings a cached
+ * page may start").
  *
  * No WordPress calls here; the key is passed in (wp_salt() in production).
  *

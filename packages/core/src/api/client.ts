@@ -81,9 +81,10 @@ export interface OperationRef {
   partnerOperationId?: string;
 }
 
+/** The params answer without its signature; member names as the service sends them (decisions.md, "SDK: member names"). */
 export interface PartnerParams {
   /** Partner's commission as a fraction: 0.01 is 1%. */
-  serviceFee: number;
+  service_fee: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -155,8 +156,8 @@ export class PartnerApiClient {
 
   /** Partner's commission. */
   async params(): Promise<PartnerParams> {
-    const body = await this.#callSigned<{ service_fee: number }>('params', {}, PARAMS_RESPONSE_SHAPE);
-    return { serviceFee: body.service_fee };
+    const body = await this.#callSigned<PartnerParams>('params', {}, PARAMS_RESPONSE_SHAPE);
+    return { service_fee: body.service_fee };
   }
 
   /** Exchange prices: the currency pairs with their limits. */

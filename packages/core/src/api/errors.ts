@@ -2,7 +2,7 @@
  * The one error type of the partner API client. It never carries the partner
  * secret: messages are built from the endpoint, the HTTP status, its documented
  * meaning and the service's error description, and that description is scrubbed
- * of the secret before it is stored (decisions.md, "Partner API errors").
+ * of the secret before it is stored (decisions.md, "Partner API client: errors, timeouts, redirects").
  */
 import type { PartnerApiEndpoint } from './types.js';
 

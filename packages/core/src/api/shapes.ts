@@ -1,7 +1,7 @@
 /**
  * Shapes of what the service sends, checked after the signature is verified.
  * Required members are those the project relies on (decisions.md, "Required
- * members of responses and operation_data"); the rest is optional and
+ * members of operation_data and of API answers"); the rest is optional and
  * type-checked when present.
  */
 import { amount, arr, checkShape, num, numberish, obj, opt, req, str, type ShapeResult } from './shape.js';

@@ -3,7 +3,7 @@
  * `to_currency` (identifier-style symbols are kept exactly as the spec prints
  * them, including case and the 7-hex-digit first group of the first one).
  * `decimals` is the asset's real-world precision on its chain; the spec does not
- * give it, so it is the project's choice (decisions.md: "Crypto decimals").
+ * give it, so it is the project's choice (decisions.md: "Crypto decimals and names").
  */
 export type CryptoChain = 'Bitcoin' | 'Binance Smart Chain' | 'Everscale' | 'Near' | 'Polygon' | 'TON' | 'TRON' | 'Ethereum';
 

@@ -1,8 +1,8 @@
 /**
  * Supported fiat currencies with the service's per-currency purchase limits.
  *
- * `min`/`max` are read in WHOLE currency units (decisions.md: "Units of the
- * fiat table's min/max"): every row then lands near USD 50-100 minimum and
+ * `min`/`max` are read in WHOLE currency units (decisions.md: "Fiat table:
+ * unit of min/max"): every row then lands near USD 50-100 minimum and
  * USD 4,000-6,000 maximum, whereas the minor-unit reading would make EUR's
  * minimum 0.50 EUR while KRW's (a 0-decimal currency) stays about USD 70.
  * `decimals` is the ISO 4217 minor-unit exponent. `minMinor`/`maxMinor` are the

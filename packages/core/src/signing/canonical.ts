@@ -1,23 +1,26 @@
 /**
- * The canonical string the service signs (spec, "Authentication").
+ * The canonical string the service signs (spec, "Authentication"), in one
+ * pass that follows the spec's steps:
  *
- * General form: nested members are flattened to root members named by their
- * ":"-joined path (array indices from 0), empty arrays and empty objects give
- * no member, booleans are written 1/0, everything else as its text; members
- * are sorted ordinally by name (UTF-16 code units, JS's own `<`), written
- * `name:value` and joined with ";". The top-level `signature` member is left out.
+ * 1. Flatten: every leaf becomes a member named by its ":"-joined path (array
+ *    indices from 0). Empty arrays and empty objects give no member.
+ * 2. Write each value: booleans 1/0, strings verbatim, numbers as their text,
+ *    null as "" (or no member, for verification's second reading).
+ * 3. Sort the members by name, comparing UTF-16 code units (JS's own `<`);
+ *    equal names (only possible through a literal ":" in a key) by value.
+ * 4. Join the `name:value` lines with ";". The top-level `signature` member
+ *    is left out.
  *
- * Simple form (widget settings): the same on a flat object; nested values are
- * an error, functions (event handlers) are not settings and are skipped.
- *
- * See docs/decisions.md for null, empty objects, quotes and number text.
+ * The simple form (widget settings) is the same on a flat object; nested
+ * values are an error there. Functions (event handlers) are never settings
+ * and are skipped. See docs/decisions.md, "Signing: …", for null, empty
+ * objects, quotes, number text and ordering.
  */
 import { SigningInputError } from './errors.js';
-import { bytesInLayoutOrder, writeInLayoutOrder } from './layouts.js';
-import { isWellFormed } from './well-formed.js';
-import { CONTAINER, describe, isPlainObject, MAX_DEPTH, memberText, nameOf, SIGNATURE_MEMBER, SKIP, tooDeep, type Reading } from './values.js';
+import { LosslessNumber } from './lossless-json.js';
 
-export { SIGNATURE_MEMBER };
+/** The member every signed object carries and that is never signed itself (top level only). */
+export const SIGNATURE_MEMBER = 'signature';
 
 export type SigningForm = 'general' | 'simple';
 
@@ -40,6 +43,18 @@ export interface CanonicalOptions {
   nulls?: NullReading;
 }
 
+/** Guards against cyclic objects and absurd nesting (a clear error, not a stack overflow). */
+const MAX_DEPTH = 256;
+
+/** One flattened member: its name (`prefix` + `key`) and its value's text. */
+interface Member {
+  /** The name of the object or array holding the member, and ":" ("" at the top level). */
+  readonly prefix: string;
+  readonly key: string;
+  readonly name: string;
+  readonly text: string;
+}
+
 /**
  * Returns the exact string that is HMAC'd for `value`. Public for debugging:
  * when a signature is refused, compare this string with the other side's.
@@ -49,50 +64,43 @@ export interface CanonicalOptions {
  */
 export function canonicalString(value: object, options: CanonicalOptions = {}): string {
   const reading = resolve(options);
-  assertSignable(value);
-  return canonicalText(value, reading);
-}
-
-/**
- * What sign() HMACs: the UTF-8 bytes of the canonical string where the
- * payload's layout is compiled (a view of a buffer reused by the next call:
- * hash it at once), otherwise the string itself. Same errors as
- * canonicalString().
- */
-export function canonicalUtf8(value: object, options: CanonicalOptions = {}): Uint8Array | string {
-  const reading = resolve(options);
-  assertSignable(value);
-  const out = bytesInLayoutOrder(value, reading);
-  return typeof out === 'object' ? out : wellFormed(value, reading, out ?? collectAndSort(value, reading));
-}
-
-function assertSignable(value: object): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !isPlainObject(value)) {
     throw new SigningInputError('', `the signed value must be a plain JSON object, not ${describe(value)}`);
   }
-}
-
-function canonicalText(value: object, reading: Reading): string {
-  return wellFormed(value, reading, writeInLayoutOrder(value, reading) ?? collectAndSort(value, reading));
-}
-
-/** `out`, the canonical string of `value`, once it is known to have a UTF-8 form. */
-function wellFormed(value: object, reading: Reading, out: string): string {
+  const members: Member[] = [];
+  collect(value, false, '', 0, reading, members);
+  members.sort(byNameThenText);
+  const lines = new Array<string>(members.length);
+  for (let i = 0; i < members.length; i++) {
+    const { name, text } = members[i] as Member;
+    lines[i] = name + ':' + text;
+  }
+  const out = lines.join(';');
+  // UTF-8 cannot encode a lone surrogate: checked once on the result, then the culprit is looked for.
   if (!isWellFormed(out)) {
-    throw new SigningInputError(findIllFormedMember(value, reading), 'contains a lone UTF-16 surrogate, which has no UTF-8 form');
+    const bad = members.find(({ name, text }) => !isWellFormed(name) || !isWellFormed(text)) as Member;
+    throw new SigningInputError(bad.name, 'contains a lone UTF-16 surrogate, which has no UTF-8 form');
   }
   return out;
 }
 
-/** The eight readings, made once: resolving options must cost next to nothing per call. */
-const READINGS: readonly Reading[] = [false, true].flatMap((simple) =>
-  [false, true].flatMap((rawNumbers) => [false, true].map((omitNulls) => ({ simple, rawNumbers, omitNulls }))),
-);
+function byNameThenText(x: Member, y: Member): number {
+  // Members of one object share its prefix string: their keys order them as their names would.
+  const siblings = x.prefix === y.prefix;
+  const a = siblings ? x.key : x.name;
+  const b = siblings ? y.key : y.name;
+  if (a !== b) return a < b ? -1 : 1;
+  return x.text < y.text ? -1 : x.text > y.text ? 1 : 0;
+}
+
+interface Reading {
+  readonly simple: boolean;
+  readonly rawNumbers: boolean;
+  readonly omitNulls: boolean;
+}
 
 function resolve(options: CanonicalOptions): Reading {
-  const form = options.form ?? 'general';
-  const numbers = options.numbers ?? 'raw';
-  const nulls = options.nulls ?? 'empty';
+  const { form = 'general', numbers = 'raw', nulls = 'empty' } = options;
   if (form !== 'general' && form !== 'simple') {
     throw new SigningInputError('', `unknown signing form ${JSON.stringify(form)} (general or simple)`);
   }
@@ -102,51 +110,117 @@ function resolve(options: CanonicalOptions): Reading {
   if (nulls !== 'empty' && nulls !== 'omit') {
     throw new SigningInputError('', `unknown null reading ${JSON.stringify(nulls)} (empty or omit)`);
   }
-  return READINGS[(form === 'simple' ? 4 : 0) + (numbers === 'raw' ? 2 : 0) + (nulls === 'omit' ? 1 : 0)] as Reading;
+  return { simple: form === 'simple', rawNumbers: numbers === 'raw', omitNulls: nulls === 'omit' };
 }
 
 /**
- * The slow path, taken when a key contains ":" (or the fast path cannot be
- * used): collect every member, then sort by name, then by value.
+ * Appends the members of `node` (an object or array named `path`, "" at
+ * the root) to `members`. Arrays give every index (holes are null, as in
+ * JSON) and nothing else; objects give their own enumerable keys.
  */
-function collectAndSort(root: object, reading: Reading): string {
-  const members: [name: string, text: string][] = [];
-  collect(root, false, ';', 0, reading, members);
-  // Names can collide only through literal ":" in keys ({"a:b":1} and {"a":{"b":2}});
-  // the value then breaks the tie so the result never depends on member order.
-  members.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
-  let out = '';
-  for (let i = 0; i < members.length; i++) {
-    const [name, text] = members[i] as [string, string];
-    out += (i === 0 ? '' : ';') + name + ':' + text;
+function collect(node: object, isArray: boolean, path: string, depth: number, reading: Reading, members: Member[]): void {
+  if (depth > MAX_DEPTH) {
+    throw new SigningInputError(path, `nesting deeper than ${MAX_DEPTH} levels (is the object cyclic?)`);
   }
-  return out;
-}
-
-/** `head` is ";path:" of `node` (";" at the root). */
-function collect(node: object, isArray: boolean, head: string, depth: number, reading: Reading, members: [string, string][]): void {
-  if (depth > MAX_DEPTH) throw tooDeep(head);
-  // Arrays: every index (holes are null in JSON) and nothing else; objects: own enumerable keys.
-  const keys = isArray ? Array.from({ length: (node as unknown[]).length }, (_, i) => String(i)) : Object.keys(node);
+  const prefix = depth === 0 ? '' : path + ':';
+  // Visiting each level's keys in order leaves the members nearly sorted, so the
+  // sort above, which alone decides the order, has little left to do.
+  const keys = isArray ? Array.from({ length: (node as unknown[]).length }, (_, i) => String(i)) : sortedKeys(node);
   for (const key of keys) {
     if (depth === 0 && key === SIGNATURE_MEMBER) continue;
     const child: unknown = (node as Record<string, unknown>)[key];
-    const childHead = head + key + ':';
-    const text = memberText(child, isArray, reading, childHead);
+    const name = prefix + key;
+    const text = leafText(child, isArray, reading, name);
     if (text === SKIP) continue;
     if (text === CONTAINER) {
-      collect(child as object, Array.isArray(child), childHead, depth + 1, reading, members);
+      collect(child as object, Array.isArray(child), name, depth + 1, reading, members);
     } else {
-      members.push([nameOf(childHead), text]);
+      members.push({ prefix, key, name, text });
     }
   }
 }
 
-function findIllFormedMember(root: object, reading: Reading): string {
-  const members: [string, string][] = [];
-  collect(root, false, ';', 0, reading, members);
-  for (const [name, text] of members) {
-    if (!isWellFormed(name) || !isWellFormed(text)) return name;
+/**
+ * Own enumerable keys in code-unit order: an insertion sort for the handful
+ * of keys a level usually has (cheaper than Array#sort there), Array#sort
+ * beyond, where insertion sort's quadratic time would let a large body
+ * (anyone can post one to a callback URL) cost seconds.
+ */
+function sortedKeys(node: object): string[] {
+  const keys = Object.keys(node);
+  if (keys.length > 32) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+    keys[j + 1] = key;
   }
-  return '';
+  return keys;
+}
+
+/** The member writes nothing (undefined, function, omitted null, empty array or object). */
+const SKIP = 0;
+/** The member is a plain object or non-empty array whose members are flattened under it. */
+const CONTAINER = 1;
+
+/**
+ * The text of a leaf value, SKIP, or CONTAINER. Object members
+ * JSON.stringify would drop (undefined, functions, symbols) are skipped; as
+ * array elements they are null, as in JSON.
+ */
+function leafText(value: unknown, inArray: boolean, reading: Reading, name: string): string | typeof SKIP | typeof CONTAINER {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+      if (Number.isFinite(value)) return String(value);
+      throw new SigningInputError(name, `${String(value)} cannot be signed (JSON has no such number)`);
+    case 'boolean':
+      return value ? '1' : '0';
+    case 'bigint':
+      return value.toString();
+    case 'object':
+      return objectText(value, reading, name);
+    default: // undefined, function, symbol
+      if (!inArray) return SKIP;
+      return reading.omitNulls ? SKIP : '';
+  }
+}
+
+function objectText(value: object | null, reading: Reading, name: string): string | typeof SKIP | typeof CONTAINER {
+  if (value === null) return reading.omitNulls ? SKIP : '';
+  if (value instanceof LosslessNumber) {
+    if (reading.rawNumbers) return value.text;
+    const n = value.value;
+    if (Number.isFinite(n)) return String(n);
+    throw new SigningInputError(name, `${value.text} is out of the range of a JS number`);
+  }
+  if (Array.isArray(value) || isPlainObject(value)) {
+    if (reading.simple) {
+      throw new SigningInputError(name, 'the simple form signs flat settings only; nested objects and arrays need the general form');
+    }
+    // An empty object simply yields no member; an empty array is skipped outright.
+    return Array.isArray(value) && value.length === 0 ? SKIP : CONTAINER;
+  }
+  throw new SigningInputError(name, `${describe(value)} cannot be signed (plain objects, arrays, strings, numbers, booleans and null only)`);
+}
+
+/** False when `text` holds a lone UTF-16 surrogate. (Node 20's String#isWellFormed; ES2022 typings lack it.) */
+function isWellFormed(text: string): boolean {
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+}
+
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') {
+    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object';
+  }
+  return `a ${typeof value}`;
 }

@@ -1,12 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/**
- * HMAC-SHA512 of `message` (a string's UTF-8 bytes, or the bytes given)
- * keyed with the UTF-8 bytes of `secret`, as lower-case hex.
- */
-export function hmacSha512Hex(message: string | Uint8Array, secret: string): string {
-  const hmac = createHmac('sha512', secret);
-  return (typeof message === 'string' ? hmac.update(message, 'utf8') : hmac.update(message)).digest('hex');
+/** HMAC-SHA512 of the UTF-8 bytes of `text` keyed with the UTF-8 bytes of `secret`, as lower-case hex. */
+export function hmacSha512Hex(text: string, secret: string): string {
+  return createHmac('sha512', secret).update(text, 'utf8').digest('hex');
 }
 
 /**

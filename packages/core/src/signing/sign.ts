@@ -1,4 +1,4 @@
-import { canonicalUtf8, type CanonicalOptions, type SigningForm } from './canonical.js';
+import { canonicalString, type CanonicalOptions, type SigningForm } from './canonical.js';
 import { hmacSha512Hex } from './hmac.js';
 
 export interface SignOptions {
@@ -17,7 +17,7 @@ export interface SignOptions {
  */
 export function sign(value: object, secret: string, options: SignOptions = {}): string {
   assertSecret(secret);
-  const canonical = canonicalUtf8(value, { form: options.form ?? 'general', numbers: options.numbers ?? 'raw', nulls: 'empty' });
+  const canonical = canonicalString(value, { form: options.form ?? 'general', numbers: options.numbers ?? 'raw', nulls: 'empty' });
   return hmacSha512Hex(canonical, secret);
 }
 
