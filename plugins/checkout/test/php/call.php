@@ -6,10 +6,8 @@
  */
 
 use Card2Crypto\Checkout\Currencies;
-use Card2Crypto\Checkout\Landing_Url;
 use Card2Crypto\Checkout\Payment_Match;
 use Card2Crypto\Checkout\Status_Flow;
-use Card2Crypto\Checkout\Shared\Signing\Signer;
 
 require __DIR__ . '/bootstrap.php';
 
@@ -33,10 +31,6 @@ $functions = array(
 	},
 	'to_minor'        => array( Currencies::class, 'to_minor' ),
 	'limit_problem'   => array( Currencies::class, 'limit_problem' ),
-	'landing_url'     => array( Landing_Url::class, 'build' ),
-	'sign_settings'   => static function ( array $settings, string $secret ) {
-		return Signer::with_signature( $settings, $secret, 'simple' );
-	},
 );
 
 c2c_test_run_calls( $functions );
