@@ -26,9 +26,7 @@ $functions = array(
 	'classify'        => array( Status_Flow::class, 'classify' ),
 	'match'           => array( Payment_Match::class, 'compare' ),
 	'same_address'    => array( Payment_Match::class, 'same_address' ),
-	'fiat'            => static function () {
-		return Currencies::FIAT;
-	},
+	'fiat'            => array( Currencies::class, 'all' ),
 	'to_minor'        => array( Currencies::class, 'to_minor' ),
 	'limit_problem'   => array( Currencies::class, 'limit_problem' ),
 );
