@@ -25,7 +25,7 @@ define( 'CARD2CRYPTO_CHECKOUT_FILE', __FILE__ );
 if ( is_readable( __DIR__ . '/lib/shared/Plugin_Bootstrap.php' ) && is_readable( __DIR__ . '/lib/settings-schema.json' ) ) {
 	// This plugin's copy of the shared library (lib/, written by the build): it autoloads includes/ and itself, then boots.
 	require __DIR__ . '/lib/shared/Plugin_Bootstrap.php';
-	Card2Crypto\Checkout\Shared\Plugin_Bootstrap::start( __FILE__, array( Card2Crypto\Checkout\Plugin::class, 'boot' ) );
+	Card2Crypto\Checkout\Shared\Plugin_Bootstrap::start( __FILE__, Card2Crypto\Checkout\Plugin::class );
 } else {
 	// A source checkout that was never built: say so instead of failing.
 	add_action(

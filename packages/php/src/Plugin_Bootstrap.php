@@ -24,11 +24,11 @@ final class Plugin_Bootstrap {
 
 	/**
 	 * From the main plugin file: the autoloader, the text domain on init,
-	 * then $boot( $main_file ), which registers the plugin's hooks.
-	 *
-	 * @param callable(string): void $boot
+	 * then $plugin_class::boot( $main_file ), which registers the plugin's
+	 * hooks. (A class name, not a callable: the class can only be loaded once
+	 * the autoloader is registered here.)
 	 */
-	public static function start( string $main_file, callable $boot ): void {
+	public static function start( string $main_file, string $plugin_class ): void {
 		self::autoload( dirname( $main_file ) );
 		add_action(
 			'init',
@@ -36,7 +36,7 @@ final class Plugin_Bootstrap {
 				load_plugin_textdomain( 'card2crypto-shared', false, dirname( plugin_basename( $main_file ) ) . '/languages' );
 			}
 		);
-		$boot( $main_file );
+		$plugin_class::boot( $main_file );
 	}
 
 	/** Registers the plugin's autoloader (also what the tests use, without WordPress). */
