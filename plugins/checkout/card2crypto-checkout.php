@@ -22,28 +22,11 @@ defined( 'ABSPATH' ) || exit;
 define( 'CARD2CRYPTO_CHECKOUT_VERSION', '0.1.0' );
 define( 'CARD2CRYPTO_CHECKOUT_FILE', __FILE__ );
 
-/*
- * Autoloader for this plugin only. Card2Crypto\Checkout\Shared\* is this
- * plugin's own copy of the shared library (lib/shared, written by the build
- * under this namespace), so another plugin's copy is never used here.
- */
-spl_autoload_register(
-	static function ( string $class ): void {
-		$prefix = 'Card2Crypto\\Checkout\\';
-		if ( 0 !== strncmp( $class, $prefix, strlen( $prefix ) ) ) {
-			return;
-		}
-		$relative = str_replace( '\\', '/', substr( $class, strlen( $prefix ) ) );
-		$file     = 0 === strncmp( $relative, 'Shared/', 7 )
-			? __DIR__ . '/lib/shared/' . substr( $relative, 7 ) . '.php'
-			: __DIR__ . '/includes/' . $relative . '.php';
-		if ( is_readable( $file ) ) {
-			require $file;
-		}
-	}
-);
-
-if ( ! is_readable( __DIR__ . '/lib/shared/Library.php' ) || ! is_readable( __DIR__ . '/lib/settings-schema.json' ) ) {
+if ( is_readable( __DIR__ . '/lib/shared/Plugin_Bootstrap.php' ) && is_readable( __DIR__ . '/lib/settings-schema.json' ) ) {
+	// This plugin's copy of the shared library (lib/, written by the build): it autoloads includes/ and itself, then boots.
+	require __DIR__ . '/lib/shared/Plugin_Bootstrap.php';
+	Card2Crypto\Checkout\Shared\Plugin_Bootstrap::start( __FILE__, Card2Crypto\Checkout\Plugin::class );
+} else {
 	// A source checkout that was never built: say so instead of failing.
 	add_action(
 		'admin_notices',
@@ -53,7 +36,4 @@ if ( ! is_readable( __DIR__ . '/lib/shared/Library.php' ) || ! is_readable( __DI
 			}
 		}
 	);
-	return;
 }
-
-Card2Crypto\Checkout\Plugin::boot( __FILE__ );

@@ -11,7 +11,9 @@
  * Writes, replacing what was there:
  *   <plugin>/lib/shared/**.php        namespace Card2Crypto\Shared -> <namespace>\Shared,
  *                                     text domain 'card2crypto-shared' -> <text-domain>,
- *                                     Library::VERSION -> the package (or --lib-version) version
+ *                                     Library::VERSION -> the package (or --lib-version) version,
+ *                                     defined( 'ABSPATH' ) || exit; after the namespace and use lines
+ *                                     (the source runs without WordPress in its tests)
  *   <plugin>/lib/settings-schema.json core's settings schema, as is
  *   <plugin>/lib/i18n-schema-strings.php every schema label and help text in __() calls,
  *                                     so translation tools find them
@@ -59,6 +61,19 @@ export function prefixSource(text, targetNamespace, textDomain, version) {
     out = out.replace(/const VERSION = '[^']*';/, `const VERSION = '${version.replace(/[^0-9A-Za-z.+-]/g, '')}';`);
   }
   return out;
+}
+
+/**
+ * Adds WordPress's guard against loading the file directly, after the
+ * namespace declaration and its use lines, as every file of a plugin has it.
+ */
+export function guardDirectAccess(text) {
+  const guard = "defined( 'ABSPATH' ) || exit;";
+  if (text.includes(guard)) return text;
+  const head = /^namespace [^;]+;\n(?:\n?use [^;]+;\n)*/m.exec(text);
+  if (head === null) return text;
+  const at = head.index + head[0].length;
+  return `${text.slice(0, at)}\n${guard}\n${text.slice(at)}`;
 }
 
 function phpString(text) {
@@ -124,7 +139,8 @@ async function main() {
   const targetPrefix = `${namespace.replace(/\\+$/, '')}\\Shared`;
   for (const file of files) {
     const text = await readFile(join(sourceDir, file), 'utf8');
-    const out = prefixSource(text, namespace, textDomain, version);
+    const out = guardDirectAccess(prefixSource(text, namespace, textDomain, version));
+    if (!out.includes("defined( 'ABSPATH' ) || exit;")) fail(`${file}: no namespace line to put the ABSPATH guard after`);
     if (/Card2Crypto\\{1,2}Shared(?![A-Za-z0-9_])/.test(out)) fail(`${file}: a reference to ${SOURCE_NAMESPACE} survived the rewrite`);
     if (out.includes(`'${SOURCE_TEXT_DOMAIN}'`)) fail(`${file}: the placeholder text domain survived the rewrite`);
     const declared = /^namespace\s+([^;]+);/m.exec(out)?.[1];

@@ -44,7 +44,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 	public function get_payment_method_data() {
 		$config   = Config::load();
 		$currency = $config->currency();
-		$limits   = Currencies::FIAT[ $currency ] ?? array( 2, 0, 0 );
+		$limits   = Currencies::limits( $currency ) ?? array( 2, 0, 0 );
 		// The Store API gives totals in the store's price decimals; convert the limits to that unit.
 		$shift     = wc_get_price_decimals() - $limits[0];
 		$scale     = 10 ** abs( $shift );

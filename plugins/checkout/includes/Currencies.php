@@ -1,66 +1,56 @@
 <?php
 /**
  * The fiat currencies the service accepts, with their decimals and purchase
- * limits in minor units (core's reference data; test/currencies.test.ts
- * checks this table against @card2crypto/core), and exact conversion of an
- * order total to minor units.
+ * limits in minor units, read from the settings schema the plugin ships
+ * (lib/settings-schema.json, core's reference data; test/currencies.test.ts
+ * checks what this class reads against @card2crypto/core), and exact
+ * conversion of an order total to minor units.
  *
  * @package card2crypto-checkout
  */
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Settings\Decimal_Amount;
 
 defined( 'ABSPATH' ) || defined( 'C2C_TESTING' ) || exit;
 
 final class Currencies {
 
-	/** code => [decimals, minimum, maximum] (minor units). */
-	const FIAT = array(
-		'ARS' => array( 2, 1030000, 140000000 ),
-		'AMD' => array( 2, 5000000, 300000000 ),
-		'AUD' => array( 2, 10000, 1000000 ),
-		'AZN' => array( 2, 15000, 1000000 ),
-		'BHD' => array( 3, 30000, 2000000 ),
-		'BGN' => array( 2, 15000, 900000 ),
-		'BRL' => array( 2, 50000, 2000000 ),
-		'CAD' => array( 2, 10000, 600000 ),
-		'CZK' => array( 2, 150000, 10000000 ),
-		'DKK' => array( 2, 50000, 3000000 ),
-		'EUR' => array( 2, 5000, 500000 ),
-		'HKD' => array( 2, 50000, 50000000 ),
-		'HUF' => array( 2, 1200000, 180000000 ),
-		'ILS' => array( 2, 20000, 1500000 ),
-		'INR' => array( 2, 500000, 40000000 ),
-		'KZT' => array( 2, 4000000, 200000000 ),
-		'MYR' => array( 2, 25000, 2000000 ),
-		'MDL' => array( 2, 100000, 10000000 ),
-		'TWD' => array( 2, 200000, 15000000 ),
-		'NOK' => array( 2, 60000, 4500000 ),
-		'NZD' => array( 2, 10000, 800000 ),
-		'PLN' => array( 2, 30000, 2000000 ),
-		'GBP' => array( 2, 5000, 500000 ),
-		'RON' => array( 2, 30000, 2000000 ),
-		'SAR' => array( 2, 15000, 2000000 ),
-		'KRW' => array( 0, 100000, 20000000 ),
-		'SEK' => array( 2, 50000, 5000000 ),
-		'CHF' => array( 2, 4000, 480000 ),
-		'TRY' => array( 2, 60000, 15000000 ),
-		'UAH' => array( 2, 200000, 15000000 ),
-		'USD' => array( 2, 5000, 500000 ),
-		'VND' => array( 0, 2000000, 150000000 ),
-	);
+	/**
+	 * Every accepted currency: code => [decimals, minimum, maximum] (minor units), in the schema's order.
+	 *
+	 * @return array<string, array{0: int, 1: int, 2: int}>
+	 */
+	public static function all(): array {
+		$table = array();
+		foreach ( Plugin_Bootstrap::schema()->fiat_currencies() as $currency ) {
+			$table[ $currency['code'] ] = array( (int) $currency['decimals'], (int) $currency['minMinor'], (int) $currency['maxMinor'] );
+		}
+		return $table;
+	}
+
+	/**
+	 * Decimals, minimum and maximum (minor units) of one currency, or null when the service does not accept it.
+	 *
+	 * @return array{0: int, 1: int, 2: int}|null
+	 */
+	public static function limits( string $code ): ?array {
+		$currency = Plugin_Bootstrap::schema()->fiat( $code );
+		return null === $currency ? null : array( (int) $currency['decimals'], (int) $currency['minMinor'], (int) $currency['maxMinor'] );
+	}
 
 	public static function is_supported( string $code ): bool {
-		return isset( self::FIAT[ $code ] );
+		return null !== self::limits( $code );
 	}
 
 	public static function decimals( string $code ): int {
-		if ( ! isset( self::FIAT[ $code ] ) ) {
+		$limits = self::limits( $code );
+		if ( null === $limits ) {
 			throw new \DomainException( sprintf( 'The service does not accept %s.', $code ) );
 		}
-		return self::FIAT[ $code ][0];
+		return $limits[0];
 	}
 
 	/**
@@ -89,10 +79,11 @@ final class Currencies {
 	 * @return array{rule: string, limit: int}|null
 	 */
 	public static function limit_problem( int $minor, string $code ): ?array {
-		if ( ! isset( self::FIAT[ $code ] ) ) {
+		$limits = self::limits( $code );
+		if ( null === $limits ) {
 			return array( 'rule' => 'currency', 'limit' => 0 );
 		}
-		list( , $min, $max ) = self::FIAT[ $code ];
+		list( , $min, $max ) = $limits;
 		if ( $minor < $min ) {
 			return array( 'rule' => 'min', 'limit' => $min );
 		}

@@ -10,6 +10,7 @@
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Shared\Landing\Landing_Url;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
 
 defined( 'ABSPATH' ) || exit;

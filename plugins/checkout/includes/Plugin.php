@@ -7,15 +7,13 @@
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Settings\Field_View;
-use Card2Crypto\Checkout\Shared\Settings\Schema;
 use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Plugin {
-
-	const TEXT_DOMAIN = 'card2crypto-checkout';
 
 	/** WooCommerce's option for a gateway's settings: woocommerce_<gateway id>_settings. */
 	const OPTION = 'woocommerce_card2crypto_settings';
@@ -26,9 +24,9 @@ final class Plugin {
 	/** @var Settings_Store|null */
 	private static $settings;
 
+	/** Registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
 	public static function boot( string $file ): void {
 		self::$file = $file;
-		add_action( 'init', array( self::class, 'load_textdomain' ) );
 		add_action( 'before_woocommerce_init', array( self::class, 'declare_compatibility' ) );
 		add_action( 'plugins_loaded', array( self::class, 'on_plugins_loaded' ) );
 		add_action( 'rest_api_init', array( Callback_Controller::class, 'register_routes' ) );
@@ -38,10 +36,6 @@ final class Plugin {
 
 	public static function file(): string {
 		return self::$file;
-	}
-
-	public static function load_textdomain(): void {
-		load_plugin_textdomain( self::TEXT_DOMAIN, false, dirname( plugin_basename( self::$file ) ) . '/languages' );
 	}
 
 	/** HPOS (custom order tables) and the block checkout. */
@@ -89,7 +83,7 @@ final class Plugin {
 	/** The gateway's settings, read through the schema (constants and sandbox defaults applied). */
 	public static function settings(): Settings_Store {
 		if ( null === self::$settings ) {
-			self::$settings = new Settings_Store( Schema::from_file( dirname( self::$file ) . '/lib/settings-schema.json' ), 'checkout', self::OPTION );
+			self::$settings = new Settings_Store( Plugin_Bootstrap::schema(), 'checkout', self::OPTION );
 		}
 		return self::$settings;
 	}

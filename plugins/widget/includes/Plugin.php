@@ -1,26 +1,23 @@
 <?php
 /**
- * Wires the plugin into WordPress: the settings page (Settings →
- * Card2Crypto Widget), generated from the shared settings schema.
- * The block itself comes in a later version.
+ * Wires the plugin into WordPress: every hook is registered here, in one
+ * place, and each points at a class with one job. Also the plugin's shared
+ * state: its main file, its settings (read once per request, only when
+ * something asks) and the site's block references.
  *
  * @package card2crypto-widget
  */
 
 namespace Card2Crypto\Widget;
 
-use Card2Crypto\Widget\Shared\Settings\Field_View;
-use Card2Crypto\Widget\Shared\Settings\Schema;
-use Card2Crypto\Widget\Shared\Settings\Settings_Page;
+use Card2Crypto\Widget\Shared\Plugin_Bootstrap;
 use Card2Crypto\Widget\Shared\Settings\Settings_Store;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Plugin {
 
-	const TEXT_DOMAIN = 'card2crypto-widget';
-	const OPTION      = 'card2crypto_widget_settings';
-	const PAGE_SLUG   = 'card2crypto-widget';
+	const OPTION = 'card2crypto_widget_settings';
 
 	/** @var string */
 	private static $file = '';
@@ -28,33 +25,59 @@ final class Plugin {
 	/** @var Settings_Store|null */
 	private static $settings;
 
+	/** @var Widget_Config|null */
+	private static $config;
+
+	/** Registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
 	public static function boot( string $file ): void {
 		self::$file = $file;
-		add_action( 'init', array( self::class, 'load_textdomain' ) );
-		$page = new Settings_Page( new Field_View( self::settings() ), self::PAGE_SLUG, 'manage_options' );
-		$page->hook( __( 'Card2Crypto Widget', 'card2crypto-widget' ), __( 'Card2Crypto Widget settings', 'card2crypto-widget' ) );
-		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( self::class, 'action_links' ) );
+
+		// Scripts and styles first: block.json names them.
+		add_action( 'init', array( Assets::class, 'register' ) );
+		add_action( 'init', array( Block_Types::class, 'register' ) );
+		add_action( 'enqueue_block_editor_assets', array( Editor_Data::class, 'add' ) );
+		add_action( 'widgets_init', array( Classic_Widget::class, 'register' ) );
+		add_filter( 'widget_types_to_hide_from_legacy_widget_block', array( Classic_Widget::class, 'hide_from_legacy_block' ) );
+
+		add_action( 'rest_api_init', array( Routes::class, 'register' ) );
+		add_filter( 'rest_post_dispatch', array( Route_Output::class, 'refusal_headers' ), 10, 3 );
+		add_filter( 'rest_pre_serve_request', array( Route_Output::class, 'serve_raw' ), 10, 4 );
+
+		// The settings page is built on admin screens only, never on a visitor's request.
+		add_action( 'admin_menu', array( Settings_Screen::class, 'add_page' ) );
+		add_action( 'admin_init', array( Settings_Screen::class, 'register' ) );
+		add_action( 'admin_enqueue_scripts', array( Color_Pickers::class, 'enqueue' ) );
+		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( Settings_Screen::class, 'action_links' ) );
 	}
 
-	public static function load_textdomain(): void {
-		load_plugin_textdomain( self::TEXT_DOMAIN, false, dirname( plugin_basename( self::$file ) ) . '/languages' );
+	/** An address inside the plugin (build/view.js ...). */
+	public static function url( string $path ): string {
+		return plugins_url( $path, self::$file );
 	}
 
-	/**
-	 * @param string[] $links
-	 * @return string[]
-	 */
-	public static function action_links( array $links ): array {
-		$url = admin_url( 'options-general.php?page=' . self::PAGE_SLUG );
-		array_unshift( $links, '<a href="' . esc_url( $url ) . '">' . esc_html__( 'Settings', 'card2crypto-widget' ) . '</a>' );
-		return $links;
+	/** A file inside the plugin. */
+	public static function path( string $path ): string {
+		return dirname( self::$file ) . '/' . $path;
 	}
 
 	/** The widget's settings, read through the schema (constants and sandbox defaults applied). */
 	public static function settings(): Settings_Store {
 		if ( null === self::$settings ) {
-			self::$settings = new Settings_Store( Schema::from_file( dirname( self::$file ) . '/lib/settings-schema.json' ), 'widget', self::OPTION );
+			self::$settings = new Settings_Store( Plugin_Bootstrap::schema(), 'widget', self::OPTION );
 		}
 		return self::$settings;
+	}
+
+	/** The settings as the blocks and routes read them, once per request. */
+	public static function config(): Widget_Config {
+		if ( null === self::$config ) {
+			self::$config = Widget_Config::from_store( self::settings() );
+		}
+		return self::$config;
+	}
+
+	/** The site's block references: keyed by a salt only this site knows. */
+	public static function references(): Block_Reference {
+		return new Block_Reference( wp_salt( 'nonce' ) );
 	}
 }

@@ -333,6 +333,16 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
     assert.equal(settings.lang, 'de');
   });
 
+  test('a request that needs no settings reads no schema and builds no settings page', async () => {
+    assert.deepEqual(await site.probe({ action: 'loaded' }), { schema: false, settings_page: false, plugin: true });
+  });
+
+  test('WordPress logged no PHP notice, warning or deprecation, and no translation loaded too early', async () => {
+    const log = path.join(site.siteDir, 'wp-content', 'debug.log');
+    const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+    assert.doesNotMatch(text, /PHP (Notice|Warning|Deprecated|Fatal error|Parse error)|_load_textdomain_just_in_time|was called <strong>incorrectly/, text.slice(0, 2000));
+  });
+
   test('no response of the site carried the partner secret', async () => {
     const index = await record('rest index', await site.fetch('/wp-json/card2crypto-widget/v1'));
     assert.equal(index.status, 200);

@@ -62,6 +62,15 @@ final class Schema {
 		return $this->plugin( $plugin )['title'];
 	}
 
+	/**
+	 * The fiat currencies of core's reference data, in order.
+	 *
+	 * @return array<int, array{code: string, name: string, decimals: int, min: int, max: int, minMinor: int, maxMinor: int}>
+	 */
+	public function fiat_currencies(): array {
+		return $this->data['reference']['fiat'];
+	}
+
 	/** @return array{code: string, name: string, decimals: int, min: int, max: int, minMinor: int, maxMinor: int}|null */
 	public function fiat( string $code ): ?array {
 		foreach ( $this->data['reference']['fiat'] as $currency ) {

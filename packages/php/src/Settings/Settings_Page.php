@@ -41,24 +41,23 @@ final class Settings_Page {
 		return $this->page_slug;
 	}
 
-	/** Hooks the page in (call once, early). */
-	public function hook( string $menu_title, string $page_title ): void {
-		add_action( 'admin_init', array( $this, 'register' ) );
-		add_action(
-			'admin_menu',
-			function () use ( $menu_title, $page_title ): void {
-				add_options_page( $page_title, $menu_title, $this->capability, $this->page_slug, array( $this, 'render_page' ) );
-			}
-		);
+	/**
+	 * Adds the page under Settings; call on admin_menu. The plugin builds
+	 * this object there and on admin_init only, so front-end requests never
+	 * read the schema or translate its labels.
+	 */
+	public function add_to_menu( string $menu_title, string $page_title ): void {
+		add_options_page( $page_title, $menu_title, $this->capability, $this->page_slug, array( $this, 'render_page' ) );
+	}
+
+	/** The setting, its sections and fields, and who may save it; call on admin_init (options.php saves through them). */
+	public function register(): void {
 		add_filter(
 			'option_page_capability_' . $this->option_group(),
 			function (): string {
 				return $this->capability;
 			}
 		);
-	}
-
-	public function register(): void {
 		register_setting(
 			$this->option_group(),
 			$this->option(),

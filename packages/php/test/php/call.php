@@ -9,6 +9,7 @@
 use Card2Crypto\Shared\Btc\Btc_Address;
 use Card2Crypto\Shared\Json\Json_Number;
 use Card2Crypto\Shared\Json\Lossless_Json;
+use Card2Crypto\Shared\Landing\Landing_Url;
 use Card2Crypto\Shared\Settings\Css_Color;
 use Card2Crypto\Shared\Settings\Http_Url;
 use Card2Crypto\Shared\Settings\Ip_Address;
@@ -29,6 +30,7 @@ $functions = array(
 	'ip_or_cidr'        => array( Ip_Address::class, 'is_ip_or_cidr' ),
 	'ip_in_list'        => array( Ip_Address::class, 'in_list' ),
 	'url_valid'         => array( Http_Url::class, 'is_valid' ),
+	'landing_url'       => array( Landing_Url::class, 'build' ),
 	// A double given by its 16 hex digits (big-endian IEEE 754), written as JavaScript would.
 	'js_format_bits'    => static function ( string $hex ) {
 		return Js_Number::format( unpack( 'E', hex2bin( $hex ) )[1] );

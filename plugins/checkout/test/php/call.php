@@ -8,7 +8,6 @@
 use Card2Crypto\Checkout\Attempt_Policy;
 use Card2Crypto\Checkout\Callback_Guard;
 use Card2Crypto\Checkout\Currencies;
-use Card2Crypto\Checkout\Landing_Url;
 use Card2Crypto\Checkout\Order_Decision;
 use Card2Crypto\Checkout\Payment_Match;
 use Card2Crypto\Checkout\Status_Flow;
@@ -37,12 +36,9 @@ $functions = array(
 	},
 	'match'           => array( Payment_Match::class, 'compare' ),
 	'same_address'    => array( Payment_Match::class, 'same_address' ),
-	'fiat'            => static function () {
-		return Currencies::FIAT;
-	},
+	'fiat'            => array( Currencies::class, 'all' ),
 	'to_minor'        => array( Currencies::class, 'to_minor' ),
 	'limit_problem'   => array( Currencies::class, 'limit_problem' ),
-	'landing_url'     => array( Landing_Url::class, 'build' ),
 	'canonical'       => static function ( string $json ) {
 		return Canonical::of( Lossless_Json::decode_object( $json ) );
 	},

@@ -8,14 +8,12 @@
  * gives it inside this plugin (Card2Crypto\Widget\Shared\…), as the zip carries it.
  */
 
+// The plugin's files start with defined( 'ABSPATH' ) || exit; no WordPress function is defined here, so a WordPress call still fails loudly.
+define( 'ABSPATH', '/wordpress/' );
 require C2C_TEST_ROOT . '/php/testing/harness.php';
 c2c_test_load_shared( 'Card2Crypto\\Widget' );
-
-require C2C_TEST_ROOT . '/plugin/includes/class-block-reference.php';
-require C2C_TEST_ROOT . '/plugin/includes/class-partner-css.php';
-require C2C_TEST_ROOT . '/plugin/includes/class-widget-signer.php';
-require C2C_TEST_ROOT . '/plugin/includes/class-landing-url.php';
-require C2C_TEST_ROOT . '/plugin/includes/class-rate-limiter.php';
+// The plugin's own autoloader, as the main file registers it (includes/Class_Name.php).
+Card2Crypto\Widget\Shared\Plugin_Bootstrap::autoload( C2C_TEST_ROOT . '/plugin' );
 
 // Transients in memory (one request), enough for the rate limiter's rules.
 $GLOBALS['c2c_transients'] = array();
@@ -28,7 +26,6 @@ function set_transient( string $key, $value, int $expiration ): bool {
 }
 
 use Card2Crypto\Widget\Block_Reference;
-use Card2Crypto\Widget\Landing_Url;
 use Card2Crypto\Widget\Partner_Css;
 use Card2Crypto\Widget\Rate_Limiter;
 use Card2Crypto\Widget\Widget_Signer;
@@ -54,7 +51,6 @@ $functions = array(
 	'sign'          => static function ( array $settings, array $attributes, string $target, string $site_language, ?string $css, int $now ) {
 		return ( new Widget_Signer( c2c_schema(), $settings ) )->signed( $attributes, $target, $site_language, $css, $now );
 	},
-	'landing_url'   => array( Landing_Url::class, 'build' ),
 	// Each hit is [bucket, client, now]; returns the seconds to wait for each (0 = allowed).
 	'rate_limit'    => static function ( int $limit, int $window, array $hits ) {
 		return array_map(

@@ -75,6 +75,16 @@ function c2c_widget_test_run( WP_REST_Request $request ): WP_REST_Response {
 			wp_cache_flush();
 			return new WP_REST_Response( true );
 
+		case 'loaded':
+			// Which of the plugin's settings classes this request has loaded so far (it asked for none).
+			return new WP_REST_Response(
+				array(
+					'schema'        => class_exists( 'Card2Crypto\\Widget\\Shared\\Settings\\Schema', false ),
+					'settings_page' => class_exists( 'Card2Crypto\\Widget\\Shared\\Settings\\Settings_Page', false ),
+					'plugin'        => class_exists( 'Card2Crypto\\Widget\\Plugin', false ),
+				)
+			);
+
 		case 'render_blocks':
 			$html = do_blocks( (string) $p['content'] );
 			return new WP_REST_Response( array( 'html' => $html ) + c2c_widget_test_assets() );

@@ -8,12 +8,14 @@
  *
  * No WordPress calls here.
  *
- * @package Card2Crypto\Widget
+ * @package card2crypto-widget
  */
 
 namespace Card2Crypto\Widget;
 
 use Card2Crypto\Widget\Shared\Settings\Css_Color;
+
+defined( 'ABSPATH' ) || exit;
 
 final class Partner_Css {
 

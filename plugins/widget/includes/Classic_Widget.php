@@ -14,7 +14,7 @@
  * The block editor's Legacy Widget block does not offer it: the block
  * itself is there.
  *
- * @package Card2Crypto\Widget
+ * @package card2crypto-widget
  */
 
 namespace Card2Crypto\Widget;
@@ -53,18 +53,14 @@ final class Classic_Widget extends \WP_Widget {
 		);
 	}
 
-	/** Registers the widget and hides it from the block editor's Legacy Widget block. */
-	public static function hook(): void {
-		add_action(
-			'widgets_init',
-			static function (): void {
-				register_widget( self::class );
-			}
-		);
-		add_filter( 'widget_types_to_hide_from_legacy_widget_block', array( self::class, 'hide_from_legacy_block' ) );
+	/** On widgets_init. */
+	public static function register(): void {
+		register_widget( self::class );
 	}
 
 	/**
+	 * The block editor's Legacy Widget block does not offer this widget: the block itself is there.
+	 *
 	 * @param string[] $types Widget id bases the Legacy Widget block does not offer.
 	 * @return string[]
 	 */
@@ -124,7 +120,7 @@ final class Classic_Widget extends \WP_Widget {
 	 * @return array<string, string>|false
 	 */
 	public function update( $new_instance, $old_instance ) {
-		$result = self::validate( is_array( $new_instance ) ? $new_instance : array(), Widget_Block::config() );
+		$result = self::validate( is_array( $new_instance ) ? $new_instance : array(), Plugin::config() );
 		if ( array() !== $result['problems'] ) {
 			self::$refused[ $this->number ] = $result;
 			return false;
@@ -235,7 +231,7 @@ final class Classic_Widget extends \WP_Widget {
 	 * @param array<string, mixed> $instance Stored options.
 	 */
 	public function form( $instance ): string {
-		$config  = Widget_Block::config();
+		$config  = Plugin::config();
 		$refused = self::$refused[ $this->number ] ?? null;
 		$stored  = is_array( $instance ) ? $instance : array();
 		$values  = null !== $refused ? $refused['values'] : array_merge(
@@ -253,7 +249,7 @@ final class Classic_Widget extends \WP_Widget {
 			printf(
 				'<p class="description">%s <a href="%s">%s</a></p>',
 				esc_html__( 'The widget needs your partner token and secret.', 'card2crypto-widget' ),
-				esc_url( admin_url( 'options-general.php?page=' . Plugin::PAGE_SLUG ) ),
+				esc_url( Settings_Screen::url() ),
 				esc_html__( 'Open the settings', 'card2crypto-widget' )
 			);
 		}

@@ -12,10 +12,12 @@
  *
  * No WordPress calls here; the key is passed in (wp_salt() in production).
  *
- * @package Card2Crypto\Widget
+ * @package card2crypto-widget
  */
 
 namespace Card2Crypto\Widget;
+
+defined( 'ABSPATH' ) || exit;
 
 final class Block_Reference {
 

@@ -13,7 +13,7 @@
  *
  * No WordPress calls here: the caller passes the settings, the schema and the time.
  *
- * @package Card2Crypto\Widget
+ * @package card2crypto-widget
  */
 
 namespace Card2Crypto\Widget;
@@ -23,6 +23,8 @@ use Card2Crypto\Widget\Shared\Settings\Schema;
 use Card2Crypto\Widget\Shared\Settings\Settings_Validator;
 use Card2Crypto\Widget\Shared\Signing\Canonical;
 use Card2Crypto\Widget\Shared\Signing\Signer;
+
+defined( 'ABSPATH' ) || exit;
 
 final class Widget_Signer {
 

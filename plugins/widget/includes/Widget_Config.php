@@ -5,13 +5,15 @@
  * wp-config.php constants and the environment's default service
  * addresses). Read-only; the settings page writes them.
  *
- * @package Card2Crypto\Widget
+ * @package card2crypto-widget
  */
 
 namespace Card2Crypto\Widget;
 
 use Card2Crypto\Widget\Shared\Settings\Schema;
 use Card2Crypto\Widget\Shared\Settings\Settings_Store;
+
+defined( 'ABSPATH' ) || exit;
 
 final class Widget_Config {
 

@@ -1,16 +1,19 @@
 <?php
 /**
  * A fixed-window request counter per client address, kept in transients
- * (the object cache when there is one), for the anonymous routes.
+ * (the object cache when there is one), for the anonymous routes, and the
+ * 429 refusal they answer when a client asks too often.
  *
  * Two requests that race may both pass at the edge of the limit; that is
  * accepted: the aim is to stop a client from making the site sign in bulk,
  * not exact accounting.
  *
- * @package Card2Crypto\Widget
+ * @package card2crypto-widget
  */
 
 namespace Card2Crypto\Widget;
+
+defined( 'ABSPATH' ) || exit;
 
 final class Rate_Limiter {
 
@@ -32,6 +35,42 @@ final class Rate_Limiter {
 		$this->bucket = $bucket;
 		$this->limit  = max( 1, $limit );
 		$this->window = max( 1, $window );
+	}
+
+	/**
+	 * Counts this request in $bucket ("sign" or "go") under the
+	 * card2crypto_widget_rate_limit rule: null when it may go on, else the
+	 * refusal (429, with the seconds to wait as retry_after).
+	 */
+	public static function refusal( string $bucket ): ?\WP_Error {
+		/**
+		 * Filters how many requests one client may make to a widget route per window.
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param array{limit: int, window: int} $rule   Requests per window (seconds).
+		 * @param string                         $bucket "sign" or "go".
+		 */
+		$rule = apply_filters(
+			'card2crypto_widget_rate_limit',
+			array(
+				'limit'  => 30,
+				'window' => 60,
+			),
+			$bucket
+		);
+		$wait = ( new self( $bucket, (int) $rule['limit'], (int) $rule['window'] ) )->hit( self::client_ip(), time() );
+		if ( 0 === $wait ) {
+			return null;
+		}
+		return new \WP_Error(
+			'c2c_too_many_requests',
+			__( 'Too many requests for the purchase widget. Please wait a moment and try again.', 'card2crypto-widget' ),
+			array(
+				'status'      => 429,
+				'retry_after' => $wait,
+			)
+		);
 	}
 
 	/**
@@ -65,6 +104,8 @@ final class Rate_Limiter {
 		$ip = isset( $_SERVER['REMOTE_ADDR'] ) ? sanitize_text_field( wp_unslash( $_SERVER['REMOTE_ADDR'] ) ) : '';
 		/**
 		 * Filters the address the widget routes rate-limit by.
+		 *
+		 * @since 0.1.0
 		 *
 		 * @param string $ip REMOTE_ADDR.
 		 */

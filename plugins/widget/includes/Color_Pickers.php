@@ -6,38 +6,32 @@
  * button. The text input stays the value that is saved and validated, so
  * rgba() values (the shadow's default) can still be typed.
  *
- * @package Card2Crypto\Widget
+ * @package card2crypto-widget
  */
 
 namespace Card2Crypto\Widget;
 
-use Card2Crypto\Widget\Shared\Settings\Settings_Store;
+defined( 'ABSPATH' ) || exit;
 
 final class Color_Pickers {
 
 	/** The settings page's hook suffix (Settings → Card2Crypto Widget). */
-	const PAGE_HOOK = 'settings_page_card2crypto-widget';
+	const PAGE_HOOK = 'settings_page_' . Settings_Screen::PAGE_SLUG;
 
-	/** @var Settings_Store */
-	private $store;
-
-	public function __construct( Settings_Store $store ) {
-		$this->store = $store;
-	}
-
-	public function hook(): void {
-		add_action( 'admin_enqueue_scripts', array( $this, 'enqueue' ) );
-	}
-
-	/** @param string $hook_suffix */
-	public function enqueue( $hook_suffix ): void {
+	/**
+	 * On admin_enqueue_scripts; only the settings page reads the settings.
+	 *
+	 * @param string $hook_suffix
+	 */
+	public static function enqueue( $hook_suffix ): void {
 		if ( self::PAGE_HOOK !== $hook_suffix ) {
 			return;
 		}
+		$store  = Plugin::settings();
 		$inputs = array();
-		foreach ( Partner_Css::color_fields( $this->store->fields() ) as $id => $field ) {
+		foreach ( Partner_Css::color_fields( $store->fields() ) as $id => $field ) {
 			// The element id the settings page gives each field: "<option>-<field id>".
-			$inputs[ $this->store->option_name() . '-' . $id ] = (string) $field['default'];
+			$inputs[ $store->option_name() . '-' . $id ] = (string) $field['default'];
 		}
 		wp_enqueue_style( 'wp-color-picker' );
 		wp_enqueue_script( 'wp-color-picker' );

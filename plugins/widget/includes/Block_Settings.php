@@ -1,0 +1,66 @@
+<?php
+/**
+ * What the sign and go routes share: the attributes of a block the browser
+ * sent back (only when its reference is one this site made), and the
+ * signed widget settings for them, or a WP_Error saying why not.
+ *
+ * @package card2crypto-widget
+ */
+
+namespace Card2Crypto\Widget;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Block_Settings {
+
+	/**
+	 * The block's attributes when its reference is genuine.
+	 *
+	 * @return array<string, string>|\WP_Error
+	 */
+	public static function attributes( string $payload, string $ref ) {
+		$attributes = Plugin::references()->attributes( $payload, $ref );
+		if ( null === $attributes ) {
+			return new \WP_Error( 'c2c_unknown_block', __( 'This purchase widget is out of date. Please reload the page.', 'card2crypto-widget' ), array( 'status' => 403 ) );
+		}
+		return $attributes;
+	}
+
+	/**
+	 * Signed settings for the block, stamped now; the problems (field, rule,
+	 * message) in the error's data when the settings are not valid.
+	 *
+	 * @param array<string, string> $attributes
+	 * @return array<string, string|int>|\WP_Error
+	 */
+	public static function signed( array $attributes, string $target ) {
+		$config = Plugin::config();
+		if ( ! $config->has_credentials() ) {
+			return new \WP_Error( 'c2c_not_configured', __( 'The purchase widget is not set up yet: the site has no partner credentials.', 'card2crypto-widget' ), array( 'status' => 503 ) );
+		}
+		$css    = $config->partner_css();
+		$css_at = '' === $css ? null : add_query_arg( 'v', Partner_Css::version( $css ), Routes::url( 'partner.css' ) );
+		$result = ( new Widget_Signer( $config->schema(), $config->values() ) )->signed( $attributes, $target, $config->site_language(), $css_at, Widget_Signer::now_ms() );
+		if ( array() !== $result['problems'] ) {
+			$problems = array_map(
+				static function ( array $problem ): array {
+					return array(
+						'field'   => $problem['field'],
+						'rule'    => $problem['rule'],
+						'message' => $problem['message'],
+					);
+				},
+				$result['problems']
+			);
+			return new \WP_Error(
+				'c2c_invalid_settings',
+				__( 'The purchase widget cannot start: its settings are not valid.', 'card2crypto-widget' ),
+				array(
+					'status'   => 503,
+					'problems' => $problems,
+				)
+			);
+		}
+		return $result['settings'];
+	}
+}

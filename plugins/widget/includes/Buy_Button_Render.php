@@ -1,0 +1,44 @@
+<?php
+/**
+ * The "Buy crypto" block's markup: a link to the go route, which signs
+ * when the visitor clicks. Styled as a core button so it follows the theme.
+ *
+ * @package card2crypto-widget
+ */
+
+namespace Card2Crypto\Widget;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Buy_Button_Render {
+
+	/**
+	 * The render_callback of card2crypto/buy-button.
+	 *
+	 * @param array<string, mixed> $attributes
+	 */
+	public static function render( array $attributes ): string {
+		$payload = Block_Reference::payload( $attributes );
+		$href    = add_query_arg(
+			array(
+				'b' => rawurlencode( $payload ),
+				'r' => Plugin::references()->ref( $payload ),
+			),
+			Routes::url( 'go' )
+		);
+		$text    = isset( $attributes['text'] ) && is_string( $attributes['text'] ) && '' !== trim( $attributes['text'] ) ? $attributes['text'] : __( 'Buy crypto', 'card2crypto-widget' );
+		return sprintf(
+			'<div %1$s><div class="wp-block-button"><a class="wp-block-button__link wp-element-button" href="%2$s" rel="nofollow">%3$s</a></div></div>',
+			get_block_wrapper_attributes( array( 'class' => 'wp-block-buttons c2c-buy-button' ) ),
+			esc_url( $href ),
+			wp_kses(
+				$text,
+				array(
+					'strong' => array(),
+					'em'     => array(),
+					'br'     => array(),
+				)
+			)
+		);
+	}
+}

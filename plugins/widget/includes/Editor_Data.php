@@ -1,0 +1,33 @@
+<?php
+/**
+ * What the block editor shows without asking the service: the site's
+ * defaults and colours (never the credentials), for the preview and the
+ * controls' hints, as window.card2cryptoWidget before the editor script.
+ *
+ * @package card2crypto-widget
+ */
+
+namespace Card2Crypto\Widget;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Editor_Data {
+
+	/** On enqueue_block_editor_assets. */
+	public static function add(): void {
+		$config = Plugin::config();
+		$data   = array(
+			'defaults'    => array(
+				'title'          => (string) $config->get( 'title' ),
+				'amount'         => (string) $config->get( 'default_amount' ),
+				'fiatCurrency'   => (string) $config->get( 'default_fiat_currency' ),
+				'cryptoCurrency' => (string) $config->get( 'default_crypto_currency' ),
+				'lang'           => (string) $config->get( 'default_language' ),
+			),
+			'colors'      => $config->colors(),
+			'configured'  => $config->has_credentials(),
+			'settingsUrl' => current_user_can( Settings_Screen::CAPABILITY ) ? Settings_Screen::url() : '',
+		);
+		wp_add_inline_script( Assets::EDITOR_SCRIPT, 'window.card2cryptoWidget=' . wp_json_encode( $data ) . ';', 'before' );
+	}
+}

@@ -1,0 +1,48 @@
+<?php
+/**
+ * GET go?b=<payload>&r=<ref>: the "Buy crypto" link. Signs the block's
+ * settings at click time and redirects (302) to the landing page; a
+ * refusal is a small readable page (Refusal_Page), since a person clicked.
+ *
+ * @package card2crypto-widget
+ */
+
+namespace Card2Crypto\Widget;
+
+use Card2Crypto\Widget\Shared\Landing\Landing_Url;
+use Card2Crypto\Widget\Shared\Settings\Http_Url;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Go_Route {
+
+	public static function handle( \WP_REST_Request $request ): \WP_REST_Response {
+		$ref = (string) $request['r'];
+		// The rate limit's refusal, else the block's attributes or why they are refused.
+		$attributes = Rate_Limiter::refusal( 'go' ) ?? Block_Settings::attributes( (string) $request['b'], $ref );
+		$settings   = is_wp_error( $attributes ) ? $attributes : Block_Settings::signed( $attributes, 'c2c-landing-' . substr( $ref, 0, 12 ) );
+		if ( is_wp_error( $settings ) ) {
+			return Refusal_Page::response( $settings );
+		}
+		try {
+			$location = Landing_Url::build(
+				Plugin::config()->service_url( 'landing_url' ),
+				$settings,
+				self::callback( $attributes['successUrl'] ?? '', 'success' ),
+				self::callback( $attributes['failUrl'] ?? '', 'fail' )
+			);
+		} catch ( \InvalidArgumentException $e ) {
+			return Refusal_Page::response( new \WP_Error( 'c2c_invalid_settings', $e->getMessage(), array( 'status' => 503 ) ) );
+		}
+		$response = new \WP_REST_Response( '', 302 );
+		$response->header( 'Location', $location );
+		$response->header( 'Cache-Control', 'no-store' );
+		$response->header( 'Content-Type', 'text/html; charset=UTF-8' );
+		return $response;
+	}
+
+	/** The block's own address for the outcome, else the home page with ?card2crypto=success|fail. */
+	private static function callback( string $url, string $outcome ): string {
+		return '' !== $url && Http_Url::is_valid( $url ) ? $url : add_query_arg( 'card2crypto', $outcome, home_url( '/' ) );
+	}
+}

@@ -1,0 +1,90 @@
+<?php
+/**
+ * The three anonymous routes under /wp-json/card2crypto-widget/v1/:
+ *
+ * - POST sign         signed widget settings for the blocks of a page, stamped now (Sign_Route);
+ * - GET  partner.css  the widget colours (partner_css) as CSS (Partner_Css_Route);
+ * - GET  go           signs at click time and redirects to the landing page (Go_Route).
+ *
+ * Visitors are anonymous, so every route is public (permission_callback
+ * says so); the block reference and the rate limit guard them.
+ *
+ * @package card2crypto-widget
+ */
+
+namespace Card2Crypto\Widget;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Routes {
+
+	const REST_NAMESPACE = 'card2crypto-widget/v1';
+
+	/** Blocks one sign request may ask for (a page asks once for all its blocks). */
+	const MAX_BLOCKS = 20;
+
+	/** On rest_api_init. */
+	public static function register(): void {
+		$text = array(
+			'type'     => 'string',
+			'required' => true,
+		);
+		register_rest_route(
+			self::REST_NAMESPACE,
+			'/sign',
+			array(
+				'methods'             => 'POST',
+				'permission_callback' => '__return_true',
+				'callback'            => array( Sign_Route::class, 'handle' ),
+				'args'                => array(
+					'blocks' => array(
+						'type'     => 'array',
+						'required' => true,
+						'minItems' => 1,
+						'maxItems' => self::MAX_BLOCKS,
+						'items'    => array(
+							'type'       => 'object',
+							'properties' => array(
+								'block'  => array( 'type' => 'string' ),
+								'ref'    => array( 'type' => 'string' ),
+								'target' => array( 'type' => 'string' ),
+							),
+						),
+					),
+				),
+			)
+		);
+		register_rest_route(
+			self::REST_NAMESPACE,
+			'/partner.css',
+			array(
+				'methods'             => 'GET',
+				'permission_callback' => '__return_true',
+				'callback'            => array( Partner_Css_Route::class, 'handle' ),
+			)
+		);
+		register_rest_route(
+			self::REST_NAMESPACE,
+			'/go',
+			array(
+				'methods'             => 'GET',
+				'permission_callback' => '__return_true',
+				'callback'            => array( Go_Route::class, 'handle' ),
+				'args'                => array(
+					'b' => $text,
+					'r' => $text,
+				),
+			)
+		);
+	}
+
+	/** The route as WP_REST_Request::get_route() names it ("/card2crypto-widget/v1/go"). */
+	public static function route( string $name ): string {
+		return '/' . self::REST_NAMESPACE . '/' . $name;
+	}
+
+	/** The route's address. */
+	public static function url( string $name ): string {
+		return rest_url( self::REST_NAMESPACE . '/' . $name );
+	}
+}

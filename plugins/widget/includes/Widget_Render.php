@@ -1,0 +1,50 @@
+<?php
+/**
+ * The widget block's markup: a container the view script fills. The page
+ * carries the block's reference and attributes, never a signature or the
+ * secret, so it may be cached for as long as the site likes.
+ *
+ * @package card2crypto-widget
+ */
+
+namespace Card2Crypto\Widget;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Widget_Render {
+
+	/** @var array<string, int> Instances rendered per reference in this request. */
+	private static $instances = array();
+
+	/**
+	 * The render_callback of card2crypto/widget (also the classic widget's, through render_block()).
+	 *
+	 * @param array<string, mixed> $attributes
+	 */
+	public static function render( array $attributes ): string {
+		$payload = Block_Reference::payload( $attributes );
+		$ref     = Plugin::references()->ref( $payload );
+		$id      = Block_Reference::element_id( $ref, self::instance( $ref ) );
+		$title   = isset( $attributes['title'] ) && is_string( $attributes['title'] ) ? $attributes['title'] : (string) Plugin::config()->get( 'title' );
+		$heading = '' !== trim( $title ) ? '<h2 class="c2c-widget__title">' . esc_html( $title ) . '</h2>' : '';
+
+		return sprintf(
+			'<div %1$s>%2$s<div id="%3$s" class="c2c-widget__frame" data-c2c-ref="%4$s" data-c2c-block="%5$s" data-c2c-sign="%6$s" data-c2c-fail="%9$s"><p class="c2c-widget__status">%7$s</p></div><noscript><p class="c2c-widget__status">%8$s</p></noscript></div>',
+			get_block_wrapper_attributes( array( 'class' => 'c2c-widget' ) ),
+			$heading,
+			esc_attr( $id ),
+			esc_attr( $ref ),
+			esc_attr( $payload ),
+			esc_url( Routes::url( 'sign' ) ),
+			esc_html__( 'Loading the purchase widget…', 'card2crypto-widget' ),
+			esc_html__( 'The purchase widget needs JavaScript.', 'card2crypto-widget' ),
+			esc_attr__( 'The purchase widget is unavailable right now. Please try again later.', 'card2crypto-widget' )
+		);
+	}
+
+	/** The number of this block instance among equal ones on the page (1, 2, ...). */
+	private static function instance( string $ref ): int {
+		self::$instances[ $ref ] = ( self::$instances[ $ref ] ?? 0 ) + 1;
+		return self::$instances[ $ref ];
+	}
+}
