@@ -5,8 +5,8 @@
  * landing link (card2crypto/buy-button). Both are dynamic blocks: save()
  * stores nothing but attributes; PHP renders them.
  */
-import { createElement, Fragment } from '@wordpress/element';
-import { registerBlockType } from '@wordpress/blocks';
+import { Fragment } from '@wordpress/element';
+import { type BlockConfiguration, registerBlockType } from '@wordpress/blocks';
 import { InspectorControls, useBlockProps } from '@wordpress/block-editor';
 import { ExternalLink, Notice, PanelBody, SelectControl, TextControl, ToggleControl } from '@wordpress/components';
 import { __, sprintf } from '@wordpress/i18n';
@@ -27,9 +27,6 @@ import {
   redirectProblem,
 } from './controls.js';
 
-// createElement is what the compiled JSX calls.
-void createElement;
-
 interface EditorData {
   defaults: SiteDefaults;
   colors: Record<string, string>;
@@ -37,7 +34,6 @@ interface EditorData {
   settingsUrl: string;
 }
 
-const DOMAIN = 'card2crypto-widget';
 const data: EditorData = (window as unknown as { card2cryptoWidget?: EditorData }).card2cryptoWidget ?? {
   defaults: SCHEMA_DEFAULTS,
   colors: {},
@@ -58,38 +54,38 @@ function PurchaseControls({ attributes, setAttributes }: EditProps<PurchaseAttri
   const help = (field: PurchaseField, text: string) =>
     problems[field] ? <span className="c2c-editor__problem" role="alert">{problems[field]}</span> : text;
   return (
-    <PanelBody title={__('Purchase', DOMAIN)}>
+    <PanelBody title={__('Purchase', 'card2crypto-widget')}>
       <TextControl
         {...common}
-        label={__('Amount', DOMAIN)}
+        label={__('Amount', 'card2crypto-widget')}
         value={attributes.amount}
         inputMode="decimal"
         placeholder={attributes.fiatCurrency && attributes.fiatCurrency !== data.defaults.fiatCurrency ? '' : data.defaults.amount}
-        help={help('amount', __('Pre-filled amount in the fiat currency, e.g. 100 or 99.50. Empty: the site default, or none for another currency.', DOMAIN))}
+        help={help('amount', __('Pre-filled amount in the fiat currency, e.g. 100 or 99.50. Empty: the site default, or none for another currency.', 'card2crypto-widget'))}
         onChange={(amount) => setAttributes({ amount })}
       />
       <SelectControl
         {...common}
-        label={__('Fiat currency', DOMAIN)}
+        label={__('Fiat currency', 'card2crypto-widget')}
         value={attributes.fiatCurrency}
         options={fiatOptions(data.defaults)}
-        help={help('fiatCurrency', __('Currency the buyer pays with.', DOMAIN))}
+        help={help('fiatCurrency', __('Currency the buyer pays with.', 'card2crypto-widget'))}
         onChange={(fiatCurrency) => setAttributes({ fiatCurrency })}
       />
       <SelectControl
         {...common}
-        label={__('Crypto currency', DOMAIN)}
+        label={__('Crypto currency', 'card2crypto-widget')}
         value={attributes.cryptoCurrency}
         options={cryptoOptions(data.defaults)}
-        help={help('cryptoCurrency', __('Crypto asset preselected in the widget.', DOMAIN))}
+        help={help('cryptoCurrency', __('Crypto asset preselected in the widget.', 'card2crypto-widget'))}
         onChange={(cryptoCurrency) => setAttributes({ cryptoCurrency })}
       />
       <SelectControl
         {...common}
-        label={__('Language', DOMAIN)}
+        label={__('Language', 'card2crypto-widget')}
         value={attributes.lang}
         options={languageOptions(data.defaults)}
-        help={help('lang', __('Language of the widget.', DOMAIN))}
+        help={help('lang', __('Language of the widget.', 'card2crypto-widget'))}
         onChange={(lang) => setAttributes({ lang })}
       />
     </PanelBody>
@@ -100,8 +96,8 @@ function SetupNotice() {
   if (data.configured) return null;
   return (
     <Notice status="warning" isDismissible={false}>
-      {__('Visitors will see an error until the partner token and secret are set.', DOMAIN)}{' '}
-      {data.settingsUrl ? <ExternalLink href={data.settingsUrl}>{__('Open the widget settings', DOMAIN)}</ExternalLink> : null}
+      {__('Visitors will see an error until the partner token and secret are set.', 'card2crypto-widget')}{' '}
+      {data.settingsUrl ? <ExternalLink href={data.settingsUrl}>{__('Open the widget settings', 'card2crypto-widget')}</ExternalLink> : null}
     </Notice>
   );
 }
@@ -113,20 +109,20 @@ function WidgetEdit({ attributes, setAttributes }: EditProps<WidgetAttributes>) 
   return (
     <Fragment>
       <InspectorControls>
-        <PanelBody title={__('Heading', DOMAIN)}>
+        <PanelBody title={__('Heading', 'card2crypto-widget')}>
           <ToggleControl
             __nextHasNoMarginBottom
-            label={__('Show a heading above the widget', DOMAIN)}
+            label={__('Show a heading above the widget', 'card2crypto-widget')}
             checked={showTitle}
             onChange={(on) => setAttributes({ title: on ? undefined : '' })}
           />
           {showTitle ? (
             <TextControl
               {...common}
-              label={__('Heading', DOMAIN)}
+              label={__('Heading', 'card2crypto-widget')}
               value={attributes.title ?? ''}
               placeholder={data.defaults.title}
-              help={__('Empty: the title from the widget settings.', DOMAIN)}
+              help={__('Empty: the title from the widget settings.', 'card2crypto-widget')}
               onChange={(title) => setAttributes({ title: title === '' ? undefined : title })}
             />
           ) : null}
@@ -136,21 +132,24 @@ function WidgetEdit({ attributes, setAttributes }: EditProps<WidgetAttributes>) 
       <div {...blockProps}>
         <SetupNotice />
         {model.title ? <h2 className="c2c-widget__title">{model.title}</h2> : null}
-        <div className="c2c-preview widgetColor" style={model.style} aria-label={__('Preview of the purchase widget', DOMAIN)}>
+        <div className="c2c-preview widgetColor" style={model.style} aria-label={__('Preview of the purchase widget', 'card2crypto-widget')}>
           <div className="c2c-preview__row">
-            <span className="c2c-preview__label">{__('You pay', DOMAIN)}</span>
+            <span className="c2c-preview__label">{__('You pay', 'card2crypto-widget')}</span>
             <span className="c2c-preview__amount" data-testid="c2c-preview-amount">
               {model.amount || '0'} <b>{model.fiatCode}</b>
             </span>
           </div>
           <div className="c2c-preview__row">
-            <span className="c2c-preview__label">{__('You get', DOMAIN)}</span>
+            <span className="c2c-preview__label">{__('You get', 'card2crypto-widget')}</span>
             <span className="c2c-preview__amount" data-testid="c2c-preview-crypto">
               <b>{model.cryptoTicker}</b> <span className="c2c-preview__label">{model.cryptoName}</span>
             </span>
           </div>
-          <span className="c2c-preview__button">{sprintf(__('Buy %s', DOMAIN), model.cryptoTicker)}</span>
-          <span className="c2c-preview__note">{__('Preview: visitors see the live widget here.', DOMAIN)}</span>
+          <span className="c2c-preview__button">{
+            /* translators: %s: ticker of the crypto currency, e.g. BTC. */
+            sprintf(__('Buy %s', 'card2crypto-widget'), model.cryptoTicker)
+          }</span>
+          <span className="c2c-preview__note">{__('Preview: visitors see the live widget here.', 'card2crypto-widget')}</span>
         </div>
       </div>
     </Fragment>
@@ -173,22 +172,30 @@ function ButtonEdit({ attributes, setAttributes }: EditProps<ButtonAttributes>) 
   return (
     <Fragment>
       <InspectorControls>
-        <PanelBody title={__('Button', DOMAIN)}>
-          <TextControl {...common} label={__('Text', DOMAIN)} value={attributes.text} placeholder={__('Buy crypto', DOMAIN)} onChange={(text) => setAttributes({ text })} />
-          {redirect('successUrl', __('Page after a successful purchase', DOMAIN), __('Empty: the home page.', DOMAIN))}
-          {redirect('failUrl', __('Page after a failed purchase', DOMAIN), __('Empty: the home page.', DOMAIN))}
+        <PanelBody title={__('Button', 'card2crypto-widget')}>
+          <TextControl {...common} label={__('Text', 'card2crypto-widget')} value={attributes.text} placeholder={__('Buy crypto', 'card2crypto-widget')} onChange={(text) => setAttributes({ text })} />
+          {redirect('successUrl', __('Page after a successful purchase', 'card2crypto-widget'), __('Empty: the home page.', 'card2crypto-widget'))}
+          {redirect('failUrl', __('Page after a failed purchase', 'card2crypto-widget'), __('Empty: the home page.', 'card2crypto-widget'))}
         </PanelBody>
         <PurchaseControls attributes={attributes} setAttributes={setAttributes as EditProps<PurchaseAttributes>['setAttributes']} />
       </InspectorControls>
       <div {...blockProps}>
         <SetupNotice />
         <div className="wp-block-button">
-          <span className="wp-block-button__link wp-element-button">{attributes.text || __('Buy crypto', DOMAIN)}</span>
+          <span className="wp-block-button__link wp-element-button">{attributes.text || __('Buy crypto', 'card2crypto-widget')}</span>
         </div>
       </div>
     </Fragment>
   );
 }
 
-registerBlockType(widgetMetadata, { edit: WidgetEdit, save: () => null });
-registerBlockType(buttonMetadata, { edit: ButtonEdit, save: () => null });
+// block.json's attribute types read as plain strings from JSON (WordPress checks them when PHP registers the block).
+type Registered<A> = A & Record<string, unknown>;
+registerBlockType<Registered<WidgetAttributes>>(widgetMetadata as BlockConfiguration<Registered<WidgetAttributes>>, {
+  edit: WidgetEdit,
+  save: () => null,
+});
+registerBlockType<Registered<ButtonAttributes>>(buttonMetadata as BlockConfiguration<Registered<ButtonAttributes>>, {
+  edit: ButtonEdit,
+  save: () => null,
+});

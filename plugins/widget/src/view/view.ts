@@ -11,7 +11,7 @@
  */
 
 /** Global object the widget script defines; its run(settings, 'POST') starts a widget (docs/decisions.md). */
-declare const WIDGET_GLOBAL: string;
+const WIDGET_GLOBAL = 'Card2CryptoWidget';
 
 interface SignResult {
   settings?: Record<string, unknown>;
