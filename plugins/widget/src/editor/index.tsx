@@ -8,24 +8,12 @@
 import { Fragment } from '@wordpress/element';
 import { type BlockConfiguration, registerBlockType } from '@wordpress/blocks';
 import { InspectorControls, useBlockProps } from '@wordpress/block-editor';
-import { ExternalLink, Notice, PanelBody, SelectControl, TextControl, ToggleControl } from '@wordpress/components';
+import { ExternalLink, Notice } from '@wordpress/components';
 import { __, sprintf } from '@wordpress/i18n';
 import widgetMetadata from '../blocks/widget/block.json' with { type: 'json' };
 import buttonMetadata from '../blocks/buy-button/block.json' with { type: 'json' };
-import {
-  type ButtonAttributes,
-  type PurchaseAttributes,
-  type PurchaseField,
-  SCHEMA_DEFAULTS,
-  type SiteDefaults,
-  type WidgetAttributes,
-  cryptoOptions,
-  fiatOptions,
-  languageOptions,
-  previewModel,
-  purchaseProblems,
-  redirectProblem,
-} from './controls.js';
+import { type ButtonAttributes, SCHEMA_DEFAULTS, type SiteDefaults, type WidgetAttributes, previewModel } from './controls.js';
+import { ButtonPanel, type EditProps, HeadingPanel, PurchasePanel } from './panels.js';
 
 interface EditorData {
   defaults: SiteDefaults;
@@ -41,57 +29,6 @@ const data: EditorData = (window as unknown as { card2cryptoWidget?: EditorData 
   settingsUrl: '',
 };
 
-interface EditProps<A> {
-  attributes: A;
-  setAttributes: (changes: Partial<A>) => void;
-}
-
-const common = { __next40pxDefaultSize: true, __nextHasNoMarginBottom: true };
-
-/** Amount, currencies and language: the controls both blocks share. */
-function PurchaseControls({ attributes, setAttributes }: EditProps<PurchaseAttributes>) {
-  const problems = purchaseProblems(attributes, data.defaults);
-  const help = (field: PurchaseField, text: string) =>
-    problems[field] ? <span className="c2c-editor__problem" role="alert">{problems[field]}</span> : text;
-  return (
-    <PanelBody title={__('Purchase', 'card2crypto-widget')}>
-      <TextControl
-        {...common}
-        label={__('Amount', 'card2crypto-widget')}
-        value={attributes.amount}
-        inputMode="decimal"
-        placeholder={attributes.fiatCurrency && attributes.fiatCurrency !== data.defaults.fiatCurrency ? '' : data.defaults.amount}
-        help={help('amount', __('Pre-filled amount in the fiat currency, e.g. 100 or 99.50. Empty: the site default, or none for another currency.', 'card2crypto-widget'))}
-        onChange={(amount) => setAttributes({ amount })}
-      />
-      <SelectControl
-        {...common}
-        label={__('Fiat currency', 'card2crypto-widget')}
-        value={attributes.fiatCurrency}
-        options={fiatOptions(data.defaults)}
-        help={help('fiatCurrency', __('Currency the buyer pays with.', 'card2crypto-widget'))}
-        onChange={(fiatCurrency) => setAttributes({ fiatCurrency })}
-      />
-      <SelectControl
-        {...common}
-        label={__('Crypto currency', 'card2crypto-widget')}
-        value={attributes.cryptoCurrency}
-        options={cryptoOptions(data.defaults)}
-        help={help('cryptoCurrency', __('Crypto asset preselected in the widget.', 'card2crypto-widget'))}
-        onChange={(cryptoCurrency) => setAttributes({ cryptoCurrency })}
-      />
-      <SelectControl
-        {...common}
-        label={__('Language', 'card2crypto-widget')}
-        value={attributes.lang}
-        options={languageOptions(data.defaults)}
-        help={help('lang', __('Language of the widget.', 'card2crypto-widget'))}
-        onChange={(lang) => setAttributes({ lang })}
-      />
-    </PanelBody>
-  );
-}
-
 function SetupNotice() {
   if (data.configured) return null;
   return (
@@ -105,29 +42,11 @@ function SetupNotice() {
 function WidgetEdit({ attributes, setAttributes }: EditProps<WidgetAttributes>) {
   const model = previewModel(attributes, data.defaults, data.colors);
   const blockProps = useBlockProps({ className: 'c2c-widget' });
-  const showTitle = attributes.title !== '';
   return (
     <Fragment>
       <InspectorControls>
-        <PanelBody title={__('Heading', 'card2crypto-widget')}>
-          <ToggleControl
-            __nextHasNoMarginBottom
-            label={__('Show a heading above the widget', 'card2crypto-widget')}
-            checked={showTitle}
-            onChange={(on) => setAttributes({ title: on ? undefined : '' })}
-          />
-          {showTitle ? (
-            <TextControl
-              {...common}
-              label={__('Heading', 'card2crypto-widget')}
-              value={attributes.title ?? ''}
-              placeholder={data.defaults.title}
-              help={__('Empty: the title from the widget settings.', 'card2crypto-widget')}
-              onChange={(title) => setAttributes({ title: title === '' ? undefined : title })}
-            />
-          ) : null}
-        </PanelBody>
-        <PurchaseControls attributes={attributes} setAttributes={setAttributes as EditProps<PurchaseAttributes>['setAttributes']} />
+        <HeadingPanel attributes={attributes} setAttributes={setAttributes} defaults={data.defaults} />
+        <PurchasePanel attributes={attributes} setAttributes={setAttributes} defaults={data.defaults} />
       </InspectorControls>
       <div {...blockProps}>
         <SetupNotice />
@@ -158,26 +77,11 @@ function WidgetEdit({ attributes, setAttributes }: EditProps<WidgetAttributes>) 
 
 function ButtonEdit({ attributes, setAttributes }: EditProps<ButtonAttributes>) {
   const blockProps = useBlockProps({ className: 'wp-block-buttons c2c-buy-button' });
-  const redirect = (key: 'successUrl' | 'failUrl', label: string, help: string) => (
-    <TextControl
-      {...common}
-      type="url"
-      label={label}
-      value={attributes[key]}
-      placeholder="https://"
-      help={redirectProblem(attributes[key]) ?? help}
-      onChange={(value) => setAttributes({ [key]: value } as Partial<ButtonAttributes>)}
-    />
-  );
   return (
     <Fragment>
       <InspectorControls>
-        <PanelBody title={__('Button', 'card2crypto-widget')}>
-          <TextControl {...common} label={__('Text', 'card2crypto-widget')} value={attributes.text} placeholder={__('Buy crypto', 'card2crypto-widget')} onChange={(text) => setAttributes({ text })} />
-          {redirect('successUrl', __('Page after a successful purchase', 'card2crypto-widget'), __('Empty: the home page.', 'card2crypto-widget'))}
-          {redirect('failUrl', __('Page after a failed purchase', 'card2crypto-widget'), __('Empty: the home page.', 'card2crypto-widget'))}
-        </PanelBody>
-        <PurchaseControls attributes={attributes} setAttributes={setAttributes as EditProps<PurchaseAttributes>['setAttributes']} />
+        <ButtonPanel attributes={attributes} setAttributes={setAttributes} />
+        <PurchasePanel attributes={attributes} setAttributes={setAttributes} defaults={data.defaults} />
       </InspectorControls>
       <div {...blockProps}>
         <SetupNotice />
