@@ -15,11 +15,7 @@ let mockSettings: Record<string, unknown> = {};
 jest.mock('@woocommerce/blocks-registry', () => ({ registerPaymentMethod: (options: PaymentMethodConfiguration) => mockRegistered.push(options) }), {
   virtual: true,
 });
-jest.mock(
-  '@woocommerce/settings',
-  () => ({ getSetting: (name: string) => (name === 'card2crypto_data' ? mockSettings : undefined) }),
-  { virtual: true },
-);
+jest.mock('@woocommerce/settings', () => ({ getSetting: (name: string) => (name === 'card2crypto_data' ? mockSettings : undefined) }), { virtual: true });
 
 /** What Blocks_Integration::get_payment_method_data() sends for a store in EUR (limits in cents). */
 const DATA = {

@@ -30,7 +30,9 @@ const data: EditorData = (window as unknown as { card2cryptoWidget?: EditorData 
 };
 
 function SetupNotice() {
-  if (data.configured) return null;
+  if (data.configured) {
+    return null;
+  }
   return (
     <Notice status="warning" isDismissible={false}>
       {__('Visitors will see an error until the partner token and secret are set.', 'card2crypto-widget')}{' '}
@@ -64,10 +66,12 @@ function WidgetEdit({ attributes, setAttributes }: EditProps<WidgetAttributes>) 
               <b>{model.cryptoTicker}</b> <span className="c2c-preview__label">{model.cryptoName}</span>
             </span>
           </div>
-          <span className="c2c-preview__button">{
-            /* translators: %s: ticker of the crypto currency, e.g. BTC. */
-            sprintf(__('Buy %s', 'card2crypto-widget'), model.cryptoTicker)
-          }</span>
+          <span className="c2c-preview__button">
+            {
+              /* translators: %s: ticker of the crypto currency, e.g. BTC. */
+              sprintf(__('Buy %s', 'card2crypto-widget'), model.cryptoTicker)
+            }
+          </span>
           <span className="c2c-preview__note">{__('Preview: visitors see the live widget here.', 'card2crypto-widget')}</span>
         </div>
       </div>

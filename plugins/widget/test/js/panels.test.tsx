@@ -14,7 +14,10 @@ const SITE: SiteDefaults = { title: 'Buy crypto', amount: '100.00', fiatCurrency
 const EMPTY: PurchaseAttributes = { amount: '', fiatCurrency: '', cryptoCurrency: '', lang: '' };
 
 /** Holds a block's attributes as the editor does, merging each setAttributes() call. */
-function harness<A extends object>(Panel: (props: { attributes: A; setAttributes: (changes: Partial<A>) => void; defaults: SiteDefaults }) => JSX.Element, initial: A) {
+function harness<A extends object>(
+  Panel: (props: { attributes: A; setAttributes: (changes: Partial<A>) => void; defaults: SiteDefaults }) => JSX.Element,
+  initial: A,
+) {
   const seen: { attributes: A } = { attributes: initial };
   function Block() {
     const [attributes, set] = useState(initial);
