@@ -15,6 +15,7 @@ import {
   findFiatCurrency,
   validateSettings,
 } from '@card2crypto/core/browser';
+import { __, sprintf } from '@wordpress/i18n';
 
 /** The site's settings the editor may see (never the credentials). */
 export interface SiteDefaults {
@@ -71,7 +72,9 @@ export const SCHEMA_DEFAULTS: SiteDefaults = (() => {
   };
 })();
 
-const siteDefault = (what: string): string => `Site default (${what})`;
+const siteDefault = (what: string): string =>
+  /* translators: %s: the site's default, e.g. EUR, BTC or German. */
+  sprintf(__('Site default (%s)', 'card2crypto-widget'), what);
 
 export function fiatOptions(defaults: SiteDefaults): Option[] {
   return [{ value: '', label: siteDefault(defaults.fiatCurrency) }, ...FIAT_CURRENCIES.map((c) => ({ value: c.code, label: `${c.name} (${c.code})` }))];
@@ -88,7 +91,7 @@ export function cryptoOptions(defaults: SiteDefaults): Option[] {
 export function languageOptions(defaults: SiteDefaults): Option[] {
   const current = LANGUAGES.find((l) => l.code === defaults.lang);
   return [
-    { value: '', label: siteDefault(current ? current.name : 'language of the page') },
+    { value: '', label: siteDefault(current ? current.name : __('language of the page', 'card2crypto-widget')) },
     ...LANGUAGES.map((l) => ({ value: l.code, label: `${l.name} (${l.code})` })),
   ];
 }
@@ -145,7 +148,7 @@ export function redirectProblem(url: string): string | undefined {
   } catch {
     // reported below
   }
-  return 'Enter a full address starting with https:// (or leave empty for the home page).';
+  return __('Enter a full address starting with https:// (or leave empty for the home page).', 'card2crypto-widget');
 }
 
 /** Colour field id => CSS custom property and default, in the spec's order. */
