@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run zip`: production builds of both plugins, then
-// dist/card2crypto-checkout.zip and dist/card2crypto-widget.zip, each
-// installable through Plugins → Add New → Upload Plugin.
+// their translation templates (npm run i18n), then dist/card2crypto-checkout.zip
+// and dist/card2crypto-widget.zip, each installable through Plugins → Add New
+// → Upload Plugin.
 import { spawnSync } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +23,13 @@ if (!values['skip-build']) {
     console.error('The build failed; no zip written.');
     process.exit(build.status || 1);
   }
+}
+
+// The translation templates ship in the zips (languages/*.pot): write them from the sources just built.
+const i18n = spawnSync(process.execPath, [join(ROOT, 'scripts', 'i18n.mjs')], { cwd: ROOT, stdio: 'inherit' });
+if (i18n.status !== 0) {
+  console.error('Writing the translation templates failed; no zip written.');
+  process.exit(i18n.status || 1);
 }
 
 let failed = false;

@@ -1,8 +1,10 @@
 <?php
 /**
- * The payment method in the block checkout: a tiny script (build/blocks.js)
- * registered with registerPaymentMethod, reading its data from
- * getSetting('card2crypto_data'). Loaded only when WooCommerce Blocks asks.
+ * The payment method in the block checkout: a tiny script (build/blocks.js,
+ * registered from its build/blocks.asset.php) that calls registerPaymentMethod
+ * with its data from getSetting('card2crypto_data'). Loaded only when
+ * WooCommerce Blocks asks. It holds no translatable text: every text comes
+ * translated from get_payment_method_data().
  *
  * @package card2crypto-checkout
  */
@@ -30,14 +32,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 	}
 
 	public function get_payment_method_script_handles() {
-		wp_register_script(
-			self::HANDLE,
-			plugins_url( 'build/blocks.js', CARD2CRYPTO_CHECKOUT_FILE ),
-			array( 'wc-blocks-registry', 'wc-settings', 'wp-element', 'wp-html-entities' ),
-			CARD2CRYPTO_CHECKOUT_VERSION,
-			true
-		);
-		return array( self::HANDLE );
+		return Script_Asset::register( self::HANDLE, 'blocks' ) ? array( self::HANDLE ) : array();
 	}
 
 	/** Everything the script shows or checks, decided here. */

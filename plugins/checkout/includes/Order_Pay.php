@@ -155,7 +155,9 @@ final class Order_Pay {
 			return;
 		}
 		$config = Config::load();
-		wp_enqueue_script( self::HANDLE, plugins_url( 'build/order-pay.js', CARD2CRYPTO_CHECKOUT_FILE ), array(), CARD2CRYPTO_CHECKOUT_VERSION, true );
+		// Its texts come translated in the data below, so it needs no script translations.
+		Script_Asset::register( self::HANDLE, 'order-pay' );
+		wp_enqueue_script( self::HANDLE );
 		wp_localize_script(
 			self::HANDLE,
 			'card2cryptoOrderPay',

@@ -1,9 +1,15 @@
 /**
  * Block checkout registration. Deliberately tiny (budget: 600 B gzipped):
- * WordPress and WooCommerce packages come from their globals, every text and
- * limit is decided in PHP (Blocks_Integration::get_payment_method_data), and
- * nothing the embedded widget needs is loaded here.
+ * the WordPress and WooCommerce packages stay external (wp-scripts' dependency
+ * extraction lists them in build/blocks.asset.php), every text and limit is
+ * decided in PHP (Blocks_Integration::get_payment_method_data), and nothing
+ * the embedded widget needs is loaded here.
  */
+import { registerPaymentMethod } from '@woocommerce/blocks-registry';
+import { getSetting } from '@woocommerce/settings';
+import { createElement as h } from '@wordpress/element';
+import { decodeEntities as text } from '@wordpress/html-entities';
+
 interface Data {
   title: string;
   lines: string[];
@@ -12,33 +18,19 @@ interface Data {
   max: number;
   supports: string[];
 }
-interface CanPayArgs {
-  billingAddress?: { country?: string };
-  cartTotals?: { total_price?: string };
-}
-declare const wc: {
-  wcBlocksRegistry: { registerPaymentMethod(options: object): void };
-  wcSettings: { getSetting<T>(name: string, fallback?: T): T };
-};
-declare const wp: {
-  element: { createElement(type: unknown, props?: object | null, ...children: unknown[]): unknown };
-  htmlEntities: { decodeEntities(text: string): string };
-};
 
-const h = wp.element.createElement;
-const text = wp.htmlEntities.decodeEntities;
-const data = wc.wcSettings.getSetting<Data>('card2crypto_data');
+const data = getSetting<Data>('card2crypto_data');
 const title = text(data.title);
 const content = h('div', null, ...data.lines.map((line) => h('p', null, text(line))));
 
-wc.wcBlocksRegistry.registerPaymentMethod({
+registerPaymentMethod({
   name: 'card2crypto',
   label: h('span', null, title),
   ariaLabel: title,
   content,
   edit: content,
   // Offered only where it can work: the service's countries, the currency's limits.
-  canMakePayment: ({ billingAddress: a, cartTotals: t }: CanPayArgs) => {
+  canMakePayment: ({ billingAddress: a, cartTotals: t }) => {
     const total = Number(t?.total_price);
     return (!data.countries || !a?.country || data.countries.includes(a.country)) && !(total < data.min || total > data.max);
   },

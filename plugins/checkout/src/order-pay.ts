@@ -24,7 +24,9 @@ const root = document.querySelector<HTMLElement>('.card2crypto-order-pay');
 const statusLine = root?.querySelector<HTMLElement>('.card2crypto-status') ?? null;
 
 function say(message: string, retry = false): void {
-  if (!statusLine) return;
+  if (!statusLine) {
+    return;
+  }
   statusLine.textContent = message;
   if (retry) {
     const button = document.createElement('button');
@@ -71,18 +73,24 @@ async function signedSettings(): Promise<Record<string, unknown>> {
     body: JSON.stringify({ key: config.key, nonce: config.nonce }),
   });
   const body = (await response.json().catch(() => ({}))) as { settings?: Record<string, unknown>; message?: string };
-  if (!response.ok || !body.settings) throw new Error(body.message || config.i18n.error);
+  if (!response.ok || !body.settings) {
+    throw new Error(body.message || config.i18n.error);
+  }
   return body.settings;
 }
 
 async function start(): Promise<void> {
   say(config.i18n.loading);
   const target = document.getElementById(config.element);
-  if (target) target.textContent = '';
+  if (target) {
+    target.textContent = '';
+  }
   try {
     const [settings] = await Promise.all([signedSettings(), loadWidgetScript()]);
     const run = runFunction();
-    if (!run) throw new Error(config.i18n.error);
+    if (!run) {
+      throw new Error(config.i18n.error);
+    }
     say('');
     run(
       {
@@ -101,4 +109,6 @@ async function start(): Promise<void> {
   }
 }
 
-if (root) void start();
+if (root) {
+  void start();
+}

@@ -1,6 +1,6 @@
 // `npm run bench` (plugins/widget): what the block costs a visitor.
 //
-// 1. Bytes: the view script and its CSS as shipped (minified by esbuild),
+// 1. Bytes: the view script and its CSS as shipped (minified by wp-scripts build),
 //    gzipped and brotli-compressed, against the 1.5 KB goal.
 // 2. Time from page load to the widget's onLoaded against the sandbox, side
 //    by side in one run: the block's way (view script -> sign route -> widget

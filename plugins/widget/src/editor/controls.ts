@@ -15,6 +15,7 @@ import {
   findFiatCurrency,
   validateSettings,
 } from '@card2crypto/core/browser';
+import { __, sprintf } from '@wordpress/i18n';
 
 /** The site's settings the editor may see (never the credentials). */
 export interface SiteDefaults {
@@ -71,13 +72,12 @@ export const SCHEMA_DEFAULTS: SiteDefaults = (() => {
   };
 })();
 
-const siteDefault = (what: string): string => `Site default (${what})`;
+const siteDefault = (what: string): string =>
+  /* translators: %s: the site's default, e.g. EUR, BTC or German. */
+  sprintf(__('Site default (%s)', 'card2crypto-widget'), what);
 
 export function fiatOptions(defaults: SiteDefaults): Option[] {
-  return [
-    { value: '', label: siteDefault(defaults.fiatCurrency) },
-    ...FIAT_CURRENCIES.map((c) => ({ value: c.code, label: `${c.name} (${c.code})` })),
-  ];
+  return [{ value: '', label: siteDefault(defaults.fiatCurrency) }, ...FIAT_CURRENCIES.map((c) => ({ value: c.code, label: `${c.name} (${c.code})` }))];
 }
 
 export function cryptoOptions(defaults: SiteDefaults): Option[] {
@@ -91,7 +91,7 @@ export function cryptoOptions(defaults: SiteDefaults): Option[] {
 export function languageOptions(defaults: SiteDefaults): Option[] {
   const current = LANGUAGES.find((l) => l.code === defaults.lang);
   return [
-    { value: '', label: siteDefault(current ? current.name : 'language of the page') },
+    { value: '', label: siteDefault(current ? current.name : __('language of the page', 'card2crypto-widget')) },
     ...LANGUAGES.map((l) => ({ value: l.code, label: `${l.name} (${l.code})` })),
   ];
 }
@@ -120,12 +120,16 @@ export function effectivePurchase(attributes: PurchaseAttributes, defaults: Site
 export function purchaseProblems(attributes: PurchaseAttributes, defaults: SiteDefaults): Partial<Record<PurchaseField, string>> {
   const effective = effectivePurchase(attributes, defaults);
   const input: Record<string, string> = {};
-  for (const [attribute, field] of Object.entries(BLOCK_FIELDS) as [PurchaseField, string][]) input[field] = effective[attribute];
+  for (const [attribute, field] of Object.entries(BLOCK_FIELDS) as [PurchaseField, string][]) {
+    input[field] = effective[attribute];
+  }
   const { problems } = validateSettings('widget', input);
   const out: Partial<Record<PurchaseField, string>> = {};
   for (const [attribute, field] of Object.entries(BLOCK_FIELDS) as [PurchaseField, string][]) {
     const problem = problems.find((p) => p.field === field);
-    if (problem) out[attribute] = problem.message;
+    if (problem) {
+      out[attribute] = problem.message;
+    }
   }
   return out;
 }
@@ -133,14 +137,18 @@ export function purchaseProblems(attributes: PurchaseAttributes, defaults: SiteD
 /** A redirect address a block may store: empty (the site's home page) or an absolute http(s) URL. */
 export function redirectProblem(url: string): string | undefined {
   const value = url.trim();
-  if (value === '') return undefined;
+  if (value === '') {
+    return undefined;
+  }
   try {
     const parsed = new URL(value);
-    if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.host !== '' && !/\s/.test(value)) return undefined;
+    if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.host !== '' && !/\s/.test(value)) {
+      return undefined;
+    }
   } catch {
     // reported below
   }
-  return 'Enter a full address starting with https:// (or leave empty for the home page).';
+  return __('Enter a full address starting with https:// (or leave empty for the home page).', 'card2crypto-widget');
 }
 
 /** Colour field id => CSS custom property and default, in the spec's order. */
@@ -160,16 +168,14 @@ export interface PreviewModel {
 }
 
 /** What the editor's preview shows: no service needed. */
-export function previewModel(
-  attributes: WidgetAttributes,
-  defaults: SiteDefaults,
-  colors: Readonly<Record<string, string>>,
-): PreviewModel {
+export function previewModel(attributes: WidgetAttributes, defaults: SiteDefaults, colors: Readonly<Record<string, string>>): PreviewModel {
   const effective = effectivePurchase(attributes, defaults);
   const fiat = findFiatCurrency(effective.fiatCurrency);
   const crypto = findCryptoAsset(effective.cryptoCurrency);
   const style: Record<string, string> = {};
-  for (const c of COLOR_FIELDS) style[c.property] = colors[c.id]?.trim() || c.default;
+  for (const c of COLOR_FIELDS) {
+    style[c.property] = colors[c.id]?.trim() || c.default;
+  }
   return {
     title: attributes.title ?? defaults.title,
     amount: effective.amount,

@@ -11,7 +11,7 @@
  */
 
 /** Global object the widget script defines; its run(settings, 'POST') starts a widget (docs/decisions.md). */
-declare const WIDGET_GLOBAL: string;
+const WIDGET_GLOBAL = 'Card2CryptoWidget';
 
 interface SignResult {
   settings?: Record<string, unknown>;
@@ -25,7 +25,7 @@ interface SignAnswer {
 }
 
 interface WidgetScript {
-  run(settings: Record<string, unknown>, method: string): unknown;
+  run: (settings: Record<string, unknown>, method: string) => unknown;
 }
 
 /** The widget's event handlers (spec, "Widget event handlers"). */
@@ -64,14 +64,20 @@ const run = (frame: HTMLElement, settings: Record<string, unknown>): void => {
   for (const event of EVENTS.split(' ')) {
     handlers[event] = (payload?: unknown) => {
       const height = (payload as { height?: number } | undefined)?.height;
-      if (event === 'onStarted') started = true;
+      if (event === 'onStarted') {
+        started = true;
+      }
       if (event === 'onError') {
         // A start the service refuses (onError before onStarted: e.g. the answer took
         // longer than the 5 s the timestamp may lag, on a busy host) is tried once more
         // with settings signed anew; any other error is shown.
-        if (!started && frame.dataset.c2cRetried === undefined) return void ((frame.dataset.c2cRetried = ''), sign([frame]));
+        if (!started && frame.dataset.c2cRetried === undefined) {
+          return void ((frame.dataset.c2cRetried = ''), sign([frame]));
+        }
         show(frame, (payload as { message?: string } | undefined)?.message);
-      } else if ((event === 'onLoaded' || event === 'onResize') && height! > 0) frame.style.height = `${height}px`;
+      } else if ((event === 'onLoaded' || event === 'onResize') && height! > 0) {
+        frame.style.height = `${height}px`;
+      }
       // Every widget event is also a DOM event ("card2crypto-widget", detail { event, data })
       // bubbling from the block, so a theme or a test can follow a purchase.
       frame.dispatchEvent(new CustomEvent('card2crypto-widget', { bubbles: true, detail: { event, data: payload } }));
@@ -90,7 +96,9 @@ const sign = (frames: HTMLElement[]): void => {
   })
     .then((response) =>
       response.json().then((answer: SignAnswer) => {
-        if (!response.ok || !answer.results) throw answer;
+        if (!response.ok || !answer.results) {
+          throw answer;
+        }
         return loadScript(answer.script!).then(() =>
           answer.results!.forEach((result, i) => (result.settings ? run(frames[i]!, result.settings) : show(frames[i]!, result.message))),
         );
@@ -101,4 +109,6 @@ const sign = (frames: HTMLElement[]): void => {
 
 const frames = [...document.querySelectorAll<HTMLElement>('[data-c2c-ref]:not([data-c2c-started])')];
 frames.forEach((frame) => (frame.dataset.c2cStarted = ''));
-if (frames.length) sign(frames);
+if (frames.length) {
+  sign(frames);
+}
