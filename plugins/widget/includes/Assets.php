@@ -22,13 +22,15 @@ final class Assets {
 	public static function register(): void {
 		$editor = self::asset( 'editor' );
 		wp_register_script( self::EDITOR_SCRIPT, Plugin::url( 'build/editor.js' ), $editor['dependencies'], $editor['version'], true );
-		wp_set_script_translations( self::EDITOR_SCRIPT, 'card2crypto-widget' );
+		wp_set_script_translations( self::EDITOR_SCRIPT, 'card2crypto-widget', Plugin::path( 'languages' ) );
 		wp_register_style( self::EDITOR_STYLE, Plugin::url( 'build/editor.css' ), array(), $editor['version'] );
+		// wp-scripts writes editor-rtl.css and view-rtl.css beside each stylesheet.
+		wp_style_add_data( self::EDITOR_STYLE, 'rtl', 'replace' );
 		$view = self::asset( 'view' );
 		wp_register_script(
 			self::VIEW_SCRIPT,
 			Plugin::url( 'build/view.js' ),
-			array(),
+			$view['dependencies'],
 			$view['version'],
 			array(
 				'in_footer' => true,
@@ -36,6 +38,7 @@ final class Assets {
 			)
 		);
 		wp_register_style( self::VIEW_STYLE, Plugin::url( 'build/view.css' ), array(), $view['version'] );
+		wp_style_add_data( self::VIEW_STYLE, 'rtl', 'replace' );
 	}
 
 	/**
