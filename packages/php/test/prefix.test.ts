@@ -19,7 +19,7 @@ function phpFiles(dir: string): string[] {
 test('every copied file is in the plugin namespace, guarded against direct loading, with the plugin text domain', () => {
   const plugin = mkdtempSync(path.join(tmpdir(), 'c2c-prefix-'));
   try {
-    execFileSync(process.execPath, [path.join(PHP_PACKAGE_DIR, 'scripts', 'prefix.mjs'), '--plugin-dir', plugin, '--namespace', 'Card2Crypto\\Example', '--text-domain', 'card2crypto-example'], { stdio: 'pipe' });
+    execFileSync(process.execPath, [path.join(PHP_PACKAGE_DIR, 'scripts', 'prefix.mjs'), '--plugin-dir', plugin, '--namespace', 'Card2Crypto\\Example', '--text-domain', 'card2crypto-example', '--schema-plugin', 'widget'], { stdio: 'pipe' });
     const files = phpFiles(path.join(plugin, 'lib', 'shared'));
     assert.equal(files.length, phpFiles(path.join(PHP_PACKAGE_DIR, 'src')).length);
     for (const file of files) {
