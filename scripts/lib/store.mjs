@@ -81,6 +81,7 @@ async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpr
       [join(SCRIPTS_PLAYGROUND_DIR, 'theme', THEME_SLUG), `wp-content/themes/${THEME_SLUG}`],
       ...pluginSources({ woocommerce, mountPlugins, log }).map(([dir, slug]) => [dir, `wp-content/plugins/${slug}`]),
     ],
+    activate: woocommerce.found ? ['woocommerce/woocommerce.php'] : [],
     seed: { harnessDir: dirs.harnessDir, file: join(SCRIPTS_PLAYGROUND_DIR, 'seed.php') },
     admin: ADMIN,
     title: 'card2crypto demo store',

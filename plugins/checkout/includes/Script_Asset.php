@@ -19,6 +19,11 @@ final class Script_Asset {
 	 * plugin was not built (no asset file): the script does not exist either.
 	 */
 	public static function register( string $handle, string $name ): bool {
+		// WooCommerce asks a payment method for its handles more than once per
+		// page; wp_register_script() answers false for a handle it already has.
+		if ( wp_script_is( $handle, 'registered' ) ) {
+			return true;
+		}
 		$file = dirname( CARD2CRYPTO_CHECKOUT_FILE ) . '/build/' . $name . '.asset.php';
 		if ( ! is_readable( $file ) ) {
 			return false;

@@ -140,7 +140,11 @@ export async function startNativeSite({ stateDir, siteDir, logDir, port, host = 
     stoppers.push(fpm.stop);
     const web = await startNginx({ dir: runDir, logDir, port, host, root: siteDir, fpmSocket: fpm.socket });
     stoppers.push(web.stop);
-    const setup = await wpSetup('setup', siteDir, { url, activate, seed: seed ?? null }, { runDir, logDir });
+    // Plugins are activated in a request of their own: the seed then runs with
+    // them loaded from the start, as on every later request (WooCommerce
+    // activated mid-request has not run its init hooks, and says so).
+    let setup = await wpSetup('setup', siteDir, { url, activate, seed: null }, { runDir, logDir });
+    if (seed) setup = await wpSetup('setup', siteDir, { url, activate: [], seed }, { runDir, logDir });
     const children_ = { MariaDB: db.child, 'PHP-FPM': fpm.child, nginx: web.child };
     const unexpectedExit = new Promise((resolveExit) => {
       for (const [name, child] of Object.entries(children_)) child.once('exit', (code, signal) => resolveExit({ name, code, signal }));
