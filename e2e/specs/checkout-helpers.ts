@@ -314,17 +314,18 @@ export async function reconcileActions(page: Page, store: RunningStore, orderId:
   });
   const actions: ReconcileAction[] = [];
   for (const row of await page.locator('#the-list tr').all()) {
-    const hook = (await row.locator('td.column-hook').textContent().catch(() => null)) ?? '';
+    // Cells by class only: which of them are <th> changes between Action Scheduler versions (the hook is a row header in WooCommerce 11).
+    const hook = (await row.locator('.column-hook').textContent().catch(() => null)) ?? '';
     if (!hook.trim().startsWith(RECONCILE_HOOK)) continue;
-    const args = (await row.locator('td.column-args code').allInnerTexts()).map((t) => t.trim());
+    const args = (await row.locator('.column-args code').allInnerTexts()).map((t) => t.trim());
     if (args.length !== 1 || args[0] !== `0 => ${orderId}`) continue;
-    const log = await row.locator('td.column-log_entries li').allInnerTexts();
+    const log = await row.locator('.column-log_entries li').allInnerTexts();
     const created = log.find((entry) => entry.includes('action created'));
     if (!created) throw new Error(`Action without a creation entry: ${log.join(' | ')}`);
     const run = row.locator('.row-actions .run a');
     actions.push({
-      actionId: Number(await row.locator('th.check-column input').getAttribute('value')),
-      scheduledAt: actionSchedulerDate(await row.locator('td.column-schedule').innerText()),
+      actionId: Number(await row.locator('.check-column input').getAttribute('value')),
+      scheduledAt: actionSchedulerDate(await row.locator('.column-schedule').innerText()),
       createdAt: actionSchedulerDate(created),
       runUrl: (await run.count()) > 0 ? new URL((await run.getAttribute('href'))!, page.url()).href : null,
     });
