@@ -10,7 +10,6 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type FrameLocator, type Page, type APIRequestContext } from '@playwright/test';
 import { parseLandingUrl, sign } from '@card2crypto/core';
-import { SANDBOX_OPERATIONS_PATH } from '@card2crypto/sandbox';
 import { runInfo } from '../run-info.ts';
 
 
@@ -130,6 +129,8 @@ export async function sendCallback(store: RunningStore, secret: string, operatio
  */
 export async function serviceHas(store: RunningStore, secret: string, operation: Record<string, unknown>): Promise<void> {
   if (!store.sandbox) throw new Error('serviceHas() needs the sandbox');
+  // Loaded here, not at the top: a spec importing these helpers must still load (and skip loudly) when the sandbox is not built.
+  const { SANDBOX_OPERATIONS_PATH } = await import('@card2crypto/sandbox');
   const info = operation.operation_info as { id: string; from: { currency: { code: string }; amount: number }; to: { currency: { code: string }; amount: number; withdrawal_method_info: { blockchain_address: string; blockchain_tx_id?: string } } };
   const partnerInfo = operation.partner_info as { operation_id: string };
   const tx = info.to.withdrawal_method_info.blockchain_tx_id;
