@@ -2,7 +2,8 @@
  * Shared steps of the checkout specs: the running store (written by the
  * harness's startStore(), running.json in the site's state directory), placing an
  * order through WooCommerce's Store API, signed callbacks from the partner's
- * side, the admin's view of an order, and the sandbox widget's purchase steps.
+ * side and the service's state behind them, the admin's view of an order, and
+ * the sandbox widget's purchase steps.
  * Specs that need WooCommerce skip loudly when the store has none.
  */
 import { readFileSync, existsSync } from 'node:fs';
@@ -117,6 +118,39 @@ export async function sendCallback(store: RunningStore, secret: string, operatio
   body.signature = sign(body, secret, { form: 'general' });
   const response = await fetch(`${store.storeUrl}/wp-json/card2crypto/v1/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return `${response.status} ${await response.text()}`;
+}
+
+/**
+ * Puts `operation` (operation_data, as operationData() builds it) into the service's state through the
+ * sandbox's test helper (POST /sandbox/operations, packages/sandbox/README.md), signed with `secret` like a
+ * partner API request: the operation-info endpoint, which the store asks before a callback may complete an
+ * order, then answers with it. Sends no callback. A callback sent after this is backed by the service;
+ * one sent without it (or after a different state) is not.
+ */
+export async function serviceHas(store: RunningStore, secret: string, operation: Record<string, unknown>): Promise<void> {
+  if (!store.sandbox) throw new Error('serviceHas() needs the sandbox');
+  // Loaded here, not at the top: a spec importing these helpers must still load (and skip loudly) when the sandbox is not built.
+  const { SANDBOX_OPERATIONS_PATH } = await import('@card2crypto/sandbox');
+  const info = operation.operation_info as { id: string; from: { currency: { code: string }; amount: number }; to: { currency: { code: string }; amount: number; withdrawal_method_info: { blockchain_address: string; blockchain_tx_id?: string } } };
+  const partnerInfo = operation.partner_info as { operation_id: string };
+  const tx = info.to.withdrawal_method_info.blockchain_tx_id;
+  const body: Record<string, unknown> = {
+    partner_token: store.partner.token,
+    timestamp: Date.now(),
+    operation_id: info.id,
+    partner_operation_id: partnerInfo.operation_id,
+    status: operation.status,
+    status_code: operation.status_code,
+    from_currency: info.from.currency.code,
+    from_amount: info.from.amount,
+    to_currency: info.to.currency.code,
+    to_amount: info.to.amount,
+    to_account: info.to.withdrawal_method_info.blockchain_address,
+    ...(tx !== undefined ? { blockchain_tx_id: tx } : {}),
+  };
+  body.signature = sign(body, secret, { form: 'general' });
+  const response = await fetch(`${store.sandbox.url}${SANDBOX_OPERATIONS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(response.status, `the sandbox's answer to ${SANDBOX_OPERATIONS_PATH}: ${await response.clone().text()}`).toBe(200);
 }
 
 export async function loginAsAdmin(page: Page, store: RunningStore): Promise<void> {
@@ -281,18 +315,18 @@ export async function reconcileActions(page: Page, store: RunningStore, orderId:
   });
   const actions: ReconcileAction[] = [];
   for (const row of await page.locator('#the-list tr').all()) {
-    // The primary column is a <td> before WordPress 7 and a <th scope="row"> from 7 on.
+    // Cells by class only: which of them are <th> changes between Action Scheduler versions (the hook is a row header in WooCommerce 11).
     const hook = (await row.locator('.column-hook').textContent().catch(() => null)) ?? '';
     if (!hook.trim().startsWith(RECONCILE_HOOK)) continue;
-    const args = (await row.locator('td.column-args code').allInnerTexts()).map((t) => t.trim());
+    const args = (await row.locator('.column-args code').allInnerTexts()).map((t) => t.trim());
     if (args.length !== 1 || args[0] !== `0 => ${orderId}`) continue;
-    const log = await row.locator('td.column-log_entries li').allInnerTexts();
+    const log = await row.locator('.column-log_entries li').allInnerTexts();
     const created = log.find((entry) => entry.includes('action created'));
     if (!created) throw new Error(`Action without a creation entry: ${log.join(' | ')}`);
     const run = row.locator('.row-actions .run a');
     actions.push({
-      actionId: Number(await row.locator('th.check-column input').getAttribute('value')),
-      scheduledAt: actionSchedulerDate(await row.locator('td.column-schedule').innerText()),
+      actionId: Number(await row.locator('.check-column input').getAttribute('value')),
+      scheduledAt: actionSchedulerDate(await row.locator('.column-schedule').innerText()),
       createdAt: actionSchedulerDate(created),
       runUrl: (await run.count()) > 0 ? new URL((await run.getAttribute('href'))!, page.url()).href : null,
     });

@@ -6,12 +6,14 @@
  * (high-performance order storage, compatibility mode off).
  */
 import { expect, test, type Page, type APIRequestContext } from '@playwright/test';
-import { adminRest, loginAsAdmin, operationData, partnerSecret, placeOrder, requireWooCommerce, runningStore, sendCallback, type RunningStore } from './checkout-helpers.js';
+import { adminRest, loginAsAdmin, operationData, partnerSecret, placeOrder, requireWooCommerce, runningStore, saveSettings, sendCallback, serviceHas, type RunningStore } from './checkout-helpers.js';
 
 const store = runningStore();
 const FEATURES = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=advanced&section=features`;
 const STORAGE = (value: 'yes' | 'no') => `input[name="woocommerce_custom_orders_table_enabled"][value="${value}"]`;
 const SYNC = '#woocommerce_custom_orders_table_data_sync_enabled';
+const SETTINGS = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`;
+const AUTO_CONFIRM = '#woocommerce_card2crypto_auto_confirm';
 
 /** Saves the Features screen; switching the order storage can take minutes on WebAssembly WordPress. */
 async function saveFeatures(page: Page): Promise<void> {
@@ -75,17 +77,25 @@ test.describe('legacy order screen (posts storage)', () => {
     await page.goto(FEATURES(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
     const wasHpos = await page.locator(STORAGE('yes')).isChecked();
     const wasSyncing = await page.locator(SYNC).isChecked();
+    await page.goto(SETTINGS(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
+    const wasAutoConfirm = await page.locator(AUTO_CONFIRM).isChecked();
     await useStorage(page, request, false);
     try {
+      // The owner confirms each payment on the order screen (automatic confirmation off), which is what shows the buttons.
+      await saveSettings(page, store, { check: { auto_confirm: false } });
       const order = await placeOrder(request, store);
       const secret = partnerSecret(store);
-      expect(await sendCallback(store, secret, operationData(order, 'pending', 2))).toBe('200 OK');
-      // Awaiting confirmation: the sandbox knows no such operation, so automatic confirmation fails
-      // and the owner is asked to confirm or cancel on the order screen.
-      expect(await sendCallback(store, secret, operationData(order, 'awaiting confirm', 8))).toBe('200 OK');
+      // The buyer paid and the service awaits the partner's confirmation: its state and its two callbacks.
+      const funds = operationData(order, 'pending', 2);
+      await serviceHas(store, secret, funds);
+      expect(await sendCallback(store, secret, funds)).toBe('200 OK');
+      const awaiting = operationData(order, 'awaiting confirm', 8);
+      await serviceHas(store, secret, awaiting);
+      expect(await sendCallback(store, secret, awaiting)).toBe('200 OK');
 
       const view = await legacyOrder(page, store, order.id);
       expect(view.status).toBe('wc-on-hold');
+      expect(view.notes.some((n) => n.includes('waits for your confirmation (automatic confirmation is off)'))).toBe(true);
       expect(view.panel['partner-operation-id']).toBe(String(order.params.partner_operation_id));
       expect(view.panel['operation-id']).toBe(`op-${order.id}-a`);
       expect(view.panel['status-code']).toMatch(/^8 /);
@@ -131,8 +141,10 @@ test.describe('legacy order screen (posts storage)', () => {
       expect(new URL(page.url()).pathname).toBe('/wp-admin/post.php');
       const refreshed = await legacyOrder(page, store, order.id);
       expect(refreshed.notes.length).toBe(view.notes.length + 1);
-      expect(refreshed.notes.some((n) => n.includes('refreshed the payment from the service'))).toBe(true);
+      expect(refreshed.notes.some((n) => n.includes('refreshed the payment from the service') && /The service reports .awaiting confirm. 8/.test(n))).toBe(true);
+      expect(refreshed.status).toBe('wc-on-hold');
     } finally {
+      await saveSettings(page, store, { check: { auto_confirm: wasAutoConfirm } });
       if (wasHpos) await useStorage(page, request, true);
       await compatibilityMode(page, wasSyncing);
     }

@@ -20,6 +20,7 @@ import {
   runScheduledAction,
   runningStore,
   sendCallback,
+  serviceHas,
 } from './checkout-helpers.js';
 
 const store = runningStore();
@@ -46,7 +47,9 @@ test.describe('reconciliation schedule', () => {
 
     // The payment ends (declined: a final state) by callback; the job still pending finds it final,
     // changes nothing and schedules nothing more.
-    expect(await sendCallback(store, partnerSecret(store), operationData(order, 'declined', 104))).toBe('200 OK');
+    const declined = operationData(order, 'declined', 104);
+    await serviceHas(store, partnerSecret(store), declined);
+    expect(await sendCallback(store, partnerSecret(store), declined)).toBe('200 OK');
     const failed = await adminOrder(page, store, order.id);
     expect(failed.status).toBe('wc-failed');
     await runScheduledAction(page, store, order.id, third);

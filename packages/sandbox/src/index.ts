@@ -23,6 +23,7 @@ export type { PriceTable } from './pricing.js';
 export { parsePartnerSpec } from './partners.js';
 export { DEFAULT_PRICES } from './pricing.js';
 export { TEST_CARDS, type TestCard, type Scenario } from './scenarios.js';
+export { SANDBOX_OPERATIONS_PATH } from './api/sandbox-operations.js';
 
 export interface SandboxOptions {
   /** Directory of the SQLite file (created if missing). Required: state survives restarts. */

@@ -7,9 +7,13 @@
  *
  * Automatic steps (the plan chosen by the test card) are persisted with their
  * due time, so a restart continues where the sandbox stopped.
+ *
+ * The one exception is put(), behind the test helper POST /sandbox/operations:
+ * it sets an operation to the state a test names, walks no step and stores no
+ * callback (the test sends the callbacks it wants itself).
  */
 import { randomUUID } from 'node:crypto';
-import { CALLBACK_CONDITIONS, decideTransition, findStep, OPERATION_FLOW, sign, type OperationStatusCode } from '@card2crypto/core';
+import { CALLBACK_CONDITIONS, decideTransition, findStep, OPERATION_FLOW, sign, type OperationStatus, type OperationStatusCode } from '@card2crypto/core';
 import { transactionId } from './chain.js';
 import type { Clock } from './clock.js';
 import { toJson } from './json.js';
@@ -38,6 +42,34 @@ export interface NewOperationInput {
   calculationId: string | null;
   sessionId: string | null;
 }
+
+/** An operation's whole state as a test sets it (POST /sandbox/operations); the caller has checked every member. */
+export interface OperationState {
+  id: string;
+  partnerToken: string;
+  partnerOperationId: string | null;
+  status: OperationStatus;
+  statusCode: OperationStatusCode;
+  fromCurrency: string;
+  fromAmount: bigint;
+  toCurrency: string;
+  toAmount: bigint;
+  feeAmount: bigint;
+  currencyRate: string;
+  toAccount: string;
+  email: string;
+  /** ISO 3166-1 alpha-2. */
+  customerCountry: string;
+  /** The card paid with, or null when the buyer has not paid (pending 1, declined 102). */
+  card: MaskedCard | null;
+  /** The withdrawal transaction (success 6 and 0 only); null derives it as the flow does. */
+  txId: string | null;
+}
+
+/** Codes the flow reaches only after the money was received (pending 2): paid_at exists. */
+const PAID_CODES: ReadonlySet<number> = new Set([2, 3, 8, 9, 4, 7, 6, 0, 103, 106]);
+/** Codes at which the withdrawal transaction exists (set at success 6). */
+const WITHDRAWN_CODES: ReadonlySet<number> = new Set([6, 0]);
 
 /** Outcomes the dashboard can move an operation to. */
 export const FORCEABLE_CODES: readonly number[] = Object.freeze([0, 8, 101, 102, 103, 104, 105, 106]);
@@ -178,6 +210,50 @@ export class Operations {
     }
     const moved = this.apply({ ...op, plan: [], nextStepAt: null }, codes, 'dashboard', `moved to ${target} from the dashboard`);
     return moved;
+  }
+
+  /**
+   * Test helper: the operation becomes exactly `state` (created when new;
+   * otherwise its creation time, widget session and fixed rate are kept), at
+   * once and in any order of the status model. Automatic steps stop, no
+   * callback is stored; paid_at and the transaction ids exist exactly when the
+   * flow would have them.
+   */
+  put(state: OperationState): OperationRecord {
+    const now = this.clock.now();
+    return this.store.transaction(() => {
+      const existing = this.store.getOperation(state.id);
+      const withdrawn = WITHDRAWN_CODES.has(state.statusCode);
+      const stored = this.store.putOperation({
+        id: state.id,
+        partnerToken: state.partnerToken,
+        partnerOperationId: state.partnerOperationId,
+        status: state.status,
+        statusCode: state.statusCode,
+        fromCurrency: state.fromCurrency,
+        fromAmount: state.fromAmount.toString(),
+        toCurrency: state.toCurrency,
+        toAmount: state.toAmount.toString(),
+        feeAmount: state.feeAmount.toString(),
+        currencyRate: state.currencyRate,
+        toAccount: state.toAccount,
+        email: state.email,
+        customerCountry: state.customerCountry,
+        card: state.card,
+        scenario: existing?.scenario ?? null,
+        plan: [],
+        nextStepAt: null,
+        calculationId: existing?.calculationId ?? null,
+        sessionId: existing?.sessionId ?? null,
+        createdAt: existing?.createdAt ?? now,
+        paidAt: PAID_CODES.has(state.statusCode) ? (existing?.paidAt ?? now) : null,
+        updatedAt: now,
+        txId: withdrawn ? (state.txId ?? transactionId(state.toCurrency, state.id)) : null,
+        feeTxId: withdrawn ? transactionId(state.toCurrency, `${state.id}:fee`) : null,
+      });
+      this.store.addHistory({ operationId: state.id, status: state.status, statusCode: state.statusCode, at: now, source: 'test', note: 'set by POST /sandbox/operations' });
+      return stored;
+    });
   }
 
   /** Runs every automatic step that is due, then arms the timer for the next one. */

@@ -1,6 +1,6 @@
 /** Routing: which module answers which path. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_ROUTES, handlePartnerApi } from './api/index.js';
+import { API_ROUTES, handlePartnerApi, SANDBOX_OPERATIONS_PATH, sandboxOperations } from './api/index.js';
 import type { SandboxContext } from './context.js';
 import { handleDashboard } from './dashboard.js';
 import { sendError, sendHtml } from './http.js';
@@ -28,6 +28,9 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: SandboxCont
   const path = url.pathname;
   const endpoint = API_ROUTES.get(path);
   if (endpoint) return handlePartnerApi(req, res, ctx, endpoint);
+
+  // The test helper: signed and checked like a partner API request (api/sandbox-operations.ts).
+  if (path === SANDBOX_OPERATIONS_PATH) return handlePartnerApi(req, res, ctx, sandboxOperations);
 
   if (path === '/' && (req.method === 'GET' || req.method === 'HEAD')) return sendHtml(res, 200, homePage(ctx));
   if (path === '/widget.js' || path.startsWith('/widget/')) return handleWidget(req, res, ctx, url);

@@ -527,6 +527,44 @@ export class Store {
     });
   }
 
+  /**
+   * Writes a whole operation as given, inserting it or replacing every member
+   * but its partner, sequence and creation time (the test helper of
+   * api/sandbox-operations.ts). Returns it as stored.
+   */
+  putOperation(o: Omit<OperationRecord, 'customerId'>): OperationRecord {
+    const customerId = this.customerId(o.email);
+    this.stmts.putOperation.run({
+      id: o.id,
+      partner_token: o.partnerToken,
+      partner_operation_id: o.partnerOperationId,
+      status: o.status,
+      status_code: o.statusCode,
+      from_currency: o.fromCurrency,
+      from_amount: o.fromAmount,
+      to_currency: o.toCurrency,
+      to_amount: o.toAmount,
+      fee_amount: o.feeAmount,
+      currency_rate: o.currencyRate,
+      to_account: o.toAccount,
+      email: o.email,
+      customer_id: customerId,
+      customer_country: o.customerCountry,
+      card: o.card === null ? null : JSON.stringify(o.card),
+      scenario: o.scenario,
+      plan: JSON.stringify(o.plan),
+      next_step_at: o.nextStepAt,
+      calculation_id: o.calculationId,
+      session_id: o.sessionId,
+      created_at: o.createdAt,
+      paid_at: o.paidAt,
+      updated_at: o.updatedAt,
+      tx_id: o.txId,
+      fee_tx_id: o.feeTxId,
+    });
+    return this.getOperation(o.id)!;
+  }
+
   /** Operations whose next automatic step is due at or before `now`. */
   dueOperations(now: number, limit: number): OperationRecord[] {
     return (this.stmts.dueOperations.all({ now, limit }) as Row[]).map(toOperation);
@@ -672,6 +710,21 @@ function prepare(db: Database.Database) {
     updateOperation: db.prepare(
       `UPDATE operations SET status = @status, status_code = @status_code, card = @card, scenario = @scenario, plan = @plan,
          next_step_at = @next_step_at, paid_at = @paid_at, updated_at = @updated_at, tx_id = @tx_id, fee_tx_id = @fee_tx_id WHERE id = @id`,
+    ),
+    putOperation: db.prepare(
+      `INSERT INTO operations (id, seq, partner_token, partner_operation_id, status, status_code, from_currency, from_amount, to_currency, to_amount,
+         fee_amount, currency_rate, to_account, email, customer_id, customer_country, card, scenario, plan, next_step_at, calculation_id, session_id,
+         created_at, paid_at, updated_at, tx_id, fee_tx_id)
+       VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM operations), @partner_token, @partner_operation_id, @status, @status_code, @from_currency,
+         @from_amount, @to_currency, @to_amount, @fee_amount, @currency_rate, @to_account, @email, @customer_id, @customer_country, @card, @scenario,
+         @plan, @next_step_at, @calculation_id, @session_id, @created_at, @paid_at, @updated_at, @tx_id, @fee_tx_id)
+       ON CONFLICT (id) DO UPDATE SET partner_operation_id = excluded.partner_operation_id, status = excluded.status,
+         status_code = excluded.status_code, from_currency = excluded.from_currency, from_amount = excluded.from_amount,
+         to_currency = excluded.to_currency, to_amount = excluded.to_amount, fee_amount = excluded.fee_amount, currency_rate = excluded.currency_rate,
+         to_account = excluded.to_account, email = excluded.email, customer_id = excluded.customer_id, customer_country = excluded.customer_country,
+         card = excluded.card, scenario = excluded.scenario, plan = excluded.plan, next_step_at = excluded.next_step_at,
+         calculation_id = excluded.calculation_id, session_id = excluded.session_id, paid_at = excluded.paid_at, updated_at = excluded.updated_at,
+         tx_id = excluded.tx_id, fee_tx_id = excluded.fee_tx_id`,
     ),
     dueOperations: db.prepare(
       'SELECT * FROM operations WHERE next_step_at IS NOT NULL AND next_step_at <= @now ORDER BY next_step_at LIMIT @limit',

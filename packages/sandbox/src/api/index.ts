@@ -14,3 +14,4 @@ export const API_ROUTES: ReadonlyMap<string, Endpoint> = new Map(
 );
 
 export { handlePartnerApi } from './pipeline.js';
+export { SANDBOX_OPERATIONS_PATH, sandboxOperations } from './sandbox-operations.js';

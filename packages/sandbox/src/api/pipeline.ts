@@ -21,7 +21,8 @@ import { optionalTimestamp, requiredString, type Body } from './params.js';
 export type ApiAnswer = { body: Record<string, unknown> } | { signedText: string } | { empty: true };
 
 export interface Endpoint {
-  name: PartnerApiEndpoint;
+  /** A partner API endpoint, or the sandbox's test helper (api/sandbox-operations.ts), which goes through the same checks. */
+  name: PartnerApiEndpoint | 'sandbox-operations';
   /** Rate fixing may come without timestamp (decisions.md). */
   timestamp: 'required' | 'optional';
   handle(body: Body, partner: PartnerRecord, ctx: SandboxContext): ApiAnswer;

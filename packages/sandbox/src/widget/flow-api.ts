@@ -12,9 +12,10 @@
  * 400 { error: { code, field, message } } naming the form field.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findCountry, findFiatCurrency, validateWidgetSettings } from '@card2crypto/core';
+import { findCountry, findFiatCurrency } from '@card2crypto/core';
 import { ApiError, invalid, missing } from '../api/errors.js';
 import { BodyError, readBody } from '../body.js';
+import { checkBuyer } from '../buyer.js';
 import type { SandboxContext } from '../context.js';
 import { sendError, sendJson } from '../http.js';
 import { plain } from '../json.js';
@@ -81,21 +82,6 @@ function quoteJson(quote: Quote, ctx: SandboxContext) {
     rate: quote.rate,
     kyc_required: quote.fromAmount > limits.maxWithoutKyc,
   };
-}
-
-/**
- * The form's wallet address and e-mail, checked by the rules of core's widget
- * settings validator (to_account for the asset's chain, user_login's e-mail
- * grammar), so the form and the settings can never disagree.
- */
-function checkBuyer(address: string, toCurrency: string, email: string): void {
-  const problems = validateWidgetSettings(
-    { target_element: 'form', partner_token: 'form', to_currency: toCurrency, to_account: address, user_login: email },
-    { signed: false },
-  );
-  const wallet = problems.find((p) => p.field === 'to_account');
-  if (wallet) throw invalid('to_account', wallet.message.replace(/^to_account/, 'The wallet address'));
-  if (problems.some((p) => p.field === 'user_login')) throw invalid('email', 'This e-mail address is not valid.');
 }
 
 function ownOperation(id: string, session: SessionRecord, ctx: SandboxContext): OperationRecord {
