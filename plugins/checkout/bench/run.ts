@@ -56,6 +56,7 @@ function sizes(): void {
 
 interface Store {
   storeUrl: string;
+  sandbox: { url: string } | null;
   partner: { token: string };
   woocommerce: { products: Array<{ id: number }> } | null;
   dirs: { harnessDir: string; siteDir: string };
@@ -249,6 +250,28 @@ async function concurrentDuplicates(lib: Harness, s: Store, secret: string, para
   if (!ok || seconds > 10) process.exitCode = 1;
 }
 
+/** Puts the bench operation into the sandbox's state (its test helper, signed like partner API requests), as the service would have it at `code`. */
+async function serviceHas(s: Store, secret: string, params: Record<string, unknown>, code: number): Promise<void> {
+  const { SANDBOX_OPERATIONS_PATH } = await import('@card2crypto/sandbox');
+  const body: Record<string, unknown> = {
+    partner_token: params.partner_token,
+    timestamp: Date.now(),
+    operation_id: `bench-${String(params.partner_operation_id)}`,
+    partner_operation_id: params.partner_operation_id,
+    status: STATUS_OF[code] ?? 'pending',
+    status_code: code,
+    from_currency: params.from_currency,
+    from_amount: params.from_amount,
+    to_currency: 'BTC',
+    to_amount: 1000,
+    to_account: params.to_account,
+    ...(code === 6 || code === 0 ? { blockchain_tx_id: `tx-bench-${String(params.partner_operation_id)}` } : {}),
+  };
+  body.signature = sign(body, secret, { form: 'general' });
+  const response = await fetch(`${s.sandbox!.url}${SANDBOX_OPERATIONS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (response.status !== 200) throw new Error(`the sandbox refused the bench operation: ${response.status} ${await response.text()}`);
+}
+
 /** Fisher-Yates with a fixed seed, so a run can be repeated. */
 function shuffle<T>(items: T[], seed = 20261123): T[] {
   let x = seed;
@@ -278,6 +301,8 @@ async function shuffledEvents(lib: Harness, s: Store, secret: string, params: Re
   const total = Number(process.env.BENCH_DUPLICATES ?? 200);
   const orderId = Number(String(params.partner_operation_id).match(/\d+/)?.[0]);
   const codes = [2, 8, 9, 6, 0];
+  // The service's own state: the checkout completes an order only once operation info says success.
+  await serviceHas(s, secret, params, 0);
   const bodies = shuffle(Array.from({ length: total }, (_, i) => callbackBody(params, secret, codes[i % codes.length]!)));
   console.log(`\n== ${total} concurrent deliveries of different events for one order (codes ${codes.join(', ')} and duplicates, shuffled; order ${orderId}) ==`);
   const t0 = performance.now();

@@ -77,7 +77,12 @@ final class Operation_Events {
 		return $outcome;
 	}
 
-	/** Claims the event and applies it; a duplicate is not applied again. */
+	/**
+	 * Claims the event and applies it; a duplicate is not applied again (and
+	 * never waits). Applying holds the order's lock, and reads the order and
+	 * the attempt again under it: another event may have changed them since
+	 * they were loaded.
+	 */
 	private static function apply( \WC_Order $order, array $attempt, Operation $operation, string $source ): string {
 		$status = $operation->status();
 		$code   = self::int_code( $operation->status_code() );
@@ -86,7 +91,13 @@ final class Operation_Events {
 			return self::DUPLICATE;
 		}
 		try {
-			$outcome = self::apply_claimed( $order, $attempt, $operation, self::source_label( $source ) );
+			$outcome = Operation_Store::with_order_lock(
+				$order->get_id(),
+				static function () use ( $order, $attempt, $operation, $source ): string {
+					$fresh = wc_get_order( $order->get_id() );
+					return self::apply_claimed( $fresh instanceof \WC_Order ? $fresh : $order, Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt, $operation, self::source_label( $source ) );
+				}
+			);
 		} catch ( \Throwable $e ) {
 			Operation_Store::release_event( $attempt, $operation->id(), $status, $code );
 			throw $e;

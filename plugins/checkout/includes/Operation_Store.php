@@ -162,6 +162,39 @@ CREATE TABLE {$events} (
 	 * Claims an event: true for exactly one caller per event key, whatever the
 	 * concurrency (the UNIQUE index decides).
 	 */
+	/**
+	 * Runs $fn holding the database's named lock of one order, so that two
+	 * different events of one order (say "awaiting confirm" 8 and success 6,
+	 * delivered at once) change it one after the other: each claim and
+	 * compare-and-swap is atomic on its own, but the order is a separate row
+	 * written after them, and two writers could otherwise save in the reverse
+	 * order of their swaps, moving a paid order back to on hold. Where the
+	 * database has no named locks (SQLite in Playground, one request at a time
+	 * per worker) $fn runs without one.
+	 *
+	 * @throws \RuntimeException When another request holds the lock for 30 s: the event is answered non-200 and sent again.
+	 * @return mixed What $fn returns.
+	 */
+	public static function with_order_lock( int $order_id, callable $fn ) {
+		global $wpdb;
+		$name     = 'card2crypto_order_' . $order_id;
+		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
+		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, %d)', $name, 30 ) );
+		if ( null !== $suppress ) {
+			$wpdb->suppress_errors( $suppress );
+		}
+		if ( null !== $got && '1' !== (string) $got ) {
+			throw new \RuntimeException( sprintf( 'Order %d is being updated by another request.', $order_id ) );
+		}
+		try {
+			return $fn();
+		} finally {
+			if ( null !== $got ) {
+				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $name ) );
+			}
+		}
+	}
+
 	public static function claim_event( array $attempt, string $operation_id, string $status, int $code, string $source ): bool {
 		global $wpdb;
 		$key      = self::event_key( (int) $attempt['id'], $operation_id, $status, $code );
