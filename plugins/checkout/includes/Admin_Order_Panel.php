@@ -98,6 +98,9 @@ final class Admin_Order_Panel {
 		if ( ! empty( $op['status_url'] ) ) {
 			echo '<p><a href="' . esc_url( $op['status_url'] ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'Status page', 'card2crypto-checkout' ) . '</a></p>';
 		}
+		if ( $received ) {
+			echo '<p class="card2crypto-refund-help">' . esc_html( Manual_Refunds::explanation() ) . '</p>';
+		}
 		if ( null !== $attempt && current_user_can( 'edit_shop_orders' ) ) {
 			$awaiting = 'awaiting confirm' === $attempt['status'] && 8 === $attempt['status_code'];
 			echo '<p class="card2crypto-actions">';

@@ -84,3 +84,31 @@ for (const version of TEST_PHP_VERSIONS) {
     });
   });
 }
+
+for (const version of TEST_PHP_VERSIONS) {
+  describe(`PHP ${version}: Manual_Refunds`, () => {
+    let php: PluginPhp;
+    before(async () => {
+      php = await PluginPhp.start(version);
+    });
+    after(() => php?.exit());
+
+    test('a refund recorded on one of our orders is noted as money, with its reason and what the owner must do', async () => {
+      const results = await php.runJson<Array<{ value?: string[]; error?: string }>>('words.php', {
+        'store.json': JSON.stringify({ symbols: { EUR: '&euro;' }, thousand: ',', decimal: '.', format: '%1$s%2$s' }),
+        'calls.json': JSON.stringify([
+          ['record', { method: 'card2crypto', currency: 'EUR' }, { amount: '50.00', reason: 'Damaged' }],
+          ['record', { method: 'card2crypto', currency: 'EUR' }, { amount: '1234.5', reason: ' ' }],
+          ['record', { method: 'bacs', currency: 'EUR' }, { amount: '50.00', reason: '' }],
+          ['record', { method: 'card2crypto', currency: 'EUR' }, { amount: '0.005', reason: '' }],
+        ]),
+      });
+      assert.deepEqual(results.map((r) => r.value ?? r.error), [
+        ['Card2Crypto: refunded €50.00 manually (reason: Damaged). The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.'],
+        ['Card2Crypto: refunded €1,234.50 manually. The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.'],
+        [], // another gateway's order: not ours to explain
+        ['Card2Crypto: refunded 0.005 EUR manually. The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.'],
+      ]);
+    });
+  });
+}
