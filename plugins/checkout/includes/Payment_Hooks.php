@@ -18,6 +18,7 @@ final class Payment_Hooks {
 		Reconciler::register();
 		Order_View::register();
 		Manual_Refunds::register();
+		Test_Mode::register();
 		if ( is_admin() ) {
 			Admin_Order_Panel::register();
 		}

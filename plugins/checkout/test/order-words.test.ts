@@ -112,3 +112,26 @@ for (const version of TEST_PHP_VERSIONS) {
     });
   });
 }
+
+for (const version of TEST_PHP_VERSIONS) {
+  describe(`PHP ${version}: Test_Mode`, () => {
+    let php: PluginPhp;
+    before(async () => {
+      php = await PluginPhp.start(version);
+    });
+    after(() => php?.exit());
+
+    test('the sandbox marks the buyer title and the payments list name; production leaves them alone', async () => {
+      const results = await php.runJson<Array<{ value?: string; error?: string }>>('words.php', {
+        'store.json': 'null',
+        'calls.json': JSON.stringify([
+          ['buyer_title', 'Card payment', 'sandbox'],
+          ['buyer_title', 'Card payment', 'production'],
+          ['admin_title', 'Card2Crypto', 'sandbox'],
+          ['admin_title', 'Card2Crypto', 'production'],
+        ]),
+      });
+      assert.deepEqual(results.map((r) => r.value ?? r.error), ['Card payment (test mode)', 'Card payment', 'Card2Crypto – Test mode', 'Card2Crypto']);
+    });
+  });
+}
