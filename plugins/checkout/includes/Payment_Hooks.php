@@ -19,6 +19,7 @@ final class Payment_Hooks {
 		Order_View::register();
 		Manual_Refunds::register();
 		Test_Mode::register();
+		Range_Notice::register();
 		if ( is_admin() ) {
 			Admin_Order_Panel::register();
 		}

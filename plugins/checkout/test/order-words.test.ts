@@ -135,3 +135,35 @@ for (const version of TEST_PHP_VERSIONS) {
     });
   });
 }
+
+for (const version of TEST_PHP_VERSIONS) {
+  describe(`PHP ${version}: Range_Notice`, () => {
+    let php: PluginPhp;
+    before(async () => {
+      php = await PluginPhp.start(version);
+    });
+    after(() => php?.exit());
+
+    test('outside the range the buyer reads the range as money and what to do; inside or unknown, nothing', async () => {
+      const results = await php.runJson<Array<{ value?: string | null; error?: string }>>('words.php', {
+        'store.json': JSON.stringify({ symbols: { EUR: '&euro;' }, thousand: ',', decimal: '.', format: '%1$s%2$s' }),
+        'calls.json': JSON.stringify([
+          ['range', 'EUR', 4999],
+          ['range', 'EUR', 500001],
+          ['range', 'EUR', 5000],
+          ['range', 'EUR', 500000],
+          ['range', 'EUR', null],
+          ['range', 'XYZ', 1],
+        ]),
+      });
+      assert.deepEqual(results.map((r) => (r.error !== undefined ? r.error : r.value)), [
+        'Card payment is available for orders from €50.00 to €5,000.00. Add to your order to pay by card, or choose another payment method.',
+        'Card payment is available for orders from €50.00 to €5,000.00. Split your order to pay by card, or choose another payment method.',
+        null,
+        null,
+        null,
+        null,
+      ]);
+    });
+  });
+}

@@ -1,6 +1,6 @@
 <?php
 /**
- * Calls Order_Words, Manual_Refunds and Test_Mode for the Node tests. /work/store.json
+ * Calls Order_Words, Manual_Refunds, Test_Mode and Range_Notice for the Node tests. /work/store.json
  * is the store's price format as WooCommerce would give it:
  * {symbols: {EUR: "&euro;"}, thousand, decimal, format}; "null": the
  * WooCommerce functions do not exist and the plain form is used.
@@ -8,6 +8,7 @@
 
 use Card2Crypto\Checkout\Manual_Refunds;
 use Card2Crypto\Checkout\Order_Words;
+use Card2Crypto\Checkout\Range_Notice;
 use Card2Crypto\Checkout\Test_Mode;
 
 require __DIR__ . '/bootstrap.php';
@@ -79,6 +80,7 @@ c2c_test_run_calls(
 		'received' => array( Order_Words::class, 'received' ),
 		'bought'   => array( Order_Words::class, 'bought' ),
 		'note'     => array( Manual_Refunds::class, 'note' ),
+		'range'    => array( Range_Notice::class, 'message' ),
 		'buyer_title' => array( Test_Mode::class, 'buyer_title' ),
 		'admin_title' => array( Test_Mode::class, 'admin_title' ),
 		// Records refund 2 ({amount, reason}) of order 1 ({method, currency}); answers the order's notes.
