@@ -71,12 +71,12 @@ final class Order_Words {
 			7   => __( 'Crypto withdrawal requested', 'card2crypto-checkout' ),
 			6   => __( 'Crypto sent to the wallet', 'card2crypto-checkout' ),
 			0   => __( 'Payment complete', 'card2crypto-checkout' ),
-			101 => __( 'Declined: the card payment was refused', 'card2crypto-checkout' ),
-			102 => __( 'Declined: the buyer left or the payment page timed out', 'card2crypto-checkout' ),
-			103 => __( 'Declined: the buyer failed verification', 'card2crypto-checkout' ),
-			104 => __( 'Declined: the card failed verification', 'card2crypto-checkout' ),
-			105 => __( 'Declined: the exchange rate expired before payment', 'card2crypto-checkout' ),
-			106 => __( 'Declined: cancelled by the store', 'card2crypto-checkout' ),
+			101 => __( 'The card payment was refused', 'card2crypto-checkout' ),
+			102 => __( 'The buyer left or the payment page timed out', 'card2crypto-checkout' ),
+			103 => __( 'The buyer failed verification', 'card2crypto-checkout' ),
+			104 => __( 'The bank card failed verification', 'card2crypto-checkout' ),
+			105 => __( 'The exchange rate expired before payment', 'card2crypto-checkout' ),
+			106 => __( 'Cancelled by the store', 'card2crypto-checkout' ),
 		);
 		$step = self::step( $status, $code );
 		if ( null === $step ) {
