@@ -71,7 +71,7 @@ test.describe('checkout callbacks', () => {
     expect(await sendCallback(store, secret, funds)).toBe('200 OK (already received)');
     const view = await adminOrder(page, store, order.id);
     expect(view.status).toBe('wc-on-hold');
-    expect(view.notes.filter((n) => n.includes('"pending" 2'))).toHaveLength(1);
+    expect(view.notes.filter((n) => n.includes('Card payment received (pending)'))).toHaveLength(1);
   });
 
   test('reordered: the transaction arrives first, the late "funds debited" and "awaiting confirmation" change nothing', async ({ page, request }) => {
@@ -92,7 +92,7 @@ test.describe('checkout callbacks', () => {
     expect(view.panel['status-code']).toMatch(/^6 /);
     expect(view.panel['transaction']).toBe(`txop-${order.id}-a`);
     // No note, no hold, no confirmation for the older statuses: the order's history is unchanged.
-    expect(view.notes.filter((n) => n.includes('"pending" 2') || n.includes('"awaiting confirm" 8'))).toEqual([]);
+    expect(view.notes.filter((n) => n.includes('Card payment received (pending)') || n.includes('Waiting for your confirmation (awaiting confirm)'))).toEqual([]);
     expect(view.notes).toHaveLength(paid.notes.length);
   });
 
@@ -142,6 +142,6 @@ test.describe('checkout callbacks', () => {
     expect(await sendCallback(store, secret, operationData(order, 'success', 2))).toBe('200 OK');
     const view = await adminOrder(page, store, order.id);
     expect(view.status).toBe('wc-pending');
-    expect(view.notes.some((n) => n.includes('unknown status "success" 2'))).toBe(true);
+    expect(view.notes.some((n) => n.includes('Unknown state (success, code 2)'))).toBe(true);
   });
 });

@@ -15,10 +15,15 @@ export const CALLBACK_ROUTE = '/wp-json/card2crypto/v1/callback';
 /** A valid mainnet address used as the store's payout wallet in the sandbox. */
 export const SAMPLE_BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
+/**
+ * The demo store's products: three within the service's EUR range (50.00 to
+ * 5,000.00) so the method can be tried on each, and one below it (the
+ * sticker pack) to show the buyer what happens when a cart is too small.
+ */
 export const SAMPLE_PRODUCTS = [
   { sku: 'c2c-hardware-wallet', name: 'Hardware wallet', price: '79.00', description: 'Keeps your keys offline. Pay by card, settle in BTC.' },
-  { sku: 'c2c-node-hoodie', name: 'Node operator hoodie', price: '49.90', description: 'Warm, black, and running a full node (figuratively).' },
-  { sku: 'c2c-whitepaper-print', name: 'Whitepaper print (A2)', price: '19.50', description: 'The nine pages that started it, printed on heavy paper.' },
+  { sku: 'c2c-node-hoodie', name: 'Node operator hoodie', price: '59.90', description: 'Warm, black, and running a full node (figuratively).' },
+  { sku: 'c2c-whitepaper-print', name: 'Whitepaper print (A2)', price: '129.00', description: 'The nine pages that started it, printed on heavy paper.' },
   { sku: 'c2c-sticker-pack', name: 'Sticker pack', price: '4.90', description: 'Ten stickers for your laptop.' },
 ];
 

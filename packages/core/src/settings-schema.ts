@@ -24,7 +24,12 @@ export type Rule =
   /** One of values (the field's options). */
   | { kind: 'enum'; values: string[] }
   /** Absolute http(s) URL; trailing slashes removed when stripTrailingSlash. */
-  | { kind: 'url'; stripTrailingSlash: boolean }
+  /**
+   * Absolute http(s) address. With environmentField: when that field is
+   * "production", only https:// to a public host (no localhost, loopback,
+   * private or link-local address: those are the sandbox).
+   */
+  | { kind: 'url'; stripTrailingSlash: boolean; environmentField?: string }
   /** Bitcoin address (base58check or bech32/bech32m) of a network allowed in the environment chosen in environmentField. */
   | { kind: 'btc_address'; environmentField: string; networks: Record<Environment, BtcNetwork[]> }
   /** Code of reference.fiat. */
@@ -167,7 +172,7 @@ function serviceFields(requiredWhen: Condition[]): Field[] {
     secret: false,
     environmentDefaults: { sandbox: SANDBOX_SERVICE_URLS[id] },
     placeholder: SANDBOX_SERVICE_URLS[id],
-    rule: { kind: 'url', stripTrailingSlash },
+    rule: { kind: 'url', stripTrailingSlash, environmentField: 'environment' },
     group: 'service',
   });
   return [

@@ -14,7 +14,7 @@ import { findFiatCurrency } from './reference/fiat.js';
 import { isLanguageCode } from './reference/languages.js';
 import { type Environment, type Field, type FieldValue, type PluginId, SETTINGS_SCHEMA } from './settings-schema.js';
 import { isValidColor, normalizeColor } from './theme.js';
-import { type Problem, isHttpUrl, isPlainObject, problem } from './validation.js';
+import { type Problem, hasLocalHost, isHttpUrl, isPlainObject, problem } from './validation.js';
 
 export interface SettingsValidationOptions {
   /** The values saved before: a secret field submitted empty keeps its saved value. */
@@ -114,6 +114,9 @@ function toBoolean(raw: unknown): boolean | undefined {
   return undefined;
 }
 
+const PRODUCTION_LOCAL_HOST =
+  'production cannot use this computer or a private network (localhost, 127.x, 10.x, 192.168.x, ...): that is the sandbox. Enter the address your partner manager gave you, or choose the sandbox environment.';
+
 function checkRule(field: Field, value: FieldValue, values: Record<string, FieldValue>): Check {
   const rule = field.rule;
   const text = String(value);
@@ -132,6 +135,10 @@ function checkRule(field: Field, value: FieldValue, values: Record<string, Field
       return rule.values.includes(text) ? { ok: true, value: text } : { ok: false, message: `choose one of ${rule.values.join(', ')}.` };
     case 'url': {
       if (!isHttpUrl(text)) return { ok: false, message: 'enter an absolute address starting with http:// or https://.' };
+      if (rule.environmentField !== undefined && values[rule.environmentField] === 'production') {
+        if (!/^https:/i.test(text)) return { ok: false, message: 'production needs an https:// address.' };
+        if (hasLocalHost(text)) return { ok: false, message: PRODUCTION_LOCAL_HOST };
+      }
       return { ok: true, value: rule.stripTrailingSlash ? text.replace(/\/+$/, '') : text };
     }
     case 'btc_address': {

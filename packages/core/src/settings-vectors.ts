@@ -47,6 +47,32 @@ export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
       landing_url: 'https://pay.example.com/landing//',
     },
   },
+  {
+    name: 'production refuses http:// and this computer or private networks (the sandbox), field by field',
+    plugin: 'checkout',
+    input: {
+      environment: 'production',
+      base_url: 'http://api.example.com',
+      widget_script_url: 'https://127.0.0.1:8787/widget.js',
+      landing_url: 'https://user@LocalHost.:8443/landing',
+    },
+  },
+  {
+    name: 'production refuses private IPv4 ranges and IPv6 loopback, unique-local and mapped forms',
+    plugin: 'checkout',
+    input: { environment: 'production', base_url: 'https://192.168.1.10', widget_script_url: 'https://[::1]/w.js', landing_url: 'https://[::ffff:10.0.0.1]/l' },
+  },
+  {
+    name: 'production refuses 172.16/12, link-local and fd00::/8; each with its own field error',
+    plugin: 'checkout',
+    input: { environment: 'production', base_url: 'https://172.31.255.1', widget_script_url: 'https://[fd12:3456::1]/w.js', landing_url: 'https://169.254.169.254/l' },
+  },
+  {
+    name: 'production accepts public https addresses near the private ranges',
+    plugin: 'checkout',
+    input: { environment: 'production', base_url: 'https://172.32.0.1', widget_script_url: 'https://localhost.example.com/w.js', landing_url: 'https://[2001:db8::1]/l' },
+  },
+  { name: 'the sandbox keeps its local http addresses', plugin: 'checkout', input: { environment: 'sandbox', base_url: 'http://127.0.0.1:8787', landing_url: 'http://localhost:8787/landing' } },
   { name: 'testnet wallet rejected in production', plugin: 'checkout', input: { environment: 'production', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' } },
   { name: 'testnet wallet accepted in sandbox', plugin: 'checkout', input: { environment: 'sandbox', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' } },
   { name: 'regtest wallet accepted in sandbox', plugin: 'checkout', input: { wallet_address: 'bcrt1qqqqsyqcyq5rqwzqfpg9scrgwpugpzysnard0ew' } },

@@ -169,3 +169,17 @@ test('problem messages never carry a secret value', () => {
   assert.deepEqual(result.problems.map((p) => [p.field, p.rule]), [['partner_secret', 'text']]);
   for (const p of result.problems) assert.ok(!p.message.includes(secret), p.message);
 });
+
+test('production refuses the sandbox addresses with a message that says why, naming the field', () => {
+  const problems = validateSettings('checkout', { environment: 'production', base_url: 'http://api.example.com', landing_url: 'https://[::ffff:10.0.0.1]/l' }).problems;
+  assert.deepEqual(
+    problems.map((p) => [p.field, p.message]),
+    [
+      ['base_url', 'API address: production needs an https:// address.'],
+      [
+        'landing_url',
+        'Landing page address: production cannot use this computer or a private network (localhost, 127.x, 10.x, 192.168.x, ...): that is the sandbox. Enter the address your partner manager gave you, or choose the sandbox environment.',
+      ],
+    ],
+  );
+});

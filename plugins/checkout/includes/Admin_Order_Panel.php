@@ -53,17 +53,24 @@ final class Admin_Order_Panel {
 		if ( isset( $op['id'] ) ) {
 			$rows[ __( 'Operation id', 'card2crypto-checkout' ) ] = $op['id'];
 		}
-		if ( isset( $op['status'] ) ) {
-			$rows[ __( 'Status', 'card2crypto-checkout' ) ] = $op['status'] . ' — ' . ( Status_Flow::STATUS_MEANINGS[ $op['status'] ] ?? __( 'unknown', 'card2crypto-checkout' ) );
+		$status   = $op['status'] ?? null;
+		$code     = $op['status_code'] ?? null;
+		$received = Order_Words::received( $status, $code );
+		if ( null !== $status ) {
+			$rows[ __( 'Status', 'card2crypto-checkout' ) ] = Order_Words::status( $status, $code );
 		}
-		if ( isset( $op['status_code'] ) ) {
-			$rows[ __( 'Status code', 'card2crypto-checkout' ) ] = $op['status_code'] . ' — ' . ( Status_Flow::code_meaning( $op['status_code'] ) ?? __( 'unknown', 'card2crypto-checkout' ) );
+		if ( null !== $code ) {
+			// The service's own code and meaning, for matching the partner portal and support.
+			$rows[ __( 'Status code', 'card2crypto-checkout' ) ] = $code . ' — ' . ( Status_Flow::code_meaning( $code ) ?? __( 'unknown', 'card2crypto-checkout' ) );
 		}
-		if ( isset( $op['from_amount'], $op['from_currency'] ) && Currencies::is_supported( (string) $op['from_currency'] ) ) {
-			$rows[ __( 'Paid', 'card2crypto-checkout' ) ] = Currencies::to_decimal( (int) $op['from_amount'], (string) $op['from_currency'] ) . ' ' . $op['from_currency'];
+		if ( isset( $op['from_amount'], $op['from_currency'] ) && is_numeric( $op['from_amount'] ) && Currencies::is_supported( (string) $op['from_currency'] ) ) {
+			// "Paid" only once the service says the card was charged; before that, or after a decline, it is what was asked.
+			$label          = $received ? __( 'Paid', 'card2crypto-checkout' ) : __( 'Amount asked (not paid)', 'card2crypto-checkout' );
+			$rows[ $label ] = Order_Words::money( (int) $op['from_amount'], (string) $op['from_currency'] );
 		}
-		if ( isset( $op['to_amount'] ) ) {
-			$rows[ __( 'Bought', 'card2crypto-checkout' ) ] = Availability::format_btc( (int) $op['to_amount'] ) . ' ' . ( $op['to_currency'] ?? 'BTC' );
+		if ( isset( $op['to_amount'] ) && is_numeric( $op['to_amount'] ) ) {
+			$label          = Order_Words::bought( $status, $code ) ? __( 'Bought', 'card2crypto-checkout' ) : __( 'To buy (not bought yet)', 'card2crypto-checkout' );
+			$rows[ $label ] = Availability::format_btc( (int) $op['to_amount'] ) . ' ' . ( $op['to_currency'] ?? 'BTC' );
 		}
 		if ( isset( $op['card_country'] ) ) {
 			$rows[ __( 'Card country', 'card2crypto-checkout' ) ] = $op['card_country'];
@@ -74,6 +81,8 @@ final class Admin_Order_Panel {
 		if ( null !== $attempt && 1 === $attempt['mismatch'] ) {
 			$rows[ __( 'Check', 'card2crypto-checkout' ) ] = __( 'Does NOT match the order: see the notes.', 'card2crypto-checkout' );
 		}
+		// A transaction hash is one long word: let it wrap, or it widens the whole order screen.
+		echo '<style>.card2crypto-order-panel dd{margin-left:0;overflow-wrap:anywhere;word-break:break-all}</style>';
 		echo '<div class="card2crypto-order-panel">';
 		if ( array() === $rows ) {
 			echo '<p>' . esc_html__( 'No payment attempt yet.', 'card2crypto-checkout' ) . '</p>';
@@ -88,6 +97,9 @@ final class Admin_Order_Panel {
 		}
 		if ( ! empty( $op['status_url'] ) ) {
 			echo '<p><a href="' . esc_url( $op['status_url'] ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'Status page', 'card2crypto-checkout' ) . '</a></p>';
+		}
+		if ( $received ) {
+			echo '<p class="card2crypto-refund-help">' . esc_html( Manual_Refunds::explanation() ) . '</p>';
 		}
 		if ( null !== $attempt && current_user_can( 'edit_shop_orders' ) ) {
 			$awaiting = 'awaiting confirm' === $attempt['status'] && 8 === $attempt['status_code'];

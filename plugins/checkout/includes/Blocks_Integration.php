@@ -45,7 +45,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 		$scale     = 10 ** abs( $shift );
 		$countries = Availability::countries( $config );
 		return array(
-			'title'     => $config->title(),
+			'title'     => Test_Mode::buyer_title( $config->title(), $config->environment() ),
 			'lines'     => Availability::lines( $config, Availability::cart_total_minor( $currency ) ),
 			'countries' => null === $countries ? null : array_values( $countries ),
 			'min'       => $shift >= 0 ? $limits[1] * $scale : intdiv( $limits[1], $scale ),

@@ -153,10 +153,9 @@ final class Operation_Events {
 		} catch ( Partner_Api_Exception $e ) {
 			if ( Partner_Api_Exception::HTTP === $e->kind && 400 === $e->status ) {
 				$note = sprintf(
-					/* translators: 1: status, 2: status code, 3: operation id, 4: error */
-					__( 'Card2Crypto: a callback reported "%1$s" %2$d for operation %3$s, but the service does not confirm it (%4$s). Nothing was changed.', 'card2crypto-checkout' ),
-					$callback->status(),
-					self::int_code( $callback->status_code() ),
+					/* translators: 1: state in words, 2: operation id, 3: error */
+					__( 'Card2Crypto: a callback reported "%1$s" for operation %2$s, but the service does not confirm it (%3$s). Nothing was changed.', 'card2crypto-checkout' ),
+					Order_Words::status( $callback->status(), self::int_code( $callback->status_code() ) ),
 					$callback->id(),
 					$e->getMessage()
 				);
@@ -170,13 +169,11 @@ final class Operation_Events {
 		}
 		$order->add_order_note(
 			sprintf(
-				/* translators: 1: callback status, 2: callback code, 3: operation id, 4: service status, 5: service code */
-				__( 'Card2Crypto: a callback reported "%1$s" %2$d; asked about operation %3$s, the service answers "%4$s" %5$d. The service\'s answer is applied.', 'card2crypto-checkout' ),
-				$callback->status(),
-				self::int_code( $callback->status_code() ),
+				/* translators: 1: callback's state in words, 2: operation id, 3: service's state in words */
+				__( 'Card2Crypto: a callback reported "%1$s"; asked about operation %2$s, the service answers "%3$s". The service\'s answer is applied.', 'card2crypto-checkout' ),
+				Order_Words::status( $callback->status(), self::int_code( $callback->status_code() ) ),
 				$truth->id(),
-				$truth->status(),
-				self::int_code( $truth->status_code() )
+				Order_Words::status( $truth->status(), self::int_code( $truth->status_code() ) )
 			)
 		);
 		return $truth;

@@ -30,17 +30,15 @@ final class Order_Actions {
 	public static function perform( \WC_Order $order, array $action, array $attempt, ?array $state, Operation $operation, string $via ): void {
 		$status = $operation->status();
 		$code   = Operation_Events::int_code( $operation->status_code() );
-		$step   = Status_Flow::find_step( $status, $code );
-		$label  = sprintf( '"%s" %d (%s)', $status, $code, null === $step ? '?' : $step['meaning'] );
+		$label  = Order_Words::status( $status, $code );
 
 		switch ( $action['reason'] ) {
 			case 'other_operation':
 				$note = sprintf(
-					/* translators: 1: operation id, 2: status, 3: status code, 4: operation id already bound, 5: source */
-					__( 'Card2Crypto: another operation (%1$s) reported "%2$s" %3$d for this payment, which belongs to operation %4$s (%5$s). It was not applied; check it in the partner portal.', 'card2crypto-checkout' ),
+					/* translators: 1: operation id, 2: state in words, 3: operation id already bound, 4: source */
+					__( 'Card2Crypto: another operation (%1$s) reported "%2$s" for this payment, which belongs to operation %3$s (%4$s). It was not applied; check it in the partner portal.', 'card2crypto-checkout' ),
 					$operation->id(),
-					$status,
-					$code,
+					$label,
 					(string) $attempt['operation_id'],
 					$via
 				);
@@ -48,22 +46,19 @@ final class Order_Actions {
 				break;
 			case 'conflict':
 				$note = sprintf(
-					/* translators: 1: new status, 2: code, 3: stored status, 4: stored code, 5: source */
-					__( 'Card2Crypto: the service reported "%1$s" %2$d after "%3$s" %4$d (%5$s). Contradicting outcomes: nothing was changed automatically; check the operation in the partner portal.', 'card2crypto-checkout' ),
-					$status,
-					$code,
-					$state['status'] ?? '',
-					$state['status_code'] ?? 0,
+					/* translators: 1: new state in words, 2: stored state in words, 3: source */
+					__( 'Card2Crypto: the service reported "%1$s" after "%2$s" (%3$s). Contradicting outcomes: nothing was changed automatically; check the operation in the partner portal.', 'card2crypto-checkout' ),
+					$label,
+					Order_Words::status( $state['status'] ?? '', $state['status_code'] ?? -1 ),
 					$via
 				);
 				$subject = __( 'A card payment needs your review', 'card2crypto-checkout' );
 				break;
 			case 'unknown_pair':
 				$note = sprintf(
-					/* translators: 1: status, 2: code, 3: source */
-					__( 'Card2Crypto: the service reported an unknown status "%1$s" %2$d (%3$s); nothing was changed automatically.', 'card2crypto-checkout' ),
-					$status,
-					$code,
+					/* translators: 1: the unknown state, 2: source */
+					__( 'Card2Crypto: the service reported a state this plugin does not know, %1$s (%2$s); nothing was changed automatically.', 'card2crypto-checkout' ),
+					$label,
 					$via
 				);
 				$subject = __( 'A card payment needs your review', 'card2crypto-checkout' );

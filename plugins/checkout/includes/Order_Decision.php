@@ -139,10 +139,10 @@ final class Order_Decision {
 	private static function order_changed( array $expected, array $order ): ?string {
 		$amount = $order['amount'] ?? null;
 		if ( ! is_int( $amount ) ) {
-			return sprintf( 'order: its total can no longer be expressed in %s minor units', (string) ( $order['currency'] ?? '' ) );
+			return sprintf( 'order: its total can no longer be expressed exactly in %s', (string) ( $order['currency'] ?? '' ) );
 		}
 		if ( $amount !== $expected['amount'] || ( $order['currency'] ?? '' ) !== $expected['currency'] ) {
-			return sprintf( 'order: it now asks for %d %s minor units; this payment was started for %d %s', $amount, (string) ( $order['currency'] ?? '' ), $expected['amount'], $expected['currency'] );
+			return sprintf( 'order: it now asks for %s; this payment was started for %s', Order_Words::money( $amount, (string) ( $order['currency'] ?? '' ) ), Order_Words::money( $expected['amount'], $expected['currency'] ) );
 		}
 		return null;
 	}

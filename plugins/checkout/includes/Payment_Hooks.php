@@ -17,6 +17,9 @@ final class Payment_Hooks {
 		add_action( 'init', array( Operation_Store::class, 'maybe_install' ), 5 );
 		Reconciler::register();
 		Order_View::register();
+		Manual_Refunds::register();
+		Test_Mode::register();
+		Range_Notice::register();
 		if ( is_admin() ) {
 			Admin_Order_Panel::register();
 		}

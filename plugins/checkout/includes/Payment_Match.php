@@ -29,7 +29,10 @@ final class Payment_Match {
 		if ( null === $amount ) {
 			$missing[] = 'amount';
 		} elseif ( ! is_int( $amount ) || $amount !== $expected['amount'] ) {
-			$problems[] = sprintf( 'amount: the operation is for %s minor units, the order expects %d', is_scalar( $amount ) ? (string) $amount : gettype( $amount ), $expected['amount'] );
+			$in         = is_string( $received['currency'] ?? null ) ? $received['currency'] : $expected['currency'];
+			$problems[] = is_int( $amount )
+				? sprintf( 'amount: the operation is for %s, the order expects %s', Order_Words::money( $amount, $in ), Order_Words::money( $expected['amount'], $expected['currency'] ) )
+				: sprintf( 'amount: the operation gives no whole amount (%s), the order expects %s', is_scalar( $amount ) ? (string) $amount : gettype( $amount ), Order_Words::money( $expected['amount'], $expected['currency'] ) );
 		}
 
 		$currency = $received['currency'] ?? null;

@@ -125,8 +125,8 @@ final class Reconciler {
 		return array(
 			'ok'      => true,
 			'outcome' => $outcome,
-			/* translators: 1: status, 2: status code, 3: outcome */
-			'message' => sprintf( __( 'The service reports "%1$s" %2$d (%3$s).', 'card2crypto-checkout' ), $operation->status(), (int) $operation->status_code(), $outcome ),
+			/* translators: 1: state in words, 2: outcome */
+			'message' => sprintf( __( 'The service reports "%1$s" (%2$s).', 'card2crypto-checkout' ), Order_Words::status( $operation->status(), Operation_Events::int_code( $operation->status_code() ) ), $outcome ),
 		);
 	}
 

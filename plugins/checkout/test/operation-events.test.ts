@@ -119,7 +119,7 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.deepEqual(step!.service_calls.map((c) => [c.operation_id, c.partner_operation_id]), [['op-1', POID]]);
       assert.equal(step!.status, 'processing');
       assert.deepEqual(step!.events, ['success 0 applied'], 'the service answer (0) is what was applied');
-      assert.ok(pluginNotes(step!).some((n) => n.includes('the service answers "success" 0')));
+      assert.ok(pluginNotes(step!).some((n) => n.includes('the service answers "Payment complete (success)"')));
       assert.ok(pluginNotes(step!).some((n) => n.includes('callback, confirmed with the service') && n.includes('Payment complete.')));
     });
 
@@ -172,7 +172,7 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(step!.status, 'on-hold');
       assert.equal(step!.paid_by, null);
       assert.equal(step!.attempts[0]!.mismatch, 1);
-      assert.ok(pluginNotes(step!).some((n) => n.includes('does NOT match') && n.includes('23700 EUR')), JSON.stringify(step!.new_notes));
+      assert.ok(pluginNotes(step!).some((n) => n.includes('does NOT match') && n.includes('237.00 EUR')), JSON.stringify(step!.new_notes));
       assert.equal(step!.mails, 1);
     });
 

@@ -186,7 +186,7 @@ for (const version of TEST_PHP_VERSIONS) {
         assert.equal(a.flag_mismatch, true);
         assert.match(a.problems.join(), /^order:/);
       }
-      assert.match(got[0]!.problems[0]!, /23700 EUR.*7900 EUR/);
+      assert.match(got[0]!.problems[0]!, /237\.00 EUR.*79\.00 EUR/);
     });
 
     test('duplicates, late and out-of-order events change nothing', async () => {

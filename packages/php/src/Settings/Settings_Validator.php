@@ -235,6 +235,14 @@ final class Settings_Validator {
 				if ( ! Http_Url::is_valid( $text ) ) {
 					return self::fail( 'enter an absolute address starting with http:// or https://.' );
 				}
+				if ( isset( $rule['environmentField'] ) && 'production' === ( $values[ $rule['environmentField'] ] ?? null ) ) {
+					if ( 0 !== strncasecmp( $text, 'https:', 6 ) ) {
+						return self::fail( 'production needs an https:// address.' );
+					}
+					if ( Http_Url::has_local_host( $text ) ) {
+						return self::fail( 'production cannot use this computer or a private network (localhost, 127.x, 10.x, 192.168.x, ...): that is the sandbox. Enter the address your partner manager gave you, or choose the sandbox environment.' );
+					}
+				}
 				return self::ok( ! empty( $rule['stripTrailingSlash'] ) ? rtrim( $text, '/' ) : $text );
 			case 'btc_address':
 				$env      = $values[ $rule['environmentField'] ] ?? null;

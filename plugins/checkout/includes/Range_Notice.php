@@ -1,0 +1,66 @@
+<?php
+/**
+ * Tells the buyer why card payment is not offered when the cart total is
+ * outside the service's range for the currency (WooCommerce otherwise only
+ * says "There are no payment methods available"): on the cart page and in
+ * the classic checkout's payment section, which WooCommerce refreshes with
+ * the totals. The block checkout's message lives in plugins/checkout/src.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+defined( 'ABSPATH' ) || defined( 'C2C_TESTING' ) || exit;
+
+final class Range_Notice {
+
+	public static function register(): void {
+		add_action( 'woocommerce_before_cart', array( self::class, 'cart' ) );
+		add_action( 'woocommerce_review_order_before_payment', array( self::class, 'checkout' ) );
+	}
+
+	/**
+	 * "Card payment is available for orders from €50.00 to €5,000.00." when
+	 * the total is outside the range; null when it is inside or unknown.
+	 */
+	public static function message( string $currency, ?int $total_minor ): ?string {
+		if ( null === $total_minor || ! Currencies::is_supported( $currency ) ) {
+			return null;
+		}
+		$problem = Currencies::limit_problem( $total_minor, $currency );
+		if ( null === $problem ) {
+			return null;
+		}
+		$limits = Currencies::FIAT[ $currency ];
+		/* translators: 1: smallest order total, 2: largest order total */
+		$range = sprintf( __( 'Card payment is available for orders from %1$s to %2$s.', 'card2crypto-checkout' ), Order_Words::money( $limits[1], $currency ), Order_Words::money( $limits[2], $currency ) );
+		return $range . ' ' . ( 'min' === $problem['rule']
+			? __( 'Add to your order to pay by card, or choose another payment method.', 'card2crypto-checkout' )
+			: __( 'Split your order to pay by card, or choose another payment method.', 'card2crypto-checkout' ) );
+	}
+
+	/** The message for the current cart, when the method is otherwise usable. */
+	private static function for_cart(): ?string {
+		$config   = Config::load();
+		$currency = $config->currency();
+		if ( null !== Availability::problem( $config, $currency, null, null ) ) {
+			return null; // Disabled, not configured or another currency: nothing the buyer can change.
+		}
+		return self::message( $currency, Availability::cart_total_minor( $currency ) );
+	}
+
+	public static function cart(): void {
+		$message = self::for_cart();
+		if ( null !== $message ) {
+			wc_print_notice( esc_html( $message ), 'notice' );
+		}
+	}
+
+	public static function checkout(): void {
+		$message = self::for_cart();
+		if ( null !== $message ) {
+			echo '<div class="woocommerce-info card2crypto-range-notice">' . esc_html( $message ) . '</div>';
+		}
+	}
+}

@@ -1,0 +1,169 @@
+/**
+ * How the owner reads a payment (Order_Words): money from exact minor units
+ * in the store's price format, states in words with the service's status in
+ * brackets, and which states mean money was received or crypto bought.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
+
+const STORE = { symbols: { EUR: '&euro;', KRW: '&#8361;', BHD: '.&#x62f;.&#x628;' }, thousand: ',', decimal: '.', format: '%1$s%2$s' };
+const GERMAN = { ...STORE, thousand: '.', decimal: ',', format: '%2$s&nbsp;%1$s' };
+
+for (const version of TEST_PHP_VERSIONS) {
+  describe(`PHP ${version}: Order_Words`, () => {
+    let php: PluginPhp;
+    before(async () => {
+      php = await PluginPhp.start(version);
+    });
+    after(() => php?.exit());
+
+    const money = async (store: object | null, ...cases: Array<[number, string]>) => {
+      const results = await php.runJson<Array<{ value?: string; error?: string }>>('words.php', {
+        'store.json': JSON.stringify(store), // "null": no WooCommerce (the work directory outlives a call)
+        'calls.json': JSON.stringify(cases.map(([minor, code]) => ['money', minor, code])),
+      });
+      return results.map((r) => r.value ?? r.error);
+    };
+
+    test('money in the store format, exact to the currency decimals', async () => {
+      assert.deepEqual(await money(STORE, [5000, 'EUR'], [500000, 'EUR'], [7, 'EUR'], [123456789012, 'EUR'], [100000, 'KRW'], [1005, 'BHD'], [-2500, 'EUR']), [
+        '€50.00',
+        '€5,000.00',
+        '€0.07',
+        '€1,234,567,890.12',
+        '₩100,000',
+        '.د.ب1.005',
+        '-€25.00',
+      ]);
+      // A German store: separators swapped, symbol after a (plain) space.
+      assert.deepEqual(await money(GERMAN, [500000, 'EUR'], [7900, 'EUR']), ['5.000,00 €', '79,00 €']);
+    });
+
+    test('without WooCommerce (or for a currency the service does not take) the amount and the code', async () => {
+      assert.deepEqual(await money(null, [23700, 'EUR'], [5000, 'XYZ']), ['237.00 EUR', '5000 XYZ (minor units)']);
+      // Beyond float precision (2^53 + 1, written as JSON text since a JS number cannot hold it): still every digit.
+      const [exact] = await php.runJson<Array<{ value?: string }>>('words.php', { 'store.json': 'null', 'calls.json': '[["money", 9007199254740993, "EUR"]]' });
+      assert.equal(exact!.value, '90,071,992,547,409.93 EUR');
+    });
+
+    test('states in words with the service status in brackets; unknown pairs say so', async () => {
+      const results = await php.runJson<Array<{ value?: unknown }>>('words.php', {
+        'store.json': 'null',
+        'calls.json': JSON.stringify([
+          ['status', 'pending', 2],
+          ['status', 'awaiting confirm', 8],
+          ['status', 'success', 0],
+          ['status', 'declined', 101],
+          ['status', 'declined', 105],
+          ['status', 'pending', '2'],
+          ['status', 'success', 2],
+          ['status', 'pending', 'x'],
+        ]),
+      });
+      assert.deepEqual(results.map((r) => r.value), [
+        'Card payment received (pending)',
+        'Waiting for your confirmation (awaiting confirm)',
+        'Payment complete (success)',
+        'The card payment was refused (declined)',
+        'The exchange rate expired before payment (declined)',
+        'Card payment received (pending)',
+        'Unknown state (success, code 2)',
+        'Unknown state (pending, code x)',
+      ]);
+    });
+
+    test('money counts as received from code 2 on, never for a decline; crypto as bought from code 4 on', async () => {
+      const pairs: Array<[string, number]> = [['pending', 1], ['pending', 2], ['awaiting confirm', 8], ['pending', 4], ['success', 6], ['success', 0], ['declined', 101], ['declined', 106], ['success', 2]];
+      const results = await php.runJson<Array<{ value?: boolean }>>('words.php', {
+        'store.json': 'null',
+        'calls.json': JSON.stringify(pairs.flatMap(([s, c]) => [['received', s, c], ['bought', s, c]])),
+      });
+      const got = results.map((r) => r.value);
+      assert.deepEqual(got, [false, false, true, false, true, false, true, true, true, true, true, true, false, false, false, false, false, false]);
+    });
+  });
+}
+
+for (const version of TEST_PHP_VERSIONS) {
+  describe(`PHP ${version}: Manual_Refunds`, () => {
+    let php: PluginPhp;
+    before(async () => {
+      php = await PluginPhp.start(version);
+    });
+    after(() => php?.exit());
+
+    test('a refund recorded on one of our orders is noted as money, with its reason and what the owner must do', async () => {
+      const results = await php.runJson<Array<{ value?: string[]; error?: string }>>('words.php', {
+        'store.json': JSON.stringify({ symbols: { EUR: '&euro;' }, thousand: ',', decimal: '.', format: '%1$s%2$s' }),
+        'calls.json': JSON.stringify([
+          ['record', { method: 'card2crypto', currency: 'EUR' }, { amount: '50.00', reason: 'Damaged' }],
+          ['record', { method: 'card2crypto', currency: 'EUR' }, { amount: '1234.5', reason: ' ' }],
+          ['record', { method: 'bacs', currency: 'EUR' }, { amount: '50.00', reason: '' }],
+          ['record', { method: 'card2crypto', currency: 'EUR' }, { amount: '0.005', reason: '' }],
+        ]),
+      });
+      assert.deepEqual(results.map((r) => r.value ?? r.error), [
+        ['Card2Crypto: refunded €50.00 manually (reason: Damaged). The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.'],
+        ['Card2Crypto: refunded €1,234.50 manually. The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.'],
+        [], // another gateway's order: not ours to explain
+        ['Card2Crypto: refunded 0.005 EUR manually. The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.'],
+      ]);
+    });
+  });
+}
+
+for (const version of TEST_PHP_VERSIONS) {
+  describe(`PHP ${version}: Test_Mode`, () => {
+    let php: PluginPhp;
+    before(async () => {
+      php = await PluginPhp.start(version);
+    });
+    after(() => php?.exit());
+
+    test('the sandbox marks the buyer title and the payments list name; production leaves them alone', async () => {
+      const results = await php.runJson<Array<{ value?: string; error?: string }>>('words.php', {
+        'store.json': 'null',
+        'calls.json': JSON.stringify([
+          ['buyer_title', 'Card payment', 'sandbox'],
+          ['buyer_title', 'Card payment', 'production'],
+          ['admin_title', 'Card2Crypto', 'sandbox'],
+          ['admin_title', 'Card2Crypto', 'production'],
+        ]),
+      });
+      assert.deepEqual(results.map((r) => r.value ?? r.error), ['Card payment (test mode)', 'Card payment', 'Card2Crypto – Test mode', 'Card2Crypto']);
+    });
+  });
+}
+
+for (const version of TEST_PHP_VERSIONS) {
+  describe(`PHP ${version}: Range_Notice`, () => {
+    let php: PluginPhp;
+    before(async () => {
+      php = await PluginPhp.start(version);
+    });
+    after(() => php?.exit());
+
+    test('outside the range the buyer reads the range as money and what to do; inside or unknown, nothing', async () => {
+      const results = await php.runJson<Array<{ value?: string | null; error?: string }>>('words.php', {
+        'store.json': JSON.stringify({ symbols: { EUR: '&euro;' }, thousand: ',', decimal: '.', format: '%1$s%2$s' }),
+        'calls.json': JSON.stringify([
+          ['range', 'EUR', 4999],
+          ['range', 'EUR', 500001],
+          ['range', 'EUR', 5000],
+          ['range', 'EUR', 500000],
+          ['range', 'EUR', null],
+          ['range', 'XYZ', 1],
+        ]),
+      });
+      assert.deepEqual(results.map((r) => (r.error !== undefined ? r.error : r.value)), [
+        'Card payment is available for orders from €50.00 to €5,000.00. Add to your order to pay by card, or choose another payment method.',
+        'Card payment is available for orders from €50.00 to €5,000.00. Split your order to pay by card, or choose another payment method.',
+        null,
+        null,
+        null,
+        null,
+      ]);
+    });
+  });
+}

@@ -1,0 +1,96 @@
+<?php
+/**
+ * Calls Order_Words, Manual_Refunds, Test_Mode and Range_Notice for the Node tests. /work/store.json
+ * is the store's price format as WooCommerce would give it:
+ * {symbols: {EUR: "&euro;"}, thousand, decimal, format}; "null": the
+ * WooCommerce functions do not exist and the plain form is used.
+ */
+
+use Card2Crypto\Checkout\Manual_Refunds;
+use Card2Crypto\Checkout\Order_Words;
+use Card2Crypto\Checkout\Range_Notice;
+use Card2Crypto\Checkout\Test_Mode;
+
+require __DIR__ . '/bootstrap.php';
+
+function __( $text, $domain = '' ) {
+	return $text;
+}
+
+$c2c_store = json_decode( file_get_contents( C2C_TEST_ROOT . '/work/store.json' ), true );
+if ( null !== $c2c_store ) {
+	function get_woocommerce_currency_symbol( $currency = '' ) {
+		return $GLOBALS['c2c_store']['symbols'][ $currency ] ?? $currency;
+	}
+	function wc_get_price_thousand_separator() {
+		return $GLOBALS['c2c_store']['thousand'];
+	}
+	function wc_get_price_decimal_separator() {
+		return $GLOBALS['c2c_store']['decimal'];
+	}
+	function get_woocommerce_price_format() {
+		return $GLOBALS['c2c_store']['format'];
+	}
+}
+
+/** Just enough of WooCommerce's orders for Manual_Refunds::record(): orders and refunds by id, notes kept. */
+define( 'ABSPATH', '/nowhere/' ); // Gateway.php (for Gateway::ID) loads only inside WordPress.
+class WC_Payment_Gateway {
+}
+class WC_Order {
+	public $notes = array();
+	public $method;
+	public $currency;
+	public function __construct( string $method, string $currency ) {
+		$this->method   = $method;
+		$this->currency = $currency;
+	}
+	public function get_payment_method() {
+		return $this->method;
+	}
+	public function get_currency() {
+		return $this->currency;
+	}
+	public function add_order_note( $note ) {
+		$this->notes[] = $note;
+	}
+}
+class WC_Order_Refund {
+	public $amount;
+	public $reason;
+	public function __construct( string $amount, string $reason ) {
+		$this->amount = $amount;
+		$this->reason = $reason;
+	}
+	public function get_amount() {
+		return $this->amount;
+	}
+	public function get_reason() {
+		return $this->reason;
+	}
+}
+function wc_get_order( $id ) {
+	return $GLOBALS['c2c_orders'][ $id ] ?? false;
+}
+
+c2c_test_run_calls(
+	array(
+		'money'    => array( Order_Words::class, 'money' ),
+		'status'   => array( Order_Words::class, 'status' ),
+		'received' => array( Order_Words::class, 'received' ),
+		'bought'   => array( Order_Words::class, 'bought' ),
+		'note'     => array( Manual_Refunds::class, 'note' ),
+		'range'    => array( Range_Notice::class, 'message' ),
+		'buyer_title' => array( Test_Mode::class, 'buyer_title' ),
+		'admin_title' => array( Test_Mode::class, 'admin_title' ),
+		// Records refund 2 ({amount, reason}) of order 1 ({method, currency}); answers the order's notes.
+		'record'   => static function ( array $order, array $refund ) {
+			$GLOBALS['c2c_orders'] = array(
+				1 => new WC_Order( $order['method'], $order['currency'] ),
+				2 => new WC_Order_Refund( $refund['amount'], $refund['reason'] ),
+			);
+			Manual_Refunds::record( 1, 2 );
+			return $GLOBALS['c2c_orders'][1]->notes;
+		},
+	)
+);
