@@ -32,7 +32,7 @@ final class Range_Notice {
 		if ( null === $problem ) {
 			return null;
 		}
-		$limits = Currencies::FIAT[ $currency ];
+		$limits = Currencies::limits( $currency );
 		/* translators: 1: smallest order total, 2: largest order total */
 		$range = sprintf( __( 'Card payment is available for orders from %1$s to %2$s.', 'card2crypto-checkout' ), Order_Words::money( $limits[1], $currency ), Order_Words::money( $limits[2], $currency ) );
 		return $range . ' ' . ( 'min' === $problem['rule']
