@@ -12,6 +12,7 @@ defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
 $card2crypto_settings = get_option( 'woocommerce_card2crypto_settings', array() );
 if ( is_array( $card2crypto_settings ) && isset( $card2crypto_settings['delete_data_on_uninstall'] ) && 'yes' === $card2crypto_settings['delete_data_on_uninstall'] ) {
 	delete_option( 'woocommerce_card2crypto_settings' );
+	delete_option( 'card2crypto_checkout_partner_secret' ); // The secret's own option (Settings_Store::secret_option_name()).
 	// The payment records (includes/Operation_Store.php) and caches (includes/Availability.php).
 	global $wpdb;
 	$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}card2crypto_events" ); // phpcs:ignore WordPress.DB

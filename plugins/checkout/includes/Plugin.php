@@ -29,6 +29,8 @@ final class Plugin {
 	public static function boot( string $file ): void {
 		self::$file = $file;
 		add_action( 'init', array( self::class, 'load_textdomain' ) );
+		// Before anything can save the settings: the secret kept apart, title and description sanitised.
+		add_action( 'init', array( self::class, 'protect_settings' ), 0 );
 		add_action( 'before_woocommerce_init', array( self::class, 'declare_compatibility' ) );
 		add_action( 'plugins_loaded', array( self::class, 'on_plugins_loaded' ) );
 		add_action( 'rest_api_init', array( Callback_Controller::class, 'register_routes' ) );
@@ -92,6 +94,10 @@ final class Plugin {
 			self::$settings = new Settings_Store( Schema::from_file( dirname( self::$file ) . '/lib/settings-schema.json' ), 'checkout', self::OPTION );
 		}
 		return self::$settings;
+	}
+
+	public static function protect_settings(): void {
+		self::settings()->protect();
 	}
 
 	public static function field_view(): Field_View {

@@ -31,6 +31,8 @@ final class Plugin {
 	public static function boot( string $file ): void {
 		self::$file = $file;
 		add_action( 'init', array( self::class, 'load_textdomain' ) );
+		// Keeps the partner secret out of the settings option (Settings_Store::protect()).
+		add_action( 'init', array( self::settings(), 'protect' ), 0 );
 		$page = new Settings_Page( new Field_View( self::settings() ), self::PAGE_SLUG, 'manage_options' );
 		$page->hook( __( 'Card2Crypto Widget', 'card2crypto-widget' ), __( 'Card2Crypto Widget settings', 'card2crypto-widget' ) );
 		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( self::class, 'action_links' ) );
