@@ -139,6 +139,9 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				return new WP_REST_Response( array( 'users' => $ids, 'keys' => $keys ) );
 			case 'config_api':
 				// The checkout plugin's own client (Config::api_client(): its transport, its environment).
+				// Playground declares every host external (its own mu-plugin); a real WordPress does not:
+				// take that out so WordPress's rules for local and private addresses apply as on a real host.
+				remove_filter( 'http_request_host_is_external', '__return_true' );
 				$client = Card2Crypto\Checkout\Config::load()->api_client();
 				try {
 					return new WP_REST_Response( array( 'value' => $client->params() ) );
