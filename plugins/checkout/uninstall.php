@@ -26,6 +26,9 @@ $card2crypto_settings = is_array( $card2crypto_settings ) ? $card2crypto_setting
 $card2crypto_all      = ( defined( 'WC_REMOVE_ALL_DATA' ) && true === WC_REMOVE_ALL_DATA )
 	|| ( isset( $card2crypto_settings['delete_data_on_uninstall'] ) && 'yes' === $card2crypto_settings['delete_data_on_uninstall'] );
 
+// The secret's own option (Settings_Store::secret_option_name()): always.
+delete_option( 'card2crypto_checkout_partner_secret' );
+
 if ( $card2crypto_all ) {
 	global $wpdb;
 	delete_option( 'woocommerce_card2crypto_settings' );

@@ -9,6 +9,9 @@
 
 defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
 
+// The secret's own option (Settings_Store::secret_option_name()): always.
+delete_option( 'card2crypto_widget_partner_secret' );
+
 $card2crypto_settings = get_option( 'card2crypto_widget_settings', array() );
 if ( is_array( $card2crypto_settings ) && isset( $card2crypto_settings['delete_data_on_uninstall'] ) && 'yes' === $card2crypto_settings['delete_data_on_uninstall'] ) {
 	delete_option( 'card2crypto_widget_settings' );

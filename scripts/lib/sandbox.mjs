@@ -1,6 +1,8 @@
 // Start and stop the card2crypto sandbox (packages/sandbox): a local fake of
 // the service with one partner whose callbacks go to the store.
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SANDBOX_BIN } from './paths.mjs';
 import { spawnLogged, stopChild, waitForHttp } from './process.mjs';
 
@@ -36,7 +38,14 @@ export async function startSandbox({ port, host = '127.0.0.1', partner, logFile,
     return null;
   }
   const url = `http://127.0.0.1:${port}`;
-  const args = [SANDBOX_BIN, '--host', host, '--port', String(port), '--partner', `${partner.token}:${partner.secret}:${partner.callbackUrl}`];
+  // The partner goes through a file readable by this user only: on the command
+  // line its secret would show in ps and in the log line spawnLogged writes.
+  const partnersDir = dataDir ?? mkdtempSync(join(tmpdir(), 'c2c-sandbox-'));
+  mkdirSync(partnersDir, { recursive: true });
+  const partnersFile = join(partnersDir, 'partners.json');
+  writeFileSync(partnersFile, JSON.stringify([{ token: partner.token, secret: partner.secret, callback_url: partner.callbackUrl }]), { mode: 0o600 });
+  chmodSync(partnersFile, 0o600);
+  const args = [SANDBOX_BIN, '--host', host, '--port', String(port), '--partners-file', partnersFile];
   if (dataDir) args.push('--data-dir', dataDir);
   args.push('--callback-ip', '127.0.0.1');
   const lines = [];

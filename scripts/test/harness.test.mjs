@@ -2,14 +2,14 @@
 // WordPress: which WordPress build is newest, where WooCommerce comes from,
 // what the sandbox printed.
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { compareWordPressVersions, listNpmWordPressBuilds, wpVersionFromPhp } from '../lib/find-wordpress.mjs';
 import { findWooCommerce, pluginHeaders } from '../lib/find-woocommerce.mjs';
 import { freePort, isPortFree } from '../lib/ports.mjs';
-import { parseSandboxAddresses, pickAddress } from '../lib/sandbox.mjs';
+import { parseSandboxAddresses, pickAddress, startSandbox } from '../lib/sandbox.mjs';
 
 describe('WordPress versions', () => {
   test('pre-releases sort before their release and after the previous one', () => {
@@ -98,5 +98,30 @@ describe('ports', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('sandbox process', () => {
+  test('the partner secret reaches the sandbox through a private file: not on its command line, not in sandbox.log', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'c2c-harness-'));
+    const secret = 'harness-secret-5e7c1a9b';
+    const logFile = join(dir, 'logs', 'sandbox.log');
+    const sandbox = await startSandbox({ port: await freePort(), partner: { token: 'harness-partner', secret, callbackUrl: 'http://127.0.0.1:9/cb' }, logFile, dataDir: join(dir, 'data') });
+    try {
+      assert.ok(sandbox, 'the sandbox is built (npm run build)');
+      const cmdline = await readFile(`/proc/${sandbox.pid}/cmdline`, 'utf8').catch(() => sandbox.child.spawnargs.join('\0'));
+      assert.match(cmdline, /--partners-file/);
+      assert.doesNotMatch(cmdline, new RegExp(secret));
+      assert.equal((await stat(join(dir, 'data', 'partners.json'))).mode & 0o077, 0, 'only the owner can read the partners file');
+      const home = await fetch(`${sandbox.url}/dashboard/api/state`);
+      assert.equal(home.status, 200);
+      assert.deepEqual((await home.json()).partners.map((p) => p.token), ['harness-partner']);
+    } finally {
+      await sandbox?.stop();
+    }
+    const log = await readFile(logFile, 'utf8');
+    assert.match(log, /partner: harness-partner/);
+    assert.doesNotMatch(log, new RegExp(secret));
+    await rm(dir, { recursive: true, force: true });
   });
 });

@@ -86,6 +86,15 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string
       return answer(res, 500, `{"error":{"code":"internal_error","message":"could not sign with ${SECRET}\\u0000 sorry"}}`);
     case 'e503':
       return answer(res, 503, 'Service Unavailable');
+    // Not the service: an internal host or a proxy page at the configured address (request forgery).
+    case 'internal500':
+      return answer(res, 500, '<html><body>db_password=hunter2 internal admin</body></html>');
+    case 'internal400json':
+      return answer(res, 400, '{"error":"db_password=hunter2","detail":{"token":"internal"}}');
+    case 'internal404code':
+      return answer(res, 404, '{"error":{"code":"NotFound <b>db_password=hunter2</b>","message":"db_password=hunter2"}}');
+    case 'e400markup':
+      return answer(res, 400, `{"error":{"code":"invalid_parameter","field":"x<script>","message":"<img src=x onerror=alert(1)>${'long '.repeat(100)}"}}`);
     case 'redirect':
       return answer(res, 302, '', { location: `http://127.0.0.1:${PORT}/ok${path}` });
     case 'unsigned':
@@ -239,6 +248,25 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.match(e429.message, /retry after 30 s/);
       const leak = exceptionOf((await run('e500leak', [['params']])).results[0]);
       assert.equal(leak.server_message, 'could not sign with [redacted]  sorry'); // NUL flattened to a space, as core does
+    });
+
+    test('an error body that is not a recognised service error is never copied into the error; a service error is bounded and loses markup', async () => {
+      for (const mode of ['internal500', 'internal400json', 'internal404code', 'e503']) {
+        const out = await run(mode, [['params']]);
+        const e = exceptionOf(out.results[0]);
+        assert.equal(e.kind, 'http', mode);
+        assert.equal(e.server_message, null, mode);
+        assert.equal(e.code, null, mode);
+        assert.match(e.message, /the answer is not a service error \(\d+ bytes, not shown\)$/, mode);
+        const everything = JSON.stringify(out.results) + out.logs.join('\n');
+        assert.doesNotMatch(everything, /hunter2|internal admin|Service Unavailable/, `${mode}: nothing of the body in the error, its trace or the log`);
+      }
+      const markup = exceptionOf((await run('e400markup', [['params']])).results[0]);
+      assert.equal(markup.code, 'invalid_parameter');
+      assert.equal(markup.field, null, 'a field outside the documented alphabet is dropped');
+      assert.doesNotMatch(markup.server_message ?? '', /[<>]/);
+      assert.ok([...(markup.server_message ?? '')].length <= 201, `bounded: ${markup.server_message?.length}`);
+      assert.match(markup.server_message ?? '', /^img src=x onerror=alert\(1\)long long .*…$/);
     });
 
     test('unsigned, forged and misshapen 200 answers are refused; re-formatted numbers still verify', async () => {

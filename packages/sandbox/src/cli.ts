@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parsePartnerSpec, startSandbox, type PriceTable, type SandboxOptions } from './index.js';
+import { parsePartnerSpec, parsePartnersFile, startSandbox, type PartnerConfig, type PriceTable, type SandboxOptions } from './index.js';
 
 export const DEFAULT_PORT = 8787; // decisions.md, "Settings: environments and service addresses"
 export const DEFAULT_DATA_DIR = '.card2crypto/sandbox';
@@ -19,8 +19,12 @@ Options:
   --port N                  TCP port (default ${DEFAULT_PORT}; 0 picks a free one)
   --host ADDRESS            interface to listen on (default 127.0.0.1)
   --data-dir DIR            where the SQLite file lives (default ${DEFAULT_DATA_DIR})
+  --partners-file FILE      partners as a JSON array of {"token", "secret", "callback_url"?}
+                            (the safer way: keeps secrets off the command line and its logs;
+                            make the file readable by you only)
   --partner TOKEN:SECRET[:CALLBACK_URL]
-                            a partner (repeat for more); the callback URL may be omitted
+                            a partner (repeat for more); the callback URL may be omitted.
+                            Handy by hand, but the secret shows in ps and in any launcher's log
   --callback-ip ADDRESS     local address callbacks are sent from (what partners allow-list)
   --callback-timeout MS     time one callback delivery may take (default 10000)
   --callback-concurrency N  deliveries in flight per partner (default 8)
@@ -47,6 +51,16 @@ function positive(name: string, text: string | undefined, integer: boolean, allo
   return n;
 }
 
+function readPartnersFile(path: string): PartnerConfig[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new TypeError(`--partners-file ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return parsePartnersFile(text, path);
+}
+
 export function parseCli(argv: readonly string[]): SandboxOptions | 'help' {
   const { values } = parseArgs({
     args: [...argv],
@@ -57,6 +71,7 @@ export function parseCli(argv: readonly string[]): SandboxOptions | 'help' {
       host: { type: 'string' },
       'data-dir': { type: 'string' },
       partner: { type: 'string', multiple: true },
+      'partners-file': { type: 'string' },
       'callback-ip': { type: 'string' },
       'callback-timeout': { type: 'string' },
       'callback-concurrency': { type: 'string' },
@@ -75,7 +90,7 @@ export function parseCli(argv: readonly string[]): SandboxOptions | 'help' {
   const options: SandboxOptions = {
     dataDir: resolve(values['data-dir'] ?? DEFAULT_DATA_DIR),
     port: positive('port', values.port, true, true) ?? DEFAULT_PORT,
-    partners: (values.partner ?? []).map(parsePartnerSpec),
+    partners: [...(values['partners-file'] !== undefined ? readPartnersFile(values['partners-file']) : []), ...(values.partner ?? []).map(parsePartnerSpec)],
   };
   if (values.host !== undefined) options.host = values.host;
   if (values['callback-ip'] !== undefined) options.callbackIp = values['callback-ip'];

@@ -12,6 +12,12 @@
  * Changes need the header `x-card2crypto-dashboard: 1` and a JSON body: a page on
  * another origin can send neither without a CORS preflight, which is never
  * granted, so another site cannot act through a tester's browser.
+ *
+ * Every dashboard route (the page, the state, the actions) also answers only
+ * requests addressed to the sandbox itself: a Host header naming another
+ * name (DNS rebinding: evil.example resolving to 127.0.0.1 makes the tester's
+ * browser treat the dashboard as same-origin with the attacker's page) gets
+ * 421, and an Origin header from another origin gets 403.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CRYPTO_ASSETS, formatMinorUnits, OPERATION_FLOW } from '@card2crypto/core';
@@ -102,15 +108,37 @@ function page(ctx: SandboxContext): string {
   );
 }
 
+/**
+ * The Host values that name this sandbox: the address it prints, and the
+ * loopback names with its port (a developer may type either).
+ */
+export function dashboardHosts(baseUrl: string): Set<string> {
+  const base = new URL(baseUrl);
+  const port = base.port;
+  return new Set([base.host, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]);
+}
+
+/**
+ * Refuses a request not addressed to this sandbox (421: another Host, or none)
+ * or sent by a page on another origin (403). A missing Origin is allowed:
+ * browsers omit it on plain navigations and same-origin GETs.
+ */
+function checkAddressed(req: IncomingMessage, ctx: SandboxContext): void {
+  const allowed = dashboardHosts(ctx.urls.base_url);
+  const host = (req.headers.host ?? '').toLowerCase();
+  if (!allowed.has(host)) {
+    throw new ApiError(421, 'misdirected_request', `the dashboard answers only at ${[...allowed].join(', ')}`);
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !(originHost(origin) === host && originScheme(origin) === 'http:')) {
+    throw new ApiError(403, 'forbidden', 'the dashboard answers its own pages only');
+  }
+}
+
 async function readAction(req: IncomingMessage, ctx: SandboxContext): Promise<Record<string, unknown>> {
   if (req.headers['x-card2crypto-dashboard'] !== '1') {
     req.resume();
     throw new ApiError(403, 'forbidden', 'dashboard actions need the x-card2crypto-dashboard header');
-  }
-  const origin = req.headers.origin;
-  if (origin !== undefined && new URL(ctx.urls.base_url).host !== safeHost(origin)) {
-    req.resume();
-    throw new ApiError(403, 'forbidden', 'dashboard actions come from the dashboard only');
   }
   let text: string;
   try {
@@ -128,9 +156,17 @@ async function readAction(req: IncomingMessage, ctx: SandboxContext): Promise<Re
   }
 }
 
-function safeHost(origin: string): string {
+function originHost(origin: string): string {
   try {
-    return new URL(origin).host;
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+function originScheme(origin: string): string {
+  try {
+    return new URL(origin).protocol;
   } catch {
     return '';
   }
@@ -140,6 +176,12 @@ export async function handleDashboard(req: IncomingMessage, res: ServerResponse,
   const path = url.pathname;
   const frameOptions = { 'x-frame-options': 'DENY', 'content-security-policy': "frame-ancestors 'none'" };
   try {
+    try {
+      checkAddressed(req, ctx);
+    } catch (error) {
+      req.resume();
+      throw error;
+    }
     if (req.method === 'GET' && (path === '/dashboard' || path === '/dashboard/')) {
       req.resume();
       sendHtml(res, 200, page(ctx), frameOptions);

@@ -20,7 +20,7 @@ import { Store } from './store.js';
 export type { SandboxUrls } from './context.js';
 export type { PartnerConfig } from './partners.js';
 export type { PriceTable } from './pricing.js';
-export { parsePartnerSpec } from './partners.js';
+export { parsePartnerSpec, parsePartnersFile } from './partners.js';
 export { DEFAULT_PRICES } from './pricing.js';
 export { TEST_CARDS, type TestCard, type Scenario } from './scenarios.js';
 export { SANDBOX_OPERATIONS_PATH } from './api/sandbox-operations.js';

@@ -1,6 +1,6 @@
 /**
- * The partners the sandbox knows: configured with --partner (token, secret,
- * optional callback URL), kept in SQLite with their block flag, and cached in
+ * The partners the sandbox knows: configured with --partners-file or
+ * --partner (token, secret, optional callback URL), kept in SQLite with their block flag, and cached in
  * memory because every API request looks one up.
  */
 import type { PartnerRecord, Store } from './store.js';
@@ -48,21 +48,59 @@ export class PartnerRegistry {
  */
 export function parsePartnerSpec(spec: string): PartnerConfig {
   const first = spec.indexOf(':');
-  if (first <= 0) throw new TypeError(`--partner must be TOKEN:SECRET[:CALLBACK_URL], got ${JSON.stringify(spec)}`);
+  // The spec holds a secret: errors name the token at most, never echo the spec.
+  if (first <= 0) throw new TypeError('--partner must be TOKEN:SECRET[:CALLBACK_URL] (the value given has no token before a colon)');
   const second = spec.indexOf(':', first + 1);
   const token = spec.slice(0, first);
   const secret = second < 0 ? spec.slice(first + 1) : spec.slice(first + 1, second);
   const callbackUrl = second < 0 ? null : spec.slice(second + 1);
-  if (secret === '') throw new TypeError(`--partner ${token}: the secret is empty`);
-  if (/\s/.test(token)) throw new TypeError(`--partner ${JSON.stringify(token)}: the token must not contain spaces`);
-  if (callbackUrl !== null) {
+  return checkPartner({ token, secret, callbackUrl }, '--partner');
+}
+
+/** Checks one partner's fields; `where` names the source in errors (never the secret). */
+function checkPartner(partner: PartnerConfig, where: string): PartnerConfig {
+  const { token, secret, callbackUrl } = partner;
+  if (token === '') throw new TypeError(`${where}: the token is empty`);
+  if (/\s/.test(token)) throw new TypeError(`${where} ${JSON.stringify(token)}: the token must not contain spaces`);
+  if (secret === '') throw new TypeError(`${where} ${token}: the secret is empty`);
+  if (callbackUrl !== null && callbackUrl !== undefined) {
     let url: URL;
     try {
       url = new URL(callbackUrl);
     } catch {
-      throw new TypeError(`--partner ${token}: the callback URL ${JSON.stringify(callbackUrl)} is not an absolute URL`);
+      throw new TypeError(`${where} ${token}: the callback URL ${JSON.stringify(callbackUrl)} is not an absolute URL`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`--partner ${token}: the callback URL must be http(s)`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${where} ${token}: the callback URL must be http(s)`);
   }
-  return { token, secret, callbackUrl };
+  return { token, secret, callbackUrl: callbackUrl ?? null };
+}
+
+/**
+ * Parses the text of a partners file (--partners-file): a JSON array of
+ * {"token", "secret", "callback_url"?}. A file keeps secrets off the process's
+ * command line, which any local user can read (ps, /proc/PID/cmdline) and
+ * which launchers copy into their logs.
+ */
+export function parsePartnersFile(text: string, name: string): PartnerConfig[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new TypeError(`--partners-file ${name}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (!Array.isArray(data)) throw new TypeError(`--partners-file ${name}: expected a JSON array of {"token", "secret", "callback_url"?}`);
+  return data.map((entry: unknown, i) => {
+    const where = `--partners-file ${name} [${i}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new TypeError(`${where}: expected an object {"token", "secret", "callback_url"?}`);
+    const record = entry as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (key !== 'token' && key !== 'secret' && key !== 'callback_url') throw new TypeError(`${where}: unknown member "${key}" (expected token, secret, callback_url)`);
+    }
+    for (const key of ['token', 'secret'] as const) {
+      if (typeof record[key] !== 'string') throw new TypeError(`${where}: "${key}" must be a string`);
+    }
+    const callbackUrl = record.callback_url;
+    if (callbackUrl !== undefined && callbackUrl !== null && typeof callbackUrl !== 'string') throw new TypeError(`${where}: "callback_url" must be a string or null`);
+    return checkPartner({ token: record.token as string, secret: record.secret as string, callbackUrl: (callbackUrl as string | null | undefined) ?? null }, where);
+  });
 }

@@ -110,6 +110,96 @@ describe('card2crypto-sandbox bin', () => {
   });
 });
 
+describe('--partners-file: secrets off the command line', () => {
+  it('starts with partners from a file; neither the command line nor the output carries a secret', async () => {
+    const dir = tempDir();
+    const secret = 'file-secret-7f3a9c21e5';
+    const file = join(dir.path, 'partners.json');
+    writeFileSync(file, JSON.stringify([{ token: 'file-partner', secret, callback_url: 'http://127.0.0.1:9/cb' }, { token: 'no-callback', secret: 'other-secret-42e1' }]), { mode: 0o600 });
+    const args = [BIN, '--port', '0', '--data-dir', join(dir.path, 'data'), '--partners-file', file, '--rate-limit', '0'];
+    assert.ok(!args.join(' ').includes(secret));
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (/^ready$/m.test(out)) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+      });
+      assert.match(out, /^partner: file-partner http:\/\/127\.0\.0\.1:9\/cb$/m);
+      assert.match(out, /^partner: no-callback$/m);
+      assert.doesNotMatch(out, /file-secret|other-secret/);
+      const base = /^base_url: (\S+)$/m.exec(out)![1]!;
+      const api = await post(base + PARTNER_API_PATHS.params, JSON.stringify(signedBody({}, { token: 'file-partner', secret })));
+      assert.equal(api.status, 200, api.text);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      dir.remove();
+    }
+  });
+
+  it('refuses a bad partners file with an error naming the entry and member, never echoing a secret', () => {
+    const dir = tempDir();
+    try {
+      const cases: Array<[string, RegExp]> = [
+        ['not json', /partners\.json: not valid JSON/],
+        ['{"token":"a","secret":"s"}', /expected a JSON array/],
+        ['[{"token":"a","secret":"hidden-secret-1","callback_url":"nope"}]', /\[0\] a: the callback URL "nope" is not an absolute URL/],
+        ['[{"token":"a","secret":"hidden-secret-1"},{"token":"b"}]', /\[1\]: "secret" must be a string/],
+        ['[{"token":"a b","secret":"hidden-secret-1"}]', /\[0\] "a b": the token must not contain spaces/],
+        ['[{"token":"a","secret":""}]', /\[0\] a: the secret is empty/],
+        ['[{"token":"a","secret":"hidden-secret-1","secert":"x"}]', /\[0\]: unknown member "secert"/],
+        ['[42]', /\[0\]: expected an object/],
+      ];
+      for (const [text, message] of cases) {
+        const file = join(dir.path, 'partners.json');
+        writeFileSync(file, text);
+        const run = spawnSync(process.execPath, [BIN, '--data-dir', dir.path, '--partners-file', file], { encoding: 'utf8' });
+        assert.equal(run.status, 1, text);
+        assert.match(run.stderr, message, text);
+        assert.doesNotMatch(run.stderr, /hidden-secret/, text);
+      }
+      const missing = spawnSync(process.execPath, [BIN, '--data-dir', dir.path, '--partners-file', join(dir.path, 'absent.json')], { encoding: 'utf8' });
+      assert.equal(missing.status, 1);
+      assert.match(missing.stderr, /--partners-file .*absent\.json: ENOENT/);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('--partner errors never echo the value (it holds the secret)', () => {
+    const run = spawnSync(process.execPath, [BIN, '--partner', ':hidden-secret-2'], { encoding: 'utf8' });
+    assert.equal(run.status, 1);
+    assert.doesNotMatch(run.stderr, /hidden-secret/);
+    const url = spawnSync(process.execPath, [BIN, '--partner', 'tok:hidden-secret-3:not a url'], { encoding: 'utf8' });
+    assert.equal(url.status, 1);
+    assert.match(url.stderr, /--partner tok: the callback URL/);
+    assert.doesNotMatch(url.stderr, /hidden-secret/);
+  });
+
+  it('takes file partners and --partner together (file first)', () => {
+    const dir = tempDir();
+    try {
+      const file = join(dir.path, 'p.json');
+      writeFileSync(file, '[{"token":"f","secret":"fs"}]');
+      const options = parseCli(['--data-dir', dir.path, '--partners-file', file, '--partner', 'c:cs']);
+      assert.notEqual(options, 'help');
+      assert.deepEqual((options as Exclude<typeof options, 'help'>).partners, [
+        { token: 'f', secret: 'fs', callbackUrl: null },
+        { token: 'c', secret: 'cs', callbackUrl: null },
+      ]);
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
 describe('price table', () => {
   it('takes overrides and keeps the other defaults; quotes follow the table exactly', () => {
     const pricing = new Pricing({ crypto: { BTC: '50000' }, fiat: { EUR: '1' } }, '0', 20);

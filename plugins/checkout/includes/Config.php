@@ -11,6 +11,7 @@
 namespace Card2Crypto\Checkout;
 
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
+use Card2Crypto\Checkout\Shared\Api\Wp_Http_Transport;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -120,8 +121,10 @@ final class Config {
 			$this->token(),
 			$this->secret(),
 			array(
-				'timeout' => 15.0,
-				'logger'  => static function ( string $level, string $message ): void {
+				'timeout'   => 15.0,
+				// wp_safe_remote_post(); only the sandbox environment may reach this computer (the local sandbox).
+				'transport' => new Wp_Http_Transport( 'sandbox' === $this->environment() ),
+				'logger'    => static function ( string $level, string $message ): void {
 					Log::write( $level, $message );
 				},
 			)

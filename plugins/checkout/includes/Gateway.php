@@ -37,8 +37,7 @@ class Gateway extends \WC_Payment_Gateway {
 
 		$this->init_form_fields();
 		$this->init_settings();
-		$this->title       = (string) $this->get_option( 'title' );
-		$this->description = (string) $this->get_option( 'description' );
+		$this->load_texts();
 
 		add_action( 'woocommerce_update_options_payment_gateways_' . $this->id, array( $this, 'process_admin_options' ) );
 	}
@@ -130,9 +129,19 @@ class Gateway extends \WC_Payment_Gateway {
 		$saved          = update_option( $this->get_option_key(), apply_filters( 'woocommerce_settings_api_sanitized_fields_' . $this->id, $this->settings ), 'yes' );
 
 		$this->init_settings();
-		$this->title       = (string) $this->get_option( 'title' );
-		$this->description = (string) $this->get_option( 'description' );
+		$this->load_texts();
 		return $saved;
+	}
+
+	/**
+	 * Title and description for WooCommerce, which prints the title unescaped
+	 * (the payment method list, the order-pay page) and copies it into each
+	 * order. Saving sanitises both (Settings_Store::sanitize_saved()); they
+	 * are sanitised again here for a value written some other way.
+	 */
+	private function load_texts(): void {
+		$this->title       = sanitize_text_field( (string) $this->get_option( 'title' ) );
+		$this->description = wp_kses_post( (string) $this->get_option( 'description' ) );
 	}
 
 	/** Offered at checkout only when enabled, completely configured and able to take this order. */

@@ -27,6 +27,8 @@ final class Plugin {
 	/** Registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
 	public static function boot( string $file ): void {
 		self::$file = $file;
+		// Before anything can save the settings: the secret kept apart, title and description sanitised.
+		add_action( 'init', array( self::class, 'protect_settings' ), 0 );
 		add_action( 'before_woocommerce_init', array( self::class, 'declare_compatibility' ) );
 		add_action( 'plugins_loaded', array( self::class, 'on_plugins_loaded' ) );
 		add_action( 'rest_api_init', array( Callback_Controller::class, 'register_routes' ) );
@@ -86,6 +88,10 @@ final class Plugin {
 			self::$settings = new Settings_Store( Plugin_Bootstrap::schema(), 'checkout', self::OPTION );
 		}
 		return self::$settings;
+	}
+
+	public static function protect_settings(): void {
+		self::settings()->protect();
 	}
 
 	public static function field_view(): Field_View {

@@ -43,6 +43,12 @@ final class Plugin {
 		add_filter( 'rest_post_dispatch', array( Route_Output::class, 'refusal_headers' ), 10, 3 );
 		add_filter( 'rest_pre_serve_request', array( Route_Output::class, 'serve_raw' ), 10, 4 );
 
+		// The partner secret is kept out of the settings option wherever the
+		// option can be written or read over REST (the settings page posts to
+		// options.php, an admin request); a visitor's page builds no settings.
+		add_action( 'admin_init', array( self::class, 'protect_settings' ), 0 );
+		add_action( 'rest_api_init', array( self::class, 'protect_settings' ), 0 );
+
 		// The settings page is built on admin screens only, never on a visitor's request.
 		add_action( 'admin_menu', array( Settings_Screen::class, 'add_page' ) );
 		add_action( 'admin_init', array( Settings_Screen::class, 'register' ) );
@@ -58,6 +64,15 @@ final class Plugin {
 	/** A file inside the plugin. */
 	public static function path( string $path ): string {
 		return dirname( self::$file ) . '/' . $path;
+	}
+
+	/** Settings_Store::protect(), once per request. */
+	public static function protect_settings(): void {
+		static $done = false;
+		if ( ! $done ) {
+			$done = true;
+			self::settings()->protect();
+		}
 	}
 
 	/** The widget's settings, read through the schema (constants and sandbox defaults applied). */

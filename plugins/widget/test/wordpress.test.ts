@@ -177,7 +177,8 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
     assert.match(invalid.problems![0]!.message, /50\.00/);
 
     // No credentials: a readable refusal, nothing signed.
-    await site.probe({ action: 'set_option', name: OPTION, value: { ...SETTINGS, partner_secret: '' } });
+    // (An empty secret in a save keeps the saved one; the secret lives in its own option.)
+    await site.probe({ action: 'set_option', name: 'card2crypto_widget_partner_secret', value: null });
     try {
       const unset = (JSON.parse((await sign({ blocks: [block] })).text) as SignAnswer).results[0]!;
       assert.equal(unset.code, 'c2c_not_configured');

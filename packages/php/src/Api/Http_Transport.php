@@ -1,7 +1,7 @@
 <?php
 /**
  * How the partner API client sends a request. The plugins use
- * Wp_Http_Transport (wp_remote_post); the interface keeps the client's
+ * Wp_Http_Transport (wp_safe_remote_post); the interface keeps the client's
  * signing and checking independent of WordPress.
  *
  * @package Card2Crypto\Shared

@@ -34,8 +34,11 @@ final class Partner_Api_Client {
 
 	const DEFAULT_TIMEOUT_SECONDS = 10.0;
 
-	/** Longest service error text kept in an error. */
+	/** Longest text kept from a network error or a malformed answer. */
 	const MAX_SERVER_MESSAGE = 500;
+
+	/** Longest service error message kept (it may reach order notes). */
+	const MAX_SERVICE_TEXT = 200;
 
 	/** @var string */
 	private $base_url;
@@ -331,6 +334,14 @@ final class Partner_Api_Client {
 		throw $error;
 	}
 
+	/**
+	 * An HTTP error as exception details. Only a recognised service error
+	 * (decisions.md, "Error bodies": a documented status with the JSON error
+	 * body, or 401 "Wrong signature") lends its code, field and a bounded,
+	 * cleaned message; any other body is never copied: the address may be
+	 * something else than the service (a proxy page, an internal host), and
+	 * its text would end up in order notes and admin messages.
+	 */
 	private function http_error_details( string $endpoint, Http_Response $response ): array {
 		$details     = array(
 			'kind'     => Partner_Api_Exception::HTTP,
@@ -341,43 +352,69 @@ final class Partner_Api_Client {
 		if ( null !== $retry_after ) {
 			$details['retry_after'] = $retry_after;
 		}
-		$described = self::describe_error_body( $response->body );
+		$described = self::service_error( $response->status, $response->body );
+		if ( null === $described ) {
+			$details['detail'] = 'the answer is not a service error (' . strlen( $response->body ) . ' bytes, not shown)';
+			return $details;
+		}
 		foreach ( array( 'code', 'field' ) as $key ) {
 			if ( isset( $described[ $key ] ) ) {
-				$details[ $key ] = $this->scrub( $described[ $key ] );
+				$details[ $key ] = $described[ $key ];
 			}
 		}
-		if ( isset( $described['message'] ) && '' !== trim( $described['message'] ) ) {
-			$details['server_message'] = $this->scrub( $described['message'] );
+		if ( isset( $described['message'] ) ) {
+			$message = $this->clean_service_text( $described['message'] );
+			if ( '' !== $message ) {
+				$details['server_message'] = $message;
+			}
 		}
 		return $details;
 	}
 
 	/**
-	 * Reads an error body: JSON {"error": {"code", "field", "message"}} or plain text.
+	 * A recognised service error: a documented error status with
+	 * {"error": {"code", "field"?, "message"?}} (code and field in their
+	 * documented alphabets), or 401 with text starting "Wrong signature".
+	 * Null for anything else.
 	 *
-	 * @return array{code?: string, field?: string, message?: string}
+	 * @return array{code?: string, field?: string, message?: string}|null
 	 */
-	private static function describe_error_body( string $text ): array {
-		$trimmed = trim( $text );
-		if ( '{' === substr( $trimmed, 0, 1 ) ) {
-			$parsed = json_decode( $trimmed, true );
-			if ( is_array( $parsed ) && isset( $parsed['error'] ) ) {
-				if ( is_array( $parsed['error'] ) ) {
-					$out = array();
-					foreach ( array( 'code', 'field', 'message' ) as $key ) {
-						if ( isset( $parsed['error'][ $key ] ) && is_string( $parsed['error'][ $key ] ) ) {
-							$out[ $key ] = $parsed['error'][ $key ];
-						}
-					}
-					return $out;
-				}
-				if ( is_string( $parsed['error'] ) ) {
-					return array( 'message' => $parsed['error'] );
-				}
-			}
+	private static function service_error( int $status, string $text ): ?array {
+		if ( ! isset( Partner_Api_Exception::HTTP_MEANINGS[ $status ] ) ) {
+			return null;
 		}
-		return array( 'message' => $trimmed );
+		$trimmed = trim( $text );
+		if ( 401 === $status && 0 === strpos( $trimmed, 'Wrong signature' ) ) {
+			return array( 'message' => $trimmed );
+		}
+		if ( '{' !== substr( $trimmed, 0, 1 ) || strlen( $trimmed ) > 65536 ) {
+			return null;
+		}
+		$parsed = json_decode( $trimmed, true );
+		if ( ! is_array( $parsed ) || ! isset( $parsed['error'] ) || ! is_array( $parsed['error'] ) ) {
+			return null;
+		}
+		$error = $parsed['error'];
+		if ( ! isset( $error['code'] ) || ! is_string( $error['code'] ) || 1 !== preg_match( '/^[a-z][a-z0-9_]{0,63}$/D', $error['code'] ) ) {
+			return null;
+		}
+		$out = array( 'code' => $error['code'] );
+		if ( isset( $error['field'] ) && is_string( $error['field'] ) && 1 === preg_match( '/^[A-Za-z0-9_.\[\]]{1,100}$/D', $error['field'] ) ) {
+			$out['field'] = $error['field'];
+		}
+		if ( isset( $error['message'] ) && is_string( $error['message'] ) ) {
+			$out['message'] = $error['message'];
+		}
+		return $out;
+	}
+
+	/** A service error text as shown to people: scrubbed, no markup characters, at most MAX_SERVICE_TEXT characters. */
+	private function clean_service_text( string $text ): string {
+		$out = $this->scrub( (string) preg_replace( '/[<>]/', '', $text ) );
+		if ( 1 === preg_match( '/^.{' . ( self::MAX_SERVICE_TEXT + 1 ) . '}/su', $out ) ) {
+			$out = ( preg_match( '/^.{0,' . self::MAX_SERVICE_TEXT . '}/su', $out, $m ) ? $m[0] : substr( $out, 0, self::MAX_SERVICE_TEXT ) ) . '…';
+		}
+		return $out;
 	}
 
 	/** Retry-After: delta-seconds or an HTTP date; whole seconds >= 0, or null. */

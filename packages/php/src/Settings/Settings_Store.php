@@ -4,12 +4,31 @@
  * stored option, wp-config.php constants that override credentials, and the
  * sandbox defaults of the service addresses.
  *
+ * Secret fields (the partner secret) are never kept in the settings option:
+ * WooCommerce hands a gateway's settings option to its REST API, settings
+ * exports and admin screens, and a shop manager or a read-only API key could
+ * read them there. Each secret lives in its own option, not autoloaded,
+ * written only through the settings option's sanitising (sanitize_saved(),
+ * hooked by protect()), so every path that saves the settings (the
+ * settings page, WooCommerce's save, its REST API) keeps it apart; an empty
+ * secret in such a save keeps the saved one, as the settings page always did.
+ *
  * @package Card2Crypto\Shared
  */
 
 namespace Card2Crypto\Shared\Settings;
 
 final class Settings_Store {
+
+	/**
+	 * Fields printed to buyers (WooCommerce copies the title into each order
+	 * and prints it unescaped on the order-pay page): plain text, or HTML
+	 * limited to what posts allow.
+	 */
+	const MARKUP_FIELDS = array(
+		'title'       => 'text',
+		'description' => 'html',
+	);
 
 	/** @var Schema */
 	private $schema;
@@ -70,10 +89,151 @@ final class Settings_Store {
 		return $defaults;
 	}
 
-	/** @return array<string, mixed> The stored option as saved (no defaults, no constants). */
+	/**
+	 * The stored settings (no defaults, no constants): the settings option
+	 * without secret fields, plus each saved secret from its own option.
+	 *
+	 * @return array<string, mixed>
+	 */
 	public function stored(): array {
 		$stored = get_option( $this->option, array() );
-		return is_array( $stored ) ? $stored : array();
+		$stored = is_array( $stored ) ? $stored : array();
+		foreach ( $this->secret_ids() as $id ) {
+			unset( $stored[ $id ] );
+			$secret = $this->saved_secret( $id );
+			if ( '' !== $secret ) {
+				$stored[ $id ] = $secret;
+			}
+		}
+		return $stored;
+	}
+
+	/** @return string[] Ids of the secret fields. */
+	public function secret_ids(): array {
+		$ids = array();
+		foreach ( $this->fields() as $id => $field ) {
+			if ( ! empty( $field['secret'] ) ) {
+				$ids[] = $id;
+			}
+		}
+		return $ids;
+	}
+
+	/** The option that holds one secret field: card2crypto_<plugin>_<field id>. */
+	public function secret_option_name( string $id ): string {
+		return 'card2crypto_' . $this->plugin . '_' . $id;
+	}
+
+	/**
+	 * Protects the stored settings (call once, early, before anything saves
+	 * them): every write of the settings option keeps secrets apart and
+	 * sanitises the markup fields; a secret an older version saved there
+	 * moves to its own option; the REST route that reads options by name
+	 * refuses the secrets' options.
+	 */
+	public function protect(): void {
+		// After a sanitize_callback (priority 10) has validated the submission.
+		add_filter( 'sanitize_option_' . $this->option, array( $this, 'sanitize_saved' ), 20 );
+		add_filter( 'rest_request_before_callbacks', array( $this, 'refuse_secret_options' ), 10, 3 );
+		$this->migrate();
+	}
+
+	/**
+	 * WooCommerce's /wc-admin/options reads (GET ?options=a,b) and writes
+	 * (POST {"a": …}) any option by name for a user with manage_options, and
+	 * so for that user's read-only REST API key: never the secrets' options.
+	 *
+	 * @param mixed            $response
+	 * @param mixed            $handler
+	 * @param \WP_REST_Request $request
+	 * @return mixed
+	 */
+	public function refuse_secret_options( $response, $handler, $request ) {
+		if ( ! $request instanceof \WP_REST_Request || '/wc-admin/options' !== rtrim( $request->get_route(), '/' ) ) {
+			return $response;
+		}
+		$names = is_string( $request['options'] ) ? array_map( 'trim', explode( ',', $request['options'] ) ) : array();
+		$json  = $request->get_json_params();
+		$names = array_merge( $names, is_array( $json ) ? array_map( 'strval', array_keys( $json ) ) : array() );
+		foreach ( $this->secret_ids() as $id ) {
+			if ( in_array( $this->secret_option_name( $id ), $names, true ) ) {
+				return new \WP_Error( 'rest_forbidden', __( 'The partner secret is never sent or changed through this route.', 'card2crypto-shared' ), array( 'status' => 403 ) );
+			}
+		}
+		return $response;
+	}
+
+	/**
+	 * The sanitize_option filter of the settings option: add_option and
+	 * update_option both run it, so it holds for the settings page,
+	 * WooCommerce's gateway save and its REST API (PUT
+	 * /wc/v3/payment_gateways/<id>, which stores "title" and "description"
+	 * as sent). Each secret field is taken out (a non-empty one becomes the
+	 * saved secret, an empty one keeps it); each field shown to buyers as
+	 * text or HTML is sanitised as WooCommerce sanitises its own gateways'
+	 * (WC_Settings_API: text fields, wp_kses_post for the description).
+	 *
+	 * @param mixed $value
+	 * @return mixed
+	 */
+	public function sanitize_saved( $value ) {
+		if ( ! is_array( $value ) ) {
+			return $value;
+		}
+		foreach ( self::MARKUP_FIELDS as $id => $kind ) {
+			if ( isset( $this->fields()[ $id ], $value[ $id ] ) && is_string( $value[ $id ] ) ) {
+				$value[ $id ] = self::sanitize_markup( $value[ $id ], $kind );
+			}
+		}
+		foreach ( $this->secret_ids() as $id ) {
+			if ( ! array_key_exists( $id, $value ) ) {
+				continue;
+			}
+			$secret = $value[ $id ];
+			unset( $value[ $id ] );
+			if ( is_string( $secret ) && '' !== Js_Text::trim( $secret ) ) {
+				$this->save_secret( $id, Js_Text::trim( $secret ) );
+			}
+		}
+		return $value;
+	}
+
+	/**
+	 * Cleans settings an older version saved (once): a secret kept in the
+	 * settings option moves to its own option, markup in the title or
+	 * description is sanitised.
+	 */
+	private function migrate(): void {
+		$raw = get_option( $this->option, null );
+		if ( ! is_array( $raw ) ) {
+			return;
+		}
+		$dirty = array() !== array_intersect( $this->secret_ids(), array_keys( $raw ) );
+		foreach ( self::MARKUP_FIELDS as $id => $kind ) {
+			if ( isset( $this->fields()[ $id ], $raw[ $id ] ) && is_string( $raw[ $id ] ) ) {
+				$dirty = $dirty || $raw[ $id ] !== self::sanitize_markup( $raw[ $id ], $kind );
+			}
+		}
+		if ( $dirty ) {
+			// update_option runs sanitize_saved(): the secret moves, the rest stays as it was.
+			update_option( $this->option, $raw );
+		}
+	}
+
+	private static function sanitize_markup( string $text, string $kind ): string {
+		return 'html' === $kind ? trim( wp_kses_post( $text ) ) : sanitize_text_field( $text );
+	}
+
+	private function saved_secret( string $id ): string {
+		$saved = get_option( $this->secret_option_name( $id ), null );
+		// Kept as an array, so that wp-admin/options.php lists it as serialized data, not as text.
+		return is_array( $saved ) && isset( $saved['value'] ) && is_string( $saved['value'] ) ? $saved['value'] : '';
+	}
+
+	private function save_secret( string $id, string $secret ): void {
+		if ( $this->saved_secret( $id ) !== $secret ) {
+			update_option( $this->secret_option_name( $id ), array( 'value' => $secret ), false );
+		}
 	}
 
 	/** The wp-config.php constant overriding a field, when it is defined (its name), else null. */
@@ -98,8 +258,7 @@ final class Settings_Store {
 
 	/** Whether a secret field has a saved value (never the value itself). */
 	public function has_stored_secret( string $id ): bool {
-		$stored = $this->stored();
-		return isset( $stored[ $id ] ) && is_string( $stored[ $id ] ) && '' !== $stored[ $id ];
+		return '' !== $this->saved_secret( $id );
 	}
 
 	/**

@@ -19,7 +19,8 @@ export class AdminSession {
     }
   }
 
-  private cookieHeader(): string {
+  /** The session's cookies as a Cookie header (for REST requests made beside the session). */
+  cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 

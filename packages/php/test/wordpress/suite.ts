@@ -58,6 +58,18 @@ interface State {
 }
 
 /**
+ * The settings option as saved, with the partner secret read from its own
+ * option (it is never kept in the settings option, which WooCommerce's REST
+ * API and exports read).
+ */
+async function savedWith(site: WordPressSite, option: string, secretOption: string): Promise<Record<string, string>> {
+  const saved = (await site.probe<Record<string, string>>({ action: 'get_option', name: option })) ?? {};
+  assert.equal('partner_secret' in saved, false, `${option} never holds the secret`);
+  const secret = await site.probe<{ value?: string } | null>({ action: 'get_option', name: secretOption });
+  return { ...saved, ...(secret?.value !== undefined ? { partner_secret: secret.value } : {}) };
+}
+
+/**
  * Where the native runtime is installed the suite runs there (config.php
  * "native", fast, on MariaDB); Playground's PHP versions run it otherwise.
  */
@@ -170,6 +182,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
 
       // No secret configured: "not received", so that the service sends it again later.
       await site.probe({ action: 'set_option', name: 'woocommerce_card2crypto_settings', value: { debug_logging: 'yes' } });
+      await site.probe({ action: 'delete_option', name: 'card2crypto_checkout_partner_secret' });
       assert.equal((await post(valid)).status, 500);
 
       if (site.woocommerce) {
@@ -230,7 +243,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         for (const [k, v] of Object.entries(changes)) form.set(`card2crypto_widget_settings[${k}]`, v);
         // options.php redirects back to the page with settings-updated, which shows the save's messages.
         page = await admin.request('/wp-admin/options.php', { form });
-        return (await site.probe<Record<string, string>>({ action: 'get_option', name: 'card2crypto_widget_settings' })) ?? {};
+        return savedWith(site, 'card2crypto_widget_settings', 'card2crypto_widget_partner_secret');
       };
 
       const usesConstant = 'CARD2CRYPTO_PARTNER_TOKEN' in config.defines;
@@ -293,7 +306,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         }
         form.set('save', 'Save changes');
         page = await admin.request(pagePath, { form });
-        return (await site.probe<Record<string, string>>({ action: 'get_option', name: 'woocommerce_card2crypto_settings' })) ?? {};
+        return savedWith(site, 'woocommerce_card2crypto_settings', 'card2crypto_checkout_partner_secret');
       };
       let saved = await submit({ enabled: 'yes', wallet_address: WALLET, partner_token: 'shop-token', partner_secret: 'shop-secret-1', title: 'Pay by card' });
       assert.equal(saved.enabled, 'yes');

@@ -9,6 +9,13 @@
 
 defined( 'ABSPATH' ) || exit;
 
+// The secret sweep (wordpress-security.test.ts) calls WooCommerce's REST API with
+// an API key, which WooCommerce accepts as plain parameters only over HTTPS;
+// the test site is plain HTTP, so a test request says "treat me as HTTPS".
+if ( isset( $_SERVER['HTTP_X_C2C_TEST_HTTPS'] ) ) {
+	$_SERVER['HTTPS'] = 'on';
+}
+
 add_action(
 	'rest_api_init',
 	static function (): void {
@@ -86,6 +93,66 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				return new WP_REST_Response( get_option( $input['name'] ) );
 			case 'get_option':
 				return new WP_REST_Response( get_option( $input['name'], null ) );
+			case 'set_raw_option':
+				// What an older version left in the database, written around update_option's filters.
+				global $wpdb;
+				$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name = %s", $input['name'] ) );
+				$wpdb->insert( $wpdb->options, array( 'option_name' => $input['name'], 'option_value' => maybe_serialize( $input['value'] ), 'autoload' => 'on' ) );
+				wp_cache_delete( 'alloptions', 'options' );
+				wp_cache_delete( $input['name'], 'options' );
+				return new WP_REST_Response( true );
+			case 'delete_option':
+				return new WP_REST_Response( delete_option( $input['name'] ) );
+			case 'options_like':
+				global $wpdb;
+				return new WP_REST_Response( $wpdb->get_results( $wpdb->prepare( "SELECT option_name, option_value, autoload FROM {$wpdb->options} WHERE option_name LIKE %s ORDER BY option_name", $input['like'] ), ARRAY_A ) );
+			case 'users':
+				// A shop manager and a customer with known passwords, and WooCommerce REST API keys.
+				$ids = array();
+				foreach ( $input['users'] as $user ) {
+					$existing = get_user_by( 'login', $user['login'] );
+					$ids[ $user['login'] ] = $existing ? $existing->ID : wp_insert_user(
+						array(
+							'user_login' => $user['login'],
+							'user_pass'  => $user['password'],
+							'user_email' => $user['login'] . '@example.com',
+							'role'       => $user['role'],
+						)
+					);
+				}
+				global $wpdb;
+				$keys = array();
+				foreach ( $input['keys'] as $key ) {
+					$wpdb->insert(
+						$wpdb->prefix . 'woocommerce_api_keys',
+						array(
+							'user_id'         => 'admin' === $key['user'] ? 1 : $ids[ $key['user'] ],
+							'description'     => 'c2c test ' . $key['permissions'],
+							'permissions'     => $key['permissions'],
+							'consumer_key'    => wc_api_hash( $key['consumer_key'] ),
+							'consumer_secret' => $key['consumer_secret'],
+							'truncated_key'   => substr( $key['consumer_key'], -7 ),
+						)
+					);
+					$keys[] = $wpdb->insert_id;
+				}
+				return new WP_REST_Response( array( 'users' => $ids, 'keys' => $keys ) );
+			case 'config_api':
+				// The checkout plugin's own client (Config::api_client(): its transport, its environment).
+				// Playground declares every host external (its own mu-plugin); a real WordPress does not:
+				// take that out so WordPress's rules for local and private addresses apply as on a real host.
+				remove_filter( 'http_request_host_is_external', '__return_true' );
+				$client = Card2Crypto\Checkout\Config::load()->api_client();
+				try {
+					return new WP_REST_Response( array( 'value' => $client->params() ) );
+				} catch ( Throwable $e ) {
+					return new WP_REST_Response( array( 'exception' => array( 'kind' => $e->kind ?? null, 'message' => $e->getMessage() ) ) );
+				}
+			case 'sweep':
+				return new WP_REST_Response( c2c_test_sweep( $input ) );
+			case 'gateway_texts':
+				$gateway = WC()->payment_gateways()->payment_gateways()['card2crypto'] ?? null;
+				return new WP_REST_Response( $gateway ? array( 'title' => $gateway->get_title(), 'description' => $gateway->get_description() ) : null );
 			case 'uninstall':
 				// What "Delete" on the Plugins screen runs (uninstall_plugin()): the plugin's
 				// uninstall.php with WP_UNINSTALL_PLUGIN defined; here once per scenario.
@@ -119,15 +186,18 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 
 /** A Partner_Api_Client call through the checkout plugin's copy and WordPress's HTTP API. */
 function c2c_test_api( array $input ): array {
-	$client_class = 'Card2Crypto\\Checkout\\Shared\\Api\\Partner_Api_Client';
+	$client_class    = 'Card2Crypto\\Checkout\\Shared\\Api\\Partner_Api_Client';
+	$transport_class = 'Card2Crypto\\Checkout\\Shared\\Api\\Wp_Http_Transport';
 	$logs         = array();
 	$client       = new $client_class(
 		$input['base_url'],
 		$input['token'],
 		$input['secret'],
 		array(
-			'timeout' => $input['timeout'] ?? 5,
-			'logger'  => static function ( string $level, string $message ) use ( &$logs ): void {
+			'timeout'   => $input['timeout'] ?? 5,
+			// The suite's fake service listens on 127.0.0.1: let loopback through unless the test asks for production's rules.
+			'transport' => new $transport_class( 'safe' !== ( $input['transport'] ?? 'loopback' ) ),
+			'logger'    => static function ( string $level, string $message ) use ( &$logs ): void {
 				$logs[] = $level . ': ' . $message;
 			},
 		)
@@ -154,4 +224,55 @@ function c2c_test_api( array $input ): array {
 			'logs'      => $logs,
 		);
 	}
+}
+
+/**
+ * GETs REST paths inside WordPress (rest_do_request) as one user, and says
+ * which of the needles each answer contains: the secret sweep of
+ * wordpress-security.test.ts, hundreds of routes in one request instead of
+ * one WordPress boot each. Nothing leaves the machine meanwhile.
+ */
+function c2c_test_sweep( array $input ): array {
+	add_filter(
+		'pre_http_request',
+		static function ( $pre, $args, $url ) {
+			$host = (string) wp_parse_url( $url, PHP_URL_HOST );
+			return in_array( $host, array( '127.0.0.1', 'localhost' ), true ) ? $pre : new WP_Error( 'c2c_test_offline', 'offline test' );
+		},
+		10,
+		3
+	);
+	wp_set_current_user( (int) $input['user'] );
+	$results = array();
+	foreach ( $input['paths'] as $path ) {
+		// A visitor reads the view context; a user the edit context (which shows more), or view where edit is refused.
+		$contexts = 0 === (int) $input['user'] ? array( 'view' ) : array( 'edit', 'view' );
+		foreach ( $contexts as $context ) {
+			$query = array();
+			parse_str( (string) wp_parse_url( $path, PHP_URL_QUERY ), $query );
+			$request = new WP_REST_Request( 'GET', (string) wp_parse_url( $path, PHP_URL_PATH ) );
+			$request->set_query_params( array_merge( array( 'context' => $context, 'per_page' => 100 ), $query ) );
+			ob_start();
+			try {
+				$response = rest_do_request( $request );
+				$status   = $response->get_status();
+				$body     = wp_json_encode( rest_get_server()->response_to_data( $response, true ) );
+			} catch ( Throwable $e ) {
+				$status = 'exception';
+				$body   = get_class( $e ) . ': ' . $e->getMessage();
+			}
+			$body .= ob_get_clean();
+			$hits  = array();
+			foreach ( $input['needles'] as $needle ) {
+				if ( false !== strpos( (string) $body, $needle ) ) {
+					$hits[] = $needle;
+				}
+			}
+			$results[] = array( $path, $context, $status, $hits );
+			if ( 400 !== $status ) {
+				break;
+			}
+		}
+	}
+	return $results;
 }

@@ -1,0 +1,374 @@
+/**
+ * Security attacks on a real WordPress + WooCommerce (Playground), kept as a
+ * lasting suite (issue 14):
+ *
+ * - the partner secret sweep: every GET route of the REST index, with every
+ *   path parameter filled from the site's own ids, read by a visitor, a shop
+ *   manager (cookie + REST nonce) and read-only / read-write REST API keys
+ *   (WooCommerce's key authentication); plus the admin screens a shop manager
+ *   opens. The secrets of both plugins appear in no answer, and the sweep
+ *   proves it reached the gateway's own route.
+ * - a secret stored by an older version (inside the settings option) moves
+ *   to its own, non-autoloaded option and keeps working;
+ * - stored XSS: the gateway title and description with script payloads,
+ *   saved through WooCommerce's settings form and its REST API, are stored
+ *   sanitised;
+ * - request forgery: the plugin's API client refuses local and private
+ *   addresses in production and allows loopback only in the sandbox.
+ *
+ * Slow (WordPress with WooCommerce in WebAssembly, one request at a time):
+ * several minutes. Needs WooCommerce (WOOCOMMERCE_DIR or the harness cache);
+ * without it every test is skipped with the reason.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { parseJsonLossless, sign } from '@card2crypto/core';
+import { AdminSession, formFields } from './support/admin-session.js';
+import { startWordPress, type WordPressSite } from './support/wordpress.js';
+
+const CHECKOUT_SECRET = 'c2c-checkout-secret-Qm7x2Vb9';
+const WIDGET_SECRET = 'c2c-widget-secret-Lp4k8Rz1';
+const API_SECRET = 'c2c-api-secret-Tz5n3Wq8';
+const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+const MANAGER = { login: 'shopmanager', password: 'manager-pass-1', role: 'shop_manager' };
+const CUSTOMER = { login: 'customer', password: 'customer-pass-1', role: 'customer' };
+const KEYS = [
+  { user: 'admin', permissions: 'read', consumer_key: 'ck_' + 'a'.repeat(40), consumer_secret: 'cs_' + 'b'.repeat(40) },
+  { user: 'shopmanager', permissions: 'read_write', consumer_key: 'ck_' + 'c'.repeat(40), consumer_secret: 'cs_' + 'd'.repeat(40) },
+];
+const CHECKOUT_OPTION = 'woocommerce_card2crypto_settings';
+const SECRET_OPTIONS = ['card2crypto_checkout_partner_secret', 'card2crypto_widget_partner_secret'];
+
+/** Every form a secret could take in an answer: as is, JSON-escaped, URL-encoded, base64. */
+function secretForms(secret: string): string[] {
+  return [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), Buffer.from(secret).toString('base64').slice(0, 24)];
+}
+const FORMS = [...secretForms(CHECKOUT_SECRET), ...secretForms(WIDGET_SECRET)];
+
+/** Splits "/a/(?P<id>[\d]+)/b" into literal text and named groups (with their patterns). */
+function routeParts(route: string): Array<string | { name: string; pattern: string }> {
+  const parts: Array<string | { name: string; pattern: string }> = [];
+  let i = 0;
+  let text = '';
+  while (i < route.length) {
+    if (route.startsWith('(?P<', i)) {
+      const close = route.indexOf('>', i);
+      const name = route.slice(i + 4, close);
+      let depth = 1;
+      let j = close + 1;
+      let inClass = false;
+      for (; j < route.length && depth > 0; j++) {
+        const c = route[j];
+        if (c === '\\') {
+          j++;
+          continue;
+        }
+        if (inClass) {
+          if (c === ']') inClass = false;
+        } else if (c === '[') inClass = true;
+        else if (c === '(') depth++;
+        else if (c === ')') depth--;
+      }
+      if (text) parts.push(text);
+      text = '';
+      parts.push({ name, pattern: route.slice(close + 1, j - 1) });
+      i = j;
+    } else {
+      text += route[i];
+      i++;
+    }
+  }
+  if (text) parts.push(text);
+  return parts;
+}
+
+/** Concrete paths for a route: each parameter filled with the candidates its pattern accepts (at most `cap` paths). */
+function fill(route: string, candidates: (name: string) => string[], cap: number): string[] {
+  let paths = [''];
+  for (const part of routeParts(route)) {
+    if (typeof part === 'string') {
+      paths = paths.map((p) => p + part);
+      continue;
+    }
+    let accepts: RegExp;
+    try {
+      accepts = new RegExp(`^(?:${part.pattern.replace(/\(\?P</g, '(?<')})$`);
+    } catch {
+      accepts = /^[\w-]+$/;
+    }
+    const values = candidates(part.name).filter((v) => accepts.test(v));
+    if (values.length === 0) return [];
+    paths = paths.flatMap((p) => values.map((v) => p + encodeURI(v))).slice(0, cap);
+  }
+  return paths.map((p) => p.replace(/\$$/, '').replace(/\\/g, ''));
+}
+
+describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => {
+  let site: WordPressSite;
+  let api: http.Server;
+  const apiRequests: string[] = [];
+  let skip: string | undefined;
+  let manager: AdminSession;
+  let managerNonce = '';
+  let users: Record<string, number> = {};
+
+  before(async () => {
+    site = await startWordPress({ name: 'security', phpVersion: '8.5', checkout: { libVersion: '1.0.0-security' }, widget: { libVersion: '1.0.0-security' }, port: 9560 });
+    if (!site.woocommerce) {
+      skip = `WooCommerce not available: ${site.woocommerceMessage}`;
+      return;
+    }
+    api = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      req.on('end', () => {
+        apiRequests.push(`${req.url} ${raw}`);
+        const text = '{"service_fee":0.0125}';
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`${text.slice(0, -1)},"signature":"${sign(parseJsonLossless(text) as object, API_SECRET)}"}`);
+      });
+    });
+    await new Promise<void>((resolve) => api.listen(9561, '127.0.0.1', resolve));
+
+    const made = await site.probe<{ users: Record<string, number> }>({ action: 'users', users: [MANAGER, CUSTOMER], keys: KEYS });
+    // Both plugins configured with their secrets, saved the ordinary way (update_option: what every save path ends in).
+    await site.probe({
+      action: 'set_option',
+      name: CHECKOUT_OPTION,
+      value: { enabled: 'yes', title: 'Card', partner_token: 'checkout-token', partner_secret: CHECKOUT_SECRET, wallet_address: WALLET, environment: 'sandbox', base_url: 'http://127.0.0.1:9561' },
+    });
+    await site.probe({ action: 'set_option', name: 'card2crypto_widget_settings', value: { partner_token: 'widget-token', partner_secret: WIDGET_SECRET } });
+    users = made.users;
+
+    manager = new AdminSession(site.url);
+    await manager.login(MANAGER.login, MANAGER.password);
+    const nonce = await manager.request('/wp-admin/admin-ajax.php?action=rest-nonce');
+    assert.equal(nonce.status, 200, 'a logged-in shop manager gets a REST nonce');
+    managerNonce = nonce.text.trim();
+  });
+
+  after(async () => {
+    await site?.stop();
+    await new Promise<void>((resolve) => (api ? api.close(() => resolve()) : resolve()));
+  });
+
+  test('the secrets are stored apart from the settings, not autoloaded', async (t) => {
+    if (skip) return t.skip(skip);
+    const settings = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    assert.equal(settings.partner_token, 'checkout-token');
+    assert.equal('partner_secret' in settings, false, 'the gateway settings hold no secret');
+    const rows = await site.probe<Array<{ option_name: string; option_value: string; autoload: string }>>({ action: 'options_like', like: 'card2crypto\\_%' });
+    for (const name of SECRET_OPTIONS) {
+      const row = rows.find((r) => r.option_name === name);
+      assert.ok(row, `${name} exists`);
+      assert.match(row.autoload, /^(no|off|auto-off)$/, `${name} is not autoloaded`);
+      assert.match(row.option_value, /^a:1:\{s:5:"value";/, `${name} is serialized (wp-admin/options.php does not show it)`);
+    }
+    const widget = await site.probe<Record<string, string>>({ action: 'get_option', name: 'card2crypto_widget_settings' });
+    assert.equal('partner_secret' in widget, false);
+  });
+
+  test('no REST route and no admin screen shows a secret to a visitor, a shop manager or any API key', async (t) => {
+    if (skip) return t.skip(skip);
+    const adminKey = `consumer_key=${KEYS[0]!.consumer_key}&consumer_secret=${KEYS[0]!.consumer_secret}`;
+    const index = (await (await fetch(`${site.url}/wp-json/`)).json()) as { routes: Record<string, { methods: string[] }> };
+    const groups = ((await (await fetch(`${site.url}/wp-json/wc/v3/settings?${adminKey}`, { headers: { 'x-c2c-test-https': '1' } })).json()) as Array<{ id: string }>).map((g) => g.id);
+    assert.ok(groups.length > 5, `settings groups listed: ${groups.join(', ')}`);
+    const pool = [
+      'card2crypto', 'checkout', 'general', 'advanced', 'products', 'payment_gateways', 'bacs', '1', '2', '3',
+      String(users[MANAGER.login] ?? 2), String(users[CUSTOMER.login] ?? 3),
+      'card2crypto-checkout/card2crypto-checkout', 'card2crypto-widget/card2crypto-widget', 'card2crypto-checkout', 'card2crypto-widget',
+      CHECKOUT_OPTION, 'card2crypto_widget_settings', ...SECRET_OPTIONS,
+      'card2crypto/widget', 'card2crypto/buy-button', 'core/paragraph', 'wp_template', 'post', 'page', 'DE', 'EUR', 'BTC',
+    ];
+    const candidates = (name: string) => (/group/.test(name) ? [...groups, ...pool] : pool);
+    const paths = new Set<string>();
+    for (const [route, info] of Object.entries(index.routes)) {
+      if (!info.methods.includes('GET')) continue;
+      for (const path of fill(route, candidates, /group/.test(route) ? 60 : 4)) paths.add(path);
+    }
+    // Routes that need a query to say anything: ask them for the secrets' options by name.
+    const optionNames = [CHECKOUT_OPTION, 'card2crypto_widget_settings', ...SECRET_OPTIONS];
+    const extras = [...optionNames.map((o) => `/wc-admin/options?options=${o}`), '/wp/v2/settings', '/wc/v3/payment_gateways/card2crypto', '/wc/v3/system_status', '/wc/store/v1/cart'];
+    for (const extra of extras) paths.add(extra);
+    assert.ok(paths.size > 300, `the index gave ${paths.size} paths`);
+
+    // Every path, inside WordPress, as each user (an administrator's GETs are what an administrator's read-only key can see).
+    const leaks: string[] = [];
+    const seen = new Map<string, number | string>();
+    const all = [...paths];
+    const sweep = async (who: string, user: number, chunk: string[]): Promise<void> => {
+      let rows: Array<[string, string, number | string, string[]]>;
+      try {
+        rows = await site.probe<Array<[string, string, number | string, string[]]>>({ action: 'sweep', user, paths: chunk, needles: FORMS });
+        if (!Array.isArray(rows)) throw new Error(JSON.stringify(rows).slice(0, 300));
+      } catch (error) {
+        // A route that printed or exited broke the chunk's JSON: one path at a time, reading whatever came back.
+        if (chunk.length > 1) {
+          for (const path of chunk) await sweep(who, user, [path]);
+          return;
+        }
+        const text = String((error as Error).message);
+        seen.set(`${who} ${chunk[0]}`, 'broken');
+        for (const form of FORMS) if (text.includes(form)) leaks.push(`${who}: GET ${chunk[0]} (no JSON) contains the secret`);
+        return;
+      }
+      for (const [path, context, status, hits] of rows) {
+        if (!seen.has(`${who} ${path}`) || status !== 400) seen.set(`${who} ${path}`, status);
+        if (hits.length > 0) leaks.push(`${who}: GET ${path} (context ${context}, HTTP ${status}) contains the secret`);
+      }
+    };
+    const identities: Array<[string, number]> = [['visitor', 0], ['shop manager', users[MANAGER.login]!], ['administrator', 1]];
+    for (const [who, user] of identities) {
+      for (let i = 0; i < all.length; i += 40) await sweep(who, user, all.slice(i, i + 40));
+    }
+
+    // Over HTTP with real credentials: the shop manager's cookie and REST nonce, and WooCommerce's key authentication.
+    const http: Array<[string, Record<string, string>, string]> = [
+      ['visitor (HTTP)', {}, ''],
+      ['shop manager (HTTP)', { cookie: manager.cookieHeader(), 'x-wp-nonce': managerNonce }, ''],
+      ['API key (read, admin)', { 'x-c2c-test-https': '1' }, adminKey],
+    ];
+    const httpPaths = ['/wc/v3/payment_gateways/card2crypto', '/wc/v3/payment_gateways', '/wc/v3/system_status', '/wc/v3/settings/checkout', '/wc/v2/payment_gateways/card2crypto', '/wp/v2/settings', ...optionNames.map((o) => `/wc-admin/options?options=${o}`)];
+    for (const [who, headers, query] of http) {
+      for (const path of httpPaths) {
+        const join = path.includes('?') ? '&' : '?';
+        let response = await fetch(`${site.url}/wp-json${path}${join}context=edit${query ? `&${query}` : ''}`, { headers, redirect: 'manual' });
+        // Routes without an edit context refuse it (400): read them in their default context.
+        if (response.status === 400) response = await fetch(`${site.url}/wp-json${path}${query ? `${join}${query}` : ''}`, { headers, redirect: 'manual' });
+        const text = await response.text();
+        seen.set(`${who} ${path}`, response.status);
+        for (const form of FORMS) if (text.includes(form)) leaks.push(`${who}: GET ${path} (HTTP ${response.status}) contains the secret`);
+      }
+    }
+    // The screens a shop manager opens: the gateway's settings, the payments list, the status report.
+    for (const screen of [
+      '/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto',
+      '/wp-admin/admin.php?page=wc-settings&tab=checkout',
+      '/wp-admin/admin.php?page=wc-status',
+      '/wp-admin/options-general.php?page=card2crypto-widget',
+    ]) {
+      const page = await manager.request(screen);
+      for (const form of FORMS) if (page.text.includes(form)) leaks.push(`shop manager: ${screen} (HTTP ${page.status}) contains the secret`);
+    }
+    assert.deepEqual(leaks, []);
+
+    // The sweep reached what it was written for: the gateway's route answered the shop manager and the read-only key.
+    for (const who of ['shop manager', 'administrator', 'shop manager (HTTP)', 'API key (read, admin)']) {
+      assert.equal(seen.get(`${who} /wc/v3/payment_gateways/card2crypto`), 200, `${who} read the gateway`);
+      assert.equal(seen.get(`${who} /wc/v3/payment_gateways`), 200, `${who} listed the gateways`);
+      assert.equal(seen.get(`${who} /wc/v3/system_status`), 200, `${who} read the status report`);
+    }
+    assert.equal(seen.get(`API key (read, admin) /wc-admin/options?options=${SECRET_OPTIONS[0]}`), 403, 'the options route refuses the secret option');
+    const gateway = (await (await fetch(`${site.url}/wp-json/wc/v3/payment_gateways/card2crypto?${adminKey}`, { headers: { 'x-c2c-test-https': '1' } })).json()) as {
+      settings: Record<string, { value: string }>;
+    };
+    assert.equal(gateway.settings.partner_token?.value, 'checkout-token', 'the route shows the settings (the token is not secret)');
+    assert.equal(gateway.settings.partner_secret?.value ?? '', '', 'but not the secret');
+    t.diagnostic(`${paths.size} paths x ${identities.length} users swept inside WordPress (edit context for users, view for the visitor); ${httpPaths.length} x ${http.length} over HTTP`);
+  });
+
+  test('a REST update from a shop manager neither exposes nor wipes the secret, and stores title and description sanitised', async (t) => {
+    if (skip) return t.skip(skip);
+    const key = KEYS[1]!;
+    const response = await fetch(`${site.url}/wp-json/wc/v3/payment_gateways/card2crypto?consumer_key=${key.consumer_key}&consumer_secret=${key.consumer_secret}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-c2c-test-https': '1' },
+      body: JSON.stringify({
+        title: 'Card<script>alert(1)</script><img src=x onerror=alert(2)>',
+        description: 'Pay <b>now</b><img src=x onerror=alert(3)><script>alert(4)</script>',
+        settings: { title: 'Card<script>alert(5)</script>' },
+      }),
+    });
+    const text = await response.text();
+    assert.equal(response.status, 200, text);
+    for (const form of FORMS) assert.equal(text.includes(form), false, 'the update answer shows no secret');
+    const saved = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    assert.equal(saved.title, 'Card');
+    assert.match(saved.description!, /^Pay <b>now<\/b><img src="?x"?\s*\/?>/, 'the markup posts allow is kept');
+    assert.doesNotMatch(saved.description!, /<script|onerror/i);
+    assert.equal('partner_secret' in saved, false);
+    assert.deepEqual(await site.probe({ action: 'get_option', name: SECRET_OPTIONS[0] }), { value: CHECKOUT_SECRET }, 'the secret is kept');
+    const texts = await site.probe<{ title: string; description: string }>({ action: 'gateway_texts' });
+    assert.equal(texts.title, 'Card');
+    assert.doesNotMatch(texts.description, /<script|onerror/i);
+  });
+
+  test('the settings form saves title and description sanitised (stored XSS)', async (t) => {
+    if (skip) return t.skip(skip);
+    const admin = new AdminSession(site.url);
+    await admin.login(MANAGER.login, MANAGER.password);
+    const pagePath = '/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto';
+    const page = await admin.request(pagePath);
+    assert.equal(page.status, 200);
+    const fields = formFields(page.text, /<form[^>]*id="mainform"[^>]*>([\s\S]*?)<\/form>/g)[0];
+    if (!fields?.has('_wpnonce')) throw new Error('the WooCommerce settings form is not on the page');
+    const form = new URLSearchParams();
+    for (const [k, v] of fields) form.set(k, v);
+    form.set('woocommerce_card2crypto_title', '"><script>alert(document.cookie)</script>Pay by card<img src=x onerror=alert(1)>');
+    form.set('woocommerce_card2crypto_description', 'Secure <em>card</em> payment<img src=x onerror=alert(2)><script>alert(3)</script>');
+    form.set('save', 'Save changes');
+    const after = await admin.request(pagePath, { form });
+    assert.equal(after.status, 200);
+    assert.equal(after.text.includes(CHECKOUT_SECRET), false);
+    const saved = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    assert.match(saved.title!, /Pay by card/);
+    assert.doesNotMatch(saved.title!, /[<]|script|onerror/i, 'the title is plain text');
+    assert.match(saved.description!, /^Secure <em>card<\/em> payment<img src="?x"?\s*\/?>/);
+    assert.doesNotMatch(saved.description!, /<script|onerror/i);
+    assert.deepEqual(await site.probe({ action: 'get_option', name: SECRET_OPTIONS[0] }), { value: CHECKOUT_SECRET }, 'the empty secret field kept the secret');
+  });
+
+  test('a secret and markup left in the settings option by an older version are cleaned on the next request', async (t) => {
+    if (skip) return t.skip(skip);
+    await site.probe({ action: 'delete_option', name: SECRET_OPTIONS[0] });
+    await site.probe({
+      action: 'set_raw_option',
+      name: CHECKOUT_OPTION,
+      value: { enabled: 'yes', title: 'Old<script>alert(1)</script>', partner_token: 'checkout-token', partner_secret: 'legacy-secret-9Hq2', environment: 'sandbox', base_url: 'http://127.0.0.1:9561' },
+    });
+    // Any request runs the plugin's init: the migration.
+    await site.get('/wp-json/');
+    const settings = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    assert.equal('partner_secret' in settings, false, 'the secret left the settings option');
+    assert.equal(settings.title, 'Old');
+    assert.equal(settings.partner_token, 'checkout-token', 'the other settings are as they were');
+    assert.deepEqual(await site.probe({ action: 'get_option', name: SECRET_OPTIONS[0] }), { value: 'legacy-secret-9Hq2' });
+    // Put the sweep's secret back for the tests after this one.
+    await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...settings, partner_secret: CHECKOUT_SECRET } });
+    assert.deepEqual(await site.probe({ action: 'get_option', name: SECRET_OPTIONS[0] }), { value: CHECKOUT_SECRET });
+  });
+
+  test('the API client refuses local and private addresses in production; the sandbox environment may reach this computer only', async (t) => {
+    if (skip) return t.skip(skip);
+    const settings = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    const configure = (environment: string, baseUrl: string) => site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...settings, environment, base_url: baseUrl } });
+    const call = () => site.probe<{ value?: unknown; exception?: { kind: string; message: string } }>({ action: 'config_api' });
+
+    // The plugin's own secret signs the requests; point it at the fake service's secret for the one call that goes through.
+    await site.probe({ action: 'set_option', name: SECRET_OPTIONS[0], value: { value: API_SECRET } });
+    try {
+      apiRequests.length = 0;
+      // (Not 127.0.0.1 on port 80: WordPress lets a site reach its own host, which here is 127.0.0.1.)
+      for (const target of ['http://127.0.0.1:9561/ok', 'http://localhost:9561/ok', 'http://10.0.0.1/internal', 'http://192.168.1.1/', 'http://172.16.0.5:8080/']) {
+        await configure('production', target);
+        const result = await call();
+        assert.equal(result.exception?.kind, 'network', `${target} refused in production`);
+        assert.match(result.exception!.message, /address is refused/, target);
+      }
+      assert.deepEqual(apiRequests, [], 'no request reached the local service');
+
+      await configure('sandbox', 'http://10.0.0.1:8787');
+      const privateNet = await call();
+      assert.match(privateNet.exception?.message ?? '', /address is refused/, 'a private network address is refused in the sandbox environment too');
+
+      await configure('sandbox', 'http://127.0.0.1:9561/ok');
+      const local = await call();
+      assert.deepEqual(local.value, { service_fee: 0.0125 }, JSON.stringify(local));
+      assert.equal(apiRequests.length, 1);
+    } finally {
+      await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...settings, partner_secret: CHECKOUT_SECRET } });
+    }
+  });
+});
