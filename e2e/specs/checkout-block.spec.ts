@@ -51,7 +51,7 @@ test.describe('block checkout through the sandbox', () => {
     const admin = await browser.newPage();
     await loginAsAdmin(admin, store);
     const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-failed');
-    expect(view.notes.some((n) => n.includes('payment declined') && n.includes('Payment refused'))).toBe(true);
+    expect(view.notes.some((n) => n.includes('payment declined') && n.includes('The card payment was refused'))).toBe(true);
 
     await buyer.reload();
     await buyer.locator('#place_order').click();

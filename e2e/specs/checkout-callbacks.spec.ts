@@ -32,7 +32,7 @@ test.describe('checkout callbacks', () => {
     expect(await sendCallback(store, `${secret}x`, success)).toBe('401 Wrong signature');
     const untouched = await adminOrder(page, store, order.id);
     expect(untouched.status).toBe('wc-pending');
-    expect(untouched.notes.filter((n) => n.includes('"success" 6'))).toEqual([]);
+    expect(untouched.notes.filter((n) => n.includes('Crypto sent to the wallet (success)'))).toEqual([]);
 
     // Signed correctly, but for an operation the service does not have: noted, nothing changed, 200 (a retry cannot help).
     const unknown = operationData(order, 'success', 6, { id: `op-${order.id}-unknown` });
@@ -40,7 +40,7 @@ test.describe('checkout callbacks', () => {
     const unconfirmed = await adminOrder(page, store, order.id);
     expect(unconfirmed.status).toBe('wc-pending');
     expect(unconfirmed.panel['transaction']).toBeUndefined();
-    expect(unconfirmed.notes.some((n) => n.includes(`a callback reported "success" 6 for operation op-${order.id}-unknown, but the service does not confirm it`))).toBe(true);
+    expect(unconfirmed.notes.some((n) => n.includes(`a callback reported "Crypto sent to the wallet (success)" for operation op-${order.id}-unknown, but the service does not confirm it`))).toBe(true);
 
     // Signed correctly, but the service reports less: funds debited (pending 2), no transaction. The service's word is
     // applied (on hold), the success is not, and the callback is answered 500 so that the service sends it again.
@@ -50,7 +50,7 @@ test.describe('checkout callbacks', () => {
     expect(behind.status).toBe('wc-on-hold');
     expect(behind.panel['status-code']).toMatch(/^2 /);
     expect(behind.panel['transaction']).toBeUndefined();
-    expect(behind.notes.some((n) => n.includes('a callback reported "success" 6') && n.includes('the service answers "pending" 2'))).toBe(true);
+    expect(behind.notes.some((n) => n.includes('a callback reported "Crypto sent to the wallet (success)"') && n.includes('the service answers "Card payment received (pending)"'))).toBe(true);
 
     // The genuine one: the service reports the transaction, and its repeat completes the order.
     await serviceHas(store, secret, success);

@@ -142,7 +142,7 @@ test.describe('legacy order screen (posts storage)', () => {
       expect(new URL(page.url()).pathname).toBe('/wp-admin/post.php');
       const refreshed = await legacyOrder(page, store, order.id);
       expect(refreshed.notes.length).toBe(view.notes.length + 1);
-      expect(refreshed.notes.some((n) => n.includes('refreshed the payment from the service') && /The service reports .awaiting confirm. 8/.test(n))).toBe(true);
+      expect(refreshed.notes.some((n) => n.includes('refreshed the payment from the service') && /The service reports "[^"]*\(awaiting confirm\)"/.test(n))).toBe(true);
       expect(refreshed.status).toBe('wc-on-hold');
     } finally {
       await saveSettings(page, store, { check: { auto_confirm: wasAutoConfirm } });

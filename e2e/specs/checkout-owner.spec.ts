@@ -86,7 +86,7 @@ test.describe('owner', () => {
         } else {
           const cancelled = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-failed');
           expect(cancelled.notes.some((n) => n.includes('cancelled the payment at the service'))).toBe(true);
-          expect(cancelled.notes.some((n) => n.includes('Cancelled by the partner'))).toBe(true);
+          expect(cancelled.notes.some((n) => n.includes('Cancelled by the store'))).toBe(true);
         }
         await buyer.close();
       }

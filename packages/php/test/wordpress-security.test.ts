@@ -25,7 +25,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { parseJsonLossless, sign } from '@card2crypto/core';
 import { AdminSession, formFields } from './support/admin-session.js';
-import { startWordPress, type WordPressSite } from './support/wordpress.js';
+import { nativeWordPressMissing, startWordPress, type WordPressSite } from './support/wordpress.js';
 
 const CHECKOUT_SECRET = 'c2c-checkout-secret-Qm7x2Vb9';
 const WIDGET_SECRET = 'c2c-widget-secret-Lp4k8Rz1';
@@ -114,7 +114,9 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
   let users: Record<string, number> = {};
 
   before(async () => {
-    site = await startWordPress({ name: 'security', phpVersion: '8.5', checkout: { libVersion: '1.0.0-security' }, widget: { libVersion: '1.0.0-security' }, port: 9560 });
+    // The native runtime when installed (fast, MariaDB, PHP-FPM); Playground's PHP 8.5 otherwise.
+    const phpVersion = (await nativeWordPressMissing()) === null ? 'native' : '8.5';
+    site = await startWordPress({ name: 'security', phpVersion, checkout: { libVersion: '1.0.0-security' }, widget: { libVersion: '1.0.0-security' }, port: 9560 });
     if (!site.woocommerce) {
       skip = `WooCommerce not available: ${site.woocommerceMessage}`;
       return;
