@@ -287,13 +287,17 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     assert.equal(response.status, 200, text);
     for (const form of FORMS) assert.equal(text.includes(form), false, 'the update answer shows no secret');
     const saved = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
-    assert.equal(saved.title, 'Card');
+    // No markup survives; what is left of a script's text depends on which filter WooCommerce's REST update runs first
+    // (WooCommerce 9.8 strips it with its tags, 11 keeps "alert(1)" as plain text).
+    assert.match(saved.title!, /^Card/);
+    assert.doesNotMatch(saved.title!, /[<>]/);
     assert.match(saved.description!, /^Pay <b>now<\/b><img src="?x"?\s*\/?>/, 'the markup posts allow is kept');
     assert.doesNotMatch(saved.description!, /<script|onerror/i);
     assert.equal('partner_secret' in saved, false);
     assert.deepEqual(await site.probe({ action: 'get_option', name: SECRET_OPTIONS[0] }), { value: CHECKOUT_SECRET }, 'the secret is kept');
     const texts = await site.probe<{ title: string; description: string }>({ action: 'gateway_texts' });
-    assert.equal(texts.title, 'Card');
+    assert.match(texts.title, /^Card/);
+    assert.doesNotMatch(texts.title, /[<>]/);
     assert.doesNotMatch(texts.description, /<script|onerror/i);
   });
 
