@@ -43,11 +43,13 @@ final class Plugin {
 		add_filter( 'rest_post_dispatch', array( Route_Output::class, 'refusal_headers' ), 10, 3 );
 		add_filter( 'rest_pre_serve_request', array( Route_Output::class, 'serve_raw' ), 10, 4 );
 
-		// The partner secret is kept out of the settings option wherever the
-		// option can be written or read over REST (the settings page posts to
-		// options.php, an admin request); a visitor's page builds no settings.
-		add_action( 'admin_init', array( self::class, 'protect_settings' ), 0 );
-		add_action( 'rest_api_init', array( self::class, 'protect_settings' ), 0 );
+		// The partner secret is kept out of the settings option (Settings_Store::protect(),
+		// hooked so that a request which touches no settings builds none): every save
+		// is sanitised, WooCommerce's options route refuses the secret's option, and
+		// a secret an older version kept in the settings moves on an admin request.
+		add_filter( 'sanitize_option_' . self::OPTION, array( self::class, 'sanitize_saved' ), 20 );
+		add_filter( 'rest_request_before_callbacks', array( self::class, 'refuse_secret_options' ), 10, 3 );
+		add_action( 'admin_init', array( self::class, 'migrate_settings' ) );
 
 		// The settings page is built on admin screens only, never on a visitor's request.
 		add_action( 'admin_menu', array( Settings_Screen::class, 'add_page' ) );
@@ -66,13 +68,29 @@ final class Plugin {
 		return dirname( self::$file ) . '/' . $path;
 	}
 
-	/** Settings_Store::protect(), once per request. */
-	public static function protect_settings(): void {
-		static $done = false;
-		if ( ! $done ) {
-			$done = true;
-			self::settings()->protect();
+	/**
+	 * @param mixed $value The settings option being saved.
+	 * @return mixed
+	 */
+	public static function sanitize_saved( $value ) {
+		return self::settings()->sanitize_saved( $value );
+	}
+
+	/**
+	 * @param mixed            $response
+	 * @param mixed            $handler
+	 * @param \WP_REST_Request $request
+	 * @return mixed
+	 */
+	public static function refuse_secret_options( $response, $handler, $request ) {
+		if ( ! $request instanceof \WP_REST_Request || '/wc-admin/options' !== rtrim( $request->get_route(), '/' ) ) {
+			return $response;
 		}
+		return self::settings()->refuse_secret_options( $response, $handler, $request );
+	}
+
+	public static function migrate_settings(): void {
+		self::settings()->migrate();
 	}
 
 	/** The widget's settings, read through the schema (constants and sandbox defaults applied). */

@@ -203,7 +203,7 @@ final class Settings_Store {
 	 * settings option moves to its own option, markup in the title or
 	 * description is sanitised.
 	 */
-	private function migrate(): void {
+	public function migrate(): void {
 		$raw = get_option( $this->option, null );
 		if ( ! is_array( $raw ) ) {
 			return;

@@ -27,7 +27,14 @@ use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
 
 // ---- WordPress functions the payment code calls. ----
-$GLOBALS['c2c_options'] = array( 'woocommerce_card2crypto_settings' => $scenario['settings'], 'admin_email' => 'owner@shop.test' );
+// As a store keeps them: the partner secret in its own option (Settings_Store), never in the settings.
+$c2c_settings = $scenario['settings'];
+unset( $c2c_settings['partner_secret'] );
+$GLOBALS['c2c_options'] = array(
+	'woocommerce_card2crypto_settings'    => $c2c_settings,
+	'card2crypto_checkout_partner_secret' => array( 'value' => (string) $scenario['settings']['partner_secret'] ),
+	'admin_email'                         => 'owner@shop.test',
+);
 $GLOBALS['c2c_mails']   = array();
 function __( $text, $domain = '' ) {
 	return $text;
