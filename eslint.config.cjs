@@ -34,6 +34,10 @@ module.exports = [
       'no-nested-ternary': 'off',
       // Comments here say why; a @param tag for every argument of every small function would repeat its name (and TypeScript types it).
       'jsdoc/require-param': 'off',
+      // The same for @returns: the type says what comes back, and the summary line says what it means.
+      'jsdoc/require-returns-description': 'off',
+      // Values are often read once at the top of a function for clarity; the rule targets costly calls, which these are not.
+      '@wordpress/no-unused-vars-before-return': 'off',
     },
   },
   {

@@ -16,16 +16,22 @@ export const CHROMIUM_ARGS = [
 export function chromiumExecutable(): string | undefined {
   const override = process.env.CHROMIUM_PATH;
   if (override) {
-    if (!existsSync(override)) throw new Error(`CHROMIUM_PATH=${override} does not exist.`);
+    if (!existsSync(override)) {
+      throw new Error(`CHROMIUM_PATH=${override} does not exist.`);
+    }
     return override;
   }
   try {
-    if (existsSync(chromium.executablePath())) return undefined;
+    if (existsSync(chromium.executablePath())) {
+      return undefined;
+    }
   } catch {
     // Playwright's browser registry may not know this platform: fall through.
   }
-  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  if (existsSync('/usr/bin/chromium')) {
+    return '/usr/bin/chromium';
+  }
   throw new Error(
-    'No Chromium for the e2e suite: install Playwright\'s (npx playwright install chromium) or Debian\'s (apt-get install -y chromium), or set CHROMIUM_PATH.',
+    "No Chromium for the e2e suite: install Playwright's (npx playwright install chromium) or Debian's (apt-get install -y chromium), or set CHROMIUM_PATH.",
   );
 }

@@ -9,7 +9,10 @@ export const PHP_PROBLEM = /\b(Fatal error|Parse error|Warning|Notice|Deprecated
 
 /** The PHP problems printed in `text` (one line each). */
 export function phpProblemsIn(text: string): string[] {
-  return text.split('\n').filter((line) => PHP_PROBLEM.test(line)).map((line) => line.trim().slice(0, 300));
+  return text
+    .split('\n')
+    .filter((line) => PHP_PROBLEM.test(line))
+    .map((line) => line.trim().slice(0, 300));
 }
 
 /**
@@ -22,9 +25,13 @@ export function collectJsErrors(page: Page, storeUrl: string): string[] {
   const origin = new URL(storeUrl).origin;
   page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() !== 'error') return;
+    if (message.type() !== 'error') {
+      return;
+    }
     const where = message.location().url;
-    if (where && !where.startsWith(origin) && /Failed to load resource|net::ERR_/.test(message.text())) return;
+    if (where && !where.startsWith(origin) && /Failed to load resource|net::ERR_/.test(message.text())) {
+      return;
+    }
     errors.push(`${page.url()}: ${message.text()}${where ? ` (${where})` : ''}`);
   });
   return errors;
@@ -50,9 +57,13 @@ export class DebugLog {
 
   /** New log entries (each "[date] PHP ..." line) since the previous call. */
   newEntries(): string[] {
-    if (!this.file || !existsSync(this.file)) return [];
+    if (!this.file || !existsSync(this.file)) {
+      return [];
+    }
     const size = this.size();
-    if (size < this.offset) this.offset = 0;
+    if (size < this.offset) {
+      this.offset = 0;
+    }
     const text = readFileSync(this.file).subarray(this.offset, size).toString('utf8');
     this.offset = size;
     return text.split('\n').filter((line) => line.startsWith('['));

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { request, type FullConfig } from '@playwright/test';
+import { request } from '@playwright/test';
 import { PLUGINS } from '../scripts/lib/paths.mjs';
 import { buildPluginZip } from '../scripts/lib/plugin-zip.mjs';
 import { chooseRuntime } from '../scripts/lib/runtime.mjs';
@@ -49,7 +49,7 @@ async function remoteHasWooCommerce(baseURL: string): Promise<boolean> {
   }
 }
 
-export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+export default async function globalSetup(): Promise<() => Promise<void>> {
   const runDir = E2E_RUN_DIR;
   await mkdir(runDir, { recursive: true });
   const zipsDir = join(runDir, '..', `${E2E_SITE}-zips`);
@@ -82,8 +82,11 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   } else {
     const started = Date.now();
     const { runtime, why } = chooseRuntime({ preferred: 'auto' });
-    if (runtime === 'native') console.log(`e2e: native runtime: ${why}`);
-    else banner([`*** e2e on WordPress Playground (slow): ${why}`]);
+    if (runtime === 'native') {
+      console.log(`e2e: native runtime: ${why}`);
+    } else {
+      banner([`*** e2e on WordPress Playground (slow): ${why}`]);
+    }
     const store = await startStore({
       name: E2E_SITE,
       runtime,
@@ -130,8 +133,14 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     );
   }
 
-  if (!info.hasWooCommerce) banner([WOOCOMMERCE_MISSING, ...(info.woocommerceMessage ?? '').split('\n').filter(Boolean)]);
-  for (const zip of zips) if (zip.error) banner([`*** ${zip.slug}: no zip, its install test will FAIL:`, ...zip.error.split('\n')]);
+  if (!info.hasWooCommerce) {
+    banner([WOOCOMMERCE_MISSING, ...(info.woocommerceMessage ?? '').split('\n').filter(Boolean)]);
+  }
+  for (const zip of zips) {
+    if (zip.error) {
+      banner([`*** ${zip.slug}: no zip, its install test will FAIL:`, ...zip.error.split('\n')]);
+    }
+  }
 
   // Log the admin in once; specs reuse the cookies. The WordPress test utils
   // read WP_BASE_URL when first loaded, hence set first, imported after.
@@ -141,18 +150,24 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const requestUtils = new RequestUtils(context, { user: info.admin, storageStatePath: info.adminStatePath, baseURL: `${info.storeUrl}/` });
   // setupRest() gives login plus REST discovery one minute, which a cold WebAssembly WordPress on a
   // busy machine can exceed: warm both pages first, then allow it three tries.
-  for (const path of ['wp-login.php', '?rest_route=/']) await context.get(path).catch(() => {});
+  for (const path of ['wp-login.php', '?rest_route=/']) {
+    await context.get(path).catch(() => {});
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       await requestUtils.setupRest();
       break;
     } catch (error) {
-      if (attempt === 3) throw error;
+      if (attempt === 3) {
+        throw error;
+      }
       console.log(`e2e: logging in took too long (try ${attempt} of 3), trying again`);
     }
   }
   await context.dispose();
-  if (!existsSync(info.adminStatePath)) throw new Error(`Logging in as ${info.admin.username} did not store a session`);
+  if (!existsSync(info.adminStatePath)) {
+    throw new Error(`Logging in as ${info.admin.username} did not store a session`);
+  }
 
   const infoFile = join(runDir, 'run-info.json');
   await writeFile(infoFile, JSON.stringify(info, null, 2));

@@ -44,7 +44,9 @@ const LAST_RUN = `${E2E_RUN_DIR}run-info.json`;
  */
 export function runInfo(): RunInfo {
   const file = process.env.C2C_E2E_INFO ?? (existsSync(LAST_RUN) ? LAST_RUN : null);
-  if (file) return JSON.parse(readFileSync(file, 'utf8')) as RunInfo;
+  if (file) {
+    return JSON.parse(readFileSync(file, 'utf8')) as RunInfo;
+  }
   return {
     booted: false,
     runtime: null,

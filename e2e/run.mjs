@@ -89,7 +89,11 @@ async function plannedRuns() {
   const newest = await pairFor(env);
   const oldestEnv = { WP_VERSION: OLDEST_PAIR.wordpress, WC_VERSION: OLDEST_PAIR.woocommerce };
   const oldest = await pairFor({ ...env, ...oldestEnv });
-  const newestEnv = (site) => ({ CARD2CRYPTO_RUNTIME: 'native', CARD2CRYPTO_E2E_SITE: site, ...(newest.wordpress ? { WP_VERSION: newest.wordpress.version } : {}) });
+  const newestEnv = (site) => ({
+    CARD2CRYPTO_RUNTIME: 'native',
+    CARD2CRYPTO_E2E_SITE: site,
+    ...(newest.wordpress ? { WP_VERSION: newest.wordpress.version } : {}),
+  });
   const groupA = GROUP_A.map((name) => `specs/${name}.spec.ts`);
   const runs = [
     { name: 'newest-a', lane: 1, label: 'the whole suite, group a, native, newest pair', pair: newest, env: newestEnv('e2e-newest-a'), args: groupA },
@@ -119,7 +123,9 @@ async function plannedRuns() {
       args: [],
     },
   ];
-  const wanted = env.E2E_PAIRS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = env.E2E_PAIRS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return wanted ? runs.filter((run) => wanted.includes(run.name)) : runs;
 }
 
@@ -127,7 +133,11 @@ async function plannedRuns() {
 function runPlaywright(run, extraArgs, logFile) {
   return new Promise((resolveRun) => {
     const env = { ...process.env, ...run.env };
-    for (const [name, value] of Object.entries(run.env)) if (value === '') delete env[name];
+    for (const [name, value] of Object.entries(run.env)) {
+      if (value === '') {
+        delete env[name];
+      }
+    }
     mkdirSync(dirname(logFile), { recursive: true });
     const log = createWriteStream(logFile);
     const child = spawn(process.execPath, [PLAYWRIGHT, 'test', ...run.args, ...extraArgs], { cwd: E2E_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -139,7 +149,9 @@ function runPlaywright(run, extraArgs, logFile) {
 
 /** [file, seconds, tests] per spec file from a Playwright JSON report. */
 function fileDurations(reportFile) {
-  if (!existsSync(reportFile)) return [];
+  if (!existsSync(reportFile)) {
+    return [];
+  }
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   const files = new Map();
   const walk = (suite, file) => {
@@ -154,19 +166,30 @@ function fileDurations(reportFile) {
         }
       }
     }
-    for (const child of suite.suites ?? []) walk(child, here);
+    for (const child of suite.suites ?? []) {
+      walk(child, here);
+    }
   };
-  for (const suite of report.suites ?? []) walk(suite, suite.file);
+  for (const suite of report.suites ?? []) {
+    walk(suite, suite.file);
+  }
   const stats = report.stats ?? {};
   return { files: [...files].sort((a, b) => b[1].ms - a[1].ms), stats };
 }
 
 async function execute(run) {
   if (run.missing) {
-    banner([`*** e2e ${run.name} SKIPPED: ${run.label}`, ...String(run.missing).split('\n').map((l) => `*** ${l}`)]);
+    banner([
+      `*** e2e ${run.name} SKIPPED: ${run.label}`,
+      ...String(run.missing)
+        .split('\n')
+        .map((l) => `*** ${l}`),
+    ]);
     return { run, code: null, seconds: 0 };
   }
-  const pair = run.pair?.wordpress ? `: WordPress ${run.pair.wordpress.version}${run.pair.woocommerce?.found ? ` + WooCommerce ${run.pair.woocommerce.version}` : ' WITHOUT WooCommerce'}` : '';
+  const pair = run.pair?.wordpress
+    ? `: WordPress ${run.pair.wordpress.version}${run.pair.woocommerce?.found ? ` + WooCommerce ${run.pair.woocommerce.version}` : ' WITHOUT WooCommerce'}`
+    : '';
   const site = run.env.CARD2CRYPTO_E2E_SITE ?? process.env.CARD2CRYPTO_E2E_SITE ?? 'e2e';
   const runDir = join(ROOT, '.card2crypto', `${site}-run`);
   const logFile = join(runDir, 'output.log');
@@ -182,12 +205,16 @@ async function execute(run) {
 const extraArgs = process.argv.slice(2);
 const runs = await plannedRuns();
 const lanes = new Map();
-for (const run of runs) lanes.set(run.lane ?? 1, [...(lanes.get(run.lane ?? 1) ?? []), run]);
+for (const run of runs) {
+  lanes.set(run.lane ?? 1, [...(lanes.get(run.lane ?? 1) ?? []), run]);
+}
 const started = Date.now();
 const laneResults = await Promise.all(
   [...lanes.values()].map(async (laneRuns) => {
     const done = [];
-    for (const run of laneRuns) done.push(await execute(run));
+    for (const run of laneRuns) {
+      done.push(await execute(run));
+    }
     return done;
   }),
 );
@@ -196,13 +223,20 @@ const results = runs.map((run) => laneResults.flat().find((r) => r.run === run))
 console.log('\n=== e2e summary ===');
 for (const { run, code, seconds, report } of results) {
   const stats = report?.stats ?? {};
-  const counts = code === null ? 'SKIPPED (not on this machine)' : `${stats.expected ?? 0} passed, ${stats.unexpected ?? 0} failed, ${stats.flaky ?? 0} flaky, ${stats.skipped ?? 0} skipped`;
+  const counts =
+    code === null
+      ? 'SKIPPED (not on this machine)'
+      : `${stats.expected ?? 0} passed, ${stats.unexpected ?? 0} failed, ${stats.flaky ?? 0} flaky, ${stats.skipped ?? 0} skipped`;
   console.log(`${run.name.padEnd(10)} ${(seconds / 60).toFixed(1).padStart(5)} min  ${code === 0 ? 'ok  ' : code === null ? '    ' : 'FAIL'}  ${counts}`);
 }
 for (const { run, report } of results) {
-  if (!report?.files?.length) continue;
+  if (!report?.files?.length) {
+    continue;
+  }
   console.log(`\nspec files of ${run.name} (time in tests, retries included):`);
-  for (const [file, { ms, tests }] of report.files) console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${String(tests).padStart(3)} test runs  ${relative(ROOT, join(E2E_DIR, 'specs', file))}`);
+  for (const [file, { ms, tests }] of report.files) {
+    console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${String(tests).padStart(3)} test runs  ${relative(ROOT, join(E2E_DIR, 'specs', file))}`);
+  }
 }
 console.log(`\ne2e wall time: ${((Date.now() - started) / 60000).toFixed(1)} min (runs in ${lanes.size} lane${lanes.size > 1 ? 's' : ''} at once)`);
 const failed = results.filter((r) => r.code !== 0 && r.code !== null);

@@ -16,7 +16,9 @@ if (before.available) {
 console.log(`The native runtime is missing: ${before.missing.join(', ')}.`);
 const command = ['apt-get', 'install', '-y', '--no-install-recommends', ...NATIVE_PACKAGES];
 if (!existsSync('/usr/bin/apt-get')) {
-  console.error(`This is not a Debian-like system (no apt-get). Install PHP 8.2+ with PHP-FPM and the extensions ${NATIVE_PACKAGES.filter((p) => p.startsWith('php-')).join(', ')}, nginx and MariaDB 10.6+ with your package manager, then run this again.`);
+  console.error(
+    `This is not a Debian-like system (no apt-get). Install PHP 8.2+ with PHP-FPM and the extensions ${NATIVE_PACKAGES.filter((p) => p.startsWith('php-')).join(', ')}, nginx and MariaDB 10.6+ with your package manager, then run this again.`,
+  );
   process.exit(1);
 }
 

@@ -35,10 +35,17 @@ function parse() {
     });
     const port = Number(values.port);
     const sandboxPort = Number(values['sandbox-port']);
-    for (const [name, value] of [['--port', port], ['--sandbox-port', sandboxPort]]) {
-      if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name} must be a port number (1-65535)`);
+    for (const [name, value] of [
+      ['--port', port],
+      ['--sandbox-port', sandboxPort],
+    ]) {
+      if (!Number.isInteger(value) || value < 1 || value > 65535) {
+        throw new Error(`${name} must be a port number (1-65535)`);
+      }
     }
-    if (!/^(\d{1,3}\.){3}\d{1,3}$|^localhost$/.test(values.host)) throw new Error(`--host must be an IPv4 address such as 127.0.0.1 or 0.0.0.0`);
+    if (!/^(\d{1,3}\.){3}\d{1,3}$|^localhost$/.test(values.host)) {
+      throw new Error(`--host must be an IPv4 address such as 127.0.0.1 or 0.0.0.0`);
+    }
     return { ...values, port, sandboxPort, runtime: chooseRuntime({ preferred: 'playground' }) };
   } catch (error) {
     console.error(`${error.message}\n\n${USAGE}`);
@@ -53,7 +60,9 @@ if (options.help) {
 }
 
 const started = Date.now();
-console.log(`Starting the card2crypto local store on ${options.runtime.runtime === 'native' ? 'the native runtime' : 'WordPress Playground'} (the first start takes ${options.runtime.runtime === 'native' ? 'a few seconds' : 'a minute'})...`);
+console.log(
+  `Starting the card2crypto local store on ${options.runtime.runtime === 'native' ? 'the native runtime' : 'WordPress Playground'} (the first start takes ${options.runtime.runtime === 'native' ? 'a few seconds' : 'a minute'})...`,
+);
 let store;
 try {
   store = await startStore({
@@ -79,12 +88,7 @@ function whyNoWooCommerce(message) {
 
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 const wc = store.woocommerce;
-const lines = [
-  '',
-  `card2crypto local store is running (started in ${seconds} s)`,
-  '',
-  `  Store      ${store.storeUrl}/`,
-];
+const lines = ['', `card2crypto local store is running (started in ${seconds} s)`, '', `  Store      ${store.storeUrl}/`];
 if (wc) {
   lines.push(`  Checkout   ${wc.pages?.checkout ?? `${store.storeUrl}/checkout/`}`);
 }
@@ -103,7 +107,9 @@ lines.push(
 if (options.host !== '127.0.0.1' && options.host !== 'localhost') {
   lines.push('', `  *** Listening on ${options.host}: anyone on your network can reach this store and log in as admin/password. ***`);
 }
-if (store.seed.errors.length) lines.push('', '  Problems while seeding:', ...store.seed.errors.map((e) => `    ${e}`));
+if (store.seed.errors.length) {
+  lines.push('', '  Problems while seeding:', ...store.seed.errors.map((e) => `    ${e}`));
+}
 lines.push(
   '',
   `  Site files and logs in ${relative(ROOT, store.dirs.stateDir)}/ (kept between runs; npm start -- --reset starts clean)`,
@@ -114,7 +120,9 @@ console.log(lines.join('\n'));
 
 let stopping = false;
 async function shutdown(code) {
-  if (stopping) return;
+  if (stopping) {
+    return;
+  }
   stopping = true;
   console.log('\nStopping WordPress and the sandbox...');
   await store.stop();
@@ -125,7 +133,9 @@ process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 process.on('SIGHUP', () => shutdown(0));
 store.unexpectedExit.then(({ name, code, signal }) => {
-  if (stopping) return;
+  if (stopping) {
+    return;
+  }
   console.error(`\n${name} stopped unexpectedly (code ${code}, signal ${signal}); see ${relative(ROOT, store.dirs.logDir)}/.`);
   shutdown(1);
 });

@@ -25,11 +25,15 @@ for (const [name, args] of STAGES) {
   results.push({ name, code, seconds });
   console.log(`\n##### ${name}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${(seconds / 60).toFixed(1)} min`);
   // Without a build nothing later can run meaningfully.
-  if (name === 'build' && code !== 0) break;
+  if (name === 'build' && code !== 0) {
+    break;
+  }
 }
 
 console.log('\n##### npm test: stage times');
-for (const { name, code, seconds } of results) console.log(`  ${name.padEnd(12)} ${(seconds / 60).toFixed(1).padStart(5)} min  ${code === 0 ? 'passed' : 'FAILED'}`);
+for (const { name, code, seconds } of results) {
+  console.log(`  ${name.padEnd(12)} ${(seconds / 60).toFixed(1).padStart(5)} min  ${code === 0 ? 'passed' : 'FAILED'}`);
+}
 const total = results.reduce((sum, r) => sum + r.seconds, 0);
 console.log(`  ${'total'.padEnd(12)} ${(total / 60).toFixed(1).padStart(5)} min`);
 process.exit(results.every((r) => r.code === 0) && results.length === STAGES.length ? 0 : 1);

@@ -27,7 +27,9 @@ await writeSeed({ harnessDir, woocommerce: true, mountPlugins: true, partner, sa
 
 const wpCli = (...args) => {
   const result = spawnSync('npx', ['wp-env', 'run', 'cli', 'wp', ...args], { stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`wp ${args.join(' ')} failed`);
+  if (result.status !== 0) {
+    throw new Error(`wp ${args.join(' ')} failed`);
+  }
 };
 wpCli('eval-file', 'wp-content/card2crypto-scripts/seed.php', '/var/www/html/wp-content/card2crypto-harness');
 

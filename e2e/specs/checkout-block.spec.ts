@@ -5,7 +5,17 @@
  * the partner secret absent from every page the buyer sees.
  */
 import { expect, test } from '@playwright/test';
-import { CARDS, blockCheckout, loginAsAdmin, orderIdFromUrl, partnerSecret, payInWidget, requireWooCommerce, runningStore, waitForOrder } from './checkout-helpers.js';
+import {
+  CARDS,
+  blockCheckout,
+  loginAsAdmin,
+  orderIdFromUrl,
+  partnerSecret,
+  payInWidget,
+  requireWooCommerce,
+  runningStore,
+  waitForOrder,
+} from './checkout-helpers.js';
 
 const store = runningStore();
 const secret = partnerSecret(store);
@@ -19,7 +29,9 @@ test.describe('block checkout through the sandbox', () => {
     const seen: string[] = [];
     buyer.on('response', async (response) => {
       const type = response.headers()['content-type'] ?? '';
-      if (/html|json|javascript|text/.test(type)) seen.push(`${response.url()}\n${await response.text().catch(() => '')}`);
+      if (/html|json|javascript|text/.test(type)) {
+        seen.push(`${response.url()}\n${await response.text().catch(() => '')}`);
+      }
     });
     await blockCheckout(buyer, store);
     seen.push(buyer.url());
@@ -30,7 +42,7 @@ test.describe('block checkout through the sandbox', () => {
 
     const admin = await browser.newPage();
     await loginAsAdmin(admin, store);
-    const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing' && Boolean(v.panel['transaction']));
+    const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing' && Boolean(v.panel.transaction));
     expect(view.notes.some((n) => n.includes('Payment complete') && n.includes('BTC transaction:'))).toBe(true);
     expect(view.panel['card-country']).toMatch(/\p{L}/u); // the issuing country the service reports
 
@@ -38,7 +50,9 @@ test.describe('block checkout through the sandbox', () => {
     await expect(buyer.locator('.card2crypto-payment-state')).toContainText('Paid');
     await expect(buyer.locator('.card2crypto-payment-state a')).toHaveAttribute('href', /\/status\//);
     expect(seen.length).toBeGreaterThan(3);
-    for (const text of seen) expect(text.includes(secret), `the secret leaked in ${text.slice(0, 120)}`).toBe(false);
+    for (const text of seen) {
+      expect(text.includes(secret), `the secret leaked in ${text.slice(0, 120)}`).toBe(false);
+    }
   });
 
   test('declined card: back on the order-pay page, order failed with the reason, the buyer can pay again', async ({ browser }) => {

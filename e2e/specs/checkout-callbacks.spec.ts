@@ -11,7 +11,18 @@
  * (serviceHas); an untrue one is left unbacked, or backed by the truth.
  */
 import { expect, test } from '@playwright/test';
-import { adminOrder, loginAsAdmin, operationData, placeOrder, requireWooCommerce, runningStore, sendCallback, serviceHas, partnerSecret, waitForOrder } from './checkout-helpers.js';
+import {
+  adminOrder,
+  loginAsAdmin,
+  operationData,
+  placeOrder,
+  requireWooCommerce,
+  runningStore,
+  sendCallback,
+  serviceHas,
+  partnerSecret,
+  waitForOrder,
+} from './checkout-helpers.js';
 
 const store = runningStore();
 const secret = partnerSecret(store);
@@ -39,8 +50,12 @@ test.describe('checkout callbacks', () => {
     expect(await sendCallback(store, secret, unknown)).toBe('200 OK');
     const unconfirmed = await adminOrder(page, store, order.id);
     expect(unconfirmed.status).toBe('wc-pending');
-    expect(unconfirmed.panel['transaction']).toBeUndefined();
-    expect(unconfirmed.notes.some((n) => n.includes(`a callback reported "Crypto sent to the wallet (success)" for operation op-${order.id}-unknown, but the service does not confirm it`))).toBe(true);
+    expect(unconfirmed.panel.transaction).toBeUndefined();
+    expect(
+      unconfirmed.notes.some((n) =>
+        n.includes(`a callback reported "Crypto sent to the wallet (success)" for operation op-${order.id}-unknown, but the service does not confirm it`),
+      ),
+    ).toBe(true);
 
     // Signed correctly, but the service reports less: funds debited (pending 2), no transaction. The service's word is
     // applied (on hold), the success is not, and the callback is answered 500 so that the service sends it again.
@@ -49,15 +64,19 @@ test.describe('checkout callbacks', () => {
     const behind = await adminOrder(page, store, order.id);
     expect(behind.status).toBe('wc-on-hold');
     expect(behind.panel['status-code']).toMatch(/^2 /);
-    expect(behind.panel['transaction']).toBeUndefined();
-    expect(behind.notes.some((n) => n.includes('a callback reported "Crypto sent to the wallet (success)"') && n.includes('the service answers "Card payment received (pending)"'))).toBe(true);
+    expect(behind.panel.transaction).toBeUndefined();
+    expect(
+      behind.notes.some(
+        (n) => n.includes('a callback reported "Crypto sent to the wallet (success)"') && n.includes('the service answers "Card payment received (pending)"'),
+      ),
+    ).toBe(true);
 
     // The genuine one: the service reports the transaction, and its repeat completes the order.
     await serviceHas(store, secret, success);
     expect(await sendCallback(store, secret, success)).toBe('200 OK');
     const paid = await adminOrder(page, store, order.id);
     expect(paid.status).toBe('wc-processing');
-    expect(paid.panel['transaction']).toBe(`txop-${order.id}-a`);
+    expect(paid.panel.transaction).toBe(`txop-${order.id}-a`);
     expect(paid.notes.some((n) => n.includes(`BTC transaction: txop-${order.id}-a`) && n.includes('mempool.space'))).toBe(true);
   });
 
@@ -83,16 +102,18 @@ test.describe('checkout callbacks', () => {
     expect(await sendCallback(store, secret, operationData(order, 'success', 6))).toBe('200 OK');
     const paid = await adminOrder(page, store, order.id);
     expect(paid.status).toBe('wc-processing');
-    expect(paid.panel['transaction']).toBe(`txop-${order.id}-a`);
+    expect(paid.panel.transaction).toBe(`txop-${order.id}-a`);
 
     expect(await sendCallback(store, secret, operationData(order, 'pending', 2))).toBe('200 OK');
     expect(await sendCallback(store, secret, operationData(order, 'awaiting confirm', 8))).toBe('200 OK');
     const view = await adminOrder(page, store, order.id);
     expect(view.status).toBe('wc-processing');
     expect(view.panel['status-code']).toMatch(/^6 /);
-    expect(view.panel['transaction']).toBe(`txop-${order.id}-a`);
+    expect(view.panel.transaction).toBe(`txop-${order.id}-a`);
     // No note, no hold, no confirmation for the older statuses: the order's history is unchanged.
-    expect(view.notes.filter((n) => n.includes('Card payment received (pending)') || n.includes('Waiting for your confirmation (awaiting confirm)'))).toEqual([]);
+    expect(view.notes.filter((n) => n.includes('Card payment received (pending)') || n.includes('Waiting for your confirmation (awaiting confirm)'))).toEqual(
+      [],
+    );
     expect(view.notes).toHaveLength(paid.notes.length);
   });
 
@@ -108,7 +129,7 @@ test.describe('checkout callbacks', () => {
     expect(view.status).toBe('wc-on-hold');
     expect(view.panel['status-code']).toMatch(/^6 /);
     expect(view.notes.some((n) => n.includes('does NOT match this order') && n.includes('amount:'))).toBe(true);
-    expect(view.panel['check']).toMatch(/NOT match/);
+    expect(view.panel.check).toMatch(/NOT match/);
 
     const other = await placeOrder(request, store);
     const thief = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
@@ -134,7 +155,7 @@ test.describe('checkout callbacks', () => {
     const order = await placeOrder(request, store);
     expect(await sendCallback(store, secret, operationData(order, 'declined', 104))).toBe('200 OK');
     const view = await waitForOrder(page, store, order.id, (v) => v.status === 'wc-failed');
-    expect(view.notes.some((n) => n.includes('payment declined') && n.includes("bank card failed verification"))).toBe(true);
+    expect(view.notes.some((n) => n.includes('payment declined') && n.includes('bank card failed verification'))).toBe(true);
   });
 
   test('an unknown status pair is answered 200 and flagged, never applied', async ({ page, request }) => {

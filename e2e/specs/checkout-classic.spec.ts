@@ -4,7 +4,17 @@
  * order, the landing page, and the order processing with its transaction id.
  */
 import { expect, test } from '@playwright/test';
-import { CARDS, classicCheckoutPage, fillClassicCheckout, loginAsAdmin, orderIdFromUrl, payInWidget, requireWooCommerce, runningStore, waitForOrder } from './checkout-helpers.js';
+import {
+  CARDS,
+  classicCheckoutPage,
+  fillClassicCheckout,
+  loginAsAdmin,
+  orderIdFromUrl,
+  payInWidget,
+  requireWooCommerce,
+  runningStore,
+  waitForOrder,
+} from './checkout-helpers.js';
 
 const store = runningStore();
 
@@ -26,7 +36,7 @@ test.describe('classic checkout through the sandbox', () => {
     await payInWidget(buyer, CARDS.success);
     await buyer.waitForURL(/order-received\/\d+/, { timeout: 180_000 });
     const orderId = orderIdFromUrl(buyer.url());
-    const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing' && Boolean(v.panel['transaction']));
+    const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing' && Boolean(v.panel.transaction));
     expect(view.notes.some((n) => n.includes('BTC transaction:'))).toBe(true);
   });
 });

@@ -5,7 +5,18 @@
  * refuses a wrong order key.
  */
 import { expect, test } from '@playwright/test';
-import { CARDS, blockCheckout, loginAsAdmin, orderIdFromUrl, partnerSecret, payInWidget, requireWooCommerce, runningStore, saveSettings, waitForOrder } from './checkout-helpers.js';
+import {
+  CARDS,
+  blockCheckout,
+  loginAsAdmin,
+  orderIdFromUrl,
+  partnerSecret,
+  payInWidget,
+  requireWooCommerce,
+  runningStore,
+  saveSettings,
+  waitForOrder,
+} from './checkout-helpers.js';
 
 const store = runningStore();
 const secret = partnerSecret(store);
@@ -23,7 +34,9 @@ test.describe('embedded widget on the order-pay page', () => {
       const signing: string[] = [];
       buyer.on('response', async (r) => {
         // The store's signing route only: the sandbox also serves core's widget-settings.js module.
-        if (/card2crypto\/v1\/orders\/\d+\/widget-settings/.test(r.url())) signing.push(await r.text());
+        if (/card2crypto\/v1\/orders\/\d+\/widget-settings/.test(r.url())) {
+          signing.push(await r.text());
+        }
       });
       await blockCheckout(buyer, store, 0, false);
       const orderId = orderIdFromUrl(buyer.url());
@@ -36,12 +49,14 @@ test.describe('embedded widget on the order-pay page', () => {
       expect(Math.abs(Number(settings.timestamp) - Date.now())).toBeLessThan(120_000);
       expect(signing[0]!.includes(secret)).toBe(false);
 
-      const forged = await buyer.request.post(`${store.storeUrl}/wp-json/card2crypto/v1/orders/${orderId}/widget-settings`, { data: { key: 'wc_order_wrong', nonce: 'x' } });
+      const forged = await buyer.request.post(`${store.storeUrl}/wp-json/card2crypto/v1/orders/${orderId}/widget-settings`, {
+        data: { key: 'wc_order_wrong', nonce: 'x' },
+      });
       expect(forged.status()).toBe(404);
 
       await payInWidget(buyer, CARDS.success, '#card2crypto-widget iframe.card2crypto-widget-frame');
       await buyer.waitForURL(/order-received\/\d+/, { timeout: 180_000 });
-      const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing' && Boolean(v.panel['transaction']));
+      const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing' && Boolean(v.panel.transaction));
       expect(view.notes.some((n) => n.includes('BTC transaction:'))).toBe(true);
     } finally {
       await saveSettings(admin, store, { select: { payment_flow: 'redirect' } });

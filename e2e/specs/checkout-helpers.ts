@@ -12,7 +12,6 @@ import { expect, test, type FrameLocator, type Page, type APIRequestContext } fr
 import { parseLandingUrl, sign } from '@card2crypto/core';
 import { runInfo } from '../run-info.ts';
 
-
 export interface RunningStore {
   storeUrl: string;
   admin: { username: string; password: string };
@@ -27,7 +26,9 @@ export interface RunningStore {
 export function runningStore(): RunningStore {
   const { stateDir } = runInfo();
   const file = stateDir ? path.join(stateDir, 'running.json') : '(no site booted by the harness)';
-  if (!stateDir || !existsSync(file)) throw new Error(`No running store: ${file} is missing (the e2e global setup starts it).`);
+  if (!stateDir || !existsSync(file)) {
+    throw new Error(`No running store: ${file} is missing (the e2e global setup starts it).`);
+  }
   return JSON.parse(readFileSync(file, 'utf8')) as RunningStore;
 }
 
@@ -38,7 +39,10 @@ export function partnerSecret(store: RunningStore): string {
 
 /** Skips the calling spec, saying why, when the store runs without WooCommerce or the sandbox. */
 export function requireWooCommerce(store: RunningStore): void {
-  test.skip(!store.woocommerce, `SKIPPED: WooCommerce is not installed in the test store (${store.woocommerceMessage ?? 'see scripts/lib/find-woocommerce.mjs'}).`);
+  test.skip(
+    !store.woocommerce,
+    `SKIPPED: WooCommerce is not installed in the test store (${store.woocommerceMessage ?? 'see scripts/lib/find-woocommerce.mjs'}).`,
+  );
   test.skip(!store.sandbox, 'SKIPPED: the sandbox is not built.');
 }
 
@@ -65,26 +69,36 @@ export const BUYER = {
 export async function placeOrder(request: APIRequestContext, store: RunningStore, productIndex = 0): Promise<PlacedOrder> {
   const base = `${store.storeUrl}/wp-json/wc/store/v1`;
   const cart = await request.get(`${base}/cart`);
-  const nonce = cart.headers()['nonce'] ?? '';
+  const nonce = cart.headers().nonce ?? '';
   const headers = { Nonce: nonce, 'Content-Type': 'application/json' };
   const product = store.woocommerce!.products[productIndex]!;
   expect((await request.post(`${base}/cart/add-item`, { headers, data: { id: product.id, quantity: 1 } })).status()).toBe(201);
   const { email, ...shipping } = BUYER;
-  const response = await request.post(`${base}/checkout`, { headers, data: { billing_address: BUYER, shipping_address: shipping, payment_method: 'card2crypto' } });
+  const response = await request.post(`${base}/checkout`, {
+    headers,
+    data: { billing_address: BUYER, shipping_address: shipping, payment_method: 'card2crypto' },
+  });
   const body = (await response.json()) as { order_id: number; order_key: string; payment_result: { redirect_url: string } };
   expect(response.status(), JSON.stringify(body)).toBe(200);
   void email;
   // The store sends the buyer through its own link, which signs the landing URL on arrival.
   const link = await request.get(body.payment_result.redirect_url, { maxRedirects: 0 });
   expect(link.status()).toBe(302);
-  const redirect = link.headers()['location'] ?? '';
+  const redirect = link.headers().location ?? '';
   const parsed = parseLandingUrl(redirect);
-  if (!parsed.ok) throw new Error(`Not a landing URL: ${redirect}`);
+  if (!parsed.ok) {
+    throw new Error(`Not a landing URL: ${redirect}`);
+  }
   return { id: body.order_id, key: body.order_key, redirect, params: parsed.payload.params, callbacks: parsed.payload.callbacks };
 }
 
 /** operation_data as the service sends it for an order's attempt. */
-export function operationData(order: PlacedOrder, status: string, code: number, options: { id?: string; amount?: number; wallet?: string; currency?: string } = {}): Record<string, unknown> {
+export function operationData(
+  order: PlacedOrder,
+  status: string,
+  code: number,
+  options: { id?: string; amount?: number; wallet?: string; currency?: string } = {},
+): Record<string, unknown> {
   const id = options.id ?? `op-${order.id}-a`;
   const tx = code === 6 || code === 0 ? { blockchain_tx_id: `tx${id}`, blockchain_explorer_url: `https://mempool.space/tx/tx${id}` } : {};
   return {
@@ -116,7 +130,11 @@ export function operationData(order: PlacedOrder, status: string, code: number, 
 export async function sendCallback(store: RunningStore, secret: string, operation: Record<string, unknown>): Promise<string> {
   const body: Record<string, unknown> = { operation_data: operation };
   body.signature = sign(body, secret, { form: 'general' });
-  const response = await fetch(`${store.storeUrl}/wp-json/card2crypto/v1/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${store.storeUrl}/wp-json/card2crypto/v1/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return `${response.status} ${await response.text()}`;
 }
 
@@ -128,10 +146,16 @@ export async function sendCallback(store: RunningStore, secret: string, operatio
  * one sent without it (or after a different state) is not.
  */
 export async function serviceHas(store: RunningStore, secret: string, operation: Record<string, unknown>): Promise<void> {
-  if (!store.sandbox) throw new Error('serviceHas() needs the sandbox');
+  if (!store.sandbox) {
+    throw new Error('serviceHas() needs the sandbox');
+  }
   // Loaded here, not at the top: a spec importing these helpers must still load (and skip loudly) when the sandbox is not built.
   const { SANDBOX_OPERATIONS_PATH } = await import('@card2crypto/sandbox');
-  const info = operation.operation_info as { id: string; from: { currency: { code: string }; amount: number }; to: { currency: { code: string }; amount: number; withdrawal_method_info: { blockchain_address: string; blockchain_tx_id?: string } } };
+  const info = operation.operation_info as {
+    id: string;
+    from: { currency: { code: string }; amount: number };
+    to: { currency: { code: string }; amount: number; withdrawal_method_info: { blockchain_address: string; blockchain_tx_id?: string } };
+  };
   const partnerInfo = operation.partner_info as { operation_id: string };
   const tx = info.to.withdrawal_method_info.blockchain_tx_id;
   const body: Record<string, unknown> = {
@@ -149,7 +173,11 @@ export async function serviceHas(store: RunningStore, secret: string, operation:
     ...(tx !== undefined ? { blockchain_tx_id: tx } : {}),
   };
   body.signature = sign(body, secret, { form: 'general' });
-  const response = await fetch(`${store.sandbox.url}${SANDBOX_OPERATIONS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${store.sandbox.url}${SANDBOX_OPERATIONS_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status, `the sandbox's answer to ${SANDBOX_OPERATIONS_PATH}: ${await response.clone().text()}`).toBe(200);
 }
 
@@ -177,15 +205,32 @@ export async function adminOrder(page: Page, store: RunningStore, orderId: numbe
     panel[(await dd.getAttribute('data-card2crypto')) ?? ''] = await dd.innerText();
   }
   // WordPress typesets quotes in notes (wptexturize): compare them as straight quotes.
-  return { status, notes: notes.map((n) => n.trim().replace(/[\u201c\u201d\u2033]/g, '"').replace(/[\u2018\u2019]/g, "'")), panel };
+  return {
+    status,
+    notes: notes.map((n) =>
+      n
+        .trim()
+        .replace(/[\u201c\u201d\u2033]/g, '"')
+        .replace(/[\u2018\u2019]/g, "'"),
+    ),
+    panel,
+  };
 }
 
 /** Waits until the admin view satisfies `check` (callbacks arrive asynchronously). */
-export async function waitForOrder(page: Page, store: RunningStore, orderId: number, check: (view: AdminOrderView) => boolean, timeoutMs = 120_000): Promise<AdminOrderView> {
+export async function waitForOrder(
+  page: Page,
+  store: RunningStore,
+  orderId: number,
+  check: (view: AdminOrderView) => boolean,
+  timeoutMs = 120_000,
+): Promise<AdminOrderView> {
   const deadline = Date.now() + timeoutMs;
   let view = await adminOrder(page, store, orderId);
   while (!check(view)) {
-    if (Date.now() > deadline) throw new Error(`Order ${orderId} never reached the expected state: ${JSON.stringify(view, null, 1)}`);
+    if (Date.now() > deadline) {
+      throw new Error(`Order ${orderId} never reached the expected state: ${JSON.stringify(view, null, 1)}`);
+    }
     await page.waitForTimeout(2000);
     view = await adminOrder(page, store, orderId);
   }
@@ -225,11 +270,24 @@ export const CARDS = {
 } as const;
 
 /** Changes payment method settings through the settings page, as the owner does. */
-export async function saveSettings(page: Page, store: RunningStore, changes: { check?: Record<string, boolean>; fill?: Record<string, string>; select?: Record<string, string> }): Promise<void> {
-  await page.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
-  for (const [id, on] of Object.entries(changes.check ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).setChecked(on);
-  for (const [id, value] of Object.entries(changes.fill ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).fill(value);
-  for (const [id, value] of Object.entries(changes.select ?? {})) await page.locator(`#woocommerce_card2crypto_${id}`).selectOption(value);
+export async function saveSettings(
+  page: Page,
+  store: RunningStore,
+  changes: { check?: Record<string, boolean>; fill?: Record<string, string>; select?: Record<string, string> },
+): Promise<void> {
+  await page.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`, {
+    waitUntil: 'domcontentloaded',
+    timeout: 240_000,
+  });
+  for (const [id, on] of Object.entries(changes.check ?? {})) {
+    await page.locator(`#woocommerce_card2crypto_${id}`).setChecked(on);
+  }
+  for (const [id, value] of Object.entries(changes.fill ?? {})) {
+    await page.locator(`#woocommerce_card2crypto_${id}`).fill(value);
+  }
+  for (const [id, value] of Object.entries(changes.select ?? {})) {
+    await page.locator(`#woocommerce_card2crypto_${id}`).selectOption(value);
+  }
   await submitWooCommerceSettings(page);
 }
 
@@ -237,7 +295,9 @@ export async function saveSettings(page: Page, store: RunningStore, changes: { c
 export async function submitWooCommerceSettings(page: Page): Promise<boolean> {
   const save = page.locator('button[name="save"]');
   await page.waitForTimeout(500);
-  if (!(await save.isEnabled())) return false; // WooCommerce enables it only when something changed: already as asked.
+  if (!(await save.isEnabled())) {
+    return false;
+  } // WooCommerce enables it only when something changed: already as asked.
   // The save can outlast the click's own wait on a busy WebAssembly WordPress: wait for the navigation alone.
   const saved = page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 300_000 });
   await save.click({ noWaitAfter: true });
@@ -257,17 +317,23 @@ export async function blockCheckout(page: Page, store: RunningStore, productInde
   await form.getByLabel('Address', { exact: true }).first().fill(BUYER.address_1);
   await form.getByLabel('City').first().fill(BUYER.city);
   await form.getByLabel('Postal code').first().fill(BUYER.postcode);
-  await expect(page.locator('.wc-block-components-radio-control__label, .wc-block-components-payment-method-label').filter({ hasText: 'Credit or debit card' }).first()).toBeVisible();
+  await expect(
+    page.locator('.wc-block-components-radio-control__label, .wc-block-components-payment-method-label').filter({ hasText: 'Credit or debit card' }).first(),
+  ).toBeVisible();
   await expect(page.getByText('Accepted: Visa, Maestro, MasterCard, SEPA, Google Pay.')).toBeVisible();
   // The block checkout ignores "Place order" while it is still saving the address: click until it submits.
   let submitted = false;
-  const onRequest = (r: { url(): string; method(): string }) => {
-    if (r.method() === 'POST' && /wc\/store\/v1\/checkout/.test(r.url())) submitted = true;
+  const onRequest = (r: { url: () => string; method: () => string }) => {
+    if (r.method() === 'POST' && /wc\/store\/v1\/checkout/.test(r.url())) {
+      submitted = true;
+    }
   };
   page.on('request', onRequest);
   for (let i = 0; i < 6 && !submitted; i++) {
     await page.getByRole('button', { name: 'Place order' }).click();
-    for (let waited = 0; waited < 20_000 && !submitted; waited += 500) await page.waitForTimeout(500);
+    for (let waited = 0; waited < 20_000 && !submitted; waited += 500) {
+      await page.waitForTimeout(500);
+    }
   }
   page.off('request', onRequest);
   expect(submitted, 'the block checkout never sent the order').toBe(true);
@@ -276,7 +342,9 @@ export async function blockCheckout(page: Page, store: RunningStore, productInde
 
 export function orderIdFromUrl(url: string): number {
   const match = /order-(?:received|pay)\/(\d+)/.exec(url);
-  if (!match) throw new Error(`No order id in ${url}`);
+  if (!match) {
+    throw new Error(`No order id in ${url}`);
+  }
   return Number(match[1]);
 }
 
@@ -296,7 +364,9 @@ const RECONCILE_HOOK = 'card2crypto_checkout_reconcile';
 /** "2026-11-22 00:02:34 +0000" (Action Scheduler's display format) in ms. */
 function actionSchedulerDate(text: string): number {
   const match = /(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) \+0000/.exec(text);
-  if (!match) throw new Error(`Not an Action Scheduler date: ${text}`);
+  if (!match) {
+    throw new Error(`Not an Action Scheduler date: ${text}`);
+  }
   return Date.parse(`${match[1]}T${match[2]}Z`);
 }
 
@@ -316,13 +386,23 @@ export async function reconcileActions(page: Page, store: RunningStore, orderId:
   const actions: ReconcileAction[] = [];
   for (const row of await page.locator('#the-list tr').all()) {
     // Cells by class only: which of them are <th> changes between Action Scheduler versions (the hook is a row header in WooCommerce 11).
-    const hook = (await row.locator('.column-hook').textContent().catch(() => null)) ?? '';
-    if (!hook.trim().startsWith(RECONCILE_HOOK)) continue;
+    const hook =
+      (await row
+        .locator('.column-hook')
+        .textContent()
+        .catch(() => null)) ?? '';
+    if (!hook.trim().startsWith(RECONCILE_HOOK)) {
+      continue;
+    }
     const args = (await row.locator('.column-args code').allInnerTexts()).map((t) => t.trim());
-    if (args.length !== 1 || args[0] !== `0 => ${orderId}`) continue;
+    if (args.length !== 1 || args[0] !== `0 => ${orderId}`) {
+      continue;
+    }
     const log = await row.locator('.column-log_entries li').allInnerTexts();
     const created = log.find((entry) => entry.includes('action created'));
-    if (!created) throw new Error(`Action without a creation entry: ${log.join(' | ')}`);
+    if (!created) {
+      throw new Error(`Action without a creation entry: ${log.join(' | ')}`);
+    }
     const run = row.locator('.row-actions .run a');
     actions.push({
       actionId: Number(await row.locator('.check-column input').getAttribute('value')),
@@ -351,21 +431,26 @@ export async function pendingReconcile(page: Page, store: RunningStore, orderId:
  * listed as complete (a job that threw is listed as failed instead).
  */
 export async function runScheduledAction(page: Page, store: RunningStore, orderId: number, action: ReconcileAction): Promise<void> {
-  if (!action.runUrl) throw new Error(`Action ${action.actionId} has no Run link`);
+  if (!action.runUrl) {
+    throw new Error(`Action ${action.actionId} has no Run link`);
+  }
   await page.goto(action.runUrl, { waitUntil: 'domcontentloaded', timeout: 300_000 });
   const complete = await reconcileActions(page, store, orderId, 'complete');
-  expect(complete.map((a) => a.actionId), `action ${action.actionId} completed`).toContain(action.actionId);
+  expect(
+    complete.map((a) => a.actionId),
+    `action ${action.actionId} completed`,
+  ).toContain(action.actionId);
 }
 
 /** A REST call as the logged-in admin of `page` (cookie + the REST nonce WordPress hands out to logged-in users). */
 export async function adminRest(page: Page, method: string, route: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   return page.evaluate(
-    async ({ method, route, body }) => {
+    async (call) => {
       const nonce = await (await fetch('/wp-admin/admin-ajax.php?action=rest-nonce')).text();
-      const response = await fetch(`/wp-json/${route}`, {
-        method,
+      const response = await fetch(`/wp-json/${call.route}`, {
+        method: call.method,
         headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': nonce },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
       });
       return { status: response.status, json: await response.json().catch(() => null) };
     },

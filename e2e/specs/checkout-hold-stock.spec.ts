@@ -8,7 +8,16 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { parseLandingUrl } from '@card2crypto/core';
-import { adminOrder, classicCheckoutPage, fillClassicCheckout, loginAsAdmin, requireWooCommerce, runningStore, saveSettings, submitWooCommerceSettings } from './checkout-helpers.js';
+import {
+  adminOrder,
+  classicCheckoutPage,
+  fillClassicCheckout,
+  loginAsAdmin,
+  requireWooCommerce,
+  runningStore,
+  saveSettings,
+  submitWooCommerceSettings,
+} from './checkout-helpers.js';
 
 const store = runningStore();
 const INVENTORY = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=products&section=inventory`;
@@ -20,7 +29,9 @@ async function setHoldStock(page: Page, manage: boolean, minutes: string): Promi
   await page.locator('#woocommerce_manage_stock').setChecked(true);
   await page.locator('#woocommerce_hold_stock_minutes').fill(minutes);
   await page.locator('#woocommerce_manage_stock').setChecked(manage);
-  if (!(await submitWooCommerceSettings(page))) return; // nothing changed
+  if (!(await submitWooCommerceSettings(page))) {
+    return;
+  } // nothing changed
   await expect(page.locator('#woocommerce_hold_stock_minutes')).toHaveValue(minutes);
 }
 
@@ -52,7 +63,9 @@ test.describe('hold-stock timer', () => {
       await classicCheckout(paying, checkoutUrl);
       await paying.waitForURL(/\/landing\/\?i=/, { timeout: 180_000 });
       const landing = parseLandingUrl(paying.url());
-      if (!landing.ok) throw new Error(`not a landing URL: ${paying.url()}`);
+      if (!landing.ok) {
+        throw new Error(`not a landing URL: ${paying.url()}`);
+      }
       const inFlight = Number(/^wc-(\d+)-/.exec(String(landing.payload.params.partner_operation_id))![1]);
       await paying.close();
 
@@ -82,7 +95,9 @@ test.describe('hold-stock timer', () => {
       const deadline = Date.now() + 8 * 60_000;
       let control = await adminOrder(admin, store, abandoned);
       while (control.status !== 'wc-cancelled') {
-        if (Date.now() > deadline) throw new Error(`the hold-stock timer never cancelled order ${abandoned}: ${JSON.stringify(control)}`);
+        if (Date.now() > deadline) {
+          throw new Error(`the hold-stock timer never cancelled order ${abandoned}: ${JSON.stringify(control)}`);
+        }
         await admin.waitForTimeout(15_000);
         await request.get(`${store.storeUrl}/wp-cron.php`, { timeout: 240_000 });
         control = await adminOrder(admin, store, abandoned);

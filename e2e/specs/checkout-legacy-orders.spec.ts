@@ -6,7 +6,19 @@
  * (high-performance order storage, compatibility mode off).
  */
 import { expect, test, type Page, type APIRequestContext } from '@playwright/test';
-import { adminRest, loginAsAdmin, operationData, partnerSecret, placeOrder, requireWooCommerce, runningStore, saveSettings, sendCallback, serviceHas, type RunningStore } from './checkout-helpers.js';
+import {
+  adminRest,
+  loginAsAdmin,
+  operationData,
+  partnerSecret,
+  placeOrder,
+  requireWooCommerce,
+  runningStore,
+  saveSettings,
+  sendCallback,
+  serviceHas,
+  type RunningStore,
+} from './checkout-helpers.js';
 
 const store = runningStore();
 const FEATURES = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=advanced&section=features`;
@@ -27,10 +39,16 @@ async function saveFeatures(page: Page): Promise<void> {
 async function syncOrderTables(page: Page, request: APIRequestContext): Promise<void> {
   await page.goto(FEATURES(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
   const syncNow = page.getByRole('link', { name: 'Sync orders now' });
-  if ((await syncNow.count()) > 0) await page.goto((await syncNow.getAttribute('href'))!, { waitUntil: 'domcontentloaded', timeout: 240_000 });
+  if ((await syncNow.count()) > 0) {
+    await page.goto((await syncNow.getAttribute('href'))!, { waitUntil: 'domcontentloaded', timeout: 240_000 });
+  }
   const deadline = Date.now() + 8 * 60_000;
   while (await page.locator(STORAGE('no')).isDisabled()) {
-    if (Date.now() > deadline) throw new Error(`the order tables never got in sync: ${await page.locator('.wc-settings-row-woocommerce_custom_orders_table_data_sync_enabled').innerText()}`);
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the order tables never got in sync: ${await page.locator('.wc-settings-row-woocommerce_custom_orders_table_data_sync_enabled').innerText()}`,
+      );
+    }
     await request.get(`${store.storeUrl}/wp-cron.php`, { timeout: 240_000 });
     await page.waitForTimeout(5000);
     await page.goto(FEATURES(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
@@ -39,7 +57,9 @@ async function syncOrderTables(page: Page, request: APIRequestContext): Promise<
 
 async function useStorage(page: Page, request: APIRequestContext, hpos: boolean): Promise<void> {
   await page.goto(FEATURES(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
-  if (await page.locator(STORAGE(hpos ? 'yes' : 'no')).isChecked()) return;
+  if (await page.locator(STORAGE(hpos ? 'yes' : 'no')).isChecked()) {
+    return;
+  }
   await syncOrderTables(page, request);
   if (!(await page.locator(SYNC).isChecked())) {
     await page.locator(SYNC).check();
@@ -52,7 +72,9 @@ async function useStorage(page: Page, request: APIRequestContext, hpos: boolean)
 
 async function compatibilityMode(page: Page, on: boolean): Promise<void> {
   await page.goto(FEATURES(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
-  if ((await page.locator(SYNC).isChecked()) === on) return;
+  if ((await page.locator(SYNC).isChecked()) === on) {
+    return;
+  }
   await page.locator(SYNC).setChecked(on);
   await saveFeatures(page);
   await expect(page.locator(SYNC)).toBeChecked({ checked: on });
@@ -63,7 +85,9 @@ async function legacyOrder(page: Page, s: RunningStore, orderId: number) {
   await page.goto(`${s.storeUrl}/wp-admin/post.php?post=${orderId}&action=edit`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
   expect(new URL(page.url()).pathname).toBe('/wp-admin/post.php');
   const panel: Record<string, string> = {};
-  for (const dd of await page.locator('#card2crypto-checkout-payment dd').all()) panel[(await dd.getAttribute('data-card2crypto')) ?? ''] = await dd.innerText();
+  for (const dd of await page.locator('#card2crypto-checkout-payment dd').all()) {
+    panel[(await dd.getAttribute('data-card2crypto')) ?? ''] = await dd.innerText();
+  }
   const notes = (await page.locator('ul.order_notes li .note_content').allInnerTexts()).map((n) => n.trim());
   return { status: await page.locator('#order_status').inputValue(), panel, notes };
 }
@@ -100,9 +124,11 @@ test.describe('legacy order screen (posts storage)', () => {
       expect(view.panel['operation-id']).toBe(`op-${order.id}-a`);
       expect(view.panel['status-code']).toMatch(/^8 /);
       expect(String(order.params.from_currency)).toBe('EUR');
-      expect(view.panel['paid']).toBe(`€${(Number(order.params.from_amount) / 100).toFixed(2)}`);
+      expect(view.panel.paid).toBe(`€${(Number(order.params.from_amount) / 100).toFixed(2)}`);
       expect(view.panel['card-country']).toBe('Germany');
-      for (const action of ['confirm', 'cancel', 'refresh']) await expect(page.locator(`#card2crypto-checkout-payment [data-card2crypto-action="${action}"]`)).toBeVisible();
+      for (const action of ['confirm', 'cancel', 'refresh']) {
+        await expect(page.locator(`#card2crypto-checkout-payment [data-card2crypto-action="${action}"]`)).toBeVisible();
+      }
       const cancelUrl = new URL((await page.locator('[data-card2crypto-action="cancel"]').getAttribute('href'))!, page.url());
       const refreshUrl = new URL((await page.locator('[data-card2crypto-action="refresh"]').getAttribute('href'))!, page.url());
       expect(cancelUrl.pathname).toBe('/wp-admin/admin-post.php');
@@ -117,7 +143,14 @@ test.describe('legacy order screen (posts storage)', () => {
 
       // Another logged-in user (a customer, without edit_shop_orders) following the owner's link: refused.
       const customer = `buyer${Date.now()}`;
-      const created = (await adminRest(page, 'POST', 'wp/v2/users', { username: customer, email: `${customer}@example.com`, password: 'customer-password-1', roles: ['customer'] })).status;
+      const created = (
+        await adminRest(page, 'POST', 'wp/v2/users', {
+          username: customer,
+          email: `${customer}@example.com`,
+          password: 'customer-password-1',
+          roles: ['customer'],
+        })
+      ).status;
       expect(created).toBe(201);
       const other = await browser.newContext();
       try {
@@ -142,11 +175,15 @@ test.describe('legacy order screen (posts storage)', () => {
       expect(new URL(page.url()).pathname).toBe('/wp-admin/post.php');
       const refreshed = await legacyOrder(page, store, order.id);
       expect(refreshed.notes.length).toBe(view.notes.length + 1);
-      expect(refreshed.notes.some((n) => n.includes('refreshed the payment from the service') && /The service reports "[^"]*\(awaiting confirm\)"/.test(n))).toBe(true);
+      expect(refreshed.notes.some((n) => n.includes('refreshed the payment from the service') && /The service reports .*\(awaiting confirm\)/.test(n))).toBe(
+        true,
+      );
       expect(refreshed.status).toBe('wc-on-hold');
     } finally {
       await saveSettings(page, store, { check: { auto_confirm: wasAutoConfirm } });
-      if (wasHpos) await useStorage(page, request, true);
+      if (wasHpos) {
+        await useStorage(page, request, true);
+      }
       await compatibilityMode(page, wasSyncing);
     }
   });

@@ -27,7 +27,9 @@ const store = runningStore();
 async function buy(page: Page, card: string): Promise<{ orderId: number; partnerOperationId: string }> {
   await blockCheckout(page, store);
   const landing = parseLandingUrl(page.url());
-  if (!landing.ok) throw new Error(`not a landing URL: ${page.url()}`);
+  if (!landing.ok) {
+    throw new Error(`not a landing URL: ${page.url()}`);
+  }
   const partnerOperationId = String(landing.payload.params.partner_operation_id);
   await payInWidget(page, card);
   if (card === CARDS.confirmation) {
@@ -48,8 +50,12 @@ async function waitForOperation(partnerOperationId: string, done: (op: Operation
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const op = await client.operation({ partnerOperationId });
-    if (done(op)) return op;
-    if (Date.now() > deadline) throw new Error(`operation ${partnerOperationId} stayed at ${op.status} ${op.status_code}`);
+    if (done(op)) {
+      return op;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`operation ${partnerOperationId} stayed at ${op.status} ${op.status_code}`);
+    }
     await new Promise((r) => setTimeout(r, 2000));
   }
 }
@@ -75,7 +81,12 @@ test.describe('owner', () => {
       for (const action of ['confirm', 'cancel'] as const) {
         const buyer = await browser.newPage();
         const orderId = await buyWith(buyer, CARDS.confirmation);
-        const waiting = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-on-hold' && v.notes.some((n) => n.includes('waits for your confirmation')));
+        const waiting = await waitForOrder(
+          admin,
+          store,
+          orderId,
+          (v) => v.status === 'wc-on-hold' && v.notes.some((n) => n.includes('waits for your confirmation')),
+        );
         expect(waiting.panel['status-code']).toMatch(/^8 /);
         // The button's request calls the service and refreshes the order before redirecting back: allow it time.
         const href = await admin.locator(`[data-card2crypto-action="${action}"]`).getAttribute('href');
@@ -120,9 +131,11 @@ test.describe('owner', () => {
       await runScheduledAction(admin, store, orderId, job);
 
       const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing');
-      expect(view.panel['transaction']).toBe(txId);
+      expect(view.panel.transaction).toBe(txId);
       expect(view.panel['status-code']).toMatch(/^0 /);
-      expect(view.notes.some((n) => n.includes('found by reconciliation') && n.includes('Payment complete') && n.includes(`BTC transaction: ${txId}`))).toBe(true);
+      expect(view.notes.some((n) => n.includes('found by reconciliation') && n.includes('Payment complete') && n.includes(`BTC transaction: ${txId}`))).toBe(
+        true,
+      );
       // Complete (0) is final: the job ran once and scheduled nothing more.
       expect(await reconcileActions(admin, store, orderId, 'pending')).toEqual([]);
       expect((await reconcileActions(admin, store, orderId, 'complete')).map((a) => a.actionId)).toEqual([job.actionId]);

@@ -52,7 +52,9 @@ test('no PHP problem or JavaScript error on the admin pages', { tag: '@oldest' }
   for (const zip of info.zips) {
     const row = page.locator(`tr[data-plugin^="${zip.slug}/"]`);
     for (const href of await row.locator('.row-actions a').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href))) {
-      if (/[?&](page|tab|section)=/.test(href) && !/action=(deactivate|delete)/.test(href)) discovered.add(href);
+      if (/[?&](page|tab|section)=/.test(href) && !/action=(deactivate|delete)/.test(href)) {
+        discovered.add(href);
+      }
     }
   }
   for (const href of await page.locator('#adminmenu a[href*="card2crypto"]').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href))) {
@@ -61,7 +63,11 @@ test('no PHP problem or JavaScript error on the admin pages', { tag: '@oldest' }
 
   const pages = ['/wp-admin/', '/wp-admin/plugins.php', '/wp-admin/widgets.php', ...discovered];
   if (info.hasWooCommerce) {
-    pages.push('/wp-admin/admin.php?page=wc-settings', '/wp-admin/admin.php?page=wc-settings&tab=checkout', '/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto');
+    pages.push(
+      '/wp-admin/admin.php?page=wc-settings',
+      '/wp-admin/admin.php?page=wc-settings&tab=checkout',
+      '/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto',
+    );
   } else {
     console.log(WOOCOMMERCE_MISSING);
   }
@@ -70,13 +76,21 @@ test('no PHP problem or JavaScript error on the admin pages', { tag: '@oldest' }
     // Some screens replace themselves on load (WooCommerce's payments tab
     // opens its React page): the first navigation is then aborted, the next one counts.
     const response = await page.goto(path).catch((error: Error) => {
-      if (!/ERR_ABORTED|frame was detached/.test(error.message)) throw error;
+      if (!/ERR_ABORTED|frame was detached/.test(error.message)) {
+        throw error;
+      }
       return null;
     });
-    if (response) expect(response.status(), `${path} answered ${response.status()}`).toBeLessThan(400);
+    if (response) {
+      expect(response.status(), `${path} answered ${response.status()}`).toBeLessThan(400);
+    }
     await page.waitForLoadState('load');
-    for (const line of phpProblemsIn(await page.locator('body').innerText())) problems.push(`${path}: ${line}`);
-    for (const line of ourProblems(log.newEntries())) problems.push(`${path} (debug.log): ${line}`);
+    for (const line of phpProblemsIn(await page.locator('body').innerText())) {
+      problems.push(`${path}: ${line}`);
+    }
+    for (const line of ourProblems(log.newEntries())) {
+      problems.push(`${path} (debug.log): ${line}`);
+    }
   }
   expect(problems, 'PHP errors, warnings or notices').toEqual([]);
   expect(jsErrors, 'JavaScript errors').toEqual([]);

@@ -40,7 +40,11 @@ test('checkout', async ({ page }) => {
   await page.waitForLoadState('load');
   await page.goto('/checkout/');
   await expect(page.locator('input[value="card2crypto"]').first()).toBeAttached();
-  await page.locator('input[value="card2crypto"]').first().check({ force: true }).catch(() => {});
+  await page
+    .locator('input[value="card2crypto"]')
+    .first()
+    .check({ force: true })
+    .catch(() => {});
   await settle(page);
   await page.screenshot({ path: `${DIR}checkout.png`, fullPage: true });
 });

@@ -97,7 +97,9 @@ test.describe('widget settings page (Settings → Card2Crypto Widget)', () => {
       await widgetField(page, 'partner_secret').fill(seededSecret);
       await saveWidget(page);
     }
-    for (const watch of leaks) expect(await watch()).toEqual([]);
+    for (const watch of leaks) {
+      expect(await watch()).toEqual([]);
+    }
     expect(jsErrors).toEqual([]);
   });
 });

@@ -26,7 +26,9 @@ test.describe('with WooCommerce', () => {
     await page.goto('/');
     const products = page.locator('ul.products li.product');
     await expect(products).toHaveCount(info.products.length);
-    for (const price of await products.locator('.price').allInnerTexts()) expect(price).toContain('€');
+    for (const price of await products.locator('.price').allInnerTexts()) {
+      expect(price).toContain('€');
+    }
   });
 
   test('a buyer can choose the card payment method at checkout', async ({ page }) => {

@@ -96,7 +96,10 @@ test('the admin places the block in the sidebar through the widgets screen', { t
   });
   await page.goto(`${store.storeUrl}/wp-admin/widgets.php`);
   await expect(page.locator('.edit-widgets-header')).toBeVisible({ timeout: 120_000 });
-  await page.getByRole('button', { name: /Add block|Toggle block inserter|Block Inserter/ }).first().click();
+  await page
+    .getByRole('button', { name: /Add block|Toggle block inserter|Block Inserter/ })
+    .first()
+    .click();
   await page.getByPlaceholder('Search').fill('Crypto purchase widget');
   await page.getByRole('option', { name: 'Crypto purchase widget' }).click();
 
@@ -106,7 +109,9 @@ test('the admin places the block in the sidebar through the widgets screen', { t
 
   // The block's own settings, in the block inspector.
   const inspector = page.locator('.interface-complementary-area, .block-editor-block-inspector').first();
-  if (!(await inspector.isVisible().catch(() => false))) await page.getByRole('button', { name: 'Settings' }).first().click();
+  if (!(await inspector.isVisible().catch(() => false))) {
+    await page.getByRole('button', { name: 'Settings' }).first().click();
+  }
   await page.getByLabel('Heading', { exact: true }).fill(HEADING);
   await page.getByLabel('Amount').fill('10');
   await expect(page.getByRole('alert').filter({ hasText: 'between 50.00 and 5000.00 EUR' })).toBeVisible();
@@ -131,7 +136,9 @@ test('a visitor buys with a sandbox test card and the page sees the success even
   const blocks = page.locator('.c2c-widget__frame');
   // Several on one page: the sidebar block the harness seeds and the one placed above (widget-template.spec.ts has four, two of them equal).
   expect(await blocks.count()).toBeGreaterThanOrEqual(2);
-  for (const frame of await blocks.all()) await expect(frame.locator('iframe.card2crypto-widget-frame')).toHaveCount(1, { timeout: 120_000 });
+  for (const frame of await blocks.all()) {
+    await expect(frame.locator('iframe.card2crypto-widget-frame')).toHaveCount(1, { timeout: 120_000 });
+  }
   await expect(page.locator(`script[src="${store.sandbox!.url}/widget.js"]`)).toHaveCount(1);
 
   // The visitor scrolls to it (Chromium does not lay out cross-origin frames out of view, so the widget starts there).
@@ -170,9 +177,7 @@ test('colours from the settings page show in the widget; an invalid one is refus
   await expect
     .poll(() => frame.locator('.widgetColor').evaluate((el) => getComputedStyle(el).getPropertyValue('--primaryFill').trim()), { timeout: 60_000 })
     .toBe('#ff0000');
-  await expect
-    .poll(() => frame.locator('#continue').evaluate((el) => getComputedStyle(el).backgroundColor), { timeout: 60_000 })
-    .toBe('rgb(255, 0, 0)');
+  await expect.poll(() => frame.locator('#continue').evaluate((el) => getComputedStyle(el).backgroundColor), { timeout: 60_000 }).toBe('rgb(255, 0, 0)');
 
   // The stylesheet at its stable, versioned address.
   const css = await page.evaluate(() => [...document.querySelectorAll('iframe')].length);
@@ -195,7 +200,10 @@ test('a cached page older than the timestamp window still starts the widget; sta
   expect(cached).toContain('data-c2c-ref=');
   expect(cached).not.toMatch(/"signature"|"timestamp"/);
   const ref = /data-c2c-ref="([0-9a-f]{64})"/.exec(cached)![1]!;
-  const block = /data-c2c-block="([^"]*)"/.exec(cached)![1]!.replace(/&quot;/g, '"').replace(/&#0?39;/g, "'");
+  const block = /data-c2c-block="([^"]*)"/
+    .exec(cached)![1]!
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;/g, "'");
   const target = /<div id="(c2c-widget-[0-9a-f]{12}-\d+)"/.exec(cached)![1]!;
   const early = await request.post(`${store.storeUrl}/wp-json/card2crypto-widget/v1/sign`, { data: { blocks: [{ block, ref, target }] } });
   expect(early.status()).toBe(200);
@@ -238,11 +246,15 @@ test('the buy button sends the visitor to the landing page with settings signed 
   // A post holding the button (the block's markup, as the editor saves it).
   const nonce = await page.evaluate(async () => (await fetch('/wp-admin/admin-ajax.php?action=rest-nonce')).text());
   const created = await page.evaluate(
-    async ({ nonce }) => {
+    async ({ nonce: restNonce }) => {
       const response = await fetch('/wp-json/wp/v2/pages', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': nonce },
-        body: JSON.stringify({ title: 'Buy with the landing page', status: 'publish', content: '<!-- wp:card2crypto/buy-button {"text":"Buy bitcoin now","amount":"60"} /-->' }),
+        headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': restNonce },
+        body: JSON.stringify({
+          title: 'Buy with the landing page',
+          status: 'publish',
+          content: '<!-- wp:card2crypto/buy-button {"text":"Buy bitcoin now","amount":"60"} /-->',
+        }),
       });
       return (await response.json()) as { link: string };
     },
@@ -258,14 +270,16 @@ test('the buy button sends the visitor to the landing page with settings signed 
   const before = Date.now();
   const go = await request.get(href, { maxRedirects: 0 });
   expect(go.status()).toBe(302);
-  const location = go.headers()['location']!;
+  const location = go.headers().location!;
   expect(location.startsWith(`${store.sandbox!.url}/landing/?i=`)).toBe(true);
   const parsed = parseLandingUrl(location, { validateParams: true });
   expect(parsed.ok, JSON.stringify(parsed)).toBe(true);
-  if (!parsed.ok) return;
+  if (!parsed.ok) {
+    return;
+  }
   const { signature, ...unsigned } = parsed.payload.params;
   expect(unsigned).toMatchObject({ partner_token: store.partner.token, from_currency: 'EUR', from_amount: 6000, to_currency: 'BTC' });
-  expect(Number(unsigned['timestamp'])).toBeGreaterThanOrEqual(before - 1000);
+  expect(Number(unsigned.timestamp)).toBeGreaterThanOrEqual(before - 1000);
   expect(signature).toBe(hmacSha512Hex(canonicalString(unsigned, { form: 'simple' }), secret));
   expect(validateWidgetSettings(parsed.payload.params)).toEqual([]);
   expect(parsed.payload.callbacks).toEqual({ success: `${store.storeUrl}/?card2crypto=success`, fail: `${store.storeUrl}/?card2crypto=fail` });
@@ -286,7 +300,11 @@ test('the signing route refuses forged blocks and element ids, never returns the
   type Answer = { script: string; results: { settings?: Record<string, unknown>; code?: string }[] };
 
   // One request for several blocks; each answered on its own.
-  const ok = await sign([{ block, ref, target }, { block: '{"a":"4999","f":"EUR"}', ref, target }, { block, ref, target: 'c2c-widget-000000000000-1' }]);
+  const ok = await sign([
+    { block, ref, target },
+    { block: '{"a":"4999","f":"EUR"}', ref, target },
+    { block, ref, target: 'c2c-widget-000000000000-1' },
+  ]);
   expect(ok.status()).toBe(200);
   expect(ok.headers()['cache-control']).toContain('no-store');
   const body = await ok.text();
@@ -310,7 +328,9 @@ test('the signing route refuses forged blocks and element ids, never returns the
     for (let i = 0; i < 6 && !limited; i++) {
       const response = await sign([{ block, ref, target }]);
       statuses.push(response.status());
-      if (response.status() === 429) limited = response;
+      if (response.status() === 429) {
+        limited = response;
+      }
     }
     expect(statuses.slice(-1), statuses.join(',')).toEqual([429]);
     expect(Number(limited!.headers()['retry-after'])).toBeGreaterThan(0);

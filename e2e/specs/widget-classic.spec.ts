@@ -27,7 +27,10 @@ test.describe.configure({ mode: 'serial' });
 let leaks: () => Promise<string[]>;
 test.beforeAll(() => {
   mkdirSync(path.dirname(classicScreen), { recursive: true });
-  writeFileSync(classicScreen, "<?php\n// e2e only (widget-classic.spec.ts): the classic widgets screen, as the Classic Widgets plugin does.\nadd_filter( 'use_widgets_block_editor', '__return_false' );\n");
+  writeFileSync(
+    classicScreen,
+    "<?php\n// e2e only (widget-classic.spec.ts): the classic widgets screen, as the Classic Widgets plugin does.\nadd_filter( 'use_widgets_block_editor', '__return_false' );\n",
+  );
 });
 test.afterAll(() => {
   rmSync(classicScreen, { force: true });
@@ -43,7 +46,9 @@ test.afterEach(async () => {
 const ours = (page: Page) => page.locator('#sidebar-1 .widget[id*="_card2crypto_widget-"]').filter({ has: page.locator(`input[value="${HEADING}"]`) });
 
 async function saveWidget(page: Page, widget: ReturnType<typeof ours>): Promise<void> {
-  const saved = page.waitForResponse((r) => r.url().includes('admin-ajax.php') && r.request().postData()?.includes('action=save-widget') === true, { timeout: 180_000 });
+  const saved = page.waitForResponse((r) => r.url().includes('admin-ajax.php') && r.request().postData()?.includes('action=save-widget') === true, {
+    timeout: 180_000,
+  });
   await widget.locator('input.widget-control-save').click();
   expect((await saved).status()).toBe(200);
   await expect(widget.locator('.spinner.is-active')).toHaveCount(0, { timeout: 60_000 });
@@ -64,7 +69,9 @@ test('the admin adds the classic widget to the sidebar; a refused value is expla
   await available.locator('.widget-top').click();
   const chooser = page.locator('.widgets-chooser');
   await chooser.locator('.widgets-chooser-sidebars li', { hasText: 'Sidebar' }).first().click();
-  const added = page.waitForResponse((r) => r.url().includes('admin-ajax.php') && r.request().postData()?.includes('action=save-widget') === true, { timeout: 180_000 });
+  const added = page.waitForResponse((r) => r.url().includes('admin-ajax.php') && r.request().postData()?.includes('action=save-widget') === true, {
+    timeout: 180_000,
+  });
   await chooser.locator('.widgets-chooser-add').click();
   await added;
   await expect(inSidebar).toHaveCount(before.length + 1, { timeout: 60_000 });
@@ -76,7 +83,9 @@ test('the admin adds the classic widget to the sidebar; a refused value is expla
     .toBeVisible({ timeout: 15_000 })
     .then(() => true)
     .catch(() => false);
-  if (!opened) await widget.locator('.widget-top .widget-action').click();
+  if (!opened) {
+    await widget.locator('.widget-top .widget-action').click();
+  }
   await expect(widget.getByLabel('Heading')).toBeVisible({ timeout: 60_000 });
   await expect(widget.getByLabel('Heading')).not.toHaveValue('');
   await expect(widget.getByLabel('Fiat currency').locator('option').first()).toHaveText(/^Site default \(EUR\)$/);
@@ -124,7 +133,9 @@ test('the admin removes the classic widget', async ({ page }) => {
   const widget = ours(page);
   await expect(widget).toHaveCount(1, { timeout: 120_000 });
   await widget.locator('.widget-top .widget-action').click();
-  const removed = page.waitForResponse((r) => r.url().includes('admin-ajax.php') && r.request().postData()?.includes('delete_widget=1') === true, { timeout: 180_000 });
+  const removed = page.waitForResponse((r) => r.url().includes('admin-ajax.php') && r.request().postData()?.includes('delete_widget=1') === true, {
+    timeout: 180_000,
+  });
   await widget.locator('.widget-control-remove').click();
   await removed;
   await expect(ours(page)).toHaveCount(0, { timeout: 60_000 });

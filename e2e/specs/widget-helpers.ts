@@ -29,7 +29,11 @@ export function runningStore(): RunningStore | null {
 
 /** The widget plugin's zip: the one the e2e global setup built, else `npm run zip`'s. */
 export function widgetZip(): string | null {
-  return [path.join(ROOT, '.card2crypto', `${E2E_SITE}-zips`, 'card2crypto-widget.zip'), path.join(ROOT, 'dist', 'card2crypto-widget.zip')].find((f) => existsSync(f)) ?? null;
+  return (
+    [path.join(ROOT, '.card2crypto', `${E2E_SITE}-zips`, 'card2crypto-widget.zip'), path.join(ROOT, 'dist', 'card2crypto-widget.zip')].find((f) =>
+      existsSync(f),
+    ) ?? null
+  );
 }
 
 /** The sandbox partner's secret (kept by the harness; only tests and the sandbox read it). */
@@ -69,7 +73,9 @@ export async function saveSettings(page: Page): Promise<void> {
 export function watchForSecret(page: Page, store: RunningStore, secret: string): () => Promise<string[]> {
   const pending: Promise<string | null>[] = [];
   const check = async (response: Response): Promise<string | null> => {
-    if (!response.url().startsWith(store.storeUrl)) return null;
+    if (!response.url().startsWith(store.storeUrl)) {
+      return null;
+    }
     const headers = JSON.stringify(await response.allHeaders().catch(() => ({})));
     const body = await response.body().catch(() => Buffer.alloc(0));
     return headers.includes(secret) || body.includes(secret) ? response.url() : null;

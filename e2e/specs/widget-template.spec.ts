@@ -8,7 +8,17 @@
  * template is reverted, the page deleted and the previous theme restored.
  */
 import { test, type Page } from '@playwright/test';
-import { collectWidgetEvents, expect, loginAsAdmin, partnerSecret, runningStore, waitForWidgetEvent, watchForSecret, widgetEvents, widgetFrame } from './widget-helpers.js';
+import {
+  collectWidgetEvents,
+  expect,
+  loginAsAdmin,
+  partnerSecret,
+  runningStore,
+  waitForWidgetEvent,
+  watchForSecret,
+  widgetEvents,
+  widgetFrame,
+} from './widget-helpers.js';
 
 const found = runningStore();
 test.skip(!found, 'SKIPPED: no store started by the e2e harness (.card2crypto/<site>/running.json): these specs need its sandbox partner.');
@@ -32,12 +42,12 @@ test.afterEach(async () => {
 /** A REST call with the logged-in admin's cookie and nonce, from the page (as the editors make them). */
 async function rest<T>(page: Page, method: string, route: string, body?: unknown): Promise<{ status: number; json: T }> {
   return page.evaluate(
-    async ({ method, route, body }) => {
+    async (call) => {
       const nonce = await (await fetch('/wp-admin/admin-ajax.php?action=rest-nonce')).text();
-      const response = await fetch(`/wp-json${route}`, {
-        method,
+      const response = await fetch(`/wp-json${call.route}`, {
+        method: call.method,
         headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': nonce },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
       });
       return { status: response.status, json: (await response.json().catch(() => null)) as T };
     },
@@ -92,7 +102,11 @@ test('in a block theme, widgets in a template and in the page all start on one p
     expect(saved.status, JSON.stringify(saved.json)).toBe(200);
     expect(saved.json.source).toBe('custom');
 
-    const created = await rest<{ id: number; link: string }>(page, 'POST', '/wp/v2/pages', { title: `Several widgets ${RUN}`, status: 'publish', content: IN_PAGE.join('\n') });
+    const created = await rest<{ id: number; link: string }>(page, 'POST', '/wp/v2/pages', {
+      title: `Several widgets ${RUN}`,
+      status: 'publish',
+      content: IN_PAGE.join('\n'),
+    });
     expect(created.status).toBe(201);
     pageId = created.json.id;
 
@@ -109,7 +123,9 @@ test('in a block theme, widgets in a template and in the page all start on one p
     const ids = await frames.evaluateAll((els) => els.map((el) => el.id));
     expect(new Set(ids).size, 'every widget has its own element').toBe(4);
 
-    for (const i of ids.keys()) await waitForWidgetEvent(page, frames.nth(i), 'onLoaded');
+    for (const i of ids.keys()) {
+      await waitForWidgetEvent(page, frames.nth(i), 'onLoaded');
+    }
     // Each started with its own block's settings.
     const amounts = page.locator('.c2c-widget', { has: page.getByRole('heading', { name: `Template widget A ${RUN}` }) });
     await expect(widgetFrame(amounts).locator('#from_amount')).toHaveValue(/^60(\.00)?$/, { timeout: 120_000 });
@@ -122,8 +138,12 @@ test('in a block theme, widgets in a template and in the page all start on one p
       const reverted = await rest(page, 'DELETE', `/wp/v2/templates/${templateId}?force=true`);
       expect([200, 404]).toContain(reverted.status);
     }
-    if (pageId) await rest(page, 'DELETE', `/wp/v2/pages/${pageId}?force=true`);
-    if ((await activeTheme(page)) !== previous) await activate(page, previous);
+    if (pageId) {
+      await rest(page, 'DELETE', `/wp/v2/pages/${pageId}?force=true`);
+    }
+    if ((await activeTheme(page)) !== previous) {
+      await activate(page, previous);
+    }
   }
 });
 

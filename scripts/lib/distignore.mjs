@@ -16,10 +16,16 @@ function globToRegExp(glob) {
     if (c === '*' && glob[i + 1] === '*') {
       out += '.*';
       i++;
-      if (glob[i + 1] === '/') i++;
-    } else if (c === '*') out += '[^/]*';
-    else if (c === '?') out += '[^/]';
-    else out += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+      if (glob[i + 1] === '/') {
+        i++;
+      }
+    } else if (c === '*') {
+      out += '[^/]*';
+    } else if (c === '?') {
+      out += '[^/]';
+    } else {
+      out += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    }
   }
   return out;
 }
@@ -29,15 +35,23 @@ export function parseDistignore(text) {
   const rules = [];
   for (const raw of text.split(/\r?\n/)) {
     let line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
+    if (!line || line.startsWith('#')) {
+      continue;
+    }
     const directoryOnly = line.endsWith('/');
-    if (directoryOnly) line = line.slice(0, -1);
+    if (directoryOnly) {
+      line = line.slice(0, -1);
+    }
     const anchored = line.startsWith('/') || line.slice(0, -1).includes('/');
-    if (line.startsWith('/')) line = line.slice(1);
+    if (line.startsWith('/')) {
+      line = line.slice(1);
+    }
     const body = globToRegExp(line);
     rules.push({ regexp: new RegExp(anchored ? `^${body}$` : `(^|/)${body}$`), directoryOnly });
   }
-  for (const name of ALWAYS_EXCLUDED) rules.push({ regexp: new RegExp(`(^|/)${globToRegExp(name)}$`), directoryOnly: false });
+  for (const name of ALWAYS_EXCLUDED) {
+    rules.push({ regexp: new RegExp(`(^|/)${globToRegExp(name)}$`), directoryOnly: false });
+  }
   return (path, isDirectory) => rules.some((rule) => (!rule.directoryOnly || isDirectory) && rule.regexp.test(path));
 }
 
@@ -55,8 +69,12 @@ export async function listShippedFiles(root) {
     for (const entry of entries) {
       const path = relative ? `${relative}/${entry.name}` : entry.name;
       const isDirectory = entry.isDirectory();
-      if (entry.isSymbolicLink()) throw new Error(`${join(root, path)} is a symbolic link; plugin zips carry real files only`);
-      if (excluded(path, isDirectory)) continue;
+      if (entry.isSymbolicLink()) {
+        throw new Error(`${join(root, path)} is a symbolic link; plugin zips carry real files only`);
+      }
+      if (excluded(path, isDirectory)) {
+        continue;
+      }
       if (isDirectory) {
         out.push({ path: `${path}/`, isDirectory: true });
         await walk(path);

@@ -18,7 +18,9 @@ export function pluginHeaders(file) {
   const text = readFileSync(file, 'utf8').slice(0, 8192);
   const headers = {};
   for (const match of text.matchAll(/^[ \t/*#@]*([A-Za-z][A-Za-z ]+?):[ \t]*(.+?)[ \t]*(?:\*\/)?$/gm)) {
-    if (!(match[1] in headers)) headers[match[1]] = match[2];
+    if (!(match[1] in headers)) {
+      headers[match[1]] = match[2];
+    }
   }
   return headers;
 }
@@ -30,18 +32,26 @@ function describe(dir, source) {
 
 /** Does this WooCommerce run on that WordPress? (WordPress ignores pre-release suffixes: 6.7-alpha counts as 6.7.) */
 export function woocommerceFits(woocommerce, wordpressVersion) {
-  if (!woocommerce.requiresWordPress || !wordpressVersion || !/^\d/.test(wordpressVersion)) return true;
+  if (!woocommerce.requiresWordPress || !wordpressVersion || !/^\d/.test(wordpressVersion)) {
+    return true;
+  }
   return compareWordPressVersions(wordpressVersion.split('-')[0], woocommerce.requiresWordPress) >= 0;
 }
 
 /** Every WooCommerce in the cache, newest first. */
 export async function listCachedWooCommerce(cacheDir = WOOCOMMERCE_CACHE_DIR) {
-  if (!existsSync(cacheDir)) return [];
+  if (!existsSync(cacheDir)) {
+    return [];
+  }
   const found = [];
-  if (existsSync(join(cacheDir, 'woocommerce.php'))) found.push(describe(cacheDir, 'cache'));
+  if (existsSync(join(cacheDir, 'woocommerce.php'))) {
+    found.push(describe(cacheDir, 'cache'));
+  }
   for (const name of await readdir(cacheDir, { withFileTypes: true })) {
     const dir = join(cacheDir, name.name);
-    if ((name.isDirectory() || name.isSymbolicLink()) && existsSync(join(dir, 'woocommerce.php'))) found.push(describe(dir, 'cache'));
+    if ((name.isDirectory() || name.isSymbolicLink()) && existsSync(join(dir, 'woocommerce.php'))) {
+      found.push(describe(dir, 'cache'));
+    }
   }
   return found.sort((a, b) => compareWordPressVersions(b.version, a.version));
 }
@@ -56,7 +66,7 @@ export function notFoundMessage(cacheDir = WOOCOMMERCE_CACHE_DIR) {
 
 /**
  * @param {{ wordpressVersion?: string, env?: NodeJS.ProcessEnv, cacheDir?: string }} [options]
- * @returns {Promise<{found: true, dir: string, source: string, version: string, requiresWordPress: string|null} | {found: false, message: string}>}
+ * @return {Promise<{found: true, dir: string, source: string, version: string, requiresWordPress: string|null} | {found: false, message: string}>}
  */
 export async function findWooCommerce({ wordpressVersion, env = process.env, cacheDir = WOOCOMMERCE_CACHE_DIR } = {}) {
   if (env.WOOCOMMERCE_DIR) {
@@ -66,16 +76,24 @@ export async function findWooCommerce({ wordpressVersion, env = process.env, cac
     }
     const found = describe(dir, 'WOOCOMMERCE_DIR');
     if (!woocommerceFits(found, wordpressVersion)) {
-      return { found: false, message: `WooCommerce ${found.version} (${dir}) requires WordPress ${found.requiresWordPress}, this site runs ${wordpressVersion}: starting without it. Set WOOCOMMERCE_DIR to an older WooCommerce.` };
+      return {
+        found: false,
+        message: `WooCommerce ${found.version} (${dir}) requires WordPress ${found.requiresWordPress}, this site runs ${wordpressVersion}: starting without it. Set WOOCOMMERCE_DIR to an older WooCommerce.`,
+      };
     }
     return found;
   }
   const cached = await listCachedWooCommerce(cacheDir);
-  if (!cached.length) return { found: false, message: notFoundMessage(cacheDir) };
+  if (!cached.length) {
+    return { found: false, message: notFoundMessage(cacheDir) };
+  }
   const wanted = env.WC_VERSION;
   const candidates = wanted ? cached.filter((entry) => versionMatches(entry.version, wanted)) : cached;
   if (!candidates.length) {
-    return { found: false, message: `WC_VERSION=${wanted}: no such WooCommerce in ${cacheDir} (${cached.map((e) => e.version).join(', ')}).\n${notFoundMessage(cacheDir)}` };
+    return {
+      found: false,
+      message: `WC_VERSION=${wanted}: no such WooCommerce in ${cacheDir} (${cached.map((e) => e.version).join(', ')}).\n${notFoundMessage(cacheDir)}`,
+    };
   }
   const fitting = candidates.find((entry) => woocommerceFits(entry, wordpressVersion));
   if (!fitting) {

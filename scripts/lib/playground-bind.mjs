@@ -8,7 +8,9 @@ const host = process.env.CARD2CRYPTO_BIND_HOST;
 if (host) {
   const listen = net.Server.prototype.listen;
   net.Server.prototype.listen = function listenOnHost(...args) {
-    if (typeof args[0] === 'number' && (args.length === 1 || typeof args[1] === 'function')) args.splice(1, 0, host);
+    if (typeof args[0] === 'number' && (args.length === 1 || typeof args[1] === 'function')) {
+      args.splice(1, 0, host);
+    }
     return listen.apply(this, args);
   };
 }

@@ -25,7 +25,9 @@ export async function freePort(preferred = 0, span = 50, exclude = []) {
     });
   }
   for (let port = preferred; port < preferred + span; port++) {
-    if (!exclude.includes(port) && (await isPortFree(port))) return port;
+    if (!exclude.includes(port) && (await isPortFree(port))) {
+      return port;
+    }
   }
   throw new Error(`No free port in ${preferred}-${preferred + span - 1}; pass another with --port`);
 }

@@ -19,7 +19,9 @@ export function spawnLogged(command, args, { logFile, env = process.env, cwd, on
     pending += chunk.toString('utf8');
     const lines = pending.split(/\r?\n/);
     pending = lines.pop();
-    for (const line of lines) onLine?.(line);
+    for (const line of lines) {
+      onLine?.(line);
+    }
   };
   child.stdout.on('data', feed);
   child.stderr.on('data', feed);
@@ -33,10 +35,14 @@ export async function waitForHttp(url, { timeoutMs, child, what = url }) {
   let exited = null;
   child?.once('exit', (code, signal) => (exited = { code, signal }));
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`${what} exited (code ${exited.code}, signal ${exited.signal}) before answering ${url}`);
+    if (exited) {
+      throw new Error(`${what} exited (code ${exited.code}, signal ${exited.signal}) before answering ${url}`);
+    }
     try {
       const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(5000) });
-      if (response.status < 500) return;
+      if (response.status < 500) {
+        return;
+      }
     } catch {
       // not listening yet
     }
@@ -47,7 +53,9 @@ export async function waitForHttp(url, { timeoutMs, child, what = url }) {
 
 /** Stop a child by PID: SIGTERM, then SIGKILL after `graceMs`. Resolves once it has exited. */
 export function stopChild(child, { graceMs = 10_000 } = {}) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (!child || child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve();
+  }
   return new Promise((resolveStop) => {
     const timer = setTimeout(() => {
       try {

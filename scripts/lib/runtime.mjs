@@ -9,8 +9,8 @@ export const RUNTIMES = ['native', 'playground'];
 
 /**
  * @param {{ env?: NodeJS.ProcessEnv, preferred: 'native'|'playground'|'auto' }} options
- *   preferred: the caller's default when CARD2CRYPTO_RUNTIME is unset ('auto': native when installed).
- * @returns {{ runtime: 'native'|'playground', why: string }}
+ *                                                                                       preferred: the caller's default when CARD2CRYPTO_RUNTIME is unset ('auto': native when installed).
+ * @return {{ runtime: 'native'|'playground', why: string }}
  */
 export function chooseRuntime({ env = process.env, preferred }) {
   const asked = env.CARD2CRYPTO_RUNTIME?.trim() || preferred;
@@ -24,7 +24,9 @@ export function chooseRuntime({ env = process.env, preferred }) {
     }
     return { runtime: 'native', why: describeNative(native) };
   }
-  if (asked === 'playground') return { runtime: 'playground', why: 'WordPress Playground (PHP as WebAssembly, SQLite)' };
+  if (asked === 'playground') {
+    return { runtime: 'playground', why: 'WordPress Playground (PHP as WebAssembly, SQLite)' };
+  }
   return native.available
     ? { runtime: 'native', why: describeNative(native) }
     : { runtime: 'playground', why: `the native runtime is not installed (missing: ${native.missing.join(', ')}; npm run setup:native installs it)` };

@@ -14,7 +14,14 @@ export function parseSandboxAddresses(lines, baseUrl) {
   const urls = { base: baseUrl };
   for (const line of lines) {
     const match = /([A-Za-z][A-Za-z0-9 _-]*?)\s*[:=]?\s+(https?:\/\/\S+)/.exec(line.replace(/\x1b\[[0-9;]*m/g, ''));
-    if (match) urls[match[1].trim().toLowerCase().replace(/[\s_-]+/g, ' ')] = match[2].replace(/[),.]+$/, '');
+    if (match) {
+      urls[
+        match[1]
+          .trim()
+          .toLowerCase()
+          .replace(/[\s_-]+/g, ' ')
+      ] = match[2].replace(/[),.]+$/, '');
+    }
   }
   return urls;
 }
@@ -23,13 +30,15 @@ export function parseSandboxAddresses(lines, baseUrl) {
 export function pickAddress(urls, words, fallback) {
   for (const word of words) {
     const key = Object.keys(urls).find((label) => label.includes(word));
-    if (key) return urls[key];
+    if (key) {
+      return urls[key];
+    }
   }
   return fallback;
 }
 
 /**
- * @returns {Promise<null | {url: string, urls: Record<string,string>, dashboardUrl: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void>}>}
+ * @return {Promise<null | {url: string, urls: Record<string,string>, dashboardUrl: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void>}>}
  *   null (with `onMissing` told why) when the sandbox is not built yet.
  */
 export async function startSandbox({ port, host = '127.0.0.1', partner, logFile, dataDir, timeoutMs = 60_000, onMissing = () => {} }) {
@@ -46,7 +55,9 @@ export async function startSandbox({ port, host = '127.0.0.1', partner, logFile,
   writeFileSync(partnersFile, JSON.stringify([{ token: partner.token, secret: partner.secret, callback_url: partner.callbackUrl }]), { mode: 0o600 });
   chmodSync(partnersFile, 0o600);
   const args = [SANDBOX_BIN, '--host', host, '--port', String(port), '--partners-file', partnersFile];
-  if (dataDir) args.push('--data-dir', dataDir);
+  if (dataDir) {
+    args.push('--data-dir', dataDir);
+  }
   args.push('--callback-ip', '127.0.0.1');
   const lines = [];
   const child = spawnLogged(process.execPath, args, { logFile, onLine: (line) => lines.push(line) });

@@ -30,7 +30,9 @@ export const SAMPLE_PRODUCTS = [
 /** Per-site partner credentials, generated once and kept with the site. */
 export async function partnerCredentials(harnessDir) {
   const file = join(harnessDir, 'partner.json');
-  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8'));
+  if (existsSync(file)) {
+    return JSON.parse(await readFile(file, 'utf8'));
+  }
   const credentials = { token: `demo-${randomBytes(8).toString('hex')}`, secret: randomBytes(32).toString('hex') };
   await mkdir(harnessDir, { recursive: true });
   await writeFile(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
@@ -91,7 +93,9 @@ export function pluginOptions({ partner, sandbox }) {
  * e2e suite uploads them); the checkout only with WooCommerce, which it requires.
  */
 export function pluginsToActivate(mountPlugins, woocommerce) {
-  if (!mountPlugins) return [];
+  if (!mountPlugins) {
+    return [];
+  }
   return PLUGINS.filter((plugin) => existsSync(join(plugin.dir, plugin.main)) && (woocommerce || plugin.key !== 'checkout')).map(
     (plugin) => `${plugin.slug}/${plugin.main}`,
   );

@@ -27,11 +27,16 @@ export function siteDirs(name, runtime = 'playground') {
 /** Plugin folders the site gets from elsewhere: WooCommerce, and both plugins when mounted from source. */
 function pluginSources({ woocommerce, mountPlugins, log }) {
   const sources = [];
-  if (woocommerce.found) sources.push([woocommerce.dir, 'woocommerce']);
+  if (woocommerce.found) {
+    sources.push([woocommerce.dir, 'woocommerce']);
+  }
   if (mountPlugins) {
     for (const plugin of PLUGINS) {
-      if (existsSync(join(plugin.dir, plugin.main))) sources.push([plugin.dir, plugin.slug]);
-      else log(`${plugin.slug}: ${join(plugin.dir, plugin.main)} does not exist yet, not mounted.`);
+      if (existsSync(join(plugin.dir, plugin.main))) {
+        sources.push([plugin.dir, plugin.slug]);
+      } else {
+        log(`${plugin.slug}: ${join(plugin.dir, plugin.main)} does not exist yet, not mounted.`);
+      }
     }
   }
   return sources;
@@ -89,7 +94,12 @@ async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpr
   return {
     url: site.url,
     source: wordpress.source,
-    runtime: { name: 'native', php: `${native.versions.php} (PHP-FPM, 4 workers)`, database: `MariaDB ${native.versions.mariadb}`, webServer: `nginx ${native.versions.nginx}` },
+    runtime: {
+      name: 'native',
+      php: `${native.versions.php} (PHP-FPM, 4 workers)`,
+      database: `MariaDB ${native.versions.mariadb}`,
+      webServer: `nginx ${native.versions.nginx}`,
+    },
     pids: site.pids,
     children: site.children,
     stop: site.stop,
@@ -98,14 +108,14 @@ async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpr
 }
 
 /**
- * @param {object} options
- * @param {string} options.name site name under .card2crypto/ ("store", "e2e")
- * @param {'native'|'playground'} options.runtime
- * @param {boolean} [options.reset] start from an empty site
- * @param {number} [options.port] preferred WordPress port (next free one is used)
- * @param {number} [options.sandboxPort] preferred sandbox port
- * @param {string} [options.host] the interface WordPress and the sandbox listen on (127.0.0.1)
- * @param {boolean} options.mountPlugins mount plugins/checkout and plugins/widget from source and activate them
+ * @param {Object}                 options
+ * @param {string}                 options.name          site name under .card2crypto/ ("store", "e2e")
+ * @param {'native'|'playground'}  options.runtime
+ * @param {boolean}                [options.reset]       start from an empty site
+ * @param {number}                 [options.port]        preferred WordPress port (next free one is used)
+ * @param {number}                 [options.sandboxPort] preferred sandbox port
+ * @param {string}                 [options.host]        the interface WordPress and the sandbox listen on (127.0.0.1)
+ * @param {boolean}                options.mountPlugins  mount plugins/checkout and plugins/widget from source and activate them
  * @param {(line: string) => void} [options.log]
  */
 export async function startStore({ name, runtime, reset = false, port = 9400, sandboxPort = 9450, host = '127.0.0.1', mountPlugins, log = console.log }) {
@@ -126,7 +136,9 @@ export async function startStore({ name, runtime, reset = false, port = 9400, sa
 
   const stoppers = [];
   const stopAll = async () => {
-    for (const stop of stoppers.splice(0).reverse()) await stop().catch(() => {});
+    for (const stop of stoppers.splice(0).reverse()) {
+      await stop().catch(() => {});
+    }
   };
   try {
     // The store is still worth having without the sandbox (it may be mid-build
@@ -143,7 +155,9 @@ export async function startStore({ name, runtime, reset = false, port = 9400, sa
       log(`*** The sandbox failed to start, continuing without it: ${error.message}`);
       return null;
     });
-    if (sandbox) stoppers.push(sandbox.stop);
+    if (sandbox) {
+      stoppers.push(sandbox.stop);
+    }
 
     const blueprint = await writeSeed({ harnessDir: dirs.harnessDir, woocommerce: woocommerce.found, mountPlugins, partner, sandbox });
     await unlink(join(dirs.harnessDir, 'seed-result.json')).catch(() => {});
@@ -154,7 +168,9 @@ export async function startStore({ name, runtime, reset = false, port = 9400, sa
     stoppers.push(server.stop);
     const bootSeconds = (Date.now() - started) / 1000;
     const seed = await readSeedResult(dirs.harnessDir);
-    if (!seed) throw new Error(`The seed did not run (see ${dirs.logDir})`);
+    if (!seed) {
+      throw new Error(`The seed did not run (see ${dirs.logDir})`);
+    }
 
     const info = {
       name,
@@ -166,7 +182,14 @@ export async function startStore({ name, runtime, reset = false, port = 9400, sa
       partner: { token: partner.token, callbackUrl: partner.callbackUrl },
       wordpress: { version: seed.wordpressVersion, source: server.source ?? wordpress.source },
       woocommerce: woocommerce.found
-        ? { version: seed.woocommerceVersion || woocommerce.version, dir: woocommerce.dir, source: woocommerce.source, hpos: seed.hpos, pages: seed.pages, products: seed.products }
+        ? {
+            version: seed.woocommerceVersion || woocommerce.version,
+            dir: woocommerce.dir,
+            source: woocommerce.source,
+            hpos: seed.hpos,
+            pages: seed.pages,
+            products: seed.products,
+          }
         : null,
       woocommerceMessage: woocommerce.found ? null : woocommerce.message,
       seed,
@@ -177,7 +200,9 @@ export async function startStore({ name, runtime, reset = false, port = 9400, sa
     await writeFile(join(dirs.stateDir, 'running.json'), JSON.stringify({ ...info, seed: undefined }, null, 2));
     // Resolves with the name of the first child that exits on its own.
     const unexpectedExit = new Promise((resolveExit) => {
-      for (const [childName, child] of Object.entries(server.children)) child.once('exit', (code, signal) => resolveExit({ name: childName, code, signal }));
+      for (const [childName, child] of Object.entries(server.children)) {
+        child.once('exit', (code, signal) => resolveExit({ name: childName, code, signal }));
+      }
       sandbox?.child.once('exit', (code, signal) => resolveExit({ name: 'The sandbox', code, signal }));
     });
     return {

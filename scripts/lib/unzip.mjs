@@ -23,9 +23,7 @@ export async function walkZip(file, onEntry) {
     zip.on('end', resolveWalk);
     zip.on('entry', (entry) => {
       const openStream = () =>
-        new Promise((resolveStream, rejectStream) =>
-          zip.openReadStream(entry, (error, stream) => (error ? rejectStream(error) : resolveStream(stream))),
-        );
+        new Promise((resolveStream, rejectStream) => zip.openReadStream(entry, (error, stream) => (error ? rejectStream(error) : resolveStream(stream))));
       Promise.resolve(onEntry(entry, openStream)).then(() => zip.readEntry(), reject);
     });
     zip.readEntry();
@@ -40,7 +38,9 @@ export async function readZip(file) {
     let content = null;
     if (!isDirectory) {
       const chunks = [];
-      for await (const chunk of await openStream()) chunks.push(chunk);
+      for await (const chunk of await openStream()) {
+        chunks.push(chunk);
+      }
       content = Buffer.concat(chunks);
     }
     entries.push({ name: entry.fileName, isDirectory, size: entry.uncompressedSize, content });
@@ -52,9 +52,13 @@ export async function readZip(file) {
 export async function readZipEntry(file, name) {
   let content = null;
   await walkZip(file, async (entry, openStream) => {
-    if (entry.fileName !== name) return;
+    if (entry.fileName !== name) {
+      return;
+    }
     const chunks = [];
-    for await (const chunk of await openStream()) chunks.push(chunk);
+    for await (const chunk of await openStream()) {
+      chunks.push(chunk);
+    }
     content = Buffer.concat(chunks);
   });
   return content;

@@ -5,15 +5,21 @@ import { crc32 as zlibCrc32, deflateRawSync } from 'node:zlib';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  for (let k = 0; k < 8; k++) {
+    c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  }
   return c >>> 0;
 });
 
 /** CRC-32 of a buffer (zlib's when this Node has it). */
 export function crc32(data) {
-  if (typeof zlibCrc32 === 'function') return zlibCrc32(data) >>> 0;
+  if (typeof zlibCrc32 === 'function') {
+    return zlibCrc32(data) >>> 0;
+  }
   let crc = 0xffffffff;
-  for (const byte of data) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+  for (const byte of data) {
+    crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+  }
   return (crc ^ 0xffffffff) >>> 0;
 }
 
@@ -29,18 +35,24 @@ function dosDateTime(date) {
 /**
  * Build a zip archive in memory.
  * @param {Array<{name: string, data?: Buffer, mtime?: Date, mode?: number}>} entries
- *   names use "/" separators; a name ending in "/" is a directory.
- * @returns {Buffer}
+ *                                                                                    names use "/" separators; a name ending in "/" is a directory.
+ * @return {Buffer}
  */
 export function createZip(entries) {
-  if (entries.length > 0xffff) throw new Error(`Too many zip entries (${entries.length}); ZIP64 is not supported`);
+  if (entries.length > 0xffff) {
+    throw new Error(`Too many zip entries (${entries.length}); ZIP64 is not supported`);
+  }
   const locals = [];
   const centrals = [];
   let offset = 0;
   const seen = new Set();
   for (const entry of entries) {
-    if (!entry.name || entry.name.startsWith('/') || entry.name.split('/').includes('..')) throw new Error(`Unsafe zip entry name: ${entry.name}`);
-    if (seen.has(entry.name)) throw new Error(`Duplicate zip entry: ${entry.name}`);
+    if (!entry.name || entry.name.startsWith('/') || entry.name.split('/').includes('..')) {
+      throw new Error(`Unsafe zip entry name: ${entry.name}`);
+    }
+    if (seen.has(entry.name)) {
+      throw new Error(`Duplicate zip entry: ${entry.name}`);
+    }
     seen.add(entry.name);
     const isDirectory = entry.name.endsWith('/');
     const data = isDirectory ? Buffer.alloc(0) : (entry.data ?? Buffer.alloc(0));
@@ -48,7 +60,9 @@ export function createZip(entries) {
     // Store when deflating does not help (already compressed images, tiny files).
     const method = deflated && deflated.length < data.length ? 8 : 0;
     const body = method === 8 ? deflated : data;
-    if (data.length > 0xfffffffe || offset > 0xfffffffe) throw new Error(`Zip too large at ${entry.name}; ZIP64 is not supported`);
+    if (data.length > 0xfffffffe || offset > 0xfffffffe) {
+      throw new Error(`Zip too large at ${entry.name}; ZIP64 is not supported`);
+    }
     const name = Buffer.from(entry.name, 'utf8');
     const { time, date } = dosDateTime(entry.mtime ?? new Date());
     const crc = crc32(data);
@@ -84,7 +98,7 @@ export function createZip(entries) {
     central.writeUInt16LE(0, 32); // comment
     central.writeUInt16LE(0, 34); // disk
     central.writeUInt16LE(0, 36); // internal attributes
-    central.writeUInt32LE(((mode & 0xffff) << 16 | (isDirectory ? 0x10 : 0)) >>> 0, 38);
+    central.writeUInt32LE((((mode & 0xffff) << 16) | (isDirectory ? 0x10 : 0)) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
 

@@ -25,7 +25,9 @@ describe('WordPress versions', () => {
   test('the npm builds are listed newest first, each with its static files', async () => {
     const builds = await listNpmWordPressBuilds();
     assert.ok(builds.length > 0, '@wp-playground/wordpress-builds is a dev dependency');
-    for (let i = 1; i < builds.length; i++) assert.ok(compareWordPressVersions(builds[i - 1].version, builds[i].version) >= 0);
+    for (let i = 1; i < builds.length; i++) {
+      assert.ok(compareWordPressVersions(builds[i - 1].version, builds[i].version) >= 0);
+    }
     assert.match(builds[0].version, /^\d+\.\d+/);
   });
 });
@@ -106,7 +108,12 @@ describe('sandbox process', () => {
     const dir = await mkdtemp(join(tmpdir(), 'c2c-harness-'));
     const secret = 'harness-secret-5e7c1a9b';
     const logFile = join(dir, 'logs', 'sandbox.log');
-    const sandbox = await startSandbox({ port: await freePort(), partner: { token: 'harness-partner', secret, callbackUrl: 'http://127.0.0.1:9/cb' }, logFile, dataDir: join(dir, 'data') });
+    const sandbox = await startSandbox({
+      port: await freePort(),
+      partner: { token: 'harness-partner', secret, callbackUrl: 'http://127.0.0.1:9/cb' },
+      logFile,
+      dataDir: join(dir, 'data'),
+    });
     try {
       assert.ok(sandbox, 'the sandbox is built (npm run build)');
       const cmdline = await readFile(`/proc/${sandbox.pid}/cmdline`, 'utf8').catch(() => sandbox.child.spawnargs.join('\0'));
@@ -115,7 +122,10 @@ describe('sandbox process', () => {
       assert.equal((await stat(join(dir, 'data', 'partners.json'))).mode & 0o077, 0, 'only the owner can read the partners file');
       const home = await fetch(`${sandbox.url}/dashboard/api/state`);
       assert.equal(home.status, 200);
-      assert.deepEqual((await home.json()).partners.map((p) => p.token), ['harness-partner']);
+      assert.deepEqual(
+        (await home.json()).partners.map((p) => p.token),
+        ['harness-partner'],
+      );
     } finally {
       await sandbox?.stop();
     }

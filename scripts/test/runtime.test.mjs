@@ -20,9 +20,16 @@ before(async () => {
     await mkdir(join(cache, 'wordpress', version, 'wp-includes'), { recursive: true });
     await writeFile(join(cache, 'wordpress', version, 'wp-includes', 'version.php'), `<?php\n$wp_version = '${version}';\n`);
   }
-  for (const [version, requires] of [['11.0.1', '6.9'], ['9.8.5', '6.6'], ['10.2.0', '6.7']]) {
+  for (const [version, requires] of [
+    ['11.0.1', '6.9'],
+    ['9.8.5', '6.6'],
+    ['10.2.0', '6.7'],
+  ]) {
     await mkdir(join(cache, 'woocommerce', version), { recursive: true });
-    await writeFile(join(cache, 'woocommerce', version, 'woocommerce.php'), `<?php\n/**\n * Plugin Name: WooCommerce\n * Version: ${version}\n * Requires at least: ${requires}\n */\n`);
+    await writeFile(
+      join(cache, 'woocommerce', version, 'woocommerce.php'),
+      `<?php\n/**\n * Plugin Name: WooCommerce\n * Version: ${version}\n * Requires at least: ${requires}\n */\n`,
+    );
   }
 });
 after(() => rm(cache, { recursive: true, force: true }));
@@ -35,7 +42,10 @@ describe('WordPress from the cache', () => {
   });
 
   test('an unknown WP_VERSION names what the cache has and where to put it', async () => {
-    await assert.rejects(findWordPress({ env: { WP_VERSION: '5.9' }, cacheDir: join(cache, 'wordpress') }), /WP_VERSION=5\.9.*7\.1, 7\.0\.4, 6\.6\.7.*wordpress\/5\.9/s);
+    await assert.rejects(
+      findWordPress({ env: { WP_VERSION: '5.9' }, cacheDir: join(cache, 'wordpress') }),
+      /WP_VERSION=5\.9.*7\.1, 7\.0\.4, 6\.6\.7.*wordpress\/5\.9/s,
+    );
   });
 
   test('WORDPRESS_DIR wins, and must be a WordPress', async () => {
@@ -54,10 +64,13 @@ describe('WordPress from the cache', () => {
 
 describe('WooCommerce from the cache', () => {
   test('listed newest first', async () => {
-    assert.deepEqual((await listCachedWooCommerce(join(cache, 'woocommerce'))).map((w) => w.version), ['11.0.1', '10.2.0', '9.8.5']);
+    assert.deepEqual(
+      (await listCachedWooCommerce(join(cache, 'woocommerce'))).map((w) => w.version),
+      ['11.0.1', '10.2.0', '9.8.5'],
+    );
   });
 
-  test('the newest that runs on the site\'s WordPress', async () => {
+  test("the newest that runs on the site's WordPress", async () => {
     const pick = (wordpressVersion, env = {}) => findWooCommerce({ wordpressVersion, env, cacheDir: join(cache, 'woocommerce') });
     assert.equal((await pick('7.1')).version, '11.0.1');
     assert.equal((await pick('6.8.1')).version, '10.2.0');
@@ -73,12 +86,17 @@ describe('WooCommerce from the cache', () => {
 });
 
 describe('runtime choice', () => {
-  test('CARD2CRYPTO_RUNTIME wins; unset, the caller\'s preference; auto follows what is installed', () => {
+  test("CARD2CRYPTO_RUNTIME wins; unset, the caller's preference; auto follows what is installed", () => {
     assert.equal(chooseRuntime({ env: { CARD2CRYPTO_RUNTIME: 'playground' }, preferred: 'auto' }).runtime, 'playground');
     assert.equal(chooseRuntime({ env: {}, preferred: 'playground' }).runtime, 'playground');
     assert.equal(chooseRuntime({ env: {}, preferred: 'auto' }).runtime, detectNative().available ? 'native' : 'playground');
-    assert.throws(() => chooseRuntime({ env: { CARD2CRYPTO_RUNTIME: 'docker' }, preferred: 'auto' }), /CARD2CRYPTO_RUNTIME=docker: expected one of native, playground/);
-    if (!detectNative().available) assert.throws(() => chooseRuntime({ env: { CARD2CRYPTO_RUNTIME: 'native' }, preferred: 'auto' }), /npm run setup:native/);
+    assert.throws(
+      () => chooseRuntime({ env: { CARD2CRYPTO_RUNTIME: 'docker' }, preferred: 'auto' }),
+      /CARD2CRYPTO_RUNTIME=docker: expected one of native, playground/,
+    );
+    if (!detectNative().available) {
+      assert.throws(() => chooseRuntime({ env: { CARD2CRYPTO_RUNTIME: 'native' }, preferred: 'auto' }), /npm run setup:native/);
+    }
   });
 });
 
@@ -87,7 +105,12 @@ describe('native wp-config.php', () => {
     assert.equal(phpLiteral(true), 'true');
     assert.equal(phpLiteral(42), '42');
     assert.equal(phpLiteral("it's a \\ path"), "'it\\'s a \\\\ path'");
-    const config = wpConfig({ url: 'http://127.0.0.1:9400', dbSocket: '/tmp/x/mariadb.sock', salts: { AUTH_KEY: 'k' }, defines: { CARD2CRYPTO_PARTNER_TOKEN: "t'1" } });
+    const config = wpConfig({
+      url: 'http://127.0.0.1:9400',
+      dbSocket: '/tmp/x/mariadb.sock',
+      salts: { AUTH_KEY: 'k' },
+      defines: { CARD2CRYPTO_PARTNER_TOKEN: "t'1" },
+    });
     assert.match(config, /define\( 'DB_HOST', 'localhost:\/tmp\/x\/mariadb\.sock' \);/);
     assert.match(config, /define\( 'WP_HOME', 'http:\/\/127\.0\.0\.1:9400' \);/);
     assert.match(config, /define\( 'WP_HTTP_BLOCK_EXTERNAL', true \);/);

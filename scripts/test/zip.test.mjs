@@ -113,7 +113,9 @@ describe('buildPluginZip', () => {
     await mkdir(join(dir, 'build'), { recursive: true });
     await mkdir(join(dir, 'node_modules', 'dep'), { recursive: true });
     await writeFile(join(dir, 'demo.php'), `<?php\n/**\n * Plugin Name: Demo\n * Version: ${version}\n */\n`);
-    if (readme !== null) await writeFile(join(dir, 'readme.txt'), readme);
+    if (readme !== null) {
+      await writeFile(join(dir, 'readme.txt'), readme);
+    }
     await writeFile(join(dir, 'src', 'index.ts'), 'export {};');
     await writeFile(join(dir, 'build', 'index.js'), 'console.log(1);');
     await writeFile(join(dir, 'build', 'index.js.map'), '{}');
@@ -129,7 +131,10 @@ describe('buildPluginZip', () => {
     const result = await buildPluginZip(plugin, out);
     assert.equal(result.version, '1.2.3');
     const names = (await readZip(out)).map((e) => e.name);
-    assert.deepEqual(names.sort(), ['demo-plugin/', 'demo-plugin/build/', 'demo-plugin/build/index.js', 'demo-plugin/demo.php', 'demo-plugin/readme.txt'].sort());
+    assert.deepEqual(
+      names.sort(),
+      ['demo-plugin/', 'demo-plugin/build/', 'demo-plugin/build/index.js', 'demo-plugin/demo.php', 'demo-plugin/readme.txt'].sort(),
+    );
     assert.deepEqual(
       (await listShippedFiles(plugin.dir)).map((e) => e.path),
       ['build/', 'build/index.js', 'demo.php', 'readme.txt'],

@@ -87,11 +87,21 @@ let sink = 0;
 function naiveSign(body: object, secret: string): string {
   const members: [string, string][] = [];
   const walk = (node: unknown, name: string): void => {
-    if (Array.isArray(node)) node.forEach((child, i) => walk(child, `${name}:${i}`));
-    else if (node !== null && typeof node === 'object') for (const [k, v] of Object.entries(node)) walk(v, name === '' ? k : `${name}:${k}`);
-    else members.push([name, typeof node === 'boolean' ? (node ? '1' : '0') : node === null ? '' : String(node)]);
+    if (Array.isArray(node)) {
+      node.forEach((child, i) => walk(child, `${name}:${i}`));
+    } else if (node !== null && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node)) {
+        walk(v, name === '' ? k : `${name}:${k}`);
+      }
+    } else {
+      members.push([name, typeof node === 'boolean' ? (node ? '1' : '0') : node === null ? '' : String(node)]);
+    }
   };
-  for (const [k, v] of Object.entries(body)) if (k !== 'signature') walk(v, k);
+  for (const [k, v] of Object.entries(body)) {
+    if (k !== 'signature') {
+      walk(v, k);
+    }
+  }
   members.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return hmacSha512Hex(members.map(([n, v]) => `${n}:${v}`).join(';'), secret);
 }
@@ -101,7 +111,9 @@ type Task = (i: number) => string;
 /** CPU time (µs) of `iterations` calls: unlike wall time, it leaves out the time other processes hold the CPU. */
 function time(task: Task, iterations: number): number {
   const start = process.cpuUsage();
-  for (let i = 0; i < iterations; i++) sink ^= task(i).charCodeAt(i & 127);
+  for (let i = 0; i < iterations; i++) {
+    sink ^= task(i).charCodeAt(i & 127);
+  }
   const used = process.cpuUsage(start);
   return used.user + used.system;
 }
@@ -117,7 +129,9 @@ function main(): void {
   const canonicals = bodies.map((body) => canonicalString(body));
   for (const [n, body] of bodies.entries()) {
     const expected = hmacSha512Hex(canonicals[n] as string, SECRET);
-    if (sign(body, SECRET) !== expected || naiveSign(body, SECRET) !== expected) throw new Error(`body ${n}: implementations disagree`);
+    if (sign(body, SECRET) !== expected || naiveSign(body, SECRET) !== expected) {
+      throw new Error(`body ${n}: implementations disagree`);
+    }
   }
   const tasks: Record<'sign' | 'hmac' | 'naive', Task> = {
     sign: (i) => sign(bodies[i & 63] as object, SECRET),
@@ -125,10 +139,12 @@ function main(): void {
     naive: (i) => naiveSign(bodies[i & 63] as object, SECRET),
   };
 
-  const iterations = Number(process.env['BENCH_ITERATIONS'] ?? 4000);
-  const rounds = Number(process.env['BENCH_ROUNDS'] ?? 41);
+  const iterations = Number(process.env.BENCH_ITERATIONS ?? 4000);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 41);
   // Warm-up: let every path reach optimised code before measuring.
-  for (const task of Object.values(tasks)) time(task, iterations * 5);
+  for (const task of Object.values(tasks)) {
+    time(task, iterations * 5);
+  }
 
   // Short rounds, interleaved in alternating order, so CPU frequency changes and
   // what other processes do to the caches hit every path alike; medians reported.
@@ -138,22 +154,32 @@ function main(): void {
   for (let r = 0; r < rounds; r++) {
     const order = (r % 2 === 0 ? ['sign', 'hmac', 'naive'] : ['naive', 'hmac', 'sign']) as (keyof typeof tasks)[];
     const took = { sign: 0, hmac: 0, naive: 0 };
-    for (const name of order) took[name] = time(tasks[name], iterations);
-    for (const name of order) us[name].push(took[name]);
+    for (const name of order) {
+      took[name] = time(tasks[name], iterations);
+    }
+    for (const name of order) {
+      us[name].push(took[name]);
+    }
     signRatios.push(took.sign / took.hmac);
     naiveRatios.push(took.naive / took.hmac);
   }
   const opsPerSecond = (name: keyof typeof tasks): string =>
-    Math.round((iterations / median(us[name])) * 1e6).toLocaleString('en-US').padStart(9);
+    Math.round((iterations / median(us[name])) * 1e6)
+      .toLocaleString('en-US')
+      .padStart(9);
   const ratio = median(signRatios);
-  console.log(`callback body: ${canonicals[0]?.split(';').length} signed members, canonical string ~${Buffer.byteLength(canonicals[0] as string)} bytes, 64 bodies of one shape`);
+  console.log(
+    `callback body: ${canonicals[0]?.split(';').length} signed members, canonical string ~${Buffer.byteLength(canonicals[0] as string)} bytes, 64 bodies of one shape`,
+  );
   console.log(`${rounds} interleaved rounds × ${iterations} signatures per path; medians, per second of CPU time:`);
   console.log(`  sign(body)                        ${opsPerSecond('sign')} signatures/s`);
   console.log(`  bare HMAC-SHA512(canonical)       ${opsPerSecond('hmac')} signatures/s`);
   console.log(`  naive flatten-sort-join + HMAC    ${opsPerSecond('naive')} signatures/s  (for scale)`);
   console.log(`  sign / bare HMAC (CPU time)       ${ratio.toFixed(3)}×  (goal ≤ 2.5×)${ratio <= 2.5 ? '' : '  ABOVE GOAL'}`);
   console.log(`  naive / bare HMAC (CPU time)      ${median(naiveRatios).toFixed(3)}×`);
-  if (sink === -1) console.log(''); // keeps the results observable to the optimiser
+  if (sink === -1) {
+    console.log('');
+  } // keeps the results observable to the optimiser
 }
 
 main();

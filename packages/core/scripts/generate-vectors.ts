@@ -11,14 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import {
-  canonicalString,
-  hmacSha512Hex,
-  parseJsonLossless,
-  type NullReading,
-  type NumberReading,
-  type SigningForm,
-} from '../src/signing/index.js';
+import { canonicalString, hmacSha512Hex, parseJsonLossless, type NullReading, type NumberReading, type SigningForm } from '../src/signing/index.js';
 
 export interface VectorCase {
   name: string;
@@ -62,7 +55,9 @@ class Builder {
   private readonly names = new Set<string>();
 
   private add(c: VectorCase): void {
-    if (this.names.has(c.name)) throw new Error(`duplicate vector name ${c.name}`);
+    if (this.names.has(c.name)) {
+      throw new Error(`duplicate vector name ${c.name}`);
+    }
     this.names.add(c.name);
     this.cases.push(c);
   }
@@ -73,7 +68,9 @@ class Builder {
     const secret = options.secret ?? SECRET;
     const canonical = canonicalString(input, { form, nulls: options.nulls ?? 'empty' });
     const c: VectorCase = { name, form, secret, input: clone(input), canonical, signature: hmacSha512Hex(canonical, secret), expect: 'valid' };
-    if (options.nulls === 'omit') c.nulls = 'omit';
+    if (options.nulls === 'omit') {
+      c.nulls = 'omit';
+    }
     this.add(c);
     return c;
   }
@@ -94,8 +91,12 @@ class Builder {
       signature: hmacSha512Hex(canonical, secret),
       expect: 'valid',
     };
-    if (numbers !== 'raw') c.numbers = numbers;
-    if (nulls !== 'empty') c.nulls = nulls;
+    if (numbers !== 'raw') {
+      c.numbers = numbers;
+    }
+    if (nulls !== 'empty') {
+      c.nulls = nulls;
+    }
     this.add(c);
     return c;
   }
@@ -105,9 +106,10 @@ class Builder {
     const inputJson = change.input_json ?? (change.input === undefined ? base.input_json : undefined);
     const input = inputJson !== undefined ? (JSON.parse(inputJson) as Record<string, unknown>) : (change.input ?? base.input);
     const reading = { numbers: base.numbers ?? 'raw', nulls: base.nulls ?? 'empty' } as const;
-    const canonical = inputJson !== undefined
-      ? canonicalString(parseJsonLossless(inputJson) as object, reading)
-      : canonicalString(input, { form: base.form, nulls: reading.nulls });
+    const canonical =
+      inputJson !== undefined
+        ? canonicalString(parseJsonLossless(inputJson) as object, reading)
+        : canonicalString(input, { form: base.form, nulls: reading.nulls });
     const c: VectorCase = {
       name,
       form: base.form,
@@ -117,9 +119,15 @@ class Builder {
       signature: change.signature ?? base.signature,
       expect: 'invalid',
     };
-    if (inputJson !== undefined) c.input_json = inputJson;
-    if (base.numbers !== undefined) c.numbers = base.numbers;
-    if (base.nulls !== undefined) c.nulls = base.nulls;
+    if (inputJson !== undefined) {
+      c.input_json = inputJson;
+    }
+    if (base.numbers !== undefined) {
+      c.numbers = base.numbers;
+    }
+    if (base.nulls !== undefined) {
+      c.nulls = base.nulls;
+    }
     this.add(c);
   }
 }
@@ -222,11 +230,13 @@ export function buildVectorFile(): VectorFile {
   // --- Nesting -----------------------------------------------------------------------------
   b.valid('nested-3-levels', { a: { b: { c: 'deep' } }, a2: 'x' });
   let deep: { [k: string]: Json } = { leaf: 'bottom' };
-  for (let i = 11; i >= 0; i--) deep = { [`l${i}`]: deep, [`v${i}`]: i };
+  for (let i = 11; i >= 0; i--) {
+    deep = { [`l${i}`]: deep, [`v${i}`]: i };
+  }
   b.valid('nested-12-levels', deep);
   b.valid('container-vs-leaf-prefix', { a: { b: 1 }, 'a-': 2, a0: 3, 'a;': 4, a9: 5 });
   b.valid('sibling-key-is-prefix-of-container', { ab: { c: 1 }, a: 2, abc: 3 });
-  b.valid('container-key-then-colon-sorting', { a: { z: 1 }, aa: 2, 'a0': { y: 1 }, 'a/': 3 });
+  b.valid('container-key-then-colon-sorting', { a: { z: 1 }, aa: 2, a0: { y: 1 }, 'a/': 3 });
 
   // --- Arrays ------------------------------------------------------------------------------
   b.valid('array-short', { items: ['a', 'b', 'c'] });
@@ -234,7 +244,12 @@ export function buildVectorFile(): VectorFile {
   b.valid('array-12-strings', { items: Array.from({ length: 12 }, (_, i) => `v${i}`) });
   b.valid('array-25-items', { items: Array.from({ length: 25 }, (_, i) => i) });
   b.valid('array-101-items', { items: Array.from({ length: 101 }, (_, i) => i % 7) });
-  b.valid('array-of-objects', { list: [{ id: 1, name: 'one' }, { id: 2, name: 'two' }] });
+  b.valid('array-of-objects', {
+    list: [
+      { id: 1, name: 'one' },
+      { id: 2, name: 'two' },
+    ],
+  });
   b.valid('array-of-11-objects', { list: Array.from({ length: 11 }, (_, i) => ({ id: i, tag: `t${i}` })) });
   b.valid('array-of-arrays', { m: [[1, 2], [3, [4, 5]], []] });
   b.valid('array-mixed-leaf-and-container-index', { a: [0, { x: 1 }, 2, 3, 4, 5, 6, 7, 8, 9, 10, { y: 2 }] });
@@ -301,7 +316,9 @@ export function buildVectorFile(): VectorFile {
     // The reading of numbers as received; and, where the JS re-formatting differs, that reading too.
     const raw = b.fromText(`text-${name}-raw`, text);
     const asJs = canonicalString(parseJsonLossless(text) as object, { numbers: 'js' });
-    if (asJs !== raw.canonical) b.fromText(`text-${name}-js`, text, { numbers: 'js' });
+    if (asJs !== raw.canonical) {
+      b.fromText(`text-${name}-js`, text, { numbers: 'js' });
+    }
   }
   b.fromText('text-null-as-empty', '{"a":null,"b":[null,1.50]}');
   b.fromText('text-null-omitted', '{"a":null,"b":[null,1.50]}', { nulls: 'omit' });
@@ -324,7 +341,7 @@ export function buildVectorFile(): VectorFile {
   b.valid('accented-latin', { card_holder: 'JOSÉ ÑÚÑEZ', city: 'Kraków', street: 'Straße' });
   b.valid('line-separator-chars', { a: 'x\u2028y', b: 'x\u2029y', c: '\u00a0nbsp' });
   b.valid('control-characters', { tab: 'a\tb', nl: 'line1\nline2', cr: 'a\rb', bell: '\u0007' });
-  b.valid('non-ascii-nested-keys', { 'données': { 'clé': 'valeur', 'ключ': 'значение' } });
+  b.valid('non-ascii-nested-keys', { données: { clé: 'valeur', ключ: 'значение' } });
   b.valid('supplementary-plane-key-order', { '\u{1F600}': 1, '\u{1F4A9}': 2, '\u{10FFFF}': 3, '\uD7FF': 4 });
 
   // --- ":", ";", quotes and backslashes -------------------------------------------------------------
@@ -337,7 +354,7 @@ export function buildVectorFile(): VectorFile {
   b.valid('colon-in-key-collision-same-value-order', { a: { b: 'z' }, 'a:b': 'a' });
   b.valid('colon-at-key-end', { 'a:': 1, a: { '': 2 }, 'a;': 3 });
   b.valid('semicolon-in-key', { 'a;b': 1, a: 2, 'a:b': 3 });
-  b.valid('quotes-in-keys', { '"quoted"': 1, "'single'": 2, 'plain': 3 });
+  b.valid('quotes-in-keys', { '"quoted"': 1, "'single'": 2, plain: 3 });
   b.valid('colon-keys-nested', { outer: { 'in:ner': { 'x:y': 'deep' }, inner: 1 } });
   b.valid('equals-and-ampersand', { query: 'a=1&b=2', key: 'x=y' });
 
@@ -349,18 +366,22 @@ export function buildVectorFile(): VectorFile {
   };
   b.valid('simple-required-only', settings, { form: 'simple' });
   b.valid('simple-required-only-general', settings);
-  b.valid('simple-full', {
-    ...settings,
-    from_currency: 'EUR',
-    from_amount: 5000,
-    to_currency: 'BTC',
-    to_amount: 7800,
-    to_account: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-    lang: 'de',
-    user_login: 'jane.customer@example.org',
-    partner_operation_id: 'wc-order-10482',
-    partner_css: 'https://shop.example.com/wp-content/uploads/card2crypto/widget.css?ver=3;x=1',
-  }, { form: 'simple' });
+  b.valid(
+    'simple-full',
+    {
+      ...settings,
+      from_currency: 'EUR',
+      from_amount: 5000,
+      to_currency: 'BTC',
+      to_amount: 7800,
+      to_account: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      lang: 'de',
+      user_login: 'jane.customer@example.org',
+      partner_operation_id: 'wc-order-10482',
+      partner_css: 'https://shop.example.com/wp-content/uploads/card2crypto/widget.css?ver=3;x=1',
+    },
+    { form: 'simple' },
+  );
   b.valid('simple-quotes-verbatim', { ...settings, partner_operation_id: '"order-1"', user_login: "o'brien@example.org" }, { form: 'simple' });
   b.valid('simple-leading-trailing-apostrophes', { ...settings, partner_operation_id: "'x'" }, { form: 'simple' });
   b.valid('simple-booleans', { ...settings, sandbox: true, debug: false }, { form: 'simple' });
@@ -385,20 +406,54 @@ export function buildVectorFile(): VectorFile {
   b.valid('request-cancel', { partner_operation_id: 'wc-order-10482', operation_id: '', partner_token: token, timestamp: ts });
   b.valid('response-params', { service_fee: 0.01 });
   b.valid('response-calculate', {
-    from_currency: 'EUR', to_currency: 'BTC', from_amount: 25000, to_amount: 391204,
-    calculation_id: 'b7e3c9a2-5d1f-4e8b-a6c0-9f2d4e1b7a35', expired_at: '2024-05-14T09:41:07.1234567Z',
+    from_currency: 'EUR',
+    to_currency: 'BTC',
+    from_amount: 25000,
+    to_amount: 391204,
+    calculation_id: 'b7e3c9a2-5d1f-4e8b-a6c0-9f2d4e1b7a35',
+    expired_at: '2024-05-14T09:41:07.1234567Z',
   });
   b.valid('response-exchange', {
     pairs: [
-      { from: { amount: 100, min_amount: 50, max_amount: 5000, min_kyc_amount: 50, max_kyc_amount: 20000, code: 'EUR', name: 'Euro', symbol: '€', minor_unit: 2 },
-        to: { amount: 0.00156, code: 'BTC', name: 'Bitcoin', symbol: '₿', minor_unit: 8 } },
-      { from: { amount: 100, min_amount: 50, max_amount: 5000, min_kyc_amount: 50, max_kyc_amount: 20000, code: 'USD', name: 'US Dollar', symbol: '$', minor_unit: '2' },
-        to: { amount: 99.8, code: 'USDT', name: 'Tether', symbol: '₮', minor_unit: 6 } },
+      {
+        from: {
+          amount: 100,
+          min_amount: 50,
+          max_amount: 5000,
+          min_kyc_amount: 50,
+          max_kyc_amount: 20000,
+          code: 'EUR',
+          name: 'Euro',
+          symbol: '€',
+          minor_unit: 2,
+        },
+        to: { amount: 0.00156, code: 'BTC', name: 'Bitcoin', symbol: '₿', minor_unit: 8 },
+      },
+      {
+        from: {
+          amount: 100,
+          min_amount: 50,
+          max_amount: 5000,
+          min_kyc_amount: 50,
+          max_kyc_amount: 20000,
+          code: 'USD',
+          name: 'US Dollar',
+          symbol: '$',
+          minor_unit: '2',
+        },
+        to: { amount: 99.8, code: 'USDT', name: 'Tether', symbol: '₮', minor_unit: 6 },
+      },
     ],
   });
   const callback = b.valid('callback-operation-data', { operation_data: OPERATION_DATA });
   b.valid('response-operation', { operation_data: { ...OPERATION_DATA, status: 'pending', status_code: 2 } });
-  for (const [status, code] of [['declined', 101], ['declined', 102], ['declined', 105], ['declined', 106], ['awaiting confirm', 8]] as const) {
+  for (const [status, code] of [
+    ['declined', 101],
+    ['declined', 102],
+    ['declined', 105],
+    ['declined', 106],
+    ['awaiting confirm', 8],
+  ] as const) {
     b.valid(`callback-${status.replace(' ', '-')}-${code}`, { operation_data: { ...OPERATION_DATA, status, status_code: code } });
   }
 
@@ -424,7 +479,7 @@ export function buildVectorFile(): VectorFile {
   b.invalid('wrong-secret-trailing-space', spec, { secret: `${spec.secret} ` });
   b.invalid('tampered-callback-status', callback, { input: { operation_data: { ...OPERATION_DATA, status: 'declined' } } });
   b.invalid('tampered-callback-amount', callback, {
-    input: { operation_data: { ...OPERATION_DATA, operation_info: { ...(OPERATION_DATA['operation_info'] as object), currency_rate: 63907.43 } } },
+    input: { operation_data: { ...OPERATION_DATA, operation_info: { ...(OPERATION_DATA.operation_info as object), currency_rate: 63907.43 } } },
   });
   b.invalid('wrong-secret-callback', callback, { secret: OTHER_SECRET });
   const widget = b.cases.find((c) => c.name === 'simple-full') as VectorCase;
@@ -449,27 +504,43 @@ export function buildVectorFile(): VectorFile {
   const key = (): string => Array.from({ length: 1 + rand(4) }, () => alphabet[rand(alphabet.length)]).join('');
   const leaf = (): Json => {
     switch (rand(9)) {
-      case 0: return rand(2) === 0;
-      case 1: return null;
-      case 2: return rand(100000);
-      case 3: return (rand(2000000) - 1000000) / 100;
-      case 4: return rand(10) / 7;
-      case 5: return '';
-      case 6: return ['true', 'false', '0', '1.50'][rand(4)] as string;
-      default: return key() + key();
+      case 0:
+        return rand(2) === 0;
+      case 1:
+        return null;
+      case 2:
+        return rand(100000);
+      case 3:
+        return (rand(2000000) - 1000000) / 100;
+      case 4:
+        return rand(10) / 7;
+      case 5:
+        return '';
+      case 6:
+        return ['true', 'false', '0', '1.50'][rand(4)] as string;
+      default:
+        return key() + key();
     }
   };
   const gen = (depth: number): Json => {
     const kind = rand(depth > 3 ? 10 : 14);
-    if (kind < 10) return leaf();
-    if (kind < 12) return Array.from({ length: rand(14) }, () => gen(depth + 1));
+    if (kind < 10) {
+      return leaf();
+    }
+    if (kind < 12) {
+      return Array.from({ length: rand(14) }, () => gen(depth + 1));
+    }
     const obj: { [k: string]: Json } = {};
-    for (let i = rand(6); i > 0; i--) obj[key()] = gen(depth + 1);
+    for (let i = rand(6); i > 0; i--) {
+      obj[key()] = gen(depth + 1);
+    }
     return obj;
   };
   for (let i = 0; b.cases.length < 300; i++) {
     const obj: { [k: string]: Json } = {};
-    for (let j = 1 + rand(8); j > 0; j--) obj[key()] = gen(0);
+    for (let j = 1 + rand(8); j > 0; j--) {
+      obj[key()] = gen(0);
+    }
     b.valid(`random-${String(i).padStart(3, '0')}`, obj, { secret: SECRETS[rand(SECRETS.length)] as string });
   }
 

@@ -6,7 +6,9 @@
 const STANDARD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 const DECODE = new Map<string, number>();
-for (let i = 0; i < 64; i++) DECODE.set(STANDARD[i]!, i);
+for (let i = 0; i < 64; i++) {
+  DECODE.set(STANDARD[i]!, i);
+}
 DECODE.set('-', 62);
 DECODE.set('_', 63);
 
@@ -29,9 +31,13 @@ export type Base64DecodeResult = { ok: true; bytes: Uint8Array } | { ok: false; 
 /** Decode standard or URL-safe base64, padding optional; says exactly what is wrong otherwise. */
 export function base64Decode(text: string): Base64DecodeResult {
   let end = text.length;
-  while (end > 0 && text[end - 1] === '=') end--;
+  while (end > 0 && text[end - 1] === '=') {
+    end--;
+  }
   const padding = text.length - end;
-  if (padding > 2) return { ok: false, message: `it ends with ${padding} "=" characters; base64 has at most 2.` };
+  if (padding > 2) {
+    return { ok: false, message: `it ends with ${padding} "=" characters; base64 has at most 2.` };
+  }
   for (let i = 0; i < end; i++) {
     if (!DECODE.has(text[i]!)) {
       const ch = text[i]!;
@@ -39,8 +45,12 @@ export function base64Decode(text: string): Base64DecodeResult {
       return { ok: false, message: `character ${i + 1} is ${shown}, which is not a base64 character.` };
     }
   }
-  if (end % 4 === 1) return { ok: false, message: `its length (${end} characters without padding) cannot be base64: one character too many or missing.` };
-  if (padding > 0 && (end + padding) % 4 !== 0) return { ok: false, message: 'its "=" padding does not fit its length.' };
+  if (end % 4 === 1) {
+    return { ok: false, message: `its length (${end} characters without padding) cannot be base64: one character too many or missing.` };
+  }
+  if (padding > 0 && (end + padding) % 4 !== 0) {
+    return { ok: false, message: 'its "=" padding does not fit its length.' };
+  }
   const bytes = new Uint8Array(Math.floor((end * 3) / 4));
   let acc = 0;
   let bits = 0;

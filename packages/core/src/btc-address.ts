@@ -30,8 +30,12 @@ export interface BtcAddressOptions {
  * testnet or regtest is allowed).
  */
 export function validateBtcAddress(address: string, options: BtcAddressOptions = {}): BtcAddressResult {
-  if (typeof address !== 'string' || address === '') return { valid: false, reason: 'The address is empty.' };
-  if (address.trim() !== address) return { valid: false, reason: 'The address has leading or trailing spaces.' };
+  if (typeof address !== 'string' || address === '') {
+    return { valid: false, reason: 'The address is empty.' };
+  }
+  if (address.trim() !== address) {
+    return { valid: false, reason: 'The address has leading or trailing spaces.' };
+  }
   const lower = address.toLowerCase();
   let result: BtcAddressResult;
   if (/^(bc|tb|bcrt)1/.test(lower)) {
@@ -39,9 +43,13 @@ export function validateBtcAddress(address: string, options: BtcAddressOptions =
   } else {
     result = decodeBase58Address(address);
     // Not base58 but shaped like bech32 (e.g. Litecoin "ltc1..."): the prefix is the useful reason.
-    if (!result.valid && /^[a-z]{1,83}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/.test(lower)) result = decodeSegwit(address);
+    if (!result.valid && /^[a-z]{1,83}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/.test(lower)) {
+      result = decodeSegwit(address);
+    }
   }
-  if (!result.valid) return result;
+  if (!result.valid) {
+    return result;
+  }
   const allowed = options.networks;
   if (allowed && !allowed.includes(result.network)) {
     const sharedTestPrefix = result.encoding === 'base58check' && result.network === 'testnet' && allowed.includes('regtest');
@@ -72,7 +80,9 @@ function base58Decode(text: string): Uint8Array | { badChar: string; index: numb
   let value = 0n;
   for (let i = 0; i < text.length; i++) {
     const digit = BASE58_ALPHABET.indexOf(text[i]!);
-    if (digit < 0) return { badChar: text[i]!, index: i };
+    if (digit < 0) {
+      return { badChar: text[i]!, index: i };
+    }
     value = value * 58n + BigInt(digit);
   }
   const bytes: number[] = [];
@@ -81,7 +91,9 @@ function base58Decode(text: string): Uint8Array | { badChar: string; index: numb
     value >>= 8n;
   }
   let zeros = 0;
-  while (zeros < text.length && text[zeros] === '1') zeros++;
+  while (zeros < text.length && text[zeros] === '1') {
+    zeros++;
+  }
   return Uint8Array.from([...new Array<number>(zeros).fill(0), ...bytes]);
 }
 
@@ -93,14 +105,20 @@ function decodeBase58Address(address: string): BtcAddressResult {
   if (!(decoded instanceof Uint8Array)) {
     return { valid: false, reason: `Character "${decoded.badChar}" at position ${decoded.index + 1} is not valid in a base58 address.` };
   }
-  if (decoded.length !== 25) return { valid: false, reason: 'The address does not decode to a 20-byte hash with version and checksum.' };
+  if (decoded.length !== 25) {
+    return { valid: false, reason: 'The address does not decode to a 20-byte hash with version and checksum.' };
+  }
   const payload = decoded.subarray(0, 21);
   const checksum = sha256(sha256(payload)).subarray(0, 4);
   for (let i = 0; i < 4; i++) {
-    if (checksum[i] !== decoded[21 + i]) return { valid: false, reason: 'Checksum mismatch: the address has a typo.' };
+    if (checksum[i] !== decoded[21 + i]) {
+      return { valid: false, reason: 'Checksum mismatch: the address has a typo.' };
+    }
   }
   const version = BASE58_VERSIONS[decoded[0]!];
-  if (!version) return { valid: false, reason: `Version byte 0x${decoded[0]!.toString(16).padStart(2, '0')} is not a Bitcoin address type.` };
+  if (!version) {
+    return { valid: false, reason: `Version byte 0x${decoded[0]!.toString(16).padStart(2, '0')} is not a Bitcoin address type.` };
+  }
   return { valid: true, network: version.network, type: version.type, encoding: 'base58check' };
 }
 
@@ -117,16 +135,24 @@ function polymod(values: readonly number[]): number {
   for (const v of values) {
     const top = chk >>> 25;
     chk = ((chk & 0x1ffffff) << 5) ^ v;
-    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= generators[i]!;
+    for (let i = 0; i < 5; i++) {
+      if ((top >>> i) & 1) {
+        chk ^= generators[i]!;
+      }
+    }
   }
   return chk >>> 0;
 }
 
 function hrpExpand(hrp: string): number[] {
   const out: number[] = [];
-  for (let i = 0; i < hrp.length; i++) out.push(hrp.charCodeAt(i) >> 5);
+  for (let i = 0; i < hrp.length; i++) {
+    out.push(hrp.charCodeAt(i) >> 5);
+  }
   out.push(0);
-  for (let i = 0; i < hrp.length; i++) out.push(hrp.charCodeAt(i) & 31);
+  for (let i = 0; i < hrp.length; i++) {
+    out.push(hrp.charCodeAt(i) & 31);
+  }
   return out;
 }
 
@@ -145,7 +171,9 @@ function convertBits(data: readonly number[], from: number, to: number, pad: boo
     }
   }
   if (pad) {
-    if (bits > 0) out.push((acc << (to - bits)) & maxv);
+    if (bits > 0) {
+      out.push((acc << (to - bits)) & maxv);
+    }
   } else if (bits >= from || ((acc << (to - bits)) & maxv) !== 0) {
     return null;
   }
@@ -156,39 +184,63 @@ function decodeSegwit(address: string): BtcAddressResult {
   if (address !== address.toLowerCase() && address !== address.toUpperCase()) {
     return { valid: false, reason: 'A bech32 address must be all lower case or all upper case, not mixed.' };
   }
-  if (address.length > 90) return { valid: false, reason: 'A bech32 address has at most 90 characters.' };
+  if (address.length > 90) {
+    return { valid: false, reason: 'A bech32 address has at most 90 characters.' };
+  }
   const text = address.toLowerCase();
   const sep = text.lastIndexOf('1');
   const hrp = text.slice(0, sep);
   const network = HRP_NETWORK[hrp];
-  if (!network) return { valid: false, reason: `Unknown address prefix "${hrp}"; expected bc, tb or bcrt.` };
+  if (!network) {
+    return { valid: false, reason: `Unknown address prefix "${hrp}"; expected bc, tb or bcrt.` };
+  }
   const dataPart = text.slice(sep + 1);
-  if (dataPart.length < 6) return { valid: false, reason: 'The address is too short to hold a checksum.' };
+  if (dataPart.length < 6) {
+    return { valid: false, reason: 'The address is too short to hold a checksum.' };
+  }
   const data: number[] = [];
   for (let i = 0; i < dataPart.length; i++) {
     const v = BECH32_CHARSET.indexOf(dataPart[i]!);
-    if (v < 0) return { valid: false, reason: `Character "${address[sep + 1 + i]}" at position ${sep + 2 + i} is not valid in a bech32 address.` };
+    if (v < 0) {
+      return { valid: false, reason: `Character "${address[sep + 1 + i]}" at position ${sep + 2 + i} is not valid in a bech32 address.` };
+    }
     data.push(v);
   }
   const check = polymod([...hrpExpand(hrp), ...data]);
   const variant = check === BECH32_CONST ? 'bech32' : check === BECH32M_CONST ? 'bech32m' : null;
-  if (!variant) return { valid: false, reason: 'Checksum mismatch: the address has a typo.' };
+  if (!variant) {
+    return { valid: false, reason: 'Checksum mismatch: the address has a typo.' };
+  }
   const words = data.slice(0, -6);
-  if (words.length === 0) return { valid: false, reason: 'The address has no witness version or program.' };
+  if (words.length === 0) {
+    return { valid: false, reason: 'The address has no witness version or program.' };
+  }
   const version = words[0]!;
-  if (version > 16) return { valid: false, reason: `Witness version ${version} does not exist (0 to 16).` };
-  if (version === 0 && variant !== 'bech32') return { valid: false, reason: 'A witness v0 address must use the bech32 checksum (BIP173), not bech32m.' };
-  if (version !== 0 && variant !== 'bech32m') return { valid: false, reason: `A witness v${version} address must use the bech32m checksum (BIP350), not bech32.` };
+  if (version > 16) {
+    return { valid: false, reason: `Witness version ${version} does not exist (0 to 16).` };
+  }
+  if (version === 0 && variant !== 'bech32') {
+    return { valid: false, reason: 'A witness v0 address must use the bech32 checksum (BIP173), not bech32m.' };
+  }
+  if (version !== 0 && variant !== 'bech32m') {
+    return { valid: false, reason: `A witness v${version} address must use the bech32m checksum (BIP350), not bech32.` };
+  }
   const program = convertBits(words.slice(1), 5, 8, false);
-  if (!program) return { valid: false, reason: 'The witness program has invalid padding.' };
+  if (!program) {
+    return { valid: false, reason: 'The witness program has invalid padding.' };
+  }
   if (program.length < 2 || program.length > 40) {
     return { valid: false, reason: `A witness program has 2 to 40 bytes; this one has ${program.length}.` };
   }
   let type: BtcAddressType = 'witness_unknown';
   if (version === 0) {
-    if (program.length === 20) type = 'p2wpkh';
-    else if (program.length === 32) type = 'p2wsh';
-    else return { valid: false, reason: `A witness v0 program has 20 or 32 bytes; this one has ${program.length}.` };
+    if (program.length === 20) {
+      type = 'p2wpkh';
+    } else if (program.length === 32) {
+      type = 'p2wsh';
+    } else {
+      return { valid: false, reason: `A witness v0 program has 20 or 32 bytes; this one has ${program.length}.` };
+    }
   } else if (version === 1 && program.length === 32) {
     type = 'p2tr';
   }

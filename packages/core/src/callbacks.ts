@@ -69,7 +69,9 @@ export function verifyCallback(rawBody: string | Uint8Array, secret: string): Ca
   } else {
     return failure('empty', 'callback body is missing');
   }
-  if (text.trim() === '') return failure('empty', 'callback body is empty');
+  if (text.trim() === '') {
+    return failure('empty', 'callback body is empty');
+  }
 
   // Lossless: amounts beyond 2^53 (wei, yoctoNEAR) keep their digits for the
   // signature and for operation_data; one parse serves both.
@@ -92,12 +94,16 @@ export function verifyCallback(rawBody: string | Uint8Array, secret: string): Ca
   }
   const verified = verify(body, secret);
   if (!verified.ok) {
-    if (verified.reason === 'malformed') return failure('unparseable', `callback body cannot be checked: ${verified.message}`);
+    if (verified.reason === 'malformed') {
+      return failure('unparseable', `callback body cannot be checked: ${verified.message}`);
+    }
     return failure('signature', verified.reason === 'missing' ? `callback is not signed: ${verified.message}` : 'callback signature does not match');
   }
 
   const operation = parseOperationData(body.operation_data);
-  if (!operation.ok) return failure('invalid', operation.message, operation.field);
+  if (!operation.ok) {
+    return failure('invalid', operation.message, operation.field);
+  }
   return { ok: true, operation: operation.value, raw: losslessToPlain(body) as Record<string, unknown> };
 }
 
@@ -127,9 +133,13 @@ export interface CallbackHttpResponse {
 export function callbackResponse(result: CallbackVerification, options: CallbackResponseOptions = {}): CallbackHttpResponse {
   const contentType = 'text/plain; charset=utf-8';
   if (result.ok) {
-    if (options.notReceived) return { status: 500, contentType, body: 'Callback not received; please send it again' };
+    if (options.notReceived) {
+      return { status: 500, contentType, body: 'Callback not received; please send it again' };
+    }
     return { status: 200, contentType, body: options.duplicate ? 'OK (already received)' : 'OK' };
   }
-  if (result.reason === 'signature') return { status: 401, contentType, body: 'Wrong signature' };
+  if (result.reason === 'signature') {
+    return { status: 401, contentType, body: 'Wrong signature' };
+  }
   return { status: 400, contentType, body: `Callback could not be processed: ${result.message}` };
 }

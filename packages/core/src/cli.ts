@@ -15,7 +15,7 @@ export type { CliIo } from './cli/io.js';
 interface Command {
   summary: string;
   help: string;
-  run(args: string[], io: CliIo): number | Promise<number>;
+  run: (args: string[], io: CliIo) => number | Promise<number>;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -49,7 +49,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return name === undefined ? EXIT_USAGE : EXIT_OK;
       }
       const command = COMMANDS[topic];
-      if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(topic)}`);
+      if (command === undefined) {
+        throw new UsageError(`unknown command ${JSON.stringify(topic)}`);
+      }
       io.out(`${command.help}\n`);
       return EXIT_OK;
     }
@@ -58,7 +60,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return EXIT_OK;
     }
     const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-    if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+    if (command === undefined) {
+      throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+    }
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -92,7 +96,9 @@ export function processIo(): CliIo {
         throw new UsageError('this command reads JSON on stdin: pipe or redirect it (e.g. card2crypto sign < body.json)');
       }
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      for await (const chunk of process.stdin) {
+        chunks.push(chunk as Buffer);
+      }
       return Buffer.concat(chunks);
     },
     out: (text) => void process.stdout.write(text),
@@ -105,7 +111,9 @@ export function processIo(): CliIo {
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
   // A closed pipe (card2crypto retry-schedule | head) is not an error worth a stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT_OK);
+    if (error.code === 'EPIPE') {
+      process.exit(process.exitCode ?? EXIT_OK);
+    }
   });
   return runCli(argv, processIo());
 }

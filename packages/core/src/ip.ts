@@ -12,13 +12,19 @@ export function isIpv4(text: string): boolean {
 }
 
 export function isIpv6(text: string): boolean {
-  if (!/^[0-9a-fA-F:.]+$/.test(text)) return false;
+  if (!/^[0-9a-fA-F:.]+$/.test(text)) {
+    return false;
+  }
   const halves = text.split('::');
-  if (halves.length > 2) return false;
+  if (halves.length > 2) {
+    return false;
+  }
   const groups = (part: string): string[] | null => (part === '' ? [] : part.split(':'));
   const head = groups(halves[0]!);
   const tail = halves.length === 2 ? groups(halves[1]!) : [];
-  if (!head || !tail) return false;
+  if (!head || !tail) {
+    return false;
+  }
   const all = [...head, ...tail];
   let count = 0;
   for (let i = 0; i < all.length; i++) {
@@ -27,7 +33,9 @@ export function isIpv6(text: string): boolean {
     const atEnd = i === all.length - 1 && (halves.length === 1 || tail.length > 0);
     if (atEnd && g.includes('.')) {
       // Embedded IPv4 (e.g. ::ffff:192.0.2.1) counts as two groups and must come last.
-      if (!isIpv4(g)) return false;
+      if (!isIpv4(g)) {
+        return false;
+      }
       count += 2;
     } else if (HEX_GROUP_RE.test(g)) {
       count += 1;
@@ -41,12 +49,20 @@ export function isIpv6(text: string): boolean {
 /** An IPv4/IPv6 address, or a CIDR range such as 192.0.2.0/24 or 2001:db8::/32. */
 export function isIpOrCidr(text: string): boolean {
   const slash = text.indexOf('/');
-  if (slash < 0) return isIpv4(text) || isIpv6(text);
+  if (slash < 0) {
+    return isIpv4(text) || isIpv6(text);
+  }
   const address = text.slice(0, slash);
   const prefix = text.slice(slash + 1);
-  if (!/^(?:0|[1-9]\d{0,2})$/.test(prefix)) return false;
-  if (isIpv4(address)) return Number(prefix) <= 32;
-  if (isIpv6(address)) return Number(prefix) <= 128;
+  if (!/^(?:0|[1-9]\d{0,2})$/.test(prefix)) {
+    return false;
+  }
+  if (isIpv4(address)) {
+    return Number(prefix) <= 32;
+  }
+  if (isIpv6(address)) {
+    return Number(prefix) <= 128;
+  }
   return false;
 }
 

@@ -20,9 +20,7 @@ export interface LandingPayload<P = WidgetSettings> {
   callbacks: LandingCallbacks;
 }
 
-export type ParseLandingResult =
-  | { ok: true; payload: LandingPayload<Record<string, unknown>> }
-  | { ok: false; problems: Problem[] };
+export type ParseLandingResult = { ok: true; payload: LandingPayload<Record<string, unknown>> } | { ok: false; problems: Problem[] };
 
 export interface ParseLandingOptions {
   /** Also validate params as signed widget settings (problems under `params.`). Default false. */
@@ -47,10 +45,14 @@ export function buildLandingUrl(landingUrl: string, payload: LandingPayload, opt
     problems.push(problem('landing_url', 'url', 'The landing address must not already carry an "i" parameter.'));
   }
   problems.push(...payloadProblems(payload, options.validateParams ?? {}));
-  if (problems.length > 0) throw new ValidationError('Cannot build the landing URL', problems);
+  if (problems.length > 0) {
+    throw new ValidationError('Cannot build the landing URL', problems);
+  }
 
   const url = new URL(landingUrl);
-  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  if (!url.pathname.endsWith('/')) {
+    url.pathname += '/';
+  }
   const json = JSON.stringify({ params: payload.params, callbacks: { success: payload.callbacks.success, fail: payload.callbacks.fail } });
   const i = encodeURIComponent(base64Encode(new TextEncoder().encode(json)));
   return `${url.origin}${url.pathname}${url.search ? `${url.search}&` : '?'}i=${i}`;
@@ -66,7 +68,9 @@ export function buildLandingUrl(landingUrl: string, payload: LandingPayload, opt
  */
 export function parseLandingUrl(urlOrI: string, options: ParseLandingOptions = {}): ParseLandingResult {
   const fail = (field: string, rule: string, message: string): ParseLandingResult => ({ ok: false, problems: [problem(field, rule, message)] });
-  if (typeof urlOrI !== 'string' || urlOrI.trim() === '') return fail('i', 'required', 'Nothing to read: the landing URL or its i parameter is empty.');
+  if (typeof urlOrI !== 'string' || urlOrI.trim() === '') {
+    return fail('i', 'required', 'Nothing to read: the landing URL or its i parameter is empty.');
+  }
   const input = urlOrI.trim();
 
   let raw: string;
@@ -82,8 +86,12 @@ export function parseLandingUrl(urlOrI: string, options: ParseLandingOptions = {
       query = new URLSearchParams(input);
     }
     const values = query.getAll('i');
-    if (values.length === 0) return fail('i', 'required', 'The landing URL has no i parameter.');
-    if (values.length > 1) return fail('i', 'duplicate', `The landing URL has ${values.length} i parameters; expected one.`);
+    if (values.length === 0) {
+      return fail('i', 'required', 'The landing URL has no i parameter.');
+    }
+    if (values.length > 1) {
+      return fail('i', 'duplicate', `The landing URL has ${values.length} i parameters; expected one.`);
+    }
     // URLSearchParams decodes '+' to ' ' (form encoding); base64 has no spaces, so it was a '+'.
     raw = values[0]!.replace(/ /g, '+');
   } else {
@@ -93,10 +101,14 @@ export function parseLandingUrl(urlOrI: string, options: ParseLandingOptions = {
       return fail('i', 'url_encoding', 'The i value has a broken %-escape.');
     }
   }
-  if (raw === '') return fail('i', 'required', 'The i parameter is empty.');
+  if (raw === '') {
+    return fail('i', 'required', 'The i parameter is empty.');
+  }
 
   const decoded = base64Decode(raw);
-  if (!decoded.ok) return fail('i', 'base64', `The i parameter is not base64: ${decoded.message}`);
+  if (!decoded.ok) {
+    return fail('i', 'base64', `The i parameter is not base64: ${decoded.message}`);
+  }
   let json: string;
   try {
     json = new TextDecoder('utf-8', { fatal: true }).decode(decoded.bytes);
@@ -109,26 +121,38 @@ export function parseLandingUrl(urlOrI: string, options: ParseLandingOptions = {
   } catch (error) {
     return fail('i', 'json', `The i parameter decodes to text that is not JSON (${(error as Error).message}).`);
   }
-  if (!isPlainObject(value)) return fail('i', 'object', 'The i parameter must decode to a JSON object with params and callbacks.');
+  if (!isPlainObject(value)) {
+    return fail('i', 'object', 'The i parameter must decode to a JSON object with params and callbacks.');
+  }
 
   const validateParams = options.validateParams;
   const problems = payloadProblems(value, validateParams ? (validateParams === true ? {} : validateParams) : false);
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0) {
+    return { ok: false, problems };
+  }
   return { ok: true, payload: value as unknown as LandingPayload<Record<string, unknown>> };
 }
 
 /** Structural problems of a payload; params also validated as signed widget settings unless `validate` is false. */
 function payloadProblems(payload: unknown, validate: WidgetValidationOptions | false): Problem[] {
-  if (!isPlainObject(payload)) return [problem('', 'object', 'The landing payload must be an object with params and callbacks.')];
+  if (!isPlainObject(payload)) {
+    return [problem('', 'object', 'The landing payload must be an object with params and callbacks.')];
+  }
   const problems: Problem[] = [];
   for (const name of Object.keys(payload)) {
-    if (name !== 'params' && name !== 'callbacks') problems.push(problem(name, 'unknown_field', `"${name}" is not part of a landing payload (params, callbacks).`));
+    if (name !== 'params' && name !== 'callbacks') {
+      problems.push(problem(name, 'unknown_field', `"${name}" is not part of a landing payload (params, callbacks).`));
+    }
   }
-  if (payload['params'] === undefined) problems.push(problem('params', 'required', 'params (the signed widget settings) is missing.'));
-  else if (!isPlainObject(payload['params'])) problems.push(problem('params', 'object', 'params must be an object of widget settings.'));
-  else if (validate) problems.push(...prefixProblems('params', validateWidgetSettings(payload['params'], { ...validate, signed: true })));
+  if (payload.params === undefined) {
+    problems.push(problem('params', 'required', 'params (the signed widget settings) is missing.'));
+  } else if (!isPlainObject(payload.params)) {
+    problems.push(problem('params', 'object', 'params must be an object of widget settings.'));
+  } else if (validate) {
+    problems.push(...prefixProblems('params', validateWidgetSettings(payload.params, { ...validate, signed: true })));
+  }
 
-  const callbacks = payload['callbacks'];
+  const callbacks = payload.callbacks;
   if (callbacks === undefined) {
     problems.push(problem('callbacks', 'required', 'callbacks (success and fail redirect addresses) is missing.'));
   } else if (!isPlainObject(callbacks)) {
@@ -136,11 +160,16 @@ function payloadProblems(payload: unknown, validate: WidgetValidationOptions | f
   } else {
     for (const name of ['success', 'fail'] as const) {
       const url = callbacks[name];
-      if (url === undefined) problems.push(problem(`callbacks.${name}`, 'required', `callbacks.${name} is missing.`));
-      else if (typeof url !== 'string' || !isHttpUrl(url)) problems.push(problem(`callbacks.${name}`, 'url', `callbacks.${name} must be an absolute http(s) URL.`));
+      if (url === undefined) {
+        problems.push(problem(`callbacks.${name}`, 'required', `callbacks.${name} is missing.`));
+      } else if (typeof url !== 'string' || !isHttpUrl(url)) {
+        problems.push(problem(`callbacks.${name}`, 'url', `callbacks.${name} must be an absolute http(s) URL.`));
+      }
     }
     for (const name of Object.keys(callbacks)) {
-      if (name !== 'success' && name !== 'fail') problems.push(problem(`callbacks.${name}`, 'unknown_field', `"${name}" is not a callback; expected success and fail.`));
+      if (name !== 'success' && name !== 'fail') {
+        problems.push(problem(`callbacks.${name}`, 'unknown_field', `"${name}" is not a callback; expected success and fail.`));
+      }
     }
   }
   return problems;

@@ -35,9 +35,13 @@ const INTEGER_RE = /^-?\d+$/;
  */
 export function currencyDecimals(code: string): number {
   const fiat = findFiatCurrency(code);
-  if (fiat) return fiat.decimals;
+  if (fiat) {
+    return fiat.decimals;
+  }
   const crypto = findCryptoAsset(code);
-  if (crypto) return crypto.decimals;
+  if (crypto) {
+    return crypto.decimals;
+  }
   throw new MoneyError('unknown_currency', `Unsupported currency code "${code}".`);
 }
 
@@ -47,7 +51,9 @@ export function currencyDecimals(code: string): number {
  * extra digit is an error, never rounded.
  */
 export function decimalToMinor(decimal: string, decimals: number): bigint {
-  if (!Number.isSafeInteger(decimals) || decimals < 0) throw new RangeError(`decimals must be a non-negative integer, got ${decimals}`);
+  if (!Number.isSafeInteger(decimals) || decimals < 0) {
+    throw new RangeError(`decimals must be a non-negative integer, got ${decimals}`);
+  }
   const match = typeof decimal === 'string' ? DECIMAL_RE.exec(decimal) : null;
   if (!match) {
     throw new MoneyError('malformed', `"${String(decimal)}" is not a plain decimal number (digits with an optional "." and fraction, e.g. "12.34").`);
@@ -68,7 +74,9 @@ export function decimalToMinor(decimal: string, decimals: number): bigint {
 
 /** Decimal string with exactly `decimals` places for an integer amount of minor units. */
 export function minorToDecimal(minor: number | bigint | string, decimals: number): string {
-  if (!Number.isSafeInteger(decimals) || decimals < 0) throw new RangeError(`decimals must be a non-negative integer, got ${decimals}`);
+  if (!Number.isSafeInteger(decimals) || decimals < 0) {
+    throw new RangeError(`decimals must be a non-negative integer, got ${decimals}`);
+  }
   const value = toBigInt(minor);
   const negative = value < 0n;
   const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0');
@@ -131,13 +139,17 @@ export function minorToBigInt(minor: MinorUnits | string): bigint {
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 function toBigInt(minor: number | bigint | string): bigint {
-  if (typeof minor === 'bigint') return minor;
+  if (typeof minor === 'bigint') {
+    return minor;
+  }
   if (typeof minor === 'number') {
     if (!Number.isSafeInteger(minor)) {
       throw new MoneyError('unsafe_integer', `${minor} is not a safe integer amount of minor units; pass a bigint or a digit string.`);
     }
     return BigInt(minor);
   }
-  if (typeof minor === 'string' && INTEGER_RE.test(minor)) return BigInt(minor);
+  if (typeof minor === 'string' && INTEGER_RE.test(minor)) {
+    return BigInt(minor);
+  }
   throw new MoneyError('malformed', `"${String(minor)}" is not an integer amount of minor units.`);
 }

@@ -52,10 +52,16 @@ function assertAttempt(attempt: number): void {
  */
 export function retryDelayMs(attempt: number): number {
   assertAttempt(attempt);
-  if (attempt === 1) return 0;
-  if (attempt <= RETRY_FIXED_ATTEMPTS) return RETRY_FIXED_INTERVAL_SECONDS * 1000;
+  if (attempt === 1) {
+    return 0;
+  }
+  if (attempt <= RETRY_FIXED_ATTEMPTS) {
+    return RETRY_FIXED_INTERVAL_SECONDS * 1000;
+  }
   const seconds = 70 + 10 * Math.pow(1.12, attempt - 4);
-  if (seconds > RETRY_CAP_SECONDS) return RETRY_CAP_SECONDS * 1000;
+  if (seconds > RETRY_CAP_SECONDS) {
+    return RETRY_CAP_SECONDS * 1000;
+  }
   return Math.round(seconds * 1000);
 }
 
@@ -68,12 +74,16 @@ let cached: readonly RetryScheduleRow[] | undefined;
 
 /** The whole schedule: one row per attempt, from attempt 1 to the last one. */
 export function retrySchedule(): readonly RetryScheduleRow[] {
-  if (cached) return cached;
+  if (cached) {
+    return cached;
+  }
   const rows: RetryScheduleRow[] = [];
   let sinceFirstMs = 0;
   for (let attempt = 1; attempt <= RETRY_MAX_ATTEMPTS; attempt++) {
     const delayMs = retryDelayMs(attempt);
-    if (sinceFirstMs + delayMs > RETRY_WINDOW_SECONDS * 1000) break;
+    if (sinceFirstMs + delayMs > RETRY_WINDOW_SECONDS * 1000) {
+      break;
+    }
     sinceFirstMs += delayMs;
     rows.push(
       Object.freeze({

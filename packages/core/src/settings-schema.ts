@@ -325,7 +325,7 @@ const checkout: PluginSchema = {
       id: 'trust_proxy_header',
       type: 'text',
       label: 'Client address header',
-      help: 'Only when the site is behind a reverse proxy or CDN: the header that carries the caller\'s address, e.g. X-Forwarded-For. Empty uses the connection address.',
+      help: "Only when the site is behind a reverse proxy or CDN: the header that carries the caller's address, e.g. X-Forwarded-For. Empty uses the connection address.",
       default: '',
       required: false,
       secret: false,
@@ -333,8 +333,14 @@ const checkout: PluginSchema = {
       rule: { kind: 'text', maxLength: 64, pattern: '^[A-Za-z0-9-]+$', patternMessage: 'A header name has only letters, digits and hyphens.' },
       group: 'security',
     },
-    boolean('debug_logging', 'Debug logging', 'Write requests, callbacks and decisions to the WooCommerce log. The partner secret is never logged.', false, 'advanced'),
-    deleteDataOnUninstall('Remove the plugin\'s settings and stored operation data when the plugin is deleted. Orders and their notes are kept.'),
+    boolean(
+      'debug_logging',
+      'Debug logging',
+      'Write requests, callbacks and decisions to the WooCommerce log. The partner secret is never logged.',
+      false,
+      'advanced',
+    ),
+    deleteDataOnUninstall("Remove the plugin's settings and stored operation data when the plugin is deleted. Orders and their notes are kept."),
   ],
 };
 
@@ -381,7 +387,7 @@ const widget: PluginSchema = {
       id: 'default_amount',
       type: 'amount',
       label: 'Default amount',
-      help: 'Amount in the default fiat currency pre-filled in the widget, e.g. 100 or 99.50; it must lie within the service\'s limits for that currency. Leave empty to let the buyer type it.',
+      help: "Amount in the default fiat currency pre-filled in the widget, e.g. 100 or 99.50; it must lie within the service's limits for that currency. Leave empty to let the buyer type it.",
       default: '',
       required: false,
       secret: false,
@@ -414,21 +420,19 @@ const widget: PluginSchema = {
       group: 'general',
     },
     ...serviceFields([]),
-    ...THEME_PROPERTIES.map(
-      (t): Field => ({
-        id: `color_${t.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
-        type: 'color',
-        label: t.label,
-        help: `${t.affects}. Default ${t.default}.`,
-        default: t.default,
-        required: false,
-        secret: false,
-        placeholder: t.default,
-        rule: { kind: 'color', property: t.cssVar },
-        group: 'appearance',
-      }),
-    ),
-    deleteDataOnUninstall('Remove the plugin\'s settings when the plugin is deleted. Deactivating never removes them.'),
+    ...THEME_PROPERTIES.map((t): Field => ({
+      id: `color_${t.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
+      type: 'color',
+      label: t.label,
+      help: `${t.affects}. Default ${t.default}.`,
+      default: t.default,
+      required: false,
+      secret: false,
+      placeholder: t.default,
+      rule: { kind: 'color', property: t.cssVar },
+      group: 'appearance',
+    })),
+    deleteDataOnUninstall("Remove the plugin's settings when the plugin is deleted. Deactivating never removes them."),
   ],
 };
 
@@ -448,7 +452,9 @@ export function settingsSchemaJson(): string {
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
+    for (const inner of Object.values(value)) {
+      deepFreeze(inner);
+    }
     Object.freeze(value);
   }
   return value;

@@ -41,18 +41,24 @@ const FALSE_WORDS = new Set(['0', 'no', 'off', 'false', '']);
 /** Validate (and normalise) submitted settings of one plugin; never throws for bad input. */
 export function validateSettings(plugin: PluginId, input: unknown, options: SettingsValidationOptions = {}): SettingsValidationResult {
   const schema = SETTINGS_SCHEMA.plugins[plugin];
-  if (!schema) throw new TypeError(`Unknown plugin "${String(plugin)}"; expected checkout or widget.`);
+  if (!schema) {
+    throw new TypeError(`Unknown plugin "${String(plugin)}"; expected checkout or widget.`);
+  }
   const problems: Problem[] = [];
   const values: Record<string, FieldValue> = {};
   if (!isPlainObject(input)) {
     problems.push(problem('', 'type', 'Settings must be an object of field values.'));
-    for (const field of schema.fields) values[field.id] = field.default;
+    for (const field of schema.fields) {
+      values[field.id] = field.default;
+    }
     return { values, problems };
   }
 
   const known = new Set(schema.fields.map((f) => f.id));
   for (const name of Object.keys(input)) {
-    if (!known.has(name)) problems.push(problem(name, 'unknown_field', `"${name}" is not a setting of this plugin.`));
+    if (!known.has(name)) {
+      problems.push(problem(name, 'unknown_field', `"${name}" is not a setting of this plugin.`));
+    }
   }
 
   // Pass 1: coerce to the field's value type, fill defaults, keep stored secrets.
@@ -85,7 +91,9 @@ export function validateSettings(plugin: PluginId, input: unknown, options: Sett
   // Pass 2: required and rule checks, reading other fields' normalised values.
   const constants = new Set(options.definedConstants ?? []);
   for (const field of schema.fields) {
-    if (invalid.has(field.id)) continue;
+    if (invalid.has(field.id)) {
+      continue;
+    }
     const value = values[field.id]!;
     if (value === '' || value === false) {
       const coveredByConstant = field.constant !== undefined && constants.has(field.constant);
@@ -96,20 +104,33 @@ export function validateSettings(plugin: PluginId, input: unknown, options: Sett
       continue;
     }
     const check = checkRule(field, value, values);
-    if (check.ok) values[field.id] = check.value;
-    else problems.push(problem(field.id, field.rule.kind, `${field.label}: ${check.message}`));
+    if (check.ok) {
+      values[field.id] = check.value;
+    } else {
+      problems.push(problem(field.id, field.rule.kind, `${field.label}: ${check.message}`));
+    }
   }
   return { values, problems };
 }
 
 function toBoolean(raw: unknown): boolean | undefined {
-  if (typeof raw === 'boolean') return raw;
-  if (raw === 1) return true;
-  if (raw === 0) return false;
+  if (typeof raw === 'boolean') {
+    return raw;
+  }
+  if (raw === 1) {
+    return true;
+  }
+  if (raw === 0) {
+    return false;
+  }
   if (typeof raw === 'string') {
     const word = raw.trim().toLowerCase();
-    if (TRUE_WORDS.has(word)) return true;
-    if (FALSE_WORDS.has(word)) return false;
+    if (TRUE_WORDS.has(word)) {
+      return true;
+    }
+    if (FALSE_WORDS.has(word)) {
+      return false;
+    }
   }
   return undefined;
 }
@@ -124,8 +145,12 @@ function checkRule(field: Field, value: FieldValue, values: Record<string, Field
     case 'boolean':
       return { ok: true, value };
     case 'text': {
-      if (!rule.multiline && /[\r\n]/.test(text)) return { ok: false, message: 'must be a single line.' };
-      if ([...text].length > rule.maxLength) return { ok: false, message: `at most ${rule.maxLength} characters.` };
+      if (!rule.multiline && /[\r\n]/.test(text)) {
+        return { ok: false, message: 'must be a single line.' };
+      }
+      if ([...text].length > rule.maxLength) {
+        return { ok: false, message: `at most ${rule.maxLength} characters.` };
+      }
       if (rule.pattern !== undefined && !new RegExp(rule.pattern, 'u').test(text)) {
         return { ok: false, message: rule.patternMessage ?? 'has an invalid format.' };
       }
@@ -134,10 +159,16 @@ function checkRule(field: Field, value: FieldValue, values: Record<string, Field
     case 'enum':
       return rule.values.includes(text) ? { ok: true, value: text } : { ok: false, message: `choose one of ${rule.values.join(', ')}.` };
     case 'url': {
-      if (!isHttpUrl(text)) return { ok: false, message: 'enter an absolute address starting with http:// or https://.' };
+      if (!isHttpUrl(text)) {
+        return { ok: false, message: 'enter an absolute address starting with http:// or https://.' };
+      }
       if (rule.environmentField !== undefined && values[rule.environmentField] === 'production') {
-        if (!/^https:/i.test(text)) return { ok: false, message: 'production needs an https:// address.' };
-        if (hasLocalHost(text)) return { ok: false, message: PRODUCTION_LOCAL_HOST };
+        if (!/^https:/i.test(text)) {
+          return { ok: false, message: 'production needs an https:// address.' };
+        }
+        if (hasLocalHost(text)) {
+          return { ok: false, message: PRODUCTION_LOCAL_HOST };
+        }
       }
       return { ok: true, value: rule.stripTrailingSlash ? text.replace(/\/+$/, '') : text };
     }
@@ -154,13 +185,18 @@ function checkRule(field: Field, value: FieldValue, values: Record<string, Field
     case 'minor_amount': {
       const currency = findFiatCurrency(String(values[rule.currencyField] ?? ''));
       // Without a valid currency the amount cannot be judged; that field reports its own problem.
-      if (!currency) return { ok: true, value: text };
+      if (!currency) {
+        return { ok: true, value: text };
+      }
       let minor: bigint;
       try {
         minor = decimalToMinor(text, currency.decimals);
       } catch (error) {
         if (error instanceof MoneyError && error.code === 'too_many_decimals') {
-          return { ok: false, message: `${currency.code} allows ${currency.decimals === 0 ? 'whole amounts only' : `at most ${currency.decimals} decimal places`}.` };
+          return {
+            ok: false,
+            message: `${currency.code} allows ${currency.decimals === 0 ? 'whole amounts only' : `at most ${currency.decimals} decimal places`}.`,
+          };
         }
         return { ok: false, message: 'enter a plain amount such as 100 or 99.50 (no spaces, signs or thousands separators).' };
       }
@@ -185,8 +221,12 @@ function checkRule(field: Field, value: FieldValue, values: Record<string, Field
     case 'ip_list': {
       const entries = splitIpList(text);
       const bad = entries.filter((entry) => !isIpOrCidr(entry));
-      if (bad.length > 0) return { ok: false, message: `not an IP address or CIDR range: ${bad.join(', ')}.` };
-      if (entries.length > rule.maxEntries) return { ok: false, message: `at most ${rule.maxEntries} entries.` };
+      if (bad.length > 0) {
+        return { ok: false, message: `not an IP address or CIDR range: ${bad.join(', ')}.` };
+      }
+      if (entries.length > rule.maxEntries) {
+        return { ok: false, message: `at most ${rule.maxEntries} entries.` };
+      }
       return { ok: true, value: entries.join('\n') };
     }
   }

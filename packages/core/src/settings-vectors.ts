@@ -65,16 +65,38 @@ export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
   {
     name: 'production refuses 172.16/12, link-local and fd00::/8; each with its own field error',
     plugin: 'checkout',
-    input: { environment: 'production', base_url: 'https://172.31.255.1', widget_script_url: 'https://[fd12:3456::1]/w.js', landing_url: 'https://169.254.169.254/l' },
+    input: {
+      environment: 'production',
+      base_url: 'https://172.31.255.1',
+      widget_script_url: 'https://[fd12:3456::1]/w.js',
+      landing_url: 'https://169.254.169.254/l',
+    },
   },
   {
     name: 'production accepts public https addresses near the private ranges',
     plugin: 'checkout',
-    input: { environment: 'production', base_url: 'https://172.32.0.1', widget_script_url: 'https://localhost.example.com/w.js', landing_url: 'https://[2001:db8::1]/l' },
+    input: {
+      environment: 'production',
+      base_url: 'https://172.32.0.1',
+      widget_script_url: 'https://localhost.example.com/w.js',
+      landing_url: 'https://[2001:db8::1]/l',
+    },
   },
-  { name: 'the sandbox keeps its local http addresses', plugin: 'checkout', input: { environment: 'sandbox', base_url: 'http://127.0.0.1:8787', landing_url: 'http://localhost:8787/landing' } },
-  { name: 'testnet wallet rejected in production', plugin: 'checkout', input: { environment: 'production', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' } },
-  { name: 'testnet wallet accepted in sandbox', plugin: 'checkout', input: { environment: 'sandbox', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' } },
+  {
+    name: 'the sandbox keeps its local http addresses',
+    plugin: 'checkout',
+    input: { environment: 'sandbox', base_url: 'http://127.0.0.1:8787', landing_url: 'http://localhost:8787/landing' },
+  },
+  {
+    name: 'testnet wallet rejected in production',
+    plugin: 'checkout',
+    input: { environment: 'production', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' },
+  },
+  {
+    name: 'testnet wallet accepted in sandbox',
+    plugin: 'checkout',
+    input: { environment: 'sandbox', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' },
+  },
   { name: 'regtest wallet accepted in sandbox', plugin: 'checkout', input: { wallet_address: 'bcrt1qqqqsyqcyq5rqwzqfpg9scrgwpugpzysnard0ew' } },
   { name: 'wallet with a typo', plugin: 'checkout', input: { wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr' } },
   { name: 'base58 wallet with a typo', plugin: 'checkout', input: { wallet_address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb' } },
@@ -91,11 +113,28 @@ export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
   { name: 'title trimmed, non-ASCII counted by characters', plugin: 'checkout', input: { title: `  ${'é'.repeat(100)}  ` } },
   { name: 'description line endings normalised', plugin: 'checkout', input: { description: ' Line one\r\nLine two\r\n' } },
   { name: 'token with a space', plugin: 'checkout', input: { partner_token: 'tok 123' } },
-  { name: 'empty secret keeps the stored one', plugin: 'checkout', input: { enabled: true, wallet_address: WALLET, partner_token: 'tok', partner_secret: '' }, options: { stored: { partner_secret: 'stored-secret' } } },
-  { name: 'service address must be http(s)', plugin: 'checkout', input: { base_url: 'ftp://api.example.com', landing_url: 'pay.example.com', widget_script_url: 'http://127.0.0.1:8787/widget.js' } },
-  { name: 'service address forms', plugin: 'checkout', input: { base_url: 'https:api.example.com', widget_script_url: 'HTTPS://CDN.EXAMPLE/W.JS', landing_url: 'http://pay.example.com/ landing' } },
+  {
+    name: 'empty secret keeps the stored one',
+    plugin: 'checkout',
+    input: { enabled: true, wallet_address: WALLET, partner_token: 'tok', partner_secret: '' },
+    options: { stored: { partner_secret: 'stored-secret' } },
+  },
+  {
+    name: 'service address must be http(s)',
+    plugin: 'checkout',
+    input: { base_url: 'ftp://api.example.com', landing_url: 'pay.example.com', widget_script_url: 'http://127.0.0.1:8787/widget.js' },
+  },
+  {
+    name: 'service address forms',
+    plugin: 'checkout',
+    input: { base_url: 'https:api.example.com', widget_script_url: 'HTTPS://CDN.EXAMPLE/W.JS', landing_url: 'http://pay.example.com/ landing' },
+  },
   { name: 'callback allowlist normalised', plugin: 'checkout', input: { callback_ips: ' 203.0.113.10, 2001:db8::/32\r\n10.0.0.0/8  ::ffff:192.0.2.1 ' } },
-  { name: 'callback allowlist with bad entries', plugin: 'checkout', input: { callback_ips: '256.1.1.1\n1.2.3.4/33\n01.2.3.4\n1.2.3.4::\n2001:db8::1::2\nlocalhost' } },
+  {
+    name: 'callback allowlist with bad entries',
+    plugin: 'checkout',
+    input: { callback_ips: '256.1.1.1\n1.2.3.4/33\n01.2.3.4\n1.2.3.4::\n2001:db8::1::2\nlocalhost' },
+  },
   { name: 'trust proxy header', plugin: 'checkout', input: { trust_proxy_header: 'X-Forwarded-For' } },
   { name: 'trust proxy header with a space', plugin: 'checkout', input: { trust_proxy_header: 'X Forwarded For' } },
   { name: 'unknown field and wrong type', plugin: 'checkout', input: { foo: 'bar', title: 42 } },
@@ -117,12 +156,24 @@ export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
   {
     name: 'widget colours normalised',
     plugin: 'widget',
-    input: { ...CREDS, color_primary_fill: ' #FF0000 ', color_box_shadow: 'RGBA(0,0,0,  0.5)', color_background_color: 'hsl(120 50% 50% / 80%)', color_success_color: 'Teal' },
+    input: {
+      ...CREDS,
+      color_primary_fill: ' #FF0000 ',
+      color_box_shadow: 'RGBA(0,0,0,  0.5)',
+      color_background_color: 'hsl(120 50% 50% / 80%)',
+      color_success_color: 'Teal',
+    },
   },
   {
     name: 'widget colours rejected',
     plugin: 'widget',
-    input: { ...CREDS, color_primary_fill: 'red; } body { color: red', color_primary_text: 'rgb(256, 0, 0)', color_secondary_text: '#abcde', color_warning_color: 'var(--x)' },
+    input: {
+      ...CREDS,
+      color_primary_fill: 'red; } body { color: red',
+      color_primary_text: 'rgb(256, 0, 0)',
+      color_secondary_text: '#abcde',
+      color_warning_color: 'var(--x)',
+    },
   },
 ];
 
@@ -130,7 +181,11 @@ export function settingsRuleVectors(): SettingsVector[] {
   return SETTINGS_VECTOR_CASES.map((c) => {
     const result = validateSettings(c.plugin, c.input, c.options);
     const values: Record<string, string | boolean> = {};
-    for (const key of Object.keys(c.input)) if (key in result.values) values[key] = result.values[key]!;
+    for (const key of Object.keys(c.input)) {
+      if (key in result.values) {
+        values[key] = result.values[key]!;
+      }
+    }
     return { ...c, problems: result.problems.map(({ field, rule }) => ({ field, rule })), values };
   });
 }

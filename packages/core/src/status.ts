@@ -12,12 +12,7 @@ export type OperationStatus = 'pending' | 'awaiting confirm' | 'success' | 'decl
 export type OperationStatusCode = 0 | 1 | 2 | 3 | 4 | 6 | 7 | 8 | 9 | 101 | 102 | 103 | 104 | 105 | 106;
 export type OperationPhase = 'in_progress' | 'needs_partner_action' | 'succeeded' | 'failed';
 export type FailureReason =
-  | 'payment_refused'
-  | 'user_opt_out'
-  | 'user_failed_verification'
-  | 'card_failed_verification'
-  | 'rate_expired'
-  | 'cancelled_by_partner';
+  'payment_refused' | 'user_opt_out' | 'user_failed_verification' | 'card_failed_verification' | 'rate_expired' | 'cancelled_by_partner';
 
 /** Meaning of each `status` value, as the spec words it. */
 export const STATUS_MEANINGS: Readonly<Record<OperationStatus, string>> = Object.freeze({
@@ -74,18 +69,29 @@ export const OPERATION_FLOW: readonly OperationStep[] = Object.freeze([
     rank: 9,
     reason: 'user_opt_out',
   }),
-  step({ status: 'declined', status_code: 103, meaning: 'User failed verification.', phase: 'failed', final: true, rank: 9, reason: 'user_failed_verification' }),
-  step({ status: 'declined', status_code: 104, meaning: "User's bank card failed verification.", phase: 'failed', final: true, rank: 9, reason: 'card_failed_verification' }),
+  step({
+    status: 'declined',
+    status_code: 103,
+    meaning: 'User failed verification.',
+    phase: 'failed',
+    final: true,
+    rank: 9,
+    reason: 'user_failed_verification',
+  }),
+  step({
+    status: 'declined',
+    status_code: 104,
+    meaning: "User's bank card failed verification.",
+    phase: 'failed',
+    final: true,
+    rank: 9,
+    reason: 'card_failed_verification',
+  }),
   step({ status: 'declined', status_code: 105, meaning: 'Rate hold time expired.', phase: 'failed', final: true, rank: 9, reason: 'rate_expired' }),
   step({ status: 'declined', status_code: 106, meaning: 'Cancelled by the partner.', phase: 'failed', final: true, rank: 9, reason: 'cancelled_by_partner' }),
 ]);
 
-export type CallbackCondition =
-  | 'payment_refused'
-  | 'partner_confirmation_pending'
-  | 'partner_cancelled'
-  | 'funds_debited'
-  | 'withdrawal_transaction_created';
+export type CallbackCondition = 'payment_refused' | 'partner_confirmation_pending' | 'partner_cancelled' | 'funds_debited' | 'withdrawal_transaction_created';
 
 export interface CallbackConditionEntry {
   condition: CallbackCondition;
@@ -128,7 +134,9 @@ export function isOperationStatusCode(value: unknown): value is OperationStatusC
 
 /** The table entry for a pair, or undefined when the pair is not in OPERATION_FLOW. */
 export function findStep(status: unknown, code: unknown): OperationStep | undefined {
-  if (typeof code !== 'number') return undefined;
+  if (typeof code !== 'number') {
+    return undefined;
+  }
   const s = BY_CODE.get(code);
   return s && s.status === status ? s : undefined;
 }
@@ -158,7 +166,9 @@ export function classify(status: unknown, code: unknown): Classification {
     };
   }
   const c: Classification = { phase: s.phase, final: s.final, meaning: `${s.status}: ${s.meaning}` };
-  if (s.reason) c.reason = s.reason;
+  if (s.reason) {
+    c.reason = s.reason;
+  }
   return c;
 }
 
@@ -188,9 +198,7 @@ export function compareProgress(a: OperationState | number, b: OperationState | 
 }
 
 export type TransitionDecision =
-  | { action: 'apply' }
-  | { action: 'ignore'; why: 'duplicate' | 'stale' | 'after_final' }
-  | { action: 'review'; why: 'unknown' | 'conflict' };
+  { action: 'apply' } | { action: 'ignore'; why: 'duplicate' | 'stale' | 'after_final' } | { action: 'review'; why: 'unknown' | 'conflict' };
 
 /**
  * Whether an event carrying `to` may change an operation currently at `from`
@@ -205,17 +213,31 @@ export type TransitionDecision =
  */
 export function decideTransition(from: OperationState | null | undefined, to: OperationState): TransitionDecision {
   const target = findStep(to.status, to.status_code);
-  if (!target) return { action: 'review', why: 'unknown' };
-  if (from === null || from === undefined) return { action: 'apply' };
+  if (!target) {
+    return { action: 'review', why: 'unknown' };
+  }
+  if (from === null || from === undefined) {
+    return { action: 'apply' };
+  }
   const current = findStep(from.status, from.status_code);
-  if (!current) return { action: 'review', why: 'unknown' };
-  if (current.status_code === target.status_code) return { action: 'ignore', why: 'duplicate' };
+  if (!current) {
+    return { action: 'review', why: 'unknown' };
+  }
+  if (current.status_code === target.status_code) {
+    return { action: 'ignore', why: 'duplicate' };
+  }
   const outcome = (s: OperationStep) => (s.phase === 'succeeded' ? 'success' : s.phase === 'failed' ? 'failure' : 'open');
   const a = outcome(current);
   const b = outcome(target);
-  if ((a === 'success' && b === 'failure') || (a === 'failure' && b === 'success')) return { action: 'review', why: 'conflict' };
-  if (current.final) return { action: 'ignore', why: 'after_final' };
-  if (b === 'failure') return { action: 'apply' };
+  if ((a === 'success' && b === 'failure') || (a === 'failure' && b === 'success')) {
+    return { action: 'review', why: 'conflict' };
+  }
+  if (current.final) {
+    return { action: 'ignore', why: 'after_final' };
+  }
+  if (b === 'failure') {
+    return { action: 'apply' };
+  }
   return target.rank > current.rank ? { action: 'apply' } : { action: 'ignore', why: 'stale' };
 }
 

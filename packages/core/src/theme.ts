@@ -6,14 +6,7 @@
 import { type Problem, ValidationError, problem } from './validation.js';
 
 export type ThemeColorName =
-  | 'primaryFill'
-  | 'primaryText'
-  | 'secondaryText'
-  | 'formStrokeColor'
-  | 'backgroundColor'
-  | 'successColor'
-  | 'warningColor'
-  | 'boxShadow';
+  'primaryFill' | 'primaryText' | 'secondaryText' | 'formStrokeColor' | 'backgroundColor' | 'successColor' | 'warningColor' | 'boxShadow';
 
 export interface ThemeProperty {
   readonly name: ThemeColorName;
@@ -86,35 +79,57 @@ export function normalizeColor(value: string): string {
  * its declaration in the generated CSS.
  */
 export function isValidColor(value: string): boolean {
-  if (typeof value !== 'string') return false;
+  if (typeof value !== 'string') {
+    return false;
+  }
   const v = normalizeColor(value);
-  if (HEX_RE.test(v) || NAMED_COLORS.has(v)) return true;
+  if (HEX_RE.test(v) || NAMED_COLORS.has(v)) {
+    return true;
+  }
   const m = FUNC_RE.exec(v);
-  if (!m) return false;
+  if (!m) {
+    return false;
+  }
   const fn = m[1]!;
   const parts = splitArguments(m[2]!);
-  if (!parts || (parts.length !== 3 && parts.length !== 4)) return false;
+  if (!parts || (parts.length !== 3 && parts.length !== 4)) {
+    return false;
+  }
   const [a, b, c, alpha] = parts as [string, string, string, string | undefined];
-  if (alpha !== undefined && !inRange(alpha, 1, true)) return false;
-  if (fn.startsWith('rgb')) return [a, b, c].every((x) => inRange(x, 255, true));
+  if (alpha !== undefined && !inRange(alpha, 1, true)) {
+    return false;
+  }
+  if (fn.startsWith('rgb')) {
+    return [a, b, c].every((x) => inRange(x, 255, true));
+  }
   return isHue(a) && isPercent(b) && isPercent(c);
 }
 
 /** Comma syntax `a, b, c[, alpha]` or space syntax `a b c[ / alpha]`. */
 function splitArguments(args: string): string[] | null {
   const text = args.trim();
-  if (text.includes(',')) return text.split(',').map((x) => x.trim());
+  if (text.includes(',')) {
+    return text.split(',').map((x) => x.trim());
+  }
   const [main, alpha, extra] = text.split('/').map((x) => x.trim());
-  if (extra !== undefined || main === undefined || main === '') return null;
+  if (extra !== undefined || main === undefined || main === '') {
+    return null;
+  }
   const parts = main.split(' ');
-  if (parts.length !== 3) return null;
-  if (alpha !== undefined) parts.push(alpha);
+  if (parts.length !== 3) {
+    return null;
+  }
+  if (alpha !== undefined) {
+    parts.push(alpha);
+  }
   return parts;
 }
 
 /** A plain number in [0, max], or (when allowed) a percentage in [0%, 100%]. */
 function inRange(x: string, max: number, percentAllowed: boolean): boolean {
-  if (x.endsWith('%')) return percentAllowed && isPercent(x);
+  if (x.endsWith('%')) {
+    return percentAllowed && isPercent(x);
+  }
   return NUMBER_RE.test(x) && Number(x) <= max;
 }
 
@@ -148,13 +163,19 @@ export function validateTheme(values: ThemeValues): Problem[] {
  */
 export function themeOverrides(values: ThemeValues): Partial<Record<ThemeColorName, string>> {
   const problems = validateTheme(values);
-  if (problems.length > 0) throw new ValidationError('Invalid widget colours', problems);
+  if (problems.length > 0) {
+    throw new ValidationError('Invalid widget colours', problems);
+  }
   const out: Partial<Record<ThemeColorName, string>> = {};
   for (const t of THEME_PROPERTIES) {
     const value = values[t.name];
-    if (value === undefined || value === null || value === '') continue;
+    if (value === undefined || value === null || value === '') {
+      continue;
+    }
     const normalized = normalizeColor(value);
-    if (normalized.replace(/ /g, '') === t.default.replace(/ /g, '')) continue;
+    if (normalized.replace(/ /g, '') === t.default.replace(/ /g, '')) {
+      continue;
+    }
     out[t.name] = normalized;
   }
   return out;

@@ -32,7 +32,9 @@ export function prefixProblems(prefix: string, problems: readonly Problem[]): Pr
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return false;
+  }
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
@@ -43,7 +45,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * backslash, and parses (WHATWG URL) with a non-empty host.
  */
 export function isHttpUrl(value: string): boolean {
-  if (typeof value !== 'string' || !/^https?:\/\/[^\s\\]+$/i.test(value)) return false;
+  if (typeof value !== 'string' || !/^https?:\/\/[^\s\\]+$/i.test(value)) {
+    return false;
+  }
   let url: URL;
   try {
     url = new URL(value);
@@ -63,14 +67,20 @@ export function isHttpUrl(value: string): boolean {
  */
 export function hasLocalHost(value: string): boolean {
   const authority = /^https?:\/\/([^/?#]*)/i.exec(value)?.[1];
-  if (authority === undefined) return false;
+  if (authority === undefined) {
+    return false;
+  }
   const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
   const host = (/^(\[[0-9A-Fa-f:.]+\]|[^:[\]]+)/.exec(hostPort)?.[1] ?? '').toLowerCase().replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === 'localhost' || host.endsWith('.localhost')) {
+    return true;
+  }
   if (host.startsWith('[')) {
     const ip = host.slice(1, -1);
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
-    if (mapped) return isLocalIpv4(mapped[1]!);
+    if (mapped) {
+      return isLocalIpv4(mapped[1]!);
+    }
     return ip === '::' || ip === '::1' || /^f[cd][0-9a-f]{0,2}:/.test(ip) || /^fe[89ab][0-9a-f]?:/.test(ip);
   }
   return isLocalIpv4(host);
@@ -78,7 +88,9 @@ export function hasLocalHost(value: string): boolean {
 
 function isLocalIpv4(host: string): boolean {
   const m = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host);
-  if (!m) return false;
+  if (!m) {
+    return false;
+  }
   const a = Number(m[1]);
   const b = Number(m[2]);
   return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);

@@ -26,13 +26,19 @@ export function buildSignedWidgetSettings(settings: UnsignedWidgetSettings, opti
     signed: false,
     ...(options.btcNetworks ? { btcNetworks: options.btcNetworks } : {}),
   });
-  if (problems.length > 0) throw new ValidationError('Invalid widget settings', problems);
+  if (problems.length > 0) {
+    throw new ValidationError('Invalid widget settings', problems);
+  }
   const unsigned: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(settings)) {
-    if (value !== undefined && typeof value !== 'function') unsigned[name] = value;
+    if (value !== undefined && typeof value !== 'function') {
+      unsigned[name] = value;
+    }
   }
   const timestamp = (options.now ?? Date.now)();
-  if (!Number.isSafeInteger(timestamp) || timestamp <= 0) throw new RangeError(`now() must return whole milliseconds, got ${timestamp}`);
+  if (!Number.isSafeInteger(timestamp) || timestamp <= 0) {
+    throw new RangeError(`now() must return whole milliseconds, got ${timestamp}`);
+  }
   const stamped = { ...unsigned, timestamp } as Omit<WidgetSettings, 'signature'>;
   return { ...stamped, signature: sign(stamped, options.secret, { form: 'simple' }) };
 }

@@ -152,9 +152,13 @@ export function validateWidgetSettings(input: unknown, options: WidgetValidation
 
   // Names first: unknown settings, handlers that are not functions, stamped fields given too early.
   for (const [name, value] of Object.entries(input)) {
-    if (value === undefined) continue;
+    if (value === undefined) {
+      continue;
+    }
     if (EVENT_NAMES.has(name)) {
-      if (typeof value !== 'function') problems.push(problem(name, 'handler', `${name} must be a function.`));
+      if (typeof value !== 'function') {
+        problems.push(problem(name, 'handler', `${name} must be a function.`));
+      }
     } else if (!SETTING_NAMES.has(name)) {
       problems.push(problem(name, 'unknown_field', `"${name}" is not a widget setting or event handler (check the spelling).`));
     } else if (!signed && (name === 'timestamp' || name === 'signature')) {
@@ -165,12 +169,16 @@ export function validateWidgetSettings(input: unknown, options: WidgetValidation
   }
 
   for (const name of required) {
-    if (!present(name) || input[name] === null) problems.push(problem(name, 'required', `${name} is required.`));
+    if (!present(name) || input[name] === null) {
+      problems.push(problem(name, 'required', `${name} is required.`));
+    }
   }
 
   const str = (name: string): string | undefined => {
     const value = input[name];
-    if (value === undefined || value === null) return undefined;
+    if (value === undefined || value === null) {
+      return undefined;
+    }
     if (typeof value !== 'string') {
       problems.push(problem(name, 'type', `${name} must be a string, not ${describe(value)}.`));
       return undefined;
@@ -191,7 +199,9 @@ export function validateWidgetSettings(input: unknown, options: WidgetValidation
   };
   const num = (name: string): number | undefined => {
     const value = input[name];
-    if (value === undefined || value === null) return undefined;
+    if (value === undefined || value === null) {
+      return undefined;
+    }
     if (typeof value !== 'number') {
       problems.push(problem(name, 'type', `${name} must be a number, not ${describe(value)}.`));
       return undefined;
@@ -236,12 +246,26 @@ export function validateWidgetSettings(input: unknown, options: WidgetValidation
   }
   if (fromAmount !== undefined) {
     if (!Number.isSafeInteger(fromAmount) || fromAmount <= 0) {
-      problems.push(problem('from_amount', 'minor_amount', `from_amount must be a positive whole number of minor units (e.g. 1050 for 10.50), got ${fromAmount}.`));
+      problems.push(
+        problem('from_amount', 'minor_amount', `from_amount must be a positive whole number of minor units (e.g. 1050 for 10.50), got ${fromAmount}.`),
+      );
     } else if (fiat) {
       if (fromAmount < fiat.minMinor) {
-        problems.push(problem('from_amount', 'min', `from_amount ${fromAmount} (${formatMinorUnits(fromAmount, fiat.code)} ${fiat.code}) is below the minimum ${formatMinorUnits(fiat.minMinor, fiat.code)} ${fiat.code} (${fiat.minMinor} minor units).`));
+        problems.push(
+          problem(
+            'from_amount',
+            'min',
+            `from_amount ${fromAmount} (${formatMinorUnits(fromAmount, fiat.code)} ${fiat.code}) is below the minimum ${formatMinorUnits(fiat.minMinor, fiat.code)} ${fiat.code} (${fiat.minMinor} minor units).`,
+          ),
+        );
       } else if (fromAmount > fiat.maxMinor) {
-        problems.push(problem('from_amount', 'max', `from_amount ${fromAmount} (${formatMinorUnits(fromAmount, fiat.code)} ${fiat.code}) is above the maximum ${formatMinorUnits(fiat.maxMinor, fiat.code)} ${fiat.code} (${fiat.maxMinor} minor units).`));
+        problems.push(
+          problem(
+            'from_amount',
+            'max',
+            `from_amount ${fromAmount} (${formatMinorUnits(fromAmount, fiat.code)} ${fiat.code}) is above the maximum ${formatMinorUnits(fiat.maxMinor, fiat.code)} ${fiat.code} (${fiat.maxMinor} minor units).`,
+          ),
+        );
       }
     }
   }
@@ -255,23 +279,27 @@ export function validateWidgetSettings(input: unknown, options: WidgetValidation
       problem(
         'to_currency',
         'crypto_currency',
-        canonical
-          ? `to_currency "${toCurrency}" must be written exactly "${canonical}".`
-          : `to_currency "${toCurrency}" is not a supported crypto asset.`,
+        canonical ? `to_currency "${toCurrency}" must be written exactly "${canonical}".` : `to_currency "${toCurrency}" is not a supported crypto asset.`,
       ),
     );
   }
   if (present('to_amount') && !present('to_currency')) {
     problems.push(problem('to_amount', 'requires', 'to_amount must not be passed without to_currency.'));
   }
-  const toAmount = input['to_amount'];
+  const toAmount = input.to_amount;
   if (typeof toAmount === 'bigint') {
     problems.push(problem('to_amount', 'type', 'to_amount must be a number (the widget takes JSON numbers), not a bigint.'));
   } else {
     const value = num('to_amount');
     if (value !== undefined) {
       if (Number.isInteger(value) && value > 0 && !Number.isSafeInteger(value)) {
-        problems.push(problem('to_amount', 'safe_integer', `to_amount ${value} is not a safe integer (at most ${Number.MAX_SAFE_INTEGER}); it cannot be sent exactly as a number. Pass from_amount instead.`));
+        problems.push(
+          problem(
+            'to_amount',
+            'safe_integer',
+            `to_amount ${value} is not a safe integer (at most ${Number.MAX_SAFE_INTEGER}); it cannot be sent exactly as a number. Pass from_amount instead.`,
+          ),
+        );
       } else if (!Number.isSafeInteger(value) || value <= 0) {
         problems.push(problem('to_amount', 'minor_amount', `to_amount must be a positive whole number of minor units (100000000 per BTC), got ${value}.`));
       }
@@ -284,7 +312,9 @@ export function validateWidgetSettings(input: unknown, options: WidgetValidation
       problems.push(problem('to_account', 'wallet_address', 'to_account must not contain spaces.'));
     } else if (asset?.chain === 'Bitcoin') {
       const result = validateBtcAddress(toAccount, options.btcNetworks ? { networks: options.btcNetworks } : {});
-      if (!result.valid) problems.push(problem('to_account', 'btc_address', `to_account is not a valid Bitcoin address: ${result.reason}`));
+      if (!result.valid) {
+        problems.push(problem('to_account', 'btc_address', `to_account is not a valid Bitcoin address: ${result.reason}`));
+      }
     } else if (asset && (asset.chain === 'Ethereum' || asset.chain === 'Binance Smart Chain' || asset.chain === 'Polygon')) {
       if (!EVM_ADDRESS_RE.test(toAccount)) {
         problems.push(problem('to_account', 'wallet_address', `to_account must be a ${asset.chain} address: 0x followed by 40 hexadecimal characters.`));
@@ -338,8 +368,12 @@ function fiatCurrencyMessage(field: string, code: string): string {
 }
 
 function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  if (value === null) {
+    return 'null';
+  }
+  if (Array.isArray(value)) {
+    return 'an array';
+  }
   return `a ${typeof value}`;
 }
 

@@ -65,14 +65,28 @@ function ethOperationText(toAmount: string, feeAmount = '15151515151515151'): st
   // The writer keeps a LosslessNumber's text; swap the placeholders for the amounts under test.
   return stringifyJsonLossless({ operation_data: data })
     .replace('"currency":{"code":"ETH","decimals":18},"amount":0', `"currency":{"code":"ETH","decimals":18},"amount":${toAmount}`)
-    .replace(/"fee_info":\{"currency":\{"code":"ETH","decimals":18\},"amount":0\}/, `"fee_info":{"currency":{"code":"ETH","decimals":18},"amount":${feeAmount}}`);
+    .replace(
+      /"fee_info":\{"currency":\{"code":"ETH","decimals":18\},"amount":0\}/,
+      `"fee_info":{"currency":{"code":"ETH","decimals":18},"amount":${feeAmount}}`,
+    );
 }
 
 test('calculate to ETH with to_amount 1500000000000000000: exact digits signed and sent, exact bigint back', async () => {
   server.handle((req, res) => {
     const body = parseJsonLossless(req.text) as LosslessJsonObject;
     // Echo the received amount untouched (a LosslessNumber keeps its text).
-    sendSigned(res, { from_currency: body.from_currency, to_currency: body.to_currency, from_amount: 450_000, to_amount: body.to_amount, calculation_id: 'c-eth', expired_at: '2024-05-01T12:05:00.1234567Z' }, SECRET);
+    sendSigned(
+      res,
+      {
+        from_currency: body.from_currency,
+        to_currency: body.to_currency,
+        from_amount: 450_000,
+        to_amount: body.to_amount,
+        calculation_id: 'c-eth',
+        expired_at: '2024-05-01T12:05:00.1234567Z',
+      },
+      SECRET,
+    );
   });
   const quote = await client().calculate({ fromCurrency: 'EUR', toCurrency: 'ETH', toAmount: ONE_AND_A_HALF_ETH });
   assert.deepEqual(quote, {
@@ -103,7 +117,18 @@ test('calculate to ETH with to_amount 1500000000000000000: exact digits signed a
 test('calculate: amounts as safe numbers or bigints; results in one form (number when safe)', async () => {
   server.handle((req, res) => {
     const body = parseJsonLossless(req.text) as LosslessJsonObject;
-    sendSigned(res, { from_currency: 'EUR', to_currency: 'BTC', from_amount: body.from_amount ?? 10_000, to_amount: body.to_amount ?? 15_234, calculation_id: 'c', expired_at: '2024-05-01T12:05:00Z' }, SECRET);
+    sendSigned(
+      res,
+      {
+        from_currency: 'EUR',
+        to_currency: 'BTC',
+        from_amount: body.from_amount ?? 10_000,
+        to_amount: body.to_amount ?? 15_234,
+        calculation_id: 'c',
+        expired_at: '2024-05-01T12:05:00Z',
+      },
+      SECRET,
+    );
   });
   const byNumber = await client().calculate({ fromCurrency: 'EUR', toCurrency: 'BTC', toAmount: 15_234 });
   assert.equal(byNumber.to_amount, 15_234);
@@ -205,7 +230,7 @@ test('callback over real HTTP: an 18-decimal amount is verified and parsed exact
   assert.equal(ok.operation.partner_info?.fee_info?.amount, 15_151_515_151_515_151n);
   assert.equal(typeof ok.operation.operation_info.from?.amount, 'number');
   // raw is what JSON.parse gives: numbers as JS numbers.
-  const rawTo = ((ok.raw.operation_data as Record<string, Record<string, Record<string, unknown>>>).operation_info!.to!).amount;
+  const rawTo = (ok.raw.operation_data as Record<string, Record<string, Record<string, unknown>>>).operation_info!.to!.amount;
   assert.equal(rawTo, 1.5e18);
 
   assert.deepEqual(await post(signedText(ethOperationText(ODD_WEI.toString()))), [200, 'OK']);

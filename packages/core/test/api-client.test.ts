@@ -41,7 +41,7 @@ const COUNTRIES = [
 
 test('countries: signed request (token, fresh timestamp, valid signature) and typed, verified answer', async () => {
   server.handle((_req, res) => sendSigned(res, { countries: COUNTRIES }, SECRET));
-  const before = Date.now();
+  const sentAfter = Date.now();
   const countries = await client().countries();
   assert.deepEqual(countries, COUNTRIES);
 
@@ -53,7 +53,7 @@ test('countries: signed request (token, fresh timestamp, valid signature) and ty
   assert.deepEqual(Object.keys(req.body).sort(), ['partner_token', 'signature', 'timestamp']);
   assert.equal(req.body.partner_token, TOKEN);
   const ts = req.body.timestamp as number;
-  assert.ok(Number.isInteger(ts) && ts >= before && ts <= req.receivedAt, 'timestamp is the time of sending, in ms');
+  assert.ok(Number.isInteger(ts) && ts >= sentAfter && ts <= req.receivedAt, 'timestamp is the time of sending, in ms');
   assert.equal(verify(req.text, SECRET).ok, true, 'request signature verifies with the partner secret');
   assert.equal(verify(req.text, 'another-secret').ok, false);
   assert.ok(!req.text.includes(SECRET), 'the secret itself is never sent');
@@ -70,7 +70,17 @@ test('the injected clock stamps the timestamp', async () => {
 test('exchange: pairs typed; minor_unit labelled string is normalised to a number; kyc limits optional', async () => {
   const pairs = [
     {
-      from: { amount: 100, min_amount: 50, max_amount: 5000, min_kyc_amount: 50, max_kyc_amount: 20000, code: 'EUR', name: 'Euro', symbol: '€', minor_unit: '2' },
+      from: {
+        amount: 100,
+        min_amount: 50,
+        max_amount: 5000,
+        min_kyc_amount: 50,
+        max_kyc_amount: 20000,
+        code: 'EUR',
+        name: 'Euro',
+        symbol: '€',
+        minor_unit: '2',
+      },
       to: { amount: 0.00152, code: 'BTC', name: 'Bitcoin', symbol: '₿', minor_unit: 8 },
     },
     { from: { amount: 100, min_amount: 50, max_amount: 5000, code: 'USD', minor_unit: 2 }, to: { amount: 0.0014, code: 'BTC', minor_unit: 8 } },
@@ -140,7 +150,11 @@ test('calculate: arguments are checked before anything is sent, naming the field
 
 test('calculate: an answer for another pair is rejected', async () => {
   server.handle((_req, res) =>
-    sendSigned(res, { from_currency: 'USD', to_currency: 'BTC', from_amount: 1, to_amount: 1, calculation_id: 'c', expired_at: '2024-05-01T12:05:00Z' }, SECRET),
+    sendSigned(
+      res,
+      { from_currency: 'USD', to_currency: 'BTC', from_amount: 1, to_amount: 1, calculation_id: 'c', expired_at: '2024-05-01T12:05:00Z' },
+      SECRET,
+    ),
   );
   const error = await rejection(client().calculate({ fromCurrency: 'EUR', toCurrency: 'BTC', fromAmount: 100 }));
   assert.equal(error.kind, 'invalid_response');
@@ -198,7 +212,9 @@ test('confirm and cancel: 200 with no body resolves; request signed with the ids
       ['/api/partner/params/cancel', undefined, 'order-9'],
     ],
   );
-  for (const r of server.requests) assert.equal(verify(r.text, SECRET).ok, true);
+  for (const r of server.requests) {
+    assert.equal(verify(r.text, SECRET).ok, true);
+  }
 });
 
 test('confirm: a 200 body, if present, must be signed', async () => {
@@ -310,8 +326,11 @@ test('429 is not retried by default; with { retries } the client waits Retry-Aft
   let calls = 0;
   server.handle((_req, res) => {
     calls++;
-    if (calls === 1) sendText(res, 429, 'Too many requests', { 'retry-after': '1' });
-    else sendSigned(res, { service_fee: 0.02 }, SECRET);
+    if (calls === 1) {
+      sendText(res, 429, 'Too many requests', { 'retry-after': '1' });
+    } else {
+      sendSigned(res, { service_fee: 0.02 }, SECRET);
+    }
   });
   const noRetry = await rejection(client().params());
   assert.equal(noRetry.status, 429);
@@ -365,7 +384,9 @@ test('other statuses are never retried, even with { retries }', async () => {
 
 test('a redirect is not followed: the signed POST is not replayed elsewhere', async () => {
   server.handle((req, res) => {
-    if (req.path === '/elsewhere') return sendSigned(res, { countries: COUNTRIES }, SECRET);
+    if (req.path === '/elsewhere') {
+      return sendSigned(res, { countries: COUNTRIES }, SECRET);
+    }
     res.writeHead(302, { location: '/elsewhere' });
     res.end();
   });

@@ -20,8 +20,8 @@ export type Handler = (req: ReceivedRequest, res: ServerResponse) => void;
 export interface TestServer {
   url: string;
   requests: ReceivedRequest[];
-  handle(handler: Handler): void;
-  close(): Promise<void>;
+  handle: (handler: Handler) => void;
+  close: () => Promise<void>;
 }
 
 export async function startServer(): Promise<TestServer> {

@@ -9,13 +9,17 @@ function valid(address: string, network: string, type: string, encoding?: string
   assert.ok(r.valid, `${address}: ${(r as { reason?: string }).reason}`);
   assert.equal(r.network, network, address);
   assert.equal(r.type, type, address);
-  if (encoding) assert.equal(r.encoding, encoding, address);
+  if (encoding) {
+    assert.equal(r.encoding, encoding, address);
+  }
 }
 
 function invalid(address: string, reason?: RegExp, options = {}): void {
   const r: BtcAddressResult = validateBtcAddress(address, options);
   assert.equal(r.valid, false, `${address} should be invalid`);
-  if (reason && !r.valid) assert.match(r.reason, reason, address);
+  if (reason && !r.valid) {
+    assert.match(r.reason, reason, address);
+  }
 }
 
 /** Independent base58check encoder (node:crypto sha256) to craft addresses with chosen version and length. */
@@ -30,7 +34,9 @@ function base58check(payload: Uint8Array): string {
     n /= 58n;
   }
   for (const b of bytes) {
-    if (b !== 0) break;
+    if (b !== 0) {
+      break;
+    }
     out = `1${out}`;
   }
   return out;
@@ -69,8 +75,15 @@ test('base58check failures say why', () => {
   invalid(base58check(Uint8Array.from([0x00, ...randomBytes(19)])), /20-byte/);
   invalid(base58check(Uint8Array.from([0x05, ...randomBytes(21)])), /20-byte/);
   // Crafted valid ones round-trip through our decoder.
-  for (const [version, network, type] of [[0x00, 'mainnet', 'p2pkh'], [0x05, 'mainnet', 'p2sh'], [0x6f, 'testnet', 'p2pkh'], [0xc4, 'testnet', 'p2sh']] as const) {
-    for (let i = 0; i < 20; i++) valid(base58check(Uint8Array.from([version, ...randomBytes(20)])), network, type);
+  for (const [version, network, type] of [
+    [0x00, 'mainnet', 'p2pkh'],
+    [0x05, 'mainnet', 'p2sh'],
+    [0x6f, 'testnet', 'p2pkh'],
+    [0xc4, 'testnet', 'p2sh'],
+  ] as const) {
+    for (let i = 0; i < 20; i++) {
+      valid(base58check(Uint8Array.from([version, ...randomBytes(20)])), network, type);
+    }
   }
   // Leading zero hash bytes give leading '1's.
   valid(base58check(new Uint8Array(21)), 'mainnet', 'p2pkh');
@@ -127,7 +140,9 @@ test('single-character typos are always caught in bech32 addresses', () => {
   const charset = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
   for (let i = 4; i < address.length; i++) {
     for (const c of charset) {
-      if (c === address[i]) continue;
+      if (c === address[i]) {
+        continue;
+      }
       const typo = address.slice(0, i) + c + address.slice(i + 1);
       assert.equal(isValidBtcAddress(typo), false, typo);
     }

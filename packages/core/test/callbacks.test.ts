@@ -1,4 +1,4 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +19,9 @@ function callback(data: Record<string, unknown> = sampleOperationData()): string
 
 function expectFailure(result: CallbackVerification, reason: string): Extract<CallbackVerification, { ok: false }> {
   assert.equal(result.ok, false, 'expected a failure');
-  if (result.ok) throw new Error('unreachable');
+  if (result.ok) {
+    throw new Error('unreachable');
+  }
   assert.equal(result.reason, reason, result.message);
   return result;
 }
@@ -32,7 +34,7 @@ interface Receiver {
   url: string;
   states: Map<string, OperationState>;
   reviews: string[];
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 async function startReceiver(knownOperations: Set<string>): Promise<Receiver> {
@@ -51,8 +53,12 @@ async function startReceiver(knownOperations: Set<string>): Promise<Receiver> {
         } else {
           const to = { status: result.operation.status, status_code: result.operation.status_code };
           const decision = decideTransition(states.get(id), to);
-          if (decision.action === 'apply') states.set(id, to);
-          if (decision.action === 'review') reviews.push(`${id}:${decision.why}`);
+          if (decision.action === 'apply') {
+            states.set(id, to);
+          }
+          if (decision.action === 'review') {
+            reviews.push(`${id}:${decision.why}`);
+          }
           options = { duplicate: decision.action === 'ignore' && decision.why === 'duplicate' };
         }
       }
@@ -78,7 +84,9 @@ async function startReceiver(knownOperations: Set<string>): Promise<Receiver> {
 test('a valid callback verifies and parses into typed operation_data', () => {
   const result = verifyCallback(callback(), SECRET);
   assert.equal(result.ok, true);
-  if (!result.ok) return;
+  if (!result.ok) {
+    return;
+  }
   assert.equal(result.operation.status, 'pending');
   assert.equal(result.operation.status_code, 2);
   assert.equal(result.operation.operation_info.id, 'op-7f3a');
@@ -94,7 +102,9 @@ test('bytes are accepted; only the required members are needed; unknown members 
   const minimal = signedBody({ operation_data: { status: 'success', status_code: 6, operation_info: { id: 'op-1' } }, delivery_id: 'd-1' });
   const result = verifyCallback(new TextEncoder().encode(minimal), SECRET);
   assert.equal(result.ok, true);
-  if (!result.ok) return;
+  if (!result.ok) {
+    return;
+  }
   assert.deepEqual(result.operation, { status: 'success', status_code: 6, operation_info: { id: 'op-1' } });
   assert.equal(result.raw.delivery_id, 'd-1');
 });
@@ -107,7 +117,9 @@ test('numbers are verified as received (1.50 stays 1.50) and nulls of optional m
   const body = text.replace(/}$/, `,"signature":"${sign(lossless, SECRET, { form: 'general' })}"}`);
   const result = verifyCallback(body, SECRET);
   assert.equal(result.ok, true, result.ok ? '' : result.message);
-  if (!result.ok) return;
+  if (!result.ok) {
+    return;
+  }
   assert.equal(result.operation.operation_info.currency_rate, 65641.5);
   assert.equal('paid_at' in result.operation.operation_info, false);
   assert.deepEqual(result.operation.operation_info.from?.payment_method_info, {});
@@ -170,12 +182,14 @@ test('the signature is checked before the content: a forged body with bad conten
 test('an unknown status pair is received (200) but classified unknown, for review', () => {
   const result = verifyCallback(callback(sampleOperationData({ status: 'refunded', status_code: 42 })), SECRET);
   assert.equal(result.ok, true);
-  if (!result.ok) return;
+  if (!result.ok) {
+    return;
+  }
   assert.equal(callbackResponse(result).status, 200);
   assert.equal(classify(result.operation.status, result.operation.status_code).phase, 'unknown');
 });
 
-test('an unusable secret is a configuration error, not the sender\'s fault', () => {
+test("an unusable secret is a configuration error, not the sender's fault", () => {
   assert.throws(() => verifyCallback(callback(), ''), TypeError);
 });
 
@@ -186,8 +200,7 @@ test('over real HTTP: out-of-order, duplicate, forged and early callbacks; the s
     const res = await fetch(receiver.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     return [res.status, await res.text()] as const;
   };
-  const at = (status: string, code: number, id = 'op-A') =>
-    callback(sampleOperationData({ status, status_code: code, operation_info: { id } }));
+  const at = (status: string, code: number, id = 'op-A') => callback(sampleOperationData({ status, status_code: code, operation_info: { id } }));
   try {
     assert.deepEqual(await post(at('pending', 2)), [200, 'OK']);
     assert.deepEqual(await post(at('success', 6)), [200, 'OK']);

@@ -25,11 +25,13 @@ interface Run {
 function run(args: string[], options: { input?: string | Buffer; env?: Record<string, string> } = {}): Run {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     input: options.input ?? '',
-    env: { PATH: process.env['PATH'] ?? '', ...options.env },
+    env: { PATH: process.env.PATH ?? '', ...options.env },
     encoding: 'utf8',
     timeout: 20_000,
   });
-  if (result.error) throw result.error;
+  if (result.error) {
+    throw result.error;
+  }
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -166,7 +168,15 @@ describe('card2crypto verify', () => {
 
 describe('card2crypto landing-url', () => {
   const settings = { target_element: 'card2crypto-widget', partner_token: 'tok-1', from_currency: 'EUR', from_amount: 5000 };
-  const build = ['landing-url', '--landing', 'https://landing.example.com/widget', '--success', 'https://shop.example.com/ok', '--fail', 'https://shop.example.com/fail'];
+  const build = [
+    'landing-url',
+    '--landing',
+    'https://landing.example.com/widget',
+    '--success',
+    'https://shop.example.com/ok',
+    '--fail',
+    'https://shop.example.com/fail',
+  ];
 
   it('builds a landing URL whose params are signed with the given timestamp', () => {
     const r = run([...build, '--now', '1715679067123'], { input: JSON.stringify(settings), env: { CARD2CRYPTO_SECRET: SECRET } });
@@ -176,7 +186,7 @@ describe('card2crypto landing-url', () => {
     const parsed = parseLandingUrl(url);
     assert.ok(parsed.ok);
     const params = parsed.payload.params;
-    assert.equal(params['timestamp'], 1715679067123);
+    assert.equal(params.timestamp, 1715679067123);
     const { signature, ...unsigned } = params;
     assert.equal(signature, sign(unsigned, SECRET, { form: 'simple' }));
     assert.deepEqual(parsed.payload.callbacks, { success: 'https://shop.example.com/ok', fail: 'https://shop.example.com/fail' });
@@ -187,7 +197,7 @@ describe('card2crypto landing-url', () => {
     const r = run(build, { input: JSON.stringify(settings), env: { CARD2CRYPTO_SECRET: SECRET } });
     const parsed = parseLandingUrl(r.stdout.trim());
     assert.ok(parsed.ok);
-    const timestamp = parsed.payload.params['timestamp'] as number;
+    const timestamp = parsed.payload.params.timestamp as number;
     assert.ok(timestamp >= before && timestamp <= Date.now(), String(timestamp));
   });
 
@@ -207,10 +217,10 @@ describe('card2crypto landing-url', () => {
   });
 
   it('lists every problem of the settings and the addresses at once', () => {
-    const r = run(
-      ['landing-url', '--landing', 'ftp://x', '--success', 'https://shop.example.com/ok', '--fail', 'nope'],
-      { input: JSON.stringify({ target_element: 'w', from_amount: 5000, timestamp: 1 }), env: { CARD2CRYPTO_SECRET: SECRET } },
-    );
+    const r = run(['landing-url', '--landing', 'ftp://x', '--success', 'https://shop.example.com/ok', '--fail', 'nope'], {
+      input: JSON.stringify({ target_element: 'w', from_amount: 5000, timestamp: 1 }),
+      env: { CARD2CRYPTO_SECRET: SECRET },
+    });
     assert.equal(r.status, 1);
     for (const field of ['partner_token', 'timestamp', 'from_amount', 'landing_url', 'callbacks.fail']) {
       assert.match(r.stderr, new RegExp(`\\n  ${field.replace('.', '\\.')}: `), field);
@@ -272,7 +282,22 @@ describe('card2crypto usage', () => {
       [['sign'], /no partner secret: set CARD2CRYPTO_SECRET/],
       [['retry-schedule', '--format', 'xml'], /--format must be one of table, json/],
       [['landing-url', '--verify'], /--verify goes with --parse/],
-      [['landing-url', '--now', 'yesterday', '--landing', 'https://a.example', '--success', 'https://a.example', '--fail', 'https://a.example', '--secret', 'k'], /--now must be whole milliseconds/],
+      [
+        [
+          'landing-url',
+          '--now',
+          'yesterday',
+          '--landing',
+          'https://a.example',
+          '--success',
+          'https://a.example',
+          '--fail',
+          'https://a.example',
+          '--secret',
+          'k',
+        ],
+        /--now must be whole milliseconds/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = run(args, { input: SPEC_BODY });
@@ -283,12 +308,14 @@ describe('card2crypto usage', () => {
   });
 
   it('runs as an executable through its shebang, as npm links it (node_modules/.bin/card2crypto)', () => {
-    const result = spawnSync(BIN, ['canonical'], { input: SPEC_BODY, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    const result = spawnSync(BIN, ['canonical'], { input: SPEC_BODY, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
     assert.equal(result.error, undefined);
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stdout, 'a:x;b:1;c:d:1\n');
     const linked = fileURLToPath(new URL('../../../../node_modules/.bin/card2crypto', import.meta.url));
-    if (existsSync(linked)) assert.equal(realpathSync(linked), realpathSync(BIN));
+    if (existsSync(linked)) {
+      assert.equal(realpathSync(linked), realpathSync(BIN));
+    }
   });
 
   it('prints its version', () => {

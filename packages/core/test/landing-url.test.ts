@@ -65,18 +65,21 @@ test('round trip with non-ASCII text through the URL, the query and the bare i v
     const result = parseLandingUrl(input, { validateParams: true });
     assert.ok(result.ok, `${input}: ${JSON.stringify(!result.ok && result.problems)}`);
     assert.deepEqual(result.payload, expected);
-    assert.equal(result.payload.params['partner_operation_id'], 'Заказ №42 — café ☕ 𝄞');
+    assert.equal(result.payload.params.partner_operation_id, 'Заказ №42 — café ☕ 𝄞');
   }
 });
 
 test('parser accepts URL-safe base64, missing padding, and "+" decoded to spaces', () => {
-  const json = JSON.stringify({ params: { target_element: 'w', partner_token: 'ü>?~' }, callbacks: { success: 'https://a.example/ok', fail: 'https://a.example/no' } });
+  const json = JSON.stringify({
+    params: { target_element: 'w', partner_token: 'ü>?~' },
+    callbacks: { success: 'https://a.example/ok', fail: 'https://a.example/no' },
+  });
   const standard = encodeParam(json, 'base64');
   assert.match(standard, /[+/]/, 'the sample exercises + or /');
   for (const i of [encodeParam(json, 'base64url'), standard.replace(/=+$/, ''), standard]) {
     const result = parseLandingUrl(`https://pay.example/?i=${i}`);
     assert.ok(result.ok, i);
-    assert.equal(result.payload.params['partner_token'], 'ü>?~');
+    assert.equal(result.payload.params.partner_token, 'ü>?~');
   }
   const raw = parseLandingUrl(`https://pay.example/?i=${standard}`); // unencoded '+' reads as a space in a query
   assert.ok(raw.ok);
@@ -100,17 +103,24 @@ test('parser reports precisely what is wrong', () => {
     ['params', 'required'],
     ['callbacks', 'required'],
   ]);
-  assert.deepEqual(problems(encodeParam(JSON.stringify({ params: [], callbacks: { success: '/thanks', fail: 'ftp://x.example/', extra: 1 }, x: 1 }), 'base64')), [
-    ['x', 'unknown_field'],
-    ['params', 'object'],
-    ['callbacks.success', 'url'],
-    ['callbacks.fail', 'url'],
-    ['callbacks.extra', 'unknown_field'],
+  assert.deepEqual(
+    problems(encodeParam(JSON.stringify({ params: [], callbacks: { success: '/thanks', fail: 'ftp://x.example/', extra: 1 }, x: 1 }), 'base64')),
+    [
+      ['x', 'unknown_field'],
+      ['params', 'object'],
+      ['callbacks.success', 'url'],
+      ['callbacks.fail', 'url'],
+      ['callbacks.extra', 'unknown_field'],
+    ],
+  );
+  assert.deepEqual(problems(encodeParam(JSON.stringify({ params: {}, callbacks: { success: 'https://a.example/' } }), 'base64')), [
+    ['callbacks.fail', 'required'],
   ]);
-  assert.deepEqual(problems(encodeParam(JSON.stringify({ params: {}, callbacks: { success: 'https://a.example/' } }), 'base64')), [['callbacks.fail', 'required']]);
   // Params validated as signed widget settings on request.
   assert.deepEqual(
-    problems(encodeParam(JSON.stringify({ params: { target_element: 'w', partner_token: 't', from_amount: 5 }, callbacks: payload.callbacks }), 'base64'), { validateParams: true }),
+    problems(encodeParam(JSON.stringify({ params: { target_element: 'w', partner_token: 't', from_amount: 5 }, callbacks: payload.callbacks }), 'base64'), {
+      validateParams: true,
+    }),
     [
       ['params.timestamp', 'required'],
       ['params.signature', 'required'],

@@ -41,7 +41,13 @@ function importsOf(code: string): { entry: string; names: string[] }[] {
   const found: { entry: string; names: string[] }[] = [];
   const statement = /import\s*\{([^}]*)\}\s*from\s*'(@card2crypto\/core(?:\/[a-z-]+)?)'/g;
   for (let m = statement.exec(code); m !== null; m = statement.exec(code)) {
-    found.push({ entry: m[2] as string, names: (m[1] as string).split(',').map((n) => n.trim()).filter((n) => n !== '') });
+    found.push({
+      entry: m[2] as string,
+      names: (m[1] as string)
+        .split(',')
+        .map((n) => n.trim())
+        .filter((n) => n !== ''),
+    });
   }
   return found;
 }
@@ -49,18 +55,29 @@ function importsOf(code: string): { entry: string; names: string[] }[] {
 /** Service answers for the partner API example (the spec's endpoints, request signatures checked). */
 function serve(server: TestServer): void {
   server.handle((req, res) => {
-    if (!verify(req.text, SECRET).ok || req.body['partner_token'] !== TOKEN) return sendText(res, 401, 'Wrong signature');
+    if (!verify(req.text, SECRET).ok || req.body.partner_token !== TOKEN) {
+      return sendText(res, 401, 'Wrong signature');
+    }
     switch (req.path) {
       case '/api/partner/params':
         return sendSigned(res, { service_fee: 0.01 }, SECRET);
       case '/api/partner/exchange/calculate':
         return sendSigned(
           res,
-          { from_currency: 'EUR', to_currency: 'BTC', from_amount: req.body['from_amount'], to_amount: 156000, calculation_id: 'calc-1', expired_at: '2030-01-01T00:00:30.1234567Z' },
+          {
+            from_currency: 'EUR',
+            to_currency: 'BTC',
+            from_amount: req.body.from_amount,
+            to_amount: 156000,
+            calculation_id: 'calc-1',
+            expired_at: '2030-01-01T00:00:30.1234567Z',
+          },
           SECRET,
         );
       case '/api/partner/operation':
-        return sendJson(res, 400, { error: { code: 'invalid_parameter', field: 'partner_operation_id', message: 'no operation has this partner_operation_id' } });
+        return sendJson(res, 400, {
+          error: { code: 'invalid_parameter', field: 'partner_operation_id', message: 'no operation has this partner_operation_id' },
+        });
       default:
         return sendText(res, 404, 'not found');
     }
@@ -81,7 +98,18 @@ describe('README.md', () => {
 
   it('has examples for signing, callbacks, the API client, widget settings, landing URLs and the browser entry', () => {
     const imported = new Set(blocks.flatMap((b) => importsOf(b.code).flatMap((i) => i.names)));
-    for (const name of ['sign', 'verify', 'canonicalString', 'verifyCallback', 'callbackResponse', 'PartnerApiClient', 'PartnerApiError', 'buildSignedWidgetSettings', 'buildLandingUrl', 'parseLandingUrl']) {
+    for (const name of [
+      'sign',
+      'verify',
+      'canonicalString',
+      'verifyCallback',
+      'callbackResponse',
+      'PartnerApiClient',
+      'PartnerApiError',
+      'buildSignedWidgetSettings',
+      'buildLandingUrl',
+      'parseLandingUrl',
+    ]) {
       assert.ok(imported.has(name), `no example imports ${name}`);
     }
   });
@@ -90,7 +118,9 @@ describe('README.md', () => {
     it(`runs the example at line ${block.line} and prints what it says`, async () => {
       for (const { entry, names } of importsOf(block.code)) {
         const module = (await import(entry)) as Record<string, unknown>;
-        for (const name of names) assert.ok(name in module, `${entry} exports no ${name}`);
+        for (const name of names) {
+          assert.ok(name in module, `${entry} exports no ${name}`);
+        }
       }
       const expected = [...block.code.matchAll(/\/\/ → (.*)$/gm)].map((m) => m[1] as string);
       const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', block.code], {

@@ -46,7 +46,19 @@ test('crypto assets: spec symbols and chains; identifier-style symbols mapped in
     'edea2b7a-0032-4730-90b4-04b6c6ec5a3c',
     '9ab09e1b-71e9-4fdc-8f98-a294733c0f44',
   ];
-  const names = ['XCAD Network', 'Dai Stablecoin', 'Euro Tether', 'Bancor', 'Curve DAO Token', 'Merit Circle', 'Yield Guild Games', 'Injective', 'Render', 'Phala Network', 'blur'];
+  const names = [
+    'XCAD Network',
+    'Dai Stablecoin',
+    'Euro Tether',
+    'Bancor',
+    'Curve DAO Token',
+    'Merit Circle',
+    'Yield Guild Games',
+    'Injective',
+    'Render',
+    'Phala Network',
+    'blur',
+  ];
   guids.forEach((guid, i) => {
     const asset = findCryptoAsset(guid);
     assert.ok(asset, guid);
@@ -64,7 +76,11 @@ test('crypto assets: spec symbols and chains; identifier-style symbols mapped in
     Ethereum: ['ETH', 'USDT', 'ERC20GMT2', ...guids],
   };
   for (const [chain, symbols] of Object.entries(chains)) {
-    assert.deepEqual(CRYPTO_ASSETS.filter((a) => a.chain === chain).map((a) => a.symbol), symbols, chain);
+    assert.deepEqual(
+      CRYPTO_ASSETS.filter((a) => a.chain === chain).map((a) => a.symbol),
+      symbols,
+      chain,
+    );
   }
   assert.equal(findCryptoAsset('BTC')!.decimals, 8);
   assert.equal(findCryptoAsset('ETH')!.decimals, 18);
@@ -73,7 +89,9 @@ test('crypto assets: spec symbols and chains; identifier-style symbols mapped in
   assert.equal(findCryptoAsset('btc'), undefined);
   assert.equal(cryptoSymbolCaseInsensitive('btc'), 'BTC');
   assert.equal(cryptoSymbolCaseInsensitive('056075BF-715F-4174-B841-E9A77C18328E'), '056075bf-715f-4174-b841-e9a77c18328e');
-  for (const a of CRYPTO_ASSETS) assert.ok(Number.isInteger(a.decimals) && a.decimals >= 0 && a.decimals <= 24, a.symbol);
+  for (const a of CRYPTO_ASSETS) {
+    assert.ok(Number.isInteger(a.decimals) && a.decimals >= 0 && a.decimals <= 24, a.symbol);
+  }
 });
 
 test('countries: unique ISO codes, EEA + UK + CH + US, and every fiat currency has a country', () => {
@@ -90,7 +108,9 @@ test('countries: unique ISO codes, EEA + UK + CH + US, and every fiat currency h
     assert.ok(c.name.length > 0);
   }
   const eea = 'AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE IS LI NO'.split(' ');
-  for (const code of [...eea, 'GB', 'CH', 'US']) assert.ok(a2.has(code), code);
+  for (const code of [...eea, 'GB', 'CH', 'US']) {
+    assert.ok(a2.has(code), code);
+  }
   assert.deepEqual(findCountry('DE'), { code: 276, name: 'Germany', alpha2: 'DE', alpha3: 'DEU' });
   assert.equal(findCountry('TW')!.code, 158);
   for (const [country, currency] of Object.entries(COUNTRY_CURRENCY)) {
@@ -98,18 +118,27 @@ test('countries: unique ISO codes, EEA + UK + CH + US, and every fiat currency h
     assert.ok(isFiatCurrencyCode(currency), currency);
   }
   const covered = new Set(Object.values(COUNTRY_CURRENCY));
-  for (const c of FIAT_CURRENCIES) assert.ok(covered.has(c.code), `no listed country uses ${c.code}`);
+  for (const c of FIAT_CURRENCIES) {
+    assert.ok(covered.has(c.code), `no listed country uses ${c.code}`);
+  }
 });
 
 test('languages: the ISO 639-1 set', () => {
   assert.equal(LANGUAGES.length, 183);
   assert.equal(new Set(LANGUAGES.map((l) => l.code)).size, 183);
-  for (const l of LANGUAGES) assert.match(l.code, /^[a-z]{2}$/);
+  for (const l of LANGUAGES) {
+    assert.match(l.code, /^[a-z]{2}$/);
+  }
   assert.ok(isLanguageCode('en'));
   assert.ok(isLanguageCode('zu'));
-  for (const bad of ['EN', 'iw', 'in', 'ji', 'sh', 'xx', 'eng', '']) assert.equal(isLanguageCode(bad), false, bad);
+  for (const bad of ['EN', 'iw', 'in', 'ji', 'sh', 'xx', 'eng', '']) {
+    assert.equal(isLanguageCode(bad), false, bad);
+  }
 });
 
 test('payment methods as the spec lists them', () => {
-  assert.deepEqual(PAYMENT_METHODS.map((m) => m.name), ['Visa', 'Maestro', 'MasterCard', 'SEPA', 'Google Pay']);
+  assert.deepEqual(
+    PAYMENT_METHODS.map((m) => m.name),
+    ['Visa', 'Maestro', 'MasterCard', 'SEPA', 'Google Pay'],
+  );
 });

@@ -42,7 +42,9 @@ test('the four-hour cap starts at attempt 69 (the first interval that would exce
   const firstCapped = rows.find((r) => r.capped);
   assert.equal(firstCapped?.attempt, 69);
   assert.equal(firstCapped?.delayMs, 14_400_000);
-  for (const r of rows) assert.equal(r.capped, r.attempt >= 69, `attempt ${r.attempt}`);
+  for (const r of rows) {
+    assert.equal(r.capped, r.attempt >= 69, `attempt ${r.attempt}`);
+  }
   assert.equal(rows[68 - 1]?.sinceFirstMs, 136_095_630);
   assert.equal(rows[69 - 1]?.sinceFirstMs, 150_495_630);
 });
@@ -92,5 +94,7 @@ test('nextRetryAt gives absolute due times and null when the schedule is over', 
 });
 
 test('invalid attempt numbers are rejected', () => {
-  for (const bad of [0, -1, 1.5, Number.NaN]) assert.throws(() => retryDelayMs(bad), RangeError);
+  for (const bad of [0, -1, 1.5, Number.NaN]) {
+    assert.throws(() => retryDelayMs(bad), RangeError);
+  }
 });

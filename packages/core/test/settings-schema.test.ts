@@ -26,8 +26,7 @@ const field = (plugin: PluginId, id: string): Field => {
   assert.ok(f, `${plugin}.${id}`);
   return f;
 };
-const rules = (plugin: PluginId, values: unknown, options = {}): string[][] =>
-  validateSettings(plugin, values, options).problems.map((p) => [p.field, p.rule]);
+const rules = (plugin: PluginId, values: unknown, options = {}): string[][] => validateSettings(plugin, values, options).problems.map((p) => [p.field, p.rule]);
 
 test('shape: documented fields of both plugins, well formed', () => {
   const json = JSON.parse(settingsSchemaJson());
@@ -36,18 +35,48 @@ test('shape: documented fields of both plugins, well formed', () => {
   assert.deepEqual(
     fieldsOf('checkout').map((f) => f.id),
     [
-      'enabled', 'title', 'description', 'wallet_address', 'store_currency', 'payment_flow', 'auto_confirm', 'fix_rate',
-      'partner_token', 'partner_secret', 'environment', 'base_url', 'widget_script_url', 'landing_url',
-      'callback_ips', 'trust_proxy_header', 'debug_logging', 'delete_data_on_uninstall',
+      'enabled',
+      'title',
+      'description',
+      'wallet_address',
+      'store_currency',
+      'payment_flow',
+      'auto_confirm',
+      'fix_rate',
+      'partner_token',
+      'partner_secret',
+      'environment',
+      'base_url',
+      'widget_script_url',
+      'landing_url',
+      'callback_ips',
+      'trust_proxy_header',
+      'debug_logging',
+      'delete_data_on_uninstall',
     ],
   );
   assert.deepEqual(
     fieldsOf('widget').map((f) => f.id),
     [
-      'title', 'partner_token', 'partner_secret', 'default_fiat_currency', 'default_amount', 'default_crypto_currency', 'default_language',
-      'environment', 'base_url', 'widget_script_url', 'landing_url',
-      'color_primary_fill', 'color_primary_text', 'color_secondary_text', 'color_form_stroke_color',
-      'color_background_color', 'color_success_color', 'color_warning_color', 'color_box_shadow',
+      'title',
+      'partner_token',
+      'partner_secret',
+      'default_fiat_currency',
+      'default_amount',
+      'default_crypto_currency',
+      'default_language',
+      'environment',
+      'base_url',
+      'widget_script_url',
+      'landing_url',
+      'color_primary_fill',
+      'color_primary_text',
+      'color_secondary_text',
+      'color_form_stroke_color',
+      'color_background_color',
+      'color_success_color',
+      'color_warning_color',
+      'color_box_shadow',
       'delete_data_on_uninstall',
     ],
   );
@@ -66,21 +95,39 @@ test('shape: documented fields of both plugins, well formed', () => {
       assert.equal(typeof f.required, 'boolean', where);
       assert.equal(typeof f.secret, 'boolean', where);
       assert.equal(typeof f.default, f.type === 'checkbox' ? 'boolean' : 'string', where);
-      for (const c of f.requiredWhen ?? []) assert.ok(ids.has(c.field), `${where} requiredWhen ${c.field}`);
+      for (const c of f.requiredWhen ?? []) {
+        assert.ok(ids.has(c.field), `${where} requiredWhen ${c.field}`);
+      }
       if (f.type === 'select') {
         assert.ok(f.options && f.options.length > 0, where);
-        assert.ok(f.options.some((o) => o.value === f.default), `${where} default is an option`);
-        if (f.rule.kind === 'enum') assert.deepEqual(f.rule.values, f.options.map((o) => o.value), where);
+        assert.ok(
+          f.options.some((o) => o.value === f.default),
+          `${where} default is an option`,
+        );
+        if (f.rule.kind === 'enum') {
+          assert.deepEqual(
+            f.rule.values,
+            f.options.map((o) => o.value),
+            where,
+          );
+        }
       }
-      if (f.rule.kind === 'minor_amount') assert.ok(ids.has(f.rule.currencyField), where);
-      if (f.rule.kind === 'btc_address') assert.ok(ids.has(f.rule.environmentField), where);
+      if (f.rule.kind === 'minor_amount') {
+        assert.ok(ids.has(f.rule.currencyField), where);
+      }
+      if (f.rule.kind === 'btc_address') {
+        assert.ok(ids.has(f.rule.environmentField), where);
+      }
     }
   }
   for (const plugin of ['checkout', 'widget'] as const) {
     const secret = field(plugin, 'partner_secret');
     assert.deepEqual([secret.type, secret.secret, secret.constant], ['secret', true, 'CARD2CRYPTO_PARTNER_SECRET']);
     assert.equal(field(plugin, 'partner_token').constant, 'CARD2CRYPTO_PARTNER_TOKEN');
-    assert.deepEqual(field(plugin, 'environment').options!.map((o) => o.value), ['sandbox', 'production']);
+    assert.deepEqual(
+      field(plugin, 'environment').options!.map((o) => o.value),
+      ['sandbox', 'production'],
+    );
     assert.equal(field(plugin, 'environment').default, 'sandbox');
     for (const id of ['base_url', 'widget_script_url', 'landing_url'] as const) {
       assert.equal(field(plugin, id).environmentDefaults?.sandbox, SANDBOX_SERVICE_URLS[id]);
@@ -88,7 +135,12 @@ test('shape: documented fields of both plugins, well formed', () => {
   }
   assert.equal(fieldsOf('checkout').filter((f) => f.secret).length, 1, 'only the secret is secret');
   assert.equal(field('checkout', 'wallet_address').rule.kind, 'btc_address');
-  assert.deepEqual(field('checkout', 'store_currency').options!.slice(1).map((o) => o.value), FIAT_CURRENCIES.map((c) => c.code));
+  assert.deepEqual(
+    field('checkout', 'store_currency')
+      .options!.slice(1)
+      .map((o) => o.value),
+    FIAT_CURRENCIES.map((c) => c.code),
+  );
   assert.deepEqual(
     THEME_PROPERTIES.map((t) => {
       const f = fieldsOf('widget').find((x) => x.rule.kind === 'color' && x.rule.property === t.cssVar)!;
@@ -103,8 +155,8 @@ test('defaults are valid (checkout disabled; widget once credentials exist)', ()
   assert.deepEqual(rules('checkout', {}), []);
   const result = validateSettings('widget', { partner_token: 't', partner_secret: 's' });
   assert.deepEqual(result.problems, []);
-  assert.equal(result.values['default_fiat_currency'], 'EUR');
-  assert.equal(result.values['color_box_shadow'], 'rgba(40, 51, 78, 0.3)');
+  assert.equal(result.values.default_fiat_currency, 'EUR');
+  assert.equal(result.values.color_box_shadow, 'rgba(40, 51, 78, 0.3)');
   assert.equal(Object.keys(result.values).length, fieldsOf('widget').length);
 });
 
@@ -116,10 +168,17 @@ test('required fields apply when their conditions hold; constants and stored sec
   ]);
   assert.deepEqual(rules('checkout', { enabled: 'yes', title: '   ' }).slice(0, 1), [['title', 'required']]);
   const wallet = '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy';
-  assert.deepEqual(rules('checkout', { enabled: true, wallet_address: wallet }, { definedConstants: ['CARD2CRYPTO_PARTNER_TOKEN', 'CARD2CRYPTO_PARTNER_SECRET'] }), []);
-  const kept = validateSettings('checkout', { enabled: true, wallet_address: wallet, partner_token: 't', partner_secret: '' }, { stored: { partner_secret: 'old-secret' } });
+  assert.deepEqual(
+    rules('checkout', { enabled: true, wallet_address: wallet }, { definedConstants: ['CARD2CRYPTO_PARTNER_TOKEN', 'CARD2CRYPTO_PARTNER_SECRET'] }),
+    [],
+  );
+  const kept = validateSettings(
+    'checkout',
+    { enabled: true, wallet_address: wallet, partner_token: 't', partner_secret: '' },
+    { stored: { partner_secret: 'old-secret' } },
+  );
   assert.deepEqual(kept.problems, []);
-  assert.equal(kept.values['partner_secret'], 'old-secret');
+  assert.equal(kept.values.partner_secret, 'old-secret');
   assert.deepEqual(rules('checkout', { enabled: true, environment: 'production', wallet_address: wallet, partner_token: 't', partner_secret: 's' }), [
     ['base_url', 'required'],
     ['widget_script_url', 'required'],
@@ -135,22 +194,31 @@ test('rules: wallet by environment, amounts exact in the currency, colours, list
 
   const creds = { partner_token: 't', partner_secret: 's' };
   const amount = (default_amount: string, default_fiat_currency = 'EUR') => validateSettings('widget', { ...creds, default_amount, default_fiat_currency });
-  assert.equal(amount('100').values['default_amount'], '100.00');
-  assert.equal(amount('30.5', 'BHD').values['default_amount'], '30.500');
-  assert.equal(amount('100000', 'KRW').values['default_amount'], '100000');
-  assert.deepEqual(amount('100.5', 'KRW').problems.map((p) => p.rule), ['minor_amount']);
+  assert.equal(amount('100').values.default_amount, '100.00');
+  assert.equal(amount('30.5', 'BHD').values.default_amount, '30.500');
+  assert.equal(amount('100000', 'KRW').values.default_amount, '100000');
+  assert.deepEqual(
+    amount('100.5', 'KRW').problems.map((p) => p.rule),
+    ['minor_amount'],
+  );
   assert.match(amount('100.5', 'KRW').problems[0]!.message, /whole amounts only/);
   assert.match(amount('49.99').problems[0]!.message, /between 50\.00 and 5000\.00 EUR/);
   assert.deepEqual(amount('5000').problems, []);
-  assert.deepEqual(amount('1e3').problems.map((p) => p.rule), ['minor_amount']);
+  assert.deepEqual(
+    amount('1e3').problems.map((p) => p.rule),
+    ['minor_amount'],
+  );
 
   const colours = validateSettings('widget', { ...creds, color_primary_fill: '#ABCDEF', color_primary_text: 'expression(alert(1))' });
-  assert.equal(colours.values['color_primary_fill'], '#abcdef');
-  assert.deepEqual(colours.problems.map((p) => [p.field, p.rule]), [['color_primary_text', 'color']]);
-  assert.equal(colours.values['color_primary_text'], 'expression(alert(1))', 'invalid value kept to show again');
+  assert.equal(colours.values.color_primary_fill, '#abcdef');
+  assert.deepEqual(
+    colours.problems.map((p) => [p.field, p.rule]),
+    [['color_primary_text', 'color']],
+  );
+  assert.equal(colours.values.color_primary_text, 'expression(alert(1))', 'invalid value kept to show again');
 
   const ips = validateSettings('checkout', { callback_ips: '198.51.100.7,  2001:db8::/48\n\n::1' });
-  assert.equal(ips.values['callback_ips'], '198.51.100.7\n2001:db8::/48\n::1');
+  assert.equal(ips.values.callback_ips, '198.51.100.7\n2001:db8::/48\n::1');
   assert.match(validateSettings('checkout', { callback_ips: '198.51.100.7\n300.1.1.1\n10.0.0.0/40' }).problems[0]!.message, /300\.1\.1\.1, 10\.0\.0\.0\/40/);
 
   assert.deepEqual(rules('checkout', { enabled: 'maybe', title: 5, description: ['x'], nonsense: 1 }), [
@@ -166,12 +234,21 @@ test('rules: wallet by environment, amounts exact in the currency, colours, list
 test('problem messages never carry a secret value', () => {
   const secret = 'my secret value';
   const result = validateSettings('checkout', { partner_secret: secret });
-  assert.deepEqual(result.problems.map((p) => [p.field, p.rule]), [['partner_secret', 'text']]);
-  for (const p of result.problems) assert.ok(!p.message.includes(secret), p.message);
+  assert.deepEqual(
+    result.problems.map((p) => [p.field, p.rule]),
+    [['partner_secret', 'text']],
+  );
+  for (const p of result.problems) {
+    assert.ok(!p.message.includes(secret), p.message);
+  }
 });
 
 test('production refuses the sandbox addresses with a message that says why, naming the field', () => {
-  const problems = validateSettings('checkout', { environment: 'production', base_url: 'http://api.example.com', landing_url: 'https://[::ffff:10.0.0.1]/l' }).problems;
+  const problems = validateSettings('checkout', {
+    environment: 'production',
+    base_url: 'http://api.example.com',
+    landing_url: 'https://[::ffff:10.0.0.1]/l',
+  }).problems;
   assert.deepEqual(
     problems.map((p) => [p.field, p.message]),
     [

@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import {
-  JsonParseError,
-  LosslessNumber,
-  losslessToPlain,
-  parseJsonLossless,
-  stringifyJsonLossless,
-  type LosslessJsonValue,
-} from '../src/signing/index.js';
+import { JsonParseError, LosslessNumber, losslessToPlain, parseJsonLossless, stringifyJsonLossless, type LosslessJsonValue } from '../src/signing/index.js';
 
 /** Replaces every LosslessNumber by its JS value so results compare with JSON.parse. */
 function toPlain(value: LosslessJsonValue): unknown {
-  if (value instanceof LosslessNumber) return value.value;
-  if (Array.isArray(value)) return value.map(toPlain);
+  if (value instanceof LosslessNumber) {
+    return value.value;
+  }
+  if (Array.isArray(value)) {
+    return value.map(toPlain);
+  }
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
@@ -27,13 +24,15 @@ function toPlain(value: LosslessJsonValue): unknown {
 describe('parseJsonLossless', () => {
   it('keeps each number exactly as written', () => {
     const parsed = parseJsonLossless('{"a":1.50,"b":1e2,"c":-0,"d":9007199254740993,"e":[0.30000000000000004,1E-7]}') as Record<string, LosslessJsonValue>;
-    const texts = (v: LosslessJsonValue): unknown =>
-      v instanceof LosslessNumber ? v.text : Array.isArray(v) ? v.map(texts) : v;
-    assert.deepEqual(
-      Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, texts(v)])),
-      { a: '1.50', b: '1e2', c: '-0', d: '9007199254740993', e: ['0.30000000000000004', '1E-7'] },
-    );
-    assert.equal((parsed['a'] as LosslessNumber).value, 1.5);
+    const texts = (v: LosslessJsonValue): unknown => (v instanceof LosslessNumber ? v.text : Array.isArray(v) ? v.map(texts) : v);
+    assert.deepEqual(Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, texts(v)])), {
+      a: '1.50',
+      b: '1e2',
+      c: '-0',
+      d: '9007199254740993',
+      e: ['0.30000000000000004', '1E-7'],
+    });
+    assert.equal((parsed.a as LosslessNumber).value, 1.5);
   });
 
   it('agrees with JSON.parse on valid documents', () => {
@@ -55,8 +54,34 @@ describe('parseJsonLossless', () => {
 
   it('rejects what JSON.parse rejects, with a position', () => {
     const invalid = [
-      '', ' ', '{', '}', '[1,]', '{"a":1,}', '{a:1}', "{'a':1}", '01', '1.', '.5', '+1', '1e', '-', 'NaN', 'Infinity',
-      'tru', 'nul', '"abc', '"\\x"', '"\\u12"', '"a\nb"', '[1 2]', '{"a" 1}', '{"a":1 "b":2}', '1 2', '\uFEFF{}', '// c\n{}',
+      '',
+      ' ',
+      '{',
+      '}',
+      '[1,]',
+      '{"a":1,}',
+      '{a:1}',
+      "{'a':1}",
+      '01',
+      '1.',
+      '.5',
+      '+1',
+      '1e',
+      '-',
+      'NaN',
+      'Infinity',
+      'tru',
+      'nul',
+      '"abc',
+      '"\\x"',
+      '"\\u12"',
+      '"a\nb"',
+      '[1 2]',
+      '{"a" 1}',
+      '{"a":1 "b":2}',
+      '1 2',
+      '\uFEFF{}',
+      '// c\n{}',
     ];
     for (const text of invalid) {
       assert.throws(() => JSON.parse(text), SyntaxError, `JSON.parse accepts ${JSON.stringify(text)}`);
@@ -69,7 +94,7 @@ describe('parseJsonLossless', () => {
     const parsed = parseJsonLossless('{"__proto__":{"polluted":1}}') as Record<string, unknown>;
     assert.equal(Object.getPrototypeOf(parsed), Object.prototype);
     assert.deepEqual(Object.keys(parsed), ['__proto__']);
-    assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
   it('refuses absurd nesting instead of overflowing the stack', () => {
@@ -105,7 +130,9 @@ describe('stringifyJsonLossless', () => {
       { date: new Date(Date.UTC(2024, 4, 1)), nested: { toJSON: (key: string) => `key ${key}` } },
       [new Number(3), new String('s'), new Boolean(false)],
     ];
-    for (const sample of samples) assert.equal(stringifyJsonLossless(sample), JSON.stringify(sample));
+    for (const sample of samples) {
+      assert.equal(stringifyJsonLossless(sample), JSON.stringify(sample));
+    }
   });
 
   it('writes bigints and LosslessNumbers with their exact digits', () => {
@@ -113,14 +140,14 @@ describe('stringifyJsonLossless', () => {
     const text = stringifyJsonLossless(value);
     assert.equal(text, '{"wei":1234567890123456789,"kept":1.50,"list":[1e2,-5]}');
     const back = parseJsonLossless(text) as Record<string, LosslessJsonValue>;
-    assert.equal((back['wei'] as LosslessNumber).text, '1234567890123456789');
+    assert.equal((back.wei as LosslessNumber).text, '1234567890123456789');
   });
 
   it('refuses NaN, Infinity, cycles and top-level values JSON has no text for', () => {
     assert.throws(() => stringifyJsonLossless({ amount: Number.NaN }), /NaN cannot be written as JSON \(member "amount"\)/);
     assert.throws(() => stringifyJsonLossless([Infinity]), TypeError);
     const cyclic: Record<string, unknown> = {};
-    cyclic['self'] = cyclic;
+    cyclic.self = cyclic;
     assert.throws(() => stringifyJsonLossless(cyclic), /cyclic/);
     assert.throws(() => stringifyJsonLossless(undefined), TypeError);
     // The same object twice (not a cycle) is fine.

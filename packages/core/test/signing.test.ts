@@ -2,15 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 
-import {
-  canonicalString,
-  hmacSha512Hex,
-  LosslessNumber,
-  sign,
-  SigningInputError,
-  timingSafeEqualHex,
-  verify,
-} from '../src/signing/index.js';
+import { canonicalString, hmacSha512Hex, LosslessNumber, sign, SigningInputError, timingSafeEqualHex, verify } from '../src/signing/index.js';
 
 import { referenceCanonical } from './signing-reference.js';
 
@@ -30,8 +22,7 @@ describe('canonicalString: general form', () => {
     const items = Array.from({ length: 12 }, (_, i) => `v${i}`);
     assert.equal(
       canonicalString({ items }),
-      'items:0:v0;items:1:v1;items:10:v10;items:11:v11;items:2:v2;items:3:v3;items:4:v4;' +
-        'items:5:v5;items:6:v6;items:7:v7;items:8:v8;items:9:v9',
+      'items:0:v0;items:1:v1;items:10:v10;items:11:v11;items:2:v2;items:3:v3;items:4:v4;' + 'items:5:v5;items:6:v6;items:7:v7;items:8:v8;items:9:v9',
     );
   });
 
@@ -44,10 +35,7 @@ describe('canonicalString: general form', () => {
   });
 
   it('drops empty arrays and empty objects, keeps empty strings and zeros', () => {
-    assert.equal(
-      canonicalString({ a: [], b: {}, c: '', d: 0, e: { f: [], g: {} }, h: [[]], i: -0 }),
-      'c:;d:0;i:0',
-    );
+    assert.equal(canonicalString({ a: [], b: {}, c: '', d: 0, e: { f: [], g: {} }, h: [[]], i: -0 }), 'c:;d:0;i:0');
   });
 
   it('writes booleans as 1/0 and leaves the strings "true"/"false" unchanged', () => {
@@ -120,11 +108,17 @@ describe('canonicalString: general form', () => {
   });
 
   it('refuses values JSON cannot carry, naming the member', () => {
-    assert.throws(() => canonicalString({ a: { b: [1, Number.NaN] } }), (e: unknown) => e instanceof SigningInputError && e.path === 'a:b:1');
+    assert.throws(
+      () => canonicalString({ a: { b: [1, Number.NaN] } }),
+      (e: unknown) => e instanceof SigningInputError && e.path === 'a:b:1',
+    );
     assert.throws(() => canonicalString({ when: new Date(0) }), /member "when": a Date cannot be signed/);
     assert.throws(() => canonicalString({ x: Infinity }), /member "x": Infinity/);
     assert.throws(() => canonicalString([1, 2] as unknown as object), /plain JSON object, not an array/);
-    assert.throws(() => canonicalString({ s: 'lone \uD800 surrogate' }), (e: unknown) => e instanceof SigningInputError && e.path === 's');
+    assert.throws(
+      () => canonicalString({ s: 'lone \uD800 surrogate' }),
+      (e: unknown) => e instanceof SigningInputError && e.path === 's',
+    );
   });
 
   it('flattens plain objects only: class instances and inherited keys are refused, null prototypes accepted', () => {
@@ -134,10 +128,23 @@ describe('canonicalString: general form', () => {
     }
     assert.throws(() => canonicalString({ a: new Point() }), /member "a": a Point cannot be signed/);
     const inherited = Object.assign(Object.create({ z: 'inherited' }) as object, { x: 1 });
-    assert.throws(() => canonicalString({ a: inherited }), (e: unknown) => e instanceof SigningInputError && e.path === 'a');
+    assert.throws(
+      () => canonicalString({ a: inherited }),
+      (e: unknown) => e instanceof SigningInputError && e.path === 'a',
+    );
     assert.equal(canonicalString({ a: Object.assign(Object.create(null) as object, { y: 'two', x: 1 }) }), 'a:x:1;a:y:two');
     // A getter's error reaches the caller unchanged.
-    assert.throws(() => canonicalString({ a: { get x(): string { throw new Error('own getter'); } } }), /own getter/);
+    assert.throws(
+      () =>
+        canonicalString({
+          a: {
+            get x(): string {
+              throw new Error('own getter');
+            },
+          },
+        }),
+      /own getter/,
+    );
   });
 
   it('reads an own "__proto__" member (JSON.parse makes one) as a member, not the prototype', () => {
@@ -147,12 +154,11 @@ describe('canonicalString: general form', () => {
 
   it('refuses cyclic objects with a clear error instead of overflowing the stack', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
-    cyclic['self'] = cyclic;
+    cyclic.self = cyclic;
     assert.throws(() => canonicalString(cyclic), /cyclic/);
   });
 
   it('skips members holding undefined or functions but writes them as null inside arrays', () => {
-    // eslint-disable-next-line no-sparse-arrays
     const sparse = [1, , 3];
     assert.equal(canonicalString({ a: [undefined, () => 1, sparse] }), 'a:0:;a:1:;a:2:0:1;a:2:1:;a:2:2:3');
     assert.equal(canonicalString({ a: [undefined, sparse] }, { nulls: 'omit' }), 'a:1:0:1;a:1:2:3');
@@ -174,18 +180,32 @@ describe('canonicalString: general form', () => {
     const key = (): string => Array.from({ length: 1 + rand(3) }, () => alphabet[rand(alphabet.length)]).join('');
     const gen = (depth: number): unknown => {
       const kind = rand(depth > 3 ? 4 : 7);
-      if (kind === 0) return key();
-      if (kind === 1) return rand(1000) / (1 + rand(3));
-      if (kind === 2) return rand(2) === 0;
-      if (kind === 3) return rand(5) === 0 ? null : '';
-      if (kind === 4) return Array.from({ length: rand(13) }, () => gen(depth + 1));
+      if (kind === 0) {
+        return key();
+      }
+      if (kind === 1) {
+        return rand(1000) / (1 + rand(3));
+      }
+      if (kind === 2) {
+        return rand(2) === 0;
+      }
+      if (kind === 3) {
+        return rand(5) === 0 ? null : '';
+      }
+      if (kind === 4) {
+        return Array.from({ length: rand(13) }, () => gen(depth + 1));
+      }
       const obj: Record<string, unknown> = {};
-      for (let i = rand(6); i > 0; i--) obj[key()] = gen(depth + 1);
+      for (let i = rand(6); i > 0; i--) {
+        obj[key()] = gen(depth + 1);
+      }
       return obj;
     };
     for (let i = 0; i < 500; i++) {
       const obj: Record<string, unknown> = {};
-      for (let j = 1 + rand(8); j > 0; j--) obj[key()] = gen(0);
+      for (let j = 1 + rand(8); j > 0; j--) {
+        obj[key()] = gen(0);
+      }
       assert.equal(canonicalString(obj), referenceCanonical(obj), JSON.stringify(obj));
     }
   });
@@ -347,7 +367,14 @@ describe('verify', () => {
   });
 
   it('never throws, even for hostile objects or a bad secret', () => {
-    const hostile = new Proxy({}, { ownKeys: () => { throw new Error('boom'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('boom');
+        },
+      },
+    );
     assert.equal(verify(hostile, SECRET).ok, false);
     assert.equal(verify({ a: 1, signature: 'a'.repeat(128) }, '').ok, false);
     assert.equal(verify({ a: 1, signature: 'a'.repeat(128) }, undefined as unknown as string).ok, false);

@@ -46,7 +46,7 @@ test('the pairing table (decisions.md) is exactly this', () => {
   );
 });
 
-test('callback conditions are exactly the spec\'s five, each a pair of the table (none for success 0)', () => {
+test("callback conditions are exactly the spec's five, each a pair of the table (none for success 0)", () => {
   assert.deepEqual(
     CALLBACK_CONDITIONS.map((c) => [c.condition, c.status, c.status_code]),
     [
@@ -57,11 +57,13 @@ test('callback conditions are exactly the spec\'s five, each a pair of the table
       ['withdrawal_transaction_created', 'success', 6],
     ],
   );
-  for (const c of CALLBACK_CONDITIONS) assert.ok(findStep(c.status, c.status_code), c.condition);
+  for (const c of CALLBACK_CONDITIONS) {
+    assert.ok(findStep(c.status, c.status_code), c.condition);
+  }
 });
 
 test('classify: phases, finality, reasons and meanings', () => {
-  assert.deepEqual(classify('pending', 2), { phase: 'in_progress', final: false, meaning: "pending: Money received from the user." });
+  assert.deepEqual(classify('pending', 2), { phase: 'in_progress', final: false, meaning: 'pending: Money received from the user.' });
   assert.equal(classify('awaiting confirm', 8).phase, 'needs_partner_action');
   assert.deepEqual(classify('success', 6), { phase: 'succeeded', final: false, meaning: 'success: Withdrawal transaction created.' });
   assert.equal(classify('success', 0).final, true);
@@ -112,13 +114,27 @@ test('compareProgress orders the flow and puts final outcomes level', () => {
 });
 
 test('an older event never moves an operation backwards', () => {
-  const inOrder = [st('pending', 1), st('pending', 2), st('pending', 3), st('awaiting confirm', 8), st('pending', 9), st('pending', 4), st('pending', 7), st('success', 6), st('success', 0)];
+  const inOrder = [
+    st('pending', 1),
+    st('pending', 2),
+    st('pending', 3),
+    st('awaiting confirm', 8),
+    st('pending', 9),
+    st('pending', 4),
+    st('pending', 7),
+    st('success', 6),
+    st('success', 0),
+  ];
   for (let i = 0; i < inOrder.length; i++) {
     for (let j = 0; j < inOrder.length; j++) {
       const d = decideTransition(inOrder[i], inOrder[j]!);
-      if (j > i) assert.deepEqual(d, { action: 'apply' }, `${i}->${j}`);
-      else if (j === i) assert.deepEqual(d, { action: 'ignore', why: 'duplicate' });
-      else assert.equal(d.action, 'ignore', `${i}->${j}`);
+      if (j > i) {
+        assert.deepEqual(d, { action: 'apply' }, `${i}->${j}`);
+      } else if (j === i) {
+        assert.deepEqual(d, { action: 'ignore', why: 'duplicate' });
+      } else {
+        assert.equal(d.action, 'ignore', `${i}->${j}`);
+      }
     }
   }
   assert.deepEqual(decideTransition(st('pending', 7), st('pending', 2)), { action: 'ignore', why: 'stale' });

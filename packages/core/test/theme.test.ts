@@ -18,22 +18,63 @@ test('the eight colour properties with the spec defaults, in order', () => {
     ],
   );
   assert.equal(THEME_DEFAULTS.boxShadow, 'rgba(40, 51, 78, 0.3)');
-  for (const t of THEME_PROPERTIES) assert.ok(isValidColor(t.default), t.name);
+  for (const t of THEME_PROPERTIES) {
+    assert.ok(isValidColor(t.default), t.name);
+  }
 });
 
 test('colour validation', () => {
   const good = [
-    '#fff', '#FFFF', '#6a42e9', '#6A42E980', 'red', 'RebeccaPurple', 'transparent', ' #abc ',
-    'rgb(0, 0, 0)', 'rgba(40, 51, 78, 0.3)', 'rgba(40,51,78,.3)', 'rgb(100%, 0%, 50%)', 'rgb(40 51 78)', 'rgb(40 51 78 / 30%)',
-    'rgba(255, 255, 255, 1)', 'hsl(120, 50%, 50%)', 'hsla(120deg, 50%, 50%, 0.5)', 'hsl(360 100% 0% / 0.1)',
+    '#fff',
+    '#FFFF',
+    '#6a42e9',
+    '#6A42E980',
+    'red',
+    'RebeccaPurple',
+    'transparent',
+    ' #abc ',
+    'rgb(0, 0, 0)',
+    'rgba(40, 51, 78, 0.3)',
+    'rgba(40,51,78,.3)',
+    'rgb(100%, 0%, 50%)',
+    'rgb(40 51 78)',
+    'rgb(40 51 78 / 30%)',
+    'rgba(255, 255, 255, 1)',
+    'hsl(120, 50%, 50%)',
+    'hsla(120deg, 50%, 50%, 0.5)',
+    'hsl(360 100% 0% / 0.1)',
   ];
   const bad = [
-    '', '#ff', '#fffff', '#ggg', 'fff', 'redd', 'rgb(256, 0, 0)', 'rgb(0, 0)', 'rgb(0, 0, 0, 0, 0)', 'rgba(0, 0, 0, 1.5)',
-    'rgb(-1, 0, 0)', 'rgb(101%, 0%, 0%)', 'hsl(120, 50, 50)', 'hsl(361, 50%, 50%)', 'rgb(0 0 0 / 0.5 / 1)', 'var(--x)',
-    'red; } body { color: red', '#fff;', 'url(x)', 'rgb(0,0,0) !important', 'currentColor', 'inherit', 'rgb(1e2, 0, 0)',
+    '',
+    '#ff',
+    '#fffff',
+    '#ggg',
+    'fff',
+    'redd',
+    'rgb(256, 0, 0)',
+    'rgb(0, 0)',
+    'rgb(0, 0, 0, 0, 0)',
+    'rgba(0, 0, 0, 1.5)',
+    'rgb(-1, 0, 0)',
+    'rgb(101%, 0%, 0%)',
+    'hsl(120, 50, 50)',
+    'hsl(361, 50%, 50%)',
+    'rgb(0 0 0 / 0.5 / 1)',
+    'var(--x)',
+    'red; } body { color: red',
+    '#fff;',
+    'url(x)',
+    'rgb(0,0,0) !important',
+    'currentColor',
+    'inherit',
+    'rgb(1e2, 0, 0)',
   ];
-  for (const c of good) assert.equal(isValidColor(c), true, c);
-  for (const c of bad) assert.equal(isValidColor(c), false, c);
+  for (const c of good) {
+    assert.equal(isValidColor(c), true, c);
+  }
+  for (const c of bad) {
+    assert.equal(isValidColor(c), false, c);
+  }
   assert.equal(isValidColor(42 as unknown as string), false);
 });
 

@@ -61,8 +61,16 @@ test('the domain modules run in Chromium', { skip: existsSync(CHROMIUM) ? false 
       execFile(
         CHROMIUM,
         [
-          '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-          '--disable-sync', '--no-first-run', `--user-data-dir=${profile}`, '--virtual-time-budget=10000', '--dump-dom',
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+          `--user-data-dir=${profile}`,
+          '--virtual-time-budget=10000',
+          '--dump-dom',
           `http://127.0.0.1:${port}/`,
         ],
         { timeout: 90_000, maxBuffer: 10 * 1024 * 1024 },
@@ -70,7 +78,13 @@ test('the domain modules run in Chromium', { skip: existsSync(CHROMIUM) ? false 
       );
     });
     const body = /<body>([\s\S]*)<\/body>/.exec(dom)?.[1] ?? dom;
-    const text = body.replace(/<script[\s\S]*?<\/script>/g, '').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').trim();
+    const text = body
+      .replace(/<script[\s\S]*?<\/script>/g, '')
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&')
+      .trim();
     assert.ok(text.startsWith('{'), `page did not finish: ${text.slice(0, 500)}`);
     const out = JSON.parse(text);
     assert.equal(out.minor, 10);

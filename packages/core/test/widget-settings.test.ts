@@ -117,7 +117,10 @@ test('wallet addresses by chain', () => {
   const withCurrency = (to_currency: string, to_account: string): string[][] => rules({ ...base, to_currency, to_account });
   assert.deepEqual(withCurrency('BTC', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa'), []);
   assert.deepEqual(withCurrency('BTC', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb'), [['to_account', 'btc_address']]);
-  assert.deepEqual(rules({ ...base, to_currency: 'BTC', to_account: 'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7' }, { btcNetworks: ['mainnet'] }), [['to_account', 'btc_address']]);
+  assert.deepEqual(
+    rules({ ...base, to_currency: 'BTC', to_account: 'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7' }, { btcNetworks: ['mainnet'] }),
+    [['to_account', 'btc_address']],
+  );
   assert.deepEqual(withCurrency('ETH', '0x52908400098527886E0F7030069857D2E4169EE7'), []);
   assert.deepEqual(withCurrency('BEP20USDT', '0x5290840009852788'), [['to_account', 'wallet_address']]);
   assert.deepEqual(withCurrency('TRX', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8'), []);
@@ -191,7 +194,10 @@ test('builder refuses invalid settings with every problem', () => {
           ['to_currency', 'crypto_currency'],
         ]),
   );
-  assert.throws(() => buildSignedWidgetSettings({ target_element: 'w', partner_token: 't', timestamp: 5 } as UnsignedWidgetSettings, { secret: SECRET }), ValidationError);
+  assert.throws(
+    () => buildSignedWidgetSettings({ target_element: 'w', partner_token: 't', timestamp: 5 } as UnsignedWidgetSettings, { secret: SECRET }),
+    ValidationError,
+  );
   assert.throws(() => buildSignedWidgetSettings({ target_element: 'w', partner_token: 't' }, { secret: '' }), TypeError);
 });
 
@@ -202,7 +208,9 @@ test('the browser entry never reaches node: modules or the signing code', () => 
   const stack = [start];
   while (stack.length > 0) {
     const file = stack.pop()!;
-    if (seen.has(file)) continue;
+    if (seen.has(file)) {
+      continue;
+    }
     seen.add(file);
     const source = readFileSync(file, 'utf8');
     for (const match of source.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
@@ -212,5 +220,7 @@ test('the browser entry never reaches node: modules or the signing code', () => 
     }
   }
   assert.ok(seen.size >= 10, `walked ${seen.size} modules`);
-  for (const file of seen) assert.ok(!file.includes('/signing/'), `browser bundle reaches ${file}`);
+  for (const file of seen) {
+    assert.ok(!file.includes('/signing/'), `browser bundle reaches ${file}`);
+  }
 });

@@ -40,8 +40,11 @@ async function phpFiles(dir, base = dir) {
   const out = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await phpFiles(path, base)));
-    else if (entry.name.endsWith('.php')) out.push(relative(base, path));
+    if (entry.isDirectory()) {
+      out.push(...(await phpFiles(path, base)));
+    } else if (entry.name.endsWith('.php')) {
+      out.push(relative(base, path));
+    }
   }
   return out.sort();
 }
@@ -53,7 +56,9 @@ async function phpFiles(dir, base = dir) {
 export function prefixSource(text, targetNamespace, textDomain, version) {
   const [vendor] = SOURCE_NAMESPACE.split('\\');
   const target = targetNamespace.replace(/\\+$/, '');
-  if (!target.startsWith(`${vendor}\\`)) fail(`--namespace must start with ${vendor}\\`);
+  if (!target.startsWith(`${vendor}\\`)) {
+    fail(`--namespace must start with ${vendor}\\`);
+  }
   const suffix = target.slice(vendor.length + 1); // e.g. Checkout
   let out = text
     // Card2Crypto\Shared (single backslash) and Card2Crypto\\Shared (inside string literals).
@@ -71,9 +76,13 @@ export function prefixSource(text, targetNamespace, textDomain, version) {
  */
 export function guardDirectAccess(text) {
   const guard = "defined( 'ABSPATH' ) || exit;";
-  if (text.includes(guard)) return text;
+  if (text.includes(guard)) {
+    return text;
+  }
   const head = /^namespace [^;]+;\n(?:\n?use [^;]+;\n)*/m.exec(text);
-  if (head === null) return text;
+  if (head === null) {
+    return text;
+  }
   const at = head.index + head[0].length;
   return `${text.slice(0, at)}\n${guard}\n${text.slice(at)}`;
 }
@@ -85,14 +94,22 @@ function phpString(text) {
 /** A PHP file that only lists one plugin's schema strings for translators (never called). */
 export function schemaStringsPhp(schema, textDomain, pluginKey) {
   const plugin = schema.plugins?.[pluginKey];
-  if (!plugin) fail(`--schema-plugin: the settings schema has no plugin "${pluginKey}" (it has ${Object.keys(schema.plugins ?? {}).join(', ')})`);
+  if (!plugin) {
+    fail(`--schema-plugin: the settings schema has no plugin "${pluginKey}" (it has ${Object.keys(schema.plugins ?? {}).join(', ')})`);
+  }
   const strings = new Set([plugin.title]);
-  for (const group of plugin.groups) strings.add(group.label);
+  for (const group of plugin.groups) {
+    strings.add(group.label);
+  }
   for (const field of plugin.fields) {
     strings.add(field.label);
     strings.add(field.help);
-    for (const option of field.options ?? []) strings.add(option.label);
-    if (field.rule?.patternMessage) strings.add(field.rule.patternMessage);
+    for (const option of field.options ?? []) {
+      strings.add(option.label);
+    }
+    if (field.rule?.patternMessage) {
+      strings.add(field.rule.patternMessage);
+    }
   }
   const calls = [...strings].filter((s) => s !== '').map((s) => `\t__( ${phpString(s)}, ${phpString(textDomain)} );`);
   return [
@@ -144,11 +161,19 @@ async function main() {
   for (const file of files) {
     const text = await readFile(join(sourceDir, file), 'utf8');
     const out = guardDirectAccess(prefixSource(text, namespace, textDomain, version));
-    if (!out.includes("defined( 'ABSPATH' ) || exit;")) fail(`${file}: no namespace line to put the ABSPATH guard after`);
-    if (/Card2Crypto\\{1,2}Shared(?![A-Za-z0-9_])/.test(out)) fail(`${file}: a reference to ${SOURCE_NAMESPACE} survived the rewrite`);
-    if (out.includes(`'${SOURCE_TEXT_DOMAIN}'`)) fail(`${file}: the placeholder text domain survived the rewrite`);
+    if (!out.includes("defined( 'ABSPATH' ) || exit;")) {
+      fail(`${file}: no namespace line to put the ABSPATH guard after`);
+    }
+    if (/Card2Crypto\\{1,2}Shared(?![A-Za-z0-9_])/.test(out)) {
+      fail(`${file}: a reference to ${SOURCE_NAMESPACE} survived the rewrite`);
+    }
+    if (out.includes(`'${SOURCE_TEXT_DOMAIN}'`)) {
+      fail(`${file}: the placeholder text domain survived the rewrite`);
+    }
     const declared = /^namespace\s+([^;]+);/m.exec(out)?.[1];
-    if (declared !== undefined && !declared.startsWith(targetPrefix)) fail(`${file}: declares namespace ${declared}, outside ${targetPrefix}`);
+    if (declared !== undefined && !declared.startsWith(targetPrefix)) {
+      fail(`${file}: declares namespace ${declared}, outside ${targetPrefix}`);
+    }
     await mkdir(dirname(join(sharedDir, file)), { recursive: true });
     await writeFile(join(sharedDir, file), out);
   }

@@ -46,12 +46,17 @@ function answer(res: http.ServerResponse, status: number, body: string, headers:
 }
 
 const okBodies: Record<string, (req: Record<string, unknown>) => string> = {
-  '/api/partner/countries': () => signedText('{"countries":[{"code":276,"name":"Germany","alpha2":"DE","alpha3":"DEU"},{"code":999,"name":"Kosovo","alpha2":"XK","alpha3":"XKX"}]}'),
+  '/api/partner/countries': () =>
+    signedText('{"countries":[{"code":276,"name":"Germany","alpha2":"DE","alpha3":"DEU"},{"code":999,"name":"Kosovo","alpha2":"XK","alpha3":"XKX"}]}'),
   '/api/partner/params': () => signedText('{"service_fee":0.0150}'),
   '/api/partner/exchange': () =>
-    signedText('{"pairs":[{"from":{"amount":100,"min_amount":50,"max_amount":5000,"code":"EUR","minor_unit":"2"},"to":{"amount":0.00153,"code":"BTC","minor_unit":8}}]}'),
+    signedText(
+      '{"pairs":[{"from":{"amount":100,"min_amount":50,"max_amount":5000,"code":"EUR","minor_unit":"2"},"to":{"amount":0.00153,"code":"BTC","minor_unit":8}}]}',
+    ),
   '/api/partner/exchange/calculate': (req) =>
-    signedText(`{"from_currency":"${String(req.from_currency)}","to_currency":"${String(req.to_currency)}","from_amount":10000,"to_amount":153000,"calculation_id":"calc-1","expired_at":"2030-01-01T00:00:00.1234567Z"}`),
+    signedText(
+      `{"from_currency":"${String(req.from_currency)}","to_currency":"${String(req.to_currency)}","from_amount":10000,"to_amount":153000,"calculation_id":"calc-1","expired_at":"2030-01-01T00:00:00.1234567Z"}`,
+    ),
   '/api/partner/operation': (req) => signedText(OPERATION_TEXT(String(req.operation_id ?? 'op-1'))),
   '/api/partner/params/confirm': () => '',
   '/api/partner/params/cancel': () => '',
@@ -68,7 +73,9 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string
     // recorded as unverified
   }
   received.push({ mode, path, verified: check.ok, body, skewMs: Date.now() - Number(body.timestamp) });
-  if (!check.ok) return answer(res, 401, 'Wrong signature');
+  if (!check.ok) {
+    return answer(res, 401, 'Wrong signature');
+  }
   switch (mode) {
     case 'ok':
       return answer(res, 200, (okBodies[path] ?? (() => ''))(body));
@@ -191,7 +198,14 @@ for (const version of TEST_PHP_VERSIONS) {
       ]);
       assert.deepEqual(params, { service_fee: 0.015 });
       assert.equal((exchange as { from: { minor_unit: number } }[])[0]!.from.minor_unit, 2);
-      assert.deepEqual(calculate, { from_currency: 'EUR', to_currency: 'BTC', from_amount: 10000, to_amount: 153000, calculation_id: 'calc-1', expired_at: '2030-01-01T00:00:00.1234567Z' });
+      assert.deepEqual(calculate, {
+        from_currency: 'EUR',
+        to_currency: 'BTC',
+        from_amount: 10000,
+        to_amount: 153000,
+        calculation_id: 'calc-1',
+        expired_at: '2030-01-01T00:00:00.1234567Z',
+      });
       const op = operation as { id: string; from_amount: number; operation: { operation_info: { currency_rate: number }; customer_info?: unknown } };
       assert.equal(op.id, 'op-7');
       assert.equal(op.from_amount, 10050);
@@ -210,7 +224,15 @@ for (const version of TEST_PHP_VERSIONS) {
       }
       assert.deepEqual(
         received.map((r) => r.path),
-        ['/api/partner/countries', '/api/partner/params', '/api/partner/exchange', '/api/partner/exchange/calculate', '/api/partner/operation', '/api/partner/params/confirm', '/api/partner/params/cancel'],
+        [
+          '/api/partner/countries',
+          '/api/partner/params',
+          '/api/partner/exchange',
+          '/api/partner/exchange/calculate',
+          '/api/partner/operation',
+          '/api/partner/params/confirm',
+          '/api/partner/params/cancel',
+        ],
       );
       assert.equal(received[3]!.body.from_amount, 10000);
       assert.equal('to_amount' in received[3]!.body, false);
@@ -238,7 +260,10 @@ for (const version of TEST_PHP_VERSIONS) {
         assert.equal(e.status, status, mode);
         assert.equal(e.meaning, meaning, mode);
         assert.match(e.message, new RegExp(`^Partner API params: HTTP ${status} ${meaning}`), mode);
-        assert.ok(out.logs.some((l) => l.startsWith('error: Partner API params: HTTP')), `${mode} is logged`);
+        assert.ok(
+          out.logs.some((l) => l.startsWith('error: Partner API params: HTTP')),
+          `${mode} is logged`,
+        );
       }
       const e400 = exceptionOf((await run('e400', [['params']])).results[0]);
       assert.equal(e400.code, 'invalid_parameter');

@@ -103,11 +103,21 @@ for (const version of TEST_PHP_VERSIONS) {
         const r = results[i]!;
         const got = r.value as Record<string, unknown>;
         const expected: Record<string, unknown> = core.valid
-          ? { valid: true, network: core.network, type: core.type, encoding: core.encoding, ...(core.witnessVersion !== undefined ? { witness_version: core.witnessVersion } : {}) }
+          ? {
+              valid: true,
+              network: core.network,
+              type: core.type,
+              encoding: core.encoding,
+              ...(core.witnessVersion !== undefined ? { witness_version: core.witnessVersion } : {}),
+            }
           : { valid: false, reason: core.reason };
-        if (core.valid) valid++;
+        if (core.valid) {
+          valid++;
+        }
         if (r.error !== undefined || JSON.stringify(got) !== JSON.stringify(expected)) {
-          failures.push(`${JSON.stringify(address)} ${JSON.stringify(networks)}\n  core: ${JSON.stringify(expected)}\n  php:  ${r.error ?? JSON.stringify(got)}`);
+          failures.push(
+            `${JSON.stringify(address)} ${JSON.stringify(networks)}\n  core: ${JSON.stringify(expected)}\n  php:  ${r.error ?? JSON.stringify(got)}`,
+          );
         }
       });
       assert.ok(valid > 50, 'the corpus has valid addresses');

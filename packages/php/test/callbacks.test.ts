@@ -16,12 +16,18 @@ function signed(text: string, secret = SECRET): string {
   return `${text.slice(0, -1)},"signature":"${signature}"}`;
 }
 
-const OP = '{"operation_data":{"status":"pending","status_code":2,"operation_info":{"id":"op-1","from":{"amount":10050,"currency":{"code":"EUR","decimals":2}},"currency_rate":65000.50},"partner_info":{"operation_id":"order-9"}}}';
+const OP =
+  '{"operation_data":{"status":"pending","status_code":2,"operation_info":{"id":"op-1","from":{"amount":10050,"currency":{"code":"EUR","decimals":2}},"currency_rate":65000.50},"partner_info":{"operation_id":"order-9"}}}';
 const valid = signed(OP);
 
 const BODIES: [string, string][] = [
   ['valid', valid],
-  ['valid, pretty-printed with number text kept', signed('{\n  "operation_data": {"status": "success", "status_code": 0, "operation_info": {"id": "op-2", "currency_rate": 1.50e3, "payment_method_info": {}}, "customer_info": null}, "extra": [1, 2.0]\n}')],
+  [
+    'valid, pretty-printed with number text kept',
+    signed(
+      '{\n  "operation_data": {"status": "success", "status_code": 0, "operation_info": {"id": "op-2", "currency_rate": 1.50e3, "payment_method_info": {}}, "customer_info": null}, "extra": [1, 2.0]\n}',
+    ),
+  ],
   ['valid, upper-case signature', valid.replace(/"signature":"([0-9a-f]+)"/, (_, s: string) => `"signature":"${s.toUpperCase()}"`)],
   ['tampered amount', valid.replace('10050', '10051')],
   ['tampered number text (1.50 -> 1.5)', signed(OP).replace('65000.50', '65000.5')],
@@ -42,8 +48,19 @@ const BODIES: [string, string][] = [
   ['signed but operation_info.id missing', signed('{"operation_data":{"status":"pending","status_code":2,"operation_info":{}}}')],
   ['signed but a negative amount', signed('{"operation_data":{"status":"pending","status_code":2,"operation_info":{"id":"x","from":{"amount":-5}}}}')],
   ['signed, fractional amount', signed('{"operation_data":{"status":"pending","status_code":2,"operation_info":{"id":"x","to":{"amount":1.5}}}}')],
-  ['signed, payment_method_info as []', signed('{"operation_data":{"status":"pending","status_code":2,"operation_info":{"id":"x","from":{"payment_method_info":[]}}}}')],
-  ['nested too deep', signed(`{"operation_data":{"status":"pending","status_code":2,"operation_info":{"id":"x"}},"deep":${'['.repeat(300)}${']'.repeat(300)}}`.replace(/\[{300}\]{300}/, '1')).replace('"deep":1', `"deep":${'['.repeat(300)}${']'.repeat(300)}`)],
+  [
+    'signed, payment_method_info as []',
+    signed('{"operation_data":{"status":"pending","status_code":2,"operation_info":{"id":"x","from":{"payment_method_info":[]}}}}'),
+  ],
+  [
+    'nested too deep',
+    signed(
+      `{"operation_data":{"status":"pending","status_code":2,"operation_info":{"id":"x"}},"deep":${'['.repeat(300)}${']'.repeat(300)}}`.replace(
+        /\[{300}\]{300}/,
+        '1',
+      ),
+    ).replace('"deep":1', `"deep":${'['.repeat(300)}${']'.repeat(300)}`),
+  ],
 ];
 
 for (const version of TEST_PHP_VERSIONS) {
@@ -63,10 +80,16 @@ for (const version of TEST_PHP_VERSIONS) {
         const r = results[i] as { ok: boolean; reason: string | null; field: string | null; message: string; response: { status: number; body: string } };
         const coreReason = core.ok ? null : core.reason;
         if (r.ok !== core.ok || r.reason !== coreReason || r.response.status !== coreAnswer.status) {
-          failures.push(`${name}: core ${core.ok ? 'ok' : core.reason} (${coreAnswer.status}), PHP ${r.ok ? 'ok' : r.reason} (${r.response.status}): ${r.message}`);
+          failures.push(
+            `${name}: core ${core.ok ? 'ok' : core.reason} (${coreAnswer.status}), PHP ${r.ok ? 'ok' : r.reason} (${r.response.status}): ${r.message}`,
+          );
         }
-        if (!core.ok && core.reason === 'invalid' && r.field !== core.field) failures.push(`${name}: field core ${core.field}, PHP ${r.field}`);
-        if (coreAnswer.status !== 400 && r.response.body !== coreAnswer.body) failures.push(`${name}: answer body core ${coreAnswer.body}, PHP ${r.response.body}`);
+        if (!core.ok && core.reason === 'invalid' && r.field !== core.field) {
+          failures.push(`${name}: field core ${core.field}, PHP ${r.field}`);
+        }
+        if (coreAnswer.status !== 400 && r.response.body !== coreAnswer.body) {
+          failures.push(`${name}: answer body core ${coreAnswer.body}, PHP ${r.response.body}`);
+        }
       });
       assert.deepEqual(failures, [], failures.join('\n'));
     });
@@ -75,23 +98,36 @@ for (const version of TEST_PHP_VERSIONS) {
       const [r] = await php.runJson<Record<string, unknown>[]>('callbacks.php', { 'bodies.json': JSON.stringify({ secret: SECRET, bodies: [valid] }) });
       assert.deepEqual(
         { ok: r!.ok, status: r!.status, code: r!.code, id: r!.id, partner: r!.partner, amount: r!.amount, response: r!.response },
-        { ok: true, status: 'pending', code: 2, id: 'op-1', partner: 'order-9', amount: 10050, response: { status: 200, content_type: 'text/plain; charset=utf-8', body: 'OK' } },
+        {
+          ok: true,
+          status: 'pending',
+          code: 2,
+          id: 'op-1',
+          partner: 'order-9',
+          amount: 10050,
+          response: { status: 200, content_type: 'text/plain; charset=utf-8', body: 'OK' },
+        },
       );
     });
 
     test('amounts are exact at any size: an int when it fits, else its digits', async () => {
-      const body = signed('{"operation_data":{"status":"success","status_code":6,"operation_info":{"id":"big","from":{"amount":1500000000000000000000},"to":{"amount":1.5e18}}}}');
+      const body = signed(
+        '{"operation_data":{"status":"success","status_code":6,"operation_info":{"id":"big","from":{"amount":1500000000000000000000},"to":{"amount":1.5e18}}}}',
+      );
       const [r] = await php.runJson<Record<string, unknown>[]>('callbacks.php', { 'bodies.json': JSON.stringify({ secret: SECRET, bodies: [body] }) });
       assert.equal(r!.ok, true, String(r!.message));
       assert.equal(r!.amount, '1500000000000000000000');
       const [fractional] = await php.runJson<Record<string, unknown>[]>('callbacks.php', {
-        'bodies.json': JSON.stringify({ secret: SECRET, bodies: [signed('{"operation_data":{"status":"success","status_code":6,"operation_info":{"id":"x","from":{"amount":1.5e-3}}}}')] }),
+        'bodies.json': JSON.stringify({
+          secret: SECRET,
+          bodies: [signed('{"operation_data":{"status":"success","status_code":6,"operation_info":{"id":"x","from":{"amount":1.5e-3}}}}')],
+        }),
       });
       assert.equal(fractional!.reason, 'invalid');
       assert.equal(fractional!.field, 'operation_data.operation_info.from.amount');
     });
 
-    test('an empty secret is a configuration error, not the sender\'s fault', async () => {
+    test("an empty secret is a configuration error, not the sender's fault", async () => {
       const results = await php.runJson<unknown[]>('callbacks.php', { 'bodies.json': JSON.stringify({ secret: SECRET, bodies: [] }) });
       assert.match(String(results[0]), /needs the partner secret/);
     });

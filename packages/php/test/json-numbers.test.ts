@@ -30,22 +30,55 @@ function bitsOf(x: number): string {
 
 function doubles(): number[] {
   const random = rng(7);
-  const out: number[] = [0, -0, 1, -1, 0.1, 0.2, 0.1 + 0.2, 1e20, 1e21, 1e-6, 1e-7, 123.456, 5e-324, 2.2250738585072014e-308,
-    Number.MAX_VALUE, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER, 2 ** 53, 2 ** 53 + 2, 1 / 3, 100, 1.5, 9.999999999999999e22, 1e23, 4.35, 0.000001, 123e-20];
-  for (let e = -1074; e <= 1023; e += 1) out.push(2 ** e, -(2 ** e) * 3);
+  const out: number[] = [
+    0,
+    -0,
+    1,
+    -1,
+    0.1,
+    0.2,
+    0.1 + 0.2,
+    1e20,
+    1e21,
+    1e-6,
+    1e-7,
+    123.456,
+    5e-324,
+    2.2250738585072014e-308,
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    Number.MAX_SAFE_INTEGER,
+    2 ** 53,
+    2 ** 53 + 2,
+    1 / 3,
+    100,
+    1.5,
+    9.999999999999999e22,
+    1e23,
+    4.35,
+    0.000001,
+    123e-20,
+  ];
+  for (let e = -1074; e <= 1023; e += 1) {
+    out.push(2 ** e, -(2 ** e) * 3);
+  }
   const view = new DataView(new ArrayBuffer(8));
   for (let i = 0; i < 3000; i++) {
     view.setUint32(0, Math.floor(random() * 2 ** 32));
     view.setUint32(4, Math.floor(random() * 2 ** 32));
     out.push(view.getFloat64(0));
   }
-  for (let i = 0; i < 2000; i++) out.push(Math.round(random() * 1e6) / 10 ** Math.floor(random() * 9));
+  for (let i = 0; i < 2000; i++) {
+    out.push(Math.round(random() * 1e6) / 10 ** Math.floor(random() * 9));
+  }
   return out.filter((x) => Number.isFinite(x));
 }
 
 /** {} and [] are the same to the PHP side (both an empty array; decisions.md, "Signing: empty objects"). */
 function emptyObjectsAsArrays(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(emptyObjectsAsArrays);
+  if (Array.isArray(value)) {
+    return value.map(emptyObjectsAsArrays);
+  }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
     return entries.length === 0 ? [] : Object.fromEntries(entries.map(([k, v]) => [k, emptyObjectsAsArrays(v)]));
@@ -55,11 +88,57 @@ function emptyObjectsAsArrays(value: unknown): unknown {
 
 /** Texts JSON.parse accepts or refuses, to compare the PHP parser with. */
 const JSON_TEXTS = [
-  '{}', '[]', '0', '-0', '1.50', '1e2', '1E+2', '-1.0e-7', '9007199254740993', '123456789012345678901234567890', '"x"', 'true', 'false', 'null',
-  ' {"a" : [1, 2.0, {"b": null}], "c": "\\u00e9\\ud83d\\ude00\\n\\"\\/"} ', '{"10": 1, "9": 2, "a": {}}', '{"a":1,"a":2}', '"\u00e9\u{1F600}"',
-  '', ' ', '{', '}', '[1,]', '{"a":1,}', '01', '1.', '.5', '-', '+1', '1e', '1e+', 'NaN', 'Infinity', 'tru', 'nul', "{'a':1}", '{"a" 1}',
-  '{a:1}', '"\\x41"', '"\\u12"', '"a\tb"', '"a\nb"', '[1 2]', '{"a":1}{}', '\ufeff{}', '/* c */ {}', '[1]]', '"\\', '"',
-  '[' .repeat(256) + ']'.repeat(256), '['.repeat(257) + ']'.repeat(257),
+  '{}',
+  '[]',
+  '0',
+  '-0',
+  '1.50',
+  '1e2',
+  '1E+2',
+  '-1.0e-7',
+  '9007199254740993',
+  '123456789012345678901234567890',
+  '"x"',
+  'true',
+  'false',
+  'null',
+  ' {"a" : [1, 2.0, {"b": null}], "c": "\\u00e9\\ud83d\\ude00\\n\\"\\/"} ',
+  '{"10": 1, "9": 2, "a": {}}',
+  '{"a":1,"a":2}',
+  '"\u00e9\u{1F600}"',
+  '',
+  ' ',
+  '{',
+  '}',
+  '[1,]',
+  '{"a":1,}',
+  '01',
+  '1.',
+  '.5',
+  '-',
+  '+1',
+  '1e',
+  '1e+',
+  'NaN',
+  'Infinity',
+  'tru',
+  'nul',
+  "{'a':1}",
+  '{"a" 1}',
+  '{a:1}',
+  '"\\x41"',
+  '"\\u12"',
+  '"a\tb"',
+  '"a\nb"',
+  '[1 2]',
+  '{"a":1}{}',
+  '\ufeff{}',
+  '/* c */ {}',
+  '[1]]',
+  '"\\',
+  '"',
+  '['.repeat(256) + ']'.repeat(256),
+  '['.repeat(257) + ']'.repeat(257),
 ];
 
 for (const version of TEST_PHP_VERSIONS) {
@@ -76,13 +155,27 @@ for (const version of TEST_PHP_VERSIONS) {
       const failures: string[] = [];
       xs.forEach((x, i) => {
         const r = results[i]!;
-        if (r.value !== String(x)) failures.push(`${bitsOf(x)}: JS ${String(x)}, PHP ${r.value ?? r.error}`);
+        if (r.value !== String(x)) {
+          failures.push(`${bitsOf(x)}: JS ${String(x)}, PHP ${r.value ?? r.error}`);
+        }
       });
       assert.deepEqual(failures.slice(0, 20), [], `${failures.length} of ${xs.length} differ:\n${failures.slice(0, 20).join('\n')}`);
     });
 
     test('number text is re-formatted as String(Number(text)), and out-of-range values have no JS reading', async () => {
-      const texts = ['1.50', '1e2', '-0', '9007199254740993', '0.30000000000000004', '1e400', '-1e400', '1e-400', '123456789012345678901234567890', '1E21', '0.0000001'];
+      const texts = [
+        '1.50',
+        '1e2',
+        '-0',
+        '9007199254740993',
+        '0.30000000000000004',
+        '1e400',
+        '-1e400',
+        '1e-400',
+        '123456789012345678901234567890',
+        '1E21',
+        '0.0000001',
+      ];
       const results = await php.call(texts.map((t) => ['js_reformat', t]));
       texts.forEach((t, i) => {
         const n = Number(t);
@@ -101,13 +194,19 @@ for (const version of TEST_PHP_VERSIONS) {
           accepted = false;
         }
         const r = results[i]!;
-        assert.equal(r.error === undefined, accepted, `${JSON.stringify(text.slice(0, 60))}: core ${accepted ? 'accepts' : 'refuses'}, PHP said ${r.error ?? 'ok'}`);
+        assert.equal(
+          r.error === undefined,
+          accepted,
+          `${JSON.stringify(text.slice(0, 60))}: core ${accepted ? 'accepts' : 'refuses'}, PHP said ${r.error ?? 'ok'}`,
+        );
         if (accepted) {
           // Same data, and every number text kept: re-encoding gives back the same numbers.
           assert.deepEqual(emptyObjectsAsArrays(JSON.parse(r.value as string)), emptyObjectsAsArrays(JSON.parse(text)), text);
           const numbers = (s: string) => s.match(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g) ?? [];
           // (Escapes and duplicate names change the text; the rest must keep every number's exact text.)
-          if (!text.includes('\\u') && !text.includes('"a":1,"a"')) assert.deepEqual(numbers(r.value as string), numbers(text), text);
+          if (!text.includes('\\u') && !text.includes('"a":1,"a"')) {
+            assert.deepEqual(numbers(r.value as string), numbers(text), text);
+          }
         }
       });
     });
@@ -139,23 +238,39 @@ for (const version of TEST_PHP_VERSIONS) {
         ['json_number_int', '99999999999999999999'],
       ]);
       assert.deepEqual(decoded!.value, { 10: { number: '1.50' }, 9: [{ number: '1e2' }, { number: '-0' }, { number: '9007199254740993' }] });
-      assert.deepEqual(ints.map((r) => r.value), [100, 100, 100, null, 0, null]);
+      assert.deepEqual(
+        ints.map((r) => r.value),
+        [100, 100, 100, null, 0, null],
+      );
     });
 
     test('whole numbers are read exactly from their text, at any size', async () => {
       const cases: [string, string | null][] = [
-        ['0', '0'], ['-0', '0'], ['0.00', '0'], ['0e5', '0'], ['100', '100'], ['100.0', '100'], ['1e2', '100'], ['1.5e18', '1500000000000000000'],
-        ['9007199254740993', '9007199254740993'], ['123456789012345678901234567890', '123456789012345678901234567890'], ['1000e-3', '1'], ['1500e-3', null],
-        ['1.5', null], ['-1', null], ['1e-3', null], ['1e61', null], ['1e999999999', null], ['15e-1', null],
+        ['0', '0'],
+        ['-0', '0'],
+        ['0.00', '0'],
+        ['0e5', '0'],
+        ['100', '100'],
+        ['100.0', '100'],
+        ['1e2', '100'],
+        ['1.5e18', '1500000000000000000'],
+        ['9007199254740993', '9007199254740993'],
+        ['123456789012345678901234567890', '123456789012345678901234567890'],
+        ['1000e-3', '1'],
+        ['1500e-3', null],
+        ['1.5', null],
+        ['-1', null],
+        ['1e-3', null],
+        ['1e61', null],
+        ['1e999999999', null],
+        ['15e-1', null],
       ];
       const results = await php.call(cases.map(([text]) => ['json_whole_digits', text]));
       cases.forEach(([text, expected], i) => assert.equal(results[i]!.value, expected, text));
     });
 
     test('canonical string: UTF-16 order, numeric-looking keys as text, booleans 1/0, empties dropped, null as empty', async () => {
-      const [r] = await php.call([
-        ['canonical', '{"\uFB33":1,"\u{1F600}":2,"z":true,"10":false,"9":null,"e":[],"o":{},"l":[null,{"k":"v"}],"n":1.50}'],
-      ]);
+      const [r] = await php.call([['canonical', '{"\uFB33":1,"\u{1F600}":2,"z":true,"10":false,"9":null,"e":[],"o":{},"l":[null,{"k":"v"}],"n":1.50}']]);
       assert.equal(r!.value, '10:0;9:;l:0:;l:1:k:v;n:1.50;z:1;\u{1F600}:2;\uFB33:1');
     });
   });

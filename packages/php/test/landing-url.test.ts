@@ -48,7 +48,7 @@ const ACCEPTED = [
   'https://pay.example.com/a/%2e%2E/b/%2E',
   'https://pay.example.com/l/%7e%41?x=%7e',
   'https://pay.example.com/ä/ö?q=ü&r=€',
-  "https://pay.example.com/a\"b<c>d`e{f}g|h^i'j?k\"l<m>n'o`p{q}r|s^t",
+  'https://pay.example.com/a"b<c>d`e{f}g|h^i\'j?k"l<m>n\'o`p{q}r|s^t',
   'https://pay.example.com/l?',
   'https://pay.example.com/l?&',
   'https://pay.example.com/l?x=i&ii=1&j=i',
@@ -130,7 +130,9 @@ for (const version of TEST_PHP_VERSIONS) {
         assert.match(results[i]!.error ?? '', /^InvalidArgumentException: The landing address (must|has)/, landing);
       });
       assert.match(results[2]!.error!, /must not have a #fragment/);
-      for (const i of [3, 4, 5, 6]) assert.match(results[i]!.error!, /must not already carry an "i" parameter/, REFUSED[i]);
+      for (const i of [3, 4, 5, 6]) {
+        assert.match(results[i]!.error!, /must not already carry an "i" parameter/, REFUSED[i]);
+      }
     });
 
     test('an international host or a repaired address is refused with why, never written otherwise than core', async () => {

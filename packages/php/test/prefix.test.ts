@@ -13,13 +13,29 @@ import path from 'node:path';
 import { PHP_PACKAGE_DIR } from '../testing/php.js';
 
 function phpFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? phpFiles(path.join(dir, e.name)) : e.name.endsWith('.php') ? [path.join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? phpFiles(path.join(dir, e.name)) : e.name.endsWith('.php') ? [path.join(dir, e.name)] : [],
+  );
 }
 
 test('every copied file is in the plugin namespace, guarded against direct loading, with the plugin text domain', () => {
   const plugin = mkdtempSync(path.join(tmpdir(), 'c2c-prefix-'));
   try {
-    execFileSync(process.execPath, [path.join(PHP_PACKAGE_DIR, 'scripts', 'prefix.mjs'), '--plugin-dir', plugin, '--namespace', 'Card2Crypto\\Example', '--text-domain', 'card2crypto-example', '--schema-plugin', 'widget'], { stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [
+        path.join(PHP_PACKAGE_DIR, 'scripts', 'prefix.mjs'),
+        '--plugin-dir',
+        plugin,
+        '--namespace',
+        'Card2Crypto\\Example',
+        '--text-domain',
+        'card2crypto-example',
+        '--schema-plugin',
+        'widget',
+      ],
+      { stdio: 'pipe' },
+    );
     const files = phpFiles(path.join(plugin, 'lib', 'shared'));
     assert.equal(files.length, phpFiles(path.join(PHP_PACKAGE_DIR, 'src')).length);
     for (const file of files) {

@@ -62,7 +62,9 @@ for (const version of TEST_PHP_VERSIONS) {
         }
         // Every problem message names the field's label (or the field itself for unknown ones).
         for (const p of got.problems) {
-          if (p.message.trim() === '') failures.push(`${v.name}: empty message for ${p.field}`);
+          if (p.message.trim() === '') {
+            failures.push(`${v.name}: empty message for ${p.field}`);
+          }
         }
       });
       assert.deepEqual(failures, [], failures.join('\n'));
@@ -82,7 +84,14 @@ for (const version of TEST_PHP_VERSIONS) {
           [
             'settings_store',
             'checkout',
-            { enabled: 'yes', title: 'New title', wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr', partner_token: 'tok_new', partner_secret: '', store_currency: 'ISK' },
+            {
+              enabled: 'yes',
+              title: 'New title',
+              wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr',
+              partner_token: 'tok_new',
+              partner_secret: '',
+              store_currency: 'ISK',
+            },
             stored,
           ],
         ],

@@ -44,15 +44,21 @@ const vectors = JSON.parse(vectorText) as { version: number; cases: VectorCase[]
  * else its input (as raw text when the number text matters) plus its signature.
  */
 function bodyOf(c: VectorCase): string {
-  if (typeof c.body === 'string') return c.body;
+  if (typeof c.body === 'string') {
+    return c.body;
+  }
   const signature = JSON.stringify(c.signature ?? '');
   if (typeof c.input_json === 'string') {
     const text = c.input_json.trimEnd();
-    if (!text.endsWith('}')) return text; // Not an object: verification must refuse it.
+    if (!text.endsWith('}')) {
+      return text;
+    } // Not an object: verification must refuse it.
     const inner = text.slice(0, -1).trimEnd();
     return `${inner}${inner.endsWith('{') ? '' : ','}"signature":${signature}}`;
   }
-  if (c.input === null || typeof c.input !== 'object' || Array.isArray(c.input)) return JSON.stringify(c.input);
+  if (c.input === null || typeof c.input !== 'object' || Array.isArray(c.input)) {
+    return JSON.stringify(c.input);
+  }
   return JSON.stringify({ ...(c.input as object), signature: c.signature ?? '' });
 }
 
@@ -77,10 +83,12 @@ for (const version of TEST_PHP_VERSIONS) {
     });
     after(() => php?.exit());
 
-    test('every valid case: canonical string (under the case\'s reading) and signature', () => {
+    test("every valid case: canonical string (under the case's reading) and signature", () => {
       const failures: string[] = [];
       vectors.cases.forEach((c, i) => {
-        if (c.expect !== 'valid') return;
+        if (c.expect !== 'valid') {
+          return;
+        }
         const r = results[i] as PhpCaseResult;
         assert.equal(r.name, c.name);
         if (r.sign_error !== undefined) {
@@ -112,11 +120,16 @@ for (const version of TEST_PHP_VERSIONS) {
       let checked = 0;
       vectors.cases.forEach((c, i) => {
         const r = results[i] as PhpCaseResult;
-        if (c.expect !== 'valid' || c.input_json !== undefined || r.native_canonical === undefined && r.native_error === undefined) return;
+        if (c.expect !== 'valid' || c.input_json !== undefined || (r.native_canonical === undefined && r.native_error === undefined)) {
+          return;
+        }
         checked++;
-        if (r.native_error !== undefined) failures.push(`${c.name}: ${r.native_error}`);
-        else if (r.native_canonical !== c.canonical) {
-          failures.push(`${c.name}: canonical of json_decode() values differs\n  core: ${JSON.stringify(c.canonical)}\n  php:  ${JSON.stringify(r.native_canonical)}`);
+        if (r.native_error !== undefined) {
+          failures.push(`${c.name}: ${r.native_error}`);
+        } else if (r.native_canonical !== c.canonical) {
+          failures.push(
+            `${c.name}: canonical of json_decode() values differs\n  core: ${JSON.stringify(c.canonical)}\n  php:  ${JSON.stringify(r.native_canonical)}`,
+          );
         }
       });
       assert.ok(checked >= 100, `only ${checked} cases signed from PHP-native values`);
@@ -130,7 +143,9 @@ for (const version of TEST_PHP_VERSIONS) {
         const r = results[i] as PhpCaseResult;
         const valid = c.expect === 'valid';
         if (r.verify.ok !== valid) {
-          failures.push(`${c.name}: expected ${c.expect}, PHP said ${r.verify.ok ? 'valid' : `invalid (${r.verify.reason}: ${r.verify.message})`}\n  core canonical: ${JSON.stringify(c.canonical)}\n  body: ${bodyOf(c).slice(0, 300)}`);
+          failures.push(
+            `${c.name}: expected ${c.expect}, PHP said ${r.verify.ok ? 'valid' : `invalid (${r.verify.reason}: ${r.verify.message})`}\n  core canonical: ${JSON.stringify(c.canonical)}\n  body: ${bodyOf(c).slice(0, 300)}`,
+          );
         }
       });
       assert.deepEqual(failures, [], failures.join('\n'));

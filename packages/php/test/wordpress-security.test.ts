@@ -65,12 +65,20 @@ function routeParts(route: string): Array<string | { name: string; pattern: stri
           continue;
         }
         if (inClass) {
-          if (c === ']') inClass = false;
-        } else if (c === '[') inClass = true;
-        else if (c === '(') depth++;
-        else if (c === ')') depth--;
+          if (c === ']') {
+            inClass = false;
+          }
+        } else if (c === '[') {
+          inClass = true;
+        } else if (c === '(') {
+          depth++;
+        } else if (c === ')') {
+          depth--;
+        }
       }
-      if (text) parts.push(text);
+      if (text) {
+        parts.push(text);
+      }
       text = '';
       parts.push({ name, pattern: route.slice(close + 1, j - 1) });
       i = j;
@@ -79,7 +87,9 @@ function routeParts(route: string): Array<string | { name: string; pattern: stri
       i++;
     }
   }
-  if (text) parts.push(text);
+  if (text) {
+    parts.push(text);
+  }
   return parts;
 }
 
@@ -98,7 +108,9 @@ function fill(route: string, candidates: (name: string) => string[], cap: number
       accepts = /^[\w-]+$/;
     }
     const values = candidates(part.name).filter((v) => accepts.test(v));
-    if (values.length === 0) return [];
+    if (values.length === 0) {
+      return [];
+    }
     paths = paths.flatMap((p) => values.map((v) => p + encodeURI(v))).slice(0, cap);
   }
   return paths.map((p) => p.replace(/\$$/, '').replace(/\\/g, ''));
@@ -116,7 +128,13 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
   before(async () => {
     // The native runtime when installed (fast, MariaDB, PHP-FPM); Playground's PHP 8.5 otherwise.
     const phpVersion = (await nativeWordPressMissing()) === null ? 'native' : '8.5';
-    site = await startWordPress({ name: 'security', phpVersion, checkout: { libVersion: '1.0.0-security' }, widget: { libVersion: '1.0.0-security' }, port: 9560 });
+    site = await startWordPress({
+      name: 'security',
+      phpVersion,
+      checkout: { libVersion: '1.0.0-security' },
+      widget: { libVersion: '1.0.0-security' },
+      port: 9560,
+    });
     if (!site.woocommerce) {
       skip = `WooCommerce not available: ${site.woocommerceMessage}`;
       return;
@@ -138,7 +156,15 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     await site.probe({
       action: 'set_option',
       name: CHECKOUT_OPTION,
-      value: { enabled: 'yes', title: 'Card', partner_token: 'checkout-token', partner_secret: CHECKOUT_SECRET, wallet_address: WALLET, environment: 'sandbox', base_url: 'http://127.0.0.1:9561' },
+      value: {
+        enabled: 'yes',
+        title: 'Card',
+        partner_token: 'checkout-token',
+        partner_secret: CHECKOUT_SECRET,
+        wallet_address: WALLET,
+        environment: 'sandbox',
+        base_url: 'http://127.0.0.1:9561',
+      },
     });
     await site.probe({ action: 'set_option', name: 'card2crypto_widget_settings', value: { partner_token: 'widget-token', partner_secret: WIDGET_SECRET } });
     users = made.users;
@@ -156,7 +182,9 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
   });
 
   test('the secrets are stored apart from the settings, not autoloaded', async (t) => {
-    if (skip) return t.skip(skip);
+    if (skip) {
+      return t.skip(skip);
+    }
     const settings = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
     assert.equal(settings.partner_token, 'checkout-token');
     assert.equal('partner_secret' in settings, false, 'the gateway settings hold no secret');
@@ -172,28 +200,67 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
   });
 
   test('no REST route and no admin screen shows a secret to a visitor, a shop manager or any API key', async (t) => {
-    if (skip) return t.skip(skip);
+    if (skip) {
+      return t.skip(skip);
+    }
     const adminKey = `consumer_key=${KEYS[0]!.consumer_key}&consumer_secret=${KEYS[0]!.consumer_secret}`;
     const index = (await (await fetch(`${site.url}/wp-json/`)).json()) as { routes: Record<string, { methods: string[] }> };
-    const groups = ((await (await fetch(`${site.url}/wp-json/wc/v3/settings?${adminKey}`, { headers: { 'x-c2c-test-https': '1' } })).json()) as Array<{ id: string }>).map((g) => g.id);
+    const groups = (
+      (await (await fetch(`${site.url}/wp-json/wc/v3/settings?${adminKey}`, { headers: { 'x-c2c-test-https': '1' } })).json()) as Array<{ id: string }>
+    ).map((g) => g.id);
     assert.ok(groups.length > 5, `settings groups listed: ${groups.join(', ')}`);
     const pool = [
-      'card2crypto', 'checkout', 'general', 'advanced', 'products', 'payment_gateways', 'bacs', '1', '2', '3',
-      String(users[MANAGER.login] ?? 2), String(users[CUSTOMER.login] ?? 3),
-      'card2crypto-checkout/card2crypto-checkout', 'card2crypto-widget/card2crypto-widget', 'card2crypto-checkout', 'card2crypto-widget',
-      CHECKOUT_OPTION, 'card2crypto_widget_settings', ...SECRET_OPTIONS,
-      'card2crypto/widget', 'card2crypto/buy-button', 'core/paragraph', 'wp_template', 'post', 'page', 'DE', 'EUR', 'BTC',
+      'card2crypto',
+      'checkout',
+      'general',
+      'advanced',
+      'products',
+      'payment_gateways',
+      'bacs',
+      '1',
+      '2',
+      '3',
+      String(users[MANAGER.login] ?? 2),
+      String(users[CUSTOMER.login] ?? 3),
+      'card2crypto-checkout/card2crypto-checkout',
+      'card2crypto-widget/card2crypto-widget',
+      'card2crypto-checkout',
+      'card2crypto-widget',
+      CHECKOUT_OPTION,
+      'card2crypto_widget_settings',
+      ...SECRET_OPTIONS,
+      'card2crypto/widget',
+      'card2crypto/buy-button',
+      'core/paragraph',
+      'wp_template',
+      'post',
+      'page',
+      'DE',
+      'EUR',
+      'BTC',
     ];
     const candidates = (name: string) => (/group/.test(name) ? [...groups, ...pool] : pool);
     const paths = new Set<string>();
     for (const [route, info] of Object.entries(index.routes)) {
-      if (!info.methods.includes('GET')) continue;
-      for (const path of fill(route, candidates, /group/.test(route) ? 60 : 4)) paths.add(path);
+      if (!info.methods.includes('GET')) {
+        continue;
+      }
+      for (const path of fill(route, candidates, /group/.test(route) ? 60 : 4)) {
+        paths.add(path);
+      }
     }
     // Routes that need a query to say anything: ask them for the secrets' options by name.
     const optionNames = [CHECKOUT_OPTION, 'card2crypto_widget_settings', ...SECRET_OPTIONS];
-    const extras = [...optionNames.map((o) => `/wc-admin/options?options=${o}`), '/wp/v2/settings', '/wc/v3/payment_gateways/card2crypto', '/wc/v3/system_status', '/wc/store/v1/cart'];
-    for (const extra of extras) paths.add(extra);
+    const extras = [
+      ...optionNames.map((o) => `/wc-admin/options?options=${o}`),
+      '/wp/v2/settings',
+      '/wc/v3/payment_gateways/card2crypto',
+      '/wc/v3/system_status',
+      '/wc/store/v1/cart',
+    ];
+    for (const extra of extras) {
+      paths.add(extra);
+    }
     assert.ok(paths.size > 300, `the index gave ${paths.size} paths`);
 
     // Every path, inside WordPress, as each user (an administrator's GETs are what an administrator's read-only key can see).
@@ -204,44 +271,76 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
       let rows: Array<[string, string, number | string, string[]]>;
       try {
         rows = await site.probe<Array<[string, string, number | string, string[]]>>({ action: 'sweep', user, paths: chunk, needles: FORMS });
-        if (!Array.isArray(rows)) throw new Error(JSON.stringify(rows).slice(0, 300));
+        if (!Array.isArray(rows)) {
+          throw new Error(JSON.stringify(rows).slice(0, 300));
+        }
       } catch (error) {
         // A route that printed or exited broke the chunk's JSON: one path at a time, reading whatever came back.
         if (chunk.length > 1) {
-          for (const path of chunk) await sweep(who, user, [path]);
+          for (const path of chunk) {
+            await sweep(who, user, [path]);
+          }
           return;
         }
         const text = String((error as Error).message);
         seen.set(`${who} ${chunk[0]}`, 'broken');
-        for (const form of FORMS) if (text.includes(form)) leaks.push(`${who}: GET ${chunk[0]} (no JSON) contains the secret`);
+        for (const form of FORMS) {
+          if (text.includes(form)) {
+            leaks.push(`${who}: GET ${chunk[0]} (no JSON) contains the secret`);
+          }
+        }
         return;
       }
       for (const [path, context, status, hits] of rows) {
-        if (!seen.has(`${who} ${path}`) || status !== 400) seen.set(`${who} ${path}`, status);
-        if (hits.length > 0) leaks.push(`${who}: GET ${path} (context ${context}, HTTP ${status}) contains the secret`);
+        if (!seen.has(`${who} ${path}`) || status !== 400) {
+          seen.set(`${who} ${path}`, status);
+        }
+        if (hits.length > 0) {
+          leaks.push(`${who}: GET ${path} (context ${context}, HTTP ${status}) contains the secret`);
+        }
       }
     };
-    const identities: Array<[string, number]> = [['visitor', 0], ['shop manager', users[MANAGER.login]!], ['administrator', 1]];
+    const identities: Array<[string, number]> = [
+      ['visitor', 0],
+      ['shop manager', users[MANAGER.login]!],
+      ['administrator', 1],
+    ];
     for (const [who, user] of identities) {
-      for (let i = 0; i < all.length; i += 40) await sweep(who, user, all.slice(i, i + 40));
+      for (let i = 0; i < all.length; i += 40) {
+        await sweep(who, user, all.slice(i, i + 40));
+      }
     }
 
     // Over HTTP with real credentials: the shop manager's cookie and REST nonce, and WooCommerce's key authentication.
-    const http: Array<[string, Record<string, string>, string]> = [
+    const overHttp: Array<[string, Record<string, string>, string]> = [
       ['visitor (HTTP)', {}, ''],
       ['shop manager (HTTP)', { cookie: manager.cookieHeader(), 'x-wp-nonce': managerNonce }, ''],
       ['API key (read, admin)', { 'x-c2c-test-https': '1' }, adminKey],
     ];
-    const httpPaths = ['/wc/v3/payment_gateways/card2crypto', '/wc/v3/payment_gateways', '/wc/v3/system_status', '/wc/v3/settings/checkout', '/wc/v2/payment_gateways/card2crypto', '/wp/v2/settings', ...optionNames.map((o) => `/wc-admin/options?options=${o}`)];
-    for (const [who, headers, query] of http) {
+    const httpPaths = [
+      '/wc/v3/payment_gateways/card2crypto',
+      '/wc/v3/payment_gateways',
+      '/wc/v3/system_status',
+      '/wc/v3/settings/checkout',
+      '/wc/v2/payment_gateways/card2crypto',
+      '/wp/v2/settings',
+      ...optionNames.map((o) => `/wc-admin/options?options=${o}`),
+    ];
+    for (const [who, headers, query] of overHttp) {
       for (const path of httpPaths) {
         const join = path.includes('?') ? '&' : '?';
         let response = await fetch(`${site.url}/wp-json${path}${join}context=edit${query ? `&${query}` : ''}`, { headers, redirect: 'manual' });
         // Routes without an edit context refuse it (400): read them in their default context.
-        if (response.status === 400) response = await fetch(`${site.url}/wp-json${path}${query ? `${join}${query}` : ''}`, { headers, redirect: 'manual' });
+        if (response.status === 400) {
+          response = await fetch(`${site.url}/wp-json${path}${query ? `${join}${query}` : ''}`, { headers, redirect: 'manual' });
+        }
         const text = await response.text();
         seen.set(`${who} ${path}`, response.status);
-        for (const form of FORMS) if (text.includes(form)) leaks.push(`${who}: GET ${path} (HTTP ${response.status}) contains the secret`);
+        for (const form of FORMS) {
+          if (text.includes(form)) {
+            leaks.push(`${who}: GET ${path} (HTTP ${response.status}) contains the secret`);
+          }
+        }
       }
     }
     // The screens a shop manager opens: the gateway's settings, the payments list, the status report.
@@ -252,7 +351,11 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
       '/wp-admin/options-general.php?page=card2crypto-widget',
     ]) {
       const page = await manager.request(screen);
-      for (const form of FORMS) if (page.text.includes(form)) leaks.push(`shop manager: ${screen} (HTTP ${page.status}) contains the secret`);
+      for (const form of FORMS) {
+        if (page.text.includes(form)) {
+          leaks.push(`shop manager: ${screen} (HTTP ${page.status}) contains the secret`);
+        }
+      }
     }
     assert.deepEqual(leaks, []);
 
@@ -263,29 +366,40 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
       assert.equal(seen.get(`${who} /wc/v3/system_status`), 200, `${who} read the status report`);
     }
     assert.equal(seen.get(`API key (read, admin) /wc-admin/options?options=${SECRET_OPTIONS[0]}`), 403, 'the options route refuses the secret option');
-    const gateway = (await (await fetch(`${site.url}/wp-json/wc/v3/payment_gateways/card2crypto?${adminKey}`, { headers: { 'x-c2c-test-https': '1' } })).json()) as {
+    const gateway = (await (
+      await fetch(`${site.url}/wp-json/wc/v3/payment_gateways/card2crypto?${adminKey}`, { headers: { 'x-c2c-test-https': '1' } })
+    ).json()) as {
       settings: Record<string, { value: string }>;
     };
     assert.equal(gateway.settings.partner_token?.value, 'checkout-token', 'the route shows the settings (the token is not secret)');
     assert.equal(gateway.settings.partner_secret?.value ?? '', '', 'but not the secret');
-    t.diagnostic(`${paths.size} paths x ${identities.length} users swept inside WordPress (edit context for users, view for the visitor); ${httpPaths.length} x ${http.length} over HTTP`);
+    t.diagnostic(
+      `${paths.size} paths x ${identities.length} users swept inside WordPress (edit context for users, view for the visitor); ${httpPaths.length} x ${overHttp.length} over HTTP`,
+    );
   });
 
   test('a REST update from a shop manager neither exposes nor wipes the secret, and stores title and description sanitised', async (t) => {
-    if (skip) return t.skip(skip);
+    if (skip) {
+      return t.skip(skip);
+    }
     const key = KEYS[1]!;
-    const response = await fetch(`${site.url}/wp-json/wc/v3/payment_gateways/card2crypto?consumer_key=${key.consumer_key}&consumer_secret=${key.consumer_secret}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', 'x-c2c-test-https': '1' },
-      body: JSON.stringify({
-        title: 'Card<script>alert(1)</script><img src=x onerror=alert(2)>',
-        description: 'Pay <b>now</b><img src=x onerror=alert(3)><script>alert(4)</script>',
-        settings: { title: 'Card<script>alert(5)</script>' },
-      }),
-    });
+    const response = await fetch(
+      `${site.url}/wp-json/wc/v3/payment_gateways/card2crypto?consumer_key=${key.consumer_key}&consumer_secret=${key.consumer_secret}`,
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-c2c-test-https': '1' },
+        body: JSON.stringify({
+          title: 'Card<script>alert(1)</script><img src=x onerror=alert(2)>',
+          description: 'Pay <b>now</b><img src=x onerror=alert(3)><script>alert(4)</script>',
+          settings: { title: 'Card<script>alert(5)</script>' },
+        }),
+      },
+    );
     const text = await response.text();
     assert.equal(response.status, 200, text);
-    for (const form of FORMS) assert.equal(text.includes(form), false, 'the update answer shows no secret');
+    for (const form of FORMS) {
+      assert.equal(text.includes(form), false, 'the update answer shows no secret');
+    }
     const saved = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
     // No markup survives; what is left of a script's text depends on which filter WooCommerce's REST update runs first
     // (WooCommerce 9.8 strips it with its tags, 11 keeps "alert(1)" as plain text).
@@ -302,22 +416,28 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
   });
 
   test('the settings form saves title and description sanitised (stored XSS)', async (t) => {
-    if (skip) return t.skip(skip);
+    if (skip) {
+      return t.skip(skip);
+    }
     const admin = new AdminSession(site.url);
     await admin.login(MANAGER.login, MANAGER.password);
     const pagePath = '/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto';
     const page = await admin.request(pagePath);
     assert.equal(page.status, 200);
     const fields = formFields(page.text, /<form[^>]*id="mainform"[^>]*>([\s\S]*?)<\/form>/g)[0];
-    if (!fields?.has('_wpnonce')) throw new Error('the WooCommerce settings form is not on the page');
+    if (!fields?.has('_wpnonce')) {
+      throw new Error('the WooCommerce settings form is not on the page');
+    }
     const form = new URLSearchParams();
-    for (const [k, v] of fields) form.set(k, v);
+    for (const [k, v] of fields) {
+      form.set(k, v);
+    }
     form.set('woocommerce_card2crypto_title', '"><script>alert(document.cookie)</script>Pay by card<img src=x onerror=alert(1)>');
     form.set('woocommerce_card2crypto_description', 'Secure <em>card</em> payment<img src=x onerror=alert(2)><script>alert(3)</script>');
     form.set('save', 'Save changes');
-    const after = await admin.request(pagePath, { form });
-    assert.equal(after.status, 200);
-    assert.equal(after.text.includes(CHECKOUT_SECRET), false);
+    const answer = await admin.request(pagePath, { form });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.text.includes(CHECKOUT_SECRET), false);
     const saved = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
     assert.match(saved.title!, /Pay by card/);
     assert.doesNotMatch(saved.title!, /[<]|script|onerror/i, 'the title is plain text');
@@ -327,12 +447,21 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
   });
 
   test('a secret and markup left in the settings option by an older version are cleaned on the next request', async (t) => {
-    if (skip) return t.skip(skip);
+    if (skip) {
+      return t.skip(skip);
+    }
     await site.probe({ action: 'delete_option', name: SECRET_OPTIONS[0] });
     await site.probe({
       action: 'set_raw_option',
       name: CHECKOUT_OPTION,
-      value: { enabled: 'yes', title: 'Old<script>alert(1)</script>', partner_token: 'checkout-token', partner_secret: 'legacy-secret-9Hq2', environment: 'sandbox', base_url: 'http://127.0.0.1:9561' },
+      value: {
+        enabled: 'yes',
+        title: 'Old<script>alert(1)</script>',
+        partner_token: 'checkout-token',
+        partner_secret: 'legacy-secret-9Hq2',
+        environment: 'sandbox',
+        base_url: 'http://127.0.0.1:9561',
+      },
     });
     // Any request runs the plugin's init: the migration.
     await site.get('/wp-json/');
@@ -347,9 +476,12 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
   });
 
   test('the API client refuses local and private addresses in production; the sandbox environment may reach this computer only', async (t) => {
-    if (skip) return t.skip(skip);
+    if (skip) {
+      return t.skip(skip);
+    }
     const settings = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
-    const configure = (environment: string, baseUrl: string) => site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...settings, environment, base_url: baseUrl } });
+    const configure = (environment: string, baseUrl: string) =>
+      site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...settings, environment, base_url: baseUrl } });
     const call = () => site.probe<{ value?: unknown; exception?: { kind: string; message: string } }>({ action: 'config_api' });
 
     // The plugin's own secret signs the requests; point it at the fake service's secret for the one call that goes through.
@@ -357,7 +489,13 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     try {
       apiRequests.length = 0;
       // (Not 127.0.0.1 on port 80: WordPress lets a site reach its own host, which here is 127.0.0.1.)
-      for (const target of ['http://127.0.0.1:9561/ok', 'http://localhost:9561/ok', 'http://10.0.0.1/internal', 'http://192.168.1.1/', 'http://172.16.0.5:8080/']) {
+      for (const target of [
+        'http://127.0.0.1:9561/ok',
+        'http://localhost:9561/ok',
+        'http://10.0.0.1/internal',
+        'http://192.168.1.1/',
+        'http://172.16.0.5:8080/',
+      ]) {
         await configure('production', target);
         const result = await call();
         assert.equal(result.exception?.kind, 'network', `${target} refused in production`);

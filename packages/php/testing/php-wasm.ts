@@ -18,17 +18,17 @@ interface PhpResponse {
   exitCode: number;
 }
 interface PHP {
-  mkdir(path: string): void;
-  writeFile(path: string, data: string | Uint8Array): void;
-  mount(vfsPath: string, handler: unknown): Promise<unknown>;
-  defineConstant(key: string, value: string): void;
-  run(request: { scriptPath: string }): Promise<PhpResponse>;
-  exit(): void;
+  mkdir: (path: string) => void;
+  writeFile: (path: string, data: string | Uint8Array) => void;
+  mount: (vfsPath: string, handler: unknown) => Promise<unknown>;
+  defineConstant: (key: string, value: string) => void;
+  run: (request: { scriptPath: string }) => Promise<PhpResponse>;
+  exit: () => void;
 }
 const { PHP } = universal as unknown as { PHP: new (runtimeId: number) => PHP };
 const { createNodeFsMountHandler, loadNodeRuntime } = node as unknown as {
-  createNodeFsMountHandler(localPath: string): unknown;
-  loadNodeRuntime(version: string, options?: { emscriptenOptions?: { processId?: number } }): Promise<number>;
+  createNodeFsMountHandler: (localPath: string) => unknown;
+  loadNodeRuntime: (version: string, options?: { emscriptenOptions?: { processId?: number } }) => Promise<number>;
 };
 
 let nextProcessId = 1;
@@ -54,7 +54,9 @@ export class PhpWasm extends PhpRunner {
   }
 
   async run(script: string, files: Files = {}): Promise<PhpRun> {
-    for (const [name, data] of Object.entries(files)) this.php.writeFile(`/work/${name}`, data);
+    for (const [name, data] of Object.entries(files)) {
+      this.php.writeFile(`/work/${name}`, data);
+    }
     // Defined per run: php-wasm's constants live for one request.
     this.php.defineConstant('C2C_TEST_ROOT', '');
     try {

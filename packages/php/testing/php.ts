@@ -46,7 +46,9 @@ export interface PhpRunnerOptions {
 /** The machine's PHP CLI, or null: `php` on PATH unless C2C_PHP names another (C2C_PHP=none disables it). */
 export function nativePhp(): { binary: string; version: string } | null {
   const binary = process.env.C2C_PHP ?? 'php';
-  if (binary === 'none') return null;
+  if (binary === 'none') {
+    return null;
+  }
   const probe = spawnSync(binary, ['-r', 'echo PHP_VERSION;'], { encoding: 'utf8' });
   return probe.status === 0 ? { binary, version: probe.stdout.trim() } : null;
 }
@@ -86,7 +88,9 @@ export abstract class PhpRunner {
   /** One call; throws when PHP threw. */
   async one<T>(name: string, ...args: unknown[]): Promise<T> {
     const [result] = await this.call([[name, ...args]]);
-    if (!result || result.error !== undefined) throw new Error(`PHP ${this.version} ${name}: ${result?.error}`);
+    if (!result || result.error !== undefined) {
+      throw new Error(`PHP ${this.version} ${name}: ${result?.error}`);
+    }
     return result.value as T;
   }
 }
@@ -106,7 +110,9 @@ export class PhpNative extends PhpRunner {
   }
 
   static start(options: PhpRunnerOptions): PhpNative {
-    if (!NATIVE) throw new Error('No native PHP on this machine (php on PATH, or C2C_PHP).');
+    if (!NATIVE) {
+      throw new Error('No native PHP on this machine (php on PATH, or C2C_PHP).');
+    }
     const root = mkdtempSync(path.join(tmpdir(), 'c2c-php-'));
     for (const [at, localPath] of Object.entries({ '/php': PHP_PACKAGE_DIR, ...options.mounts })) {
       mkdirSync(path.dirname(path.join(root, at)), { recursive: true });
@@ -118,7 +124,9 @@ export class PhpNative extends PhpRunner {
   }
 
   run(script: string, files: Files = {}): Promise<PhpRun> {
-    for (const [name, data] of Object.entries(files)) writeFileSync(path.join(this.root, 'work', name), data);
+    for (const [name, data] of Object.entries(files)) {
+      writeFileSync(path.join(this.root, 'work', name), data);
+    }
     // Errors on stdout, as php-wasm gives them; nothing logged twice to stderr.
     const args = ['-d', `auto_prepend_file=${path.join(this.root, 'root.php')}`, '-d', 'memory_limit=512M', '-d', 'display_errors=1', '-d', 'log_errors=0'];
     args.push(path.join(this.root, this.scripts, script));
@@ -128,7 +136,9 @@ export class PhpNative extends PhpRunner {
       const err: Buffer[] = [];
       child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
       child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-      child.on('close', (code) => resolveRun({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), exitCode: code ?? 255 }));
+      child.on('close', (code) =>
+        resolveRun({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), exitCode: code ?? 255 }),
+      );
     });
   }
 
@@ -139,7 +149,9 @@ export class PhpNative extends PhpRunner {
 
 /** Starts a runtime for `version`: "native", or a PHP version for php-wasm. */
 export async function startPhp(version: string, options: PhpRunnerOptions): Promise<PhpRunner> {
-  if (version === 'native') return PhpNative.start(options);
+  if (version === 'native') {
+    return PhpNative.start(options);
+  }
   const { PhpWasm } = await import('./php-wasm.js');
   return PhpWasm.start(version, options);
 }

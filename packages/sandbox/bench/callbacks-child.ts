@@ -30,7 +30,9 @@ let deliveredSeen = 0;
 let resolveAll: () => void = () => {};
 const allDelivered = new Promise<void>((resolve) => (resolveAll = resolve));
 ctx.dispatcher.onAttempt = (callback) => {
-  if (callback.state === 'delivered' && ++deliveredSeen === count) resolveAll();
+  if (callback.state === 'delivered' && ++deliveredSeen === count) {
+    resolveAll();
+  }
 };
 const quote = ctx.pricing.quote({ fromCurrency: 'EUR', toCurrency: 'BTC', fromAmount: 10000n });
 

@@ -24,9 +24,18 @@ export async function load(url: string, body: () => string, connections: number,
     new Promise<void>((resolve) => {
       const payload = body();
       const req = http.request(
-        { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        },
         (res) => {
-          if (res.statusCode !== 200) non200++;
+          if (res.statusCode !== 200) {
+            non200++;
+          }
           res.on('data', () => {});
           res.on('end', () => {
             requests++;
@@ -43,7 +52,9 @@ export async function load(url: string, body: () => string, connections: number,
   const started = performance.now();
   await Promise.all(
     Array.from({ length: connections }, async () => {
-      while (performance.now() < end) await one();
+      while (performance.now() < end) {
+        await one();
+      }
     }),
   );
   const elapsed = performance.now() - started;

@@ -3,7 +3,9 @@ import { createInterface } from 'node:readline';
 
 export function reportCpuOnRequest(): void {
   createInterface({ input: process.stdin }).on('line', (line) => {
-    if (line.trim() !== 'cpu') return;
+    if (line.trim() !== 'cpu') {
+      return;
+    }
     const usage = process.cpuUsage();
     process.stdout.write(`cpu: ${usage.user + usage.system}\n`);
   });

@@ -24,7 +24,7 @@ interface Server {
   child: ChildProcess;
   baseUrl: string;
   /** CPU time the server process has used so far, microseconds. */
-  cpu(): Promise<number>;
+  cpu: () => Promise<number>;
 }
 
 /** Starts a server process and resolves once it prints `ready`. */
@@ -110,13 +110,21 @@ async function throughput(): Promise<void> {
   const rounds = (rs: LoadResult[]) => rs.map((r) => r.perSecond.toFixed(0)).join(', ');
   const failures = results.sandbox.reduce((s, r) => s + r.non200 + r.errors, 0);
   const ratio = median(results.sandbox) / median(results.bare);
-  console.log(`partner API throughput (POST ${PARTNER_API_PATHS.params}, ${CONNECTIONS} keep-alive connections, ${ROUNDS} alternating rounds of ${SECONDS} s each, loopback)`);
+  console.log(
+    `partner API throughput (POST ${PARTNER_API_PATHS.params}, ${CONNECTIONS} keep-alive connections, ${ROUNDS} alternating rounds of ${SECONDS} s each, loopback)`,
+  );
   console.log(`  bare node http, fixed JSON:      ${median(results.bare).toFixed(0)} req/s (median of ${rounds(results.bare)})`);
-  console.log(`  sandbox, verified + signed:      ${median(results.sandbox).toFixed(0)} req/s (median of ${rounds(results.sandbox)}; ${failures} non-200 or failed)`);
+  console.log(
+    `  sandbox, verified + signed:      ${median(results.sandbox).toFixed(0)} req/s (median of ${rounds(results.sandbox)}; ${failures} non-200 or failed)`,
+  );
   console.log(`  ratio sandbox / bare:            ${ratio.toFixed(2)} (goal >= 0.5) ${ratio >= 0.5 ? 'OK' : 'BELOW GOAL'}`);
   const perRequest = (which: 'bare' | 'sandbox') => cpu[which] / results[which].reduce((s, r) => s + r.requests, 0);
-  console.log(`  server CPU per request:          bare ${perRequest('bare').toFixed(1)} us, sandbox ${perRequest('sandbox').toFixed(1)} us (independent of other load on the machine)`);
-  if (failures > 0) process.exitCode = 1;
+  console.log(
+    `  server CPU per request:          bare ${perRequest('bare').toFixed(1)} us, sandbox ${perRequest('sandbox').toFixed(1)} us (independent of other load on the machine)`,
+  );
+  if (failures > 0) {
+    process.exitCode = 1;
+  }
 }
 
 async function callbacks(): Promise<void> {
@@ -140,7 +148,9 @@ async function callbacks(): Promise<void> {
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callback`;
   const speed = 10_000;
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [here('./callbacks-child.js'), url, String(CALLBACKS), '10', String(speed)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [here('./callbacks-child.js'), url, String(CALLBACKS), '10', String(speed)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`callback benchmark exited with ${code}`))));
@@ -150,10 +160,14 @@ async function callbacks(): Promise<void> {
   const r = JSON.parse(output.trim().split('\n').pop()!) as Record<string, number>;
   console.log(`callback delivery (${r.count} callbacks, 10 partners, clock speed ${speed}, first attempt of each refused)`);
   console.log(`  scheduled (operations created, signed callbacks stored): ${(r.scheduledMs! / 1000).toFixed(2)} s, ${r.pendingAfterSchedule} pending`);
-  console.log(`  all delivered:                                           ${(r.deliveredMs! / 1000).toFixed(2)} s after the start (${r.delivered} delivered, ${r.attempts} attempts, receiver saw ${requests})`);
+  console.log(
+    `  all delivered:                                           ${(r.deliveredMs! / 1000).toFixed(2)} s after the start (${r.delivered} delivered, ${r.attempts} attempts, receiver saw ${requests})`,
+  );
   console.log(`  CPU time of the sandbox process:                         ${(r.cpuMs! / 1000).toFixed(1)} s`);
   console.log(`  peak memory of the sandbox process:                      ${r.peakRssMb!.toFixed(0)} MB RSS, ${r.peakHeapMb!.toFixed(0)} MB JS heap`);
-  if (r.delivered !== r.count) process.exitCode = 1;
+  if (r.delivered !== r.count) {
+    process.exitCode = 1;
+  }
 }
 
 await throughput();

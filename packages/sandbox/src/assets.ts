@@ -33,12 +33,17 @@ export function themeDefaultsCss(): string {
 
 function load(name: string): string | undefined {
   const cached = cache.get(name);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) {
+    return cached;
+  }
   let text: string;
-  if (name === 'theme.css') text = themeDefaultsCss();
-  else {
+  if (name === 'theme.css') {
+    text = themeDefaultsCss();
+  } else {
     const file = FILES[name];
-    if (!file) return undefined;
+    if (!file) {
+      return undefined;
+    }
     text = readFileSync(ROOT + file, 'utf8');
   }
   cache.set(name, text);

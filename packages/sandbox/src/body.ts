@@ -25,7 +25,9 @@ export function header(req: IncomingMessage, lowerName: string): string | undefi
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length === lowerName.length && name.toLowerCase() === lowerName) return raw[i + 1];
+    if (name.length === lowerName.length && name.toLowerCase() === lowerName) {
+      return raw[i + 1];
+    }
   }
   return undefined;
 }
@@ -51,7 +53,9 @@ export function readBody(req: IncomingMessage, maxBytes: number, kind: 'json' | 
     let size = 0;
     let failed: BodyError | undefined;
     req.on('data', (chunk: Buffer) => {
-      if (failed) return;
+      if (failed) {
+        return;
+      }
       size += chunk.length;
       if (size > maxBytes) {
         failed = tooLarge(maxBytes);
@@ -62,11 +66,17 @@ export function readBody(req: IncomingMessage, maxBytes: number, kind: 'json' | 
     });
     req.on('error', (error) => reject(error));
     req.on('end', () => {
-      if (failed) return reject(failed);
+      if (failed) {
+        return reject(failed);
+      }
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      if (!isUtf8(bytes)) reject(new BodyError(400, 'invalid_json', 'body is not valid UTF-8'));
+      if (!isUtf8(bytes)) {
+        reject(new BodyError(400, 'invalid_json', 'body is not valid UTF-8'));
+      }
       // A byte order mark is not JSON (RFC 8259): kept, so the parser refuses it.
-      else resolve(bytes.toString('utf8'));
+      else {
+        resolve(bytes.toString('utf8'));
+      }
     });
   });
 }
@@ -80,7 +90,9 @@ function drainThen(req: IncomingMessage, error: BodyError): Promise<string> {
   return new Promise((_resolve, reject) => {
     let settled = false;
     const done = () => {
-      if (settled) return;
+      if (settled) {
+        return;
+      }
       settled = true;
       reject(error);
     };

@@ -14,6 +14,10 @@ export function checkBuyer(address: string, toCurrency: string, email: string): 
     { signed: false },
   );
   const wallet = problems.find((p) => p.field === 'to_account');
-  if (wallet) throw invalid('to_account', wallet.message.replace(/^to_account/, 'The wallet address'));
-  if (problems.some((p) => p.field === 'user_login')) throw invalid('email', 'This e-mail address is not valid.');
+  if (wallet) {
+    throw invalid('to_account', wallet.message.replace(/^to_account/, 'The wallet address'));
+  }
+  if (problems.some((p) => p.field === 'user_login')) {
+    throw invalid('email', 'This e-mail address is not valid.');
+  }
 }

@@ -16,13 +16,17 @@ const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 function base58Like(seed: string, length: number): string {
   const bytes = createHash('sha512').update(seed).digest();
   let out = '';
-  for (let i = 0; i < length; i++) out += BASE58[bytes[i % bytes.length]! % 58];
+  for (let i = 0; i < length; i++) {
+    out += BASE58[bytes[i % bytes.length]! % 58];
+  }
   return out;
 }
 
 function chainOf(symbol: string): CryptoChain {
   const asset = findCryptoAsset(symbol);
-  if (!asset) throw new RangeError(`unknown crypto asset ${symbol}`);
+  if (!asset) {
+    throw new RangeError(`unknown crypto asset ${symbol}`);
+  }
   return asset.chain;
 }
 
@@ -70,7 +74,9 @@ export function partnerWallet(symbol: string, partnerToken: string): string {
   let wallet = wallets.get(key);
   if (wallet === undefined) {
     wallet = deriveWallet(symbol, partnerToken);
-    if (wallets.size < 10_000) wallets.set(key, wallet);
+    if (wallets.size < 10_000) {
+      wallets.set(key, wallet);
+    }
   }
   return wallet;
 }
@@ -78,9 +84,17 @@ export function partnerWallet(symbol: string, partnerToken: string): string {
 function deriveWallet(symbol: string, partnerToken: string): string {
   const chain = chainOf(symbol);
   const hex = hashHex(`wallet:${chain}:${partnerToken}`);
-  if (chain === 'Bitcoin') return 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
-  if (EVM.includes(chain)) return `0x${hex.slice(0, 40)}`;
-  if (chain === 'TRON') return `T${base58Like(hex, 33)}`;
-  if (chain === 'Near') return `${hex.slice(0, 16)}.near`;
+  if (chain === 'Bitcoin') {
+    return 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+  }
+  if (EVM.includes(chain)) {
+    return `0x${hex.slice(0, 40)}`;
+  }
+  if (chain === 'TRON') {
+    return `T${base58Like(hex, 33)}`;
+  }
+  if (chain === 'Near') {
+    return `${hex.slice(0, 16)}.near`;
+  }
   return `0:${hex}`;
 }

@@ -43,7 +43,9 @@ Options:
 `;
 
 function positive(name: string, text: string | undefined, integer: boolean, allowZero = false): number | undefined {
-  if (text === undefined) return undefined;
+  if (text === undefined) {
+    return undefined;
+  }
   const n = Number(text);
   if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < 0 || (!allowZero && n === 0)) {
     throw new TypeError(`--${name} must be a ${integer ? 'whole ' : ''}number${allowZero ? ' >= 0' : ' > 0'}, got ${JSON.stringify(text)}`);
@@ -86,16 +88,24 @@ export function parseCli(argv: readonly string[]): SandboxOptions | 'help' {
       help: { type: 'boolean' },
     },
   });
-  if (values.help) return 'help';
+  if (values.help) {
+    return 'help';
+  }
   const options: SandboxOptions = {
     dataDir: resolve(values['data-dir'] ?? DEFAULT_DATA_DIR),
     port: positive('port', values.port, true, true) ?? DEFAULT_PORT,
     partners: [...(values['partners-file'] !== undefined ? readPartnersFile(values['partners-file']) : []), ...(values.partner ?? []).map(parsePartnerSpec)],
   };
-  if (values.host !== undefined) options.host = values.host;
-  if (values['callback-ip'] !== undefined) options.callbackIp = values['callback-ip'];
+  if (values.host !== undefined) {
+    options.host = values.host;
+  }
+  if (values['callback-ip'] !== undefined) {
+    options.callbackIp = values['callback-ip'];
+  }
   const set = <K extends keyof SandboxOptions>(key: K, value: SandboxOptions[K] | undefined) => {
-    if (value !== undefined) options[key] = value;
+    if (value !== undefined) {
+      options[key] = value;
+    }
   };
   set('callbackTimeoutMs', positive('callback-timeout', values['callback-timeout'], true));
   set('callbackConcurrency', positive('callback-concurrency', values['callback-concurrency'], true));
@@ -105,7 +115,9 @@ export function parseCli(argv: readonly string[]): SandboxOptions | 'help' {
   set('stepDelayMs', positive('step-delay', values['step-delay'], false, true));
   set('kycThresholdPercent', positive('kyc-threshold-percent', values['kyc-threshold-percent'], false));
   set('maxBodyBytes', positive('max-body-bytes', values['max-body-bytes'], true));
-  if (values['service-fee'] !== undefined) options.serviceFee = values['service-fee'];
+  if (values['service-fee'] !== undefined) {
+    options.serviceFee = values['service-fee'];
+  }
   if (values.prices !== undefined) {
     let table: unknown;
     try {
@@ -113,7 +125,9 @@ export function parseCli(argv: readonly string[]): SandboxOptions | 'help' {
     } catch (error) {
       throw new TypeError(`--prices ${values.prices}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (typeof table !== 'object' || table === null || Array.isArray(table)) throw new TypeError(`--prices ${values.prices}: expected a JSON object`);
+    if (typeof table !== 'object' || table === null || Array.isArray(table)) {
+      throw new TypeError(`--prices ${values.prices}: expected a JSON object`);
+    }
     options.prices = table as Partial<PriceTable>;
   }
   return options;
@@ -136,7 +150,9 @@ export async function main(argv: readonly string[]): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      return;
+    }
     stopping = true;
     sandbox.close().then(
       () => process.exit(0),

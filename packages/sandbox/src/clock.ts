@@ -9,15 +9,17 @@
  */
 export interface Clock {
   /** Real time, milliseconds since the epoch. */
-  now(): number;
+  now: () => number;
   /** How many times faster than real time the sandbox's own waits run (>= 1 usually). */
   readonly speed: number;
   /** Real milliseconds that `ms` sandbox milliseconds take. */
-  scale(ms: number): number;
+  scale: (ms: number) => number;
 }
 
 export function createClock(speed = 1, now: () => number = Date.now): Clock {
-  if (!Number.isFinite(speed) || speed <= 0) throw new RangeError(`clock speed must be a positive number, got ${speed}`);
+  if (!Number.isFinite(speed) || speed <= 0) {
+    throw new RangeError(`clock speed must be a positive number, got ${speed}`);
+  }
   return {
     now,
     speed,

@@ -144,12 +144,16 @@ async function readAction(req: IncomingMessage, ctx: SandboxContext): Promise<Re
   try {
     text = await readBody(req, ctx.settings.maxBodyBytes, 'json');
   } catch (error) {
-    if (error instanceof BodyError) throw new ApiError(error.status, error.code, error.message);
+    if (error instanceof BodyError) {
+      throw new ApiError(error.status, error.code, error.message);
+    }
     throw error;
   }
   try {
     const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SyntaxError('not an object');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new SyntaxError('not an object');
+    }
     return parsed as Record<string, unknown>;
   } catch {
     throw new ApiError(400, 'invalid_json', 'the body must be a JSON object');
@@ -201,9 +205,13 @@ export async function handleDashboard(req: IncomingMessage, res: ServerResponse,
       await readAction(req, ctx);
       const id = Number(m[1]);
       const callback = ctx.store.getCallback(id);
-      if (!callback) throw new ApiError(404, 'not_found', `no callback ${id}`);
+      if (!callback) {
+        throw new ApiError(404, 'not_found', `no callback ${id}`);
+      }
       const partner = ctx.partners.get(callback.partnerToken);
-      if (!partner?.callbackUrl) throw new ApiError(400, 'invalid_state', `partner ${callback.partnerToken} has no callback URL`);
+      if (!partner?.callbackUrl) {
+        throw new ApiError(400, 'invalid_state', `partner ${callback.partnerToken} has no callback URL`);
+      }
       const result = await ctx.dispatcher.resend(id);
       sendJson(res, 200, { http_status: result.status, excerpt: result.excerpt, error: result.error, callback: ctx.store.getCallback(id) });
       return;
@@ -211,7 +219,9 @@ export async function handleDashboard(req: IncomingMessage, res: ServerResponse,
     if ((m = /^\/dashboard\/api\/operations\/([^/]+)\/move$/.exec(path))) {
       const body = await readAction(req, ctx);
       const op = ctx.operations.get(decodeURIComponent(m[1]!));
-      if (!op) throw new ApiError(404, 'not_found', 'no such operation');
+      if (!op) {
+        throw new ApiError(404, 'not_found', 'no such operation');
+      }
       const code = body.status_code;
       if (typeof code !== 'number' || !FORCEABLE_CODES.includes(code)) {
         throw new ApiError(400, 'invalid_parameter', `status_code must be one of ${FORCEABLE_CODES.join(', ')}`, 'status_code');
@@ -220,17 +230,25 @@ export async function handleDashboard(req: IncomingMessage, res: ServerResponse,
         const moved = ctx.operations.force(op, code);
         sendJson(res, 200, { operation: operationView(moved, ctx) });
       } catch (error) {
-        if (error instanceof OperationStateError) throw new ApiError(409, 'invalid_state', error.message);
+        if (error instanceof OperationStateError) {
+          throw new ApiError(409, 'invalid_state', error.message);
+        }
         throw error;
       }
       return;
     }
     if ((m = /^\/dashboard\/api\/partners\/([^/]+)\/block$/.exec(path))) {
       const body = await readAction(req, ctx);
-      if (typeof body.blocked !== 'boolean') throw new ApiError(400, 'invalid_parameter', 'blocked must be true or false', 'blocked');
+      if (typeof body.blocked !== 'boolean') {
+        throw new ApiError(400, 'invalid_parameter', 'blocked must be true or false', 'blocked');
+      }
       const token = decodeURIComponent(m[1]!);
-      if (!ctx.partners.setBlocked(token, body.blocked)) throw new ApiError(404, 'not_found', `no partner ${token}`);
-      if (!body.blocked) ctx.rateLimiter.reset(token);
+      if (!ctx.partners.setBlocked(token, body.blocked)) {
+        throw new ApiError(404, 'not_found', `no partner ${token}`);
+      }
+      if (!body.blocked) {
+        ctx.rateLimiter.reset(token);
+      }
       sendJson(res, 200, { token, blocked: body.blocked });
       return;
     }

@@ -1,5 +1,5 @@
 /**
- * @card2crypto/sandbox: the card-to-crypto service run locally.
+ * The sandbox (package @card2crypto/sandbox): the card-to-crypto service run locally.
  *
  *     const sandbox = await startSandbox({ dataDir, partners: [{ token, secret, callbackUrl }] });
  *     sandbox.urls.base_url; // http://127.0.0.1:PORT
@@ -65,11 +65,13 @@ export interface Sandbox {
   callbackIp: string;
   /** Services, for tests and tools in this repository. */
   context: SandboxContext;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
-  if (!options || typeof options.dataDir !== 'string' || options.dataDir === '') throw new TypeError('startSandbox: dataDir is required');
+  if (!options || typeof options.dataDir !== 'string' || options.dataDir === '') {
+    throw new TypeError('startSandbox: dataDir is required');
+  }
   const host = options.host ?? '127.0.0.1';
   const clock = createClock(options.clockSpeed ?? 1);
   const pricing = new Pricing(options.prices ?? {}, options.serviceFee ?? '0.01', options.kycThresholdPercent ?? 20);

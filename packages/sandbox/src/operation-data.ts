@@ -49,7 +49,9 @@ export function buildOperationData(op: OperationRecord, statusPageUrl: string): 
     id: op.id,
     created_at: serviceTime(op.createdAt),
   };
-  if (op.paidAt !== null) operationInfo.paid_at = serviceTime(op.paidAt);
+  if (op.paidAt !== null) {
+    operationInfo.paid_at = serviceTime(op.paidAt);
+  }
   operationInfo.from = {
     payment_method: METHOD_ID,
     payment_method_info: fromInfo,
@@ -66,7 +68,9 @@ export function buildOperationData(op: OperationRecord, statusPageUrl: string): 
   operationInfo.status_url = statusUrl(statusPageUrl, op.id);
 
   const partnerInfo: Record<string, unknown> = {};
-  if (op.partnerOperationId !== null) partnerInfo.operation_id = op.partnerOperationId;
+  if (op.partnerOperationId !== null) {
+    partnerInfo.operation_id = op.partnerOperationId;
+  }
   partnerInfo.token = op.partnerToken;
   partnerInfo.fee_info = {
     withdrawal_method: METHOD_ID,

@@ -148,7 +148,9 @@ export class Operations {
    * whatever the card.
    */
   pay(op: OperationRecord, card: MaskedCard, scenario: Scenario, rateExpired: boolean): OperationRecord {
-    if (op.statusCode !== 1 || op.card !== null) throw new OperationStateError('this operation has already been paid or has ended');
+    if (op.statusCode !== 1 || op.card !== null) {
+      throw new OperationStateError('this operation has already been paid or has ended');
+    }
     const now = this.clock.now();
     const chosen: Scenario = rateExpired ? 'rate_expired' : scenario;
     const updated: OperationRecord = {
@@ -169,7 +171,9 @@ export class Operations {
 
   /** The buyer left before paying (back, close, timeout): declined 102. */
   abandon(op: OperationRecord, note: string): OperationRecord {
-    if (op.statusCode !== 1 || op.card !== null) throw new OperationStateError('only an operation that has not been paid can be abandoned');
+    if (op.statusCode !== 1 || op.card !== null) {
+      throw new OperationStateError('only an operation that has not been paid can be abandoned');
+    }
     return this.apply(op, [102], 'widget', note);
   }
 
@@ -187,23 +191,33 @@ export class Operations {
 
   /** Partner cancellation: only from awaiting confirm 8; repeated it is a no-op. */
   cancel(op: OperationRecord): OperationRecord {
-    if (op.statusCode === 8) return this.apply(op, [106], 'partner', 'cancelled by the partner');
-    if (op.statusCode === 106) return op;
+    if (op.statusCode === 8) {
+      return this.apply(op, [106], 'partner', 'cancelled by the partner');
+    }
+    if (op.statusCode === 106) {
+      return op;
+    }
     throw new OperationStateError(`the operation is ${op.status} ${op.statusCode}; only an operation awaiting confirm (8) can be cancelled`);
   }
 
   /** Dashboard: move an operation that has not ended to an outcome, walking the steps in between at once. */
   force(op: OperationRecord, target: number): OperationRecord {
-    if (!FORCEABLE_CODES.includes(target)) throw new OperationStateError(`status code ${target} is not an outcome the dashboard can set`);
+    if (!FORCEABLE_CODES.includes(target)) {
+      throw new OperationStateError(`status code ${target} is not an outcome the dashboard can set`);
+    }
     const current = findStep(op.status, op.statusCode);
-    if (!current || current.final) throw new OperationStateError(`the operation has ended (${op.status} ${op.statusCode})`);
+    if (!current || current.final) {
+      throw new OperationStateError(`the operation has ended (${op.status} ${op.statusCode})`);
+    }
     const rank = (code: number) => OPERATION_FLOW.find((s) => s.status_code === code)!.rank;
     let codes: number[];
     if (target === 0) {
       const path = op.statusCode === 8 || op.statusCode === 9 ? AFTER_CONFIRM : SUCCESS_PATH;
       codes = path.filter((code) => rank(code) > current.rank);
     } else if (target === 8) {
-      if (current.rank >= rank(8)) throw new OperationStateError(`the operation is past the partner-confirmation step (${op.status} ${op.statusCode})`);
+      if (current.rank >= rank(8)) {
+        throw new OperationStateError(`the operation is past the partner-confirmation step (${op.status} ${op.statusCode})`);
+      }
       codes = CONFIRM_PATH.filter((code) => rank(code) > current.rank);
     } else {
       codes = [target];
@@ -251,7 +265,14 @@ export class Operations {
         txId: withdrawn ? (state.txId ?? transactionId(state.toCurrency, state.id)) : null,
         feeTxId: withdrawn ? transactionId(state.toCurrency, `${state.id}:fee`) : null,
       });
-      this.store.addHistory({ operationId: state.id, status: state.status, statusCode: state.statusCode, at: now, source: 'test', note: 'set by POST /sandbox/operations' });
+      this.store.addHistory({
+        operationId: state.id,
+        status: state.status,
+        statusCode: state.statusCode,
+        at: now,
+        source: 'test',
+        note: 'set by POST /sandbox/operations',
+      });
       return stored;
     });
   }
@@ -273,10 +294,14 @@ export class Operations {
         } catch (error) {
           // A plan step the model refuses (e.g. after a dashboard move): drop the rest of the plan.
           this.store.updateOperation({ ...op, plan: [], nextStepAt: null });
-          if (!(error instanceof OperationStateError)) throw error;
+          if (!(error instanceof OperationStateError)) {
+            throw error;
+          }
         }
       }
-      if (due.length < 200) break;
+      if (due.length < 200) {
+        break;
+      }
     }
     this.timer.schedule(this.store.nextStepAt());
   }
@@ -285,7 +310,9 @@ export class Operations {
     const now = this.clock.now();
     const updated: OperationRecord = { ...op, plan: [...codes], nextStepAt: codes.length > 0 ? now + this.clock.scale(this.options.stepDelayMs) : null };
     this.store.updateOperation(updated);
-    if (codes.length > 0) this.timer.wake();
+    if (codes.length > 0) {
+      this.timer.wake();
+    }
     return updated;
   }
 
@@ -297,10 +324,14 @@ export class Operations {
       let current = op;
       for (const code of codes) {
         const step = OPERATION_FLOW.find((s) => s.status_code === code);
-        if (!step) throw new OperationStateError(`status code ${code} is not in the status model`);
+        if (!step) {
+          throw new OperationStateError(`status code ${code} is not in the status model`);
+        }
         const decision = decideTransition({ status: current.status, status_code: current.statusCode }, step);
         if (decision.action !== 'apply') {
-          throw new OperationStateError(`cannot go from ${current.status} ${current.statusCode} to ${step.status} ${code} (${decision.action}: ${decision.why})`);
+          throw new OperationStateError(
+            `cannot go from ${current.status} ${current.statusCode} to ${step.status} ${code} (${decision.action}: ${decision.why})`,
+          );
         }
         current = {
           ...current,
@@ -315,19 +346,27 @@ export class Operations {
         };
         this.store.updateOperation(current);
         this.store.addHistory({ operationId: current.id, status: step.status, statusCode: code, at: now, source, note });
-        if (this.storeCallback(current, now)) stored = true;
+        if (this.storeCallback(current, now)) {
+          stored = true;
+        }
       }
       return current;
     });
-    if (stored) this.onCallbackStored();
+    if (stored) {
+      this.onCallbackStored();
+    }
     return result;
   }
 
   /** Stores the signed callback for the operation's new state when it is a callback condition. */
   private storeCallback(op: OperationRecord, now: number): boolean {
-    if (!CALLBACK_CODES.has(op.statusCode)) return false;
+    if (!CALLBACK_CODES.has(op.statusCode)) {
+      return false;
+    }
     const partner = this.partners.get(op.partnerToken);
-    if (!partner) return false;
+    if (!partner) {
+      return false;
+    }
     const unsigned = { operation_data: this.data(op) };
     const body = toJson({ ...unsigned, signature: sign(unsigned, partner.secret, { form: 'general' }) });
     this.store.insertCallback({

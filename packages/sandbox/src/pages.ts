@@ -33,7 +33,10 @@ export function homePage(ctx: SandboxContext): string {
     .join('');
   const partners = ctx.partners
     .list()
-    .map((p) => `<li><code>${escapeHtml(p.token)}</code>${p.blocked ? ' (blocked)' : ''}${p.callbackUrl ? ` → ${escapeHtml(p.callbackUrl)}` : ' (no callback URL)'}</li>`)
+    .map(
+      (p) =>
+        `<li><code>${escapeHtml(p.token)}</code>${p.blocked ? ' (blocked)' : ''}${p.callbackUrl ? ` → ${escapeHtml(p.callbackUrl)}` : ' (no callback URL)'}</li>`,
+    )
     .join('');
   return layout(
     'card2crypto sandbox',

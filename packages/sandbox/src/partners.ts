@@ -19,10 +19,14 @@ export class PartnerRegistry {
   /** Writes the configured partners (secret and callback URL replaced; the block flag kept) and loads all. */
   load(configured: readonly PartnerConfig[], now: number): void {
     this.store.transaction(() => {
-      for (const p of configured) this.store.upsertPartner({ token: p.token, secret: p.secret, callbackUrl: p.callbackUrl ?? null }, now);
+      for (const p of configured) {
+        this.store.upsertPartner({ token: p.token, secret: p.secret, callbackUrl: p.callbackUrl ?? null }, now);
+      }
     });
     this.byToken.clear();
-    for (const p of this.store.listPartners()) this.byToken.set(p.token, p);
+    for (const p of this.store.listPartners()) {
+      this.byToken.set(p.token, p);
+    }
   }
 
   get(token: string): PartnerRecord | undefined {
@@ -35,7 +39,9 @@ export class PartnerRegistry {
 
   setBlocked(token: string, blocked: boolean): boolean {
     const partner = this.byToken.get(token);
-    if (!partner) return false;
+    if (!partner) {
+      return false;
+    }
     this.store.setPartnerBlocked(token, blocked);
     partner.blocked = blocked;
     return true;
@@ -49,7 +55,9 @@ export class PartnerRegistry {
 export function parsePartnerSpec(spec: string): PartnerConfig {
   const first = spec.indexOf(':');
   // The spec holds a secret: errors name the token at most, never echo the spec.
-  if (first <= 0) throw new TypeError('--partner must be TOKEN:SECRET[:CALLBACK_URL] (the value given has no token before a colon)');
+  if (first <= 0) {
+    throw new TypeError('--partner must be TOKEN:SECRET[:CALLBACK_URL] (the value given has no token before a colon)');
+  }
   const second = spec.indexOf(':', first + 1);
   const token = spec.slice(0, first);
   const secret = second < 0 ? spec.slice(first + 1) : spec.slice(first + 1, second);
@@ -60,9 +68,15 @@ export function parsePartnerSpec(spec: string): PartnerConfig {
 /** Checks one partner's fields; `where` names the source in errors (never the secret). */
 function checkPartner(partner: PartnerConfig, where: string): PartnerConfig {
   const { token, secret, callbackUrl } = partner;
-  if (token === '') throw new TypeError(`${where}: the token is empty`);
-  if (/\s/.test(token)) throw new TypeError(`${where} ${JSON.stringify(token)}: the token must not contain spaces`);
-  if (secret === '') throw new TypeError(`${where} ${token}: the secret is empty`);
+  if (token === '') {
+    throw new TypeError(`${where}: the token is empty`);
+  }
+  if (/\s/.test(token)) {
+    throw new TypeError(`${where} ${JSON.stringify(token)}: the token must not contain spaces`);
+  }
+  if (secret === '') {
+    throw new TypeError(`${where} ${token}: the secret is empty`);
+  }
   if (callbackUrl !== null && callbackUrl !== undefined) {
     let url: URL;
     try {
@@ -70,7 +84,9 @@ function checkPartner(partner: PartnerConfig, where: string): PartnerConfig {
     } catch {
       throw new TypeError(`${where} ${token}: the callback URL ${JSON.stringify(callbackUrl)} is not an absolute URL`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${where} ${token}: the callback URL must be http(s)`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new TypeError(`${where} ${token}: the callback URL must be http(s)`);
+    }
   }
   return { token, secret, callbackUrl: callbackUrl ?? null };
 }
@@ -88,19 +104,32 @@ export function parsePartnersFile(text: string, name: string): PartnerConfig[] {
   } catch (error) {
     throw new TypeError(`--partners-file ${name}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (!Array.isArray(data)) throw new TypeError(`--partners-file ${name}: expected a JSON array of {"token", "secret", "callback_url"?}`);
+  if (!Array.isArray(data)) {
+    throw new TypeError(`--partners-file ${name}: expected a JSON array of {"token", "secret", "callback_url"?}`);
+  }
   return data.map((entry: unknown, i) => {
     const where = `--partners-file ${name} [${i}]`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new TypeError(`${where}: expected an object {"token", "secret", "callback_url"?}`);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      throw new TypeError(`${where}: expected an object {"token", "secret", "callback_url"?}`);
+    }
     const record = entry as Record<string, unknown>;
     for (const key of Object.keys(record)) {
-      if (key !== 'token' && key !== 'secret' && key !== 'callback_url') throw new TypeError(`${where}: unknown member "${key}" (expected token, secret, callback_url)`);
+      if (key !== 'token' && key !== 'secret' && key !== 'callback_url') {
+        throw new TypeError(`${where}: unknown member "${key}" (expected token, secret, callback_url)`);
+      }
     }
     for (const key of ['token', 'secret'] as const) {
-      if (typeof record[key] !== 'string') throw new TypeError(`${where}: "${key}" must be a string`);
+      if (typeof record[key] !== 'string') {
+        throw new TypeError(`${where}: "${key}" must be a string`);
+      }
     }
     const callbackUrl = record.callback_url;
-    if (callbackUrl !== undefined && callbackUrl !== null && typeof callbackUrl !== 'string') throw new TypeError(`${where}: "callback_url" must be a string or null`);
-    return checkPartner({ token: record.token as string, secret: record.secret as string, callbackUrl: (callbackUrl as string | null | undefined) ?? null }, where);
+    if (callbackUrl !== undefined && callbackUrl !== null && typeof callbackUrl !== 'string') {
+      throw new TypeError(`${where}: "callback_url" must be a string or null`);
+    }
+    return checkPartner(
+      { token: record.token as string, secret: record.secret as string, callbackUrl: (callbackUrl as string | null | undefined) ?? null },
+      where,
+    );
   });
 }

@@ -32,14 +32,55 @@ export interface PriceTable {
 /** Default table: round, plausible values; only their stability matters. */
 export const DEFAULT_PRICES: PriceTable = Object.freeze({
   fiat: Object.freeze({
-    ARS: '0.0011', AMD: '0.0026', AUD: '0.66', AZN: '0.59', BHD: '2.65', BGN: '0.55', BRL: '0.18', CAD: '0.73',
-    CZK: '0.043', DKK: '0.145', EUR: '1.08', HKD: '0.128', HUF: '0.0027', ILS: '0.27', INR: '0.012', KZT: '0.0021',
-    MYR: '0.22', MDL: '0.056', TWD: '0.031', NOK: '0.093', NZD: '0.6', PLN: '0.25', GBP: '1.27', RON: '0.22',
-    SAR: '0.2666', KRW: '0.00073', SEK: '0.095', CHF: '1.13', TRY: '0.03', UAH: '0.024', USD: '1', VND: '0.00004',
+    ARS: '0.0011',
+    AMD: '0.0026',
+    AUD: '0.66',
+    AZN: '0.59',
+    BHD: '2.65',
+    BGN: '0.55',
+    BRL: '0.18',
+    CAD: '0.73',
+    CZK: '0.043',
+    DKK: '0.145',
+    EUR: '1.08',
+    HKD: '0.128',
+    HUF: '0.0027',
+    ILS: '0.27',
+    INR: '0.012',
+    KZT: '0.0021',
+    MYR: '0.22',
+    MDL: '0.056',
+    TWD: '0.031',
+    NOK: '0.093',
+    NZD: '0.6',
+    PLN: '0.25',
+    GBP: '1.27',
+    RON: '0.22',
+    SAR: '0.2666',
+    KRW: '0.00073',
+    SEK: '0.095',
+    CHF: '1.13',
+    TRY: '0.03',
+    UAH: '0.024',
+    USD: '1',
+    VND: '0.00004',
   }),
   crypto: Object.freeze({
-    BTC: '65000', BNB: '580', BEP20USDT: '1', BEP20GMT: '0.2', EVERTIP3USDT: '1', TON: '0.06', NEAR: '5.5',
-    PERC20BOB: '1', MATIC: '0.7', TONCOIN: '6.5', TRC20USDC: '1', TRC20USDT: '1', TRX: '0.12', ETH: '3200', USDT: '1',
+    BTC: '65000',
+    BNB: '580',
+    BEP20USDT: '1',
+    BEP20GMT: '0.2',
+    EVERTIP3USDT: '1',
+    TON: '0.06',
+    NEAR: '5.5',
+    PERC20BOB: '1',
+    MATIC: '0.7',
+    TONCOIN: '6.5',
+    TRC20USDC: '1',
+    TRC20USDT: '1',
+    TRX: '0.12',
+    ETH: '3200',
+    USDT: '1',
     ERC20GMT2: '0.2',
     '1E37B77-E0F5-4023-A98E-03156595A80B': '0.9', // XCAD Network
     '437102F1-80DA-475E-A033-E79A40E3E8A5': '1', // Dai Stablecoin
@@ -66,10 +107,14 @@ const DECIMAL_RE = /^\d+(?:\.(\d+))?$/;
 /** The exact fraction of a decimal string, read with core's decimalToMinor at the string's own precision. */
 function parseDecimal(text: string, what: string): Decimal {
   const m = typeof text === 'string' ? DECIMAL_RE.exec(text) : null;
-  if (!m) throw new TypeError(`${what} must be a positive decimal string such as "1.08", got ${JSON.stringify(text)}`);
+  if (!m) {
+    throw new TypeError(`${what} must be a positive decimal string such as "1.08", got ${JSON.stringify(text)}`);
+  }
   const scale = (m[1] ?? '').length;
   const n = decimalToMinor(text, scale);
-  if (n <= 0n) throw new RangeError(`${what} must be greater than 0`);
+  if (n <= 0n) {
+    throw new RangeError(`${what} must be greater than 0`);
+  }
   return { n, scale };
 }
 
@@ -113,8 +158,8 @@ export class Pricing {
   private readonly fee: Decimal | { n: 0n; scale: 0 };
 
   /**
-   * @param table price overrides merged over DEFAULT_PRICES
-   * @param serviceFee the partner's commission as a decimal string fraction ("0.01" is 1%)
+   * @param table               price overrides merged over DEFAULT_PRICES
+   * @param serviceFee          the partner's commission as a decimal string fraction ("0.01" is 1%)
    * @param kycThresholdPercent the no-KYC limit as a percentage of each currency's maximum
    */
   constructor(
@@ -126,19 +171,35 @@ export class Pricing {
     const crypto = { ...DEFAULT_PRICES.crypto, ...(table.crypto ?? {}) };
     for (const c of FIAT_CURRENCIES) {
       const price = fiat[c.code];
-      if (price === undefined) throw new TypeError(`price table: no USD value for fiat ${c.code}`);
+      if (price === undefined) {
+        throw new TypeError(`price table: no USD value for fiat ${c.code}`);
+      }
       this.fiat.set(c.code, parseDecimal(price, `price of ${c.code}`));
     }
     for (const a of CRYPTO_ASSETS) {
       const price = crypto[a.symbol];
-      if (price === undefined) throw new TypeError(`price table: no USD value for crypto ${a.symbol}`);
+      if (price === undefined) {
+        throw new TypeError(`price table: no USD value for crypto ${a.symbol}`);
+      }
       this.crypto.set(a.symbol, parseDecimal(price, `price of ${a.symbol}`));
     }
-    for (const code of Object.keys(fiat)) if (!findFiatCurrency(code)) throw new TypeError(`price table: ${code} is not a supported fiat currency`);
-    for (const code of Object.keys(crypto)) if (!findCryptoAsset(code)) throw new TypeError(`price table: ${code} is not a supported crypto asset`);
-    if (!/^0(?:\.\d+)?$/.test(serviceFee)) throw new TypeError(`service fee must be a decimal fraction below 1 such as "0.01", got ${JSON.stringify(serviceFee)}`);
+    for (const code of Object.keys(fiat)) {
+      if (!findFiatCurrency(code)) {
+        throw new TypeError(`price table: ${code} is not a supported fiat currency`);
+      }
+    }
+    for (const code of Object.keys(crypto)) {
+      if (!findCryptoAsset(code)) {
+        throw new TypeError(`price table: ${code} is not a supported crypto asset`);
+      }
+    }
+    if (!/^0(?:\.\d+)?$/.test(serviceFee)) {
+      throw new TypeError(`service fee must be a decimal fraction below 1 such as "0.01", got ${JSON.stringify(serviceFee)}`);
+    }
     this.fee = serviceFee.replace(/[0.]/g, '') === '' ? { n: 0n, scale: 0 } : parseDecimal(serviceFee, 'service fee');
-    if (!(kycThresholdPercent > 0 && kycThresholdPercent <= 100)) throw new RangeError('KYC threshold must be a percentage in (0, 100]');
+    if (!(kycThresholdPercent > 0 && kycThresholdPercent <= 100)) {
+      throw new RangeError('KYC threshold must be a percentage in (0, 100]');
+    }
   }
 
   /** The service fee as the params endpoint writes it (a number: 0.01 is 1%). */
@@ -152,7 +213,9 @@ export class Pricing {
     // Threshold in whole currency units, so it reads as a round figure (EUR 1000 by default).
     const wholeThreshold = (BigInt(fiat.max) * BigInt(Math.round(this.kycThresholdPercent * 100))) / 10000n;
     let threshold = wholeThreshold * pow10(fiat.decimals);
-    if (threshold < min) threshold = min;
+    if (threshold < min) {
+      threshold = min;
+    }
     return { min, maxWithoutKyc: threshold, minKyc: min, maxKyc: max };
   }
 
@@ -188,9 +251,13 @@ export class Pricing {
    */
   quote(input: { fromCurrency: string; toCurrency: string; fromAmount?: bigint; toAmount?: bigint }): Quote {
     const fiat = findFiatCurrency(input.fromCurrency);
-    if (!fiat) throw new QuoteError('from_currency', `from_currency "${input.fromCurrency}" is not a supported fiat currency`);
+    if (!fiat) {
+      throw new QuoteError('from_currency', `from_currency "${input.fromCurrency}" is not a supported fiat currency`);
+    }
     const asset = findCryptoAsset(input.toCurrency);
-    if (!asset) throw new QuoteError('to_currency', `to_currency "${input.toCurrency}" is not a supported crypto asset`);
+    if (!asset) {
+      throw new QuoteError('to_currency', `to_currency "${input.toCurrency}" is not a supported crypto asset`);
+    }
     const limits = this.limits(fiat);
     let fromAmount: bigint;
     let toAmount: bigint;
@@ -217,20 +284,27 @@ export class Pricing {
     if (fromAmount > limits.maxKyc) {
       throw new QuoteError(field, `${field} gives more than the maximum ${shown(limits.maxKyc)} for ${fiat.code}`);
     }
-    if (toAmount <= 0n) throw new QuoteError(field, `${field} is too small to buy any ${asset.symbol}`);
+    if (toAmount <= 0n) {
+      throw new QuoteError(field, `${field} is too small to buy any ${asset.symbol}`);
+    }
     return { fromCurrency: fiat.code, toCurrency: asset.symbol, fromAmount, toAmount, feeAmount, rate: this.rate(fiat, asset) };
   }
 
   /** The smallest fiat amount whose net covers `toAmount` (capped just past `cap` so the caller can report "above maximum"). */
   private fromFor(fiat: FiatCurrency, asset: CryptoAsset, toAmount: bigint, cap: bigint): bigint {
     const net = (from: bigint) => this.split(this.gross(fiat, asset, from)).net;
-    if (net(cap) < toAmount) return cap + 1n;
+    if (net(cap) < toAmount) {
+      return cap + 1n;
+    }
     let lo = 0n; // net(lo) < toAmount (or lo = 0)
     let hi = cap; // net(hi) >= toAmount
     while (hi - lo > 1n) {
       const mid = (lo + hi) / 2n;
-      if (net(mid) >= toAmount) hi = mid;
-      else lo = mid;
+      if (net(mid) >= toAmount) {
+        hi = mid;
+      } else {
+        lo = mid;
+      }
     }
     return hi;
   }

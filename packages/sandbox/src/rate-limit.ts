@@ -26,7 +26,9 @@ export class RateLimiter {
   ) {}
 
   take(key: string): RateDecision {
-    if (!(this.perSecond > 0)) return { allowed: true, retryAfterSeconds: 0 };
+    if (!(this.perSecond > 0)) {
+      return { allowed: true, retryAfterSeconds: 0 };
+    }
     const now = this.now();
     let bucket = this.buckets.get(key);
     if (!bucket) {

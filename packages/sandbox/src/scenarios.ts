@@ -9,13 +9,7 @@
  * core's OPERATION_FLOW (operations.ts checks each step with decideTransition).
  */
 export type Scenario =
-  | 'success'
-  | 'payment_refused'
-  | 'user_opt_out'
-  | 'verification_failed'
-  | 'card_verification_failed'
-  | 'rate_expired'
-  | 'partner_confirmation';
+  'success' | 'payment_refused' | 'user_opt_out' | 'verification_failed' | 'card_verification_failed' | 'rate_expired' | 'partner_confirmation';
 
 export interface TestCard {
   number: string;
@@ -54,13 +48,17 @@ export const PLANS: Readonly<Record<Scenario, readonly number[]>> = Object.freez
 export const AFTER_CONFIRM: readonly number[] = Object.freeze([9, 4, 7, 6, 0]);
 
 export function luhnValid(digits: string): boolean {
-  if (!/^\d{12,19}$/.test(digits)) return false;
+  if (!/^\d{12,19}$/.test(digits)) {
+    return false;
+  }
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let d = digits.charCodeAt(digits.length - 1 - i) - 48;
     if (i % 2 === 1) {
       d *= 2;
-      if (d > 9) d -= 9;
+      if (d > 9) {
+        d -= 9;
+      }
     }
     sum += d;
   }
@@ -73,11 +71,17 @@ export function scenarioOf(digits: string): Scenario {
 
 /** Card brand from the number's prefix. */
 export function cardType(digits: string): string {
-  if (digits.startsWith('4')) return 'VISA';
+  if (digits.startsWith('4')) {
+    return 'VISA';
+  }
   const two = Number(digits.slice(0, 2));
   const four = Number(digits.slice(0, 4));
-  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return 'MASTERCARD';
-  if (two === 50 || (two >= 56 && two <= 69)) return 'MAESTRO';
+  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) {
+    return 'MASTERCARD';
+  }
+  if (two === 50 || (two >= 56 && two <= 69)) {
+    return 'MAESTRO';
+  }
   return 'CARD';
 }
 

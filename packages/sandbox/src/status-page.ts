@@ -28,20 +28,30 @@ export async function handleStatusPage(req: IncomingMessage, res: ServerResponse
     sendHtml(
       res,
       200,
-      layout('Operation status', `<main class="page"><h1>Operation status</h1><form method="get"><label>Operation id <input name="id" required></label> <button>Show</button></form></main>`),
+      layout(
+        'Operation status',
+        `<main class="page"><h1>Operation status</h1><form method="get"><label>Operation id <input name="id" required></label> <button>Show</button></form></main>`,
+      ),
     );
     return;
   }
   const op = ctx.operations.get(id);
   if (!op) {
-    sendHtml(res, 404, layout('Operation not found', `<main class="page"><h1>Operation not found</h1><p>No operation has the id <code>${escapeHtml(id)}</code>.</p></main>`));
+    sendHtml(
+      res,
+      404,
+      layout('Operation not found', `<main class="page"><h1>Operation not found</h1><p>No operation has the id <code>${escapeHtml(id)}</code>.</p></main>`),
+    );
     return;
   }
   const c = classify(op.status, op.statusCode);
   const history = ctx.store
     .history(op.id)
     .filter((h, i, all) => i === 0 || h.statusCode !== all[i - 1]!.statusCode)
-    .map((h) => `<li><time>${escapeHtml(serviceTime(h.at))}</time> ${escapeHtml(h.status)} ${h.statusCode}: ${escapeHtml(classify(h.status, h.statusCode).meaning)}</li>`)
+    .map(
+      (h) =>
+        `<li><time>${escapeHtml(serviceTime(h.at))}</time> ${escapeHtml(h.status)} ${h.statusCode}: ${escapeHtml(classify(h.status, h.statusCode).meaning)}</li>`,
+    )
     .join('');
   const tx = op.txId
     ? `<tr><th>Transaction</th><td><a id="tx-link" href="${escapeHtml(explorerUrl(op.toCurrency, op.txId, op.toAccount))}">${escapeHtml(op.txId)}</a></td></tr>`

@@ -376,7 +376,9 @@ export class Store {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.db.open) {
+      this.db.close();
+    }
   }
 
   /** Runs `fn` in one transaction (all or nothing). */
@@ -421,7 +423,9 @@ export class Store {
 
   getSession(id: string): SessionRecord | undefined {
     const row = this.stmts.getSession.get({ id }) as Row | undefined;
-    if (!row) return undefined;
+    if (!row) {
+      return undefined;
+    }
     return {
       id: str(row, 'id'),
       partnerToken: str(row, 'partner_token'),
@@ -623,7 +627,9 @@ export class Store {
    */
   claimDue(partnerToken: string, now: number, limit: number): CallbackRecord[] {
     const rows = (this.stmts.dueCallbacks.all({ partner_token: partnerToken, now, limit }) as Row[]).map(toCallback);
-    for (const row of rows) this.stmts.claimCallback.run({ id: row.id });
+    for (const row of rows) {
+      this.stmts.claimCallback.run({ id: row.id });
+    }
     return rows;
   }
 
@@ -726,9 +732,7 @@ function prepare(db: Database.Database) {
          calculation_id = excluded.calculation_id, session_id = excluded.session_id, paid_at = excluded.paid_at, updated_at = excluded.updated_at,
          tx_id = excluded.tx_id, fee_tx_id = excluded.fee_tx_id`,
     ),
-    dueOperations: db.prepare(
-      'SELECT * FROM operations WHERE next_step_at IS NOT NULL AND next_step_at <= @now ORDER BY next_step_at LIMIT @limit',
-    ),
+    dueOperations: db.prepare('SELECT * FROM operations WHERE next_step_at IS NOT NULL AND next_step_at <= @now ORDER BY next_step_at LIMIT @limit'),
     nextStepAt: db.prepare('SELECT MIN(next_step_at) AS t FROM operations WHERE next_step_at IS NOT NULL'),
     addHistory: db.prepare(
       'INSERT INTO operation_history (operation_id, status, status_code, at, source, note) VALUES (@operation_id, @status, @status_code, @at, @source, @note)',
@@ -745,9 +749,7 @@ function prepare(db: Database.Database) {
        ORDER BY next_attempt_at LIMIT @limit`,
     ),
     claimCallback: db.prepare('UPDATE callbacks SET in_flight = 1 WHERE id = @id'),
-    nextDueFor: db.prepare(
-      "SELECT MIN(next_attempt_at) AS t FROM callbacks WHERE partner_token = @partner_token AND state = 'pending' AND in_flight = 0",
-    ),
+    nextDueFor: db.prepare("SELECT MIN(next_attempt_at) AS t FROM callbacks WHERE partner_token = @partner_token AND state = 'pending' AND in_flight = 0"),
     releaseInFlight: db.prepare('UPDATE callbacks SET in_flight = 0 WHERE in_flight = 1'),
     countCallbacks: db.prepare('SELECT COUNT(*) AS n FROM callbacks WHERE state = @state'),
     insertAttempt: db.prepare(

@@ -18,11 +18,17 @@ export class DueTimer {
 
   /** Arms the timer for `at` (real ms), or disarms it for null. Replaces any earlier arming. */
   schedule(at: number | null): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.stopped) {
+      return;
+    }
+    if (this.timer) {
+      clearTimeout(this.timer);
+    }
     this.timer = undefined;
     this.armedAt = undefined;
-    if (at === null) return;
+    if (at === null) {
+      return;
+    }
     const delay = Math.min(MAX_DELAY, Math.max(0, at - this.now()));
     this.armedAt = at;
     this.timer = setTimeout(() => {
@@ -34,10 +40,14 @@ export class DueTimer {
 
   /** Runs soon (once, however many times it is called before then). */
   wake(): void {
-    if (this.stopped || this.immediate) return;
+    if (this.stopped || this.immediate) {
+      return;
+    }
     this.immediate = setImmediate(() => {
       this.immediate = undefined;
-      if (!this.stopped) this.run();
+      if (!this.stopped) {
+        this.run();
+      }
     });
   }
 
@@ -47,8 +57,12 @@ export class DueTimer {
 
   stop(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    if (this.immediate) clearImmediate(this.immediate);
+    if (this.timer) {
+      clearTimeout(this.timer);
+    }
+    if (this.immediate) {
+      clearImmediate(this.immediate);
+    }
     this.timer = undefined;
     this.immediate = undefined;
   }

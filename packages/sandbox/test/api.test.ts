@@ -24,15 +24,18 @@ function assertSigned(text: string, secret = PARTNER.secret): Record<string, any
   return JSON.parse(text);
 }
 
-function assertError(reply: { status: number; contentType: string; json(): any }, status: number, code: string, field?: string): void {
+function assertError(reply: { status: number; contentType: string; json: () => any }, status: number, code: string, field?: string): void {
   assert.equal(reply.status, status);
   assert.match(reply.contentType, /^application\/json/);
   const body = reply.json();
   assert.equal(body.error.code, code);
   assert.equal(typeof body.error.message, 'string');
   assert.ok(body.error.message.length > 0);
-  if (field === undefined) assert.equal(body.error.field, undefined);
-  else assert.equal(body.error.field, field);
+  if (field === undefined) {
+    assert.equal(body.error.field, undefined);
+  } else {
+    assert.equal(body.error.field, field);
+  }
 }
 
 describe('partner API', () => {
@@ -50,7 +53,10 @@ describe('partner API', () => {
     assert.equal(reply.status, 200);
     assert.match(reply.contentType, /^application\/json/);
     const body = assertSigned(reply.text);
-    assert.deepEqual(body.countries, COUNTRIES.map((c) => ({ code: c.code, name: c.name, alpha2: c.alpha2, alpha3: c.alpha3 })));
+    assert.deepEqual(
+      body.countries,
+      COUNTRIES.map((c) => ({ code: c.code, name: c.name, alpha2: c.alpha2, alpha3: c.alpha3 })),
+    );
     // Signed with this partner's secret, not another's.
     assert.equal(verify(reply.text, OTHER.secret).ok, false);
     assert.equal((await client.countries()).length, COUNTRIES.length);
@@ -68,7 +74,10 @@ describe('partner API', () => {
     assert.equal(body.pairs.length, FIAT_CURRENCIES.length * CRYPTO_ASSETS.length);
     for (const fiat of FIAT_CURRENCIES) {
       for (const asset of CRYPTO_ASSETS) {
-        assert.ok(body.pairs.some((p: any) => p.from.code === fiat.code && p.to.code === asset.symbol), `${fiat.code}/${asset.symbol}`);
+        assert.ok(
+          body.pairs.some((p: any) => p.from.code === fiat.code && p.to.code === asset.symbol),
+          `${fiat.code}/${asset.symbol}`,
+        );
       }
     }
     const eur = body.pairs.find((p: any) => p.from.code === 'EUR' && p.to.code === 'BTC');
@@ -194,7 +203,10 @@ describe('partner API', () => {
       for (const path of [P.confirm, P.cancel]) {
         assertError(await callApi(sandbox, path, { operation_id: op.id }), 400, 'invalid_state');
       }
-      await assert.rejects(client.confirm({ operationId: op.id }), (e: unknown) => e instanceof PartnerApiError && e.status === 400 && e.code === 'invalid_state');
+      await assert.rejects(
+        client.confirm({ operationId: op.id }),
+        (e: unknown) => e instanceof PartnerApiError && e.status === 400 && e.code === 'invalid_state',
+      );
     });
   });
 
@@ -277,7 +289,9 @@ describe('partner API', () => {
         headers: { 'content-type': 'application/json' },
         body: new ReadableStream({
           start(controller) {
-            for (let i = 0; i < 20; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(5000)));
+            for (let i = 0; i < 20; i++) {
+              controller.enqueue(new TextEncoder().encode('x'.repeat(5000)));
+            }
             controller.close();
           },
         }),
@@ -318,7 +332,9 @@ describe('request rate limit', () => {
     for (let i = 0; i < 5; i++) {
       const reply = await callApi(sandbox, PARTNER_API_PATHS.params);
       statuses.push(reply.status);
-      if (reply.status === 429) limited = reply;
+      if (reply.status === 429) {
+        limited = reply;
+      }
     }
     assert.deepEqual(statuses.slice(0, 3), [200, 200, 200]);
     assert.ok(limited, `statuses ${statuses.join(',')}`);

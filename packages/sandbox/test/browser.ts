@@ -6,13 +6,23 @@ import { buildSignedWidgetSettings, WIDGET_EVENT_NAMES, type UnsignedWidgetSetti
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PARTNER } from './helpers.js';
 
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
 
 function executable(): string | undefined {
   // Playwright's own Chromium when installed, else Debian's.
   try {
     const own = chromium.executablePath();
-    if (own && existsSync(own)) return own;
+    if (own && existsSync(own)) {
+      return own;
+    }
   } catch {
     // not installed
   }
@@ -55,7 +65,9 @@ export class PartnerSite {
   }
 
   async stop(): Promise<void> {
-    if (!this.server) return;
+    if (!this.server) {
+      return;
+    }
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
   }
@@ -88,10 +100,9 @@ ${options.extraScript ?? ''}
 }
 
 export function signedSettings(extra: Partial<UnsignedWidgetSettings> = {}, partner = PARTNER): Record<string, unknown> {
-  return buildSignedWidgetSettings({ target_element: 'widget', partner_token: partner.token, ...extra } as UnsignedWidgetSettings, { secret: partner.secret }) as unknown as Record<
-    string,
-    unknown
-  >;
+  return buildSignedWidgetSettings({ target_element: 'widget', partner_token: partner.token, ...extra } as UnsignedWidgetSettings, {
+    secret: partner.secret,
+  }) as unknown as Record<string, unknown>;
 }
 
 export interface RecordedEvent {

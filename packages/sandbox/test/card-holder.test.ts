@@ -15,17 +15,38 @@ describe('card holder name', () => {
   before(async () => {
     sandbox = await startTestSandbox();
     api = new URL('/widget/api/', sandbox.urls.widget_script_url).href;
-    sandbox.context.store.insertSession({ id: 'sess-1', partnerToken: PARTNER.token, settings: { partner_operation_id: 'wc-1-abc' }, parentOrigin: 'http://shop.test', instance: 'i1', createdAt: Date.now() });
+    sandbox.context.store.insertSession({
+      id: 'sess-1',
+      partnerToken: PARTNER.token,
+      settings: { partner_operation_id: 'wc-1-abc' },
+      parentOrigin: 'http://shop.test',
+      instance: 'i1',
+      createdAt: Date.now(),
+    });
   });
   after(() => sandbox?.dispose());
 
   const start = async () => {
-    const reply = await post(api + 'operations', JSON.stringify({ session: 'sess-1', from_currency: 'EUR', to_currency: 'BTC', from_amount: '5000', to_account: WALLET, email: 'buyer@example.com', country: 'DE' }));
+    const reply = await post(
+      api + 'operations',
+      JSON.stringify({
+        session: 'sess-1',
+        from_currency: 'EUR',
+        to_currency: 'BTC',
+        from_amount: '5000',
+        to_account: WALLET,
+        email: 'buyer@example.com',
+        country: 'DE',
+      }),
+    );
     assert.equal(reply.status, 200, reply.text);
     return (JSON.parse(reply.text) as { operation_id: string }).operation_id;
   };
   const pay = (id: string, holder: string) =>
-    post(api + `operations/${encodeURIComponent(id)}/pay`, JSON.stringify({ session: 'sess-1', card_number: '4242 4242 4242 4242', card_holder: holder, expiry_month: '12', expiry_year: '2039', cvc: '123' }));
+    post(
+      api + `operations/${encodeURIComponent(id)}/pay`,
+      JSON.stringify({ session: 'sess-1', card_number: '4242 4242 4242 4242', card_holder: holder, expiry_month: '12', expiry_year: '2039', cvc: '123' }),
+    );
 
   it('refuses ";" in the name, naming the field', async () => {
     const reply = await pay(await start(), 'x;operation_data:status:success');

@@ -15,15 +15,35 @@ const BIN = fileURLToPath(new URL('../../bin/card2crypto-sandbox.js', import.met
 describe('card2crypto-sandbox bin', () => {
   it('prints its addresses as name: value lines, then ready; answers; stops cleanly on SIGTERM', async () => {
     const dir = tempDir();
-    const child = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dir.path, '--partner', 'cli-partner:cli-secret:http://127.0.0.1:9/callback', '--partner', 'second:s2', '--clock-speed', '50', '--rate-limit', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        '--port',
+        '0',
+        '--data-dir',
+        dir.path,
+        '--partner',
+        'cli-partner:cli-secret:http://127.0.0.1:9/callback',
+        '--partner',
+        'second:s2',
+        '--clock-speed',
+        '50',
+        '--rate-limit',
+        '0',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       let out = '';
       await new Promise<void>((resolve, reject) => {
         child.stdout!.on('data', (chunk: Buffer) => {
           out += chunk.toString();
-          if (/^ready$/m.test(out)) resolve();
+          if (/^ready$/m.test(out)) {
+            resolve();
+          }
         });
         child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
       });
@@ -59,7 +79,9 @@ describe('card2crypto-sandbox bin', () => {
       child.kill('SIGTERM');
       assert.equal(await exited, 0);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null) {
+        child.kill('SIGKILL');
+      }
       dir.remove();
     }
   });
@@ -81,10 +103,36 @@ describe('card2crypto-sandbox bin', () => {
       const prices = join(dir.path, 'prices.json');
       writeFileSync(prices, JSON.stringify({ crypto: { BTC: '50000' } }));
       const options = parseCli([
-        '--port', '4799', '--host', '127.0.0.1', '--data-dir', dir.path, '--partner', 'p:s:https://shop.example/cb?x=1',
-        '--callback-ip', '127.0.0.2', '--callback-timeout', '5000', '--callback-concurrency', '3', '--clock-speed', '2.5',
-        '--rate-limit', '0', '--rate-lifetime', '60', '--step-delay', '0', '--service-fee', '0.02', '--kyc-threshold-percent', '50',
-        '--prices', prices, '--max-body-bytes', '1000',
+        '--port',
+        '4799',
+        '--host',
+        '127.0.0.1',
+        '--data-dir',
+        dir.path,
+        '--partner',
+        'p:s:https://shop.example/cb?x=1',
+        '--callback-ip',
+        '127.0.0.2',
+        '--callback-timeout',
+        '5000',
+        '--callback-concurrency',
+        '3',
+        '--clock-speed',
+        '2.5',
+        '--rate-limit',
+        '0',
+        '--rate-lifetime',
+        '60',
+        '--step-delay',
+        '0',
+        '--service-fee',
+        '0.02',
+        '--kyc-threshold-percent',
+        '50',
+        '--prices',
+        prices,
+        '--max-body-bytes',
+        '1000',
       ]);
       assert.notEqual(options, 'help');
       assert.deepEqual(options, {
@@ -115,7 +163,14 @@ describe('--partners-file: secrets off the command line', () => {
     const dir = tempDir();
     const secret = 'file-secret-7f3a9c21e5';
     const file = join(dir.path, 'partners.json');
-    writeFileSync(file, JSON.stringify([{ token: 'file-partner', secret, callback_url: 'http://127.0.0.1:9/cb' }, { token: 'no-callback', secret: 'other-secret-42e1' }]), { mode: 0o600 });
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { token: 'file-partner', secret, callback_url: 'http://127.0.0.1:9/cb' },
+        { token: 'no-callback', secret: 'other-secret-42e1' },
+      ]),
+      { mode: 0o600 },
+    );
     const args = [BIN, '--port', '0', '--data-dir', join(dir.path, 'data'), '--partners-file', file, '--rate-limit', '0'];
     assert.ok(!args.join(' ').includes(secret));
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -125,7 +180,9 @@ describe('--partners-file: secrets off the command line', () => {
       await new Promise<void>((resolve, reject) => {
         child.stdout!.on('data', (chunk: Buffer) => {
           out += chunk.toString();
-          if (/^ready$/m.test(out)) resolve();
+          if (/^ready$/m.test(out)) {
+            resolve();
+          }
         });
         child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
       });
@@ -139,7 +196,9 @@ describe('--partners-file: secrets off the command line', () => {
       child.kill('SIGTERM');
       assert.equal(await exited, 0);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null) {
+        child.kill('SIGKILL');
+      }
       dir.remove();
     }
   });

@@ -56,7 +56,9 @@ describe('dashboard: Host and Origin', () => {
     for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `localhost:${port + 1}`, `127.0.0.1`, '']) {
       for (const [method, path, body] of routes()) {
         const headers: Record<string, string> = { ...(body !== undefined ? actionHeaders : {}) };
-        if (host !== '') headers.host = host;
+        if (host !== '') {
+          headers.host = host;
+        }
         const answer = await send(port, method, path, headers, body);
         // Node's HTTP parser itself answers 400 to an HTTP/1.1 request without Host.
         assert.equal(answer.status, host === '' ? 400 : 421, `${method} ${path} with Host ${JSON.stringify(host)}`);
@@ -90,10 +92,22 @@ describe('dashboard: Host and Origin', () => {
       assert.ok((JSON.parse(state.text) as { operations: Array<{ id: string }> }).operations.some((op) => op.id === opId));
     }
     const host = `localhost:${port}`;
-    const blocked = await send(port, 'POST', `/dashboard/api/partners/${PARTNER.token}/block`, { host, origin: `http://${host}`, ...actionHeaders }, JSON.stringify({ blocked: true }));
+    const blocked = await send(
+      port,
+      'POST',
+      `/dashboard/api/partners/${PARTNER.token}/block`,
+      { host, origin: `http://${host}`, ...actionHeaders },
+      JSON.stringify({ blocked: true }),
+    );
     assert.equal(blocked.status, 200, blocked.text);
     assert.equal(sandbox.context.partners.get(PARTNER.token)?.blocked, true);
-    const unblocked = await send(port, 'POST', `/dashboard/api/partners/${PARTNER.token}/block`, { host, ...actionHeaders }, JSON.stringify({ blocked: false }));
+    const unblocked = await send(
+      port,
+      'POST',
+      `/dashboard/api/partners/${PARTNER.token}/block`,
+      { host, ...actionHeaders },
+      JSON.stringify({ blocked: false }),
+    );
     assert.equal(unblocked.status, 200, unblocked.text);
     assert.equal(sandbox.context.partners.get(PARTNER.token)?.blocked, false);
   });

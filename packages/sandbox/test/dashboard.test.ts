@@ -16,7 +16,14 @@ describe('dashboard', () => {
     receiver = await new CallbackReceiver().start();
     [sandbox, browser] = await Promise.all([
       // Slow retries (speed 1): the schedule does not interfere with the manual resend.
-      startTestSandbox({ clockSpeed: 1, stepDelayMs: 50, partners: [{ ...PARTNER, callbackUrl: receiver.url }, { token: 'partner-two', secret: 'secret-two-9876543210' }] }),
+      startTestSandbox({
+        clockSpeed: 1,
+        stepDelayMs: 50,
+        partners: [
+          { ...PARTNER, callbackUrl: receiver.url },
+          { token: 'partner-two', secret: 'secret-two-9876543210' },
+        ],
+      }),
       launchBrowser(),
     ]);
     page = await browser.newPage();
@@ -30,7 +37,9 @@ describe('dashboard', () => {
   const row = (id: string) => page.locator(`.operation[data-operation="${id}"]`);
   async function expand(id: string): Promise<void> {
     await row(id).waitFor();
-    if (!(await row(id).evaluate((el) => el.classList.contains('open')))) await row(id).locator('.op-summary .op-id').click();
+    if (!(await row(id).evaluate((el) => el.classList.contains('open')))) {
+      await row(id).locator('.op-summary .op-id').click();
+    }
     await row(id).locator('.op-details').waitFor();
   }
 
@@ -74,7 +83,10 @@ describe('dashboard', () => {
     await row(op.id).locator('button.move-button').click();
     await row(op.id).locator('.op-summary .status').filter({ hasText: 'success 0' }).waitFor();
     const history = await row(op.id).locator('table.history tr').allInnerTexts();
-    assert.ok(history.some((t) => /success 6\s+dashboard/.test(t)), history.join('\n'));
+    assert.ok(
+      history.some((t) => /success 6\s+dashboard/.test(t)),
+      history.join('\n'),
+    );
     await receiver.waitFor(2);
     // Success 0 is no callback condition: give a stray one time to arrive before asserting there is none.
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -101,10 +113,16 @@ describe('dashboard', () => {
   it('blocks and unblocks a partner', async () => {
     await page.goto(sandbox.urls.dashboard_url);
     const partnerRow = page.locator(`#partners tr[data-partner="${PARTNER.token}"]`);
-    await partnerRow.locator('button.block-toggle').filter({ hasText: /^Block$/ }).click();
+    await partnerRow
+      .locator('button.block-toggle')
+      .filter({ hasText: /^Block$/ })
+      .click();
     await partnerRow.locator('td').filter({ hasText: 'blocked' }).waitFor();
     assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params)).status, 403);
-    await partnerRow.locator('button.block-toggle').filter({ hasText: /^Unblock$/ }).click();
+    await partnerRow
+      .locator('button.block-toggle')
+      .filter({ hasText: /^Unblock$/ })
+      .click();
     await partnerRow.locator('td').filter({ hasText: 'active' }).waitFor();
     assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params)).status, 200);
   });
@@ -125,7 +143,11 @@ describe('dashboard', () => {
       await other.goto(`${receiver.url.replace('/callback', '')}/`);
       const outcome = await other.evaluate(async (target) => {
         try {
-          const r = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json', 'x-card2crypto-dashboard': '1' }, body: '{"blocked":true}' });
+          const r = await fetch(target, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-card2crypto-dashboard': '1' },
+            body: '{"blocked":true}',
+          });
           return `status ${r.status}`;
         } catch (error) {
           return `blocked: ${(error as Error).message}`;

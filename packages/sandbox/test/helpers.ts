@@ -11,7 +11,7 @@ import { scenarioOf } from '../src/scenarios.js';
 export const PARTNER = { token: 'partner-one', secret: 'secret-one-0123456789' };
 export const OTHER = { token: 'partner-two', secret: 'secret-two-9876543210' };
 
-export function tempDir(prefix = 'c2c-sandbox-'): { path: string; remove(): void } {
+export function tempDir(prefix = 'c2c-sandbox-'): { path: string; remove: () => void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
@@ -19,7 +19,7 @@ export function tempDir(prefix = 'c2c-sandbox-'): { path: string; remove(): void
 export interface TestSandbox extends Sandbox {
   dataDir: string;
   /** Closes the sandbox and removes its directory. */
-  dispose(): Promise<void>;
+  dispose: () => Promise<void>;
 }
 
 export async function startTestSandbox(options: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
@@ -45,7 +45,7 @@ export interface Reply {
   contentType: string;
   text: string;
   headers: Headers;
-  json(): any;
+  json: () => any;
 }
 
 export async function post(url: string, body: string | Uint8Array, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<Reply> {
@@ -61,9 +61,15 @@ export async function post(url: string, body: string | Uint8Array, headers: Reco
 }
 
 /** A request body stamped now and signed (general form) with `secret`. */
-export function signedBody(params: Record<string, unknown>, partner: { token: string; secret: string } = PARTNER, timestamp: number | null = Date.now()): Record<string, unknown> {
+export function signedBody(
+  params: Record<string, unknown>,
+  partner: { token: string; secret: string } = PARTNER,
+  timestamp: number | null = Date.now(),
+): Record<string, unknown> {
   const body: Record<string, unknown> = { ...params, partner_token: partner.token };
-  if (timestamp !== null) body.timestamp = timestamp;
+  if (timestamp !== null) {
+    body.timestamp = timestamp;
+  }
   body.signature = sign(body, partner.secret, { form: 'general' });
   return body;
 }
@@ -113,7 +119,9 @@ export class CallbackReceiver {
 
   /** Resolves once `count` requests have arrived (rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs = 10_000): Promise<void> {
-    if (this.received.length >= count) return Promise.resolve();
+    if (this.received.length >= count) {
+      return Promise.resolve();
+    }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`only ${this.received.length} of ${count} callbacks arrived within ${timeoutMs} ms`)), timeoutMs);
       this.waiters.push({
@@ -127,7 +135,9 @@ export class CallbackReceiver {
   }
 
   async stop(): Promise<void> {
-    if (!this.server) return;
+    if (!this.server) {
+      return;
+    }
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
     this.server = undefined;
@@ -143,8 +153,12 @@ export async function until<T>(check: () => T | undefined | Promise<T | undefine
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (value !== undefined) {
+      return value;
+    }
+    if (Date.now() > end) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
     await sleep(20);
   }
 }
@@ -155,7 +169,15 @@ export async function until<T>(check: () => T | undefined | Promise<T | undefine
  */
 export function createOperation(
   sandbox: Sandbox,
-  options: { partner?: { token: string }; partnerOperationId?: string | null; card?: string; pay?: boolean; fromAmount?: bigint; toCurrency?: string; toAccount?: string } = {},
+  options: {
+    partner?: { token: string };
+    partnerOperationId?: string | null;
+    card?: string;
+    pay?: boolean;
+    fromAmount?: bigint;
+    toCurrency?: string;
+    toAccount?: string;
+  } = {},
 ) {
   const ctx = sandbox.context;
   const quote = ctx.pricing.quote({ fromCurrency: 'EUR', toCurrency: options.toCurrency ?? 'BTC', fromAmount: options.fromAmount ?? 10000n });
@@ -169,11 +191,20 @@ export function createOperation(
     calculationId: null,
     sessionId: null,
   });
-  if (options.pay === false) return op;
+  if (options.pay === false) {
+    return op;
+  }
   const digits = options.card ?? '4242424242424242';
   return ctx.operations.pay(
     op,
-    { number: `${digits.slice(0, 6)}******${digits.slice(-4)}`, type: 'VISA', card_holder: 'TEST BUYER', expiry_month: '12', expiry_year: '2030', country: 'DE' },
+    {
+      number: `${digits.slice(0, 6)}******${digits.slice(-4)}`,
+      type: 'VISA',
+      card_holder: 'TEST BUYER',
+      expiry_month: '12',
+      expiry_year: '2030',
+      country: 'DE',
+    },
     scenarioOf(digits),
     false,
   );

@@ -24,7 +24,14 @@ describe('landing page and status page', () => {
   });
 
   function landingUrl(extra: Record<string, unknown> = {}): string {
-    const params = signedSettings({ from_currency: 'EUR', from_amount: 10000, to_currency: 'BTC', to_account: WALLET, user_login: 'buyer@example.com', ...extra });
+    const params = signedSettings({
+      from_currency: 'EUR',
+      from_amount: 10000,
+      to_currency: 'BTC',
+      to_account: WALLET,
+      user_login: 'buyer@example.com',
+      ...extra,
+    });
     return buildLandingUrl(sandbox.urls.landing_url, {
       params: params as unknown as WidgetSettings,
       callbacks: { success: `${site.origin}/thanks`, fail: `${site.origin}/sorry` },
@@ -99,9 +106,17 @@ describe('landing page and status page', () => {
     const page = await browser.newPage();
     try {
       const { buildSignedWidgetSettings } = await import('@card2crypto/core');
-      const stale = buildSignedWidgetSettings({ target_element: 'w', partner_token: 'partner-one' }, { secret: 'secret-one-0123456789', now: () => Date.now() - 120_000 });
-      await page.goto(buildLandingUrl(sandbox.urls.landing_url, { params: stale, callbacks: { success: `${site.origin}/thanks`, fail: `${site.origin}/sorry` } }));
-      await page.locator('#landing-error').filter({ hasText: /timestamp/ }).waitFor();
+      const stale = buildSignedWidgetSettings(
+        { target_element: 'w', partner_token: 'partner-one' },
+        { secret: 'secret-one-0123456789', now: () => Date.now() - 120_000 },
+      );
+      await page.goto(
+        buildLandingUrl(sandbox.urls.landing_url, { params: stale, callbacks: { success: `${site.origin}/thanks`, fail: `${site.origin}/sorry` } }),
+      );
+      await page
+        .locator('#landing-error')
+        .filter({ hasText: /timestamp/ })
+        .waitFor();
     } finally {
       await page.close();
     }

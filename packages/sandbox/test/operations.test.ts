@@ -34,10 +34,14 @@ describe('operations and callbacks', () => {
 
   const history = (id: string) => sandbox.context.store.history(id).map((h) => `${h.status} ${h.statusCode}`);
   const finalOf = (id: string) =>
-    until(() => {
-      const op = sandbox.context.operations.get(id)!;
-      return OPERATION_FLOW.find((s) => s.status_code === op.statusCode)!.final && op.nextStepAt === null ? op : undefined;
-    }, 5000, `operation ${id} to end`);
+    until(
+      () => {
+        const op = sandbox.context.operations.get(id)!;
+        return OPERATION_FLOW.find((s) => s.status_code === op.statusCode)!.final && op.nextStepAt === null ? op : undefined;
+      },
+      5000,
+      `operation ${id} to end`,
+    );
   const callbacksFor = (id: string): OperationData[] =>
     receiver.received
       .map((r) => verifyCallback(r.body, PARTNER.secret))
@@ -47,7 +51,11 @@ describe('operations and callbacks', () => {
       })
       .filter((d) => d.operation_info.id === id);
   const settle = async (id: string, count: number) => {
-    await until(() => (sandbox.context.store.callbacksOf(id).filter((c) => c.state === 'delivered').length >= count ? true : undefined), 5000, `${count} callbacks`);
+    await until(
+      () => (sandbox.context.store.callbacksOf(id).filter((c) => c.state === 'delivered').length >= count ? true : undefined),
+      5000,
+      `${count} callbacks`,
+    );
     return callbacksFor(id);
   };
 
@@ -65,7 +73,9 @@ describe('operations and callbacks', () => {
     assert.equal(sandbox.context.store.callbacksOf(op.id).length, 2);
     // Conditions are core's table, nothing else.
     const conditionCodes = new Set(CALLBACK_CONDITIONS.map((c) => c.status_code));
-    for (const d of sent) assert.ok(conditionCodes.has(d.status_code as never));
+    for (const d of sent) {
+      assert.ok(conditionCodes.has(d.status_code as never));
+    }
 
     const [debited, created] = sent as [OperationData, OperationData];
     assert.equal(debited.operation_info.to?.withdrawal_method_info?.blockchain_tx_id, undefined);
@@ -121,7 +131,10 @@ describe('operations and callbacks', () => {
       const sent = await settle(op.id, callbacks.length);
       // Give any stray callback time to arrive before asserting there is none.
       await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.deepEqual(callbacksFor(op.id).map((d) => `${d.status} ${d.status_code}`), callbacks);
+      assert.deepEqual(
+        callbacksFor(op.id).map((d) => `${d.status} ${d.status_code}`),
+        callbacks,
+      );
       assert.equal(sent.length, callbacks.length);
     });
   }
@@ -130,7 +143,10 @@ describe('operations and callbacks', () => {
     const op = createOperation(sandbox, { card: '4000000800000004', partnerOperationId: 'order-c' });
     await until(() => (sandbox.context.operations.get(op.id)!.statusCode === 8 ? true : undefined), 5000, 'awaiting confirm');
     let sent = await settle(op.id, 2);
-    assert.deepEqual(sent.map((d) => `${d.status} ${d.status_code}`), ['pending 2', 'awaiting confirm 8']);
+    assert.deepEqual(
+      sent.map((d) => `${d.status} ${d.status_code}`),
+      ['pending 2', 'awaiting confirm 8'],
+    );
     // Nothing moves without the partner.
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(sandbox.context.operations.get(op.id)!.statusCode, 8);
@@ -141,7 +157,10 @@ describe('operations and callbacks', () => {
     await finalOf(op.id);
     assert.deepEqual(history(op.id).slice(-5), ['pending 9', 'pending 4', 'pending 7', 'success 6', 'success 0']);
     sent = await settle(op.id, 3);
-    assert.deepEqual(sent.map((d) => `${d.status} ${d.status_code}`), ['pending 2', 'awaiting confirm 8', 'success 6']);
+    assert.deepEqual(
+      sent.map((d) => `${d.status} ${d.status_code}`),
+      ['pending 2', 'awaiting confirm 8', 'success 6'],
+    );
     assert.equal(sandbox.context.store.callbacksOf(op.id).length, 3);
     await client.confirm({ operationId: op.id });
     await assert.rejects(client.cancel({ operationId: op.id }), /invalid_state|Invalid request/);
@@ -153,7 +172,10 @@ describe('operations and callbacks', () => {
     await client.cancel({ operationId: op.id });
     assert.equal(sandbox.context.operations.get(op.id)!.statusCode, 106);
     const sent = await settle(op.id, 3);
-    assert.deepEqual(sent.map((d) => `${d.status} ${d.status_code}`), ['pending 2', 'awaiting confirm 8', 'declined 106']);
+    assert.deepEqual(
+      sent.map((d) => `${d.status} ${d.status_code}`),
+      ['pending 2', 'awaiting confirm 8', 'declined 106'],
+    );
     await client.cancel({ operationId: op.id });
     await assert.rejects(client.confirm({ operationId: op.id }), /invalid_state|Invalid request/);
   });

@@ -37,7 +37,10 @@ describe('callback retries', () => {
       await sleep(300);
       assert.equal(receiver.received.length, RETRY_MAX_ATTEMPTS, 'one request per attempt, none after the last');
       const attempts = sandbox.context.store.attemptsOf(callback.id);
-      assert.deepEqual(attempts.map((a) => a.attempt), retrySchedule().map((r) => r.attempt));
+      assert.deepEqual(
+        attempts.map((a) => a.attempt),
+        retrySchedule().map((r) => r.attempt),
+      );
       assert.ok(attempts.every((a) => a.httpStatus === 500 && a.excerpt === 'refused with 500'));
       // Each attempt at its scheduled time: anchor + sinceFirst(n) / speed, the anchor being attempt 1 and moving
       // only when an attempt starts more than a second late (decisions.md, "Sandbox: callback delivery").
@@ -48,8 +51,12 @@ describe('callback retries', () => {
         const due = anchor + row.sinceFirstMs / speed;
         const at = attempts[i]!.at;
         assert.ok(at >= Math.floor(due) - 1, `attempt ${row.attempt} early by ${due - at} ms`);
-        if (at - due > 1000) anchor += at - due;
-        if (at - due < 100) onTime++;
+        if (at - due > 1000) {
+          anchor += at - due;
+        }
+        if (at - due < 100) {
+          onTime++;
+        }
       }
       // Mostly on time even on a busy machine (the rule above is what must hold; this is a sanity check).
       assert.ok(onTime >= 30, `only ${onTime} of 120 attempts within 100 ms of their time`);
@@ -75,7 +82,10 @@ describe('callback retries', () => {
       await until(() => (sandbox.context.store.getCallback(callback.id)!.state === 'delivered' ? true : undefined), 10_000, 'delivery');
       await sleep(100);
       assert.equal(receiver.received.length, 5);
-      assert.deepEqual(sandbox.context.store.attemptsOf(callback.id).map((a) => a.httpStatus), answers);
+      assert.deepEqual(
+        sandbox.context.store.attemptsOf(callback.id).map((a) => a.httpStatus),
+        answers,
+      );
     } finally {
       await sandbox.dispose();
       await receiver.stop();
@@ -164,7 +174,9 @@ describe('callback retries', () => {
       ],
     });
     try {
-      for (let i = 0; i < 6; i++) debitOnly(sandbox, OTHER);
+      for (let i = 0; i < 6; i++) {
+        debitOnly(sandbox, OTHER);
+      }
       await sleep(100); // the slow partner's slots are all taken
       const started = Date.now();
       const op = debitOnly(sandbox, PARTNER);
@@ -187,7 +199,12 @@ describe('callback retries', () => {
 
   it('sends callbacks from --callback-ip', async () => {
     const receiver = await new CallbackReceiver().start();
-    const sandbox = await startTestSandbox({ clockSpeed: 1000, stepDelayMs: 0, callbackIp: '127.0.0.2', partners: [{ ...PARTNER, callbackUrl: receiver.url }] });
+    const sandbox = await startTestSandbox({
+      clockSpeed: 1000,
+      stepDelayMs: 0,
+      callbackIp: '127.0.0.2',
+      partners: [{ ...PARTNER, callbackUrl: receiver.url }],
+    });
     try {
       assert.equal(sandbox.callbackIp, '127.0.0.2');
       createOperation(sandbox, { card: '4000010100000000' });

@@ -29,7 +29,7 @@ function state(id: string, status: string, code: number, extra: Record<string, u
   };
 }
 
-function assertError(reply: { status: number; json(): any }, status: number, code: string, field: string): void {
+function assertError(reply: { status: number; json: () => any }, status: number, code: string, field: string): void {
   assert.equal(reply.status, status, JSON.stringify(reply.json()));
   const body = reply.json();
   assert.equal(body.error.code, code);
@@ -58,12 +58,23 @@ describe('test helper POST /sandbox/operations', () => {
   });
 
   it('creates the operation: operation info answers with it by either id, signed; no callback is sent', async () => {
-    const reply = await put(state('op-created', 'success', 6, { blockchain_tx_id: 'tx-op-created', card_number: '5555555555554444', email: 'ada@example.com', customer_country: 'AT' }));
+    const reply = await put(
+      state('op-created', 'success', 6, {
+        blockchain_tx_id: 'tx-op-created',
+        card_number: '5555555555554444',
+        email: 'ada@example.com',
+        customer_country: 'AT',
+      }),
+    );
     assert.equal(reply.status, 200, reply.text);
     assert.equal(verify(reply.text, PARTNER.secret).ok, true);
     const answered = reply.json().operation_data;
 
-    for (const ids of [{ operationId: 'op-created' }, { partnerOperationId: 'wc-op-created' }, { operationId: 'op-created', partnerOperationId: 'wc-op-created' }]) {
+    for (const ids of [
+      { operationId: 'op-created' },
+      { partnerOperationId: 'wc-op-created' },
+      { operationId: 'op-created', partnerOperationId: 'wc-op-created' },
+    ]) {
       const data = await client.operation(ids);
       assert.equal(data.status, 'success');
       assert.equal(data.status_code, 6);
@@ -145,11 +156,11 @@ describe('test helper POST /sandbox/operations', () => {
     assert.notEqual(sandbox.context.operations.get(op.id)!.nextStepAt, null);
     const reply = await put(state(op.id, 'pending', 3, { partner_operation_id: 'wc-widget', from_amount: 10000 }));
     assert.equal(reply.status, 200, reply.text);
-    const after = sandbox.context.operations.get(op.id)!;
-    assert.equal(after.statusCode, 3);
-    assert.deepEqual(after.plan, []);
-    assert.equal(after.nextStepAt, null);
-    assert.equal(after.createdAt, op.createdAt);
+    const stored = sandbox.context.operations.get(op.id)!;
+    assert.equal(stored.statusCode, 3);
+    assert.deepEqual(stored.plan, []);
+    assert.equal(stored.nextStepAt, null);
+    assert.equal(stored.createdAt, op.createdAt);
   });
 
   it('goes through the partner API checks: signature, timestamp, partner, method', async () => {
@@ -159,7 +170,12 @@ describe('test helper POST /sandbox/operations', () => {
     assert.equal(forged.status, 401);
     assert.match(forged.text, /^Wrong signature/);
     assertError(await post(url, JSON.stringify(signedBody(state('op-forged', 'success', 6), PARTNER, null))), 400, 'missing_parameter', 'timestamp');
-    assertError(await post(url, JSON.stringify(signedBody(state('op-forged', 'success', 6), PARTNER, Date.now() - 60_000))), 400, 'invalid_parameter', 'timestamp');
+    assertError(
+      await post(url, JSON.stringify(signedBody(state('op-forged', 'success', 6), PARTNER, Date.now() - 60_000))),
+      400,
+      'invalid_parameter',
+      'timestamp',
+    );
     const stranger = await post(url, JSON.stringify(signedBody(state('op-forged', 'success', 6), { token: 'nobody', secret: 'x' })));
     assertError(stranger, 404, 'partner_not_found', 'partner_token');
     const get = await fetch(url);
@@ -214,7 +230,9 @@ describe('test helper POST /sandbox/operations', () => {
       assert.equal(reply.status, 400, `${field}: ${reply.text}`);
       assert.equal(reply.json().error.code, code, `${field}: ${reply.text}`);
       assert.equal(reply.json().error.field, field, reply.text);
-      if (field !== 'to_account' && field !== 'email') assert.ok(reply.json().error.message.includes(field), reply.text);
+      if (field !== 'to_account' && field !== 'email') {
+        assert.ok(reply.json().error.message.includes(field), reply.text);
+      }
     }
     assert.equal(sandbox.context.operations.get('x'), undefined, 'nothing was stored by a refused request');
   });

@@ -26,7 +26,10 @@ describe('widget in a browser', () => {
     await Promise.all([sandbox?.dispose(), site?.stop()]);
   });
 
-  async function open(settings: Record<string, unknown>, options: { method?: string; extraScript?: string; container?: string } = {}): Promise<{ page: Page; frame: FrameLocator }> {
+  async function open(
+    settings: Record<string, unknown>,
+    options: { method?: string; extraScript?: string; container?: string } = {},
+  ): Promise<{ page: Page; frame: FrameLocator }> {
     context = await browser.newContext();
     const page = await context.newPage();
     const path = `/shop-${Math.random().toString(36).slice(2)}.html`;
@@ -79,7 +82,9 @@ describe('widget in a browser', () => {
       const names = all.map((e) => e.name).filter((n) => n !== 'onResize');
       const pending = all.filter((e) => e.name === 'onOperationPending');
       assert.ok(pending.length >= 1);
-      for (const e of pending) assert.equal(e.arg.status, 'pending');
+      for (const e of pending) {
+        assert.equal(e.arg.status, 'pending');
+      }
       const order = ['onLoaded', 'onStarted', 'onOperationCreated', 'onPaymentSent', 'onOperationPending', 'onOperationSuccess'];
       assert.deepEqual(
         names.filter((n, i) => order.includes(n) && names.indexOf(n) === i),
@@ -91,7 +96,9 @@ describe('widget in a browser', () => {
       // onResize carried real sizes and the iframe followed them.
       const resizes = all.filter((e) => e.name === 'onResize');
       assert.ok(resizes.length >= 1);
-      for (const r of resizes) assert.ok(r.arg.width > 0 && r.arg.height > 0);
+      for (const r of resizes) {
+        assert.ok(r.arg.width > 0 && r.arg.height > 0);
+      }
       const last = resizes.at(-1)!.arg;
       const iframeHeight = await page.locator('iframe').evaluate((el) => (el as HTMLIFrameElement).getBoundingClientRect().height);
       assert.ok(Math.abs(iframeHeight - last.height) <= 1, `iframe ${iframeHeight} vs ${last.height}`);
@@ -111,7 +118,9 @@ describe('widget in a browser', () => {
   });
 
   it('prefills to_account, user_login and to_amount, and asks for identity above the KYC threshold', async () => {
-    const { page, frame } = await open(signedSettings({ from_currency: 'EUR', to_currency: 'BTC', to_amount: 5_000_000, to_account: WALLET, user_login: 'kyc@example.com' }));
+    const { page, frame } = await open(
+      signedSettings({ from_currency: 'EUR', to_currency: 'BTC', to_amount: 5_000_000, to_account: WALLET, user_login: 'kyc@example.com' }),
+    );
     try {
       await waitForEvent(page, 'onStarted');
       // 0.05 BTC at 65000 USD / 1.08 = about 3040 EUR: above the EUR 1000 threshold.
@@ -161,7 +170,10 @@ describe('widget in a browser', () => {
       await frame.locator('#to_account').fill('not-a-wallet');
       await frame.locator('#email').fill('buyer@example.com');
       await frame.locator('#continue').click();
-      await frame.locator('[data-error-for="to_account"]').filter({ hasText: /wallet address|Bitcoin/ }).waitFor();
+      await frame
+        .locator('[data-error-for="to_account"]')
+        .filter({ hasText: /wallet address|Bitcoin/ })
+        .waitFor();
       await frame.locator('#to_account').fill(WALLET);
       await frame.locator('#continue').click();
       await frame.locator('#card_number').fill('4242 4242 4242 4241');
@@ -236,7 +248,10 @@ describe('widget in a browser', () => {
         let settings = make();
         if (name.startsWith('a timestamp')) {
           const { buildSignedWidgetSettings } = await import('@card2crypto/core');
-          settings = buildSignedWidgetSettings({ target_element: 'widget', partner_token: PARTNER.token }, { secret: PARTNER.secret, now: () => Date.now() - 60_000 }) as any;
+          settings = buildSignedWidgetSettings(
+            { target_element: 'widget', partner_token: PARTNER.token },
+            { secret: PARTNER.secret, now: () => Date.now() - 60_000 },
+          ) as any;
         }
         const { page, frame } = await open(settings);
         try {

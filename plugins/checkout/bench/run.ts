@@ -48,10 +48,16 @@ function sizes(): void {
     const code = readFileSync(file);
     rows.push([`card2crypto ${name}.js${name === 'order-pay' ? ' (order-pay page only)' : ''}`, code.length, gzipSync(code, { level: 9 }).length]);
   }
-  for (const [label, min, gz] of rows) console.log(`${label.padEnd(48)} ${String(min).padStart(6)} B min  ${String(gz).padStart(5)} B gz`);
-  for (const [label, gz] of PEERS) console.log(`${label.padEnd(48)} ${''.padStart(6)}        ${String(gz).padStart(5)} B gz`);
+  for (const [label, min, gz] of rows) {
+    console.log(`${label.padEnd(48)} ${String(min).padStart(6)} B min  ${String(gz).padStart(5)} B gz`);
+  }
+  for (const [label, gz] of PEERS) {
+    console.log(`${label.padEnd(48)} ${''.padStart(6)}        ${String(gz).padStart(5)} B gz`);
+  }
   const blocks = rows[0]![2];
-  console.log(`blocks.js: ${blocks} B gzipped, goal <= ${GOAL_BYTES} B: ${blocks <= GOAL_BYTES ? 'met' : 'NOT met'}; ${(blocks / 370).toFixed(2)}x the dummy gateway, ${(blocks / 635).toFixed(2)}x BTCPay`);
+  console.log(
+    `blocks.js: ${blocks} B gzipped, goal <= ${GOAL_BYTES} B: ${blocks <= GOAL_BYTES ? 'met' : 'NOT met'}; ${(blocks / 370).toFixed(2)}x the dummy gateway, ${(blocks / 635).toFixed(2)}x BTCPay`,
+  );
 }
 
 interface Store {
@@ -61,14 +67,14 @@ interface Store {
   woocommerce: { products: Array<{ id: number }> } | null;
   dirs: { harnessDir: string; siteDir: string };
   runtime: { name: string; php: string; database: string; webServer: string };
-  native: { dbSocket: string; runPhp(files: string[]): Promise<unknown> } | null;
-  stop(): Promise<void>;
+  native: { dbSocket: string; runPhp: (files: string[]) => Promise<unknown> } | null;
+  stop: () => Promise<void>;
 }
 
 interface Harness {
-  startStore(o: object): Promise<Store>;
-  chooseRuntime(o: { preferred: string }): { runtime: string; why: string };
-  sql(socket: string, statements: string): Promise<string>;
+  startStore: (o: object) => Promise<Store>;
+  chooseRuntime: (o: { preferred: string }) => { runtime: string; why: string };
+  sql: (socket: string, statements: string) => Promise<string>;
 }
 
 async function harness(): Promise<Harness> {
@@ -93,7 +99,9 @@ async function placeOrder(s: Store): Promise<Record<string, unknown>> {
   const body = (await response.json()) as { payment_result?: { redirect_url: string } };
   const link = await fetch(body.payment_result?.redirect_url ?? 'about:blank', { redirect: 'manual' });
   const parsed = parseLandingUrl(link.headers.get('location') ?? '');
-  if (!parsed.ok) throw new Error(`checkout failed: ${JSON.stringify(body).slice(0, 300)}`);
+  if (!parsed.ok) {
+    throw new Error(`checkout failed: ${JSON.stringify(body).slice(0, 300)}`);
+  }
   return parsed.payload.params;
 }
 
@@ -114,7 +122,9 @@ function callbackBody(params: Record<string, unknown>, secret: string, code: num
           // A withdrawal transaction exists from code 6 on (6: created, 0: completed).
           withdrawal_method_info: {
             blockchain_address: params.to_account,
-            ...(code === 6 || code === 0 ? { blockchain_tx_id: `tx-bench-${String(params.partner_operation_id)}`, blockchain_explorer_url: `https://mempool.space/tx/tx-bench` } : {}),
+            ...(code === 6 || code === 0
+              ? { blockchain_tx_id: `tx-bench-${String(params.partner_operation_id)}`, blockchain_explorer_url: `https://mempool.space/tx/tx-bench` }
+              : {}),
           },
           currency: { code: 'BTC', decimals: 8 },
           amount: 1000,
@@ -137,12 +147,16 @@ function callbackBody(params: Record<string, unknown>, secret: string, code: num
 function postUnlimited(url: string, body: string): Promise<{ ms: number; status: number; text: string }> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const req = http.request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', (e) => resolve({ ms: performance.now() - t0, status: 0, text: `network error: ${e.message}` }));
     req.end(body);
   });
@@ -164,7 +178,9 @@ async function callbackRatio(s: Store, secret: string, params: Record<string, un
   const bare = `${s.storeUrl}/wp-json/card2crypto/v1`;
   const body = callbackBody(params, secret, 2);
   const first = await timed(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-  if (first.status !== 200) throw new Error(`callback answered ${first.status} ${first.text}`);
+  if (first.status !== 200) {
+    throw new Error(`callback answered ${first.status} ${first.text}`);
+  }
 
   const n = Number(process.env.BENCH_REQUESTS ?? 100);
   const warmup = 5;
@@ -176,17 +192,29 @@ async function callbackRatio(s: Store, secret: string, params: Record<string, un
     const pair: Array<() => Promise<void>> = [
       async () => {
         const r = await timed(bare, { method: 'GET' });
-        if (r.status !== 200) throw new Error(`bare route answered ${r.status}`);
-        if (i >= warmup) plain.push(r.ms);
+        if (r.status !== 200) {
+          throw new Error(`bare route answered ${r.status}`);
+        }
+        if (i >= warmup) {
+          plain.push(r.ms);
+        }
       },
       async () => {
         const r = await timed(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        if (r.status !== 200) throw new Error(`duplicate answered ${r.status} ${r.text}`);
-        if (i >= warmup) cb.push(r.ms);
+        if (r.status !== 200) {
+          throw new Error(`duplicate answered ${r.status} ${r.text}`);
+        }
+        if (i >= warmup) {
+          cb.push(r.ms);
+        }
       },
     ];
-    if (i % 2 === 1) pair.reverse();
-    for (const step of pair) await step();
+    if (i % 2 === 1) {
+      pair.reverse();
+    }
+    for (const step of pair) {
+      await step();
+    }
   }
   const row = (label: string, xs: number[]) =>
     console.log(`${label.padEnd(48)} median ${median(xs).toFixed(1)} ms  (p25 ${quantile(xs, 0.25).toFixed(1)}, p75 ${quantile(xs, 0.75).toFixed(1)})`);
@@ -196,7 +224,9 @@ async function callbackRatio(s: Store, secret: string, params: Record<string, un
   const half = Math.floor(n / 2);
   const firstHalf = median(cb.slice(0, half)) / median(plain.slice(0, half));
   const secondHalf = median(cb.slice(half)) / median(plain.slice(half));
-  console.log(`ratio ${ratio.toFixed(2)}x (goal <= 1.5x): ${ratio <= 1.5 ? 'met' : 'NOT met'}; stability: first half ${firstHalf.toFixed(2)}x, second half ${secondHalf.toFixed(2)}x`);
+  console.log(
+    `ratio ${ratio.toFixed(2)}x (goal <= 1.5x): ${ratio <= 1.5 ? 'met' : 'NOT met'}; stability: first half ${firstHalf.toFixed(2)}x, second half ${secondHalf.toFixed(2)}x`,
+  );
 }
 
 /** One number from the site's database (native sites only). */
@@ -206,7 +236,10 @@ async function count(lib: Harness, s: Store, query: string): Promise<number> {
 
 /** The order's notes, oldest first (WooCommerce keeps them as comments, with and without HPOS). */
 async function orderNotes(lib: Harness, s: Store, orderId: number): Promise<string[]> {
-  const text = await lib.sql(s.native!.dbSocket, `USE wordpress; SELECT REPLACE(comment_content, '\\n', ' ') FROM wp_comments WHERE comment_post_ID = ${orderId} AND comment_type = 'order_note' ORDER BY comment_ID`);
+  const text = await lib.sql(
+    s.native!.dbSocket,
+    `USE wordpress; SELECT REPLACE(comment_content, '\\n', ' ') FROM wp_comments WHERE comment_post_ID = ${orderId} AND comment_type = 'order_note' ORDER BY comment_ID`,
+  );
   return text.split('\n').filter(Boolean);
 }
 
@@ -217,8 +250,12 @@ const repeatedMeta = (orderId: number) =>
 
 function tally(answers: Array<{ status: number; text: string }>): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const a of answers) counts.set(`${a.status} ${a.text}`, (counts.get(`${a.status} ${a.text}`) ?? 0) + 1);
-  for (const [answer, n] of counts) console.log(`${String(n).padStart(5)} x ${answer.slice(0, 120)}`);
+  for (const a of answers) {
+    counts.set(`${a.status} ${a.text}`, (counts.get(`${a.status} ${a.text}`) ?? 0) + 1);
+  }
+  for (const [answer, n] of counts) {
+    console.log(`${String(n).padStart(5)} x ${answer.slice(0, 120)}`);
+  }
   return counts;
 }
 
@@ -247,7 +284,9 @@ async function concurrentDuplicates(lib: Harness, s: Store, secret: string, para
       `notes written twice: ${repeatedNotes}, meta keys stored twice: ${repeated}: ${ok ? 'met' : 'NOT met'}`,
   );
   console.log(`wall time ${seconds.toFixed(1)} s for ${dup} deliveries (goal <= 10 s): ${seconds <= 10 ? 'met' : 'NOT met'}`);
-  if (!ok || seconds > 10) process.exitCode = 1;
+  if (!ok || seconds > 10) {
+    process.exitCode = 1;
+  }
 }
 
 /** Puts the bench operation into the sandbox's state (its test helper, signed like partner API requests), as the service would have it at `code`. */
@@ -268,8 +307,14 @@ async function serviceHas(s: Store, secret: string, params: Record<string, unkno
     ...(code === 6 || code === 0 ? { blockchain_tx_id: `tx-bench-${String(params.partner_operation_id)}` } : {}),
   };
   body.signature = sign(body, secret, { form: 'general' });
-  const response = await fetch(`${s.sandbox!.url}${SANDBOX_OPERATIONS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (response.status !== 200) throw new Error(`the sandbox refused the bench operation: ${response.status} ${await response.text()}`);
+  const response = await fetch(`${s.sandbox!.url}${SANDBOX_OPERATIONS_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200) {
+    throw new Error(`the sandbox refused the bench operation: ${response.status} ${await response.text()}`);
+  }
 }
 
 /** Fisher-Yates with a fixed seed, so a run can be repeated. */
@@ -288,7 +333,9 @@ const STATUS_RANK: Record<string, number> = { pending: 0, 'on-hold': 1, processi
 /** [from, to] of each status change of the order, in order (the bench mu-plugin's log). */
 function statusChanges(s: Store, orderId: number): Array<[string, string]> {
   const file = path.join(s.dirs.siteDir, 'wp-content', 'c2c-bench-status.log');
-  if (!existsSync(file)) return [];
+  if (!existsSync(file)) {
+    return [];
+  }
   return readFileSync(file, 'utf8')
     .split('\n')
     .map((line) => line.split(' '))
@@ -304,7 +351,9 @@ async function shuffledEvents(lib: Harness, s: Store, secret: string, params: Re
   // The service's own state: the checkout completes an order only once operation info says success.
   await serviceHas(s, secret, params, 0);
   const bodies = shuffle(Array.from({ length: total }, (_, i) => callbackBody(params, secret, codes[i % codes.length]!)));
-  console.log(`\n== ${total} concurrent deliveries of different events for one order (codes ${codes.join(', ')} and duplicates, shuffled; order ${orderId}) ==`);
+  console.log(
+    `\n== ${total} concurrent deliveries of different events for one order (codes ${codes.join(', ')} and duplicates, shuffled; order ${orderId}) ==`,
+  );
   const t0 = performance.now();
   const answers = await Promise.all(bodies.map((body) => postUnlimited(route, body)));
   const seconds = (performance.now() - t0) / 1000;
@@ -314,8 +363,12 @@ async function shuffledEvents(lib: Harness, s: Store, secret: string, params: Re
   const changes = statusChanges(s, orderId);
   const backwards = changes.filter(([from, to]) => (STATUS_RANK[to] ?? 0) < (STATUS_RANK[from] ?? 0));
   const ok = refused === 0 && status === 'wc-processing' && backwards.length === 0;
-  console.log(`final status ${status} (expected wc-processing); status changes: ${changes.map(([a, b]) => `${a}->${b}`).join(', ') || 'none'}; backwards: ${backwards.length}; non-200 answers: ${refused}: ${ok ? 'met' : 'NOT met'}; ${seconds.toFixed(1)} s`);
-  if (!ok) process.exitCode = 1;
+  console.log(
+    `final status ${status} (expected wc-processing); status changes: ${changes.map(([a, b]) => `${a}->${b}`).join(', ') || 'none'}; backwards: ${backwards.length}; non-200 answers: ${refused}: ${ok ? 'met' : 'NOT met'}; ${seconds.toFixed(1)} s`,
+  );
+  if (!ok) {
+    process.exitCode = 1;
+  }
 }
 
 /**
@@ -371,7 +424,9 @@ async function frontEnd(lib: Harness, s: Store): Promise<void> {
   ];
   console.log(`\n== Front-end overhead: both plugins active vs inactive, same site, ${n} interleaved pairs per page after 5 warm-up pairs ==`);
   for (const [label, url, widget] of pages) {
-    if (!widget) await s.native!.runPhp([emptySidebar]);
+    if (!widget) {
+      await s.native!.runPhp([emptySidebar]);
+    }
     const on: number[] = [];
     const off: number[] = [];
     let html = '';
@@ -379,26 +434,46 @@ async function frontEnd(lib: Harness, s: Store): Promise<void> {
       const pair: Array<() => Promise<void>> = [
         async () => {
           const r = await timed(url, { headers: { 'x-c2c-bench-plugins': 'on' } });
-          if (r.status !== 200) throw new Error(`${url} answered ${r.status}`);
+          if (r.status !== 200) {
+            throw new Error(`${url} answered ${r.status}`);
+          }
           html = r.text;
-          if (i >= 5) on.push(r.ms);
+          if (i >= 5) {
+            on.push(r.ms);
+          }
         },
         async () => {
           const r = await timed(url, { headers: { 'x-c2c-bench-plugins': 'off' } });
-          if (r.status !== 200) throw new Error(`${url} (plugins off) answered ${r.status}`);
-          if (i >= 5) off.push(r.ms);
+          if (r.status !== 200) {
+            throw new Error(`${url} (plugins off) answered ${r.status}`);
+          }
+          if (i >= 5) {
+            off.push(r.ms);
+          }
         },
       ];
-      if (i % 2 === 1) pair.reverse();
-      for (const step of pair) await step();
+      if (i % 2 === 1) {
+        pair.reverse();
+      }
+      for (const step of pair) {
+        await step();
+      }
     }
     const tags = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)=["']([^"']*\/plugins\/card2crypto-[^"']*)["']/g)].map((m) => m[1]!);
     const ours = tags.length;
-    if (!widget && ours) console.log(`  ours on a page without a widget: ${tags.join(', ')}`);
+    if (!widget && ours) {
+      console.log(`  ours on a page without a widget: ${tags.join(', ')}`);
+    }
     const ratio = median(on) / median(off);
-    console.log(`${label}: plugins active median ${median(on).toFixed(1)} ms (p25 ${quantile(on, 0.25).toFixed(1)}, p75 ${quantile(on, 0.75).toFixed(1)}), inactive ${median(off).toFixed(1)} ms (p25 ${quantile(off, 0.25).toFixed(1)}, p75 ${quantile(off, 0.75).toFixed(1)})`);
-    console.log(`  ratio ${ratio.toFixed(3)}x (goal <= 1.05x): ${ratio <= 1.05 ? 'met' : 'NOT met'}; scripts and styles of ours on the page: ${ours}${widget ? '' : ` (expected 0: ${ours === 0 ? 'met' : 'NOT met'})`}`);
-    if (!widget && ours !== 0) process.exitCode = 1;
+    console.log(
+      `${label}: plugins active median ${median(on).toFixed(1)} ms (p25 ${quantile(on, 0.25).toFixed(1)}, p75 ${quantile(on, 0.75).toFixed(1)}), inactive ${median(off).toFixed(1)} ms (p25 ${quantile(off, 0.25).toFixed(1)}, p75 ${quantile(off, 0.75).toFixed(1)})`,
+    );
+    console.log(
+      `  ratio ${ratio.toFixed(3)}x (goal <= 1.05x): ${ratio <= 1.05 ? 'met' : 'NOT met'}; scripts and styles of ours on the page: ${ours}${widget ? '' : ` (expected 0: ${ours === 0 ? 'met' : 'NOT met'})`}`,
+    );
+    if (!widget && ours !== 0) {
+      process.exitCode = 1;
+    }
   }
 }
 
@@ -416,7 +491,9 @@ async function wordpressSections(lib: Harness, s: Store): Promise<void> {
     ['frontend', () => frontEnd(lib, s)],
   ];
   for (const [name, section] of sections) {
-    if (only && !only.includes(name)) continue;
+    if (only && !only.includes(name)) {
+      continue;
+    }
     try {
       await section();
     } catch (error) {
@@ -439,8 +516,11 @@ if (process.env.BENCH_SKIP_WORDPRESS === '1') {
     const s = await lib.startStore({ name: 'checkout-bench', runtime, reset: true, port: 9620, sandboxPort: 9670, mountPlugins: true, log: () => {} });
     console.log(`${s.runtime.php}, ${s.runtime.database}, ${s.runtime.webServer}; WordPress at ${s.storeUrl}`);
     try {
-      if (!s.woocommerce) console.log('\n*** SKIPPED: the store has no WooCommerce; the WordPress benchmarks need it. ***');
-      else await wordpressSections(lib, s);
+      if (!s.woocommerce) {
+        console.log('\n*** SKIPPED: the store has no WooCommerce; the WordPress benchmarks need it. ***');
+      } else {
+        await wordpressSections(lib, s);
+      }
     } finally {
       await s.stop();
     }

@@ -13,7 +13,11 @@ const POID = 'wc-7-00112233445566778899aabb';
 const PENDING = {
   status: 'pending',
   status_code: 2,
-  operation_info: { id: 'op-1', from: { amount: 7900, currency: { code: 'EUR', decimals: 2 } }, to: { currency: { code: 'BTC', decimals: 8 }, withdrawal_method_info: { blockchain_address: WALLET } } },
+  operation_info: {
+    id: 'op-1',
+    from: { amount: 7900, currency: { code: 'EUR', decimals: 2 } },
+    to: { currency: { code: 'BTC', decimals: 8 }, withdrawal_method_info: { blockchain_address: WALLET } },
+  },
   partner_info: { operation_id: POID },
 };
 
@@ -36,9 +40,29 @@ for (const version of TEST_PHP_VERSIONS) {
     test('a refresh that fails on the database is noted and logged, not thrown; the next one applies the answer', async () => {
       const [failed, retried] = await php.runJson<Step[]>('admin.php', {
         'scenario.json': JSON.stringify({
-          settings: { enabled: 'yes', partner_token: 'tok-1', partner_secret: 'test-secret-0123456789abcdef0123456789abcdef', wallet_address: WALLET, store_currency: 'EUR', environment: 'sandbox', base_url: 'https://service.test', debug_logging: 'no' },
+          settings: {
+            enabled: 'yes',
+            partner_token: 'tok-1',
+            partner_secret: 'test-secret-0123456789abcdef0123456789abcdef',
+            wallet_address: WALLET,
+            store_currency: 'EUR',
+            environment: 'sandbox',
+            base_url: 'https://service.test',
+            debug_logging: 'no',
+          },
           order: { id: 7, status: 'pending', total: '79.00', currency: 'EUR', meta: { _card2crypto_partner_operation_id: POID } },
-          attempts: [{ order_id: 7, partner_operation_id: POID, expected_amount: 7900, expected_currency: 'EUR', expected_wallet: WALLET, status: '', status_code: -1, version: 0 }],
+          attempts: [
+            {
+              order_id: 7,
+              partner_operation_id: POID,
+              expected_amount: 7900,
+              expected_currency: 'EUR',
+              expected_wallet: WALLET,
+              status: '',
+              status_code: -1,
+              version: 0,
+            },
+          ],
           steps: [
             { do: 'refresh', service: [{ operation_data: PENDING }], db_fail: '/^INSERT IGNORE/' },
             { do: 'refresh', service: [{ operation_data: PENDING }] },

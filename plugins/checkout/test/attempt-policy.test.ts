@@ -9,7 +9,16 @@ import assert from 'node:assert/strict';
 import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 
 const WALLET = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
-const ATTEMPT = { id: 3, order_id: 7, partner_operation_id: 'wc-7-aaaa', expected_amount: 7900, expected_currency: 'EUR', expected_wallet: WALLET, status: '', status_code: -1 };
+const ATTEMPT = {
+  id: 3,
+  order_id: 7,
+  partner_operation_id: 'wc-7-aaaa',
+  expected_amount: 7900,
+  expected_currency: 'EUR',
+  expected_wallet: WALLET,
+  status: '',
+  status_code: -1,
+};
 
 for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: Attempt_Policy`, () => {
@@ -36,7 +45,10 @@ for (const version of TEST_PHP_VERSIONS) {
 
     test('the tenth attempt in an hour is the last one', async () => {
       const got = await php.call([0, 9, 10, 500].map((n) => ['over_cap', n]));
-      assert.deepEqual(got.map((r) => r.value), [false, false, true, true]);
+      assert.deepEqual(
+        got.map((r) => r.value),
+        [false, false, true, true],
+      );
     });
   });
 }

@@ -46,7 +46,11 @@ const ORDINARY = {
       created_at: '2026-11-23T20:00:00.000Z',
       status_url: 'https://status.example/op-1',
       from: { amount: 7900, currency: { code: 'EUR', decimals: 2 }, payment_method_info: { card_holder: 'Smith; Jr', number: '4111 **** 1111' } },
-      to: { amount: 12345, currency: { code: 'BTC', decimals: 8 }, withdrawal_method_info: { blockchain_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx', blockchain_explorer_url: 'https://mempool.space/tx/ab' } },
+      to: {
+        amount: 12345,
+        currency: { code: 'BTC', decimals: 8 },
+        withdrawal_method_info: { blockchain_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx', blockchain_explorer_url: 'https://mempool.space/tx/ab' },
+      },
     },
     partner_info: { operation_id: 'wc-7-aaaa' },
   },

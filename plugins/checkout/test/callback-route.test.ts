@@ -34,9 +34,29 @@ function op(holder = 'TEST BUYER') {
 
 function scenario(requests: unknown[]) {
   return {
-    settings: { enabled: 'yes', partner_token: 'tok-1', partner_secret: 'test-secret-0123456789abcdef0123456789abcdef', wallet_address: WALLET, store_currency: 'EUR', environment: 'sandbox', base_url: 'https://service.test', debug_logging: 'no' },
+    settings: {
+      enabled: 'yes',
+      partner_token: 'tok-1',
+      partner_secret: 'test-secret-0123456789abcdef0123456789abcdef',
+      wallet_address: WALLET,
+      store_currency: 'EUR',
+      environment: 'sandbox',
+      base_url: 'https://service.test',
+      debug_logging: 'no',
+    },
     order: { id: 7, status: 'pending', total: '79.00', currency: 'EUR', meta: { _card2crypto_partner_operation_id: POID } },
-    attempts: [{ order_id: 7, partner_operation_id: POID, expected_amount: 7900, expected_currency: 'EUR', expected_wallet: WALLET, status: '', status_code: -1, version: 0 }],
+    attempts: [
+      {
+        order_id: 7,
+        partner_operation_id: POID,
+        expected_amount: 7900,
+        expected_currency: 'EUR',
+        expected_wallet: WALLET,
+        status: '',
+        status_code: -1,
+        version: 0,
+      },
+    ],
     requests,
   };
 }
@@ -58,7 +78,10 @@ for (const version of TEST_PHP_VERSIONS) {
         { ip: '10.0.0.1', sign: 'right', operation: op() },
       ]);
       assert.deepEqual(answers.map(brief), ['401 Wrong signature', '200 OK', '200 OK (already received)']);
-      assert.deepEqual(answers.map((a) => a.order), ['pending', 'on-hold', 'on-hold']);
+      assert.deepEqual(
+        answers.map((a) => a.order),
+        ['pending', 'on-hold', 'on-hold'],
+      );
     });
 
     test('a body over 64 KB is refused with 413 before it is parsed (by its declared length, or by what was read)', async () => {
@@ -81,7 +104,10 @@ for (const version of TEST_PHP_VERSIONS) {
         { ip: '10.0.0.9', raw: 'x', raw_times: 70000 },
         { ip: '10.0.0.1', sign: 'right', operation: op() },
       ]);
-      assert.deepEqual(answers.slice(0, 20).map((a) => a.status), Array(20).fill(401));
+      assert.deepEqual(
+        answers.slice(0, 20).map((a) => a.status),
+        Array(20).fill(401),
+      );
       assert.equal(brief(answers[20]!), '429 Too Many Requests');
       assert.equal(answers[20]!.headers['Retry-After'], '60');
       assert.equal(answers[21]!.status, 429, 'the limit is checked before the body is read');

@@ -31,8 +31,15 @@ for (const version of TEST_PHP_VERSIONS) {
         ['4999.99', 'GBP'],
         ['0.07', 'EUR'],
       ];
-      for (const [amount, code] of cases) assert.equal(await php.one('to_minor', amount, code), toMinorUnits(amount, code), `${amount} ${code}`);
-      for (const [amount, code] of [['1.234', 'EUR'], ['1.5', 'KRW'], ['1e3', 'EUR'], ['12,50', 'EUR']]) {
+      for (const [amount, code] of cases) {
+        assert.equal(await php.one('to_minor', amount, code), toMinorUnits(amount, code), `${amount} ${code}`);
+      }
+      for (const [amount, code] of [
+        ['1.234', 'EUR'],
+        ['1.5', 'KRW'],
+        ['1e3', 'EUR'],
+        ['12,50', 'EUR'],
+      ]) {
         const [r] = await php.call([['to_minor', amount, code]]);
         assert.ok(r!.error, `${amount} ${code} must be refused`);
         assert.throws(() => toMinorUnits(amount!, code!));

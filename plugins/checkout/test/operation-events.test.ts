@@ -28,7 +28,16 @@ interface Step {
   log: string[];
 }
 
-const STATUS_OF: Record<number, string> = { 1: 'pending', 2: 'pending', 4: 'pending', 7: 'pending', 6: 'success', 0: 'success', 8: 'awaiting confirm', 101: 'declined' };
+const STATUS_OF: Record<number, string> = {
+  1: 'pending',
+  2: 'pending',
+  4: 'pending',
+  7: 'pending',
+  6: 'success',
+  0: 'success',
+  8: 'awaiting confirm',
+  101: 'declined',
+};
 
 /** operation_data as the service writes it for the attempt above. */
 function op(code: number, change: { amount?: number; toCurrency?: string | null; id?: string } = {}) {
@@ -36,7 +45,9 @@ function op(code: number, change: { amount?: number; toCurrency?: string | null;
     amount: 120000,
     withdrawal_method_info: { blockchain_address: WALLET, blockchain_tx_id: 'ab12cd', blockchain_explorer_url: 'https://mempool.space/testnet/tx/ab12cd' },
   };
-  if (change.toCurrency !== null) to.currency = { code: change.toCurrency ?? 'BTC', decimals: 8 };
+  if (change.toCurrency !== null) {
+    to.currency = { code: change.toCurrency ?? 'BTC', decimals: 8 };
+  }
   return {
     status: STATUS_OF[code],
     status_code: code,
@@ -47,9 +58,30 @@ function op(code: number, change: { amount?: number; toCurrency?: string | null;
 
 function scenario(steps: unknown[], order: { total?: string; status?: string } = {}) {
   return {
-    settings: { enabled: 'yes', partner_token: 'tok-1', partner_secret: SECRET, wallet_address: WALLET, store_currency: 'EUR', environment: 'sandbox', base_url: 'https://service.test', auto_confirm: 'no', debug_logging: 'no' },
+    settings: {
+      enabled: 'yes',
+      partner_token: 'tok-1',
+      partner_secret: SECRET,
+      wallet_address: WALLET,
+      store_currency: 'EUR',
+      environment: 'sandbox',
+      base_url: 'https://service.test',
+      auto_confirm: 'no',
+      debug_logging: 'no',
+    },
     order: { id: 7, status: order.status ?? 'pending', total: order.total ?? '79.00', currency: 'EUR', meta: { _card2crypto_partner_operation_id: POID } },
-    attempts: [{ order_id: 7, partner_operation_id: POID, expected_amount: 7900, expected_currency: 'EUR', expected_wallet: WALLET, status: '', status_code: -1, version: 0 }],
+    attempts: [
+      {
+        order_id: 7,
+        partner_operation_id: POID,
+        expected_amount: 7900,
+        expected_currency: 'EUR',
+        expected_wallet: WALLET,
+        status: '',
+        status_code: -1,
+        version: 0,
+      },
+    ],
     steps,
   };
 }
@@ -73,12 +105,19 @@ for (const version of TEST_PHP_VERSIONS) {
         ]),
       );
       assert.match(first!.error!, /payment_complete\(\) failed/);
-      assert.deepEqual(first!.attempts.map((a) => [a.status, a.status_code, a.operation_id]), [['', -1, null]], 'the attempt moved back');
+      assert.deepEqual(
+        first!.attempts.map((a) => [a.status, a.status_code, a.operation_id]),
+        [['', -1, null]],
+        'the attempt moved back',
+      );
       assert.deepEqual(first!.events, [], 'the claim was released');
       assert.ok(!first!.new_notes.some((n) => /Card2Crypto: .*Payment complete\./.test(n)), 'no "Payment complete." note of ours');
 
       assert.equal(second!.outcome, 'applied', 'the service sends it again; it is not judged a duplicate');
-      assert.deepEqual(second!.attempts.map((a) => [a.status, a.status_code, a.operation_id]), [['success', 6, 'op-1']]);
+      assert.deepEqual(
+        second!.attempts.map((a) => [a.status, a.status_code, a.operation_id]),
+        [['success', 6, 'op-1']],
+      );
       assert.deepEqual(second!.events, ['success 6 applied']);
       assert.equal(second!.status, 'processing');
       assert.equal(second!.paid_by, POID);
@@ -101,7 +140,10 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(second!.outcome, 'applied');
       assert.equal(second!.paid_by, POID);
       assert.equal(second!.status, 'processing');
-      assert.ok(pluginNotes(second!).some((n) => /Payment complete\. BTC transaction: ab12cd\./.test(n)), JSON.stringify(second!.new_notes));
+      assert.ok(
+        pluginNotes(second!).some((n) => /Payment complete\. BTC transaction: ab12cd\./.test(n)),
+        JSON.stringify(second!.new_notes),
+      );
     });
 
     test('putting the order on hold fails once: the pending 2 event is applied on its re-delivery', async () => {
@@ -116,7 +158,10 @@ for (const version of TEST_PHP_VERSIONS) {
     test('a success callback is confirmed with the service before the order is paid, and the note says so', async () => {
       const [step] = await run(scenario([{ operation: op(6), service: [{ operation_data: op(0) }] }]));
       assert.equal(step!.outcome, 'applied');
-      assert.deepEqual(step!.service_calls.map((c) => [c.operation_id, c.partner_operation_id]), [['op-1', POID]]);
+      assert.deepEqual(
+        step!.service_calls.map((c) => [c.operation_id, c.partner_operation_id]),
+        [['op-1', POID]],
+      );
       assert.equal(step!.status, 'processing');
       assert.deepEqual(step!.events, ['success 0 applied'], 'the service answer (0) is what was applied');
       assert.ok(pluginNotes(step!).some((n) => n.includes('the service answers "Payment complete (success)"')));
@@ -128,11 +173,19 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.match(step!.error!, /^Card2Crypto\\Checkout\\Service_Behind: the callback reported "success" 6, the service reports "pending" 2/);
       assert.equal(step!.status, 'on-hold');
       assert.equal(step!.paid_by, null);
-      assert.deepEqual(step!.attempts.map((a) => [a.status, a.status_code]), [['pending', 2]]);
+      assert.deepEqual(
+        step!.attempts.map((a) => [a.status, a.status_code]),
+        [['pending', 2]],
+      );
     });
 
     test('a success the service does not report yet: its answer is applied, the callback sent again completes the order', async () => {
-      const [early, again] = await run(scenario([{ operation: op(6), service: [{ operation_data: op(7) }] }, { operation: op(6), service: [{ operation_data: op(6) }] }]));
+      const [early, again] = await run(
+        scenario([
+          { operation: op(6), service: [{ operation_data: op(7) }] },
+          { operation: op(6), service: [{ operation_data: op(6) }] },
+        ]),
+      );
       assert.match(early!.error!, /Service_Behind/);
       assert.deepEqual(early!.events, ['pending 7 applied']);
       assert.equal(early!.status, 'on-hold');
@@ -141,7 +194,9 @@ for (const version of TEST_PHP_VERSIONS) {
     });
 
     test('the service does not know the operation (400): noted, nothing changed, 200 to the caller', async () => {
-      const [step] = await run(scenario([{ operation: op(6), service: [{ status: 400, error: { code: 'invalid_parameter', field: 'operation_id', message: 'no such operation' } }] }]));
+      const [step] = await run(
+        scenario([{ operation: op(6), service: [{ status: 400, error: { code: 'invalid_parameter', field: 'operation_id', message: 'no such operation' } }] }]),
+      );
       assert.equal(step!.outcome, 'review');
       assert.equal(step!.status, 'pending');
       assert.equal(step!.attempts[0]!.status_code, -1);
@@ -150,7 +205,12 @@ for (const version of TEST_PHP_VERSIONS) {
     });
 
     test('the service cannot be reached: not taken in (the callback is answered 500), the order is left as it was', async () => {
-      const [down, up] = await run(scenario([{ operation: op(6), service: [{ network: true }] }, { operation: op(6), service: [{ operation_data: op(6) }] }]));
+      const [down, up] = await run(
+        scenario([
+          { operation: op(6), service: [{ network: true }] },
+          { operation: op(6), service: [{ operation_data: op(6) }] },
+        ]),
+      );
       assert.match(down!.error!, /could not confirm/);
       assert.equal(down!.status, 'pending');
       assert.deepEqual(down!.new_notes, []);
@@ -161,8 +221,14 @@ for (const version of TEST_PHP_VERSIONS) {
 
     test('events that do not pay the order, and reconciliation answers, are not asked about again', async () => {
       const steps = await run(scenario([{ operation: op(2) }, { operation: op(2) }, { operation: op(6), source: 'reconcile' }]));
-      assert.deepEqual(steps.map((s) => s.outcome), ['applied', 'duplicate', 'applied']);
-      assert.deepEqual(steps.map((s) => s.service_calls.length), [0, 0, 0]);
+      assert.deepEqual(
+        steps.map((s) => s.outcome),
+        ['applied', 'duplicate', 'applied'],
+      );
+      assert.deepEqual(
+        steps.map((s) => s.service_calls.length),
+        [0, 0, 0],
+      );
       assert.equal(steps[0]!.new_notes.length, 1, 'one note for the two deliveries');
       assert.equal(steps[2]!.status, 'processing');
     });
@@ -172,7 +238,10 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(step!.status, 'on-hold');
       assert.equal(step!.paid_by, null);
       assert.equal(step!.attempts[0]!.mismatch, 1);
-      assert.ok(pluginNotes(step!).some((n) => n.includes('does NOT match') && n.includes('237.00 EUR')), JSON.stringify(step!.new_notes));
+      assert.ok(
+        pluginNotes(step!).some((n) => n.includes('does NOT match') && n.includes('237.00 EUR')),
+        JSON.stringify(step!.new_notes),
+      );
       assert.equal(step!.mails, 1);
     });
 
@@ -182,14 +251,21 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal((step as Step & { meanwhile: string }).meanwhile, 'duplicate');
       assert.deepEqual(step!.events, ['pending 2 applied']);
       assert.equal(pluginNotes(step!).length, 1);
-      assert.deepEqual(step!.attempts.map((a) => a.version), [1]);
+      assert.deepEqual(
+        step!.attempts.map((a) => a.version),
+        [1],
+      );
     });
 
     test('a later event applied meanwhile is not undone when the first delivery fails; that one is then stale', async () => {
       const [first, retry] = await run(scenario([{ operation: op(2), fail: { update_status: true }, meanwhile: op(7) }, { operation: op(2) }]));
       assert.equal((first as Step & { meanwhile: string }).meanwhile, 'applied');
       assert.match(first!.error!, /could not be put on hold/);
-      assert.deepEqual(first!.attempts.map((a) => [a.status, a.status_code, a.version]), [['pending', 7, 2]], 'the move back did not overwrite pending 7');
+      assert.deepEqual(
+        first!.attempts.map((a) => [a.status, a.status_code, a.version]),
+        [['pending', 7, 2]],
+        'the move back did not overwrite pending 7',
+      );
       assert.deepEqual(first!.events, ['pending 7 applied'], 'the failed event was released');
       assert.equal(first!.status, 'on-hold');
       assert.equal(retry!.outcome, 'ignored');

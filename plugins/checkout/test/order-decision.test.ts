@@ -37,8 +37,20 @@ interface Action {
   missing: string[];
 }
 
-const STATUS_OF: Record<number, string> = { 0: 'success', 1: 'pending', 2: 'pending', 3: 'pending', 4: 'pending', 6: 'success', 7: 'pending', 8: 'awaiting confirm', 9: 'pending' };
-for (const code of [101, 102, 103, 104, 105, 106]) STATUS_OF[code] = 'declined';
+const STATUS_OF: Record<number, string> = {
+  0: 'success',
+  1: 'pending',
+  2: 'pending',
+  3: 'pending',
+  4: 'pending',
+  6: 'success',
+  7: 'pending',
+  8: 'awaiting confirm',
+  9: 'pending',
+};
+for (const code of [101, 102, 103, 104, 105, 106]) {
+  STATUS_OF[code] = 'declined';
+}
 const CODES = [0, 1, 2, 3, 4, 6, 7, 8, 9, 101, 102, 103, 104, 105, 106];
 const pair = (code: number): Pair => ({ status: STATUS_OF[code]!, status_code: code });
 
@@ -68,7 +80,8 @@ for (const version of TEST_PHP_VERSIONS) {
     });
     after(() => php?.exit());
     const decideAll = (cases: Facts[]) => php.one<Action[]>('order_decisions', cases);
-    const brief = (a: Action) => `${a.outcome}/${a.advance ? 'advance' : 'stay'}/${a.order}/${a.reason}${a.why ? `(${a.why})` : ''}${a.notify ? '/notify' : ''}`;
+    const brief = (a: Action) =>
+      `${a.outcome}/${a.advance ? 'advance' : 'stay'}/${a.order}/${a.reason}${a.why ? `(${a.why})` : ''}${a.notify ? '/notify' : ''}`;
 
     test('every status/code, first event, matching payment, unpaid order', async () => {
       const got = await decideAll(CODES.map((code) => facts(code)));
@@ -83,7 +96,9 @@ for (const version of TEST_PHP_VERSIONS) {
         8: 'applied/advance/hold/await_confirmation(auto_confirm_off)/notify',
         9: 'applied/advance/hold/progress',
       };
-      for (const code of [101, 102, 103, 104, 105, 106]) expected[code] = 'applied/advance/fail/declined';
+      for (const code of [101, 102, 103, 104, 105, 106]) {
+        expected[code] = 'applied/advance/fail/declined';
+      }
       assert.deepEqual(Object.fromEntries(CODES.map((code, i) => [code, brief(got[i]!)])), expected);
       assert.ok(got.every((a) => !a.flag_mismatch && a.problems.length === 0));
     });
@@ -222,7 +237,11 @@ for (const version of TEST_PHP_VERSIONS) {
 
     test('success after a decline and a decline after a success are conflicts for review; the attempt stays', async () => {
       const got = await decideAll([facts(6, { state: pair(101) }), facts(102, { state: pair(6) }), facts(0, { state: pair(105) })]);
-      assert.deepEqual(got.map(brief), ['review/stay/note/conflict(conflict)/notify', 'review/stay/note/conflict(conflict)/notify', 'review/stay/note/conflict(conflict)/notify']);
+      assert.deepEqual(got.map(brief), [
+        'review/stay/note/conflict(conflict)/notify',
+        'review/stay/note/conflict(conflict)/notify',
+        'review/stay/note/conflict(conflict)/notify',
+      ]);
     });
 
     test('unknown pairs are reviewed, never applied', async () => {
@@ -233,12 +252,20 @@ for (const version of TEST_PHP_VERSIONS) {
         { status: 'Pending', status_code: 2 },
       ];
       const got = await decideAll(unknown.map((p) => ({ ...facts(2), event: { ...p, operation_id: 'op-1' } })));
-      assert.ok(got.every((a) => brief(a) === 'review/stay/note/unknown_pair(unknown)/notify'), JSON.stringify(got.map(brief)));
+      assert.ok(
+        got.every((a) => brief(a) === 'review/stay/note/unknown_pair(unknown)/notify'),
+        JSON.stringify(got.map(brief)),
+      );
     });
 
     test('another operation under an attempt already bound to one is reviewed, whatever it says', async () => {
-      const got = await decideAll(CODES.map((code) => ({ ...facts(code, { attempt: { operation_id: 'op-1' } }), event: { ...pair(code), operation_id: 'op-2' } })));
-      assert.ok(got.every((a) => brief(a) === 'review/stay/note/other_operation/notify'), JSON.stringify(got.map(brief)));
+      const got = await decideAll(
+        CODES.map((code) => ({ ...facts(code, { attempt: { operation_id: 'op-1' } }), event: { ...pair(code), operation_id: 'op-2' } })),
+      );
+      assert.ok(
+        got.every((a) => brief(a) === 'review/stay/note/other_operation/notify'),
+        JSON.stringify(got.map(brief)),
+      );
       const same = await decideAll([facts(6, { attempt: { operation_id: 'op-1' }, state: pair(2) })]);
       assert.equal(same[0]!.order, 'complete');
     });
@@ -257,7 +284,10 @@ for (const version of TEST_PHP_VERSIONS) {
       const cases = CODES.flatMap((code) => faults.map((fault) => facts(code, { ...fault, auto_confirm: true })));
       const got = await decideAll(cases);
       const bad = got.map((a, i) => ({ a, c: cases[i]! })).filter(({ a }) => a.order === 'complete' || a.order === 'confirm');
-      assert.deepEqual(bad.map(({ c }) => JSON.stringify(c)), []);
+      assert.deepEqual(
+        bad.map(({ c }) => JSON.stringify(c)),
+        [],
+      );
     });
   });
 }

@@ -61,23 +61,41 @@ for (const version of TEST_PHP_VERSIONS) {
           ['status', 'pending', 'x'],
         ]),
       });
-      assert.deepEqual(results.map((r) => r.value), [
-        'Card payment received (pending)',
-        'Waiting for your confirmation (awaiting confirm)',
-        'Payment complete (success)',
-        'The card payment was refused (declined)',
-        'The exchange rate expired before payment (declined)',
-        'Card payment received (pending)',
-        'Unknown state (success, code 2)',
-        'Unknown state (pending, code x)',
-      ]);
+      assert.deepEqual(
+        results.map((r) => r.value),
+        [
+          'Card payment received (pending)',
+          'Waiting for your confirmation (awaiting confirm)',
+          'Payment complete (success)',
+          'The card payment was refused (declined)',
+          'The exchange rate expired before payment (declined)',
+          'Card payment received (pending)',
+          'Unknown state (success, code 2)',
+          'Unknown state (pending, code x)',
+        ],
+      );
     });
 
     test('money counts as received from code 2 on, never for a decline; crypto as bought from code 4 on', async () => {
-      const pairs: Array<[string, number]> = [['pending', 1], ['pending', 2], ['awaiting confirm', 8], ['pending', 4], ['success', 6], ['success', 0], ['declined', 101], ['declined', 106], ['success', 2]];
+      const pairs: Array<[string, number]> = [
+        ['pending', 1],
+        ['pending', 2],
+        ['awaiting confirm', 8],
+        ['pending', 4],
+        ['success', 6],
+        ['success', 0],
+        ['declined', 101],
+        ['declined', 106],
+        ['success', 2],
+      ];
       const results = await php.runJson<Array<{ value?: boolean }>>('words.php', {
         'store.json': 'null',
-        'calls.json': JSON.stringify(pairs.flatMap(([s, c]) => [['received', s, c], ['bought', s, c]])),
+        'calls.json': JSON.stringify(
+          pairs.flatMap(([s, c]) => [
+            ['received', s, c],
+            ['bought', s, c],
+          ]),
+        ),
       });
       const got = results.map((r) => r.value);
       assert.deepEqual(got, [false, false, true, false, true, false, true, true, true, true, true, true, false, false, false, false, false, false]);
@@ -103,12 +121,17 @@ for (const version of TEST_PHP_VERSIONS) {
           ['record', { method: 'card2crypto', currency: 'EUR' }, { amount: '0.005', reason: '' }],
         ]),
       });
-      assert.deepEqual(results.map((r) => r.value ?? r.error), [
-        ['Card2Crypto: refunded €50.00 manually (reason: Damaged). The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.'],
-        ['Card2Crypto: refunded €1,234.50 manually. The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.'],
-        [], // another gateway's order: not ours to explain
-        ['Card2Crypto: refunded 0.005 EUR manually. The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.'],
-      ]);
+      assert.deepEqual(
+        results.map((r) => r.value ?? r.error),
+        [
+          [
+            'Card2Crypto: refunded €50.00 manually (reason: Damaged). The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.',
+          ],
+          ['Card2Crypto: refunded €1,234.50 manually. The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.'],
+          [], // another gateway's order: not ours to explain
+          ['Card2Crypto: refunded 0.005 EUR manually. The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.'],
+        ],
+      );
     });
   });
 }
@@ -131,7 +154,10 @@ for (const version of TEST_PHP_VERSIONS) {
           ['admin_title', 'Card2Crypto', 'production'],
         ]),
       });
-      assert.deepEqual(results.map((r) => r.value ?? r.error), ['Card payment (test mode)', 'Card payment', 'Card2Crypto – Test mode', 'Card2Crypto']);
+      assert.deepEqual(
+        results.map((r) => r.value ?? r.error),
+        ['Card payment (test mode)', 'Card payment', 'Card2Crypto – Test mode', 'Card2Crypto'],
+      );
     });
   });
 }
@@ -156,14 +182,17 @@ for (const version of TEST_PHP_VERSIONS) {
           ['range', 'XYZ', 1],
         ]),
       });
-      assert.deepEqual(results.map((r) => (r.error !== undefined ? r.error : r.value)), [
-        'Card payment is available for orders from €50.00 to €5,000.00. Add to your order to pay by card, or choose another payment method.',
-        'Card payment is available for orders from €50.00 to €5,000.00. Split your order to pay by card, or choose another payment method.',
-        null,
-        null,
-        null,
-        null,
-      ]);
+      assert.deepEqual(
+        results.map((r) => (r.error !== undefined ? r.error : r.value)),
+        [
+          'Card payment is available for orders from €50.00 to €5,000.00. Add to your order to pay by card, or choose another payment method.',
+          'Card payment is available for orders from €50.00 to €5,000.00. Split your order to pay by card, or choose another payment method.',
+          null,
+          null,
+          null,
+          null,
+        ],
+      );
     });
   });
 }

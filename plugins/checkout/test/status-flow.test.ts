@@ -15,7 +15,12 @@ const committed = JSON.parse(readFileSync(path.join(PLUGIN_DIR, 'test/vectors/st
 test('the committed status vectors are what core decides today', () => {
   assert.deepEqual(committed, JSON.parse(JSON.stringify(buildStatusVectors())), 'regenerate with npm run vectors -w plugins/checkout');
   assert.ok(committed.transitions.length >= 500);
-  for (const action of ['apply', 'ignore', 'review']) assert.ok(committed.transitions.some((t) => t.expect.action === action), action);
+  for (const action of ['apply', 'ignore', 'review']) {
+    assert.ok(
+      committed.transitions.some((t) => t.expect.action === action),
+      action,
+    );
+  }
 });
 
 for (const version of TEST_PHP_VERSIONS) {
@@ -27,7 +32,10 @@ for (const version of TEST_PHP_VERSIONS) {
     after(() => php?.exit());
 
     test('decide() equals core decideTransition() for every pair', async () => {
-      const answers = await php.one<Array<{ action: string; why?: string }>>('decide_all', committed.transitions.map(({ from, to }) => ({ from, to })));
+      const answers = await php.one<Array<{ action: string; why?: string }>>(
+        'decide_all',
+        committed.transitions.map(({ from, to }) => ({ from, to })),
+      );
       const wrong = committed.transitions
         .map((t, i) => ({ t, got: answers[i] }))
         .filter(({ t, got }) => JSON.stringify(got) !== JSON.stringify(t.expect))
@@ -42,15 +50,30 @@ for (const version of TEST_PHP_VERSIONS) {
 
     test('replays, reorderings and conflicts: a success sequence delivered backwards moves forward once', async () => {
       // Apply a delivery order the way the plugin does: keep the last applied state, apply only "apply".
-      const sequence = [0, 6, 7, 4, 3, 2, 2, 6, 101].map((code) => ({ status: code === 0 || code === 6 ? 'success' : code === 101 ? 'declined' : 'pending', status_code: code }));
+      const sequence = [0, 6, 7, 4, 3, 2, 2, 6, 101].map((code) => ({
+        status: code === 0 || code === 6 ? 'success' : code === 101 ? 'declined' : 'pending',
+        status_code: code,
+      }));
       let state: { status: string; status_code: number } | null = null;
       const actions: string[] = [];
       for (const to of sequence) {
         const d = await php.one<{ action: string; why?: string }>('decide', state, to);
         actions.push(`${to.status_code}:${d.action}${d.why ? `/${d.why}` : ''}`);
-        if (d.action === 'apply') state = to;
+        if (d.action === 'apply') {
+          state = to;
+        }
       }
-      assert.deepEqual(actions, ['0:apply', '6:ignore/after_final', '7:ignore/after_final', '4:ignore/after_final', '3:ignore/after_final', '2:ignore/after_final', '2:ignore/after_final', '6:ignore/after_final', '101:review/conflict']);
+      assert.deepEqual(actions, [
+        '0:apply',
+        '6:ignore/after_final',
+        '7:ignore/after_final',
+        '4:ignore/after_final',
+        '3:ignore/after_final',
+        '2:ignore/after_final',
+        '2:ignore/after_final',
+        '6:ignore/after_final',
+        '101:review/conflict',
+      ]);
     });
   });
 }

@@ -21,7 +21,12 @@ interface Left {
   queries: string[];
 }
 
-const checkoutSettings = (deleteData: 'yes' | 'no') => ({ partner_token: 'tok', partner_secret: SECRET, wallet_address: 'tb1q...', delete_data_on_uninstall: deleteData });
+const checkoutSettings = (deleteData: 'yes' | 'no') => ({
+  partner_token: 'tok',
+  partner_secret: SECRET,
+  wallet_address: 'tb1q...',
+  delete_data_on_uninstall: deleteData,
+});
 const STORE = {
   card2crypto_checkout_db_version: '1',
   card2crypto_checkout_countries_last: [276],
@@ -35,58 +40,67 @@ const STORE = {
 };
 const TABLES = ['wp_card2crypto_attempts', 'wp_card2crypto_events', 'wp_posts', 'wp_wc_orders'];
 
-for (const version of TEST_PHP_VERSIONS) describe(`PHP ${version}: uninstall.php`, () => {
-  let php: PluginPhp;
-  before(async () => {
-    php = await PluginPhp.start(version);
-  });
-  after(() => php?.exit());
-  const run = (file: string, plugin: string, options: Record<string, unknown>, constants: Record<string, unknown> = {}) =>
-    php.runJson<Left>('uninstall.php', { 'uninstall.json': JSON.stringify({ file, plugin, options, constants, tables: TABLES }), 'widget-uninstall.php': WIDGET_UNINSTALL });
-  const checkout = (options: Record<string, unknown>, constants: Record<string, unknown> = {}) => run('/plugin/uninstall.php', 'card2crypto-checkout/card2crypto-checkout.php', options, constants);
-
-  test('by default only the partner secret is removed', async () => {
-    const left = await checkout({ ...STORE, woocommerce_card2crypto_settings: checkoutSettings('no') });
-    assert.deepEqual(left.options.woocommerce_card2crypto_settings, { partner_token: 'tok', wallet_address: 'tb1q...', delete_data_on_uninstall: 'no' });
-    assert.ok(!JSON.stringify(left.options).includes(SECRET));
-    const { woocommerce_card2crypto_settings: _settings, ...rest } = left.options;
-    assert.deepEqual(rest, STORE);
-    assert.deepEqual(left.tables, TABLES);
-    assert.deepEqual(left.unscheduled, []);
-  });
-
-  for (const [why, settings, constants] of [
-    ['"Delete data on uninstall"', checkoutSettings('yes'), {}],
-    ['WC_REMOVE_ALL_DATA', checkoutSettings('no'), { WC_REMOVE_ALL_DATA: true }],
-  ] as const) {
-    test(`with ${why}: settings, tables, options, transients and scheduled actions go; other data stays`, async () => {
-      const left = await checkout({ ...STORE, woocommerce_card2crypto_settings: settings }, constants);
-      assert.deepEqual(left.options, {
-        card2cryptoXcheckoutXlookalike: STORE.card2cryptoXcheckoutXlookalike,
-        card2crypto_widget_settings: STORE.card2crypto_widget_settings,
-        woocommerce_stripe_settings: STORE.woocommerce_stripe_settings,
-      });
-      assert.deepEqual(left.tables, ['wp_posts', 'wp_wc_orders'], 'orders are kept');
-      assert.deepEqual(left.unscheduled, [['', [], 'card2crypto-checkout']]);
+for (const version of TEST_PHP_VERSIONS) {
+  describe(`PHP ${version}: uninstall.php`, () => {
+    let php: PluginPhp;
+    before(async () => {
+      php = await PluginPhp.start(version);
     });
-  }
+    after(() => php?.exit());
+    const run = (file: string, plugin: string, options: Record<string, unknown>, constants: Record<string, unknown> = {}) =>
+      php.runJson<Left>('uninstall.php', {
+        'uninstall.json': JSON.stringify({ file, plugin, options, constants, tables: TABLES }),
+        'widget-uninstall.php': WIDGET_UNINSTALL,
+      });
+    const checkout = (options: Record<string, unknown>, constants: Record<string, unknown> = {}) =>
+      run('/plugin/uninstall.php', 'card2crypto-checkout/card2crypto-checkout.php', options, constants);
 
-  test('WC_REMOVE_ALL_DATA defined as anything but true deletes nothing more than the secret', async () => {
-    const left = await checkout({ ...STORE, woocommerce_card2crypto_settings: checkoutSettings('no') }, { WC_REMOVE_ALL_DATA: 'yes' });
-    assert.deepEqual(left.tables, TABLES);
-    assert.equal(left.options.card2crypto_checkout_db_version, '1');
-    assert.ok(!JSON.stringify(left.options.woocommerce_card2crypto_settings).includes(SECRET));
-  });
+    test('by default only the partner secret is removed', async () => {
+      const left = await checkout({ ...STORE, woocommerce_card2crypto_settings: checkoutSettings('no') });
+      assert.deepEqual(left.options.woocommerce_card2crypto_settings, { partner_token: 'tok', wallet_address: 'tb1q...', delete_data_on_uninstall: 'no' });
+      assert.ok(!JSON.stringify(left.options).includes(SECRET));
+      const { woocommerce_card2crypto_settings: _settings, ...rest } = left.options;
+      assert.deepEqual(rest, STORE);
+      assert.deepEqual(left.tables, TABLES);
+      assert.deepEqual(left.unscheduled, []);
+    });
 
-  test('a site that never saved the settings gets no option written', async () => {
-    const left = await checkout({ woocommerce_stripe_settings: STORE.woocommerce_stripe_settings });
-    assert.deepEqual(left.options, { woocommerce_stripe_settings: STORE.woocommerce_stripe_settings });
-    assert.deepEqual(left.queries, []);
-  });
+    for (const [why, settings, constants] of [
+      ['"Delete data on uninstall"', checkoutSettings('yes'), {}],
+      ['WC_REMOVE_ALL_DATA', checkoutSettings('no'), { WC_REMOVE_ALL_DATA: true }],
+    ] as const) {
+      test(`with ${why}: settings, tables, options, transients and scheduled actions go; other data stays`, async () => {
+        const left = await checkout({ ...STORE, woocommerce_card2crypto_settings: settings }, constants);
+        assert.deepEqual(left.options, {
+          card2cryptoXcheckoutXlookalike: STORE.card2cryptoXcheckoutXlookalike,
+          card2crypto_widget_settings: STORE.card2crypto_widget_settings,
+          woocommerce_stripe_settings: STORE.woocommerce_stripe_settings,
+        });
+        assert.deepEqual(left.tables, ['wp_posts', 'wp_wc_orders'], 'orders are kept');
+        assert.deepEqual(left.unscheduled, [['', [], 'card2crypto-checkout']]);
+      });
+    }
 
-  test('the widget plugin: the secret always, its settings when asked', async () => {
-    const widget = (deleteData: string) => run('/work/widget-uninstall.php', 'card2crypto-widget/card2crypto-widget.php', { card2crypto_widget_settings: { partner_token: 't', partner_secret: 'widget-secret', delete_data_on_uninstall: deleteData } });
-    assert.deepEqual((await widget('no')).options, { card2crypto_widget_settings: { partner_token: 't', delete_data_on_uninstall: 'no' } });
-    assert.deepEqual((await widget('yes')).options, {});
+    test('WC_REMOVE_ALL_DATA defined as anything but true deletes nothing more than the secret', async () => {
+      const left = await checkout({ ...STORE, woocommerce_card2crypto_settings: checkoutSettings('no') }, { WC_REMOVE_ALL_DATA: 'yes' });
+      assert.deepEqual(left.tables, TABLES);
+      assert.equal(left.options.card2crypto_checkout_db_version, '1');
+      assert.ok(!JSON.stringify(left.options.woocommerce_card2crypto_settings).includes(SECRET));
+    });
+
+    test('a site that never saved the settings gets no option written', async () => {
+      const left = await checkout({ woocommerce_stripe_settings: STORE.woocommerce_stripe_settings });
+      assert.deepEqual(left.options, { woocommerce_stripe_settings: STORE.woocommerce_stripe_settings });
+      assert.deepEqual(left.queries, []);
+    });
+
+    test('the widget plugin: the secret always, its settings when asked', async () => {
+      const widget = (deleteData: string) =>
+        run('/work/widget-uninstall.php', 'card2crypto-widget/card2crypto-widget.php', {
+          card2crypto_widget_settings: { partner_token: 't', partner_secret: 'widget-secret', delete_data_on_uninstall: deleteData },
+        });
+      assert.deepEqual((await widget('no')).options, { card2crypto_widget_settings: { partner_token: 't', delete_data_on_uninstall: 'no' } });
+      assert.deepEqual((await widget('yes')).options, {});
+    });
   });
-});
+}

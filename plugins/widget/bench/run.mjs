@@ -44,19 +44,33 @@ console.log('  file         raw B   gzip B  brotli B');
 for (const f of [...files, { name: 'together', ...total }]) {
   console.log(`  ${f.name.padEnd(10)} ${String(f.raw).padStart(7)} ${String(f.gzip).padStart(8)} ${String(f.brotli).padStart(9)}`);
 }
-console.log(`  goal: at most ${GOAL} B gzipped together -> ${total.gzip} B = ${((100 * total.gzip) / GOAL).toFixed(0)} % of the goal (${total.gzip <= GOAL ? 'met' : 'NOT met'})`);
-console.log(`  for scale (figures quoted in the issue, not measured here): MoonPay loader 541 B gz (x${(total.gzip / 541).toFixed(2)}), Wert 2.6 KB gz (x${(total.gzip / 2662).toFixed(2)})`);
+console.log(
+  `  goal: at most ${GOAL} B gzipped together -> ${total.gzip} B = ${((100 * total.gzip) / GOAL).toFixed(0)} % of the goal (${total.gzip <= GOAL ? 'met' : 'NOT met'})`,
+);
+console.log(
+  `  for scale (figures quoted in the issue, not measured here): MoonPay loader 541 B gz (x${(total.gzip / 541).toFixed(2)}), Wert 2.6 KB gz (x${(total.gzip / 2662).toFixed(2)})`,
+);
 
 // ---------------------------------------------------------------- 2. time to onLoaded
 const partner = { token: 'bench-widget', secret: 'bench-widget-secret', callbackUrl: 'http://127.0.0.1:9/callback' };
 const sandboxPort = await freePort(9760);
-const sandbox = await startSandbox({ port: sandboxPort, partner, logFile: '/tmp/card2crypto-widget-bench-sandbox.log', dataDir: `/tmp/card2crypto-widget-bench-${process.pid}` });
-if (!sandbox) throw new Error('The sandbox is not built: run npm run build at the root first.');
+const sandbox = await startSandbox({
+  port: sandboxPort,
+  partner,
+  logFile: '/tmp/card2crypto-widget-bench-sandbox.log',
+  dataDir: `/tmp/card2crypto-widget-bench-${process.pid}`,
+});
+if (!sandbox) {
+  throw new Error('The sandbox is not built: run npm run build at the root first.');
+}
 const scriptUrl = `${sandbox.url}/widget.js`;
 const viewJs = readFileSync(join(build, 'view.js'));
 const viewCss = readFileSync(join(build, 'view.css'));
 const sign = (target) =>
-  buildSignedWidgetSettings({ target_element: target, partner_token: partner.token, from_currency: 'EUR', from_amount: 5000, to_currency: 'BTC' }, { secret: partner.secret });
+  buildSignedWidgetSettings(
+    { target_element: target, partner_token: partner.token, from_currency: 'EUR', from_amount: 5000, to_currency: 'BTC' },
+    { secret: partner.secret },
+  );
 
 // The page the block renders (same markup as Widget_Block::render_widget) and the direct embed.
 const pages = {
@@ -78,10 +92,16 @@ const server = createServer((req, res) => {
     });
     return;
   }
-  if (req.url === '/view.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(viewJs);
-  if (req.url === '/view.css') return res.writeHead(200, { 'content-type': 'text/css' }).end(viewCss);
+  if (req.url === '/view.js') {
+    return res.writeHead(200, { 'content-type': 'text/javascript' }).end(viewJs);
+  }
+  if (req.url === '/view.css') {
+    return res.writeHead(200, { 'content-type': 'text/css' }).end(viewCss);
+  }
   const page = pages[req.url];
-  if (!page) return res.writeHead(404).end();
+  if (!page) {
+    return res.writeHead(404).end();
+  }
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page());
 });
 const pagePort = await freePort(9761);
@@ -112,12 +132,16 @@ const targets = [
   ['direct embed (script + inline signed settings)', `http://127.0.0.1:${pagePort}/direct.html`],
   ['block view script (sign route + script + run)', `http://127.0.0.1:${pagePort}/block.html`],
 ];
-if (args.site) targets.push([`WordPress page ${args.site}`, args.site]);
+if (args.site) {
+  targets.push([`WordPress page ${args.site}`, args.site]);
+}
 const times = new Map(targets.map(([label]) => [label, []]));
 try {
   await timeToLoaded(targets[0][1]); // warm the sandbox once
   for (let i = 0; i < RUNS; i++) {
-    for (const [label, url] of targets) times.get(label).push(await timeToLoaded(url));
+    for (const [label, url] of targets) {
+      times.get(label).push(await timeToLoaded(url));
+    }
   }
 } finally {
   await browser.close();
@@ -128,5 +152,7 @@ const base = median(times.get(targets[0][0]));
 console.log(`\nTime from navigation start to onLoaded, against the sandbox (${RUNS} runs each, interleaved, cold browser cache; median, min..max)`);
 for (const [label] of targets) {
   const xs = times.get(label);
-  console.log(`  ${label.padEnd(52)} ${median(xs).toFixed(0).padStart(6)} ms  (${Math.min(...xs).toFixed(0)}..${Math.max(...xs).toFixed(0)})  x${(median(xs) / base).toFixed(2)} of direct`);
+  console.log(
+    `  ${label.padEnd(52)} ${median(xs).toFixed(0).padStart(6)} ms  (${Math.min(...xs).toFixed(0)}..${Math.max(...xs).toFixed(0)})  x${(median(xs) / base).toFixed(2)} of direct`,
+  );
 }

@@ -31,12 +31,18 @@ describe('editor controls', () => {
   test('currency and language choices are the supported lists, after a "site default" choice', () => {
     const fiat = fiatOptions(SITE);
     assert.deepEqual(fiat[0], { value: '', label: 'Site default (EUR)' });
-    assert.deepEqual(fiat.slice(1).map((o) => o.value), FIAT_CURRENCIES.map((c) => c.code));
+    assert.deepEqual(
+      fiat.slice(1).map((o) => o.value),
+      FIAT_CURRENCIES.map((c) => c.code),
+    );
     assert.ok(fiat.some((o) => o.label === 'Euro (EUR)'));
 
     const crypto = cryptoOptions({ ...SITE, cryptoCurrency: '437102F1-80DA-475E-A033-E79A40E3E8A5' });
     assert.deepEqual(crypto[0], { value: '', label: 'Site default (DAI)' });
-    assert.deepEqual(crypto.slice(1).map((o) => o.value), CRYPTO_ASSETS.map((a) => a.symbol));
+    assert.deepEqual(
+      crypto.slice(1).map((o) => o.value),
+      CRYPTO_ASSETS.map((a) => a.symbol),
+    );
     assert.ok(crypto.some((o) => o.value === '437102F1-80DA-475E-A033-E79A40E3E8A5' && o.label === 'Dai Stablecoin (DAI, Ethereum)'));
 
     assert.equal(languageOptions(SITE)[0]!.label, 'Site default (language of the page)');
@@ -77,7 +83,9 @@ describe('editor controls', () => {
     assert.equal(redirectProblem(''), undefined);
     assert.equal(redirectProblem('https://shop.example/thanks/'), undefined);
     assert.equal(redirectProblem('http://127.0.0.1:9700/?p=2'), undefined);
-    for (const bad of ['/thanks', 'javascript:alert(1)', 'shop.example', 'https://', 'https://a b.example']) assert.ok(redirectProblem(bad), bad);
+    for (const bad of ['/thanks', 'javascript:alert(1)', 'shop.example', 'https://', 'https://a b.example']) {
+      assert.ok(redirectProblem(bad), bad);
+    }
   });
 
   test('the preview shows what the widget will start with, in the site colours or the defaults', () => {

@@ -71,7 +71,9 @@ for (const version of TEST_PHP_VERSIONS) {
         ['attributes', KEY, payload, null],
       ]);
       assert.deepEqual(results[0]!.value, { amount: '50', fiatCurrency: 'EUR', cryptoCurrency: 'ETH' });
-      for (const r of results.slice(1)) assert.equal(r.value, null);
+      for (const r of results.slice(1)) {
+        assert.equal(r.value, null);
+      }
     });
 
     test('the widget element id must be derived from the same reference', async () => {
@@ -108,15 +110,23 @@ for (const version of TEST_PHP_VERSIONS) {
       const cases: [Record<string, string>, Record<string, string | number>][] = [
         [{ amount: '99.99' }, { from_currency: 'EUR', from_amount: 9999 }],
         [{ amount: '50.1' }, { from_currency: 'EUR', from_amount: 5010 }],
-        [{ fiatCurrency: 'BHD', amount: '30.5' }, { from_currency: 'BHD', from_amount: 30500 }],
-        [{ fiatCurrency: 'KRW', amount: '100000' }, { from_currency: 'KRW', from_amount: 100000 }],
+        [
+          { fiatCurrency: 'BHD', amount: '30.5' },
+          { from_currency: 'BHD', from_amount: 30500 },
+        ],
+        [
+          { fiatCurrency: 'KRW', amount: '100000' },
+          { from_currency: 'KRW', from_amount: 100000 },
+        ],
         [{ cryptoCurrency: '056075bf-715f-4174-b841-e9a77c18328e' }, { to_currency: '056075bf-715f-4174-b841-e9a77c18328e' }],
         [{ lang: 'de' }, { lang: 'de' }],
       ];
       for (const [attributes, expected] of cases) {
         const { settings, problems } = await sign(attributes);
         assert.deepEqual(problems, [], JSON.stringify(attributes));
-        for (const [name, value] of Object.entries(expected)) assert.equal(settings[name], value, `${JSON.stringify(attributes)} ${name}`);
+        for (const [name, value] of Object.entries(expected)) {
+          assert.equal(settings[name], value, `${JSON.stringify(attributes)} ${name}`);
+        }
         assert.deepEqual(validateWidgetSettings(settings), [], JSON.stringify(attributes));
       }
     });
@@ -124,21 +134,21 @@ for (const version of TEST_PHP_VERSIONS) {
     test("the site's amount is not carried into another currency", async () => {
       const { settings, problems } = await sign({ fiatCurrency: 'USD' });
       assert.deepEqual(problems, []);
-      assert.equal(settings['from_currency'], 'USD');
-      assert.equal(settings['from_amount'], undefined);
+      assert.equal(settings.from_currency, 'USD');
+      assert.equal(settings.from_amount, undefined);
     });
 
     test('the page language is used unless the site or the block chose one', async () => {
-      assert.equal((await sign({}, SITE, 'fr')).settings['lang'], 'fr');
-      assert.equal((await sign({}, { ...SITE, default_language: 'es' }, 'fr')).settings['lang'], 'es');
-      assert.equal((await sign({ lang: 'it' }, { ...SITE, default_language: 'es' }, 'fr')).settings['lang'], 'it');
-      assert.equal((await sign({}, SITE, '')).settings['lang'], undefined);
+      assert.equal((await sign({}, SITE, 'fr')).settings.lang, 'fr');
+      assert.equal((await sign({}, { ...SITE, default_language: 'es' }, 'fr')).settings.lang, 'es');
+      assert.equal((await sign({ lang: 'it' }, { ...SITE, default_language: 'es' }, 'fr')).settings.lang, 'it');
+      assert.equal((await sign({}, SITE, '')).settings.lang, undefined);
     });
 
     test('partner_css is signed when the site has colours', async () => {
       const css = 'https://shop.example/wp-json/card2crypto-widget/v1/partner.css?v=0123456789ab';
       const { settings } = await sign({}, SITE, '', css);
-      assert.equal(settings['partner_css'], css);
+      assert.equal(settings.partner_css, css);
       assert.deepEqual(validateWidgetSettings(settings), []);
     });
 
@@ -165,7 +175,9 @@ for (const version of TEST_PHP_VERSIONS) {
 
     test('callers are rate-limited per address and route, with the wait until the window ends', async () => {
       const hits: [string, string, number][] = [];
-      for (let i = 0; i < 4; i++) hits.push(['sign', '203.0.113.7', 1000 + i]);
+      for (let i = 0; i < 4; i++) {
+        hits.push(['sign', '203.0.113.7', 1000 + i]);
+      }
       hits.push(['sign', '203.0.113.8', 1004]); // another visitor
       hits.push(['go', '203.0.113.7', 1004]); // another route
       hits.push(['sign', '203.0.113.7', 1059]); // still the same window

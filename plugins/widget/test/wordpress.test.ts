@@ -50,15 +50,21 @@ interface SignAnswer {
   results: { settings?: Record<string, string | number>; code?: string; message?: string; problems?: { field: string; rule: string; message: string }[] }[];
 }
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#0?39;/g, "'").replace(/&#0?38;|&amp;/g, '&');
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;/g, "'")
+    .replace(/&#0?38;|&amp;/g, '&');
 
 /** Every widget container of a rendered page: what the view script sends to the sign route. */
 function containers(html: string): BlockRef[] {
-  return [...html.matchAll(/<div id="(c2c-widget-[0-9a-f]{12}-\d+)" class="c2c-widget__frame" data-c2c-ref="([0-9a-f]{64})" data-c2c-block="([^"]*)"/g)].map((m) => ({
-    target: m[1]!,
-    ref: m[2]!,
-    block: decode(m[3]!),
-  }));
+  return [...html.matchAll(/<div id="(c2c-widget-[0-9a-f]{12}-\d+)" class="c2c-widget__frame" data-c2c-ref="([0-9a-f]{64})" data-c2c-block="([^"]*)"/g)].map(
+    (m) => ({
+      target: m[1]!,
+      ref: m[2]!,
+      block: decode(m[3]!),
+    }),
+  );
 }
 
 /** Core's check of the simple-form signature with the secret. */
@@ -96,12 +102,19 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
   test('every route has a permission callback and WordPress notices none missing', async () => {
     const routes = await site.probe<{ route: string; methods: string[]; permission: string | null }[]>({ action: 'routes' });
     const byRoute = Object.fromEntries(routes.map((r) => [r.route, r]));
-    assert.deepEqual(Object.keys(byRoute).sort(), ['/card2crypto-widget/v1', '/card2crypto-widget/v1/go', '/card2crypto-widget/v1/partner.css', '/card2crypto-widget/v1/sign']);
+    assert.deepEqual(Object.keys(byRoute).sort(), [
+      '/card2crypto-widget/v1',
+      '/card2crypto-widget/v1/go',
+      '/card2crypto-widget/v1/partner.css',
+      '/card2crypto-widget/v1/sign',
+    ]);
     assert.deepEqual(byRoute['/card2crypto-widget/v1/sign']!.methods, ['POST']);
     assert.deepEqual(byRoute['/card2crypto-widget/v1/go']!.methods, ['GET']);
     assert.deepEqual(byRoute['/card2crypto-widget/v1/partner.css']!.methods, ['GET']);
     // Public by design (visitors are anonymous), stated explicitly rather than left out.
-    for (const route of ['sign', 'go', 'partner.css']) assert.equal(byRoute[`/card2crypto-widget/v1/${route}`]!.permission, '__return_true', route);
+    for (const route of ['sign', 'go', 'partner.css']) {
+      assert.equal(byRoute[`/card2crypto-widget/v1/${route}`]!.permission, '__return_true', route);
+    }
     // Only the sign route answers POST.
     assert.equal((await record('GET sign', await site.fetch(SIGN))).status, 404);
     const log = path.join(site.siteDir, 'wp-content', 'debug.log');
@@ -109,15 +122,21 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
   });
 
   test('the sign route signs a rendered block at this moment, as core verifies, and says not to cache it', async () => {
-    const page = await render('<!-- wp:card2crypto/widget {"amount":"75","cryptoCurrency":"ETH","lang":"de"} /--><!-- wp:card2crypto/widget {"amount":"75","cryptoCurrency":"ETH","lang":"de"} /-->');
+    const page = await render(
+      '<!-- wp:card2crypto/widget {"amount":"75","cryptoCurrency":"ETH","lang":"de"} /--><!-- wp:card2crypto/widget {"amount":"75","cryptoCurrency":"ETH","lang":"de"} /-->',
+    );
     assert.ok(page.scripts.includes('card2crypto-widget-view'), `the view script is enqueued: ${page.scripts.join(', ')}`);
     const blocks = containers(page.html);
     assert.equal(blocks.length, 2);
     assert.equal(blocks[0]!.ref, blocks[1]!.ref, 'equal blocks share a reference');
-    assert.deepEqual(blocks.map((b) => b.target.slice(-2)), ['-1', '-2'], 'and get their own element');
+    assert.deepEqual(
+      blocks.map((b) => b.target.slice(-2)),
+      ['-1', '-2'],
+      'and get their own element',
+    );
     assert.doesNotMatch(page.html, /signature|timestamp/);
 
-    const before = Date.now();
+    const startedAt = Date.now();
     const answer = await sign({ blocks });
     assert.equal(answer.status, 200);
     assert.match(answer.headers.get('cache-control') ?? '', /no-store/);
@@ -128,7 +147,7 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
       assert.deepEqual(validateWidgetSettings(settings), []);
       assert.ok(signedBySecret(settings), 'signed with the partner secret (simple form)');
       assert.equal(settings.target_element, blocks[i]!.target);
-      assert.ok(Number(settings.timestamp) >= before - 1000 && Number(settings.timestamp) <= Date.now() + 1000, 'stamped now');
+      assert.ok(Number(settings.timestamp) >= startedAt - 1000 && Number(settings.timestamp) <= Date.now() + 1000, 'stamped now');
       const { signature, timestamp, target_element, ...rest } = settings;
       void signature;
       void timestamp;
@@ -148,8 +167,13 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
     });
     assert.equal(answer.status, 200);
     const results = (JSON.parse(answer.text) as SignAnswer).results;
-    assert.deepEqual(results.map((r) => r.code), ['c2c_unknown_block', 'c2c_bad_target', 'c2c_unknown_block']);
-    for (const r of results) assert.equal(r.settings, undefined);
+    assert.deepEqual(
+      results.map((r) => r.code),
+      ['c2c_unknown_block', 'c2c_bad_target', 'c2c_unknown_block'],
+    );
+    for (const r of results) {
+      assert.equal(r.settings, undefined);
+    }
 
     // Bad requests: WordPress's argument validation, naming the parameter.
     const missing = await sign({});
@@ -193,16 +217,18 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
     const href = decode(/href="([^"]+)"/.exec(page.html)![1]!);
     assert.match(href, /\/card2crypto-widget\/v1\/go\?/);
     const route = href.slice(href.indexOf('/wp-json/'));
-    const before = Date.now();
+    const startedAt = Date.now();
     const go = await record('go', await site.fetch(route));
     assert.equal(go.status, 302);
     assert.match(go.headers.get('cache-control') ?? '', /no-store/);
     const parsed = parseLandingUrl(go.headers.get('location')!, { validateParams: true });
     assert.ok(parsed.ok, JSON.stringify(parsed));
-    if (!parsed.ok) return;
+    if (!parsed.ok) {
+      return;
+    }
     const settings = parsed.payload.params as Record<string, string | number>;
     assert.ok(signedBySecret(settings));
-    assert.ok(Number(settings.timestamp) >= before - 1000);
+    assert.ok(Number(settings.timestamp) >= startedAt - 1000);
     assert.equal(settings.from_amount, 6000);
     assert.deepEqual(parsed.payload.callbacks, { success: 'https://shop.example/thanks', fail: `${site.url}/?card2crypto=fail` });
 
@@ -253,7 +279,9 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
       for (let i = 0; i < 4; i++) {
         const answer = await sign({ blocks: [block] });
         statuses.push(answer.status);
-        if (answer.status === 429) limited = answer;
+        if (answer.status === 429) {
+          limited = answer;
+        }
       }
       assert.deepEqual(statuses, [200, 200, 200, 429]);
       assert.ok(Number(limited!.headers.get('retry-after')) > 0);
@@ -263,7 +291,9 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
       const route = decode(/href="([^"]+)"/.exec(page.html)![1]!);
       const go = route.slice(route.indexOf('/wp-json/'));
       const goes: number[] = [];
-      for (let i = 0; i < 4; i++) goes.push((await record('go', await site.fetch(go))).status);
+      for (let i = 0; i < 4; i++) {
+        goes.push((await record('go', await site.fetch(go))).status);
+      }
       assert.deepEqual(goes, [302, 302, 302, 429]);
     } finally {
       await site.probe({ action: 'set_option', name: 'c2c_test_rate_limit', value: null });
@@ -273,7 +303,7 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
 
   test('the classic widget is registered, hidden from the Legacy Widget block, and validated on save', async () => {
     const types = await site.probe<{ registered: Record<string, string>; hidden_from_legacy: string[] }>({ action: 'classic_widget_types' });
-    assert.equal(types.registered['card2crypto_widget'], 'Card2Crypto\\Widget\\Classic_Widget');
+    assert.equal(types.registered.card2crypto_widget, 'Card2Crypto\\Widget\\Classic_Widget');
     assert.ok(types.hidden_from_legacy.includes('card2crypto_widget'));
 
     type Saved = { stored: Record<string, string> | null; changed: boolean; form: string };
@@ -296,11 +326,15 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
       assert.equal(refused.changed, false, `${field}: nothing is stored`);
       assert.deepEqual(refused.stored, ok.stored);
       assert.match(refused.form, /Not saved: correct the options below\./);
-      const problem = new RegExp(`<span id="widget-card2crypto_widget-2-${field}-problem" class="c2c-classic-widget__problem"[^>]*>([^<]*)</span>`).exec(refused.form);
+      const problem = new RegExp(`<span id="widget-card2crypto_widget-2-${field}-problem" class="c2c-classic-widget__problem"[^>]*>([^<]*)</span>`).exec(
+        refused.form,
+      );
       assert.ok(problem, `a message under ${field}: ${refused.form.slice(0, 400)}`);
       assert.match(problem[1]!, message);
       assert.match(refused.form, new RegExp(`id="widget-card2crypto_widget-2-${field}" name="[^"]+"[^>]*aria-invalid="true"`));
-      if (field === 'amount') assert.match(refused.form, new RegExp(`value="${fields.amount.replace('.', '\\.')}"`), 'the submitted value is shown to correct it');
+      if (field === 'amount') {
+        assert.match(refused.form, new RegExp(`value="${fields.amount.replace('.', '\\.')}"`), 'the submitted value is shown to correct it');
+      }
     }
 
     // A site default the widget only inherits never refuses the widget's own save (the settings page reports it).
@@ -341,7 +375,11 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
   test('WordPress logged no PHP notice, warning or deprecation, and no translation loaded too early', async () => {
     const log = path.join(site.siteDir, 'wp-content', 'debug.log');
     const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
-    assert.doesNotMatch(text, /PHP (Notice|Warning|Deprecated|Fatal error|Parse error)|_load_textdomain_just_in_time|was called <strong>incorrectly/, text.slice(0, 2000));
+    assert.doesNotMatch(
+      text,
+      /PHP (Notice|Warning|Deprecated|Fatal error|Parse error)|_load_textdomain_just_in_time|was called <strong>incorrectly/,
+      text.slice(0, 2000),
+    );
   });
 
   test('no response of the site carried the partner secret', async () => {

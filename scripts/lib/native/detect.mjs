@@ -29,9 +29,13 @@ const SEARCH_DIRS = [...(process.env.PATH || '').split(delimiter), '/usr/local/s
 export function findProgram(names) {
   for (const name of names) {
     for (const dir of SEARCH_DIRS) {
-      if (!dir) continue;
+      if (!dir) {
+        continue;
+      }
       const file = join(dir, name);
-      if (existsSync(file)) return file;
+      if (existsSync(file)) {
+        return file;
+      }
     }
   }
   return null;
@@ -46,10 +50,12 @@ function output(file, args) {
 let cached;
 
 /**
- * @returns {{ available: boolean, missing: string[], programs: Record<string, string|null>, versions: Record<string, string|null>, phpExtensionsMissing: string[] }}
+ * @return {{ available: boolean, missing: string[], programs: Record<string, string|null>, versions: Record<string, string|null>, phpExtensionsMissing: string[] }}
  */
 export function detectNative({ refresh = false } = {}) {
-  if (cached && !refresh) return cached;
+  if (cached && !refresh) {
+    return cached;
+  }
   const programs = {
     php: findProgram(['php8.2', 'php8.3', 'php8.4', 'php']),
     phpFpm: findProgram(['php-fpm8.2', 'php-fpm8.3', 'php-fpm8.4', 'php-fpm']),

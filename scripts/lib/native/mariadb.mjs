@@ -18,7 +18,9 @@ export const DATABASE = { name: 'wordpress', user: 'wordpress', password: 'wordp
 /** Runs SQL as the server's root user (socket authentication, no password). */
 export async function sql(socket, statements) {
   const { programs } = detectNative();
-  const { stdout } = await run(programs.mariadb, ['--no-defaults', `--socket=${socket}`, '-uroot', '--batch', '--skip-column-names', '-e', statements], { timeout: 60_000 });
+  const { stdout } = await run(programs.mariadb, ['--no-defaults', `--socket=${socket}`, '-uroot', '--batch', '--skip-column-names', '-e', statements], {
+    timeout: 60_000,
+  });
   return stdout;
 }
 
@@ -26,7 +28,9 @@ async function initialise(dataDir, logFile) {
   const { programs } = detectNative();
   await mkdir(dataDir, { recursive: true });
   const args = ['--no-defaults', `--datadir=${dataDir}`, '--auth-root-authentication-method=socket', '--skip-test-db'];
-  if (isRoot) args.push('--user=root');
+  if (isRoot) {
+    args.push('--user=root');
+  }
   try {
     await run(programs.mariadbInstallDb, args, { timeout: 120_000 });
   } catch (error) {
@@ -39,12 +43,14 @@ async function initialise(dataDir, logFile) {
  * Starts (initialising on first use) the site's MariaDB and makes sure the
  * WordPress database and user exist.
  * @param {{ dir: string, socketDir: string, logFile: string, timeoutMs?: number }} options
- * @returns {Promise<{ socket: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }>}
+ * @return {Promise<{ socket: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }>}
  */
 export async function startMariaDb({ dir, socketDir, logFile, timeoutMs = 60_000 }) {
   const { programs } = detectNative();
   const dataDir = join(dir, 'data');
-  if (!existsSync(join(dataDir, 'mysql'))) await initialise(dataDir, logFile);
+  if (!existsSync(join(dataDir, 'mysql'))) {
+    await initialise(dataDir, logFile);
+  }
   const socket = join(socketDir, 'mariadb.sock');
   await rm(socket, { force: true });
   const args = [
@@ -62,14 +68,18 @@ export async function startMariaDb({ dir, socketDir, logFile, timeoutMs = 60_000
     '--character-set-server=utf8mb4',
     '--collation-server=utf8mb4_unicode_ci',
   ];
-  if (isRoot) args.push('--user=root');
+  if (isRoot) {
+    args.push('--user=root');
+  }
   const child = spawnLogged(programs.mariadbd, args, { logFile });
   const stop = () => stopChild(child, { graceMs: 30_000 });
   const deadline = Date.now() + timeoutMs;
   let exited = null;
   child.once('exit', (code, signal) => (exited = { code, signal }));
   for (;;) {
-    if (exited) throw new Error(`MariaDB exited (code ${exited.code}, signal ${exited.signal}) while starting (log: ${logFile})`);
+    if (exited) {
+      throw new Error(`MariaDB exited (code ${exited.code}, signal ${exited.signal}) while starting (log: ${logFile})`);
+    }
     try {
       if (existsSync(socket)) {
         await sql(socket, 'SELECT 1');

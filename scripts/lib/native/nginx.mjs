@@ -14,12 +14,14 @@ const MIME_TYPES = '/etc/nginx/mime.types';
 
 /**
  * @param {{ dir: string, logDir: string, port: number, host?: string, root: string, fpmSocket: string, timeoutMs?: number }} options
- * @returns {Promise<{ url: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }>}
+ * @return {Promise<{ url: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }>}
  */
 export async function startNginx({ dir, logDir, port, host = '127.0.0.1', root, fpmSocket, timeoutMs = 30_000 }) {
   const { programs } = detectNative();
   const temp = join(dir, 'temp');
-  for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) await mkdir(join(temp, sub), { recursive: true });
+  for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
+    await mkdir(join(temp, sub), { recursive: true });
+  }
   await mkdir(logDir, { recursive: true });
   const errorLog = join(logDir, 'nginx-error.log');
   const types = existsSync(MIME_TYPES)

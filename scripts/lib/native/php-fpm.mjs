@@ -21,7 +21,7 @@ export function mailSink(logDir) {
 
 /**
  * @param {{ dir: string, socketDir: string, logDir: string, children?: number, timeoutMs?: number }} options
- * @returns {Promise<{ socket: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }>}
+ * @return {Promise<{ socket: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }>}
  */
 export async function startPhpFpm({ dir, socketDir, logDir, children = 4, timeoutMs = 30_000 }) {
   const { programs } = detectNative();
@@ -63,7 +63,9 @@ export async function startPhpFpm({ dir, socketDir, logDir, children = 4, timeou
   ];
   await writeFile(config, `${lines.join('\n')}\n`);
   const args = ['--nodaemonize', '--fpm-config', config];
-  if (isRoot) args.push('--allow-to-run-as-root');
+  if (isRoot) {
+    args.push('--allow-to-run-as-root');
+  }
   const logFile = join(logDir, 'php-fpm.log');
   const child = spawnLogged(programs.phpFpm, args, { logFile });
   const stop = () => stopChild(child);
@@ -71,7 +73,9 @@ export async function startPhpFpm({ dir, socketDir, logDir, children = 4, timeou
   let exited = null;
   child.once('exit', (code, signal) => (exited = { code, signal }));
   while (!existsSync(socket)) {
-    if (exited) throw new Error(`PHP-FPM exited (code ${exited.code}, signal ${exited.signal}) while starting (log: ${logFile})`);
+    if (exited) {
+      throw new Error(`PHP-FPM exited (code ${exited.code}, signal ${exited.signal}) while starting (log: ${logFile})`);
+    }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`PHP-FPM did not start within ${timeoutMs / 1000} s (log: ${logFile})`);

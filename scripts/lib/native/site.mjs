@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
-import { cp, mkdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,8 +19,12 @@ const SETUP_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'wp-setup.php
 
 /** A PHP literal for a constant's value: booleans and integers as such, anything else a single-quoted string. */
 export function phpLiteral(value) {
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number' && Number.isInteger(value)) return String(value);
+  if (typeof value === 'boolean') {
+    return value ? 'true' : 'false';
+  }
+  if (typeof value === 'number' && Number.isInteger(value)) {
+    return String(value);
+  }
   return `'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
@@ -48,14 +52,25 @@ export function wpConfig({ url, dbSocket, salts, defines = {} }) {
     ...defines,
   };
   const lines = ['<?php', '// Written by scripts/lib/native/site.mjs at every start.'];
-  for (const [name, value] of Object.entries(constants)) lines.push(`define( '${name}', ${phpLiteral(value)} );`);
-  lines.push("$table_prefix = 'wp_';", "if ( ! defined( 'ABSPATH' ) ) {", "\tdefine( 'ABSPATH', __DIR__ . '/' );", '}', "require_once ABSPATH . 'wp-settings.php';", '');
+  for (const [name, value] of Object.entries(constants)) {
+    lines.push(`define( '${name}', ${phpLiteral(value)} );`);
+  }
+  lines.push(
+    "$table_prefix = 'wp_';",
+    "if ( ! defined( 'ABSPATH' ) ) {",
+    "\tdefine( 'ABSPATH', __DIR__ . '/' );",
+    '}',
+    "require_once ABSPATH . 'wp-settings.php';",
+    '',
+  );
   return lines.join('\n');
 }
 
 async function saltsFor(stateDir) {
   const file = join(stateDir, 'salts.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  if (existsSync(file)) {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  }
   const salts = {};
   for (const name of ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT']) {
     salts[name] = randomBytes(32).toString('base64');
@@ -72,8 +87,12 @@ async function link(source, target) {
   } catch {
     // nothing there
   }
-  if (stat?.isSymbolicLink() && (await readlink(target)) === source) return;
-  if (stat) await rm(target, { recursive: true, force: true });
+  if (stat?.isSymbolicLink() && (await readlink(target)) === source) {
+    return;
+  }
+  if (stat) {
+    await rm(target, { recursive: true, force: true });
+  }
   await mkdir(dirname(target), { recursive: true });
   await symlink(source, target, 'dir');
 }
@@ -84,7 +103,10 @@ export async function wpSetup(step, siteDir, options, { runDir, logDir }) {
   const file = join(runDir, `${step}.json`);
   await writeFile(file, JSON.stringify(options), { mode: 0o600 });
   try {
-    const { stdout } = await run(programs.php, ['-d', 'display_errors=stderr', '-d', `sendmail_path=${mailSink(logDir)}`, SETUP_SCRIPT, step, siteDir, file], { timeout: 5 * 60_000, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run(programs.php, ['-d', 'display_errors=stderr', '-d', `sendmail_path=${mailSink(logDir)}`, SETUP_SCRIPT, step, siteDir, file], {
+      timeout: 5 * 60_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     const last = stdout.trim().split('\n').pop();
     return JSON.parse(last);
   } catch (error) {
@@ -96,32 +118,53 @@ export async function wpSetup(step, siteDir, options, { runDir, logDir }) {
 /**
  * Boots a native WordPress site.
  *
- * @param {object} options
- * @param {string} options.stateDir the site's state directory (.card2crypto/<site>)
- * @param {string} options.siteDir the WordPress directory (made from `options.prepare` when empty)
- * @param {string} options.logDir
- * @param {number} options.port
- * @param {string} [options.host] the address nginx binds (127.0.0.1 unless asked otherwise)
- * @param {(siteDir: string) => Promise<void>} options.prepare lays out WordPress's files into an empty siteDir
- * @param {Array<[string, string]>} [options.links] [host directory, path inside the site] pairs (symlinks)
- * @param {Record<string, string|boolean|number>} [options.defines] extra wp-config constants
- * @param {string[]} [options.activate] plugin basenames to activate
- * @param {{harnessDir: string, file: string}} [options.seed] the harness seed to run after activation
- * @param {number} [options.children] PHP-FPM workers (at least 4)
- * @param {{username: string, password: string}} options.admin
+ * @param {Object}                                options
+ * @param {string}                                options.stateDir   the site's state directory (.card2crypto/<site>)
+ * @param {string}                                options.siteDir    the WordPress directory (made from `options.prepare` when empty)
+ * @param {string}                                options.logDir
+ * @param {number}                                options.port
+ * @param {string}                                [options.host]     the address nginx binds (127.0.0.1 unless asked otherwise)
+ * @param {(siteDir: string) => Promise<void>}    options.prepare    lays out WordPress's files into an empty siteDir
+ * @param {Array<[string, string]>}               [options.links]    [host directory, path inside the site] pairs (symlinks)
+ * @param {Record<string, string|boolean|number>} [options.defines]  extra wp-config constants
+ * @param {string[]}                              [options.activate] plugin basenames to activate
+ * @param {{harnessDir: string, file: string}}    [options.seed]     the harness seed to run after activation
+ * @param {number}                                [options.children] PHP-FPM workers (at least 4)
+ * @param {{username: string, password: string}}  options.admin
+ * @param {string}                                [options.title]    the site title
  */
-export async function startNativeSite({ stateDir, siteDir, logDir, port, host = '127.0.0.1', prepare, links = [], defines = {}, activate = [], seed, children = 4, admin, title = 'card2crypto' }) {
+export async function startNativeSite({
+  stateDir,
+  siteDir,
+  logDir,
+  port,
+  host = '127.0.0.1',
+  prepare,
+  links = [],
+  defines = {},
+  activate = [],
+  seed,
+  children = 4,
+  admin,
+  title = 'card2crypto',
+}) {
   const native = detectNative();
-  if (!native.available) throw new Error(`The native runtime is not installed (missing: ${native.missing.join(', ')}); run npm run setup:native`);
+  if (!native.available) {
+    throw new Error(`The native runtime is not installed (missing: ${native.missing.join(', ')}); run npm run setup:native`);
+  }
   await mkdir(logDir, { recursive: true });
   if (!existsSync(join(siteDir, 'wp-includes', 'version.php'))) {
     await mkdir(siteDir, { recursive: true });
     await prepare(siteDir);
     // Playground's npm builds bring an SQLite drop-in; this site runs MariaDB.
     const dropIn = join(siteDir, 'wp-content', 'db.php');
-    if (existsSync(dropIn) && /sqlite/i.test(readFileSync(dropIn, 'utf8'))) await rm(dropIn);
+    if (existsSync(dropIn) && /sqlite/i.test(readFileSync(dropIn, 'utf8'))) {
+      await rm(dropIn);
+    }
   }
-  for (const [source, inside] of links) await link(source, join(siteDir, inside));
+  for (const [source, inside] of links) {
+    await link(source, join(siteDir, inside));
+  }
 
   const runDir = join(stateDir, 'run');
   await mkdir(runDir, { recursive: true });
@@ -129,7 +172,9 @@ export async function startNativeSite({ stateDir, siteDir, logDir, port, host = 
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   const stoppers = [];
   const stop = async () => {
-    for (const stopOne of stoppers.splice(0).reverse()) await stopOne().catch(() => {});
+    for (const stopOne of stoppers.splice(0).reverse()) {
+      await stopOne().catch(() => {});
+    }
   };
   try {
     const db = await startMariaDb({ dir: join(stateDir, 'mariadb'), socketDir: sockets, logFile: join(logDir, 'mariadb.log') });
@@ -144,10 +189,14 @@ export async function startNativeSite({ stateDir, siteDir, logDir, port, host = 
     // them loaded from the start, as on every later request (WooCommerce
     // activated mid-request has not run its init hooks, and says so).
     let setup = await wpSetup('setup', siteDir, { url, activate, seed: null }, { runDir, logDir });
-    if (seed) setup = await wpSetup('setup', siteDir, { url, activate: [], seed }, { runDir, logDir });
+    if (seed) {
+      setup = await wpSetup('setup', siteDir, { url, activate: [], seed }, { runDir, logDir });
+    }
     const children_ = { MariaDB: db.child, 'PHP-FPM': fpm.child, nginx: web.child };
     const unexpectedExit = new Promise((resolveExit) => {
-      for (const [name, child] of Object.entries(children_)) child.once('exit', (code, signal) => resolveExit({ name, code, signal }));
+      for (const [name, child] of Object.entries(children_)) {
+        child.once('exit', (code, signal) => resolveExit({ name, code, signal }));
+      }
     });
     return {
       url,

@@ -19,21 +19,8 @@ import {
 } from '../signing/index.js';
 import { PartnerApiError, parseRetryAfter, scrubServerText, type PartnerApiErrorDetails } from './errors.js';
 import { checkShape, type Shape } from './shape.js';
-import {
-  CALCULATE_RESPONSE_SHAPE,
-  COUNTRIES_RESPONSE_SHAPE,
-  EXCHANGE_RESPONSE_SHAPE,
-  OPERATION_RESPONSE_SHAPE,
-  PARAMS_RESPONSE_SHAPE,
-} from './shapes.js';
-import {
-  PARTNER_API_PATHS,
-  type CountryItem,
-  type CurrencyPair,
-  type OperationData,
-  type PartnerApiEndpoint,
-  type RateCalculation,
-} from './types.js';
+import { CALCULATE_RESPONSE_SHAPE, COUNTRIES_RESPONSE_SHAPE, EXCHANGE_RESPONSE_SHAPE, OPERATION_RESPONSE_SHAPE, PARAMS_RESPONSE_SHAPE } from './shapes.js';
+import { PARTNER_API_PATHS, type CountryItem, type CurrencyPair, type OperationData, type PartnerApiEndpoint, type RateCalculation } from './types.js';
 
 export interface PartnerApiClientOptions {
   /** {base_url}, e.g. https://partner.example.com (a path prefix is kept; no query or fragment). */
@@ -127,16 +114,28 @@ export class PartnerApiClient {
     if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search !== '' || url.hash !== '') {
       throw optionError('baseUrl', 'must be an absolute http(s) URL without query or fragment');
     }
-    if (typeof partnerToken !== 'string' || partnerToken.trim() === '') throw optionError('partnerToken', 'must be a non-empty string');
-    if (typeof partnerSecret !== 'string' || partnerSecret === '') throw optionError('partnerSecret', 'must be a non-empty string');
+    if (typeof partnerToken !== 'string' || partnerToken.trim() === '') {
+      throw optionError('partnerToken', 'must be a non-empty string');
+    }
+    if (typeof partnerSecret !== 'string' || partnerSecret === '') {
+      throw optionError('partnerSecret', 'must be a non-empty string');
+    }
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw optionError('timeoutMs', 'must be a positive number of milliseconds');
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw optionError('timeoutMs', 'must be a positive number of milliseconds');
+    }
     const retries = options.retries ?? 0;
-    if (!Number.isInteger(retries) || retries < 0) throw optionError('retries', 'must be an integer >= 0');
+    if (!Number.isInteger(retries) || retries < 0) {
+      throw optionError('retries', 'must be an integer >= 0');
+    }
     const maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
-    if (!Number.isFinite(maxRetryWaitMs) || maxRetryWaitMs < 0) throw optionError('maxRetryWaitMs', 'must be a number of milliseconds >= 0');
+    if (!Number.isFinite(maxRetryWaitMs) || maxRetryWaitMs < 0) {
+      throw optionError('maxRetryWaitMs', 'must be a number of milliseconds >= 0');
+    }
     const fetchImpl = options.fetch ?? globalThis.fetch;
-    if (typeof fetchImpl !== 'function') throw optionError('fetch', 'is not available: Node 20 or later provides it');
+    if (typeof fetchImpl !== 'function') {
+      throw optionError('fetch', 'is not available: Node 20 or later provides it');
+    }
 
     this.baseUrl = url.href.replace(/\/+$/, '');
     this.partnerToken = partnerToken;
@@ -179,8 +178,11 @@ export class PartnerApiClient {
     if (hasFrom === hasTo) {
       throw invalidRequest(endpoint, hasFrom ? 'toAmount' : 'fromAmount', 'give exactly one of fromAmount and toAmount');
     }
-    if (hasFrom) params.from_amount = checkAmount(endpoint, 'fromAmount', request.fromAmount);
-    else params.to_amount = checkAmount(endpoint, 'toAmount', request.toAmount);
+    if (hasFrom) {
+      params.from_amount = checkAmount(endpoint, 'fromAmount', request.fromAmount);
+    } else {
+      params.to_amount = checkAmount(endpoint, 'toAmount', request.toAmount);
+    }
 
     const result = await this.#callSigned<RateCalculation>(endpoint, params, CALCULATE_RESPONSE_SHAPE);
     if (result.from_currency !== params.from_currency || result.to_currency !== params.to_currency) {
@@ -245,7 +247,9 @@ export class PartnerApiClient {
    */
   async #callEmpty(endpoint: PartnerApiEndpoint, params: Params): Promise<void> {
     const text = await this.#send(endpoint, params);
-    if (text.trim() !== '') this.#verify(endpoint, this.#parse(endpoint, text));
+    if (text.trim() !== '') {
+      this.#verify(endpoint, this.#parse(endpoint, text));
+    }
   }
 
   /** The answer as a JSON object whose numbers keep their text (LosslessNumber). */
@@ -255,7 +259,12 @@ export class PartnerApiClient {
       parsed = parseJsonLossless(text);
     } catch (error) {
       const detail = error instanceof JsonParseError ? error.message : String(error);
-      throw new PartnerApiError({ kind: 'invalid_response', endpoint, status: 200, detail: scrubServerText(`the answer is not valid JSON: ${detail}`, this.#secret) });
+      throw new PartnerApiError({
+        kind: 'invalid_response',
+        endpoint,
+        status: 200,
+        detail: scrubServerText(`the answer is not valid JSON: ${detail}`, this.#secret),
+      });
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || parsed instanceof LosslessNumber) {
       const got = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : parsed instanceof LosslessNumber ? 'a number' : `a ${typeof parsed}`;
@@ -266,7 +275,9 @@ export class PartnerApiClient {
 
   #verify(endpoint: PartnerApiEndpoint, body: LosslessJsonObject): void {
     const result = verify(body, this.#secret);
-    if (result.ok) return;
+    if (result.ok) {
+      return;
+    }
     const details: PartnerApiErrorDetails =
       result.reason === 'missing'
         ? { kind: 'bad_signature', endpoint, status: 200, detail: `the answer is not signed (${result.message})` }
@@ -280,9 +291,13 @@ export class PartnerApiClient {
   async #send(endpoint: PartnerApiEndpoint, params: Params): Promise<string> {
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.#once(endpoint, params);
-      if (typeof outcome === 'string') return outcome;
+      if (typeof outcome === 'string') {
+        return outcome;
+      }
       const waitMs = (outcome.retryAfterSeconds ?? DEFAULT_RETRY_WAIT_SECONDS) * 1000;
-      if (outcome.status !== 429 || attempt >= this.retries || waitMs > this.maxRetryWaitMs) throw outcome;
+      if (outcome.status !== 429 || attempt >= this.retries || waitMs > this.maxRetryWaitMs) {
+        throw outcome;
+      }
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }
@@ -310,7 +325,9 @@ export class PartnerApiClient {
         signal: controller.signal,
       });
       const text = await response.text();
-      if (response.status === 200) return text;
+      if (response.status === 200) {
+        return text;
+      }
       return this.#httpError(endpoint, response, text);
     } catch (error) {
       if (timedOut) {
@@ -325,10 +342,16 @@ export class PartnerApiClient {
   #httpError(endpoint: PartnerApiEndpoint, response: Response, text: string): PartnerApiError {
     const details: PartnerApiErrorDetails = { kind: 'http', endpoint, status: response.status };
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'), this.#now());
-    if (retryAfter !== undefined) details.retryAfterSeconds = retryAfter;
+    if (retryAfter !== undefined) {
+      details.retryAfterSeconds = retryAfter;
+    }
     const described = describeErrorBody(text);
-    if (described.code !== undefined) details.code = scrubServerText(described.code, this.#secret);
-    if (described.field !== undefined) details.field = scrubServerText(described.field, this.#secret);
+    if (described.code !== undefined) {
+      details.code = scrubServerText(described.code, this.#secret);
+    }
+    if (described.field !== undefined) {
+      details.field = scrubServerText(described.field, this.#secret);
+    }
     if (described.message !== undefined && described.message.trim() !== '') {
       details.serverMessage = scrubServerText(described.message, this.#secret);
     }
@@ -358,12 +381,20 @@ function describeErrorBody(text: string): { code?: string; field?: string; messa
       if (typeof error === 'object' && error !== null) {
         const e = error as Record<string, unknown>;
         const out: { code?: string; field?: string; message?: string } = {};
-        if (typeof e.code === 'string') out.code = e.code;
-        if (typeof e.field === 'string') out.field = e.field;
-        if (typeof e.message === 'string') out.message = e.message;
+        if (typeof e.code === 'string') {
+          out.code = e.code;
+        }
+        if (typeof e.field === 'string') {
+          out.field = e.field;
+        }
+        if (typeof e.message === 'string') {
+          out.message = e.message;
+        }
         return out;
       }
-      if (typeof error === 'string') return { message: error };
+      if (typeof error === 'string') {
+        return { message: error };
+      }
     } catch {
       // not JSON after all: keep the text
     }
@@ -391,7 +422,9 @@ function operationParams(endpoint: PartnerApiEndpoint, ref: OperationRef): Param
   const params: Params = {};
   const { operationId, partnerOperationId } = ref ?? {};
   if (operationId !== undefined) {
-    if (typeof operationId !== 'string' || operationId.trim() === '') throw invalidRequest(endpoint, 'operationId', 'must be a non-empty string');
+    if (typeof operationId !== 'string' || operationId.trim() === '') {
+      throw invalidRequest(endpoint, 'operationId', 'must be a non-empty string');
+    }
     params.operation_id = operationId;
   }
   if (partnerOperationId !== undefined) {
@@ -400,6 +433,8 @@ function operationParams(endpoint: PartnerApiEndpoint, ref: OperationRef): Param
     }
     params.partner_operation_id = partnerOperationId;
   }
-  if (Object.keys(params).length === 0) throw invalidRequest(endpoint, 'operationId', 'give operationId, partnerOperationId or both');
+  if (Object.keys(params).length === 0) {
+    throw invalidRequest(endpoint, 'operationId', 'give operationId, partnerOperationId or both');
+  }
   return params;
 }

@@ -39,7 +39,9 @@ const KIND_MEANINGS: Record<Exclude<PartnerApiErrorKind, 'http'>, string> = {
 };
 
 export function meaningOf(kind: PartnerApiErrorKind, status: number): string {
-  if (kind !== 'http') return KIND_MEANINGS[kind];
+  if (kind !== 'http') {
+    return KIND_MEANINGS[kind];
+  }
   return HTTP_STATUS_MEANINGS[status] ?? 'Unexpected HTTP status';
 }
 
@@ -76,10 +78,18 @@ export class PartnerApiError extends Error {
     const meaning = meaningOf(details.kind, details.status);
     const head = details.status === 0 ? meaning : `HTTP ${details.status} ${meaning}`;
     const parts = [`Partner API ${details.endpoint}: ${head}`];
-    if (details.field !== undefined) parts.push(`field ${details.field}`);
-    if (details.detail) parts.push(details.detail);
-    if (details.serverMessage) parts.push(details.serverMessage);
-    if (details.retryAfterSeconds !== undefined) parts.push(`retry after ${details.retryAfterSeconds} s`);
+    if (details.field !== undefined) {
+      parts.push(`field ${details.field}`);
+    }
+    if (details.detail) {
+      parts.push(details.detail);
+    }
+    if (details.serverMessage) {
+      parts.push(details.serverMessage);
+    }
+    if (details.retryAfterSeconds !== undefined) {
+      parts.push(`retry after ${details.retryAfterSeconds} s`);
+    }
     super(parts.join(': '), details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'PartnerApiError';
     this.kind = details.kind;
@@ -115,9 +125,13 @@ const MAX_SERVER_MESSAGE = 500;
 /** Cleans a service-supplied text for an error: secret removed, control characters flattened, length capped. */
 export function scrubServerText(text: string, secret: string): string {
   let out = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
-  if (secret) out = out.split(secret).join('[redacted]');
+  if (secret) {
+    out = out.split(secret).join('[redacted]');
+  }
   out = out.trim();
-  if (out.length > MAX_SERVER_MESSAGE) out = `${out.slice(0, MAX_SERVER_MESSAGE)}…`;
+  if (out.length > MAX_SERVER_MESSAGE) {
+    out = `${out.slice(0, MAX_SERVER_MESSAGE)}…`;
+  }
   return out;
 }
 
@@ -126,10 +140,16 @@ export function scrubServerText(text: string, secret: string): string {
  * undefined when absent or unreadable.
  */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
-  if (value === null) return undefined;
+  if (value === null) {
+    return undefined;
+  }
   const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text);
+  if (/^\d+$/.test(text)) {
+    return Number(text);
+  }
   const at = Date.parse(text);
-  if (Number.isNaN(at)) return undefined;
+  if (Number.isNaN(at)) {
+    return undefined;
+  }
   return Math.max(0, Math.ceil((at - nowMs) / 1000));
 }

@@ -44,12 +44,24 @@ class ShapeError {
 }
 
 function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (value instanceof LosslessNumber) return `the number ${value.text}`;
-  if (typeof value === 'bigint') return `the number ${value}`;
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return 'a string';
-  if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : 'a non-finite number';
+  if (value === null) {
+    return 'null';
+  }
+  if (value instanceof LosslessNumber) {
+    return `the number ${value.text}`;
+  }
+  if (typeof value === 'bigint') {
+    return `the number ${value}`;
+  }
+  if (Array.isArray(value)) {
+    return 'an array';
+  }
+  if (typeof value === 'string') {
+    return 'a string';
+  }
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? `the number ${value}` : 'a non-finite number';
+  }
   return `a ${typeof value}`;
 }
 
@@ -61,8 +73,12 @@ function walk(value: unknown, shape: Shape, path: string): unknown {
   const where = path === '' ? 'body' : path;
   switch (shape.kind) {
     case 'string': {
-      if (typeof value !== 'string') throw new ShapeError(where, `${where} must be a string, got ${describeValue(value)}`);
-      if (shape.nonEmpty && value === '') throw new ShapeError(where, `${where} must not be empty`);
+      if (typeof value !== 'string') {
+        throw new ShapeError(where, `${where} must be a string, got ${describeValue(value)}`);
+      }
+      if (shape.nonEmpty && value === '') {
+        throw new ShapeError(where, `${where} must not be empty`);
+      }
       if (shape.pattern && !shape.pattern.test(value)) {
         throw new ShapeError(where, `${where} must be ${shape.describe ?? `a string matching ${shape.pattern}`}`);
       }
@@ -84,16 +100,24 @@ function walk(value: unknown, shape: Shape, path: string): unknown {
     }
     case 'numberish': {
       const n = value instanceof LosslessNumber ? value.value : value;
-      if (typeof n === 'number' && Number.isFinite(n)) return n;
-      if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
+      if (typeof n === 'number' && Number.isFinite(n)) {
+        return n;
+      }
+      if (typeof value === 'string' && /^\d{1,15}$/.test(value)) {
+        return Number(value);
+      }
       throw new ShapeError(where, `${where} must be a number, got ${describeValue(value)}`);
     }
     case 'array': {
-      if (!Array.isArray(value)) throw new ShapeError(where, `${where} must be an array, got ${describeValue(value)}`);
+      if (!Array.isArray(value)) {
+        throw new ShapeError(where, `${where} must be an array, got ${describeValue(value)}`);
+      }
       return value.map((item, i) => walk(item, shape.of, `${path}[${i}]`));
     }
     case 'object': {
-      if (!isPlainObject(value)) throw new ShapeError(where, `${where} must be an object, got ${describeValue(value)}`);
+      if (!isPlainObject(value)) {
+        throw new ShapeError(where, `${where} must be an object, got ${describeValue(value)}`);
+      }
       // Known members are checked in the shape's order (the first problem is reported)...
       const checked = new Map<string, unknown>();
       for (const [name, member] of Object.entries(shape.members)) {
@@ -101,7 +125,9 @@ function walk(value: unknown, shape: Shape, path: string): unknown {
         const present = Object.prototype.hasOwnProperty.call(value, name);
         const child = present ? value[name] : undefined;
         if (!present || child === null) {
-          if (member.required) throw new ShapeError(childPath, `${childPath} is required`);
+          if (member.required) {
+            throw new ShapeError(childPath, `${childPath} is required`);
+          }
           continue;
         }
         // Some objects "may be an empty object"; a PHP-encoded empty object
@@ -115,8 +141,11 @@ function walk(value: unknown, shape: Shape, path: string): unknown {
       // ...and the copy keeps the received order, unknown members as plain JSON values.
       const out: Record<string, unknown> = {};
       for (const name of Object.keys(value)) {
-        if (checked.has(name)) defineMember(out, name, checked.get(name));
-        else if (!Object.prototype.hasOwnProperty.call(shape.members, name)) defineMember(out, name, losslessToPlain(value[name] as LosslessJsonValue));
+        if (checked.has(name)) {
+          defineMember(out, name, checked.get(name));
+        } else if (!Object.prototype.hasOwnProperty.call(shape.members, name)) {
+          defineMember(out, name, losslessToPlain(value[name] as LosslessJsonValue));
+        }
       }
       return out;
     }
@@ -134,23 +163,39 @@ const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
  * was already rounded); a bigint is taken as it is.
  */
 function amountOf(value: unknown): bigint | undefined {
-  if (typeof value === 'bigint') return value >= 0n ? value : undefined;
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : undefined;
-  if (!(value instanceof LosslessNumber)) return undefined;
+  if (typeof value === 'bigint') {
+    return value >= 0n ? value : undefined;
+  }
+  if (typeof value === 'number') {
+    return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : undefined;
+  }
+  if (!(value instanceof LosslessNumber)) {
+    return undefined;
+  }
   const m = NUMBER_PARTS.exec(value.text);
-  if (!m) return undefined;
+  if (!m) {
+    return undefined;
+  }
   const [, sign, whole, fraction = '', exponent = '0'] = m as unknown as [string, string, string, string | undefined, string | undefined];
   const digits = (whole + fraction).replace(/^0+/, '');
-  if (digits === '') return 0n; // 0, -0, 0.00, 0e5
-  if (sign === '-') return undefined;
+  if (digits === '') {
+    return 0n;
+  } // 0, -0, 0.00, 0e5
+  if (sign === '-') {
+    return undefined;
+  }
   // value = digits × 10^shift
   const shift = Number(exponent) - fraction.length;
   if (shift >= 0) {
-    if (digits.length + shift > MAX_AMOUNT_DIGITS) return undefined;
+    if (digits.length + shift > MAX_AMOUNT_DIGITS) {
+      return undefined;
+    }
     return BigInt(digits) * 10n ** BigInt(shift);
   }
   const kept = digits.length + shift; // digits before the decimal point
-  if (kept <= 0 || !/^0*$/.test(digits.slice(kept))) return undefined;
+  if (kept <= 0 || !/^0*$/.test(digits.slice(kept))) {
+    return undefined;
+  }
   return kept > MAX_AMOUNT_DIGITS ? undefined : BigInt(digits.slice(0, kept));
 }
 
@@ -162,7 +207,9 @@ export function checkShape<T>(value: unknown, shape: Shape, root = ''): ShapeRes
   try {
     return { ok: true, value: walk(value, shape, root) as T };
   } catch (e) {
-    if (e instanceof ShapeError) return { ok: false, field: e.field, message: e.message };
+    if (e instanceof ShapeError) {
+      return { ok: false, field: e.field, message: e.message };
+    }
     throw e;
   }
 }

@@ -128,4 +128,3 @@ export type OperationDataParseResult = ShapeResult<OperationData>;
 export function parseOperationData(value: unknown): OperationDataParseResult {
   return checkShape<OperationData>(value, OPERATION_DATA_SHAPE, 'operation_data');
 }
-

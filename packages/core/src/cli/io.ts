@@ -6,11 +6,11 @@ import { parseArgs } from 'node:util';
 
 export interface CliIo {
   /** The whole of stdin as bytes; rejects with UsageError when stdin is a terminal. */
-  readStdin(): Promise<Uint8Array>;
-  out(text: string): void;
-  err(text: string): void;
+  readStdin: () => Promise<Uint8Array>;
+  out: (text: string) => void;
+  err: (text: string) => void;
   env: Readonly<Record<string, string | undefined>>;
-  now(): number;
+  now: () => number;
 }
 
 /** Exit codes: 0 success (or "valid"), 1 invalid signature or bad input data, 2 bad command line. */
@@ -48,8 +48,12 @@ export async function readStdinText(io: CliIo, what: string): Promise<string> {
   } catch {
     throw new InputError(`${what} on stdin is not valid UTF-8`);
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') throw new InputError(`stdin is empty: expected ${what}`);
+  if (text.charCodeAt(0) === 0xfeff) {
+    text = text.slice(1);
+  }
+  if (text.trim() === '') {
+    throw new InputError(`stdin is empty: expected ${what}`);
+  }
   return text;
 }
 
@@ -68,7 +72,11 @@ export function parseOptions<S extends OptionSpec>(args: string[], options: S): 
 
 /** Checks a --flag against its allowed values. */
 export function oneOf<V extends string>(flag: string, value: string | undefined, allowed: readonly V[], fallback: V): V {
-  if (value === undefined) return fallback;
-  if ((allowed as readonly string[]).includes(value)) return value as V;
+  if (value === undefined) {
+    return fallback;
+  }
+  if ((allowed as readonly string[]).includes(value)) {
+    return value as V;
+  }
   throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}, not ${JSON.stringify(value)}`);
 }

@@ -45,13 +45,19 @@ export async function landingUrlCommand(args: string[], io: CliIo): Promise<numb
   }
   if (values.parse !== undefined) {
     for (const flag of ['landing', 'success', 'fail', 'now'] as const) {
-      if (values[flag] !== undefined) throw new UsageError(`--${flag} builds a URL; it cannot be combined with --parse`);
+      if (values[flag] !== undefined) {
+        throw new UsageError(`--${flag} builds a URL; it cannot be combined with --parse`);
+      }
     }
     return parse(values.parse, values.verify === true ? requireSecret(values.secret, io) : undefined, io);
   }
-  if (values.verify) throw new UsageError('--verify goes with --parse URL');
+  if (values.verify) {
+    throw new UsageError('--verify goes with --parse URL');
+  }
   const missing = (['landing', 'success', 'fail'] as const).filter((flag) => values[flag] === undefined);
-  if (missing.length > 0) throw new UsageError(`missing ${missing.map((flag) => `--${flag} URL`).join(', ')} (or --parse URL to read one)`);
+  if (missing.length > 0) {
+    throw new UsageError(`missing ${missing.map((flag) => `--${flag} URL`).join(', ')} (or --parse URL to read one)`);
+  }
   const secret = requireSecret(values.secret, io);
   const now = values.now === undefined ? io.now() : parseNow(values.now);
 
@@ -68,7 +74,9 @@ export async function landingUrlCommand(args: string[], io: CliIo): Promise<numb
   try {
     params = buildSignedWidgetSettings(settings as UnsignedWidgetSettings, { secret, now: () => now });
   } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
+    if (!(error instanceof ValidationError)) {
+      throw error;
+    }
     problems.push(...error.problems);
   }
   let url: string | undefined;
@@ -78,11 +86,15 @@ export async function landingUrlCommand(args: string[], io: CliIo): Promise<numb
       callbacks: { success: values.success as string, fail: values.fail as string },
     });
   } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
+    if (!(error instanceof ValidationError)) {
+      throw error;
+    }
     // Without signed params the builder only repeats, under "params.", what is listed already.
     problems.push(...error.problems.filter((p) => params !== undefined || !p.field.startsWith('params')));
   }
-  if (problems.length > 0 || url === undefined) throw new InputError(problemList('cannot build the landing URL', problems));
+  if (problems.length > 0 || url === undefined) {
+    throw new InputError(problemList('cannot build the landing URL', problems));
+  }
   io.out(`${url}\n`);
   return EXIT_OK;
 }
@@ -96,18 +108,27 @@ function parseNow(text: string): number {
 
 function parse(urlOrI: string, secret: string | undefined, io: CliIo): number {
   const result = parseLandingUrl(urlOrI);
-  if (!result.ok) throw new InputError(problemList('cannot read the landing URL', result.problems));
+  if (!result.ok) {
+    throw new InputError(problemList('cannot read the landing URL', result.problems));
+  }
   const { params } = result.payload;
   io.out(`${JSON.stringify(result.payload, null, 2)}\n`);
   let status = EXIT_OK;
   const problems = validateWidgetSettings(params, { signed: true });
   if (problems.length > 0) {
-    io.out(`${problemList('problems with params', problems.map((p) => ({ ...p, field: `params.${p.field}` })))}\n`);
+    io.out(
+      `${problemList(
+        'problems with params',
+        problems.map((p) => ({ ...p, field: `params.${p.field}` })),
+      )}\n`,
+    );
     status = EXIT_INVALID;
   }
-  if (typeof params['timestamp'] === 'number') {
-    const age = Math.round((io.now() - params['timestamp']) / 1000);
-    io.out(`timestamp ${new Date(params['timestamp']).toISOString()}: ${age >= 0 ? `${age} s ago` : `${-age} s ahead`} (the service accepts 5 s behind and 30 s ahead of its clock)\n`);
+  if (typeof params.timestamp === 'number') {
+    const age = Math.round((io.now() - params.timestamp) / 1000);
+    io.out(
+      `timestamp ${new Date(params.timestamp).toISOString()}: ${age >= 0 ? `${age} s ago` : `${-age} s ahead`} (the service accepts 5 s behind and 30 s ahead of its clock)\n`,
+    );
   }
   if (secret !== undefined) {
     const verdict = verify(params, secret, { form: 'simple' });
@@ -115,7 +136,9 @@ function parse(urlOrI: string, secret: string | undefined, io: CliIo): number {
       io.out('params signature: valid\n');
     } else {
       io.out(`params signature: invalid: ${verdict.reason}: ${verdict.message}\n`);
-      if (verdict.canonical !== undefined) io.out(`canonical string checked: ${verdict.canonical}\n`);
+      if (verdict.canonical !== undefined) {
+        io.out(`canonical string checked: ${verdict.canonical}\n`);
+      }
       status = EXIT_INVALID;
     }
   }

@@ -27,10 +27,14 @@ export function retryScheduleCommand(args: string[], io: CliIo): number {
   }
   const lines = [`${'attempt'.padStart(7)}  ${'delay'.padStart(12)}  ${'since first'.padStart(18)}`];
   for (const row of rows) {
-    lines.push(`${String(row.attempt).padStart(7)}  ${`${row.delaySeconds.toFixed(3)} s`.padStart(12)}  ${duration(row.sinceFirstMs).padStart(18)}${row.capped ? '  (4 h cap)' : ''}`);
+    lines.push(
+      `${String(row.attempt).padStart(7)}  ${`${row.delaySeconds.toFixed(3)} s`.padStart(12)}  ${duration(row.sinceFirstMs).padStart(18)}${row.capped ? '  (4 h cap)' : ''}`,
+    );
   }
   const last = rows[rows.length - 1];
-  if (last !== undefined) lines.push(`${rows.length} attempts over ${duration(last.sinceFirstMs)}`);
+  if (last !== undefined) {
+    lines.push(`${rows.length} attempts over ${duration(last.sinceFirstMs)}`);
+  }
   io.out(`${lines.join('\n')}\n`);
   return EXIT_OK;
 }

@@ -55,7 +55,9 @@ Options:
 
 export async function signCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseOptions(args, { secret: { type: 'string' }, form: { type: 'string' }, numbers: { type: 'string' } });
-  if (values.help) return help(io, SIGN_HELP);
+  if (values.help) {
+    return help(io, SIGN_HELP);
+  }
   const form = oneOf('form', values.form, FORMS, 'general');
   const numbers = oneOf('numbers', values.numbers, NUMBER_READINGS, 'js');
   const secret = requireSecret(values.secret, io);
@@ -66,7 +68,9 @@ export async function signCommand(args: string[], io: CliIo): Promise<number> {
 
 export async function canonicalCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseOptions(args, { form: { type: 'string' }, numbers: { type: 'string' } });
-  if (values.help) return help(io, CANONICAL_HELP);
+  if (values.help) {
+    return help(io, CANONICAL_HELP);
+  }
   const form = oneOf('form', values.form, FORMS, 'general');
   const numbers = oneOf('numbers', values.numbers, NUMBER_READINGS, 'js');
   const body = await readBody(io, numbers);
@@ -76,17 +80,23 @@ export async function canonicalCommand(args: string[], io: CliIo): Promise<numbe
 
 export async function verifyCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseOptions(args, { secret: { type: 'string' }, form: { type: 'string' } });
-  if (values.help) return help(io, VERIFY_HELP);
+  if (values.help) {
+    return help(io, VERIFY_HELP);
+  }
   const form: SigningForm = oneOf('form', values.form, FORMS, 'general');
   const secret = requireSecret(values.secret, io);
   const bytes = await io.readStdin();
   const result = verify(bytes, secret, { form });
   if (result.ok) {
-    io.out(`valid (numbers read ${result.reading.numbers === 'raw' ? 'as received' : 'as JavaScript writes them'}, null ${result.reading.nulls === 'empty' ? 'as empty' : 'as absent'})\n`);
+    io.out(
+      `valid (numbers read ${result.reading.numbers === 'raw' ? 'as received' : 'as JavaScript writes them'}, null ${result.reading.nulls === 'empty' ? 'as empty' : 'as absent'})\n`,
+    );
     return EXIT_OK;
   }
   io.out(`invalid: ${result.reason}: ${result.message}\n`);
-  if (result.canonical !== undefined) io.out(`canonical string checked: ${result.canonical}\n`);
+  if (result.canonical !== undefined) {
+    io.out(`canonical string checked: ${result.canonical}\n`);
+  }
   return EXIT_INVALID;
 }
 
@@ -105,9 +115,13 @@ async function readBody(io: CliIo, numbers: NumberReading): Promise<Record<strin
     throw new InputError(`stdin is not valid JSON: ${error instanceof JsonParseError ? error.message : String(error)}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof LosslessNumber) {
-    throw new InputError(`stdin must hold one JSON object, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'a number' : typeof value}`);
+    throw new InputError(
+      `stdin must hold one JSON object, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'a number' : typeof value}`,
+    );
   }
-  if (numbers === 'js') warnImpreciseIntegers(value, '', io);
+  if (numbers === 'js') {
+    warnImpreciseIntegers(value, '', io);
+  }
   return value;
 }
 
@@ -119,7 +133,9 @@ function warnImpreciseIntegers(value: LosslessJsonValue, path: string, io: CliIo
     return;
   }
   if (value !== null && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) warnImpreciseIntegers(child, path === '' ? key : `${path}:${key}`, io);
+    for (const [key, child] of Object.entries(value)) {
+      warnImpreciseIntegers(child, path === '' ? key : `${path}:${key}`, io);
+    }
   }
 }
 
@@ -127,7 +143,9 @@ function signing<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof SigningInputError) throw new InputError(`cannot sign: ${error.message}`);
+    if (error instanceof SigningInputError) {
+      throw new InputError(`cannot sign: ${error.message}`);
+    }
     throw error;
   }
 }

@@ -77,9 +77,7 @@ const ROWS: readonly Row[] = [
   ['VN', 'VNM', 704, 'Viet Nam'],
 ];
 
-export const COUNTRIES: readonly Country[] = Object.freeze(
-  ROWS.map(([alpha2, alpha3, code, name]) => Object.freeze({ code, name, alpha2, alpha3 })),
-);
+export const COUNTRIES: readonly Country[] = Object.freeze(ROWS.map(([alpha2, alpha3, code, name]) => Object.freeze({ code, name, alpha2, alpha3 })));
 
 /** Country by alpha-2 code (upper case), or undefined. */
 export function findCountry(alpha2: string): Country | undefined {
@@ -92,10 +90,56 @@ export function findCountry(alpha2: string): Country | undefined {
  * from the shop's country"); every value is a code in the fiat table.
  */
 export const COUNTRY_CURRENCY: Readonly<Record<string, string>> = Object.freeze({
-  AT: 'EUR', BE: 'EUR', BG: 'BGN', HR: 'EUR', CY: 'EUR', CZ: 'CZK', DK: 'DKK', EE: 'EUR', FI: 'EUR', FR: 'EUR',
-  DE: 'EUR', GR: 'EUR', HU: 'HUF', IE: 'EUR', IT: 'EUR', LV: 'EUR', LT: 'EUR', LU: 'EUR', MT: 'EUR', NL: 'EUR',
-  PL: 'PLN', PT: 'EUR', RO: 'RON', SK: 'EUR', SI: 'EUR', ES: 'EUR', SE: 'SEK', LI: 'CHF', NO: 'NOK',
-  GB: 'GBP', CH: 'CHF', US: 'USD', AR: 'ARS', AM: 'AMD', AU: 'AUD', AZ: 'AZN', BH: 'BHD', BR: 'BRL', CA: 'CAD',
-  HK: 'HKD', IL: 'ILS', IN: 'INR', KZ: 'KZT', MY: 'MYR', MD: 'MDL', TW: 'TWD', NZ: 'NZD', SA: 'SAR', KR: 'KRW',
-  TR: 'TRY', UA: 'UAH', VN: 'VND',
+  AT: 'EUR',
+  BE: 'EUR',
+  BG: 'BGN',
+  HR: 'EUR',
+  CY: 'EUR',
+  CZ: 'CZK',
+  DK: 'DKK',
+  EE: 'EUR',
+  FI: 'EUR',
+  FR: 'EUR',
+  DE: 'EUR',
+  GR: 'EUR',
+  HU: 'HUF',
+  IE: 'EUR',
+  IT: 'EUR',
+  LV: 'EUR',
+  LT: 'EUR',
+  LU: 'EUR',
+  MT: 'EUR',
+  NL: 'EUR',
+  PL: 'PLN',
+  PT: 'EUR',
+  RO: 'RON',
+  SK: 'EUR',
+  SI: 'EUR',
+  ES: 'EUR',
+  SE: 'SEK',
+  LI: 'CHF',
+  NO: 'NOK',
+  GB: 'GBP',
+  CH: 'CHF',
+  US: 'USD',
+  AR: 'ARS',
+  AM: 'AMD',
+  AU: 'AUD',
+  AZ: 'AZN',
+  BH: 'BHD',
+  BR: 'BRL',
+  CA: 'CAD',
+  HK: 'HKD',
+  IL: 'ILS',
+  IN: 'INR',
+  KZ: 'KZT',
+  MY: 'MYR',
+  MD: 'MDL',
+  TW: 'TWD',
+  NZ: 'NZD',
+  SA: 'SAR',
+  KR: 'KRW',
+  TR: 'TRY',
+  UA: 'UAH',
+  VN: 'VND',
 });

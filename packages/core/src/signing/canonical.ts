@@ -89,7 +89,9 @@ function byNameThenText(x: Member, y: Member): number {
   const siblings = x.prefix === y.prefix;
   const a = siblings ? x.key : x.name;
   const b = siblings ? y.key : y.name;
-  if (a !== b) return a < b ? -1 : 1;
+  if (a !== b) {
+    return a < b ? -1 : 1;
+  }
   return x.text < y.text ? -1 : x.text > y.text ? 1 : 0;
 }
 
@@ -127,11 +129,15 @@ function collect(node: object, isArray: boolean, path: string, depth: number, re
   // sort above, which alone decides the order, has little left to do.
   const keys = isArray ? Array.from({ length: (node as unknown[]).length }, (_, i) => String(i)) : sortedKeys(node);
   for (const key of keys) {
-    if (depth === 0 && key === SIGNATURE_MEMBER) continue;
+    if (depth === 0 && key === SIGNATURE_MEMBER) {
+      continue;
+    }
     const child: unknown = (node as Record<string, unknown>)[key];
     const name = prefix + key;
     const text = leafText(child, isArray, reading, name);
-    if (text === SKIP) continue;
+    if (text === SKIP) {
+      continue;
+    }
     if (text === CONTAINER) {
       collect(child as object, Array.isArray(child), name, depth + 1, reading, members);
     } else {
@@ -148,11 +154,15 @@ function collect(node: object, isArray: boolean, path: string, depth: number, re
  */
 function sortedKeys(node: object): string[] {
   const keys = Object.keys(node);
-  if (keys.length > 32) return keys.sort();
+  if (keys.length > 32) {
+    return keys.sort();
+  }
   for (let i = 1; i < keys.length; i++) {
     const key = keys[i] as string;
     let j = i - 1;
-    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+    for (; j >= 0 && (keys[j] as string) > key; j--) {
+      keys[j + 1] = keys[j] as string;
+    }
     keys[j + 1] = key;
   }
   return keys;
@@ -173,7 +183,9 @@ function leafText(value: unknown, inArray: boolean, reading: Reading, name: stri
     case 'string':
       return value;
     case 'number':
-      if (Number.isFinite(value)) return String(value);
+      if (Number.isFinite(value)) {
+        return String(value);
+      }
       throw new SigningInputError(name, `${String(value)} cannot be signed (JSON has no such number)`);
     case 'boolean':
       return value ? '1' : '0';
@@ -182,17 +194,25 @@ function leafText(value: unknown, inArray: boolean, reading: Reading, name: stri
     case 'object':
       return objectText(value, reading, name);
     default: // undefined, function, symbol
-      if (!inArray) return SKIP;
+      if (!inArray) {
+        return SKIP;
+      }
       return reading.omitNulls ? SKIP : '';
   }
 }
 
 function objectText(value: object | null, reading: Reading, name: string): string | typeof SKIP | typeof CONTAINER {
-  if (value === null) return reading.omitNulls ? SKIP : '';
+  if (value === null) {
+    return reading.omitNulls ? SKIP : '';
+  }
   if (value instanceof LosslessNumber) {
-    if (reading.rawNumbers) return value.text;
+    if (reading.rawNumbers) {
+      return value.text;
+    }
     const n = value.value;
-    if (Number.isFinite(n)) return String(n);
+    if (Number.isFinite(n)) {
+      return String(n);
+    }
     throw new SigningInputError(name, `${value.text} is out of the range of a JS number`);
   }
   if (Array.isArray(value) || isPlainObject(value)) {
@@ -207,7 +227,7 @@ function objectText(value: object | null, reading: Reading, name: string): strin
 
 /** False when `text` holds a lone UTF-16 surrogate. (Node 20's String#isWellFormed; ES2022 typings lack it.) */
 function isWellFormed(text: string): boolean {
-  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+  return (text as unknown as { isWellFormed: () => boolean }).isWellFormed();
 }
 
 function isPlainObject(value: object): boolean {
@@ -216,8 +236,12 @@ function isPlainObject(value: object): boolean {
 }
 
 function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  if (value === null) {
+    return 'null';
+  }
+  if (Array.isArray(value)) {
+    return 'an array';
+  }
   if (typeof value === 'object') {
     const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
     return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object';

@@ -11,6 +11,8 @@ export function hmacSha512Hex(text: string, secret: string): string {
  * SHA-512 signature is public anyway.
  */
 export function timingSafeEqualHex(a: string, b: string): boolean {
-  if (typeof a !== 'string' || typeof b !== 'string' || a.length !== b.length) return false;
+  if (typeof a !== 'string' || typeof b !== 'string' || a.length !== b.length) {
+    return false;
+  }
   return timingSafeEqual(Buffer.from(a.toLowerCase(), 'utf8'), Buffer.from(b.toLowerCase(), 'utf8'));
 }

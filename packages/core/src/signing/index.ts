@@ -1,11 +1,4 @@
-export {
-  canonicalString,
-  SIGNATURE_MEMBER,
-  type CanonicalOptions,
-  type NullReading,
-  type NumberReading,
-  type SigningForm,
-} from './canonical.js';
+export { canonicalString, SIGNATURE_MEMBER, type CanonicalOptions, type NullReading, type NumberReading, type SigningForm } from './canonical.js';
 export { SigningInputError } from './errors.js';
 export { hmacSha512Hex, timingSafeEqualHex } from './hmac.js';
 export {

@@ -39,13 +39,7 @@ export class LosslessNumber {
   }
 }
 
-export type LosslessJsonValue =
-  | null
-  | boolean
-  | string
-  | LosslessNumber
-  | LosslessJsonValue[]
-  | { [member: string]: LosslessJsonValue };
+export type LosslessJsonValue = null | boolean | string | LosslessNumber | LosslessJsonValue[] | { [member: string]: LosslessJsonValue };
 
 export type LosslessJsonObject = { [member: string]: LosslessJsonValue };
 
@@ -103,8 +97,11 @@ class Parser {
     let pos = this.pos;
     while (pos < text.length) {
       const c = text.charCodeAt(pos);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
-      else break;
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+        pos++;
+      } else {
+        break;
+      }
     }
     this.pos = pos;
   }
@@ -125,8 +122,12 @@ class Parser {
       case 0x6e /* n */:
         return this.parseLiteral('null', null);
       default:
-        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.parseNumber();
-        if (Number.isNaN(c)) this.fail('Unexpected end of JSON text');
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+          return this.parseNumber();
+        }
+        if (Number.isNaN(c)) {
+          this.fail('Unexpected end of JSON text');
+        }
         this.fail(`Unexpected character ${JSON.stringify(this.text[this.pos])}`);
     }
   }
@@ -143,7 +144,9 @@ class Parser {
     const text = this.text;
     const start = this.pos;
     let pos = start;
-    if (text.charCodeAt(pos) === 0x2d) pos++;
+    if (text.charCodeAt(pos) === 0x2d) {
+      pos++;
+    }
     const firstDigit = text.charCodeAt(pos);
     if (firstDigit === 0x30) {
       pos++;
@@ -154,16 +157,22 @@ class Parser {
     }
     if (text.charCodeAt(pos) === 0x2e /* . */) {
       const afterDot = this.skipDigits(pos + 1);
-      if (afterDot === pos + 1) this.fail('Invalid number: digits expected after "."', afterDot);
+      if (afterDot === pos + 1) {
+        this.fail('Invalid number: digits expected after "."', afterDot);
+      }
       pos = afterDot;
     }
     const e = text.charCodeAt(pos);
     if (e === 0x65 || e === 0x45) {
       pos++;
       const sign = text.charCodeAt(pos);
-      if (sign === 0x2b || sign === 0x2d) pos++;
+      if (sign === 0x2b || sign === 0x2d) {
+        pos++;
+      }
       const afterExp = this.skipDigits(pos);
-      if (afterExp === pos) this.fail('Invalid number: digits expected in the exponent', afterExp);
+      if (afterExp === pos) {
+        this.fail('Invalid number: digits expected in the exponent', afterExp);
+      }
       pos = afterExp;
     }
     this.pos = pos;
@@ -174,7 +183,9 @@ class Parser {
     const text = this.text;
     while (pos < text.length) {
       const c = text.charCodeAt(pos);
-      if (c < 0x30 || c > 0x39) break;
+      if (c < 0x30 || c > 0x39) {
+        break;
+      }
       pos++;
     }
     return pos;
@@ -186,10 +197,16 @@ class Parser {
     let pos = start + 1;
     let escaped = false;
     for (;;) {
-      if (pos >= text.length) this.fail('Unterminated string', start);
+      if (pos >= text.length) {
+        this.fail('Unterminated string', start);
+      }
       const c = text.charCodeAt(pos);
-      if (c === 0x22) break;
-      if (c < 0x20) this.fail('Control character in string', pos);
+      if (c === 0x22) {
+        break;
+      }
+      if (c < 0x20) {
+        this.fail('Control character in string', pos);
+      }
       if (c === 0x5c /* \ */) {
         escaped = true;
         pos += 2;
@@ -198,7 +215,9 @@ class Parser {
       pos++;
     }
     this.pos = pos + 1;
-    if (!escaped) return text.slice(start + 1, pos);
+    if (!escaped) {
+      return text.slice(start + 1, pos);
+    }
     // JSON.parse decodes escapes exactly as the standard says and rejects bad ones.
     try {
       return JSON.parse(text.slice(start, pos + 1)) as string;
@@ -208,7 +227,9 @@ class Parser {
   }
 
   private parseArray(depth: number): LosslessJsonValue[] {
-    if (depth > MAX_DEPTH) this.fail(`Nesting deeper than ${MAX_DEPTH} levels`);
+    if (depth > MAX_DEPTH) {
+      this.fail(`Nesting deeper than ${MAX_DEPTH} levels`);
+    }
     this.pos++; // [
     const items: LosslessJsonValue[] = [];
     this.skipWhitespace();
@@ -233,7 +254,9 @@ class Parser {
   }
 
   private parseObject(depth: number): LosslessJsonObject {
-    if (depth > MAX_DEPTH) this.fail(`Nesting deeper than ${MAX_DEPTH} levels`);
+    if (depth > MAX_DEPTH) {
+      this.fail(`Nesting deeper than ${MAX_DEPTH} levels`);
+    }
     this.pos++; // {
     const object: LosslessJsonObject = {};
     this.skipWhitespace();
@@ -243,10 +266,14 @@ class Parser {
     }
     for (;;) {
       this.skipWhitespace();
-      if (this.text.charCodeAt(this.pos) !== 0x22) this.fail('Expected a member name (a string)');
+      if (this.text.charCodeAt(this.pos) !== 0x22) {
+        this.fail('Expected a member name (a string)');
+      }
       const name = this.parseString();
       this.skipWhitespace();
-      if (this.text.charCodeAt(this.pos) !== 0x3a /* : */) this.fail('Expected ":" after member name');
+      if (this.text.charCodeAt(this.pos) !== 0x3a /* : */) {
+        this.fail('Expected ":" after member name');
+      }
       this.pos++;
       this.skipWhitespace();
       const value = this.parseValue(depth);
@@ -271,11 +298,17 @@ class Parser {
  * as JSON.parse rounds them). For members whose exact value does not matter.
  */
 export function losslessToPlain(value: LosslessJsonValue): unknown {
-  if (value instanceof LosslessNumber) return value.value;
-  if (Array.isArray(value)) return value.map(losslessToPlain);
+  if (value instanceof LosslessNumber) {
+    return value.value;
+  }
+  if (Array.isArray(value)) {
+    return value.map(losslessToPlain);
+  }
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const name of Object.keys(value)) defineMember(out, name, losslessToPlain(value[name] as LosslessJsonValue));
+    for (const name of Object.keys(value)) {
+      defineMember(out, name, losslessToPlain(value[name] as LosslessJsonValue));
+    }
     return out;
   }
   return value;
@@ -283,8 +316,11 @@ export function losslessToPlain(value: LosslessJsonValue): unknown {
 
 /** Adds a member; a member named "__proto__" stays a member (as in JSON.parse) instead of replacing the prototype. */
 export function defineMember(object: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__') Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
-  else object[name] = value;
+  if (name === '__proto__') {
+    Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    object[name] = value;
+  }
 }
 
 /**
@@ -299,31 +335,47 @@ export function defineMember(object: Record<string, unknown>, name: string, valu
  */
 export function stringifyJsonLossless(value: unknown): string {
   const text = writeJson(value, '', new Set<object>(), 0);
-  if (text === undefined) throw new TypeError(`cannot write ${typeof value} as JSON`);
+  if (text === undefined) {
+    throw new TypeError(`cannot write ${typeof value} as JSON`);
+  }
   return text;
 }
 
 function writeJson(value: unknown, key: string, open: Set<object>, depth: number): string | undefined {
-  if (value instanceof LosslessNumber) return value.text;
+  if (value instanceof LosslessNumber) {
+    return value.text;
+  }
   if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     value = (value as { toJSON: (key: string) => unknown }).toJSON(key);
-    if (value instanceof LosslessNumber) return value.text;
+    if (value instanceof LosslessNumber) {
+      return value.text;
+    }
   }
-  if (value instanceof Number || value instanceof String || value instanceof Boolean) value = value.valueOf();
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+    value = value.valueOf();
+  }
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`${String(value)} cannot be written as JSON (member "${key}")`);
+      if (!Number.isFinite(value)) {
+        throw new TypeError(`${String(value)} cannot be written as JSON (member "${key}")`);
+      }
       return JSON.stringify(value);
     case 'bigint':
       return value.toString();
     case 'boolean':
       return value ? 'true' : 'false';
     case 'object': {
-      if (value === null) return 'null';
-      if (open.has(value)) throw new TypeError(`cannot write a cyclic structure as JSON (member "${key}")`);
-      if (depth >= MAX_DEPTH) throw new TypeError(`cannot write JSON nested deeper than ${MAX_DEPTH} levels`);
+      if (value === null) {
+        return 'null';
+      }
+      if (open.has(value)) {
+        throw new TypeError(`cannot write a cyclic structure as JSON (member "${key}")`);
+      }
+      if (depth >= MAX_DEPTH) {
+        throw new TypeError(`cannot write JSON nested deeper than ${MAX_DEPTH} levels`);
+      }
       open.add(value);
       let text: string;
       if (Array.isArray(value)) {
@@ -333,7 +385,9 @@ function writeJson(value: unknown, key: string, open: Set<object>, depth: number
         const members: string[] = [];
         for (const name of Object.keys(value)) {
           const item = writeJson((value as Record<string, unknown>)[name], name, open, depth + 1);
-          if (item !== undefined) members.push(`${JSON.stringify(name)}:${item}`);
+          if (item !== undefined) {
+            members.push(`${JSON.stringify(name)}:${item}`);
+          }
         }
         text = `{${members.join(',')}}`;
       }

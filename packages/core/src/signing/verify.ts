@@ -1,10 +1,4 @@
-import {
-  canonicalString,
-  SIGNATURE_MEMBER,
-  type NullReading,
-  type NumberReading,
-  type SigningForm,
-} from './canonical.js';
+import { canonicalString, SIGNATURE_MEMBER, type NullReading, type NumberReading, type SigningForm } from './canonical.js';
 import { SigningInputError } from './errors.js';
 import { hmacSha512Hex, timingSafeEqualHex } from './hmac.js';
 import { JsonParseError, parseJsonLossless } from './lossless-json.js';
@@ -115,7 +109,9 @@ function verifyUnsafe(body: string | Uint8Array | object, secret: string, option
       continue; // e.g. 1e400 has a raw reading but no JS one
     }
     primary ??= canonical;
-    if (tried.includes(canonical)) continue;
+    if (tried.includes(canonical)) {
+      continue;
+    }
     tried.push(canonical);
     if (timingSafeEqualHex(hmacSha512Hex(canonical, secret), signature)) {
       return { ok: true, canonical, reading: { ...reading } };
@@ -125,9 +121,7 @@ function verifyUnsafe(body: string | Uint8Array | object, secret: string, option
     ok: false,
     reason: 'mismatch',
     message:
-      tried.length === 1
-        ? 'signature does not match the body'
-        : `signature does not match the body (${tried.length} readings of its numbers and nulls tried)`,
+      tried.length === 1 ? 'signature does not match the body' : `signature does not match the body (${tried.length} readings of its numbers and nulls tried)`,
     canonical: primary as string,
   };
 }

@@ -14,8 +14,11 @@ export class AdminSession {
       const eq = pair!.indexOf('=');
       const name = pair!.slice(0, eq).trim();
       const value = pair!.slice(eq + 1).trim();
-      if (value === '' || /expires=Thu, 01[- ]Jan[- ]1970/i.test(line) || value === 'deleted') this.cookies.delete(name);
-      else this.cookies.set(name, value);
+      if (value === '' || /expires=Thu, 01[- ]Jan[- ]1970/i.test(line) || value === 'deleted') {
+        this.cookies.delete(name);
+      } else {
+        this.cookies.set(name, value);
+      }
     }
   }
 
@@ -74,19 +77,29 @@ export function formFields(html: string, formSelector: RegExp = /<form[^>]*>([\s
     for (const input of inner.matchAll(/<input\b[^>]*>/g)) {
       const tag = input[0];
       const name = attr(tag, 'name');
-      if (!name || /\bdisabled\b/.test(tag)) continue;
+      if (!name || /\bdisabled\b/.test(tag)) {
+        continue;
+      }
       const type = attr(tag, 'type') ?? 'text';
-      if ((type === 'checkbox' || type === 'radio') && !/\bchecked\b/.test(tag)) continue;
-      if (type === 'submit' && fields.has(name)) continue;
+      if ((type === 'checkbox' || type === 'radio') && !/\bchecked\b/.test(tag)) {
+        continue;
+      }
+      if (type === 'submit' && fields.has(name)) {
+        continue;
+      }
       fields.set(decode(name), decode(attr(tag, 'value') ?? ''));
     }
     for (const area of inner.matchAll(/<textarea\b[^>]*\bname="([^"]*)"[^>]*>([\s\S]*?)<\/textarea>/g)) {
-      if (/\bdisabled\b/.test(area[0].split('>')[0]!)) continue;
+      if (/\bdisabled\b/.test(area[0].split('>')[0]!)) {
+        continue;
+      }
       fields.set(decode(area[1]!), decode(area[2]!));
     }
     for (const select of inner.matchAll(/<select\b([^>]*)>([\s\S]*?)<\/select>/g)) {
       const name = attr(select[1]!, 'name');
-      if (!name || /\bdisabled\b/.test(select[1]!)) continue;
+      if (!name || /\bdisabled\b/.test(select[1]!)) {
+        continue;
+      }
       const selected = /<option\b[^>]*\bvalue="([^"]*)"[^>]*\bselected\b/.exec(select[2]!) ?? /<option\b[^>]*\bvalue="([^"]*)"/.exec(select[2]!);
       fields.set(decode(name), decode(selected?.[1] ?? ''));
     }

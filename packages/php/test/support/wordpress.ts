@@ -23,16 +23,16 @@ interface FoundWordPress {
   source: string;
 }
 interface HarnessLib {
-  resolveWordPress(o: { siteDir: string }): Promise<{ installMode: string; version: string; source: string }>;
-  findWordPress(): Promise<FoundWordPress>;
-  layOutWordPress(found: FoundWordPress, siteDir: string): Promise<void>;
-  findWooCommerce(o: { wordpressVersion?: string }): Promise<{ found: boolean; dir?: string; version?: string; message?: string }>;
-  detectNative(): { available: boolean; missing: string[] };
-  startNativeSite(o: Record<string, unknown>): Promise<{ url: string; pids: Record<string, number>; stop(): Promise<void> }>;
-  spawnLogged(command: string, args: string[], o: { logFile: string; onLine?: (line: string) => void }): import('node:child_process').ChildProcess;
-  waitForHttp(url: string, o: { timeoutMs: number; child?: unknown; what?: string }): Promise<void>;
-  stopChild(child: unknown): Promise<void>;
-  freePort(preferred: number, span?: number, exclude?: number[]): Promise<number>;
+  resolveWordPress: (o: { siteDir: string }) => Promise<{ installMode: string; version: string; source: string }>;
+  findWordPress: () => Promise<FoundWordPress>;
+  layOutWordPress: (found: FoundWordPress, siteDir: string) => Promise<void>;
+  findWooCommerce: (o: { wordpressVersion?: string }) => Promise<{ found: boolean; dir?: string; version?: string; message?: string }>;
+  detectNative: () => { available: boolean; missing: string[] };
+  startNativeSite: (o: Record<string, unknown>) => Promise<{ url: string; pids: Record<string, number>; stop: () => Promise<void> }>;
+  spawnLogged: (command: string, args: string[], o: { logFile: string; onLine?: (line: string) => void }) => import('node:child_process').ChildProcess;
+  waitForHttp: (url: string, o: { timeoutMs: number; child?: unknown; what?: string }) => Promise<void>;
+  stopChild: (child: unknown) => Promise<void>;
+  freePort: (preferred: number, span?: number, exclude?: number[]) => Promise<number>;
   PLAYGROUND_CLI: string;
   STATE_DIR: string;
 }
@@ -62,9 +62,9 @@ export interface WordPressSite {
   /** Host directory of the site (wp-content/debug.log lives under it). */
   siteDir: string;
   logFile: string;
-  stop(): Promise<void>;
-  get(route: string): Promise<Response>;
-  probe<T>(action: Record<string, unknown>): Promise<T>;
+  stop: () => Promise<void>;
+  get: (route: string) => Promise<Response>;
+  probe: <T>(action: Record<string, unknown>) => Promise<T>;
 }
 
 export interface PluginBuild {
@@ -78,10 +78,14 @@ async function buildPlugin(source: string, target: string, namespace: string, te
   await cp(source, target, { recursive: true, filter: (p) => !p.includes(`${path.sep}lib`) && !p.includes('node_modules') });
   await run(process.execPath, [
     path.join(PHP_PACKAGE_DIR, 'scripts', 'prefix.mjs'),
-    '--plugin-dir', target,
-    '--namespace', namespace,
-    '--text-domain', textDomain,
-    '--lib-version', libVersion,
+    '--plugin-dir',
+    target,
+    '--namespace',
+    namespace,
+    '--text-domain',
+    textDomain,
+    '--lib-version',
+    libVersion,
   ]);
 }
 
@@ -110,13 +114,17 @@ export async function startWordPress(options: {
   await buildPlugin(path.join(REPO_DIR, 'plugins', 'checkout'), checkoutDir, 'Card2Crypto\\Checkout', 'card2crypto-checkout', options.checkout.libVersion);
   await buildPlugin(path.join(REPO_DIR, 'plugins', 'widget'), widgetDir, 'Card2Crypto\\Widget', 'card2crypto-widget', options.widget.libVersion);
 
-  if (options.phpVersion === 'native') return startNative(lib, options, { stateDir, siteDir, pluginsDir, checkoutDir, widgetDir });
+  if (options.phpVersion === 'native') {
+    return startNative(lib, options, { stateDir, siteDir, pluginsDir, checkoutDir, widgetDir });
+  }
 
   const wordpress = await lib.resolveWordPress({ siteDir });
   const woocommerce = await lib.findWooCommerce({ wordpressVersion: wordpress.version });
 
   const steps: unknown[] = [];
-  if (woocommerce.found) steps.push({ step: 'activatePlugin', pluginPath: 'woocommerce/woocommerce.php' });
+  if (woocommerce.found) {
+    steps.push({ step: 'activatePlugin', pluginPath: 'woocommerce/woocommerce.php' });
+  }
   steps.push({ step: 'activatePlugin', pluginPath: 'card2crypto-checkout/card2crypto-checkout.php' });
   steps.push({ step: 'activatePlugin', pluginPath: 'card2crypto-widget/card2crypto-widget.php' });
   const blueprintFile = path.join(stateDir, 'blueprint.json');
@@ -138,20 +146,34 @@ export async function startWordPress(options: {
     `--mount=${widgetDir}:/wordpress/wp-content/plugins/card2crypto-widget`,
     `--mount=${path.join(PHP_PACKAGE_DIR, 'test', 'wordpress', 'mu-plugins')}:/wordpress/wp-content/mu-plugins`,
     `--blueprint=${blueprintFile}`,
-    '--define-bool', 'WP_DEBUG', 'true',
-    '--define-bool', 'WP_DEBUG_DISPLAY', 'false',
-    '--define-bool', 'WP_DEBUG_LOG', 'true',
+    '--define-bool',
+    'WP_DEBUG',
+    'true',
+    '--define-bool',
+    'WP_DEBUG_DISPLAY',
+    'false',
+    '--define-bool',
+    'WP_DEBUG_LOG',
+    'true',
   ];
-  if (woocommerce.found && woocommerce.dir) args.push(`--mount=${woocommerce.dir}:/wordpress/wp-content/plugins/woocommerce`);
-  for (const [name, value] of Object.entries(options.defines ?? {})) args.push('--define', name, value);
+  if (woocommerce.found && woocommerce.dir) {
+    args.push(`--mount=${woocommerce.dir}:/wordpress/wp-content/plugins/woocommerce`);
+  }
+  for (const [name, value] of Object.entries(options.defines ?? {})) {
+    args.push('--define', name, value);
+  }
 
   let ready = false;
   const problems: string[] = [];
   const child = lib.spawnLogged(process.execPath, args, {
     logFile,
     onLine: (line) => {
-      if (line.includes('Ready! WordPress is running')) ready = true;
-      if (/fatal|error/i.test(line) && problems.length < 20) problems.push(line);
+      if (line.includes('Ready! WordPress is running')) {
+        ready = true;
+      }
+      if (/fatal|error/i.test(line) && problems.length < 20) {
+        problems.push(line);
+      }
     },
   });
   const stop = () => lib.stopChild(child);
@@ -167,8 +189,12 @@ export async function startWordPress(options: {
   try {
     await lib.waitForHttp(`${url}/wp-login.php`, { timeoutMs: 8 * 60_000, child, what: 'WordPress Playground' });
     const deadline = Date.now() + 8 * 60_000;
-    while (!ready && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 200));
-    if (!ready) throw new Error('Playground never said it was ready');
+    while (!ready && Date.now() < deadline && child.exitCode === null) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    if (!ready) {
+      throw new Error('Playground never said it was ready');
+    }
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message} (log: ${logFile})\n${problems.join('\n')}`);
@@ -190,7 +216,9 @@ async function startNative(
     [dirs.widgetDir, 'wp-content/plugins/card2crypto-widget'],
     [path.join(PHP_PACKAGE_DIR, 'test', 'wordpress', 'mu-plugins'), 'wp-content/mu-plugins'],
   ];
-  if (woocommerce.found && woocommerce.dir) links.push([woocommerce.dir, 'wp-content/plugins/woocommerce']);
+  if (woocommerce.found && woocommerce.dir) {
+    links.push([woocommerce.dir, 'wp-content/plugins/woocommerce']);
+  }
   const site = await lib.startNativeSite({
     stateDir: dirs.stateDir,
     siteDir: dirs.siteDir,
@@ -199,7 +227,11 @@ async function startNative(
     prepare: (siteDir: string) => lib.layOutWordPress(wordpress, siteDir),
     links,
     defines: options.defines ?? {},
-    activate: [...(woocommerce.found ? ['woocommerce/woocommerce.php'] : []), 'card2crypto-checkout/card2crypto-checkout.php', 'card2crypto-widget/card2crypto-widget.php'],
+    activate: [
+      ...(woocommerce.found ? ['woocommerce/woocommerce.php'] : []),
+      'card2crypto-checkout/card2crypto-checkout.php',
+      'card2crypto-widget/card2crypto-widget.php',
+    ],
     admin: { username: 'admin', password: 'password' },
   });
   killOnExit(Object.values(site.pids));
@@ -243,7 +275,7 @@ function siteHandle(site: {
   pluginsDir: string;
   siteDir: string;
   logFile: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }): WordPressSite {
   const { url } = site;
   return {
@@ -258,7 +290,11 @@ function siteHandle(site: {
     stop: site.stop,
     get: (route: string) => fetch(`${url}${route}`, { redirect: 'manual' }),
     async probe<T>(action: Record<string, unknown>): Promise<T> {
-      const response = await fetch(`${url}/wp-json/c2c-test/v1/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(action) });
+      const response = await fetch(`${url}/wp-json/c2c-test/v1/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(action),
+      });
       const text = await response.text();
       try {
         return JSON.parse(text) as T;

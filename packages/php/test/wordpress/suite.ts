@@ -39,7 +39,8 @@ function signedText(text: string, secret: string): string {
   return `${text.slice(0, -1)},"signature":"${sign(parseJsonLossless(text) as object, secret)}"}`;
 }
 
-const OPERATION = '{"operation_data":{"status":"pending","status_code":2,"operation_info":{"id":"op-wp-1","from":{"amount":2500,"currency":{"code":"EUR"}},"currency_rate":61000.50},"partner_info":{"operation_id":"order-77"}}}';
+const OPERATION =
+  '{"operation_data":{"status":"pending","status_code":2,"operation_info":{"id":"op-wp-1","from":{"amount":2500,"currency":{"code":"EUR"}},"currency_rate":61000.50},"partner_info":{"operation_id":"order-77"}}}';
 
 interface LibraryInfo {
   version: string;
@@ -78,294 +79,364 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
   const skip =
     config.php === 'native'
       ? (nativeMissing ?? false)
-      : nativeMissing === null && `the native runtime runs this suite here (wordpress-native.test.ts); CARD2CRYPTO_RUNTIME=playground runs it on PHP ${config.php}`;
-  describe(`WordPress on PHP ${config.php}`, { timeout: 20 * 60_000, skip: process.env.CARD2CRYPTO_RUNTIME === 'playground' && config.php !== 'native' ? false : skip }, () => {
-    let site: WordPressSite;
-    let api: http.Server;
-    const apiRequests: string[] = [];
+      : nativeMissing === null &&
+        `the native runtime runs this suite here (wordpress-native.test.ts); CARD2CRYPTO_RUNTIME=playground runs it on PHP ${config.php}`;
+  describe(
+    `WordPress on PHP ${config.php}`,
+    { timeout: 20 * 60_000, skip: process.env.CARD2CRYPTO_RUNTIME === 'playground' && config.php !== 'native' ? false : skip },
+    () => {
+      let site: WordPressSite;
+      let api: http.Server;
+      const apiRequests: string[] = [];
 
-    before(async () => {
-      site = await startWordPress({
-        name: `php-${config.php}`,
-        phpVersion: config.php,
-        checkout: { libVersion: CHECKOUT_LIB },
-        widget: { libVersion: WIDGET_LIB },
-        port: config.port,
-        defines: config.defines,
-      });
-      api = http.createServer((req, res) => {
-        let raw = '';
-        req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-        req.on('end', () => {
-          apiRequests.push(raw);
-          const mode = (req.url ?? '').split('/')[1];
-          if (mode === 'slow') {
-            setTimeout(() => res.end(signedText('{"service_fee":0.01}', API_SECRET)), 4000);
-            return;
-          }
-          if (mode === 'e429') {
-            res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '12' });
-            res.end('{"error":{"code":"too_many_requests","message":"slow down"}}');
-            return;
-          }
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(mode === 'forged' ? `{"service_fee":0.01,"signature":"${'0'.repeat(128)}"}` : signedText('{"service_fee":0.0125}', API_SECRET));
+      before(async () => {
+        site = await startWordPress({
+          name: `php-${config.php}`,
+          phpVersion: config.php,
+          checkout: { libVersion: CHECKOUT_LIB },
+          widget: { libVersion: WIDGET_LIB },
+          port: config.port,
+          defines: config.defines,
         });
+        api = http.createServer((req, res) => {
+          let raw = '';
+          req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+          req.on('end', () => {
+            apiRequests.push(raw);
+            const mode = (req.url ?? '').split('/')[1];
+            if (mode === 'slow') {
+              setTimeout(() => res.end(signedText('{"service_fee":0.01}', API_SECRET)), 4000);
+              return;
+            }
+            if (mode === 'e429') {
+              res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '12' });
+              res.end('{"error":{"code":"too_many_requests","message":"slow down"}}');
+              return;
+            }
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(mode === 'forged' ? `{"service_fee":0.01,"signature":"${'0'.repeat(128)}"}` : signedText('{"service_fee":0.0125}', API_SECRET));
+          });
+        });
+        await new Promise<void>((resolve) => api.listen(config.apiPort, '127.0.0.1', resolve));
       });
-      await new Promise<void>((resolve) => api.listen(config.apiPort, '127.0.0.1', resolve));
-    });
 
-    after(async () => {
-      await site?.stop();
-      await new Promise<void>((resolve) => (api ? api.close(() => resolve()) : resolve()));
-    });
+      after(async () => {
+        await site?.stop();
+        await new Promise<void>((resolve) => (api ? api.close(() => resolve()) : resolve()));
+      });
 
-    test('both plugins are active at once, each on its own copy and version of the shared library', async () => {
-      const response = await site.get('/wp-json/c2c-test/v1/state');
-      assert.equal(response.status, 200);
-      const state = (await response.json()) as State;
-      if (config.php !== 'native') assert.equal(state.php.slice(0, 3), config.php);
-      assert.ok(state.active_plugins.includes('card2crypto-checkout/card2crypto-checkout.php'));
-      assert.ok(state.active_plugins.includes('card2crypto-widget/card2crypto-widget.php'));
-      assert.equal(state.checkout?.version, CHECKOUT_LIB);
-      assert.equal(state.widget?.version, WIDGET_LIB);
-      assert.equal(state.checkout?.namespace, 'Card2Crypto\\Checkout\\Shared');
-      assert.equal(state.widget?.namespace, 'Card2Crypto\\Widget\\Shared');
-      for (const [plugin, info] of [['card2crypto-checkout', state.checkout], ['card2crypto-widget', state.widget]] as const) {
-        for (const [name, file] of Object.entries(info!.classes)) {
-          assert.ok(file?.startsWith(`${site.pluginFilesDir}/${plugin}/lib/shared/`), `${plugin} loads ${name} from its own copy, not ${file}`);
+      test('both plugins are active at once, each on its own copy and version of the shared library', async () => {
+        const response = await site.get('/wp-json/c2c-test/v1/state');
+        assert.equal(response.status, 200);
+        const state = (await response.json()) as State;
+        if (config.php !== 'native') {
+          assert.equal(state.php.slice(0, 3), config.php);
         }
-      }
-      assert.equal(state.unprefixed, false, 'nobody loaded the unprefixed namespace');
-      if (site.woocommerce) assert.ok(state.gateways.includes('card2crypto'), 'the gateway is registered with WooCommerce');
-      const debugLog = path.join(site.siteDir, 'wp-content', 'debug.log');
-      const log = existsSync(debugLog) ? readFileSync(debugLog, 'utf8') : '';
-      assert.doesNotMatch(log, /PHP (Fatal|Parse) error|Cannot redeclare|Cannot declare class/);
-      assert.doesNotMatch(log, /card2crypto-(checkout|widget)\/[^\n]*(Warning|Deprecated|Notice)/, 'no PHP warning from either plugin');
-      if (config.php === 'native') {
-        // The web server never hands out logs: debug.log, and WooCommerce's and the plugins' log folder.
-        for (const file of ['/wp-content/debug.log', '/wp-content/uploads/wc-logs/card2crypto-checkout.log', '/wp-content/.htaccess']) {
-          assert.equal((await site.get(file)).status, 403, `${file} is not served`);
+        assert.ok(state.active_plugins.includes('card2crypto-checkout/card2crypto-checkout.php'));
+        assert.ok(state.active_plugins.includes('card2crypto-widget/card2crypto-widget.php'));
+        assert.equal(state.checkout?.version, CHECKOUT_LIB);
+        assert.equal(state.widget?.version, WIDGET_LIB);
+        assert.equal(state.checkout?.namespace, 'Card2Crypto\\Checkout\\Shared');
+        assert.equal(state.widget?.namespace, 'Card2Crypto\\Widget\\Shared');
+        for (const [plugin, info] of [
+          ['card2crypto-checkout', state.checkout],
+          ['card2crypto-widget', state.widget],
+        ] as const) {
+          for (const [name, file] of Object.entries(info!.classes)) {
+            assert.ok(file?.startsWith(`${site.pluginFilesDir}/${plugin}/lib/shared/`), `${plugin} loads ${name} from its own copy, not ${file}`);
+          }
         }
-      }
-    });
+        assert.equal(state.unprefixed, false, 'nobody loaded the unprefixed namespace');
+        if (site.woocommerce) {
+          assert.ok(state.gateways.includes('card2crypto'), 'the gateway is registered with WooCommerce');
+        }
+        const debugLog = path.join(site.siteDir, 'wp-content', 'debug.log');
+        const log = existsSync(debugLog) ? readFileSync(debugLog, 'utf8') : '';
+        assert.doesNotMatch(log, /PHP (Fatal|Parse) error|Cannot redeclare|Cannot declare class/);
+        assert.doesNotMatch(log, /card2crypto-(checkout|widget)\/[^\n]*(Warning|Deprecated|Notice)/, 'no PHP warning from either plugin');
+        if (config.php === 'native') {
+          // The web server never hands out logs: debug.log, and WooCommerce's and the plugins' log folder.
+          for (const file of ['/wp-content/debug.log', '/wp-content/uploads/wc-logs/card2crypto-checkout.log', '/wp-content/.htaccess']) {
+            assert.equal((await site.get(file)).status, 403, `${file} is not served`);
+          }
+        }
+      });
 
-    test('the callback route verifies the raw body and answers as decided', async () => {
-      await site.probe({ action: 'set_option', name: 'woocommerce_card2crypto_settings', value: { partner_secret: CALLBACK_SECRET, debug_logging: 'yes' } });
-      const post = async (body: string, contentType = 'application/json') => {
-        const response = await fetch(`${site.url}/wp-json/card2crypto/v1/callback`, { method: 'POST', headers: { 'content-type': contentType }, body });
-        return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
-      };
-      const valid = signedText(OPERATION, CALLBACK_SECRET);
-      // (Each request here boots WordPress with WooCommerce in WebAssembly: the cases are the ones only
-      // a real route can get wrong; every other body is covered against core in callbacks.test.ts.)
-      assert.deepEqual(await post(valid), { status: 200, type: 'text/plain; charset=utf-8', text: 'OK' });
-      assert.deepEqual(await post(valid.replace('2500', '2501')), { status: 401, type: 'text/plain; charset=utf-8', text: 'Wrong signature' });
-      // Verified over the raw text: a parsed-and-re-encoded body would read 61000.50 as 61000.5 and accept this.
-      assert.equal((await post(valid.replace('61000.50', '61000.5'))).status, 401, 'number text is verified as received');
-      const empty = await post('');
-      assert.equal(empty.status, 400);
-      assert.match(empty.text, /^Callback could not be processed: callback body is empty/);
-      // WordPress itself refuses JSON it cannot parse; the route answers in its own words instead.
-      const broken = await post('{"operation_data": {', 'application/json');
-      assert.equal(broken.status, 400);
-      assert.match(broken.text, /not a valid JSON object/);
-      const invalid = await post(signedText('{"operation_data":{"status":"pending","operation_info":{"id":"x"}}}', CALLBACK_SECRET));
-      assert.equal(invalid.status, 400);
-      assert.match(invalid.text, /operation_data\.status_code/);
+      test('the callback route verifies the raw body and answers as decided', async () => {
+        await site.probe({ action: 'set_option', name: 'woocommerce_card2crypto_settings', value: { partner_secret: CALLBACK_SECRET, debug_logging: 'yes' } });
+        const post = async (body: string, contentType = 'application/json') => {
+          const response = await fetch(`${site.url}/wp-json/card2crypto/v1/callback`, { method: 'POST', headers: { 'content-type': contentType }, body });
+          return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+        };
+        const valid = signedText(OPERATION, CALLBACK_SECRET);
+        // (Each request here boots WordPress with WooCommerce in WebAssembly: the cases are the ones only
+        // a real route can get wrong; every other body is covered against core in callbacks.test.ts.)
+        assert.deepEqual(await post(valid), { status: 200, type: 'text/plain; charset=utf-8', text: 'OK' });
+        assert.deepEqual(await post(valid.replace('2500', '2501')), { status: 401, type: 'text/plain; charset=utf-8', text: 'Wrong signature' });
+        // Verified over the raw text: a parsed-and-re-encoded body would read 61000.50 as 61000.5 and accept this.
+        assert.equal((await post(valid.replace('61000.50', '61000.5'))).status, 401, 'number text is verified as received');
+        const empty = await post('');
+        assert.equal(empty.status, 400);
+        assert.match(empty.text, /^Callback could not be processed: callback body is empty/);
+        // WordPress itself refuses JSON it cannot parse; the route answers in its own words instead.
+        const broken = await post('{"operation_data": {', 'application/json');
+        assert.equal(broken.status, 400);
+        assert.match(broken.text, /not a valid JSON object/);
+        const invalid = await post(signedText('{"operation_data":{"status":"pending","operation_info":{"id":"x"}}}', CALLBACK_SECRET));
+        assert.equal(invalid.status, 400);
+        assert.match(invalid.text, /operation_data\.status_code/);
 
-      // Only the allowlisted addresses (Playground's requests come from 127.0.0.1).
-      await site.probe({ action: 'set_option', name: 'woocommerce_card2crypto_settings', value: { partner_secret: CALLBACK_SECRET, debug_logging: 'yes', callback_ips: '203.0.113.10' } });
-      assert.equal((await post(valid)).status, 403);
-      await site.probe({ action: 'set_option', name: 'woocommerce_card2crypto_settings', value: { partner_secret: CALLBACK_SECRET, debug_logging: 'yes', callback_ips: '203.0.113.10\n127.0.0.0/8\n::1' } });
-      assert.equal((await post(valid)).status, 200);
+        // Only the allowlisted addresses (Playground's requests come from 127.0.0.1).
+        await site.probe({
+          action: 'set_option',
+          name: 'woocommerce_card2crypto_settings',
+          value: { partner_secret: CALLBACK_SECRET, debug_logging: 'yes', callback_ips: '203.0.113.10' },
+        });
+        assert.equal((await post(valid)).status, 403);
+        await site.probe({
+          action: 'set_option',
+          name: 'woocommerce_card2crypto_settings',
+          value: { partner_secret: CALLBACK_SECRET, debug_logging: 'yes', callback_ips: '203.0.113.10\n127.0.0.0/8\n::1' },
+        });
+        assert.equal((await post(valid)).status, 200);
 
-      // No secret configured: "not received", so that the service sends it again later.
-      await site.probe({ action: 'set_option', name: 'woocommerce_card2crypto_settings', value: { debug_logging: 'yes' } });
-      await site.probe({ action: 'delete_option', name: 'card2crypto_checkout_partner_secret' });
-      assert.equal((await post(valid)).status, 500);
+        // No secret configured: "not received", so that the service sends it again later.
+        await site.probe({ action: 'set_option', name: 'woocommerce_card2crypto_settings', value: { debug_logging: 'yes' } });
+        await site.probe({ action: 'delete_option', name: 'card2crypto_checkout_partner_secret' });
+        assert.equal((await post(valid)).status, 500);
 
-      if (site.woocommerce) {
-        const lines = await site.probe<string[]>({ action: 'log_files' });
-        const text = lines.join('\n');
-        assert.match(text, /Callback verified: operation op-wp-1, status "pending" \(2\), partner operation order-77/);
-        assert.match(text, /Callback from 127\.0\.0\.1 refused \(401\): \(signature\) callback signature does not match/);
-        assert.equal(text.includes(CALLBACK_SECRET), false, 'the secret is never logged');
-      }
-    });
+        if (site.woocommerce) {
+          const lines = await site.probe<string[]>({ action: 'log_files' });
+          const text = lines.join('\n');
+          assert.match(text, /Callback verified: operation op-wp-1, status "pending" \(2\), partner operation order-77/);
+          assert.match(text, /Callback from 127\.0\.0\.1 refused \(401\): \(signature\) callback signature does not match/);
+          assert.equal(text.includes(CALLBACK_SECRET), false, 'the secret is never logged');
+        }
+      });
 
-    test('the partner API client works on wp_remote_post: verified answers, refusals, timeouts', async () => {
-      const call = (mode: string, method: string, args: unknown[] = [], timeout = 5) =>
-        site.probe<{ value?: unknown; exception?: { class: string; kind: string; status: number; meaning: string; message: string; trace: string }; logs: string[] }>({
+      test('the partner API client works on wp_remote_post: verified answers, refusals, timeouts', async () => {
+        const call = (mode: string, method: string, args: unknown[] = [], timeout = 5) =>
+          site.probe<{
+            value?: unknown;
+            exception?: { class: string; kind: string; status: number; meaning: string; message: string; trace: string };
+            logs: string[];
+          }>({
+            action: 'api',
+            base_url: `http://127.0.0.1:${config.apiPort}/${mode}`,
+            token: 'wp-token',
+            secret: API_SECRET,
+            timeout,
+            method,
+            args,
+          });
+        apiRequests.length = 0;
+        const ok = await call('ok', 'params');
+        assert.deepEqual(ok.value, { service_fee: 0.0125 });
+        assert.equal(apiRequests.length, 1);
+        const sent = JSON.parse(apiRequests[0]!) as Record<string, unknown>;
+        assert.equal(sent.partner_token, 'wp-token');
+        assert.ok(Math.abs(Date.now() - Number(sent.timestamp)) < 30_000);
+        assert.equal(sent.signature, sign({ partner_token: sent.partner_token, timestamp: sent.timestamp } as object, API_SECRET));
+
+        const forged = await call('forged', 'params');
+        assert.equal(forged.exception?.kind, 'bad_signature');
+        const limited = await call('e429', 'params');
+        assert.equal(limited.exception?.status, 429);
+        assert.equal(limited.exception?.meaning, 'Too many requests');
+        assert.match(limited.exception!.message, /retry after 12 s/);
+        const slow = await call('slow', 'params', [], 1);
+        assert.equal(slow.exception?.kind, 'timeout');
+        assert.equal(slow.exception?.status, 0);
+        const refused = await site.probe<{ exception?: { kind: string } }>({
           action: 'api',
-          base_url: `http://127.0.0.1:${config.apiPort}/${mode}`,
-          token: 'wp-token',
+          base_url: 'http://127.0.0.1:9549/none',
+          token: 't',
           secret: API_SECRET,
-          timeout,
-          method,
-          args,
+          method: 'params',
+          args: [],
         });
-      apiRequests.length = 0;
-      const ok = await call('ok', 'params');
-      assert.deepEqual(ok.value, { service_fee: 0.0125 });
-      assert.equal(apiRequests.length, 1);
-      const sent = JSON.parse(apiRequests[0]!) as Record<string, unknown>;
-      assert.equal(sent.partner_token, 'wp-token');
-      assert.ok(Math.abs(Date.now() - Number(sent.timestamp)) < 30_000);
-      assert.equal(sent.signature, sign({ partner_token: sent.partner_token, timestamp: sent.timestamp } as object, API_SECRET));
-
-      const forged = await call('forged', 'params');
-      assert.equal(forged.exception?.kind, 'bad_signature');
-      const limited = await call('e429', 'params');
-      assert.equal(limited.exception?.status, 429);
-      assert.equal(limited.exception?.meaning, 'Too many requests');
-      assert.match(limited.exception!.message, /retry after 12 s/);
-      const slow = await call('slow', 'params', [], 1);
-      assert.equal(slow.exception?.kind, 'timeout');
-      assert.equal(slow.exception?.status, 0);
-      const refused = await site.probe<{ exception?: { kind: string } }>({ action: 'api', base_url: 'http://127.0.0.1:9549/none', token: 't', secret: API_SECRET, method: 'params', args: [] });
-      assert.equal(refused.exception?.kind, 'network');
-      for (const r of [ok, forged, limited, slow, refused]) assert.equal(JSON.stringify(r).includes(API_SECRET), false, 'no secret in messages, traces or logs');
-    });
-
-    test('widget settings page: invalid values refused by name, the rest saved, the secret write-only and kept', async () => {
-      const admin = new AdminSession(site.url);
-      await admin.login();
-      const pagePath = '/wp-admin/options-general.php?page=card2crypto-widget';
-      let page = await admin.request(pagePath);
-      assert.equal(page.status, 200);
-      assert.match(page.text, /Card2Crypto Widget settings/);
-      const submit = async (changes: Record<string, string>) => {
-        const fields = formFields(page.text).find((f) => f.get('option_page') === 'card2crypto-widget');
-        assert.ok(fields, 'the settings form is on the page');
-        const form = new URLSearchParams();
-        for (const [k, v] of fields) form.set(k, v);
-        for (const [k, v] of Object.entries(changes)) form.set(`card2crypto_widget_settings[${k}]`, v);
-        // options.php redirects back to the page with settings-updated, which shows the save's messages.
-        page = await admin.request('/wp-admin/options.php', { form });
-        return savedWith(site, 'card2crypto_widget_settings', 'card2crypto_widget_partner_secret');
-      };
-
-      const usesConstant = 'CARD2CRYPTO_PARTNER_TOKEN' in config.defines;
-      const widgetSecret = 'wid\\get"secret\'<XYZ>'; // Backslash, quotes and brackets survive as typed.
-      let saved = await submit({ partner_token: 'widget-token', partner_secret: widgetSecret, default_amount: '100', default_fiat_currency: 'EUR', title: 'Buy bitcoin' });
-      assert.equal(saved.partner_secret, widgetSecret);
-      assert.equal(saved.default_amount, '100.00', 'amount normalised to the currency decimals');
-      assert.equal(saved.title, 'Buy bitcoin');
-      for (const form of [widgetSecret, 'secret&#039;&lt;XYZ', 'secret\'<XYZ']) {
-        assert.equal(page.text.includes(form), false, 'the secret never comes back to the browser');
-      }
-      assert.match(page.text, /A secret is saved/);
-      if (usesConstant) {
-        assert.match(page.text, /Set in wp-config\.php by CARD2CRYPTO_PARTNER_TOKEN/);
-        assert.match(page.text, /id="card2crypto_widget_settings-partner_token"[^>]*disabled/);
-        assert.equal(page.text.includes('token-from-wp-config'), false);
-      } else {
-        assert.equal(saved.partner_token, 'widget-token');
-      }
-
-      // An invalid amount and colour: refused by name, stored values kept, the rest saved; empty secret keeps the secret.
-      saved = await submit({ partner_secret: '', default_amount: '1,000', color_primary_fill: 'red; }', title: 'Buy crypto now', default_crypto_currency: 'ETH' });
-      assert.equal(saved.partner_secret, widgetSecret, 'an empty secret field keeps the saved secret');
-      assert.equal(saved.default_amount, '100.00', 'the invalid amount was not saved');
-      assert.equal(saved.color_primary_fill, '#6a42e9', 'the invalid colour was not saved');
-      assert.equal(saved.title, 'Buy crypto now', 'the valid fields were saved');
-      assert.equal(saved.default_crypto_currency, 'ETH');
-      assert.match(page.text, /Default amount: enter a plain amount/);
-      assert.match(page.text, /Primary colour: enter a CSS colour/);
-      assert.match(page.text, /The other settings were saved/);
-      assert.match(page.text, /id="card2crypto_widget_settings-default_amount"[^>]*aria-invalid="true"/);
-
-      // Below the currency minimum, and a new secret replaces the old one.
-      saved = await submit({ default_amount: '10', partner_secret: 'rotated-secret' });
-      assert.equal(saved.default_amount, '100.00');
-      assert.equal(saved.partner_secret, 'rotated-secret');
-      assert.match(page.text, /Default amount: must be between 50\.00 and 5000\.00 EUR/);
-    });
-
-    test('checkout settings in WooCommerce: the same rules, write-only secret, refusals named', async (t) => {
-      if (!site.woocommerce) {
-        t.skip(`WooCommerce not available: ${site.woocommerceMessage}`);
-        return;
-      }
-      await site.probe({ action: 'set_option', name: 'woocommerce_card2crypto_settings', value: {} });
-      const admin = new AdminSession(site.url);
-      await admin.login();
-      const pagePath = '/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto';
-      let page = await admin.request(pagePath);
-      assert.equal(page.status, 200);
-      assert.match(page.text, /Bitcoin wallet address/);
-      const submit = async (changes: Record<string, string | null>) => {
-        const fields = formFields(page.text, /<form[^>]*id="mainform"[^>]*>([\s\S]*?)<\/form>/g)[0];
-        if (!fields?.has('_wpnonce')) throw new Error('the WooCommerce settings form is not on the page');
-        const form = new URLSearchParams();
-        for (const [k, v] of fields) form.set(k, v);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null) form.delete(`woocommerce_card2crypto_${k}`);
-          else form.set(`woocommerce_card2crypto_${k}`, v);
+        assert.equal(refused.exception?.kind, 'network');
+        for (const r of [ok, forged, limited, slow, refused]) {
+          assert.equal(JSON.stringify(r).includes(API_SECRET), false, 'no secret in messages, traces or logs');
         }
-        form.set('save', 'Save changes');
-        page = await admin.request(pagePath, { form });
-        return savedWith(site, 'woocommerce_card2crypto_settings', 'card2crypto_checkout_partner_secret');
-      };
-      let saved = await submit({ enabled: 'yes', wallet_address: WALLET, partner_token: 'shop-token', partner_secret: 'shop-secret-1', title: 'Pay by card' });
-      assert.equal(saved.enabled, 'yes');
-      assert.equal(saved.wallet_address, WALLET);
-      assert.equal(saved.partner_secret, 'shop-secret-1');
-      assert.equal(page.text.includes('shop-secret-1'), false, 'the secret never comes back to the browser');
-      assert.match(page.text, /A secret is saved/);
+      });
 
-      saved = await submit({ wallet_address: `${WALLET.slice(0, -1)}r`, partner_secret: '', title: 'Card payment', store_currency: 'ISK', base_url: 'ftp://x' });
-      assert.equal(saved.wallet_address, WALLET, 'a wallet with a typo is not saved');
-      assert.equal(saved.partner_secret, 'shop-secret-1', 'an empty secret field keeps the saved secret');
-      assert.equal(saved.title, 'Card payment', 'valid fields are saved');
-      assert.equal(saved.store_currency ?? '', '', 'an unsupported currency is not saved');
-      assert.match(page.text, /Bitcoin wallet address: Checksum mismatch/);
-      assert.match(page.text, /Store currency: &quot;ISK&quot; is not a supported fiat currency|Store currency: "ISK" is not a supported fiat currency/);
-      assert.match(page.text, /API address: enter an absolute address/);
+      test('widget settings page: invalid values refused by name, the rest saved, the secret write-only and kept', async () => {
+        const admin = new AdminSession(site.url);
+        await admin.login();
+        const pagePath = '/wp-admin/options-general.php?page=card2crypto-widget';
+        let page = await admin.request(pagePath);
+        assert.equal(page.status, 200);
+        assert.match(page.text, /Card2Crypto Widget settings/);
+        const submit = async (changes: Record<string, string>) => {
+          const fields = formFields(page.text).find((f) => f.get('option_page') === 'card2crypto-widget');
+          assert.ok(fields, 'the settings form is on the page');
+          const form = new URLSearchParams();
+          for (const [k, v] of fields) {
+            form.set(k, v);
+          }
+          for (const [k, v] of Object.entries(changes)) {
+            form.set(`card2crypto_widget_settings[${k}]`, v);
+          }
+          // options.php redirects back to the page with settings-updated, which shows the save's messages.
+          page = await admin.request('/wp-admin/options.php', { form });
+          return savedWith(site, 'card2crypto_widget_settings', 'card2crypto_widget_partner_secret');
+        };
 
-      // Unticking the checkbox disables; a testnet wallet is refused in production.
-      saved = await submit({ enabled: null, environment: 'production', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' });
-      assert.equal(saved.enabled, 'no');
-      assert.match(page.text, /Bitcoin wallet address: This is a testnet address; expected mainnet/);
-      if ('CARD2CRYPTO_PARTNER_TOKEN' in config.defines) assert.match(page.text, /Set in wp-config\.php by CARD2CRYPTO_PARTNER_TOKEN/);
-    });
+        const usesConstant = 'CARD2CRYPTO_PARTNER_TOKEN' in config.defines;
+        const widgetSecret = 'wid\\get"secret\'<XYZ>'; // Backslash, quotes and brackets survive as typed.
+        let saved = await submit({
+          partner_token: 'widget-token',
+          partner_secret: widgetSecret,
+          default_amount: '100',
+          default_fiat_currency: 'EUR',
+          title: 'Buy bitcoin',
+        });
+        assert.equal(saved.partner_secret, widgetSecret);
+        assert.equal(saved.default_amount, '100.00', 'amount normalised to the currency decimals');
+        assert.equal(saved.title, 'Buy bitcoin');
+        for (const form of [widgetSecret, 'secret&#039;&lt;XYZ', "secret'<XYZ"]) {
+          assert.equal(page.text.includes(form), false, 'the secret never comes back to the browser');
+        }
+        assert.match(page.text, /A secret is saved/);
+        if (usesConstant) {
+          assert.match(page.text, /Set in wp-config\.php by CARD2CRYPTO_PARTNER_TOKEN/);
+          assert.match(page.text, /id="card2crypto_widget_settings-partner_token"[^>]*disabled/);
+          assert.equal(page.text.includes('token-from-wp-config'), false);
+        } else {
+          assert.equal(saved.partner_token, 'widget-token');
+        }
 
-    test('uninstall removes the settings only when the owner asked for it', async () => {
-      const scenarios = [
-        ['card2crypto-checkout/card2crypto-checkout.php', 'woocommerce_card2crypto_settings'],
-        ['card2crypto-widget/card2crypto-widget.php', 'card2crypto_widget_settings'],
-      ].flatMap(([plugin, option]) => [
-        { plugin, option, stored: { title: 'kept', delete_data_on_uninstall: 'no' } },
-        { plugin, option, stored: { title: 'kept' } },
-        { plugin, option, stored: { title: 'gone', delete_data_on_uninstall: 'yes' } },
-      ]);
-      const remaining = await site.probe<unknown[]>({ action: 'uninstall', scenarios });
-      assert.deepEqual(remaining, [
-        { title: 'kept', delete_data_on_uninstall: 'no' },
-        { title: 'kept' },
-        null,
-        { title: 'kept', delete_data_on_uninstall: 'no' },
-        { title: 'kept' },
-        null,
-      ]);
-    });
+        // An invalid amount and colour: refused by name, stored values kept, the rest saved; empty secret keeps the secret.
+        saved = await submit({
+          partner_secret: '',
+          default_amount: '1,000',
+          color_primary_fill: 'red; }',
+          title: 'Buy crypto now',
+          default_crypto_currency: 'ETH',
+        });
+        assert.equal(saved.partner_secret, widgetSecret, 'an empty secret field keeps the saved secret');
+        assert.equal(saved.default_amount, '100.00', 'the invalid amount was not saved');
+        assert.equal(saved.color_primary_fill, '#6a42e9', 'the invalid colour was not saved');
+        assert.equal(saved.title, 'Buy crypto now', 'the valid fields were saved');
+        assert.equal(saved.default_crypto_currency, 'ETH');
+        assert.match(page.text, /Default amount: enter a plain amount/);
+        assert.match(page.text, /Primary colour: enter a CSS colour/);
+        assert.match(page.text, /The other settings were saved/);
+        assert.match(page.text, /id="card2crypto_widget_settings-default_amount"[^>]*aria-invalid="true"/);
 
-    test('without WooCommerce the checkout plugin shows a notice instead of failing', async (t) => {
-      if (!site.woocommerce) {
-        t.skip('WooCommerce was never active here');
-        return;
-      }
-      await site.probe({ action: 'deactivate', plugin: 'woocommerce/woocommerce.php' });
-      const admin = new AdminSession(site.url);
-      await admin.login();
-      const page = await admin.request('/wp-admin/plugins.php');
-      assert.equal(page.status, 200);
-      assert.match(page.text, /Card2Crypto Checkout needs WooCommerce/);
-      assert.doesNotMatch(page.text, /Fatal error|critical error/);
-      const state = (await (await site.get('/wp-json/c2c-test/v1/state')).json()) as State;
-      assert.ok(state.active_plugins.includes('card2crypto-checkout/card2crypto-checkout.php'));
-      assert.equal(state.checkout?.version, CHECKOUT_LIB);
-    });
-  });
+        // Below the currency minimum, and a new secret replaces the old one.
+        saved = await submit({ default_amount: '10', partner_secret: 'rotated-secret' });
+        assert.equal(saved.default_amount, '100.00');
+        assert.equal(saved.partner_secret, 'rotated-secret');
+        assert.match(page.text, /Default amount: must be between 50\.00 and 5000\.00 EUR/);
+      });
+
+      test('checkout settings in WooCommerce: the same rules, write-only secret, refusals named', async (t) => {
+        if (!site.woocommerce) {
+          t.skip(`WooCommerce not available: ${site.woocommerceMessage}`);
+          return;
+        }
+        await site.probe({ action: 'set_option', name: 'woocommerce_card2crypto_settings', value: {} });
+        const admin = new AdminSession(site.url);
+        await admin.login();
+        const pagePath = '/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto';
+        let page = await admin.request(pagePath);
+        assert.equal(page.status, 200);
+        assert.match(page.text, /Bitcoin wallet address/);
+        const submit = async (changes: Record<string, string | null>) => {
+          const fields = formFields(page.text, /<form[^>]*id="mainform"[^>]*>([\s\S]*?)<\/form>/g)[0];
+          if (!fields?.has('_wpnonce')) {
+            throw new Error('the WooCommerce settings form is not on the page');
+          }
+          const form = new URLSearchParams();
+          for (const [k, v] of fields) {
+            form.set(k, v);
+          }
+          for (const [k, v] of Object.entries(changes)) {
+            if (v === null) {
+              form.delete(`woocommerce_card2crypto_${k}`);
+            } else {
+              form.set(`woocommerce_card2crypto_${k}`, v);
+            }
+          }
+          form.set('save', 'Save changes');
+          page = await admin.request(pagePath, { form });
+          return savedWith(site, 'woocommerce_card2crypto_settings', 'card2crypto_checkout_partner_secret');
+        };
+        let saved = await submit({
+          enabled: 'yes',
+          wallet_address: WALLET,
+          partner_token: 'shop-token',
+          partner_secret: 'shop-secret-1',
+          title: 'Pay by card',
+        });
+        assert.equal(saved.enabled, 'yes');
+        assert.equal(saved.wallet_address, WALLET);
+        assert.equal(saved.partner_secret, 'shop-secret-1');
+        assert.equal(page.text.includes('shop-secret-1'), false, 'the secret never comes back to the browser');
+        assert.match(page.text, /A secret is saved/);
+
+        saved = await submit({
+          wallet_address: `${WALLET.slice(0, -1)}r`,
+          partner_secret: '',
+          title: 'Card payment',
+          store_currency: 'ISK',
+          base_url: 'ftp://x',
+        });
+        assert.equal(saved.wallet_address, WALLET, 'a wallet with a typo is not saved');
+        assert.equal(saved.partner_secret, 'shop-secret-1', 'an empty secret field keeps the saved secret');
+        assert.equal(saved.title, 'Card payment', 'valid fields are saved');
+        assert.equal(saved.store_currency ?? '', '', 'an unsupported currency is not saved');
+        assert.match(page.text, /Bitcoin wallet address: Checksum mismatch/);
+        assert.match(page.text, /Store currency: &quot;ISK&quot; is not a supported fiat currency|Store currency: "ISK" is not a supported fiat currency/);
+        assert.match(page.text, /API address: enter an absolute address/);
+
+        // Unticking the checkbox disables; a testnet wallet is refused in production.
+        saved = await submit({ enabled: null, environment: 'production', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' });
+        assert.equal(saved.enabled, 'no');
+        assert.match(page.text, /Bitcoin wallet address: This is a testnet address; expected mainnet/);
+        if ('CARD2CRYPTO_PARTNER_TOKEN' in config.defines) {
+          assert.match(page.text, /Set in wp-config\.php by CARD2CRYPTO_PARTNER_TOKEN/);
+        }
+      });
+
+      test('uninstall removes the settings only when the owner asked for it', async () => {
+        const scenarios = [
+          ['card2crypto-checkout/card2crypto-checkout.php', 'woocommerce_card2crypto_settings'],
+          ['card2crypto-widget/card2crypto-widget.php', 'card2crypto_widget_settings'],
+        ].flatMap(([plugin, option]) => [
+          { plugin, option, stored: { title: 'kept', delete_data_on_uninstall: 'no' } },
+          { plugin, option, stored: { title: 'kept' } },
+          { plugin, option, stored: { title: 'gone', delete_data_on_uninstall: 'yes' } },
+        ]);
+        const remaining = await site.probe<unknown[]>({ action: 'uninstall', scenarios });
+        assert.deepEqual(remaining, [
+          { title: 'kept', delete_data_on_uninstall: 'no' },
+          { title: 'kept' },
+          null,
+          { title: 'kept', delete_data_on_uninstall: 'no' },
+          { title: 'kept' },
+          null,
+        ]);
+      });
+
+      test('without WooCommerce the checkout plugin shows a notice instead of failing', async (t) => {
+        if (!site.woocommerce) {
+          t.skip('WooCommerce was never active here');
+          return;
+        }
+        await site.probe({ action: 'deactivate', plugin: 'woocommerce/woocommerce.php' });
+        const admin = new AdminSession(site.url);
+        await admin.login();
+        const page = await admin.request('/wp-admin/plugins.php');
+        assert.equal(page.status, 200);
+        assert.match(page.text, /Card2Crypto Checkout needs WooCommerce/);
+        assert.doesNotMatch(page.text, /Fatal error|critical error/);
+        const state = (await (await site.get('/wp-json/c2c-test/v1/state')).json()) as State;
+        assert.ok(state.active_plugins.includes('card2crypto-checkout/card2crypto-checkout.php'));
+        assert.equal(state.checkout?.version, CHECKOUT_LIB);
+      });
+    },
+  );
 }

@@ -17,15 +17,23 @@ const POLL_MS = 300;
 function emit(event, data) {
   const target = boot.parentOrigin || '*';
   // Without a known parent origin only the error may be told (it carries nothing private).
-  if (target === '*' && event !== 'error' && event !== 'loaded') return;
+  if (target === '*' && event !== 'error' && event !== 'loaded') {
+    return;
+  }
   window.parent.postMessage({ protocol: boot.protocol, instance: boot.instance, event, data }, target);
 }
 
 window.addEventListener('message', (event) => {
-  if (event.source !== window.parent || event.origin !== boot.parentOrigin) return;
+  if (event.source !== window.parent || event.origin !== boot.parentOrigin) {
+    return;
+  }
   const msg = event.data;
-  if (!msg || msg.protocol !== boot.protocol || msg.instance !== boot.instance) return;
-  if (msg.command === 'close') close();
+  if (!msg || msg.protocol !== boot.protocol || msg.instance !== boot.instance) {
+    return;
+  }
+  if (msg.command === 'close') {
+    close();
+  }
 });
 
 // ------------------------------------------------------------ size
@@ -43,7 +51,9 @@ function measure() {
 new ResizeObserver(() => {
   const size = measure();
   const key = `${size.width}x${size.height}`;
-  if (key === lastSize) return;
+  if (key === lastSize) {
+    return;
+  }
   lastSize = key;
   if (!loaded) {
     loaded = true;
@@ -59,13 +69,21 @@ new ResizeObserver(() => {
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else if (key === 'value') node.value = value;
-    else node.setAttribute(key, value === true ? '' : String(value));
+    if (value === undefined || value === null || value === false) {
+      continue;
+    }
+    if (key.startsWith('on')) {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === 'value') {
+      node.value = value;
+    } else {
+      node.setAttribute(key, value === true ? '' : String(value));
+    }
   }
   for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
+    if (child === null || child === undefined || child === false) {
+      continue;
+    }
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
@@ -76,10 +94,14 @@ function field(label, input, name) {
 }
 
 function showErrors(error) {
-  for (const node of app.querySelectorAll('.error')) node.textContent = '';
+  for (const node of app.querySelectorAll('.error')) {
+    node.textContent = '';
+  }
   const name = error && error.field;
   const slot = (name && app.querySelector(`[data-error-for="${CSS.escape(name)}"]`)) || app.querySelector('[data-error-for="form"]');
-  if (slot) slot.textContent = error.message;
+  if (slot) {
+    slot.textContent = error.message;
+  }
 }
 
 // ------------------------------------------------------------ state
@@ -112,7 +134,9 @@ function initialState() {
 }
 
 function defaultAmount(fiat) {
-  if (!fiat) return '100';
+  if (!fiat) {
+    return '100';
+  }
   const hundred = BigInt(100) * BigInt(10) ** BigInt(fiat.decimals);
   const min = BigInt(fiat.min);
   return formatMinorUnits(String(hundred > min ? hundred : min), fiat.code);
@@ -151,10 +175,14 @@ async function call(path, body) {
     throw error;
   }
   const json = await response.json().catch(() => null);
-  if (response.ok) return json;
+  if (response.ok) {
+    return json;
+  }
   const error = new FlowError(response.status, json);
   // A session or partner refused mid-flow stops the process.
-  if (response.status === 403 || response.status >= 500) fatal(error.message);
+  if (response.status === 403 || response.status >= 500) {
+    fatal(error.message);
+  }
   throw error;
 }
 
@@ -189,13 +217,31 @@ const VIEWS = {
     const fixed = boot.fixed;
     const fiatSelect = el(
       'select',
-      { id: 'from_currency', name: 'from_currency', disabled: !!fixed, onchange: (e) => { state.fromCurrency = e.target.value; requote(); } },
+      {
+        id: 'from_currency',
+        name: 'from_currency',
+        disabled: !!fixed,
+        onchange: (e) => {
+          state.fromCurrency = e.target.value;
+          requote();
+        },
+      },
       [...fiatBy.values()].map((f) => el('option', { value: f.code, selected: f.code === state.fromCurrency }, `${f.code}`)),
     );
     const cryptoSelect = el(
       'select',
-      { id: 'to_currency', name: 'to_currency', disabled: !!fixed, onchange: (e) => { state.toCurrency = e.target.value; requote(); } },
-      [...cryptoBy.values()].map((c) => el('option', { value: c.symbol, selected: c.symbol === state.toCurrency }, c.ticker === c.symbol ? c.symbol : `${c.ticker} (${c.chain})`)),
+      {
+        id: 'to_currency',
+        name: 'to_currency',
+        disabled: !!fixed,
+        onchange: (e) => {
+          state.toCurrency = e.target.value;
+          requote();
+        },
+      },
+      [...cryptoBy.values()].map((c) =>
+        el('option', { value: c.symbol, selected: c.symbol === state.toCurrency }, c.ticker === c.symbol ? c.symbol : `${c.ticker} (${c.chain})`),
+      ),
     );
     const amountInput = el('input', {
       id: 'from_amount',
@@ -205,14 +251,24 @@ const VIEWS = {
       value: state.fromText,
       disabled: !!fixed,
       class: 'amount',
-      oninput: (e) => { state.fromText = e.target.value; state.toAmountPrefill = null; requote(); },
+      oninput: (e) => {
+        state.fromText = e.target.value;
+        state.toAmountPrefill = null;
+        requote();
+      },
     });
     const q = state.quote;
     const asset = cryptoBy.get(state.toCurrency);
     const fiat = fiatBy.get(state.fromCurrency);
     return [
       header('Buy crypto'),
-      el('div', { class: 'field' }, el('label', { for: 'from_amount' }, 'You pay'), el('div', { class: 'row' }, amountInput, fiatSelect), el('div', { class: 'error', 'data-error-for': 'from_amount' })),
+      el(
+        'div',
+        { class: 'field' },
+        el('label', { for: 'from_amount' }, 'You pay'),
+        el('div', { class: 'row' }, amountInput, fiatSelect),
+        el('div', { class: 'error', 'data-error-for': 'from_amount' }),
+      ),
       el(
         'div',
         { class: 'field' },
@@ -221,9 +277,19 @@ const VIEWS = {
         el('div', { class: 'currency-name' }, asset ? asset.name : ''),
         el('div', { class: 'error', 'data-error-for': 'to_amount' }),
       ),
-      q ? el('div', { class: 'note', id: 'rate' }, `1 ${asset ? asset.ticker : q.to_currency} ≈ ${q.rate} ${q.from_currency} · partner fee ${cryptoText(q.fee_amount, q.to_currency)} ${asset ? asset.ticker : ''}`) : null,
-      q && q.kyc_required && fiat ? el('div', { class: 'note', id: 'kyc-note' }, `Identity verification is needed above ${fiatText(fiat.kyc, fiat.code)} ${fiat.code}.`) : null,
-      fixed ? el('div', { class: 'note' }, 'Rate fixed until ', el('span', { class: 'timer', id: 'fixed-until' }, new Date(fixed.expires_at).toLocaleTimeString())) : null,
+      q
+        ? el(
+            'div',
+            { class: 'note', id: 'rate' },
+            `1 ${asset ? asset.ticker : q.to_currency} ≈ ${q.rate} ${q.from_currency} · partner fee ${cryptoText(q.fee_amount, q.to_currency)} ${asset ? asset.ticker : ''}`,
+          )
+        : null,
+      q && q.kyc_required && fiat
+        ? el('div', { class: 'note', id: 'kyc-note' }, `Identity verification is needed above ${fiatText(fiat.kyc, fiat.code)} ${fiat.code}.`)
+        : null,
+      fixed
+        ? el('div', { class: 'note' }, 'Rate fixed until ', el('span', { class: 'timer', id: 'fixed-until' }, new Date(fixed.expires_at).toLocaleTimeString()))
+        : null,
       el('div', { class: 'error', 'data-error-for': 'form' }),
       el('button', { class: 'primary', id: 'continue', type: 'button', disabled: !q, onclick: () => go('details') }, 'Continue'),
     ];
@@ -238,8 +304,23 @@ const VIEWS = {
     const asset = cryptoBy.get(state.toCurrency);
     return [
       header('Your details', () => go('amount')),
-      field(`${asset ? asset.ticker : state.toCurrency} wallet address`, el('input', { id: 'to_account', name: 'to_account', autocomplete: 'off', spellcheck: 'false', value: state.toAccount, oninput: (e) => (state.toAccount = e.target.value) }), 'to_account'),
-      field('E-mail', el('input', { id: 'email', name: 'email', type: 'email', autocomplete: 'email', value: state.email, oninput: (e) => (state.email = e.target.value) }), 'email'),
+      field(
+        `${asset ? asset.ticker : state.toCurrency} wallet address`,
+        el('input', {
+          id: 'to_account',
+          name: 'to_account',
+          autocomplete: 'off',
+          spellcheck: 'false',
+          value: state.toAccount,
+          oninput: (e) => (state.toAccount = e.target.value),
+        }),
+        'to_account',
+      ),
+      field(
+        'E-mail',
+        el('input', { id: 'email', name: 'email', type: 'email', autocomplete: 'email', value: state.email, oninput: (e) => (state.email = e.target.value) }),
+        'email',
+      ),
       field('Country', countries, 'country'),
       el('div', { class: 'error', 'data-error-for': 'form' }),
       el('button', { class: 'primary', id: 'continue', type: 'button', onclick: createOperation }, 'Continue'),
@@ -257,12 +338,20 @@ const VIEWS = {
       el(
         'div',
         { class: 'row' },
-        field('Month (MM)', input('expiry_month', { inputmode: 'numeric', maxlength: 2, placeholder: 'MM', value: c.month, oninput: set('month') }), 'expiry_month'),
+        field(
+          'Month (MM)',
+          input('expiry_month', { inputmode: 'numeric', maxlength: 2, placeholder: 'MM', value: c.month, oninput: set('month') }),
+          'expiry_month',
+        ),
         field('Year (YY)', input('expiry_year', { inputmode: 'numeric', maxlength: 4, placeholder: 'YY', value: c.year, oninput: set('year') }), 'expiry_year'),
         field('CVC', input('cvc', { inputmode: 'numeric', maxlength: 4, value: c.cvc, oninput: set('cvc') }), 'cvc'),
       ),
       el('div', { class: 'error', 'data-error-for': 'form' }),
-      el('button', { class: 'primary', id: 'continue', type: 'button', onclick: () => go(state.quote && state.quote.kyc_required ? 'kyc' : 'confirm') }, 'Continue'),
+      el(
+        'button',
+        { class: 'primary', id: 'continue', type: 'button', onclick: () => go(state.quote && state.quote.kyc_required ? 'kyc' : 'confirm') },
+        'Continue',
+      ),
       testCards(),
     ];
   },
@@ -273,7 +362,12 @@ const VIEWS = {
     return [
       header('Identity verification', () => go('card')),
       el('p', { class: 'note' }, 'Purchases of this size need your identity.'),
-      el('div', { class: 'row' }, field('First name', input('first_name', { autocomplete: 'given-name' }), 'kyc.first_name'), field('Last name', input('last_name', { autocomplete: 'family-name' }), 'kyc.last_name')),
+      el(
+        'div',
+        { class: 'row' },
+        field('First name', input('first_name', { autocomplete: 'given-name' }), 'kyc.first_name'),
+        field('Last name', input('last_name', { autocomplete: 'family-name' }), 'kyc.last_name'),
+      ),
       field('Date of birth', input('birth_date', { type: 'date' }), 'kyc.birth_date'),
       field('ID document number', input('document_number', {}), 'kyc.document_number'),
       el('div', { class: 'error', 'data-error-for': 'form' }),
@@ -317,7 +411,9 @@ const VIEWS = {
         { class: `result ${ok ? 'ok' : 'fail'}`, id: 'result' },
         el('div', { class: 'badge' }, ok ? '✓' : '!'),
         el('p', {}, ok ? 'Your crypto is on its way.' : `The purchase did not go through (${d.status_code}: ${reason(d.status_code)}).`),
-        info && info.blockchain_explorer_url ? el('a', { class: 'link', href: info.blockchain_explorer_url, target: '_blank', rel: 'noopener', id: 'tx-link' }, 'View the transaction') : null,
+        info && info.blockchain_explorer_url
+          ? el('a', { class: 'link', href: info.blockchain_explorer_url, target: '_blank', rel: 'noopener', id: 'tx-link' }, 'View the transaction')
+          : null,
       ),
       el('p', { class: 'note', id: 'status' }, statusLine()),
       el('button', { class: 'primary', id: 'again', type: 'button', onclick: restart }, ok ? 'Buy again' : 'Try again'),
@@ -360,8 +456,12 @@ function statusList() {
 }
 function statusLine() {
   const d = state.data;
-  if (!d) return '';
-  if (d.status === 'awaiting confirm') return 'Waiting for the partner to confirm…';
+  if (!d) {
+    return '';
+  }
+  if (d.status === 'awaiting confirm') {
+    return 'Waiting for the partner to confirm…';
+  }
   return `Status: ${d.status} (${d.status_code})`;
 }
 
@@ -374,7 +474,12 @@ function testCards() {
       'ul',
       {},
       (boot.testCards || []).map((c) =>
-        el('li', {}, el('button', { type: 'button', 'data-card': c.number, onclick: () => useCard(c.number) }, c.number.replace(/(\d{4})(?=\d)/g, '$1 ')), ` ${c.outcome}`),
+        el(
+          'li',
+          {},
+          el('button', { type: 'button', 'data-card': c.number, onclick: () => useCard(c.number) }, c.number.replace(/(\d{4})(?=\d)/g, '$1 ')),
+          ` ${c.outcome}`,
+        ),
       ),
     ),
   );
@@ -394,7 +499,9 @@ function requote() {
   clearTimeout(quoteTimer);
   state.quote = null;
   const button = app.querySelector('#continue');
-  if (button) button.disabled = true;
+  if (button) {
+    button.disabled = true;
+  }
   quoteTimer = setTimeout(fetchQuote, 250);
 }
 
@@ -416,12 +523,20 @@ async function fetchQuote() {
   }
   try {
     const quote = await call('quote', body);
-    if (seq !== quoteSeq) return;
+    if (seq !== quoteSeq) {
+      return;
+    }
     state.quote = quote;
-    if (state.toAmountPrefill) state.fromText = fiatText(quote.from_amount, quote.from_currency);
-    if (state.step === 'amount') rerenderKeepingFocus();
+    if (state.toAmountPrefill) {
+      state.fromText = fiatText(quote.from_amount, quote.from_currency);
+    }
+    if (state.step === 'amount') {
+      rerenderKeepingFocus();
+    }
   } catch (error) {
-    if (seq !== quoteSeq || !(error instanceof FlowError) || error.status !== 400) return;
+    if (seq !== quoteSeq || !(error instanceof FlowError) || error.status !== 400) {
+      return;
+    }
     rerenderKeepingFocus();
     showErrors(error.field === 'to_amount' && !state.toAmountPrefill ? { ...error, field: 'from_amount' } : error);
   }
@@ -435,7 +550,9 @@ function rerenderKeepingFocus() {
     const node = document.getElementById(active);
     if (node) {
       node.focus();
-      if (caret !== null && node.setSelectionRange) node.setSelectionRange(caret, caret);
+      if (caret !== null && node.setSelectionRange) {
+        node.setSelectionRange(caret, caret);
+      }
     }
   }
 }
@@ -444,7 +561,9 @@ function go(step) {
   state.step = step;
   render();
   const first = app.querySelector('input:not([disabled]), select:not([disabled])');
-  if (first && step !== 'amount') first.focus();
+  if (first && step !== 'amount') {
+    first.focus();
+  }
 }
 
 async function createOperation() {
@@ -452,8 +571,11 @@ async function createOperation() {
   try {
     const body = { from_currency: q.from_currency, to_currency: q.to_currency, to_account: state.toAccount, email: state.email, country: state.country };
     // A purchase asked by to_amount keeps exactly that amount; otherwise the fiat amount decides.
-    if (state.toAmountPrefill) body.to_amount = state.toAmountPrefill;
-    else body.from_amount = q.from_amount;
+    if (state.toAmountPrefill) {
+      body.to_amount = state.toAmountPrefill;
+    } else {
+      body.from_amount = q.from_amount;
+    }
     const created = await call('operations', body);
     state.operation = created.operation_id;
     state.data = created.operation_data;
@@ -461,18 +583,24 @@ async function createOperation() {
     emit('operationCreated', created.operation_id);
     go('card');
   } catch (error) {
-    if (error instanceof FlowError && error.status === 400) showErrors(error);
+    if (error instanceof FlowError && error.status === 400) {
+      showErrors(error);
+    }
   }
 }
 
 /** Leaving the card step abandons the unpaid operation (declined 102). */
 async function abandonAndGoBack() {
   await abandon('went back');
-  if (state.step !== 'error') go('details');
+  if (state.step !== 'error') {
+    go('details');
+  }
 }
 
 async function abandon(why) {
-  if (!state.operation || (state.data && state.data.status_code !== 1) || state.step === 'progress' || state.step === 'done') return;
+  if (!state.operation || (state.data && state.data.status_code !== 1) || state.step === 'progress' || state.step === 'done') {
+    return;
+  }
   const id = state.operation;
   state.operation = null;
   try {
@@ -486,11 +614,15 @@ async function abandon(why) {
 
 async function pay() {
   const button = app.querySelector('#pay');
-  if (button) button.disabled = true;
+  if (button) {
+    button.disabled = true;
+  }
   emit('paymentSent');
   const c = state.card;
   const body = { card_number: c.number, card_holder: c.holder, expiry_month: c.month, expiry_year: c.year, cvc: c.cvc };
-  if (state.quote.kyc_required) body.kyc = { ...state.kyc };
+  if (state.quote.kyc_required) {
+    body.kyc = { ...state.kyc };
+  }
   try {
     const result = await call(`operations/${encodeURIComponent(state.operation)}/pay`, body);
     state.data = result.operation_data;
@@ -500,7 +632,9 @@ async function pay() {
     state.seen.add(`${result.operation_data.status} ${result.operation_data.status_code}`);
     poll();
   } catch (error) {
-    if (!(error instanceof FlowError) || error.status !== 400) return;
+    if (!(error instanceof FlowError) || error.status !== 400) {
+      return;
+    }
     const back = String(error.field || '').startsWith('kyc') ? 'kyc' : 'card';
     go(back);
     showErrors(error);
@@ -516,7 +650,9 @@ async function poll() {
     } catch {
       return;
     }
-    if (state.operation !== id) return;
+    if (state.operation !== id) {
+      return;
+    }
     const d = result.operation_data;
     const key = `${d.status} ${d.status_code}`;
     const changed = !state.data || state.data.status_code !== d.status_code;
@@ -540,7 +676,9 @@ async function poll() {
         render();
       }
     }
-    if (d.status_code === 0 || d.status === 'declined') return;
+    if (d.status_code === 0 || d.status === 'declined') {
+      return;
+    }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
@@ -560,7 +698,9 @@ async function close() {
 }
 
 function fatal(message) {
-  if (state.step === 'error') return;
+  if (state.step === 'error') {
+    return;
+  }
   state.operation = null;
   state.step = 'error';
   state.error = message;

@@ -17,8 +17,8 @@
 (function () {
   'use strict';
 
-  var PROTOCOL = 'card2crypto-widget';
-  var EVENTS = {
+  const PROTOCOL = 'card2crypto-widget';
+  const EVENTS = {
     loaded: 'onLoaded',
     resize: 'onResize',
     exit: 'onExit',
@@ -28,57 +28,81 @@
     paymentSent: 'onPaymentSent',
     operationSuccess: 'onOperationSuccess',
     operationPending: 'onOperationPending',
-    operationFail: 'onOperationFail'
+    operationFail: 'onOperationFail',
   };
-  var HANDLER_NAMES = Object.keys(EVENTS).map(function (k) { return EVENTS[k]; });
+  const HANDLER_NAMES = Object.keys(EVENTS).map(function (k) {
+    return EVENTS[k];
+  });
 
-  var script = document.currentScript;
-  var scriptUrl = script && script.src ? new URL(script.src, location.href) : new URL('/widget.js', location.href);
-  var serviceOrigin = scriptUrl.origin;
-  var frameUrl = serviceOrigin + '/widget/frame';
+  const script = document.currentScript;
+  const scriptUrl = script && script.src ? new URL(script.src, location.href) : new URL('/widget.js', location.href);
+  const serviceOrigin = scriptUrl.origin;
+  const frameUrl = serviceOrigin + '/widget/frame';
 
   function randomId() {
-    var bytes = new Uint8Array(16);
+    const bytes = new Uint8Array(16);
     crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
+    return Array.prototype.map
+      .call(bytes, function (b) {
+        return ('0' + b.toString(16)).slice(-2);
+      })
+      .join('');
   }
 
   function callHandler(settings, name, arg, hasArg) {
-    var handler = settings && settings[name];
-    if (typeof handler !== 'function') return;
+    const handler = settings && settings[name];
+    if (typeof handler !== 'function') {
+      return;
+    }
     try {
-      if (hasArg) handler(arg); else handler();
+      if (hasArg) {
+        handler(arg);
+      } else {
+        handler();
+      }
     } catch (error) {
       // A partner's handler that throws must not stop the widget.
-      if (window.console) console.error('card2crypto widget: ' + name + ' threw', error);
+      if (window.console) {
+        console.error('card2crypto widget: ' + name + ' threw', error);
+      }
     }
   }
 
   function run(settings, method) {
-    var instance = randomId();
-    var handle = { instance: instance, close: function () {} };
-    var fail = function (message) {
+    const instance = randomId();
+    const handle = { instance, close() {} };
+    const fail = function (message) {
       // Asynchronous, like every other event, so handlers run after run() returns.
-      setTimeout(function () { callHandler(settings, 'onError', { message: message }, true); }, 0);
+      setTimeout(function () {
+        callHandler(settings, 'onError', { message }, true);
+      }, 0);
       return handle;
     };
-    if (settings === null || typeof settings !== 'object') return fail('Widget settings must be an object.');
-    var httpMethod = method === undefined ? 'POST' : String(method).toUpperCase();
-    if (httpMethod !== 'POST') return fail('Unsupported method "' + String(method) + '": the widget sends its settings with POST.');
-    var targetId = settings.target_element;
-    var target = typeof targetId === 'string' && targetId !== '' ? document.getElementById(targetId) : null;
-    if (!target) return fail('target_element "' + String(targetId) + '" does not name an element of this page.');
+    if (settings === null || typeof settings !== 'object') {
+      return fail('Widget settings must be an object.');
+    }
+    const httpMethod = method === undefined ? 'POST' : String(method).toUpperCase();
+    if (httpMethod !== 'POST') {
+      return fail('Unsupported method "' + String(method) + '": the widget sends its settings with POST.');
+    }
+    const targetId = settings.target_element;
+    const target = typeof targetId === 'string' && targetId !== '' ? document.getElementById(targetId) : null;
+    if (!target) {
+      return fail('target_element "' + String(targetId) + '" does not name an element of this page.');
+    }
 
     // Settings without handlers (they stay on this page); JSON keeps numbers as the partner signed them.
-    var data = {};
+    const data = {};
     Object.keys(settings).forEach(function (key) {
-      var value = settings[key];
-      if (typeof value === 'function' || HANDLER_NAMES.indexOf(key) >= 0 || value === undefined) return;
+      const value = settings[key];
+      if (typeof value === 'function' || HANDLER_NAMES.indexOf(key) >= 0 || value === undefined) {
+        return;
+      }
       data[key] = value;
     });
 
-    var frameName = 'card2crypto-widget-' + instance;
-    var iframe = document.createElement('iframe');
+    const frameName = 'card2crypto-widget-' + instance;
+    const iframe = document.createElement('iframe');
     iframe.name = frameName;
     iframe.title = 'Buy crypto with a card';
     iframe.setAttribute('allow', 'payment');
@@ -86,15 +110,23 @@
     iframe.className = 'card2crypto-widget-frame';
     target.appendChild(iframe);
 
-    var closed = false;
+    let closed = false;
     function onMessage(event) {
-      if (event.origin !== serviceOrigin || event.source !== iframe.contentWindow) return;
-      var msg = event.data;
-      if (!msg || msg.protocol !== PROTOCOL || msg.instance !== instance) return;
-      var name = EVENTS[msg.event];
-      if (!name) return;
+      if (event.origin !== serviceOrigin || event.source !== iframe.contentWindow) {
+        return;
+      }
+      const msg = event.data;
+      if (!msg || msg.protocol !== PROTOCOL || msg.instance !== instance) {
+        return;
+      }
+      const name = EVENTS[msg.event];
+      if (!name) {
+        return;
+      }
       if (msg.event === 'loaded' || msg.event === 'resize') {
-        if (msg.data && typeof msg.data.height === 'number') iframe.style.height = Math.ceil(msg.data.height) + 'px';
+        if (msg.data && typeof msg.data.height === 'number') {
+          iframe.style.height = Math.ceil(msg.data.height) + 'px';
+        }
       }
       switch (msg.event) {
         case 'loaded':
@@ -115,27 +147,35 @@
       }
     }
     function teardown() {
-      if (closed) return;
+      if (closed) {
+        return;
+      }
       closed = true;
       window.removeEventListener('message', onMessage);
-      if (iframe.parentNode) iframe.parentNode.removeChild(iframe);
+      if (iframe.parentNode) {
+        iframe.parentNode.removeChild(iframe);
+      }
     }
     window.addEventListener('message', onMessage);
 
     handle.close = function () {
       // Ask the frame to close (it ends an unpaid operation and sends exit); the page can also just remove it.
-      if (closed) return;
-      if (iframe.contentWindow) iframe.contentWindow.postMessage({ protocol: PROTOCOL, instance: instance, command: 'close' }, serviceOrigin);
+      if (closed) {
+        return;
+      }
+      if (iframe.contentWindow) {
+        iframe.contentWindow.postMessage({ protocol: PROTOCOL, instance, command: 'close' }, serviceOrigin);
+      }
     };
 
-    var form = document.createElement('form');
+    const form = document.createElement('form');
     form.method = 'POST';
     form.action = frameUrl;
     form.target = frameName;
     form.style.display = 'none';
-    var fields = { settings: JSON.stringify(data), instance: instance, parent_origin: location.origin };
+    const fields = { settings: JSON.stringify(data), instance, parent_origin: location.origin };
     Object.keys(fields).forEach(function (key) {
-      var input = document.createElement('input');
+      const input = document.createElement('input');
       input.type = 'hidden';
       input.name = key;
       input.value = fields[key];
@@ -147,5 +187,5 @@
     return handle;
   }
 
-  window.Card2CryptoWidget = { run: run, version: 'sandbox' };
+  window.Card2CryptoWidget = { run, version: 'sandbox' };
 })();

@@ -32,7 +32,9 @@ export const calculate: Endpoint = {
     }
     const fromAmount = optionalAmount(body, 'from_amount');
     const toAmount = optionalAmount(body, 'to_amount');
-    if (fromAmount !== undefined && toAmount !== undefined) throw invalid('to_amount', 'give exactly one of from_amount and to_amount, not both');
+    if (fromAmount !== undefined && toAmount !== undefined) {
+      throw invalid('to_amount', 'give exactly one of from_amount and to_amount, not both');
+    }
     if (fromAmount === undefined && toAmount === undefined) {
       throw new ApiError(400, 'missing_parameter', 'give exactly one of from_amount and to_amount', 'from_amount');
     }
@@ -40,7 +42,9 @@ export const calculate: Endpoint = {
     try {
       quote = ctx.pricing.quote({ fromCurrency, toCurrency, ...(fromAmount !== undefined ? { fromAmount } : { toAmount: toAmount! }) });
     } catch (error) {
-      if (error instanceof QuoteError) throw invalid(error.field, error.message);
+      if (error instanceof QuoteError) {
+        throw invalid(error.field, error.message);
+      }
       throw error;
     }
     const now = ctx.clock.now();

@@ -48,7 +48,9 @@ export const exchange: Endpoint = {
   timestamp: 'required',
   handle(_body, partner, ctx) {
     let byPartner = cache.get(ctx.pricing);
-    if (!byPartner) cache.set(ctx.pricing, (byPartner = new Map()));
+    if (!byPartner) {
+      cache.set(ctx.pricing, (byPartner = new Map()));
+    }
     const key = `${partner.token}\u0000${partner.secret}`;
     let text = byPartner.get(key);
     if (text === undefined) {

@@ -19,7 +19,9 @@ export function resolveOperation(body: Body, partner: PartnerRecord, ctx: Sandbo
   }
   if (operationId !== undefined) {
     const op = ctx.store.getOperation(operationId);
-    if (!op || op.partnerToken !== partner.token) throw invalid('operation_id', `no operation ${operationId} for this partner`);
+    if (!op || op.partnerToken !== partner.token) {
+      throw invalid('operation_id', `no operation ${operationId} for this partner`);
+    }
     if (partnerOperationId !== undefined && op.partnerOperationId !== partnerOperationId) {
       throw invalid('partner_operation_id', 'operation_id and partner_operation_id name different operations');
     }
@@ -27,7 +29,9 @@ export function resolveOperation(body: Body, partner: PartnerRecord, ctx: Sandbo
   }
   // The latest operation carrying this partner_operation_id (a buyer may try again after a failure).
   const op = ctx.store.findByPartnerOperationId(partner.token, partnerOperationId!);
-  if (!op) throw invalid('partner_operation_id', `no operation with partner_operation_id ${partnerOperationId} for this partner`);
+  if (!op) {
+    throw invalid('partner_operation_id', `no operation with partner_operation_id ${partnerOperationId} for this partner`);
+  }
   return op;
 }
 
@@ -37,7 +41,9 @@ function stateChange(change: (op: OperationRecord, ctx: SandboxContext) => void)
     try {
       change(op, ctx);
     } catch (error) {
-      if (error instanceof OperationStateError) throw new ApiError(400, 'invalid_state', error.message);
+      if (error instanceof OperationStateError) {
+        throw new ApiError(400, 'invalid_state', error.message);
+      }
       throw error;
     }
     return { empty: true };

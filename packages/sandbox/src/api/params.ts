@@ -9,9 +9,15 @@ import { invalid, missing } from './errors.js';
 export type Body = LosslessJsonObject;
 
 export function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (value instanceof LosslessNumber) return 'a number';
+  if (value === null) {
+    return 'null';
+  }
+  if (Array.isArray(value)) {
+    return 'an array';
+  }
+  if (value instanceof LosslessNumber) {
+    return 'a number';
+  }
   return `a ${typeof value}`;
 }
 
@@ -20,20 +26,30 @@ export function has(body: Body, field: string): boolean {
 }
 
 export function requiredString(body: Body, field: string): string {
-  if (!has(body, field)) throw missing(field);
+  if (!has(body, field)) {
+    throw missing(field);
+  }
   return stringValue(body, field);
 }
 
 export function optionalString(body: Body, field: string): string | undefined {
-  if (!has(body, field)) return undefined;
+  if (!has(body, field)) {
+    return undefined;
+  }
   return stringValue(body, field);
 }
 
 function stringValue(body: Body, field: string): string {
   const value = body[field];
-  if (typeof value !== 'string') throw invalid(field, `${field} must be a string, not ${describe(value)}`);
-  if (value.trim() === '') throw invalid(field, `${field} must not be empty`);
-  if (value.length > 256) throw invalid(field, `${field} is longer than 256 characters`);
+  if (typeof value !== 'string') {
+    throw invalid(field, `${field} must be a string, not ${describe(value)}`);
+  }
+  if (value.trim() === '') {
+    throw invalid(field, `${field} must not be empty`);
+  }
+  if (value.length > 256) {
+    throw invalid(field, `${field} is longer than 256 characters`);
+  }
   return value;
 }
 
@@ -41,9 +57,13 @@ const WHOLE = /^[1-9][0-9]*$/;
 
 /** A positive whole number of minimum units, exact whatever its size. */
 export function optionalAmount(body: Body, field: string): bigint | undefined {
-  if (!has(body, field)) return undefined;
+  if (!has(body, field)) {
+    return undefined;
+  }
   const value = body[field];
-  if (!(value instanceof LosslessNumber)) throw invalid(field, `${field} must be a number (minimum units), not ${describe(value)}`);
+  if (!(value instanceof LosslessNumber)) {
+    throw invalid(field, `${field} must be a number (minimum units), not ${describe(value)}`);
+  }
   if (!WHOLE.test(value.text)) {
     throw invalid(field, `${field} must be a whole number of minimum units greater than 0, written in digits; got ${value.text}`);
   }
@@ -52,10 +72,16 @@ export function optionalAmount(body: Body, field: string): bigint | undefined {
 
 /** Milliseconds since the epoch as a safe integer, or undefined when absent. */
 export function optionalTimestamp(body: Body, field: string): number | undefined {
-  if (!has(body, field)) return undefined;
+  if (!has(body, field)) {
+    return undefined;
+  }
   const value = body[field];
-  if (!(value instanceof LosslessNumber)) throw invalid(field, `${field} must be a number (milliseconds since 1970-01-01 UTC), not ${describe(value)}`);
+  if (!(value instanceof LosslessNumber)) {
+    throw invalid(field, `${field} must be a number (milliseconds since 1970-01-01 UTC), not ${describe(value)}`);
+  }
   const n = value.value;
-  if (!Number.isSafeInteger(n) || n <= 0) throw invalid(field, `${field} must be a whole number of milliseconds since 1970-01-01 UTC, got ${value.text}`);
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw invalid(field, `${field} must be a whole number of milliseconds since 1970-01-01 UTC, got ${value.text}`);
+  }
   return n;
 }

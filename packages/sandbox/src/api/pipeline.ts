@@ -25,7 +25,7 @@ export interface Endpoint {
   name: PartnerApiEndpoint | 'sandbox-operations';
   /** Rate fixing may come without timestamp (decisions.md). */
   timestamp: 'required' | 'optional';
-  handle(body: Body, partner: PartnerRecord, ctx: SandboxContext): ApiAnswer;
+  handle: (body: Body, partner: PartnerRecord, ctx: SandboxContext) => ApiAnswer;
 }
 
 /** Signs `body` with the partner's secret and writes the JSON text (exact digits for big amounts). */
@@ -45,12 +45,17 @@ export async function handlePartnerApi(req: IncomingMessage, res: ServerResponse
     }
   } catch (error) {
     if (error instanceof ApiError) {
-      if (error.status === 401) sendText(res, 401, `Wrong signature: ${error.message}`, error.headers);
-      else sendError(res, error.status, { code: error.code, message: error.message, ...(error.field !== undefined ? { field: error.field } : {}) }, error.headers);
+      if (error.status === 401) {
+        sendText(res, 401, `Wrong signature: ${error.message}`, error.headers);
+      } else {
+        sendError(res, error.status, { code: error.code, message: error.message, ...(error.field !== undefined ? { field: error.field } : {}) }, error.headers);
+      }
       return;
     }
     process.emitWarning(`card2crypto-sandbox: ${endpoint.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    if (!res.headersSent) sendError(res, 500, { code: 'internal_error', message: 'the request could not be processed' });
+    if (!res.headersSent) {
+      sendError(res, 500, { code: 'internal_error', message: 'the request could not be processed' });
+    }
   }
 }
 
@@ -63,15 +68,21 @@ async function answer_(req: IncomingMessage, ctx: SandboxContext, endpoint: Endp
   try {
     text = await readBody(req, ctx.settings.maxBodyBytes, 'json');
   } catch (error) {
-    if (error instanceof BodyError) throw new ApiError(error.status, error.code, error.message);
+    if (error instanceof BodyError) {
+      throw new ApiError(error.status, error.code, error.message);
+    }
     throw error;
   }
-  if (text.trim() === '') throw new ApiError(400, 'invalid_json', 'the body is empty; expected a JSON object');
+  if (text.trim() === '') {
+    throw new ApiError(400, 'invalid_json', 'the body is empty; expected a JSON object');
+  }
   let parsed: unknown;
   try {
     parsed = parseJsonLossless(text);
   } catch (error) {
-    if (error instanceof JsonParseError) throw new ApiError(400, 'invalid_json', `the body is not valid JSON: ${error.message}`);
+    if (error instanceof JsonParseError) {
+      throw new ApiError(400, 'invalid_json', `the body is not valid JSON: ${error.message}`);
+    }
     throw error;
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
@@ -81,27 +92,45 @@ async function answer_(req: IncomingMessage, ctx: SandboxContext, endpoint: Endp
 
   const token = requiredString(body, 'partner_token');
   const partner = ctx.partners.get(token);
-  if (!partner) throw new ApiError(404, 'partner_not_found', 'no partner has this partner_token', 'partner_token');
-  if (partner.blocked) throw new ApiError(403, 'partner_blocked', 'this partner is blocked');
+  if (!partner) {
+    throw new ApiError(404, 'partner_not_found', 'no partner has this partner_token', 'partner_token');
+  }
+  if (partner.blocked) {
+    throw new ApiError(403, 'partner_blocked', 'this partner is blocked');
+  }
   const rate = ctx.rateLimiter.take(token);
   if (!rate.allowed) {
-    throw new ApiError(429, 'too_many_requests', `more than ${ctx.rateLimiter.perSecond} requests a second; retry after ${rate.retryAfterSeconds} s`, undefined, {
-      'retry-after': String(rate.retryAfterSeconds),
-    });
+    throw new ApiError(
+      429,
+      'too_many_requests',
+      `more than ${ctx.rateLimiter.perSecond} requests a second; retry after ${rate.retryAfterSeconds} s`,
+      undefined,
+      {
+        'retry-after': String(rate.retryAfterSeconds),
+      },
+    );
   }
   const verified = verify(body, partner.secret);
-  if (!verified.ok) throw new ApiError(401, 'wrong_signature', verified.message);
+  if (!verified.ok) {
+    throw new ApiError(401, 'wrong_signature', verified.message);
+  }
 
   const timestamp = optionalTimestamp(body, 'timestamp');
   if (timestamp === undefined) {
-    if (endpoint.timestamp === 'required') throw missing('timestamp');
+    if (endpoint.timestamp === 'required') {
+      throw missing('timestamp');
+    }
   } else {
     checkWindow(timestamp, ctx);
   }
 
   const answer = endpoint.handle(body, partner, ctx);
-  if ('empty' in answer) return answer;
-  if ('signedText' in answer) return { text: answer.signedText };
+  if ('empty' in answer) {
+    return answer;
+  }
+  if ('signedText' in answer) {
+    return { text: answer.signedText };
+  }
   return { text: signedJson(answer.body, partner.secret) };
 }
 

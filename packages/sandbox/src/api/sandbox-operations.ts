@@ -51,35 +51,48 @@ const DEFAULT_COUNTRY = 'DE';
 
 function id(body: Body, field: string, required: boolean): string | undefined {
   const value = required ? requiredString(body, field) : optionalString(body, field);
-  if (value !== undefined && !ID.test(value)) throw invalid(field, `${field} must be 1 to 128 letters, digits, ".", "_", "~" or "-"`);
+  if (value !== undefined && !ID.test(value)) {
+    throw invalid(field, `${field} must be 1 to 128 letters, digits, ".", "_", "~" or "-"`);
+  }
   return value;
 }
 
 function amount(body: Body, field: string): bigint {
   const value = optionalAmount(body, field);
-  if (value === undefined) throw missing(field);
+  if (value === undefined) {
+    throw missing(field);
+  }
   return value;
 }
 
 function statusCode(body: Body): number {
-  if (!has(body, 'status_code')) throw missing('status_code');
+  if (!has(body, 'status_code')) {
+    throw missing('status_code');
+  }
   const value = body.status_code;
   if (!(value instanceof LosslessNumber) || !/^(0|[1-9][0-9]{0,2})$/.test(value.text)) {
-    throw invalid('status_code', `status_code must be a whole number of the status model, not ${value instanceof LosslessNumber ? value.text : describe(value)}`);
+    throw invalid(
+      'status_code',
+      `status_code must be a whole number of the status model, not ${value instanceof LosslessNumber ? value.text : describe(value)}`,
+    );
   }
   return Number(value.text);
 }
 
 /** The card a paid operation carries, masked as the widget stores it. */
-function card(body: Body, statusCode: number, country: string, now: number): MaskedCard | null {
+function card(body: Body, code: number, country: string, now: number): MaskedCard | null {
   const given = optionalString(body, 'card_number');
   // Pending 1: not paid yet; declined 102: the card data never reached the payment processor.
-  if (statusCode === 1 || statusCode === 102) {
-    if (given !== undefined) throw invalid('card_number', `an operation at status code ${statusCode} has not been paid with a card; leave card_number out`);
+  if (code === 1 || code === 102) {
+    if (given !== undefined) {
+      throw invalid('card_number', `an operation at status code ${code} has not been paid with a card; leave card_number out`);
+    }
     return null;
   }
   const digits = given ?? DEFAULT_CARD;
-  if (!luhnValid(digits)) throw invalid('card_number', 'card_number must be 12 to 19 digits passing the Luhn check (a test card of the README)');
+  if (!luhnValid(digits)) {
+    throw invalid('card_number', 'card_number must be 12 to 19 digits passing the Luhn check (a test card of the README)');
+  }
   return {
     number: maskCardNumber(digits),
     type: cardType(digits),
@@ -101,22 +114,32 @@ export const sandboxOperations: Endpoint = {
     }
     const operationId = id(body, 'operation_id', true)!;
     const existing = ctx.store.getOperation(operationId);
-    if (existing && existing.partnerToken !== partner.token) throw invalid('operation_id', `operation_id ${operationId} names an operation of another partner`);
+    if (existing && existing.partnerToken !== partner.token) {
+      throw invalid('operation_id', `operation_id ${operationId} names an operation of another partner`);
+    }
     const partnerOperationId = id(body, 'partner_operation_id', false) ?? null;
 
     const status = requiredString(body, 'status');
-    if (!isOperationStatus(status)) throw invalid('status', `status must be "pending", "awaiting confirm", "success" or "declined", not "${status}"`);
+    if (!isOperationStatus(status)) {
+      throw invalid('status', `status must be "pending", "awaiting confirm", "success" or "declined", not "${status}"`);
+    }
     const code = statusCode(body);
     const step = findStep(status, code);
-    if (!step) throw invalid('status_code', `"${status}" ${code} is not a pair of the status model (docs/decisions.md, "Status / status_code pairing and sequence")`);
+    if (!step) {
+      throw invalid('status_code', `"${status}" ${code} is not a pair of the status model (docs/decisions.md, "Status / status_code pairing and sequence")`);
+    }
 
     const fromCurrency = requiredString(body, 'from_currency');
     const fiat = findFiatCurrency(fromCurrency);
-    if (!fiat) throw invalid('from_currency', `from_currency "${fromCurrency}" is not a supported fiat currency`);
+    if (!fiat) {
+      throw invalid('from_currency', `from_currency "${fromCurrency}" is not a supported fiat currency`);
+    }
     const fromAmount = amount(body, 'from_amount');
     const toCurrency = requiredString(body, 'to_currency');
     const asset = findCryptoAsset(toCurrency);
-    if (!asset) throw invalid('to_currency', `to_currency "${toCurrency}" is not a supported crypto asset`);
+    if (!asset) {
+      throw invalid('to_currency', `to_currency "${toCurrency}" is not a supported crypto asset`);
+    }
     const toAmount = amount(body, 'to_amount');
     const feeAmount = optionalAmount(body, 'fee_amount') ?? 0n;
 
@@ -124,7 +147,9 @@ export const sandboxOperations: Endpoint = {
     const email = optionalString(body, 'email') ?? DEFAULT_EMAIL;
     checkBuyer(toAccount, asset.symbol, email);
     const customerCountry = optionalString(body, 'customer_country') ?? DEFAULT_COUNTRY;
-    if (!findCountry(customerCountry)) throw invalid('customer_country', `customer_country must be an ISO 3166-1 alpha-2 code of the spec's list (e.g. DE), not "${customerCountry}"`);
+    if (!findCountry(customerCountry)) {
+      throw invalid('customer_country', `customer_country must be an ISO 3166-1 alpha-2 code of the spec's list (e.g. DE), not "${customerCountry}"`);
+    }
 
     const txId = id(body, 'blockchain_tx_id', false) ?? null;
     if (txId !== null && step.status !== 'success') {

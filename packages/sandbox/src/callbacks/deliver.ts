@@ -23,17 +23,15 @@ const agents = {
   https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
 };
 
-export function postCallback(
-  url: string,
-  body: string,
-  options: { timeoutMs: number; localAddress?: string; signal?: AbortSignal },
-): Promise<DeliveryResult> {
+export function postCallback(url: string, body: string, options: { timeoutMs: number; localAddress?: string; signal?: AbortSignal }): Promise<DeliveryResult> {
   const started = performance.now();
   return new Promise((resolve) => {
     let settled = false;
     const onAbort = () => request.destroy(new Error('the sandbox stopped'));
     const finish = (result: Omit<DeliveryResult, 'durationMs'>) => {
-      if (settled) return;
+      if (settled) {
+        return;
+      }
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -63,7 +61,9 @@ export function postCallback(
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
-          if (size < READ_LIMIT) chunks.push(chunk);
+          if (size < READ_LIMIT) {
+            chunks.push(chunk);
+          }
           size += chunk.length;
         });
         response.on('end', () => {

@@ -93,22 +93,32 @@ export class CallbackDispatcher {
   }
 
   private tick(): void {
-    if (this.stopped) return;
+    if (this.stopped) {
+      return;
+    }
     const now = this.clock.now();
     let next: number | null = null;
     const claimed: CallbackRecord[] = [];
     this.store.transaction(() => {
       for (const partner of this.partners.list()) {
         const free = Math.min(CLAIM_LIMIT, this.options.concurrency - (this.inFlight.get(partner.token) ?? 0));
-        if (free <= 0) continue; // this partner's deliveries finishing will tick again
+        if (free <= 0) {
+          continue;
+        } // this partner's deliveries finishing will tick again
         const rows = this.store.claimDue(partner.token, now, free);
         claimed.push(...rows);
-        if (rows.length === free) continue; // full again: its next completion ticks
+        if (rows.length === free) {
+          continue;
+        } // full again: its next completion ticks
         const due = this.store.nextDueFor(partner.token);
-        if (due !== null && (next === null || due < next)) next = due;
+        if (due !== null && (next === null || due < next)) {
+          next = due;
+        }
       }
     });
-    for (const callback of claimed) this.launch(callback);
+    for (const callback of claimed) {
+      this.launch(callback);
+    }
     this.timer.schedule(next);
   }
 
@@ -117,8 +127,11 @@ export class CallbackDispatcher {
     this.inFlight.set(token, (this.inFlight.get(token) ?? 0) + 1);
     const run = this.attempt(callback)
       .then((outcome) => {
-        if (outcome) this.queue(outcome);
-        else this.release(token);
+        if (outcome) {
+          this.queue(outcome);
+        } else {
+          this.release(token);
+        }
       })
       .catch((error: unknown) => {
         this.release(token);
@@ -130,12 +143,16 @@ export class CallbackDispatcher {
 
   private release(token: string): void {
     this.inFlight.set(token, (this.inFlight.get(token) ?? 1) - 1);
-    if (!this.stopped) this.timer.wake();
+    if (!this.stopped) {
+      this.timer.wake();
+    }
   }
 
   private queue(outcome: Outcome): void {
     this.outcomes.push(outcome);
-    if (this.flushScheduled) return;
+    if (this.flushScheduled) {
+      return;
+    }
     this.flushScheduled = true;
     setImmediate(() => this.flush());
   }
@@ -143,16 +160,22 @@ export class CallbackDispatcher {
   private flush(): void {
     this.flushScheduled = false;
     const batch = this.outcomes;
-    if (batch.length === 0) return;
+    if (batch.length === 0) {
+      return;
+    }
     this.outcomes = [];
     this.store.transaction(() => {
-      for (const o of batch) this.store.writeAttempt(o.attempt, o.update);
+      for (const o of batch) {
+        this.store.writeAttempt(o.attempt, o.update);
+      }
     });
     for (const o of batch) {
       this.inFlight.set(o.callback.partnerToken, (this.inFlight.get(o.callback.partnerToken) ?? 1) - 1);
       this.onAttempt({ ...o.callback, ...o.update }, o.result);
     }
-    if (!this.stopped) this.timer.wake();
+    if (!this.stopped) {
+      this.timer.wake();
+    }
   }
 
   /** Makes one scheduled attempt; resolves to what to store, or null when the stop cut it short. */
@@ -170,13 +193,17 @@ export class CallbackDispatcher {
       };
     }
     const result = await postCallback(partner.callbackUrl, callback.body, { ...this.options, signal: this.abort.signal });
-    if (result.aborted) return null;
+    if (result.aborted) {
+      return null;
+    }
     const firstAttemptAt = callback.firstAttemptAt ?? startedAt;
     // The first attempt fixes the schedule's origin; later ones only move it when they are late.
     let anchorAt = attempt === 1 ? startedAt : (callback.anchorAt ?? startedAt);
     const rows = retrySchedule();
     const dueThis = anchorAt + this.clock.scale(rows[attempt - 1]?.sinceFirstMs ?? 0);
-    if (startedAt - dueThis > LATE_MS) anchorAt += startedAt - dueThis;
+    if (startedAt - dueThis > LATE_MS) {
+      anchorAt += startedAt - dueThis;
+    }
 
     let state: CallbackState;
     let nextAttemptAt: number | null = null;
@@ -225,9 +252,13 @@ export class CallbackDispatcher {
    */
   async resend(callbackId: number): Promise<DeliveryResult> {
     const callback = this.store.getCallback(callbackId);
-    if (!callback) throw new RangeError(`no callback ${callbackId}`);
+    if (!callback) {
+      throw new RangeError(`no callback ${callbackId}`);
+    }
     const partner = this.partners.get(callback.partnerToken);
-    if (!partner?.callbackUrl) throw new RangeError(`partner ${callback.partnerToken} has no callback URL`);
+    if (!partner?.callbackUrl) {
+      throw new RangeError(`partner ${callback.partnerToken} has no callback URL`);
+    }
     const startedAt = this.clock.now();
     const result = await postCallback(partner.callbackUrl, callback.body, this.options);
     const current = this.store.getCallback(callbackId)!;

@@ -9,15 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  COUNTRIES,
-  COUNTRY_CURRENCY,
-  CRYPTO_ASSETS,
-  FIAT_CURRENCIES,
-  validateWidgetSettings,
-  verify,
-  type Problem,
-} from '@card2crypto/core';
+import { COUNTRIES, COUNTRY_CURRENCY, CRYPTO_ASSETS, FIAT_CURRENCIES, validateWidgetSettings, verify, type Problem } from '@card2crypto/core';
 import { BodyError, readBody } from '../body.js';
 import type { SandboxContext } from '../context.js';
 import { escapeHtml, jsonForScript, sendHtml } from '../http.js';
@@ -42,13 +34,21 @@ export function checkSettings(text: string, parentOrigin: string, instance: stri
     return { ok: false, message: 'Invalid widget settings: they are not valid JSON.' };
   }
   const problems = validateWidgetSettings(settings);
-  if (problems.length > 0) return { ok: false, message: `Invalid widget settings: ${problemsText(problems)}` };
+  if (problems.length > 0) {
+    return { ok: false, message: `Invalid widget settings: ${problemsText(problems)}` };
+  }
   const s = settings as Record<string, unknown>;
   const partner = ctx.partners.get(s.partner_token as string);
-  if (!partner) return { ok: false, message: 'Partner not found: no partner has this partner_token.' };
-  if (partner.blocked) return { ok: false, message: 'Partner blocked.' };
+  if (!partner) {
+    return { ok: false, message: 'Partner not found: no partner has this partner_token.' };
+  }
+  if (partner.blocked) {
+    return { ok: false, message: 'Partner blocked.' };
+  }
   const verified = verify(text, partner.secret, { form: 'simple' });
-  if (!verified.ok) return { ok: false, message: `Wrong signature: ${verified.message}.` };
+  if (!verified.ok) {
+    return { ok: false, message: `Wrong signature: ${verified.message}.` };
+  }
   const now = ctx.clock.now();
   const offset = (s.timestamp as number) - now;
   if (offset > ctx.settings.timestampAheadMs || -offset > ctx.settings.timestampBehindMs) {
@@ -60,8 +60,12 @@ export function checkSettings(text: string, parentOrigin: string, instance: stri
   let calculation: CalculationRecord | null = null;
   if (typeof s.calculation_id === 'string') {
     const found = ctx.store.getCalculation(s.calculation_id);
-    if (!found || found.partnerToken !== partner.token) return { ok: false, message: 'Unknown calculation_id: no fixed rate with this id for this partner.' };
-    if (found.expiresAt <= now) return { ok: false, message: 'The fixed rate (calculation_id) has expired; fix a new rate.' };
+    if (!found || found.partnerToken !== partner.token) {
+      return { ok: false, message: 'Unknown calculation_id: no fixed rate with this id for this partner.' };
+    }
+    if (found.expiresAt <= now) {
+      return { ok: false, message: 'The fixed rate (calculation_id) has expired; fix a new rate.' };
+    }
     for (const [field, fixed] of [
       ['from_currency', found.fromCurrency],
       ['to_currency', found.toCurrency],
@@ -97,7 +101,9 @@ export function bootData(ctx: SandboxContext, instance: string, parentOrigin: st
     parentOrigin,
     testCards: TEST_CARDS.map((c) => ({ number: c.number, outcome: c.outcome })),
   };
-  if (!check.ok) return { ...common, error: check.message };
+  if (!check.ok) {
+    return { ...common, error: check.message };
+  }
   const s = check.session.settings;
   const calc = check.calculation;
   const fromCurrency = (calc?.fromCurrency ?? s.from_currency) as string | undefined;
@@ -118,7 +124,15 @@ export function bootData(ctx: SandboxContext, instance: string, parentOrigin: st
       : null,
     fiat: FIAT_CURRENCIES.map((f) => {
       const limits = ctx.pricing.limits(f);
-      return { code: f.code, name: f.name, symbol: f.symbol, decimals: f.decimals, min: limits.min.toString(), max: limits.maxKyc.toString(), kyc: limits.maxWithoutKyc.toString() };
+      return {
+        code: f.code,
+        name: f.name,
+        symbol: f.symbol,
+        decimals: f.decimals,
+        min: limits.min.toString(),
+        max: limits.maxKyc.toString(),
+        kyc: limits.maxWithoutKyc.toString(),
+      };
     }),
     crypto: CRYPTO_ASSETS.map((a) => ({ symbol: a.symbol, ticker: a.ticker, name: a.name, chain: a.chain, decimals: a.decimals })),
     countries: COUNTRIES.map((c) => ({ alpha2: c.alpha2, name: c.name })),
@@ -150,7 +164,9 @@ export async function handleFrame(req: IncomingMessage, res: ServerResponse, ctx
   try {
     form = new URLSearchParams(await readBody(req, ctx.settings.maxBodyBytes, 'form'));
   } catch (error) {
-    if (!(error instanceof BodyError)) throw error;
+    if (!(error instanceof BodyError)) {
+      throw error;
+    }
     sendHtml(res, 400, `<!doctype html><p>${escapeHtml(error.message)}</p>`);
     return;
   }
@@ -159,9 +175,13 @@ export async function handleFrame(req: IncomingMessage, res: ServerResponse, ctx
   const posted = form.get('parent_origin') ?? '';
   const parentOrigin = header && ORIGIN_RE.test(header) ? header : ORIGIN_RE.test(posted) ? posted : '';
   let check: Check;
-  if (!/^[0-9a-f]{32}$/.test(instance)) check = { ok: false, message: 'The widget frame was opened without the widget script.' };
-  else if (parentOrigin === '') check = { ok: false, message: 'The widget must run on an http(s) page.' };
-  else check = checkSettings(form.get('settings') ?? '', parentOrigin, instance, ctx);
+  if (!/^[0-9a-f]{32}$/.test(instance)) {
+    check = { ok: false, message: 'The widget frame was opened without the widget script.' };
+  } else if (parentOrigin === '') {
+    check = { ok: false, message: 'The widget must run on an http(s) page.' };
+  } else {
+    check = checkSettings(form.get('settings') ?? '', parentOrigin, instance, ctx);
+  }
   const settings = check.ok ? check.session.settings : {};
   const lang = typeof settings.lang === 'string' ? settings.lang : 'en';
   const partnerCss = typeof settings.partner_css === 'string' ? settings.partner_css : undefined;

@@ -10,11 +10,21 @@ import { handleFrame } from './frame.js';
 export async function handleWidget(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext, url: URL): Promise<void> {
   const path = url.pathname;
   const get = req.method === 'GET' || req.method === 'HEAD';
-  if (path === '/widget.js' && get) return sendAsset(res, 'widget.js');
-  if (path.startsWith('/widget/assets/') && get) return sendAsset(res, path.slice('/widget/assets/'.length));
-  if (path.startsWith('/widget/core/') && get) return sendCoreModule(res, path.slice('/widget/core/'.length));
-  if (path === '/widget/frame' && req.method === 'POST') return handleFrame(req, res, ctx);
-  if (path.startsWith('/widget/api/')) return handleFlowApi(req, res, ctx, path.slice('/widget/api/'.length));
+  if (path === '/widget.js' && get) {
+    return sendAsset(res, 'widget.js');
+  }
+  if (path.startsWith('/widget/assets/') && get) {
+    return sendAsset(res, path.slice('/widget/assets/'.length));
+  }
+  if (path.startsWith('/widget/core/') && get) {
+    return sendCoreModule(res, path.slice('/widget/core/'.length));
+  }
+  if (path === '/widget/frame' && req.method === 'POST') {
+    return handleFrame(req, res, ctx);
+  }
+  if (path.startsWith('/widget/api/')) {
+    return handleFlowApi(req, res, ctx, path.slice('/widget/api/'.length));
+  }
   req.resume();
   sendError(res, 404, { code: 'not_found', message: `nothing at ${path}` });
 }

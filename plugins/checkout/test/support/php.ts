@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REPO_DIR, startPhp, type PhpRunner } from '@card2crypto/php/testing';
+import { startPhp, type PhpRunner } from '@card2crypto/php/testing';
 
 export { REPO_DIR, SUPPORTED_PHP_VERSIONS, TEST_PHP_VERSIONS, type CallResult } from '@card2crypto/php/testing';
 

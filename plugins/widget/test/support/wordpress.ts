@@ -13,12 +13,12 @@ import { pathToFileURL } from 'node:url';
 import { PLUGIN_DIR, REPO_DIR } from './php.js';
 
 interface Harness {
-  resolveWordPress(o: { siteDir: string }): Promise<{ installMode: string; version: string }>;
-  findWordPress(): Promise<{ version: string }>;
-  layOutWordPress(found: { version: string }, siteDir: string): Promise<void>;
-  chooseRuntime(o: { preferred: string }): { runtime: 'native' | 'playground' };
-  startNativeSite(o: Record<string, unknown>): Promise<{ url: string; pids: Record<string, number>; stop(): Promise<void> }>;
-  startPlayground(o: {
+  resolveWordPress: (o: { siteDir: string }) => Promise<{ installMode: string; version: string }>;
+  findWordPress: () => Promise<{ version: string }>;
+  layOutWordPress: (found: { version: string }, siteDir: string) => Promise<void>;
+  chooseRuntime: (o: { preferred: string }) => { runtime: 'native' | 'playground' };
+  startNativeSite: (o: Record<string, unknown>) => Promise<{ url: string; pids: Record<string, number>; stop: () => Promise<void> }>;
+  startPlayground: (o: {
     siteDir: string;
     port: number;
     wordpress: { installMode: string; wp?: string };
@@ -27,8 +27,8 @@ interface Harness {
     defineBool: Record<string, boolean>;
     logFile: string;
     workers?: number;
-  }): Promise<{ url: string; pid: number; stop(): Promise<void> }>;
-  freePort(preferred: number, span?: number): Promise<number>;
+  }) => Promise<{ url: string; pid: number; stop: () => Promise<void> }>;
+  freePort: (preferred: number, span?: number) => Promise<number>;
   STATE_DIR: string;
 }
 
@@ -42,11 +42,11 @@ export interface WordPressSite {
   url: string;
   siteDir: string;
   logFile: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
   /** A request to the site (no redirects followed). */
-  fetch(route: string, init?: RequestInit): Promise<Response>;
+  fetch: (route: string, init?: RequestInit) => Promise<Response>;
   /** An action of the probe mu-plugin. */
-  probe<T>(action: Record<string, unknown>): Promise<T>;
+  probe: <T>(action: Record<string, unknown>) => Promise<T>;
 }
 
 /** Boots a fresh site (state under .card2crypto/widget-tests/<name>) with the plugin active. */
@@ -114,7 +114,11 @@ function siteHandle(url: string, siteDir: string, logFile: string, pids: number[
     stop,
     fetch: fetchSite,
     async probe<T>(action: Record<string, unknown>): Promise<T> {
-      const response = await fetchSite('/wp-json/c2c-widget-test/v1/run', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(action) });
+      const response = await fetchSite('/wp-json/c2c-widget-test/v1/run', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(action),
+      });
       const text = await response.text();
       try {
         return JSON.parse(text) as T;
