@@ -2,7 +2,8 @@
 // `npm test`: every test, in stages (build, the workspaces' unit tests, the
 // end-to-end suite), each stage's time printed as it ends and all of them at
 // the end. A failed stage does not stop the later ones (a CI log should say
-// everything that is wrong), but fails the run.
+// everything that is wrong), but fails the run. What failed is printed again
+// at the very end, so that the tail of a long CI log names it with its error.
 import { spawn } from 'node:child_process';
 import { ROOT } from './lib/paths.mjs';
 
@@ -12,17 +13,46 @@ const STAGES = [
   ['end-to-end', ['run', 'test:e2e']],
 ];
 
+/** Lines that explain a failed stage: the "failing tests" sections of node's test runner and jest's "●" blocks. */
+function failureReports(text) {
+  const lines = text.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const picked = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (/^✖ failing tests:/.test(line) || /^\s*● /.test(line)) {
+      // The section up to the next runner summary or npm's own error lines, at most 80 lines each.
+      let end = i + 1;
+      while (end < lines.length && end - i < 80 && !/^(npm (error|ERR!)|> |ℹ tests |\s*● |Test Suites:)/.test(lines[end])) {
+        end++;
+      }
+      picked.push(...lines.slice(i, end));
+      i = end - 1;
+    }
+  }
+  return picked.length ? picked : lines.filter((l) => /✖|FAIL |Error:/.test(l)).slice(0, 80);
+}
+
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const results = [];
 for (const [name, args] of STAGES) {
   console.log(`\n##### ${name}: npm ${args.join(' ')}\n`);
   const started = Date.now();
+  const output = [];
   const code = await new Promise((resolveStage) => {
-    const child = spawn(npm, args, { cwd: ROOT, stdio: 'inherit' });
-    child.on('exit', (exitCode, signal) => resolveStage(exitCode ?? (signal ? 1 : 0)));
+    const child = spawn(npm, args, { cwd: ROOT, stdio: ['inherit', 'pipe', 'pipe'] });
+    for (const [stream, target] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      stream.on('data', (chunk) => {
+        target.write(chunk);
+        output.push(chunk);
+      });
+    }
+    child.on('close', (exitCode, signal) => resolveStage(exitCode ?? (signal ? 1 : 0)));
   });
   const seconds = (Date.now() - started) / 1000;
-  results.push({ name, code, seconds });
+  results.push({ name, code, seconds, failures: code === 0 ? [] : failureReports(Buffer.concat(output).toString('utf8')) });
   console.log(`\n##### ${name}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${(seconds / 60).toFixed(1)} min`);
   // Without a build nothing later can run meaningfully.
   if (name === 'build' && code !== 0) {
@@ -33,6 +63,11 @@ for (const [name, args] of STAGES) {
 console.log('\n##### npm test: stage times');
 for (const { name, code, seconds } of results) {
   console.log(`  ${name.padEnd(12)} ${(seconds / 60).toFixed(1).padStart(5)} min  ${code === 0 ? 'passed' : 'FAILED'}`);
+}
+for (const { name, failures } of results) {
+  if (failures.length) {
+    console.log(`\n##### what failed in ${name}\n${failures.join('\n')}`);
+  }
 }
 const total = results.reduce((sum, r) => sum + r.seconds, 0);
 console.log(`  ${'total'.padEnd(12)} ${(total / 60).toFixed(1).padStart(5)} min`);
