@@ -5,4 +5,4 @@
  */
 import { wordpressSuite } from './wordpress/suite.js';
 
-await wordpressSuite({ php: 'native', port: 9525, apiPort: 9542, defines: { CARD2CRYPTO_PARTNER_TOKEN: 'token-from-wp-config' } });
+await wordpressSuite({ php: 'native', port: 9525, defines: { CARD2CRYPTO_PARTNER_TOKEN: 'token-from-wp-config' } });

@@ -1,4 +1,4 @@
 /** The WordPress-level suite (test/wordpress/suite.ts) on the oldest supported PHP. */
 import { wordpressSuite } from './wordpress/suite.js';
 
-await wordpressSuite({ php: '7.4', port: 9520, apiPort: 9540, defines: {} });
+await wordpressSuite({ php: '7.4', port: 9520, defines: {} });

@@ -4,4 +4,4 @@
  */
 import { wordpressSuite } from './wordpress/suite.js';
 
-await wordpressSuite({ php: '8.5', port: 9530, apiPort: 9541, defines: { CARD2CRYPTO_PARTNER_TOKEN: 'token-from-wp-config' } });
+await wordpressSuite({ php: '8.5', port: 9530, defines: { CARD2CRYPTO_PARTNER_TOKEN: 'token-from-wp-config' } });

@@ -25,6 +25,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { parseJsonLossless, sign } from '@card2crypto/core';
 import { AdminSession, formFields } from './support/admin-session.js';
+import { listenOnFreePort } from './support/listen.js';
 import { nativeWordPressMissing, startWordPress, type WordPressSite } from './support/wordpress.js';
 
 const CHECKOUT_SECRET = 'c2c-checkout-secret-Qm7x2Vb9';
@@ -119,6 +120,7 @@ function fill(route: string, candidates: (name: string) => string[], cap: number
 describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => {
   let site: WordPressSite;
   let api: http.Server;
+  let apiPort = 0;
   const apiRequests: string[] = [];
   let skip: string | undefined;
   let manager: AdminSession;
@@ -149,7 +151,7 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
         res.end(`${text.slice(0, -1)},"signature":"${sign(parseJsonLossless(text) as object, API_SECRET)}"}`);
       });
     });
-    await new Promise<void>((resolve) => api.listen(9561, '127.0.0.1', resolve));
+    apiPort = await listenOnFreePort(api);
 
     const made = await site.probe<{ users: Record<string, number> }>({ action: 'users', users: [MANAGER, CUSTOMER], keys: KEYS });
     // Both plugins configured with their secrets, saved the ordinary way (update_option: what every save path ends in).
@@ -163,7 +165,7 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
         partner_secret: CHECKOUT_SECRET,
         wallet_address: WALLET,
         environment: 'sandbox',
-        base_url: 'http://127.0.0.1:9561',
+        base_url: `http://127.0.0.1:${apiPort}`,
       },
     });
     await site.probe({ action: 'set_option', name: 'card2crypto_widget_settings', value: { partner_token: 'widget-token', partner_secret: WIDGET_SECRET } });
@@ -305,11 +307,14 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
       ['shop manager', users[MANAGER.login]!],
       ['administrator', 1],
     ];
-    for (const [who, user] of identities) {
-      for (let i = 0; i < all.length; i += 40) {
-        await sweep(who, user, all.slice(i, i + 40));
-      }
-    }
+    // The three identities at once: PHP-FPM runs four workers, and one request at a time leaves a core idle.
+    await Promise.all(
+      identities.map(async ([who, user]) => {
+        for (let i = 0; i < all.length; i += 40) {
+          await sweep(who, user, all.slice(i, i + 40));
+        }
+      }),
+    );
 
     // Over HTTP with real credentials: the shop manager's cookie and REST nonce, and WooCommerce's key authentication.
     const overHttp: Array<[string, Record<string, string>, string]> = [
@@ -460,7 +465,7 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
         partner_token: 'checkout-token',
         partner_secret: 'legacy-secret-9Hq2',
         environment: 'sandbox',
-        base_url: 'http://127.0.0.1:9561',
+        base_url: `http://127.0.0.1:${apiPort}`,
       },
     });
     // Any request runs the plugin's init: the migration.
@@ -490,8 +495,8 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
       apiRequests.length = 0;
       // (Not 127.0.0.1 on port 80: WordPress lets a site reach its own host, which here is 127.0.0.1.)
       for (const target of [
-        'http://127.0.0.1:9561/ok',
-        'http://localhost:9561/ok',
+        `http://127.0.0.1:${apiPort}/ok`,
+        `http://localhost:${apiPort}/ok`,
         'http://10.0.0.1/internal',
         'http://192.168.1.1/',
         'http://172.16.0.5:8080/',
@@ -507,7 +512,7 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
       const privateNet = await call();
       assert.match(privateNet.exception?.message ?? '', /address is refused/, 'a private network address is refused in the sandbox environment too');
 
-      await configure('sandbox', 'http://127.0.0.1:9561/ok');
+      await configure('sandbox', `http://127.0.0.1:${apiPort}/ok`);
       const local = await call();
       assert.deepEqual(local.value, { service_fee: 0.0125 }, JSON.stringify(local));
       assert.equal(apiRequests.length, 1);

@@ -20,12 +20,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseJsonLossless, sign } from '@card2crypto/core';
 import { AdminSession, formFields } from '../support/admin-session.js';
+import { closedPort, listenOnFreePort } from '../support/listen.js';
 import { nativeWordPressMissing, startWordPress, type WordPressSite } from '../support/wordpress.js';
 
 export interface SiteConfig {
   php: string;
   port: number;
-  apiPort: number;
   /** PHP constants defined for every request, as wp-config.php would. */
   defines: Record<string, string>;
 }
@@ -87,6 +87,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
     () => {
       let site: WordPressSite;
       let api: http.Server;
+      let apiPort = 0;
       const apiRequests: string[] = [];
 
       before(async () => {
@@ -117,7 +118,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
             res.end(mode === 'forged' ? `{"service_fee":0.01,"signature":"${'0'.repeat(128)}"}` : signedText('{"service_fee":0.0125}', API_SECRET));
           });
         });
-        await new Promise<void>((resolve) => api.listen(config.apiPort, '127.0.0.1', resolve));
+        apiPort = await listenOnFreePort(api);
       });
 
       after(async () => {
@@ -222,7 +223,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
             logs: string[];
           }>({
             action: 'api',
-            base_url: `http://127.0.0.1:${config.apiPort}/${mode}`,
+            base_url: `http://127.0.0.1:${apiPort}/${mode}`,
             token: 'wp-token',
             secret: API_SECRET,
             timeout,
@@ -249,7 +250,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         assert.equal(slow.exception?.status, 0);
         const refused = await site.probe<{ exception?: { kind: string } }>({
           action: 'api',
-          base_url: 'http://127.0.0.1:9549/none',
+          base_url: `http://127.0.0.1:${await closedPort()}/none`,
           token: 't',
           secret: API_SECRET,
           method: 'params',

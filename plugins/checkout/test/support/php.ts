@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPhp, type PhpRunner } from '@card2crypto/php/testing';
 
-export { REPO_DIR, SUPPORTED_PHP_VERSIONS, TEST_PHP_VERSIONS, type CallResult } from '@card2crypto/php/testing';
+// The plugin's behaviour tests: the native PHP when present (the range's ends: compat.test.ts).
+export { REPO_DIR, SUPPORTED_PHP_VERSIONS, PLUGIN_TEST_PHP_VERSIONS as TEST_PHP_VERSIONS, type CallResult } from '@card2crypto/php/testing';
 
 /** plugins/checkout, from dist/test/support/php.js. */
 export const PLUGIN_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
