@@ -19,7 +19,7 @@ defined( 'ABSPATH' ) || exit;
 define( 'CARD2CRYPTO_WIDGET_VERSION', '0.1.0' );
 define( 'CARD2CRYPTO_WIDGET_FILE', __FILE__ );
 
-if ( is_readable( __DIR__ . '/lib/shared/Plugin_Bootstrap.php' ) && is_readable( __DIR__ . '/lib/settings-schema.json' ) ) {
+if ( is_readable( __DIR__ . '/lib/shared/Plugin_Bootstrap.php' ) && is_readable( __DIR__ . '/lib/settings-schema.php' ) ) {
 	// This plugin's copy of the shared library (lib/, written by the build): it autoloads includes/ and itself, then boots.
 	require __DIR__ . '/lib/shared/Plugin_Bootstrap.php';
 	Card2Crypto\Widget\Shared\Plugin_Bootstrap::start( __FILE__, Card2Crypto\Widget\Plugin::class );

@@ -14,14 +14,16 @@
  *                                     Library::VERSION -> the package (or --lib-version) version,
  *                                     defined( 'ABSPATH' ) || exit; after the namespace and use lines
  *                                     (the source runs without WordPress in its tests)
- *   <plugin>/lib/settings-schema.json core's settings schema, as is
+ *   <plugin>/lib/settings-schema.php  core's settings schema as a PHP array (`return array( … );`):
+ *                                     PHP's opcode cache keeps it in shared memory, where JSON
+ *                                     would be read and decoded (63 KB, ~0.2 ms) on every request
  *   <plugin>/lib/i18n-schema-strings.php every label and help text of this plugin's part of
  *                                     the schema (--schema-plugin; by default the text domain
  *                                     without "card2crypto-") in __() calls, so translation
  *                                     tools find them and its .pot holds no other plugin's
  * and fails if any reference to the unprefixed namespace survives.
  */
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -29,6 +31,37 @@ import { parseArgs } from 'node:util';
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE_NAMESPACE = 'Card2Crypto\\Shared';
 const SOURCE_TEXT_DOMAIN = 'card2crypto-shared';
+
+/**
+ * A JSON value as a PHP literal that PHP reads back as json_decode( …, true )
+ * would: objects and lists as arrays, strings single-quoted (only \\ and \'
+ * escape there), numbers as their shortest text.
+ */
+export function phpLiteral(value, indent = '') {
+  if (value === null) {
+    return 'null';
+  }
+  if (typeof value === 'boolean') {
+    return value ? 'true' : 'false';
+  }
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) {
+      throw new Error(`not a JSON number: ${value}`);
+    }
+    return String(value);
+  }
+  if (typeof value === 'string') {
+    return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  }
+  const inner = `${indent}\t`;
+  const items = Array.isArray(value) ? value.map((item) => `${inner}${phpLiteral(item, inner)},`) : Object.entries(value).map(([key, item]) => `${inner}${phpLiteral(key)} => ${phpLiteral(item, inner)},`);
+  return items.length ? `array(\n${items.join('\n')}\n${indent})` : 'array()';
+}
+
+/** lib/settings-schema.php: the schema for Schema::from_file(). */
+function schemaPhp(schema) {
+  return `<?php\n/**\n * The settings schema of @card2crypto/core (schema/settings.json), written by\n * packages/php/scripts/prefix.mjs at build time: do not edit.\n *\n * @package card2crypto\n */\n\ndefined( 'ABSPATH' ) || exit;\n\nreturn ${phpLiteral(schema)};\n`;
+}
 
 function fail(message) {
   console.error(`prefix: ${message}`);
@@ -184,7 +217,7 @@ async function main() {
   } catch (error) {
     fail(`cannot read the settings schema at ${schemaPath} (build @card2crypto/core first): ${error.message}`);
   }
-  await copyFile(schemaPath, join(libDir, 'settings-schema.json'));
+  await writeFile(join(libDir, 'settings-schema.php'), schemaPhp(schema));
   await writeFile(join(libDir, 'i18n-schema-strings.php'), schemaStringsPhp(schema, textDomain, schemaPlugin));
   console.log(`prefix: ${files.length} PHP files -> ${relative(process.cwd(), sharedDir)} as ${targetPrefix} (library ${version}, text domain ${textDomain})`);
 }

@@ -66,8 +66,8 @@ final class Plugin_Bootstrap {
 		return self::$dir;
 	}
 
-	/** The settings schema the build copied into the plugin (lib/settings-schema.json), read once per request. */
+	/** The settings schema the build wrote into the plugin (lib/settings-schema.php), read once per request. */
 	public static function schema(): Schema {
-		return Schema::from_file( self::$dir . '/lib/settings-schema.json' );
+		return Schema::from_file( self::$dir . '/lib/settings-schema.php' );
 	}
 }

@@ -2,15 +2,19 @@
  * scripts/prefix.mjs writes the library into a plugin as the plugin ships
  * it: every file under the plugin's namespace, guarded against direct
  * loading (defined( 'ABSPATH' ) || exit; after the namespace and use lines),
- * with the plugin's text domain, and the settings schema beside it.
+ * with the plugin's text domain, and the settings schema beside it as a PHP
+ * array that PHP reads back exactly as it would decode core's JSON.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PHP_PACKAGE_DIR } from '../testing/php.js';
+import { PHP_PACKAGE_DIR, REPO_DIR } from '../testing/php.js';
+
+/** What prefix.mjs reads by default. */
+const SCHEMA = path.join(REPO_DIR, 'packages', 'core', 'schema', 'settings.json');
 
 function phpFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -18,7 +22,7 @@ function phpFiles(dir: string): string[] {
   );
 }
 
-test('every copied file is in the plugin namespace, guarded against direct loading, with the plugin text domain', () => {
+test('every copied file is in the plugin namespace, guarded against direct loading, with the plugin text domain', (t) => {
   const plugin = mkdtempSync(path.join(tmpdir(), 'c2c-prefix-'));
   try {
     execFileSync(
@@ -46,7 +50,17 @@ test('every copied file is in the plugin namespace, guarded against direct loadi
       assert.doesNotMatch(text, /Card2Crypto\\{1,2}Shared|'card2crypto-shared'/, name);
     }
     assert.match(readFileSync(path.join(plugin, 'lib', 'shared', 'Settings', 'Settings_Page.php'), 'utf8'), /'card2crypto-example'/);
-    assert.ok(JSON.parse(readFileSync(path.join(plugin, 'lib', 'settings-schema.json'), 'utf8')).plugins.widget);
+    // The schema as PHP reads it back is core's JSON as json_decode reads it, key order included.
+    const php = spawnSync('php', ['-r', `define('ABSPATH', '/'); echo json_encode(include '${path.join(plugin, 'lib', 'settings-schema.php')}'), "\\n", json_encode(json_decode(file_get_contents('${SCHEMA}'), true));`], {
+      encoding: 'utf8',
+    });
+    if (php.status === null || php.error) {
+      t.diagnostic('no native php: the PHP schema file is compared with the JSON in the WordPress suites only');
+    } else {
+      const [fromPhp, fromJson] = php.stdout.split('\n');
+      assert.ok(fromPhp && fromPhp.length > 10_000, php.stderr);
+      assert.equal(fromPhp, fromJson);
+    }
   } finally {
     rmSync(plugin, { recursive: true, force: true });
   }

@@ -2,7 +2,7 @@
 /**
  * The fiat currencies the service accepts, with their decimals and purchase
  * limits in minor units, read from the settings schema the plugin ships
- * (lib/settings-schema.json, core's reference data; test/currencies.test.ts
+ * (lib/settings-schema.php, core's reference data; test/currencies.test.ts
  * checks what this class reads against @card2crypto/core), and exact
  * conversion of an order total to minor units.
  *

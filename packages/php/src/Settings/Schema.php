@@ -1,7 +1,8 @@
 <?php
 /**
  * The settings schema exported by @card2crypto/core (schema/settings.json),
- * copied into each plugin at build time as lib/settings-schema.json.
+ * written into each plugin at build time as lib/settings-schema.php (a PHP
+ * array, which the opcode cache keeps in memory across requests).
  *
  * @package Card2Crypto\Shared
  */
@@ -24,16 +25,19 @@ final class Schema {
 		$this->data = $data;
 	}
 
-	/** Reads (once per request) a schema file. */
+	/** Reads (once per request) a schema file: the plugin's lib/settings-schema.php, or core's JSON (tests). */
 	public static function from_file( string $path ): self {
 		if ( ! isset( self::$loaded[ $path ] ) ) {
-			$text = is_readable( $path ) ? file_get_contents( $path ) : false; // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- a local file of the plugin.
-			if ( false === $text ) {
+			if ( ! is_readable( $path ) ) {
 				throw new \RuntimeException( 'The settings schema file is missing: ' . basename( $path ) . ' (run npm run build).' );
 			}
-			$data = json_decode( $text, true );
+			if ( '.php' === substr( $path, -4 ) ) {
+				$data = include $path;
+			} else {
+				$data = json_decode( (string) file_get_contents( $path ), true ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- a local file.
+			}
 			if ( ! is_array( $data ) ) {
-				throw new \UnexpectedValueException( 'The settings schema file is not valid JSON: ' . basename( $path ) );
+				throw new \UnexpectedValueException( 'The settings schema file holds no schema: ' . basename( $path ) );
 			}
 			self::$loaded[ $path ] = new self( $data );
 		}

@@ -8,6 +8,9 @@
  */
 
 define( 'C2C_TESTING', true );
+// The plugin's files (lib/settings-schema.php among them) start with defined( 'ABSPATH' ) || exit;
+// no WordPress function is defined here, so a WordPress call still fails loudly.
+defined( 'ABSPATH' ) || define( 'ABSPATH', '/nowhere/' );
 require C2C_TEST_ROOT . '/php/testing/harness.php';
 c2c_test_load_shared( 'Card2Crypto\\Checkout' );
 

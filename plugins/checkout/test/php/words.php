@@ -34,7 +34,6 @@ if ( null !== $c2c_store ) {
 }
 
 /** Just enough of WooCommerce's orders for Manual_Refunds::record(): orders and refunds by id, notes kept. */
-define( 'ABSPATH', '/nowhere/' ); // Gateway.php (for Gateway::ID) loads only inside WordPress.
 class WC_Payment_Gateway {
 }
 class WC_Order {
