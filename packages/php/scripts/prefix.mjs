@@ -54,7 +54,9 @@ export function phpLiteral(value, indent = '') {
     return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   }
   const inner = `${indent}\t`;
-  const items = Array.isArray(value) ? value.map((item) => `${inner}${phpLiteral(item, inner)},`) : Object.entries(value).map(([key, item]) => `${inner}${phpLiteral(key)} => ${phpLiteral(item, inner)},`);
+  const items = Array.isArray(value)
+    ? value.map((item) => `${inner}${phpLiteral(item, inner)},`)
+    : Object.entries(value).map(([key, item]) => `${inner}${phpLiteral(key)} => ${phpLiteral(item, inner)},`);
   return items.length ? `array(\n${items.join('\n')}\n${indent})` : 'array()';
 }
 

@@ -51,9 +51,16 @@ test('every copied file is in the plugin namespace, guarded against direct loadi
     }
     assert.match(readFileSync(path.join(plugin, 'lib', 'shared', 'Settings', 'Settings_Page.php'), 'utf8'), /'card2crypto-example'/);
     // The schema as PHP reads it back is core's JSON as json_decode reads it, key order included.
-    const php = spawnSync('php', ['-r', `define('ABSPATH', '/'); echo json_encode(include '${path.join(plugin, 'lib', 'settings-schema.php')}'), "\\n", json_encode(json_decode(file_get_contents('${SCHEMA}'), true));`], {
-      encoding: 'utf8',
-    });
+    const php = spawnSync(
+      'php',
+      [
+        '-r',
+        `define('ABSPATH', '/'); echo json_encode(include '${path.join(plugin, 'lib', 'settings-schema.php')}'), "\\n", json_encode(json_decode(file_get_contents('${SCHEMA}'), true));`,
+      ],
+      {
+        encoding: 'utf8',
+      },
+    );
     if (php.status === null || php.error) {
       t.diagnostic('no native php: the PHP schema file is compared with the JSON in the WordPress suites only');
     } else {
