@@ -68,8 +68,11 @@ export function canonicalString(value: object, options: CanonicalOptions = {}): 
     throw new SigningInputError('', `the signed value must be a plain JSON object, not ${describe(value)}`);
   }
   const members: Member[] = [];
-  collect(value, false, '', 0, reading, members);
-  members.sort(byNameThenText);
+  const order = { sorted: true };
+  collect(value, false, '', 0, reading, members, order);
+  if (!order.sorted) {
+    members.sort(byNameThenText);
+  }
   const lines = new Array<string>(members.length);
   for (let i = 0; i < members.length; i++) {
     const { name, text } = members[i] as Member;
@@ -120,15 +123,23 @@ function resolve(options: CanonicalOptions): Reading {
  * the root) to `members`. Arrays give every index (holes are null, as in
  * JSON) and nothing else; objects give their own enumerable keys.
  */
-function collect(node: object, isArray: boolean, path: string, depth: number, reading: Reading, members: Member[]): void {
+function collect(node: object, isArray: boolean, path: string, depth: number, reading: Reading, members: Member[], order: { sorted: boolean }): void {
   if (depth > MAX_DEPTH) {
     throw new SigningInputError(path, `nesting deeper than ${MAX_DEPTH} levels (is the object cyclic?)`);
   }
   const prefix = depth === 0 ? '' : path + ':';
-  // Visiting each level's keys in order leaves the members nearly sorted, so the
-  // sort above, which alone decides the order, has little left to do.
-  const keys = isArray ? Array.from({ length: (node as unknown[]).length }, (_, i) => String(i)) : sortedKeys(node);
+  // Each level's keys in code-unit order (array indices too: "10" before "2").
+  const keys = isArray ? arrayKeys((node as unknown[]).length) : sortedKeys(node);
+  // Visited in that order, the members come out sorted by name, except where a
+  // container's key is followed by a key that extends it with a character below
+  // ":" ("a" holding "a:x", then "a-b", which sorts first), or a key holds ":"
+  // itself. Such bodies are marked, and canonicalString sorts their members.
+  let container: string | null = null;
   for (const key of keys) {
+    if ((container !== null && key.startsWith(container) && key.charCodeAt(container.length) < COLON) || key.includes(':')) {
+      order.sorted = false;
+    }
+    container = null;
     if (depth === 0 && key === SIGNATURE_MEMBER) {
       continue;
     }
@@ -139,11 +150,20 @@ function collect(node: object, isArray: boolean, path: string, depth: number, re
       continue;
     }
     if (text === CONTAINER) {
-      collect(child as object, Array.isArray(child), name, depth + 1, reading, members);
+      container = key;
+      collect(child as object, Array.isArray(child), name, depth + 1, reading, members, order);
     } else {
       members.push({ prefix, key, name, text });
     }
   }
+}
+
+const COLON = 0x3a;
+
+/** An array's indices as keys in code-unit order: index order up to ten elements, sorted as text beyond. */
+function arrayKeys(length: number): string[] {
+  const keys = Array.from({ length }, (_, i) => String(i));
+  return length > 10 ? keys.sort() : keys;
 }
 
 /**
