@@ -342,6 +342,71 @@ function toCalculation(row: Row): CalculationRecord {
 }
 
 /** What creating an operation stores; everything else starts empty (no card, no plan, not paid). */
+/** The operations table's columns, each written from the record member of the same name in camelCase (seq is assigned). */
+const OPERATION_COLUMNS = [
+  'id',
+  'seq',
+  'partner_token',
+  'partner_operation_id',
+  'status',
+  'status_code',
+  'from_currency',
+  'from_amount',
+  'to_currency',
+  'to_amount',
+  'fee_amount',
+  'currency_rate',
+  'to_account',
+  'email',
+  'customer_id',
+  'customer_country',
+  'card',
+  'scenario',
+  'plan',
+  'next_step_at',
+  'calculation_id',
+  'session_id',
+  'created_at',
+  'paid_at',
+  'updated_at',
+  'tx_id',
+  'fee_tx_id',
+] as const;
+/** A new row's seq is one more than the last. */
+const OPERATION_VALUES = OPERATION_COLUMNS.map((c) => (c === 'seq' ? '(SELECT COALESCE(MAX(seq), 0) + 1 FROM operations)' : `@${c}`)).join(', ');
+
+/** An operation as the parameters of OPERATION_COLUMNS (card and plan as JSON text). */
+function operationRow(o: OperationRecord): Record<string, string | number | null> {
+  return {
+    id: o.id,
+    partner_token: o.partnerToken,
+    partner_operation_id: o.partnerOperationId,
+    status: o.status,
+    status_code: o.statusCode,
+    from_currency: o.fromCurrency,
+    from_amount: o.fromAmount,
+    to_currency: o.toCurrency,
+    to_amount: o.toAmount,
+    fee_amount: o.feeAmount,
+    currency_rate: o.currencyRate,
+    to_account: o.toAccount,
+    email: o.email,
+    customer_id: o.customerId,
+    customer_country: o.customerCountry,
+    card: o.card === null ? null : JSON.stringify(o.card),
+    scenario: o.scenario,
+    plan: JSON.stringify(o.plan),
+    next_step_at: o.nextStepAt,
+    calculation_id: o.calculationId,
+    session_id: o.sessionId,
+    created_at: o.createdAt,
+    paid_at: o.paidAt,
+    updated_at: o.updatedAt,
+    tx_id: o.txId,
+    fee_tx_id: o.feeTxId,
+  };
+}
+
 export type NewOperation = Omit<OperationRecord, 'customerId' | 'card' | 'scenario' | 'plan' | 'nextStepAt' | 'paidAt' | 'updatedAt' | 'txId' | 'feeTxId'>;
 
 export interface NewCallback {
@@ -461,30 +526,9 @@ export class Store {
   // ---------------------------------------------------------------- operations
 
   insertOperation(o: NewOperation): OperationRecord {
-    const customerId = this.customerId(o.email);
-    this.stmts.insertOperation.run({
-      id: o.id,
-      partner_token: o.partnerToken,
-      partner_operation_id: o.partnerOperationId,
-      status: o.status,
-      status_code: o.statusCode,
-      from_currency: o.fromCurrency,
-      from_amount: o.fromAmount,
-      to_currency: o.toCurrency,
-      to_amount: o.toAmount,
-      fee_amount: o.feeAmount,
-      currency_rate: o.currencyRate,
-      to_account: o.toAccount,
-      email: o.email,
-      customer_id: customerId,
-      customer_country: o.customerCountry,
-      calculation_id: o.calculationId,
-      session_id: o.sessionId,
-      created_at: o.createdAt,
-    });
-    return {
+    const record: OperationRecord = {
       ...o,
-      customerId,
+      customerId: this.customerId(o.email),
       card: null,
       scenario: null,
       plan: [],
@@ -494,6 +538,8 @@ export class Store {
       txId: null,
       feeTxId: null,
     };
+    this.stmts.insertOperation.run(operationRow(record));
+    return record;
   }
 
   getOperation(id: string): OperationRecord | undefined {
@@ -537,35 +583,7 @@ export class Store {
    * api/sandbox-operations.ts). Returns it as stored.
    */
   putOperation(o: Omit<OperationRecord, 'customerId'>): OperationRecord {
-    const customerId = this.customerId(o.email);
-    this.stmts.putOperation.run({
-      id: o.id,
-      partner_token: o.partnerToken,
-      partner_operation_id: o.partnerOperationId,
-      status: o.status,
-      status_code: o.statusCode,
-      from_currency: o.fromCurrency,
-      from_amount: o.fromAmount,
-      to_currency: o.toCurrency,
-      to_amount: o.toAmount,
-      fee_amount: o.feeAmount,
-      currency_rate: o.currencyRate,
-      to_account: o.toAccount,
-      email: o.email,
-      customer_id: customerId,
-      customer_country: o.customerCountry,
-      card: o.card === null ? null : JSON.stringify(o.card),
-      scenario: o.scenario,
-      plan: JSON.stringify(o.plan),
-      next_step_at: o.nextStepAt,
-      calculation_id: o.calculationId,
-      session_id: o.sessionId,
-      created_at: o.createdAt,
-      paid_at: o.paidAt,
-      updated_at: o.updatedAt,
-      tx_id: o.txId,
-      fee_tx_id: o.feeTxId,
-    });
+    this.stmts.putOperation.run(operationRow({ ...o, customerId: this.customerId(o.email) }));
     return this.getOperation(o.id)!;
   }
 
@@ -700,13 +718,7 @@ function prepare(db: Database.Database) {
        VALUES (@id, @partner_token, @from_currency, @to_currency, @from_amount, @to_amount, @fee_amount, @rate, @created_at, @expires_at)`,
     ),
     getCalculation: db.prepare('SELECT * FROM calculations WHERE id = @id'),
-    insertOperation: db.prepare(
-      `INSERT INTO operations (id, seq, partner_token, partner_operation_id, status, status_code, from_currency, from_amount, to_currency, to_amount,
-         fee_amount, currency_rate, to_account, email, customer_id, customer_country, calculation_id, session_id, created_at, updated_at)
-       VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM operations), @partner_token, @partner_operation_id, @status, @status_code, @from_currency,
-         @from_amount, @to_currency, @to_amount, @fee_amount, @currency_rate, @to_account, @email, @customer_id, @customer_country, @calculation_id,
-         @session_id, @created_at, @created_at)`,
-    ),
+    insertOperation: db.prepare(`INSERT INTO operations (${OPERATION_COLUMNS.join(', ')}) VALUES (${OPERATION_VALUES})`),
     getOperation: db.prepare('SELECT * FROM operations WHERE id = @id'),
     findByPartnerOp: db.prepare(
       'SELECT * FROM operations WHERE partner_token = @partner_token AND partner_operation_id = @partner_operation_id ORDER BY seq DESC LIMIT 1',
@@ -718,12 +730,7 @@ function prepare(db: Database.Database) {
          next_step_at = @next_step_at, paid_at = @paid_at, updated_at = @updated_at, tx_id = @tx_id, fee_tx_id = @fee_tx_id WHERE id = @id`,
     ),
     putOperation: db.prepare(
-      `INSERT INTO operations (id, seq, partner_token, partner_operation_id, status, status_code, from_currency, from_amount, to_currency, to_amount,
-         fee_amount, currency_rate, to_account, email, customer_id, customer_country, card, scenario, plan, next_step_at, calculation_id, session_id,
-         created_at, paid_at, updated_at, tx_id, fee_tx_id)
-       VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM operations), @partner_token, @partner_operation_id, @status, @status_code, @from_currency,
-         @from_amount, @to_currency, @to_amount, @fee_amount, @currency_rate, @to_account, @email, @customer_id, @customer_country, @card, @scenario,
-         @plan, @next_step_at, @calculation_id, @session_id, @created_at, @paid_at, @updated_at, @tx_id, @fee_tx_id)
+      `INSERT INTO operations (${OPERATION_COLUMNS.join(', ')}) VALUES (${OPERATION_VALUES})
        ON CONFLICT (id) DO UPDATE SET partner_operation_id = excluded.partner_operation_id, status = excluded.status,
          status_code = excluded.status_code, from_currency = excluded.from_currency, from_amount = excluded.from_amount,
          to_currency = excluded.to_currency, to_amount = excluded.to_amount, fee_amount = excluded.fee_amount, currency_rate = excluded.currency_rate,

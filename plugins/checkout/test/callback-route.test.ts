@@ -7,10 +7,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { orderScenario, POID, WALLET } from './support/order-scenario.js';
 import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
-
-const WALLET = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
-const POID = 'wc-7-00112233445566778899aabb';
 
 interface Answer {
   status: number;
@@ -33,32 +31,7 @@ function op(holder = 'TEST BUYER') {
 }
 
 function scenario(requests: unknown[]) {
-  return {
-    settings: {
-      enabled: 'yes',
-      partner_token: 'tok-1',
-      partner_secret: 'test-secret-0123456789abcdef0123456789abcdef',
-      wallet_address: WALLET,
-      store_currency: 'EUR',
-      environment: 'sandbox',
-      base_url: 'https://service.test',
-      debug_logging: 'no',
-    },
-    order: { id: 7, status: 'pending', total: '79.00', currency: 'EUR', meta: { _card2crypto_partner_operation_id: POID } },
-    attempts: [
-      {
-        order_id: 7,
-        partner_operation_id: POID,
-        expected_amount: 7900,
-        expected_currency: 'EUR',
-        expected_wallet: WALLET,
-        status: '',
-        status_code: -1,
-        version: 0,
-      },
-    ],
-    requests,
-  };
+  return orderScenario({ requests });
 }
 
 for (const version of TEST_PHP_VERSIONS) {

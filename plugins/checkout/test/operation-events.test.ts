@@ -10,10 +10,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
-
-const WALLET = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
-const SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
-const POID = 'wc-7-00112233445566778899aabb';
+import { orderScenario, POID, WALLET } from './support/order-scenario.js';
 
 interface Step {
   outcome?: string;
@@ -57,33 +54,7 @@ function op(code: number, change: { amount?: number; toCurrency?: string | null;
 }
 
 function scenario(steps: unknown[], order: { total?: string; status?: string } = {}) {
-  return {
-    settings: {
-      enabled: 'yes',
-      partner_token: 'tok-1',
-      partner_secret: SECRET,
-      wallet_address: WALLET,
-      store_currency: 'EUR',
-      environment: 'sandbox',
-      base_url: 'https://service.test',
-      auto_confirm: 'no',
-      debug_logging: 'no',
-    },
-    order: { id: 7, status: order.status ?? 'pending', total: order.total ?? '79.00', currency: 'EUR', meta: { _card2crypto_partner_operation_id: POID } },
-    attempts: [
-      {
-        order_id: 7,
-        partner_operation_id: POID,
-        expected_amount: 7900,
-        expected_currency: 'EUR',
-        expected_wallet: WALLET,
-        status: '',
-        status_code: -1,
-        version: 0,
-      },
-    ],
-    steps,
-  };
+  return orderScenario({ settings: { auto_confirm: 'no' }, order, steps });
 }
 
 for (const version of TEST_PHP_VERSIONS) {
