@@ -19,7 +19,9 @@ export type CallbackFailureReason =
   /** Correctly signed, but operation_data is missing or has members of the wrong type. */
   | 'invalid'
   /** Signature missing, malformed or not matching: the body must change nothing. */
-  | 'signature';
+  | 'signature'
+  /** Correctly signed, but its canonical string could stand for another body (callbackAmbiguity): refused. */
+  | 'ambiguous';
 
 export type CallbackVerification =
   | {
@@ -37,7 +39,7 @@ export type CallbackVerification =
       reason: CallbackFailureReason;
       /** One sentence; never contains the secret. */
       message: string;
-      /** For 'invalid': the member at fault, e.g. "operation_data.status_code". */
+      /** For 'invalid' and 'ambiguous': the member at fault, e.g. "operation_data.status_code". */
       field?: string;
     };
 
@@ -100,11 +102,53 @@ export function verifyCallback(rawBody: string | Uint8Array, secret: string): Ca
     return failure('signature', verified.reason === 'missing' ? `callback is not signed: ${verified.message}` : 'callback signature does not match');
   }
 
+  const ambiguous = callbackAmbiguity(body);
+  if (ambiguous) {
+    return failure('ambiguous', ambiguous.message, ambiguous.field);
+  }
   const operation = parseOperationData(body.operation_data);
   if (!operation.ok) {
     return failure('invalid', operation.message, operation.field);
   }
   return { ok: true, operation: operation.value, raw: losslessToPlain(body) as Record<string, unknown> };
+}
+
+/**
+ * The general form joins `name:value` lines with ";" and nested names with ":",
+ * escaping neither, so some bodies share their canonical string (and so their
+ * signature) with another: a member name holding ":" reads like a nested path,
+ * and a string holding ";" followed by ":" before the next ";" reads like a line
+ * of its own (a card holder name typed as `x;operation_data:status:success;…`
+ * re-cuts a captured "pending" callback into a "success"). Such bodies are
+ * refused after their signature is verified. ":" in values (URLs, times) and
+ * ";" with no ":" after it ("Smith; Jr") are what the service really sends, and
+ * pass. Returns the first member at fault (in document order; JavaScript puts
+ * integer-like member names first), dotted ("operation_data.zz", "list.1"), or null. The same rule, on the same vectors
+ * (vectors/callback-ambiguity.json), as the checkout plugin's
+ * Callback_Guard::ambiguity(); docs/decisions.md, "Callbacks: ambiguous bodies
+ * and the service's word".
+ */
+export function callbackAmbiguity(node: unknown, path = ''): { field: string; message: string } | null {
+  if (typeof node === 'string') {
+    const lines = node.split(';').slice(1);
+    return lines.some((line) => line.includes(':'))
+      ? { field: path, message: 'the value contains ";" followed by ":", so the signed string could stand for another body' }
+      : null;
+  }
+  if (node === null || typeof node !== 'object' || node instanceof LosslessNumber) {
+    return null;
+  }
+  for (const [key, child] of Object.entries(node)) {
+    const name = path === '' ? key : `${path}.${key}`;
+    if (key.includes(':') || key.includes(';')) {
+      return { field: name, message: 'a member name contains ":" or ";", so the signed string could stand for another body' };
+    }
+    const problem = callbackAmbiguity(child, name);
+    if (problem) {
+      return problem;
+    }
+  }
+  return null;
 }
 
 export interface CallbackResponseOptions {

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { callbackResponse, verifyCallback, type CallbackVerification } from '../src/callbacks.js';
+import { readFileSync } from 'node:fs';
+import { callbackAmbiguity, callbackResponse, verifyCallback, type CallbackVerification } from '../src/callbacks.js';
 import { classify, decideTransition, type OperationState } from '../src/status.js';
 import { parseJsonLossless, sign } from '../src/signing/index.js';
 import { sampleOperationData } from './api-support.js';
@@ -226,4 +227,40 @@ test('over real HTTP: out-of-order, duplicate, forged and early callbacks; the s
   } finally {
     await receiver.close();
   }
+});
+
+interface AmbiguityVector {
+  name: string;
+  body_json: string;
+  field: string | null;
+  kind: 'name' | 'value' | null;
+}
+const AMBIGUITY = JSON.parse(readFileSync(new URL('../../vectors/callback-ambiguity.json', import.meta.url), 'utf8')) as { cases: AmbiguityVector[] };
+
+test('ambiguous bodies: each shared vector is refused naming the same member as the PHP plugin, or accepted', () => {
+  assert.ok(AMBIGUITY.cases.length >= 8);
+  for (const vector of AMBIGUITY.cases) {
+    const problem = callbackAmbiguity(parseJsonLossless(vector.body_json));
+    assert.equal(problem?.field ?? null, vector.field, vector.name);
+    if (vector.kind !== null) {
+      assert.match(problem!.message, vector.kind === 'name' ? /member name/ : /value contains/, vector.name);
+    }
+  }
+});
+
+test('verifyCallback refuses a correctly signed ambiguous body (400), before reading operation_data', () => {
+  const secret = 'ambiguity-secret';
+  for (const vector of AMBIGUITY.cases.filter((v) => v.field !== null)) {
+    const text = vector.body_json.replace(/,?"signature":"[0-9a-f]*"/, '');
+    const signed = `${text.slice(0, -1)}${text === '{}' ? '' : ','}"signature":"${sign(parseJsonLossless(text) as object, secret)}"}`;
+    const result = verifyCallback(signed, secret);
+    assert.equal(result.ok, false, vector.name);
+    assert.equal(!result.ok && result.reason, 'ambiguous', vector.name);
+    assert.equal(!result.ok && result.field, vector.field, vector.name);
+    assert.equal(callbackResponse(result).status, 400);
+  }
+  // The ordinary callback, signed, verifies.
+  const ordinary = AMBIGUITY.cases.find((v) => v.name === 'ordinary-callback')!.body_json.replace(/,?"signature":"[0-9a-f]*"/, '');
+  const signedOrdinary = `${ordinary.slice(0, -1)},"signature":"${sign(parseJsonLossless(ordinary) as object, secret)}"}`;
+  assert.equal(verifyCallback(signedOrdinary, secret).ok, true);
 });

@@ -7,7 +7,14 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PluginPhp, REPO_DIR, TEST_PHP_VERSIONS } from './support/php.js';
+
+/** The same ambiguity vectors core checks (packages/core/vectors/callback-ambiguity.json). */
+const AMBIGUITY = JSON.parse(readFileSync(path.join(REPO_DIR, 'packages/core/vectors/callback-ambiguity.json'), 'utf8')) as {
+  cases: Array<{ name: string; body_json: string; field: string | null; kind: 'name' | 'value' | null }>;
+};
 
 const HOLDER_LINES = [
   'operation_data:operation_info:id:op-B',
@@ -92,6 +99,16 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(await ambiguity({ a: 'x;y;z', b: ['p:q', 'r'], c: 'https://h:8443/p?q=1', d: 'a:b;c' }), null);
       assert.equal((await ambiguity({ d: 'a:b;c:d' }))?.field, 'd');
       assert.equal((await ambiguity({ list: ['ok', 'no;pe:x'] }))?.field, 'list.1');
+    });
+
+    test('the shared ambiguity vectors: the member refused is the one core refuses, or the body passes', async () => {
+      for (const vector of AMBIGUITY.cases) {
+        const problem = await php.one<{ field: string; message: string } | null>('ambiguity', vector.body_json);
+        assert.equal(problem?.field ?? null, vector.field, vector.name);
+        if (vector.kind !== null) {
+          assert.match(problem!.message, vector.kind === 'name' ? /member name/ : /value contains/, vector.name);
+        }
+      }
     });
 
     test('bodies over 64 KB are refused by their declared length or by what was read', async () => {
