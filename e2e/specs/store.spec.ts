@@ -18,6 +18,18 @@ test('the sidebar holds the card2crypto widget block', async ({ page }) => {
   expect(jsErrors).toEqual([]);
 });
 
+test('the store hands out no log file and no database, on Playground as on nginx', async ({ request }) => {
+  test.skip(!info.booted, "The web server is the harness's only when it booted WordPress here.");
+  for (const path of [
+    '/wp-content/debug.log',
+    '/wp-content/database/.ht.sqlite',
+    '/wp-content/uploads/wc-logs/card2crypto-checkout.log',
+    '/wp-content/debug%2elog',
+  ]) {
+    expect((await request.get(path)).status(), path).toBe(403);
+  }
+});
+
 test.describe('with WooCommerce', () => {
   test.skip(!info.hasWooCommerce, WOOCOMMERCE_MISSING);
 

@@ -13,20 +13,13 @@ import { DATABASE, startMariaDb } from './mariadb.mjs';
 import { startNginx } from './nginx.mjs';
 import { mailSink, startPhpFpm } from './php-fpm.mjs';
 import { socketDir } from './sockets.mjs';
+// One writer of PHP literals for the project (the build writes the settings schema with it too).
+import { phpLiteral } from '../../../packages/php/scripts/prefix.mjs';
+
+export { phpLiteral };
 
 const run = promisify(execFile);
 const SETUP_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'wp-setup.php');
-
-/** A PHP literal for a constant's value: booleans and integers as such, anything else a single-quoted string. */
-export function phpLiteral(value) {
-  if (typeof value === 'boolean') {
-    return value ? 'true' : 'false';
-  }
-  if (typeof value === 'number' && Number.isInteger(value)) {
-    return String(value);
-  }
-  return `'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
 
 /** The site's wp-config.php: the socket database, fixed URLs, debug log on, no calls home. */
 export function wpConfig({ url, dbSocket, salts, defines = {} }) {
