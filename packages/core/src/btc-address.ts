@@ -36,17 +36,16 @@ export function validateBtcAddress(address: string, options: BtcAddressOptions =
   if (address.trim() !== address) {
     return { valid: false, reason: 'The address has leading or trailing spaces.' };
   }
+  // A string whose base58check checksum holds was meant as base58, even when it also looks like bech32
+  // ("bc1…" or "B1…" happen among random base58 strings): its own answer stands, length and version
+  // included. Otherwise a bech32-shaped string gets the segwit reason (a wrong prefix such as Litecoin's
+  // "ltc1…" is the useful one), and anything else the base58 reason.
+  const base58 = decodeBase58Address(address);
   const lower = address.toLowerCase();
-  let result: BtcAddressResult;
-  if (/^(bc|tb|bcrt)1/.test(lower)) {
-    result = decodeSegwit(address);
-  } else {
-    result = decodeBase58Address(address);
-    // Not base58 but shaped like bech32 (e.g. Litecoin "ltc1..."): the prefix is the useful reason.
-    if (!result.valid && /^[a-z]{1,83}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/.test(lower)) {
-      result = decodeSegwit(address);
-    }
-  }
+  const result =
+    base58.result.valid || base58.checksummed || !(/^(bc|tb|bcrt)1/.test(lower) || /^[a-z]{1,83}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/.test(lower))
+      ? base58.result
+      : decodeSegwit(address);
   if (!result.valid) {
     return result;
   }
@@ -97,29 +96,33 @@ function base58Decode(text: string): Uint8Array | { badChar: string; index: numb
   return Uint8Array.from([...new Array<number>(zeros).fill(0), ...bytes]);
 }
 
-function decodeBase58Address(address: string): BtcAddressResult {
+/**
+ * Decode a base58check address. `checksummed` says the last four bytes are the
+ * checksum of the rest, whatever the length: the writer meant base58check.
+ */
+function decodeBase58Address(address: string): { result: BtcAddressResult; checksummed: boolean } {
+  const invalid = (reason: string, checksummed = false) => ({ result: { valid: false, reason } as const, checksummed });
   if (address.length < 26 || address.length > 35) {
-    return { valid: false, reason: `A legacy (base58) address has 26 to 35 characters; this one has ${address.length}.` };
+    return invalid(`A legacy (base58) address has 26 to 35 characters; this one has ${address.length}.`);
   }
   const decoded = base58Decode(address);
   if (!(decoded instanceof Uint8Array)) {
-    return { valid: false, reason: `Character "${decoded.badChar}" at position ${decoded.index + 1} is not valid in a base58 address.` };
+    return invalid(`Character "${decoded.badChar}" at position ${decoded.index + 1} is not valid in a base58 address.`);
   }
+  const end = decoded.length - 4;
+  const checksum = sha256(sha256(decoded.subarray(0, Math.max(end, 0)))).subarray(0, 4);
+  const checksummed = end > 0 && checksum.every((byte, i) => byte === decoded[end + i]);
   if (decoded.length !== 25) {
-    return { valid: false, reason: 'The address does not decode to a 20-byte hash with version and checksum.' };
+    return invalid('The address does not decode to a 20-byte hash with version and checksum.', checksummed);
   }
-  const payload = decoded.subarray(0, 21);
-  const checksum = sha256(sha256(payload)).subarray(0, 4);
-  for (let i = 0; i < 4; i++) {
-    if (checksum[i] !== decoded[21 + i]) {
-      return { valid: false, reason: 'Checksum mismatch: the address has a typo.' };
-    }
+  if (!checksummed) {
+    return invalid('Checksum mismatch: the address has a typo.');
   }
   const version = BASE58_VERSIONS[decoded[0]!];
   if (!version) {
-    return { valid: false, reason: `Version byte 0x${decoded[0]!.toString(16).padStart(2, '0')} is not a Bitcoin address type.` };
+    return invalid(`Version byte 0x${decoded[0]!.toString(16).padStart(2, '0')} is not a Bitcoin address type.`, true);
   }
-  return { valid: true, network: version.network, type: version.type, encoding: 'base58check' };
+  return { result: { valid: true, network: version.network, type: version.type, encoding: 'base58check' }, checksummed };
 }
 
 // ------------------------------------------------------------ bech32 / bech32m

@@ -74,6 +74,14 @@ test('base58check failures say why', () => {
   // Valid checksum and Bitcoin version, wrong hash length.
   invalid(base58check(Uint8Array.from([0x00, ...randomBytes(19)])), /20-byte/);
   invalid(base58check(Uint8Array.from([0x05, ...randomBytes(21)])), /20-byte/);
+  // A checksummed base58 string of the wrong length that also looks like bech32 ("B1" + bech32
+  // characters) keeps its base58 reason (CI once drew this one at random).
+  invalid('B1r5htrEPZnYfpJhrLGZMkYLcML6WrP58jz', /20-byte/);
+  invalid('BC1gNASoP3MHuHVKgLny9MzcbKPapKBic7N', /20-byte/);
+  for (let i = 0; i < 2000; i++) {
+    invalid(base58check(Uint8Array.from([0x05, ...randomBytes(21)])), /20-byte/);
+    invalid(base58check(Uint8Array.from([0x30, ...randomBytes(20)])), /Version byte 0x30/);
+  }
   // Crafted valid ones round-trip through our decoder.
   for (const [version, network, type] of [
     [0x00, 'mainnet', 'p2pkh'],

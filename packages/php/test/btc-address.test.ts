@@ -54,6 +54,9 @@ const INVALID = [
   'LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9',
   'bc1',
   '0x52908400098527886E0F7030069857D2E4169EE7',
+  // Checksummed base58 of the wrong length that also looks like bech32: the base58 reason stands.
+  'B1r5htrEPZnYfpJhrLGZMkYLcML6WrP58jz',
+  'BC1gNASoP3MHuHVKgLny9MzcbKPapKBic7N',
 ];
 
 /** Deterministic pseudo-random numbers, so a failure can be reproduced. */

@@ -51,15 +51,17 @@ final class Btc_Address {
 		if ( 1 === preg_match( '/^[\s\p{Z}\x{FEFF}]|[\s\p{Z}\x{FEFF}]$/u', $address ) ) {
 			return self::invalid( 'The address has leading or trailing spaces.' );
 		}
-		$lower = strtolower( $address );
-		if ( 1 === preg_match( '/^(bc|tb|bcrt)1/', $lower ) ) {
+		// A string whose base58check checksum holds was meant as base58, even when it also looks like bech32
+		// ("bc1…" or "B1…" happen among random base58 strings): its own answer stands, length and version
+		// included. Otherwise a bech32-shaped string gets the segwit reason (a wrong prefix such as Litecoin's
+		// "ltc1…" is the useful one), and anything else the base58 reason.
+		$result      = self::decode_base58_address( $address );
+		$checksummed = ! empty( $result['checksummed'] );
+		unset( $result['checksummed'] );
+		$lower         = strtolower( $address );
+		$bech32_shaped = 1 === preg_match( '/^(bc|tb|bcrt)1/', $lower ) || 1 === preg_match( '/^[a-z]{1,83}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/D', $lower );
+		if ( ! $result['valid'] && ! $checksummed && $bech32_shaped ) {
 			$result = self::decode_segwit( $address );
-		} else {
-			$result = self::decode_base58_address( $address );
-			// Not base58 but shaped like bech32 (e.g. Litecoin "ltc1..."): the prefix is the useful reason.
-			if ( ! $result['valid'] && 1 === preg_match( '/^[a-z]{1,83}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/D', $lower ) ) {
-				$result = self::decode_segwit( $address );
-			}
 		}
 		if ( ! $result['valid'] ) {
 			return $result;
@@ -92,6 +94,10 @@ final class Btc_Address {
 
 	// ---------------------------------------------------------------- base58check
 
+	/**
+	 * Decode a base58check address. A refusal carries 'checksummed' => true when the last four
+	 * bytes are the checksum of the rest (whatever the length): the writer meant base58check.
+	 */
 	private static function decode_base58_address( string $address ): array {
 		$chars  = self::chars( $address );
 		$length = count( $chars );
@@ -119,16 +125,18 @@ final class Btc_Address {
 		// Leading zero digits ("1") are leading zero bytes.
 		$zeros = strspn( $address, '1' );
 		$bytes = array_merge( array_fill( 0, $zeros, 0 ), self::strip_leading_zeros( $bytes ) );
+		// The last four bytes checksum the rest whatever the length: then the writer meant base58check.
+		$binary      = pack( 'C*', ...$bytes );
+		$end         = strlen( $binary ) - 4;
+		$checksummed = $end > 0 && substr( $binary, $end ) === substr( hash( 'sha256', hash( 'sha256', substr( $binary, 0, $end ), true ), true ), 0, 4 );
 		if ( 25 !== count( $bytes ) ) {
-			return self::invalid( 'The address does not decode to a 20-byte hash with version and checksum.' );
+			return self::invalid( 'The address does not decode to a 20-byte hash with version and checksum.' ) + array( 'checksummed' => $checksummed );
 		}
-		$binary   = pack( 'C*', ...$bytes );
-		$checksum = substr( hash( 'sha256', hash( 'sha256', substr( $binary, 0, 21 ), true ), true ), 0, 4 );
-		if ( substr( $binary, 21, 4 ) !== $checksum ) {
+		if ( ! $checksummed ) {
 			return self::invalid( 'Checksum mismatch: the address has a typo.' );
 		}
 		if ( ! isset( self::BASE58_VERSIONS[ $bytes[0] ] ) ) {
-			return self::invalid( 'Version byte 0x' . sprintf( '%02x', $bytes[0] ) . ' is not a Bitcoin address type.' );
+			return self::invalid( 'Version byte 0x' . sprintf( '%02x', $bytes[0] ) . ' is not a Bitcoin address type.' ) + array( 'checksummed' => true );
 		}
 		list( $network, $type ) = self::BASE58_VERSIONS[ $bytes[0] ];
 		return array(
