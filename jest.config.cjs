@@ -7,6 +7,8 @@ module.exports = {
   ...wpScriptsConfig,
   rootDir: __dirname,
   testMatch: ['<rootDir>/plugins/*/test/js/**/*.test.[jt]s?(x)'],
+  // The local sites (WordPress, WooCommerce, plugin copies) are not ours to map.
+  modulePathIgnorePatterns: ['<rootDir>/.card2crypto/'],
   // uuid and @wordpress/theme (used by @wordpress/components) ship only ES modules; Babel makes them CommonJS for jest.
   transform: { '\\.[cm]?[jt]sx?$': wpScriptsConfig.transform['\\.[jt]sx?$'] },
   transformIgnorePatterns: ['^(?!.*/node_modules/(uuid|@wordpress/theme)/).*/node_modules/'],

@@ -35,7 +35,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 		return Script_Asset::register( self::HANDLE, 'blocks' ) ? array( self::HANDLE ) : array();
 	}
 
-	/** Everything the script shows or checks, decided here. */
+	/** Everything the script shows or checks, decided here; texts as plain text (Plain_Text). */
 	public function get_payment_method_data() {
 		$config   = Config::load();
 		$currency = $config->currency();
@@ -45,12 +45,13 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 		$scale     = 10 ** abs( $shift );
 		$countries = Availability::countries( $config );
 		return array(
-			'title'     => Test_Mode::buyer_title( $config->title(), $config->environment() ),
-			'lines'     => Availability::lines( $config, Availability::cart_total_minor( $currency ) ),
+			'title'     => Plain_Text::from_html( Test_Mode::buyer_title( $config->title(), $config->environment() ) ),
+			'lines'     => array_map( array( Plain_Text::class, 'from_html' ), Availability::lines( $config, Availability::cart_total_minor( $currency ) ) ),
 			'countries' => null === $countries ? null : array_values( $countries ),
 			'min'       => $shift >= 0 ? $limits[1] * $scale : intdiv( $limits[1], $scale ),
 			'max'       => $shift >= 0 ? $limits[2] * $scale : intdiv( $limits[2], $scale ),
-			'supports'  => array( 'products' ),
+			'range'     => Range_Notice::messages( $currency ),
+			'supports'  => array( 'features' => array( 'products' ) ),
 		);
 	}
 }

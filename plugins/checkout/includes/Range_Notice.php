@@ -4,14 +4,15 @@
  * outside the service's range for the currency (WooCommerce otherwise only
  * says "There are no payment methods available"): on the cart page and in
  * the classic checkout's payment section, which WooCommerce refreshes with
- * the totals. The block checkout's message lives in plugins/checkout/src.
+ * the totals. The block checkout shows the same words (messages(), through
+ * Blocks_Integration) from src/blocks.ts.
  *
  * @package card2crypto-checkout
  */
 
 namespace Card2Crypto\Checkout;
 
-defined( 'ABSPATH' ) || defined( 'C2C_TESTING' ) || exit;
+defined( 'ABSPATH' ) || exit;
 
 final class Range_Notice {
 
@@ -38,6 +39,23 @@ final class Range_Notice {
 		return $range . ' ' . ( 'min' === $problem['rule']
 			? __( 'Add to your order to pay by card, or choose another payment method.', 'card2crypto-checkout' )
 			: __( 'Split your order to pay by card, or choose another payment method.', 'card2crypto-checkout' ) );
+	}
+
+	/**
+	 * Both messages for the currency, for the block checkout's script, which
+	 * knows the total as the buyer changes the cart: below the range, above it.
+	 *
+	 * @return array{below: string, above: string}|null
+	 */
+	public static function messages( string $currency ): ?array {
+		$limits = Currencies::limits( $currency );
+		if ( null === $limits ) {
+			return null;
+		}
+		return array(
+			'below' => (string) self::message( $currency, $limits[1] - 1 ),
+			'above' => (string) self::message( $currency, $limits[2] + 1 ),
+		);
 	}
 
 	/** The message for the current cart, when the method is otherwise usable. */

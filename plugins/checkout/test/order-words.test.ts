@@ -171,7 +171,7 @@ for (const version of TEST_PHP_VERSIONS) {
     after(() => php?.exit());
 
     test('outside the range the buyer reads the range as money and what to do; inside or unknown, nothing', async () => {
-      const results = await php.runJson<Array<{ value?: string | null; error?: string }>>('words.php', {
+      const results = await php.runJson<Array<{ value?: unknown; error?: string }>>('words.php', {
         'store.json': JSON.stringify({ symbols: { EUR: '&euro;' }, thousand: ',', decimal: '.', format: '%1$s%2$s' }),
         'calls.json': JSON.stringify([
           ['range', 'EUR', 4999],
@@ -180,6 +180,8 @@ for (const version of TEST_PHP_VERSIONS) {
           ['range', 'EUR', 500000],
           ['range', 'EUR', null],
           ['range', 'XYZ', 1],
+          ['ranges', 'EUR'],
+          ['ranges', 'XYZ'],
         ]),
       });
       assert.deepEqual(
@@ -191,6 +193,43 @@ for (const version of TEST_PHP_VERSIONS) {
           null,
           null,
           null,
+          // Both, for the block checkout's script, which knows the total as the buyer changes the cart.
+          {
+            below: 'Card payment is available for orders from €50.00 to €5,000.00. Add to your order to pay by card, or choose another payment method.',
+            above: 'Card payment is available for orders from €50.00 to €5,000.00. Split your order to pay by card, or choose another payment method.',
+          },
+          null,
+        ],
+      );
+    });
+  });
+  describe(`PHP ${version}: Plain_Text`, () => {
+    let php: PluginPhp;
+    before(async () => {
+      php = await PluginPhp.start(version);
+    });
+    after(() => php?.exit());
+
+    test('the block checkout gets the words of a saved title or description: entities decoded, markup and scripts dropped', async () => {
+      const results = await php.runJson<Array<{ value?: unknown; error?: string }>>('words.php', {
+        'store.json': 'null',
+        'calls.json': JSON.stringify([
+          ['plain', 'Card &amp; crypto'],
+          ['plain', 'Pay <strong>now</strong>: 50&nbsp;&euro; &mdash; &#8220;fast&#8221;, &apos;sure&apos;'],
+          ['plain', 'Before<script>alert(1)</script> after<style>p{}</style>'],
+          ['plain', 'Already plain: 5 < 6 & "quoted"'],
+          ['plain', '  padded  '],
+        ]),
+      });
+      assert.deepEqual(
+        results.map((r) => (r.error !== undefined ? r.error : r.value)),
+        [
+          'Card & crypto',
+          'Pay now: 50\u00a0€ — “fast”, \'sure\'',
+          'Before after',
+          // A "<" before a space starts no tag (PHP's strip_tags, as WordPress applies it).
+          'Already plain: 5 < 6 & "quoted"',
+          'padded',
         ],
       );
     });

@@ -1,8 +1,9 @@
 /**
- * Types of the two WooCommerce Blocks packages the block checkout script
+ * Types of the three WooCommerce Blocks packages the block checkout script
  * imports. They are not published to npm (the dependency extraction plugin
- * maps them to wc.wcBlocksRegistry / wc.wcSettings and the `wc-blocks-registry`
- * / `wc-settings` script handles), so only the members used here are typed.
+ * maps them to wc.wcBlocksRegistry / wc.wcSettings / wc.wcBlocksData and the
+ * `wc-blocks-registry` / `wc-settings` / `wc-blocks-data-store` script
+ * handles), so only the members used here are typed.
  */
 declare module '@woocommerce/blocks-registry' {
   import type { ReactNode } from 'react';
@@ -29,3 +30,9 @@ declare module '@woocommerce/blocks-registry' {
 declare module '@woocommerce/settings' {
   export function getSetting<T>(name: string, fallback?: T): T;
 }
+
+declare module '@woocommerce/block-data' {
+  /** The cart's data store ('wc/store/cart'); its totals are in minor units, as strings. */
+  export const CART_STORE_KEY: 'wc/store/cart';
+}
+

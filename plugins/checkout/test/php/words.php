@@ -8,6 +8,7 @@
 
 use Card2Crypto\Checkout\Manual_Refunds;
 use Card2Crypto\Checkout\Order_Words;
+use Card2Crypto\Checkout\Plain_Text;
 use Card2Crypto\Checkout\Range_Notice;
 use Card2Crypto\Checkout\Test_Mode;
 
@@ -15,6 +16,16 @@ require __DIR__ . '/bootstrap.php';
 
 function __( $text, $domain = '' ) {
 	return $text;
+}
+
+/** WordPress's own for a string (wp-includes/formatting.php). */
+function wp_strip_all_tags( $text, $remove_breaks = false ) {
+	$text = preg_replace( '@<(script|style)[^>]*?>.*?</\\1>@si', '', $text );
+	$text = strip_tags( $text );
+	if ( $remove_breaks ) {
+		$text = preg_replace( '/[\r\n\t ]+/', ' ', $text );
+	}
+	return trim( $text );
 }
 
 $c2c_store = json_decode( file_get_contents( C2C_TEST_ROOT . '/work/store.json' ), true );
@@ -80,6 +91,8 @@ c2c_test_run_calls(
 		'bought'   => array( Order_Words::class, 'bought' ),
 		'note'     => array( Manual_Refunds::class, 'note' ),
 		'range'    => array( Range_Notice::class, 'message' ),
+		'ranges'   => array( Range_Notice::class, 'messages' ),
+		'plain'    => array( Plain_Text::class, 'from_html' ),
 		'buyer_title' => array( Test_Mode::class, 'buyer_title' ),
 		'admin_title' => array( Test_Mode::class, 'admin_title' ),
 		// Records refund 2 ({amount, reason}) of order 1 ({method, currency}); answers the order's notes.
