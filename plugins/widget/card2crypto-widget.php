@@ -19,18 +19,24 @@ defined( 'ABSPATH' ) || exit;
 define( 'CARD2CRYPTO_WIDGET_VERSION', '0.1.0' );
 define( 'CARD2CRYPTO_WIDGET_FILE', __FILE__ );
 
-if ( is_readable( __DIR__ . '/lib/shared/Plugin_Bootstrap.php' ) && is_readable( __DIR__ . '/lib/settings-schema.php' ) ) {
-	// This plugin's copy of the shared library (lib/, written by the build): it autoloads includes/ and itself, then boots.
-	require __DIR__ . '/lib/shared/Plugin_Bootstrap.php';
-	Card2Crypto\Widget\Shared\Plugin_Bootstrap::start( __FILE__, Card2Crypto\Widget\Plugin::class );
-} else {
-	// A source checkout that was never built: say so instead of failing.
+/*
+ * lib/ is this plugin's copy of the shared library and settings schema: the
+ * build writes it and the zip ships it. A source checkout that was never built
+ * has none, and then the notice saying so cannot come from lib/ (the one thing
+ * missing) nor from any other file of the repository (wp-env and Playground
+ * mount each plugin folder alone), so it is the one part each main file keeps.
+ */
+if ( ! is_readable( __DIR__ . '/lib/shared/Plugin_Bootstrap.php' ) || ! is_readable( __DIR__ . '/lib/settings-schema.php' ) ) {
 	add_action(
 		'admin_notices',
 		static function (): void {
 			if ( current_user_can( 'activate_plugins' ) ) {
-				echo '<div class="notice notice-error"><p>' . esc_html__( 'Card2Crypto Widget is incomplete: its shared library was not built. Install the plugin from its zip file, or run "npm run build".', 'card2crypto-widget' ) . '</p></div>';
+				wp_admin_notice( esc_html__( 'Card2Crypto Widget is incomplete: its shared library was not built. Install the plugin from its zip file, or run "npm run build".', 'card2crypto-widget' ), array( 'type' => 'error' ) );
 			}
 		}
 	);
+	return;
 }
+
+require __DIR__ . '/lib/shared/Plugin_Bootstrap.php';
+Card2Crypto\Widget\Shared\Plugin_Bootstrap::start( __FILE__, Card2Crypto\Widget\Plugin::class );

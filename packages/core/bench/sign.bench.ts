@@ -4,9 +4,10 @@
  * side by side in one run. Goal: sign / bare HMAC ≤ 2.5×.
  *
  * sign() takes one path (docs/decisions.md, "Signing: how the canonical
- * string is assembled"): collect every member's name and text, sort by
- * name, join, HMAC. Also printed, for scale: a naive flatten-sort-join
- * written with Object.entries, map and template strings.
+ * string is assembled"): collect every member's name and text, visiting
+ * each level's keys in name order, sort the members only where that visit
+ * cannot give their order, join, HMAC. Also printed, for scale: a naive
+ * flatten-sort-join written with Object.entries, map and template strings.
  */
 import { canonicalString, hmacSha512Hex, sign } from '../src/signing/index.js';
 

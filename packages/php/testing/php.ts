@@ -164,3 +164,24 @@ export async function startPhp(version: string, options: PhpRunnerOptions): Prom
   const { PhpWasm } = await import('./php-wasm.js');
   return PhpWasm.start(version, options);
 }
+
+/**
+ * Asks a test site's probe (a mu-plugin REST route the WordPress tests
+ * install) to run `action`, and returns its JSON answer. Anything else, such
+ * as a PHP fatal error or WordPress's error page, fails with the HTTP status
+ * and the start of the body, which is where the reason is.
+ */
+export async function probeSite<T>(routeUrl: string, action: Record<string, unknown>): Promise<T> {
+  const response = await fetch(routeUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(action),
+  });
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`probe ${JSON.stringify(action).slice(0, 80)}: HTTP ${response.status} ${text.slice(0, 800)}`);
+  }
+}

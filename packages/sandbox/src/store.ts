@@ -341,7 +341,6 @@ function toCalculation(row: Row): CalculationRecord {
   };
 }
 
-/** What creating an operation stores; everything else starts empty (no card, no plan, not paid). */
 /** The operations table's columns, each written from the record member of the same name in camelCase (seq is assigned). */
 const OPERATION_COLUMNS = [
   'id',
@@ -407,6 +406,7 @@ function operationRow(o: OperationRecord): Record<string, string | number | null
   };
 }
 
+/** What creating an operation stores; everything else starts empty (no card, no plan, not paid). */
 export type NewOperation = Omit<OperationRecord, 'customerId' | 'card' | 'scenario' | 'plan' | 'nextStepAt' | 'paidAt' | 'updatedAt' | 'txId' | 'feeTxId'>;
 
 export interface NewCallback {

@@ -14,7 +14,7 @@ namespace Card2Crypto\Checkout;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Settings\Decimal_Amount;
 
-defined( 'ABSPATH' ) || defined( 'C2C_TESTING' ) || exit;
+defined( 'ABSPATH' ) || exit;
 
 final class Currencies {
 

@@ -21,7 +21,7 @@
 
 namespace Card2Crypto\Checkout;
 
-defined( 'ABSPATH' ) || defined( 'C2C_TESTING' ) || exit;
+defined( 'ABSPATH' ) || exit;
 
 final class Order_Decision {
 
@@ -44,7 +44,8 @@ final class Order_Decision {
 	 *     @type array|null $state    The attempt's last applied pair (status, status_code), null when none yet.
 	 *     @type array      $event    status (string), status_code (int; PHP_INT_MIN when not an integer), operation_id (string).
 	 *     @type array      $attempt  operation_id (?string, bound by the first applied event), mismatch (bool, an earlier event did not match),
-	 *                                current (bool, the order's current attempt).
+	 *                                current (bool, the order's current attempt), partner_operation_id (string, the attempt's own id,
+	 *                                compared with the order's paid_by).
 	 *     @type array      $expected What the attempt asked for: amount (int, minor units), currency, wallet.
 	 *     @type array      $received What the operation says: amount, currency, wallet, to_currency (each may be null).
 	 *     @type array      $order    paid (bool), paid_by (string, partner_operation_id that paid it, '' when none),

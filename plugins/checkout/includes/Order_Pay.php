@@ -20,7 +20,19 @@ final class Order_Pay {
 	const NONCE_ACTION = 'card2crypto-widget-settings';
 	const HANDLE       = 'card2crypto-order-pay';
 
-	/** Global name of the widget's run function (decisions.md, sandbox widget entry). */
+	/** The order a request is about and its key, which both routes need (the key is the buyer's proof). */
+	const ORDER_ARGS = array(
+		'order_id' => array(
+			'type'     => 'integer',
+			'required' => true,
+		),
+		'key'      => array(
+			'type'     => 'string',
+			'required' => true,
+		),
+	);
+
+	/** Global name of the widget's run function (docs/decisions.md, "Widget run function"). */
 	public static function run_function(): string {
 		/**
 		 * Filters the global name of the widget's run function that the
@@ -42,16 +54,7 @@ final class Order_Pay {
 				'callback'            => array( self::class, 'rest_landing' ),
 				// The buyer's browser follows this link; the order key is the proof.
 				'permission_callback' => '__return_true',
-				'args'                => array(
-					'order_id' => array(
-						'type'     => 'integer',
-						'required' => true,
-					),
-					'key'      => array(
-						'type'     => 'string',
-						'required' => true,
-					),
-				),
+				'args'                => self::ORDER_ARGS,
 			)
 		);
 		register_rest_route(
@@ -62,16 +65,8 @@ final class Order_Pay {
 				'callback'            => array( self::class, 'rest_settings' ),
 				// Guests pay too: the order key and the nonce are the proof, checked in the callback.
 				'permission_callback' => '__return_true',
-				'args'                => array(
-					'order_id' => array(
-						'type'     => 'integer',
-						'required' => true,
-					),
-					'key'      => array(
-						'type'     => 'string',
-						'required' => true,
-					),
-					'nonce'    => array(
+				'args'                => self::ORDER_ARGS + array(
+					'nonce' => array(
 						'type'     => 'string',
 						'required' => true,
 					),

@@ -12,7 +12,7 @@
 
 namespace Card2Crypto\Checkout;
 
-defined( 'ABSPATH' ) || defined( 'C2C_TESTING' ) || exit;
+defined( 'ABSPATH' ) || exit;
 
 final class Status_Flow {
 

@@ -94,13 +94,23 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.deepEqual(left.queries, []);
     });
 
-    test('the widget plugin: the secret always, its settings when asked', async () => {
-      const widget = (deleteData: string) =>
-        run('/work/widget-uninstall.php', 'card2crypto-widget/card2crypto-widget.php', {
-          card2crypto_widget_settings: { partner_token: 't', partner_secret: 'widget-secret', delete_data_on_uninstall: deleteData },
-        });
-      assert.deepEqual((await widget('no')).options, { card2crypto_widget_settings: { partner_token: 't', delete_data_on_uninstall: 'no' } });
+    test('the widget plugin: the secret always, its settings when asked (its setting or WC_REMOVE_ALL_DATA)', async () => {
+      const widget = (deleteData: string, constants: Record<string, unknown> = {}) =>
+        run(
+          '/work/widget-uninstall.php',
+          'card2crypto-widget/card2crypto-widget.php',
+          {
+            card2crypto_widget_partner_secret: { value: 'widget-secret' },
+            card2crypto_widget_settings: { partner_token: 't', partner_secret: 'widget-secret', delete_data_on_uninstall: deleteData },
+          },
+          constants,
+        );
+      const kept = { card2crypto_widget_settings: { partner_token: 't', delete_data_on_uninstall: 'no' } };
+      assert.deepEqual((await widget('no')).options, kept);
       assert.deepEqual((await widget('yes')).options, {});
+      // The site-wide request WooCommerce's plugins honour; the widget needs no WooCommerce but honours it too.
+      assert.deepEqual((await widget('no', { WC_REMOVE_ALL_DATA: true })).options, {});
+      assert.deepEqual((await widget('no', { WC_REMOVE_ALL_DATA: 'yes' })).options, kept, 'only true counts, as in the checkout');
     });
   });
 }

@@ -14,7 +14,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PHP_PACKAGE_DIR, REPO_DIR } from '../../testing/php.js';
+import { PHP_PACKAGE_DIR, REPO_DIR, probeSite } from '../../testing/php.js';
 
 const run = promisify(execFile);
 
@@ -289,18 +289,6 @@ function siteHandle(site: {
     logFile: site.logFile,
     stop: site.stop,
     get: (route: string) => fetch(`${url}${route}`, { redirect: 'manual' }),
-    async probe<T>(action: Record<string, unknown>): Promise<T> {
-      const response = await fetch(`${url}/wp-json/c2c-test/v1/run`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(action),
-      });
-      const text = await response.text();
-      try {
-        return JSON.parse(text) as T;
-      } catch {
-        throw new Error(`probe ${JSON.stringify(action).slice(0, 80)}: HTTP ${response.status} ${text.slice(0, 500)}`);
-      }
-    },
+    probe: <T>(action: Record<string, unknown>) => probeSite<T>(`${url}/wp-json/c2c-test/v1/run`, action),
   };
 }

@@ -7,8 +7,7 @@
  * /plugin/lib.
  */
 
-define( 'C2C_TESTING', true );
-// The plugin's files (lib/settings-schema.php among them) start with defined( 'ABSPATH' ) || exit;
+// Every file of the plugin (lib/settings-schema.php among them) starts with defined( 'ABSPATH' ) || exit;
 // no WordPress function is defined here, so a WordPress call still fails loudly.
 defined( 'ABSPATH' ) || define( 'ABSPATH', '/nowhere/' );
 require C2C_TEST_ROOT . '/php/testing/harness.php';

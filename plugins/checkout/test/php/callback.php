@@ -10,9 +10,6 @@
  * secret or another one); {repeat: n} sends it n times.
  */
 
-/** Where the test layout (/plugin, /php, /work) is rooted: the runner's C2C_TEST_ROOT when it sets one. */
-$root     = C2C_TEST_ROOT;
-$scenario = json_decode( file_get_contents( $root . '/work/scenario.json' ), true );
 require __DIR__ . '/wordpress-fakes.php';
 
 use Card2Crypto\Checkout\Callback_Controller;

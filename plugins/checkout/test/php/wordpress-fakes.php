@@ -7,8 +7,9 @@
  * stand-in whose hooks fail on request, the REST request and response
  * classes, and the service as a transport answering from a list, signed.
  *
- * Expects $scenario (settings, order, attempts) and $root; sets $service,
- * $client and $order.
+ * Reads the scenario every runner is given, /work/scenario.json (settings,
+ * order, attempts, and the runner's own steps or requests), into $scenario;
+ * sets $service, $client and $order.
  */
 
 define( 'ABSPATH', '/nowhere/' );
@@ -25,6 +26,10 @@ use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Transport_Exception;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
+
+/** Where the test layout (/plugin, /php, /work) is rooted: the runner's C2C_TEST_ROOT when it sets one. */
+$root     = C2C_TEST_ROOT;
+$scenario = json_decode( file_get_contents( $root . '/work/scenario.json' ), true );
 
 // ---- WordPress functions the payment code calls. ----
 // As a store keeps them: the partner secret in its own option (Settings_Store), never in the settings.

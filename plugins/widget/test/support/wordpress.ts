@@ -10,6 +10,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { probeSite } from '@card2crypto/php/testing';
 import { PLUGIN_DIR, REPO_DIR } from './php.js';
 
 interface Harness {
@@ -113,18 +114,6 @@ function siteHandle(url: string, siteDir: string, logFile: string, pids: number[
     logFile,
     stop,
     fetch: fetchSite,
-    async probe<T>(action: Record<string, unknown>): Promise<T> {
-      const response = await fetchSite('/wp-json/c2c-widget-test/v1/run', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(action),
-      });
-      const text = await response.text();
-      try {
-        return JSON.parse(text) as T;
-      } catch {
-        throw new Error(`probe ${String(action.action)}: HTTP ${response.status} ${text.slice(0, 800)}`);
-      }
-    },
+    probe: <T>(action: Record<string, unknown>) => probeSite<T>(`${url}/wp-json/c2c-widget-test/v1/run`, action),
   };
 }
