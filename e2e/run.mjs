@@ -15,7 +15,11 @@
 // Without the native runtime: the whole suite on Playground, one run, with a loud banner.
 // A pair that is not on the machine is skipped with a loud banner.
 //
-// E2E_PAIRS=newest,smoke runs some of them; WORDPRESS_DIR, WP_VERSION, WOOCOMMERCE_DIR,
+// The newest runs must prove what the plugins claim ("Tested up to" in readme.txt, "WC tested up
+// to" in the checkout's header): when the newest pair on the machine is older, or lacks
+// WooCommerce, a banner says so before the runs and the summary repeats it.
+//
+// E2E_PAIRS=newest-a,smoke runs some of them; WORDPRESS_DIR, WP_VERSION, WOOCOMMERCE_DIR,
 // WC_VERSION or WP_BASE_URL make it one run of the whole suite on what they name.
 // Arguments are passed to every Playwright run (a spec file, --grep ...).
 import { spawn } from 'node:child_process';
@@ -24,6 +28,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findWordPress } from '../scripts/lib/find-wordpress.mjs';
 import { findWooCommerce } from '../scripts/lib/find-woocommerce.mjs';
+import { claimedNewestPair, shortOfClaim } from '../scripts/lib/claimed-pair.mjs';
 import { chooseRuntime } from '../scripts/lib/runtime.mjs';
 
 const E2E_DIR = dirname(fileURLToPath(import.meta.url));
@@ -75,6 +80,9 @@ async function specFiles() {
   return (await readdir(join(E2E_DIR, 'specs'))).filter((file) => file.endsWith('.spec.ts')).map((file) => `specs/${file}`);
 }
 
+/** Set by plannedRuns(): how the newest pair found falls short of the plugins' claim. */
+let newestShortfall = [];
+
 async function plannedRuns() {
   const env = process.env;
   const explicit = ['WORDPRESS_DIR', 'WP_VERSION', 'WOOCOMMERCE_DIR', 'WC_VERSION', 'WP_BASE_URL'].filter((name) => env[name]);
@@ -87,6 +95,15 @@ async function plannedRuns() {
     return [{ name: 'playground', label: 'the whole suite on Playground', env: { CARD2CRYPTO_RUNTIME: 'playground', CARD2CRYPTO_E2E_SITE: 'e2e' }, args: [] }];
   }
   const newest = await pairFor(env);
+  const claimed = claimedNewestPair();
+  newestShortfall = shortOfClaim(newest, claimed);
+  if (newestShortfall.length) {
+    banner([
+      `*** The newest pair the plugins claim (WordPress ${claimed.wordpress} + WooCommerce ${claimed.woocommerce}) is not on this machine:`,
+      ...newestShortfall.map((line) => `*** ${line}`),
+      `*** The newest runs prove less than the plugins' headers say (see docs/harness.md, "Which WordPress and WooCommerce").`,
+    ]);
+  }
   const oldestEnv = { WP_VERSION: OLDEST_PAIR.wordpress, WC_VERSION: OLDEST_PAIR.woocommerce };
   const oldest = await pairFor({ ...env, ...oldestEnv });
   const newestEnv = (site) => ({
@@ -96,7 +113,15 @@ async function plannedRuns() {
   });
   const groupA = GROUP_A.map((name) => `specs/${name}.spec.ts`);
   const runs = [
-    { name: 'newest-a', lane: 1, label: 'the whole suite, group a, native, newest pair', pair: newest, env: newestEnv('e2e-newest-a'), args: groupA },
+    {
+      name: 'newest-a',
+      lane: 1,
+      label: 'the whole suite, group a, native, newest pair',
+      pair: newest,
+      env: newestEnv('e2e-newest-a'),
+      args: groupA,
+      missing: newest.error,
+    },
     {
       name: 'newest-b',
       lane: 2,
@@ -105,6 +130,7 @@ async function plannedRuns() {
       env: newestEnv('e2e-newest-b'),
       // Every spec file not in group a (the install project runs first in both).
       args: [...(await specFiles()).filter((file) => !groupA.includes(file))],
+      missing: newest.error,
     },
     {
       name: 'oldest',
@@ -127,6 +153,30 @@ async function plannedRuns() {
     .map((s) => s.trim())
     .filter(Boolean);
   return wanted ? runs.filter((run) => wanted.includes(run.name)) : runs;
+}
+
+/**
+ * Spec files named among the arguments (`npm run test:e2e -- specs/x.spec.ts`)
+ * narrow the runs that list their files (the newest pair's two groups:
+ * Playwright would take a group's own list and the named file together) to
+ * those files, and leave out a group that has none of them. Runs of every
+ * spec (oldest, smoke, Playground) get the arguments as they are, as do
+ * options (`--grep ...`); pick runs with E2E_PAIRS.
+ */
+function narrowedRuns(runs, args) {
+  const isSpec = (arg) => arg.endsWith('.spec.ts');
+  const named = args.filter(isSpec).map((arg) => `specs/${arg.split('/').pop()}`);
+  if (!named.length) {
+    return runs;
+  }
+  return runs.flatMap((run) => {
+    const files = run.args.filter(isSpec);
+    if (!files.length) {
+      return [run];
+    }
+    const kept = files.filter((file) => named.includes(file));
+    return kept.length ? [{ ...run, args: [...run.args.filter((arg) => !isSpec(arg)), ...kept] }] : [];
+  });
 }
 
 /** Runs one Playwright run; its output goes to `logFile` and is printed whole when it ends (lanes run at once). */
@@ -203,7 +253,7 @@ async function execute(run) {
 }
 
 const extraArgs = process.argv.slice(2);
-const runs = await plannedRuns();
+const runs = narrowedRuns(await plannedRuns(), extraArgs);
 const lanes = new Map();
 for (const run of runs) {
   lanes.set(run.lane ?? 1, [...(lanes.get(run.lane ?? 1) ?? []), run]);
@@ -237,6 +287,9 @@ for (const { run, report } of results) {
   for (const [file, { ms, tests }] of report.files) {
     console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${String(tests).padStart(3)} test runs  ${relative(ROOT, join(E2E_DIR, 'specs', file))}`);
   }
+}
+if (newestShortfall.length && results.some((r) => r.run.name.startsWith('newest'))) {
+  console.log(`\n*** the newest runs fell short of the plugins' claim: ${newestShortfall.join(' ')}`);
 }
 console.log(`\ne2e wall time: ${((Date.now() - started) / 60000).toFixed(1)} min (runs in ${lanes.size} lane${lanes.size > 1 ? 's' : ''} at once)`);
 const failed = results.filter((r) => r.code !== 0 && r.code !== null);

@@ -1,18 +1,30 @@
 // Child processes the harness starts: spawn with output into a log file,
 // wait for readiness, stop by PID (TERM, then KILL).
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
- * Spawn `command args` with stdout/stderr appended to `logFile`.
+ * A server must not outlive the harness that started it, even one killed by
+ * SIGKILL, which runs no exit handler: Linux's parent-death signal, set by
+ * util-linux's setpriv before it executes the server, sends the server SIGTERM
+ * when we die (nginx, PHP-FPM and MariaDB then stop their own workers).
+ * Elsewhere the command runs as it is and the exit handlers are all there is.
+ */
+const SETPRIV = '/usr/bin/setpriv';
+const dieWithUs = process.platform === 'linux' && existsSync(SETPRIV);
+
+/**
+ * Spawn `command args` with stdout/stderr appended to `logFile`; the child is
+ * sent SIGTERM when this process dies (where Linux allows, above).
  * `onLine` sees every output line (for readiness and address parsing).
  */
 export function spawnLogged(command, args, { logFile, env = process.env, cwd, onLine } = {}) {
   mkdirSync(dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });
   log.write(`\n--- ${new Date().toISOString()} ${command} ${args.join(' ')}\n`);
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [file, argv] = dieWithUs ? [SETPRIV, ['--pdeathsig', 'TERM', '--', command, ...args]] : [command, args];
+  const child = spawn(file, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let pending = '';
   const feed = (chunk) => {
     log.write(chunk);

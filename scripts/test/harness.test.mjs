@@ -2,14 +2,84 @@
 // WordPress: which WordPress build is newest, where WooCommerce comes from,
 // what the sandbox printed.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { claimedNewestPair, shortOfClaim } from '../lib/claimed-pair.mjs';
 import { compareWordPressVersions, listNpmWordPressBuilds, wpVersionFromPhp } from '../lib/find-wordpress.mjs';
 import { findWooCommerce, pluginHeaders } from '../lib/find-woocommerce.mjs';
 import { freePort, isPortFree } from '../lib/ports.mjs';
 import { parseSandboxAddresses, pickAddress, startSandbox } from '../lib/sandbox.mjs';
+
+describe('servers the harness starts', () => {
+  // A runner killed by SIGKILL runs no exit handler; its servers must not run on (scripts/lib/process.mjs).
+  test('die with the process that started them, even one killed by SIGKILL', { skip: process.platform !== 'linux' && 'Linux only' }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'c2c-orphan-'));
+    const starter = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { spawnLogged } from ${JSON.stringify(new URL('../lib/process.mjs', import.meta.url).href)};
+         console.log(spawnLogged('sleep', ['300'], { logFile: ${JSON.stringify(join(dir, 'sleep.log'))} }).pid);
+         setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const [line] = await once(starter.stdout, 'data');
+    const pid = Number(String(line).trim());
+    // Running (not a zombie awaiting its new parent's wait()).
+    const running = () => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    try {
+      assert.ok(running(), 'the server runs while its starter does');
+      starter.kill('SIGKILL');
+      const deadline = Date.now() + 5000;
+      while (running() && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(running(), false, `sleep ${pid} still runs after its starter was killed`);
+    } finally {
+      if (running()) {
+        process.kill(pid, 'SIGKILL');
+      }
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the newest pair the plugins claim', () => {
+  test('is read from the checkout\'s readme and header, and a pair is measured against it', () => {
+    const claimed = claimedNewestPair();
+    assert.match(claimed.wordpress, /^\d+\.\d+/, 'readme.txt says "Tested up to"');
+    assert.match(claimed.woocommerce, /^\d+\.\d+/, 'the main file says "WC tested up to"');
+    const at = { wordpress: '7.1', woocommerce: '11.0' };
+    const pair = (wordpress, woocommerce) => ({
+      wordpress: { version: wordpress, source: 'cache' },
+      woocommerce: woocommerce ? { found: true, version: woocommerce } : { found: false, message: 'WooCommerce was not found.' },
+    });
+    assert.deepEqual(shortOfClaim(pair('7.1', '11.0.1'), at), []);
+    assert.deepEqual(shortOfClaim(pair('7.2.1', '11.1.0'), at), []);
+    // The npm nightly and an older WooCommerce: each named.
+    assert.deepEqual(shortOfClaim(pair('6.7-alpha-58716', '9.8.5'), at), [
+      'WordPress 6.7-alpha-58716 (from cache) is older than "Tested up to: 7.1".',
+      'WooCommerce 9.8.5 is older than "WC tested up to: 11.0".',
+    ]);
+    // A pre-release of the claimed version does not prove it.
+    assert.equal(shortOfClaim(pair('7.1-RC1', '11.0.1'), at).length, 1);
+    assert.deepEqual(shortOfClaim(pair('7.1', null), at), ["No WooCommerce: the checkout's specs skip. WooCommerce was not found."]);
+    assert.deepEqual(shortOfClaim({ error: 'No WordPress.' }, at), ['No WordPress.']);
+  });
+});
 
 describe('WordPress versions', () => {
   test('pre-releases sort before their release and after the previous one', () => {

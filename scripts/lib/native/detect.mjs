@@ -16,12 +16,18 @@ export const NATIVE_PACKAGES = [
   'php-mbstring',
   'php-xml',
   'php-zip',
+  // pdo_sqlite: the checkout's PHP tests stand in for $wpdb with an in-memory SQLite database.
+  'php-sqlite3',
   'nginx',
   'mariadb-server',
 ];
 
-/** PHP extensions WordPress and WooCommerce need at run time (checked in the CLI, which shares the packages). */
-export const REQUIRED_PHP_EXTENSIONS = ['mysqli', 'curl', 'gd', 'intl', 'mbstring', 'xml', 'zip'];
+/**
+ * PHP extensions WordPress and WooCommerce need at run time, and pdo_sqlite,
+ * which the checkout's PHP tests need (checked in the CLI, which shares the
+ * packages).
+ */
+export const REQUIRED_PHP_EXTENSIONS = ['mysqli', 'curl', 'gd', 'intl', 'mbstring', 'xml', 'zip', 'pdo_sqlite'];
 
 const SEARCH_DIRS = [...(process.env.PATH || '').split(delimiter), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
