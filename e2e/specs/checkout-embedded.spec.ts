@@ -14,7 +14,7 @@ import {
   payInWidget,
   requireWooCommerce,
   runningStore,
-  saveSettings,
+  setSettings,
   waitForOrder,
 } from './checkout-helpers.js';
 
@@ -28,7 +28,7 @@ test.describe('embedded widget on the order-pay page', () => {
     test.setTimeout(900_000);
     const admin = await browser.newPage();
     await loginAsAdmin(admin, store);
-    await saveSettings(admin, store, { select: { payment_flow: 'embedded' } });
+    await setSettings(admin, { payment_flow: 'embedded' });
     try {
       const buyer = await browser.newPage();
       const signing: string[] = [];
@@ -59,7 +59,7 @@ test.describe('embedded widget on the order-pay page', () => {
       const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing' && Boolean(v.panel.transaction));
       expect(view.notes.some((n) => n.includes('BTC transaction:'))).toBe(true);
     } finally {
-      await saveSettings(admin, store, { select: { payment_flow: 'redirect' } });
+      await setSettings(admin, { payment_flow: 'redirect' });
     }
   });
 });

@@ -291,6 +291,35 @@ export async function saveSettings(
   await submitWooCommerceSettings(page);
 }
 
+/**
+ * Reads (currentSettings) or changes (setSettings) the checkout's settings through WooCommerce's own REST route
+ * (PUT wc/v3/payment_gateways/card2crypto), as the admin of `page`: for specs
+ * whose subject is not the settings page (settings.spec.ts and the XSS spec
+ * drive the form itself with saveSettings). A checkbox takes a boolean. Throws,
+ * naming the setting, when WooCommerce refuses or stores something else.
+ */
+export async function currentSettings(page: Page): Promise<Record<string, string>> {
+  const { status, json } = await adminRest(page, 'GET', 'wc/v3/payment_gateways/card2crypto');
+  if (status !== 200) {
+    throw new Error(`GET wc/v3/payment_gateways/card2crypto: HTTP ${status} ${JSON.stringify(json)}`);
+  }
+  return Object.fromEntries(Object.entries((json as { settings: Record<string, { value: string }> }).settings).map(([id, { value }]) => [id, value]));
+}
+
+export async function setSettings(page: Page, changes: Record<string, string | boolean>): Promise<void> {
+  const settings = Object.fromEntries(Object.entries(changes).map(([id, value]) => [id, typeof value === 'boolean' ? (value ? 'yes' : 'no') : value]));
+  const { status, json } = await adminRest(page, 'PUT', 'wc/v3/payment_gateways/card2crypto', { settings });
+  if (status !== 200) {
+    throw new Error(`PUT wc/v3/payment_gateways/card2crypto ${JSON.stringify(settings)}: HTTP ${status} ${JSON.stringify(json)}`);
+  }
+  const stored = (json as { settings: Record<string, { value: unknown }> }).settings;
+  for (const [id, value] of Object.entries(settings)) {
+    if (stored[id]?.value !== value) {
+      throw new Error(`setting ${id}: asked for ${JSON.stringify(value)}, WooCommerce stored ${JSON.stringify(stored[id]?.value)}`);
+    }
+  }
+}
+
 /** Saves the WooCommerce settings form on `page`; false when WooCommerce keeps Save disabled (nothing changed). */
 export async function submitWooCommerceSettings(page: Page): Promise<boolean> {
   const save = page.locator('button[name="save"]');

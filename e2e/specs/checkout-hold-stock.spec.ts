@@ -15,7 +15,7 @@ import {
   loginAsAdmin,
   requireWooCommerce,
   runningStore,
-  saveSettings,
+  setSettings,
   submitWooCommerceSettings,
 } from './checkout-helpers.js';
 
@@ -55,7 +55,7 @@ test.describe('hold-stock timer', () => {
     };
     // Only classic-checkout orders are candidates for the timer ('checkout' === created_via).
     const checkoutUrl = await classicCheckoutPage(admin);
-    await saveSettings(admin, store, { select: { payment_flow: 'redirect' } });
+    await setSettings(admin, { payment_flow: 'redirect' });
     await setHoldStock(admin, true, '1');
     try {
       // In flight: the buyer was sent to the service's payment page and is paying there.
@@ -70,7 +70,7 @@ test.describe('hold-stock timer', () => {
       await paying.close();
 
       // The control: an order placed (embedded flow) whose buyer left before the payment page opened.
-      await saveSettings(admin, store, { select: { payment_flow: 'embedded' } });
+      await setSettings(admin, { payment_flow: 'embedded' });
       let abandoned = 0;
       try {
         const leaving = await browser.newPage();
@@ -86,7 +86,7 @@ test.describe('hold-stock timer', () => {
         expect(abandoned).toBeGreaterThan(inFlight);
         await leaving.close();
       } finally {
-        await saveSettings(admin, store, { select: { payment_flow: 'redirect' } });
+        await setSettings(admin, { payment_flow: 'redirect' });
       }
       expect((await adminOrder(admin, store, inFlight)).status).toBe('wc-pending');
 

@@ -8,13 +8,14 @@
 import { expect, test, type Page, type APIRequestContext } from '@playwright/test';
 import {
   adminRest,
+  currentSettings,
   loginAsAdmin,
   operationData,
   partnerSecret,
   placeOrder,
   requireWooCommerce,
   runningStore,
-  saveSettings,
+  setSettings,
   sendCallback,
   serviceHas,
   type RunningStore,
@@ -24,8 +25,6 @@ const store = runningStore();
 const FEATURES = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=advanced&section=features`;
 const STORAGE = (value: 'yes' | 'no') => `input[name="woocommerce_custom_orders_table_enabled"][value="${value}"]`;
 const SYNC = '#woocommerce_custom_orders_table_data_sync_enabled';
-const SETTINGS = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`;
-const AUTO_CONFIRM = '#woocommerce_card2crypto_auto_confirm';
 
 /** Saves the Features screen; switching the order storage can take minutes on WebAssembly WordPress. */
 async function saveFeatures(page: Page): Promise<void> {
@@ -101,12 +100,11 @@ test.describe('legacy order screen (posts storage)', () => {
     await page.goto(FEATURES(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
     const wasHpos = await page.locator(STORAGE('yes')).isChecked();
     const wasSyncing = await page.locator(SYNC).isChecked();
-    await page.goto(SETTINGS(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
-    const wasAutoConfirm = await page.locator(AUTO_CONFIRM).isChecked();
+    const wasAutoConfirm = (await currentSettings(page)).auto_confirm === 'yes';
     await useStorage(page, request, false);
     try {
       // The owner confirms each payment on the order screen (automatic confirmation off), which is what shows the buttons.
-      await saveSettings(page, store, { check: { auto_confirm: false } });
+      await setSettings(page, { auto_confirm: false });
       const order = await placeOrder(request, store);
       const secret = partnerSecret(store);
       // The buyer paid and the service awaits the partner's confirmation: its state and its two callbacks.
@@ -180,7 +178,7 @@ test.describe('legacy order screen (posts storage)', () => {
       );
       expect(refreshed.status).toBe('wc-on-hold');
     } finally {
-      await saveSettings(page, store, { check: { auto_confirm: wasAutoConfirm } });
+      await setSettings(page, { auto_confirm: wasAutoConfirm });
       if (wasHpos) {
         await useStorage(page, request, true);
       }

@@ -18,7 +18,7 @@ import {
   requireWooCommerce,
   runScheduledAction,
   runningStore,
-  saveSettings,
+  setSettings,
   waitForOrder,
 } from './checkout-helpers.js';
 
@@ -76,7 +76,7 @@ test.describe('owner', () => {
     test.setTimeout(1_200_000);
     const admin = await browser.newPage();
     await loginAsAdmin(admin, store);
-    await saveSettings(admin, store, { check: { auto_confirm: false } });
+    await setSettings(admin, { auto_confirm: false });
     try {
       for (const action of ['confirm', 'cancel'] as const) {
         const buyer = await browser.newPage();
@@ -102,7 +102,7 @@ test.describe('owner', () => {
         await buyer.close();
       }
     } finally {
-      await saveSettings(admin, store, { check: { auto_confirm: true } });
+      await setSettings(admin, { auto_confirm: true });
     }
   });
 
@@ -111,7 +111,7 @@ test.describe('owner', () => {
     const admin = await browser.newPage();
     await loginAsAdmin(admin, store);
     // Callbacks from the sandbox (127.0.0.1) are now refused (403): none reaches the store.
-    await saveSettings(admin, store, { fill: { callback_ips: '203.0.113.9' } });
+    await setSettings(admin, { callback_ips: '203.0.113.9' });
     try {
       const buyer = await browser.newPage();
       const { orderId, partnerOperationId } = await buy(buyer, CARDS.success);
@@ -140,7 +140,7 @@ test.describe('owner', () => {
       expect(await reconcileActions(admin, store, orderId, 'pending')).toEqual([]);
       expect((await reconcileActions(admin, store, orderId, 'complete')).map((a) => a.actionId)).toEqual([job.actionId]);
     } finally {
-      await saveSettings(admin, store, { fill: { callback_ips: '' } });
+      await setSettings(admin, { callback_ips: '' });
     }
   });
 });
