@@ -30,6 +30,16 @@ const schemaText = fs.readFileSync(SCHEMA_FILE, 'utf8');
 const vectors = (JSON.parse(fs.readFileSync(VECTOR_FILE, 'utf8')) as { cases: RuleVector[] }).cases;
 const files = { 'settings.json': schemaText };
 
+test('every secret field has "secret" in its id (Settings_Store::may_need_migration() looks for it without the schema)', () => {
+  const schema = JSON.parse(schemaText) as { plugins: Record<string, { fields: { id: string; secret: boolean }[] }> };
+  const secrets = Object.values(schema.plugins).flatMap((p) => p.fields.filter((f) => f.secret).map((f) => f.id));
+  assert.ok(secrets.length >= 2, 'both plugins have a secret field');
+  assert.deepEqual(
+    secrets.filter((id) => !id.toLowerCase().includes('secret')),
+    [],
+  );
+});
+
 for (const version of TEST_PHP_VERSIONS) {
   describe(`PHP ${version}: settings rules`, () => {
     let php: PhpSandbox;

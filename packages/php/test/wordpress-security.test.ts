@@ -14,7 +14,15 @@
  *   saved through WooCommerce's settings form and its REST API, are stored
  *   sanitised;
  * - request forgery: the plugin's API client refuses local and private
- *   addresses in production and allows loopback only in the sandbox.
+ *   addresses in production and allows loopback only in the sandbox;
+ * - underpayment after an order edit: the landing route signs a new attempt
+ *   for the order's new total, never the old attempt; the embedded flow
+ *   starts at most 10 attempts per order in an hour;
+ * - the callback route refuses an oversized declared body (413) and an
+ *   address over its refusal budget (429) before WordPress's REST server
+ *   reads the body;
+ * - the widget's secret left in its settings by an older version moves on
+ *   the next request, before WooCommerce's options route can serve it.
  *
  * Slow (WordPress with WooCommerce in WebAssembly, one request at a time):
  * several minutes. Needs WooCommerce (WOOCOMMERCE_DIR or the harness cache);
@@ -23,7 +31,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { parseJsonLossless, sign } from '@card2crypto/core';
+import { createHash } from 'node:crypto';
+import { canonicalString, hmacSha512Hex, parseJsonLossless, parseLandingUrl, sign } from '@card2crypto/core';
 import { AdminSession, formFields } from './support/admin-session.js';
 import { listenOnFreePort } from './support/listen.js';
 import { nativeWordPressMissing, startWordPress, type WordPressSite } from './support/wordpress.js';
@@ -519,5 +528,167 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     } finally {
       await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...settings, partner_secret: CHECKOUT_SECRET } });
     }
+  });
+
+  /** The checkout configured for orders in EUR (the suite's settings name no currency: WooCommerce's default would be refused). */
+  const payInEuro = async () => {
+    const settings = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...settings, store_currency: 'EUR', fix_rate: 'no' } });
+    return (await site.probe<{ value: string }>({ action: 'get_option', name: SECRET_OPTIONS[0] })).value;
+  };
+  interface Attempts {
+    current: string;
+    attempts: Array<{ partner_operation_id: string; expected_amount: number; expected_currency: string }>;
+  }
+
+  test("the landing route signs a new attempt for the order's new total after an edit, never the old one (underpayment)", async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    const secret = await payInEuro();
+    const order = await site.probe<{ id: number; key: string }>({ action: 'create_order', currency: 'EUR', total: '79.00' });
+    /** The buyer's browser follows the landing link: the signed widget settings it is sent away with. */
+    const land = async () => {
+      const response = await site.get(`/wp-json/card2crypto/v1/orders/${order.id}/landing?key=${encodeURIComponent(order.key)}`);
+      const location = response.headers.get('location') ?? '';
+      assert.equal(response.status, 302, await response.text());
+      const parsed = parseLandingUrl(location);
+      assert.ok(parsed.ok, `${location} is a landing URL: ${JSON.stringify(parsed)}`);
+      const { signature, ...rest } = parsed.payload.params as Record<string, string | number>;
+      assert.equal(signature, hmacSha512Hex(canonicalString(rest, { form: 'simple' }), secret), 'signed with the partner secret');
+      return rest;
+    };
+
+    const first = await land();
+    assert.equal(first.from_amount, 7900);
+    assert.equal(first.from_currency, 'EUR');
+    const again = await land();
+    assert.equal(again.partner_operation_id, first.partner_operation_id, 'an unchanged order reuses its attempt');
+
+    assert.equal(await site.probe({ action: 'set_order_total', id: order.id, total: '237.00' }), '237.00');
+    const edited = await land();
+    assert.equal(edited.from_amount, 23700, 'the buyer is asked for the new total');
+    assert.notEqual(edited.partner_operation_id, first.partner_operation_id, 'in a new attempt');
+    const stored = await site.probe<Attempts>({ action: 'order_attempts', id: order.id });
+    assert.equal(stored.current, edited.partner_operation_id, "which is now the order's attempt");
+    assert.deepEqual(
+      stored.attempts.map((a) => [a.partner_operation_id, Number(a.expected_amount), a.expected_currency]),
+      [
+        [edited.partner_operation_id, 23700, 'EUR'],
+        [first.partner_operation_id, 7900, 'EUR'],
+      ],
+    );
+  });
+
+  test('the embedded flow starts at most 10 attempts per order in an hour: the 11th widget-settings call is refused', async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    const secret = await payInEuro();
+    const order = await site.probe<{ id: number; key: string; nonce: string }>({ action: 'create_order', currency: 'EUR', total: '79.00' });
+    const start = () =>
+      fetch(`${site.url}/wp-json/card2crypto/v1/orders/${order.id}/widget-settings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key: order.key, nonce: order.nonce }),
+      });
+    const started = new Set<string>();
+    for (let i = 1; i <= 10; i++) {
+      const response = await start();
+      const text = await response.text();
+      assert.equal(response.status, 200, `start ${i}: ${text}`);
+      const { settings } = JSON.parse(text) as { settings: Record<string, string | number> };
+      const { signature, ...rest } = settings;
+      assert.equal(signature, hmacSha512Hex(canonicalString(rest, { form: 'simple' }), secret));
+      assert.equal(rest.from_amount, 7900);
+      started.add(String(rest.partner_operation_id));
+    }
+    assert.equal(started.size, 10, 'each start is a new attempt');
+    const refused = await start();
+    const answer = (await refused.json()) as { code: string; message: string };
+    assert.equal(refused.status, 409, JSON.stringify(answer));
+    assert.equal(answer.code, 'card2crypto_refused');
+    assert.match(answer.message, /Too many card payments were started for this order in the last hour/);
+    assert.equal((await site.probe<Attempts>({ action: 'order_attempts', id: order.id })).attempts.length, 10, 'and no attempt is made');
+  });
+
+  test('the callback route refuses an oversized declared body (413) and an address over its budget (429) before WordPress reads the body', async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    const callback = `${site.url}/wp-json/card2crypto/v1/callback`;
+    // The refusal budget of this address (the site sees the test as 127.0.0.1), emptied before and after.
+    const transient = `card2crypto_checkout_cbfail_${createHash('md5').update('127.0.0.1').digest('hex')}`;
+    const resetBudget = async () => {
+      for (const name of [`_transient_${transient}`, `_transient_timeout_${transient}`]) {
+        await site.probe({ action: 'delete_option', name });
+      }
+    };
+    /** WP_REST_Server::serve_request() sends these before it reads the body: a refusal without them never got that far. */
+    const servedByRestServer = (response: Response) => /api\.w\.org/.test(response.headers.get('link') ?? '') || response.headers.has('x-robots-tag');
+    const post = (body: string, path = callback) => fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+    await resetBudget();
+    try {
+      // A small unsigned body goes through WordPress to the route, which refuses it (401): the baseline.
+      const small = await post('{"operation_data":{}}');
+      assert.equal(small.status, 401, await small.text());
+      assert.ok(servedByRestServer(small), 'an ordinary answer comes from the REST server');
+
+      const big = '{"operation_data":{"pad":"' + 'x'.repeat(70_000) + '"}}';
+      for (const path of [callback, `${callback}/`, `${site.url}/wp-json/Card2Crypto/v1/Callback`, `${site.url}/?rest_route=/card2crypto/v1/callback`]) {
+        const tooLarge = await post(big, path);
+        assert.equal(tooLarge.status, 413, `${path}: ${await tooLarge.text()}`);
+        assert.equal(servedByRestServer(tooLarge), false, `${path}: refused before the REST server read the body`);
+        assert.match(tooLarge.headers.get('content-type') ?? '', /^text\/plain/);
+      }
+
+      await resetBudget();
+      for (let i = 1; i <= 20; i++) {
+        const refused = await post('{"operation_data":{}}');
+        assert.equal(refused.status, 401, `refusal ${i}`);
+      }
+      const limited = await post(big.slice(0, 30_000));
+      assert.equal(limited.status, 429, await limited.text());
+      assert.equal(limited.headers.get('retry-after'), '60');
+      assert.equal(servedByRestServer(limited), false, 'refused before the REST server read the body');
+    } finally {
+      await resetBudget();
+    }
+  });
+
+  test('a widget secret left in its settings by an older version moves on the next request, before the options route can serve it', async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    const legacy = 'legacy-widget-secret-4Fz8';
+    const option = 'card2crypto_widget_settings';
+    await site.probe({ action: 'delete_option', name: SECRET_OPTIONS[1] });
+    await site.probe({
+      action: 'set_raw_option',
+      name: option,
+      value: { partner_token: 'widget-token', partner_secret: legacy, title: 'Buy<script>alert(1)</script>' },
+    });
+    // The very next request: an administrator's read-only API key reads the widget's settings option by name.
+    const key = KEYS[0]!;
+    const response = await fetch(
+      `${site.url}/wp-json/wc-admin/options?options=${option}&consumer_key=${key.consumer_key}&consumer_secret=${key.consumer_secret}`,
+      {
+        headers: { 'x-c2c-test-https': '1' },
+      },
+    );
+    const text = await response.text();
+    assert.equal(response.status, 200, text);
+    assert.match(text, /widget-token/, 'the route served the settings option');
+    for (const form of secretForms(legacy)) {
+      assert.equal(text.includes(form), false, 'but not the secret');
+    }
+    const settings = await site.probe<Record<string, string>>({ action: 'get_option', name: option });
+    assert.equal('partner_secret' in settings, false, 'the secret left the settings option');
+    assert.equal(settings.title, 'Buy');
+    assert.equal(settings.partner_token, 'widget-token');
+    assert.deepEqual(await site.probe({ action: 'get_option', name: SECRET_OPTIONS[1] }), { value: legacy }, 'and kept working in its own option');
+    // Put the sweep's secret back.
+    await site.probe({ action: 'set_option', name: option, value: { partner_token: 'widget-token', partner_secret: WIDGET_SECRET } });
   });
 });

@@ -12,7 +12,11 @@
  * allowlist, 413 for a body over 64 KB (refused before it is parsed or
  * HMAC'd), 429 for an address whose callbacks were refused 20 times in the
  * last minute, 500 when no secret is configured (so the service sends it
- * again later).
+ * again later). The 403, the 413 by declared length and the 429 need no
+ * body: on a REST request for this route they are answered on rest_api_init,
+ * before WordPress's REST server reads the body or parses its JSON
+ * (refuse_before_reading()); handle() makes the same checks for requests
+ * that did not come that way, and checks what was read (a chunked body).
  *
  * A verified callback is applied to its order by Operation_Events (200
  * also for a duplicate; 500 when it could not be taken in) and announced
@@ -47,6 +51,68 @@ final class Callback_Controller {
 		);
 		add_filter( 'rest_request_before_callbacks', array( self::class, 'keep_invalid_json' ), 10, 3 );
 		add_filter( 'rest_pre_serve_request', array( self::class, 'serve_plain_text' ), 10, 4 );
+		self::refuse_before_reading();
+	}
+
+	/**
+	 * Size and budget first: on a REST request for this route, answers the
+	 * refusals that need no body (screen()) and ends the request, before
+	 * WP_REST_Server::serve_request() reads php://input and dispatch()
+	 * parses JSON. Runs on rest_api_init, which rest_api_loaded() fires on
+	 * parse_request just before serving (docs/decisions.md, "Checkout:
+	 * callback route limits"). When the REST server was started earlier in
+	 * the request, or for an internal request, it does nothing and handle()
+	 * refuses the same.
+	 */
+	public static function refuse_before_reading(): void {
+		global $wp;
+		if ( ! defined( 'REST_REQUEST' ) || ! REST_REQUEST || ! $wp instanceof \WP || ! isset( $wp->query_vars['rest_route'] ) || ! is_string( $wp->query_vars['rest_route'] ) ) {
+			return;
+		}
+		$method = isset( $_SERVER['REQUEST_METHOD'] ) ? strtoupper( sanitize_text_field( wp_unslash( $_SERVER['REQUEST_METHOD'] ) ) ) : '';
+		// The REST server matches routes without regard to case.
+		if ( 'POST' !== $method || 0 !== strcasecmp( untrailingslashit( $wp->query_vars['rest_route'] ), self::route() ) ) {
+			return;
+		}
+		$length  = isset( $_SERVER['CONTENT_LENGTH'] ) ? sanitize_text_field( wp_unslash( $_SERVER['CONTENT_LENGTH'] ) ) : null;
+		$refusal = self::screen( $length );
+		if ( null === $refusal ) {
+			return;
+		}
+		status_header( $refusal->get_status() );
+		foreach ( $refusal->get_headers() as $name => $value ) {
+			header( $name . ': ' . $value );
+		}
+		header( 'X-Content-Type-Options: nosniff' );
+		echo $refusal->get_data(); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- text/plain.
+		exit;
+	}
+
+	/**
+	 * The refusals that need no body, in this order: an address outside the
+	 * allowlist (403), a declared body over the limit (413), an address over
+	 * its budget of refusals (429). Null when none applies.
+	 */
+	private static function screen( ?string $content_length ): ?\WP_REST_Response {
+		$settings = Plugin::settings();
+		$ip       = self::client_ip( (string) $settings->get( 'trust_proxy_header' ) );
+
+		$allowlist = Js_Text::split_list( (string) $settings->get( 'callback_ips' ) );
+		if ( array() !== $allowlist && ! Ip_Address::in_list( $ip, $allowlist ) ) {
+			Log::warning( 'Callback refused: ' . $ip . ' is not in the callback IP allowlist.' );
+			return self::answer( 403, 'Forbidden: address not allowed' );
+		}
+
+		// Size first, then the refusal budget: neither reads the body, nor parses or HMACs anything.
+		if ( Callback_Guard::body_too_large( $content_length ) ) {
+			return self::refuse( $ip, 413, 'Payload Too Large', 'the declared body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes' );
+		}
+		if ( Callback_Guard::over_limit( get_transient( self::failures_key( $ip ) ), time() ) ) {
+			$response = self::answer( 429, 'Too Many Requests' );
+			$response->header( 'Retry-After', (string) Callback_Guard::FAILURE_WINDOW );
+			return $response;
+		}
+		return null;
 	}
 
 	public static function route(): string {
@@ -70,24 +136,14 @@ final class Callback_Controller {
 	}
 
 	public static function handle( \WP_REST_Request $request ): \WP_REST_Response {
+		// The checks refuse_before_reading() made for a request from outside (an internal one comes here first).
+		$refusal = self::screen( $request->get_header( 'content_length' ) );
+		if ( null !== $refusal ) {
+			return $refusal;
+		}
 		$settings = Plugin::settings();
 		$ip       = self::client_ip( (string) $settings->get( 'trust_proxy_header' ) );
-
-		$allowlist = Js_Text::split_list( (string) $settings->get( 'callback_ips' ) );
-		if ( array() !== $allowlist && ! Ip_Address::in_list( $ip, $allowlist ) ) {
-			Log::warning( 'Callback refused: ' . $ip . ' is not in the callback IP allowlist.' );
-			return self::answer( 403, 'Forbidden: address not allowed' );
-		}
-
-		// Size first, then the refusal budget: neither reads more than the limit nor parses or HMACs anything.
-		if ( Callback_Guard::body_too_large( $request->get_header( 'content_length' ) ) ) {
-			return self::refuse( $ip, 413, 'Payload Too Large', 'the declared body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes' );
-		}
-		if ( Callback_Guard::over_limit( get_transient( self::failures_key( $ip ) ), time() ) ) {
-			$response = self::answer( 429, 'Too Many Requests' );
-			$response->header( 'Retry-After', (string) Callback_Guard::FAILURE_WINDOW );
-			return $response;
-		}
+		// Without a declared length (chunked), what was read: never more than the limit and one byte.
 		$body = self::raw_body( $request );
 		if ( Callback_Guard::body_too_large( null, strlen( $body ) ) ) {
 			return self::refuse( $ip, 413, 'Payload Too Large', 'the body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes' );

@@ -46,10 +46,11 @@ final class Plugin {
 		// The partner secret is kept out of the settings option (Settings_Store::protect(),
 		// hooked so that a request which touches no settings builds none): every save
 		// is sanitised, WooCommerce's options route refuses the secret's option, and
-		// a secret an older version kept in the settings moves on an admin request.
+		// a secret an older version kept in the settings moves on the next request,
+		// before any route or page can read the option.
 		add_filter( 'sanitize_option_' . self::OPTION, array( self::class, 'sanitize_saved' ), 20 );
 		add_filter( 'rest_request_before_callbacks', array( self::class, 'refuse_secret_options' ), 10, 3 );
-		add_action( 'admin_init', array( self::class, 'migrate_settings' ) );
+		add_action( 'init', array( self::class, 'migrate_settings' ), 0 );
 
 		// The settings page is built on admin screens only, never on a visitor's request.
 		add_action( 'admin_menu', array( Settings_Screen::class, 'add_page' ) );
@@ -89,8 +90,14 @@ final class Plugin {
 		return self::settings()->refuse_secret_options( $response, $handler, $request );
 	}
 
+	/**
+	 * On every request: the option is autoloaded, so the look costs no query,
+	 * and the settings (the schema) are built only when it holds something to clean.
+	 */
 	public static function migrate_settings(): void {
-		self::settings()->migrate();
+		if ( Settings_Store::may_need_migration( get_option( self::OPTION, null ) ) ) {
+			self::settings()->migrate();
+		}
 	}
 
 	/** The widget's settings, read through the schema (constants and sandbox defaults applied). */

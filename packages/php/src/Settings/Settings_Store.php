@@ -199,6 +199,33 @@ final class Settings_Store {
 	}
 
 	/**
+	 * Whether a stored settings option may hold what migrate() cleans, judged
+	 * without the schema, so that a plugin which builds its settings only
+	 * when something asks can look on every request: a member whose name
+	 * contains "secret" (every secret field's id does: settings-rules.test.ts),
+	 * or a markup field that sanitising would change. A true answer is
+	 * checked exactly by migrate().
+	 *
+	 * @param mixed $raw The settings option as stored.
+	 */
+	public static function may_need_migration( $raw ): bool {
+		if ( ! is_array( $raw ) ) {
+			return false;
+		}
+		foreach ( array_keys( $raw ) as $key ) {
+			if ( false !== stripos( (string) $key, 'secret' ) ) {
+				return true;
+			}
+		}
+		foreach ( self::MARKUP_FIELDS as $id => $kind ) {
+			if ( isset( $raw[ $id ] ) && is_string( $raw[ $id ] ) && $raw[ $id ] !== self::sanitize_markup( $raw[ $id ], $kind ) ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * Cleans settings an older version saved (once): a secret kept in the
 	 * settings option moves to its own option, markup in the title or
 	 * description is sanitised.

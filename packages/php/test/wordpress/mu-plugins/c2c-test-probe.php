@@ -170,6 +170,37 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				require_once ABSPATH . 'wp-admin/includes/plugin.php';
 				deactivate_plugins( $input['plugin'], true );
 				return new WP_REST_Response( get_option( 'active_plugins' ) );
+			case 'create_order':
+				// A guest's order awaiting payment by the checkout's payment method.
+				$order = wc_create_order();
+				$order->set_currency( $input['currency'] );
+				$order->set_payment_method( 'card2crypto' );
+				$order->set_billing_email( 'buyer@example.com' );
+				$order->set_total( $input['total'] );
+				$order->set_status( 'pending' );
+				$order->save();
+				return new WP_REST_Response(
+					array(
+						'id'    => $order->get_id(),
+						'key'   => $order->get_order_key(),
+						// What the order-pay page hands the starter script (Order_Pay::render()), for a visitor.
+						'nonce' => wp_create_nonce( Card2Crypto\Checkout\Order_Pay::NONCE_ACTION . $order->get_id() ),
+					)
+				);
+			case 'set_order_total':
+				// An order edited after the buyer was sent to pay.
+				$order = wc_get_order( (int) $input['id'] );
+				$order->set_total( $input['total'] );
+				$order->save();
+				return new WP_REST_Response( $order->get_total() );
+			case 'order_attempts':
+				$order = wc_get_order( (int) $input['id'] );
+				return new WP_REST_Response(
+					array(
+						'current'  => $order->get_meta( Card2Crypto\Checkout\Payments::META_ATTEMPT ),
+						'attempts' => Card2Crypto\Checkout\Operation_Store::attempts_of_order( (int) $input['id'] ),
+					)
+				);
 			case 'log_files':
 				$dir   = wp_upload_dir()['basedir'] . '/wc-logs';
 				$lines = array();
