@@ -58,7 +58,7 @@ describe('servers the harness starts', () => {
 });
 
 describe('the newest pair the plugins claim', () => {
-  test('is read from the checkout\'s readme and header, and a pair is measured against it', () => {
+  test("is read from the checkout's readme and header, and a pair is measured against it", () => {
     const claimed = claimedNewestPair();
     assert.match(claimed.wordpress, /^\d+\.\d+/, 'readme.txt says "Tested up to"');
     assert.match(claimed.woocommerce, /^\d+\.\d+/, 'the main file says "WC tested up to"');

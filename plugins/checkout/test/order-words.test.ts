@@ -225,7 +225,7 @@ for (const version of TEST_PHP_VERSIONS) {
         results.map((r) => (r.error !== undefined ? r.error : r.value)),
         [
           'Card & crypto',
-          'Pay now: 50\u00a0€ — “fast”, \'sure\'',
+          "Pay now: 50\u00a0€ — “fast”, 'sure'",
           'Before after',
           // A "<" before a space starts no tag (PHP's strip_tags, as WordPress applies it).
           'Already plain: 5 < 6 & "quoted"',

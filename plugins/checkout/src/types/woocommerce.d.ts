@@ -35,4 +35,3 @@ declare module '@woocommerce/block-data' {
   /** The cart's data store ('wc/store/cart'); its totals are in minor units, as strings. */
   export const CART_STORE_KEY: 'wc/store/cart';
 }
-

@@ -132,7 +132,8 @@ describe('block checkout registration', () => {
     ['the cart', 'wc/cart', 'wc/checkout/payments'],
   ])('outside the range the buyer is told why on %s, following the cart total (WooCommerce never asks canMakePayment then)', (_page, here, elsewhere) => {
     // The checkout block's server-rendered wrapper is what tells the two pages apart.
-    document.body.innerHTML = here === 'wc/checkout/payments' ? '<div class="wp-block-woocommerce-checkout"></div>' : '<div class="wp-block-woocommerce-cart"></div>';
+    document.body.innerHTML =
+      here === 'wc/checkout/payments' ? '<div class="wp-block-woocommerce-checkout"></div>' : '<div class="wp-block-woocommerce-cart"></div>';
     registerWith(DATA);
     // The cart not loaded yet (total 0): nothing said.
     expect(rangeNotice(here)).toEqual([]);
