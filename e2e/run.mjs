@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { findWordPress } from '../scripts/lib/find-wordpress.mjs';
 import { findWooCommerce } from '../scripts/lib/find-woocommerce.mjs';
 import { claimedNewestPair, shortOfClaim } from '../scripts/lib/claimed-pair.mjs';
+import { diesWithUs } from '../scripts/lib/process.mjs';
 import { chooseRuntime } from '../scripts/lib/runtime.mjs';
 
 const E2E_DIR = dirname(fileURLToPath(import.meta.url));
@@ -175,7 +176,8 @@ function narrowedRuns(runs, args) {
       return [run];
     }
     const kept = files.filter((file) => named.includes(file));
-    return kept.length ? [{ ...run, args: [...run.args.filter((arg) => !isSpec(arg)), ...kept] }] : [];
+    // Its files decided here; of the arguments only the options follow (Playwright would run every named file).
+    return kept.length ? [{ ...run, args: [...run.args.filter((arg) => !isSpec(arg)), ...kept], extraArgs: args.filter((arg) => !isSpec(arg)) }] : [];
   });
 }
 
@@ -190,7 +192,13 @@ function runPlaywright(run, extraArgs, logFile) {
     }
     mkdirSync(dirname(logFile), { recursive: true });
     const log = createWriteStream(logFile);
-    const child = spawn(process.execPath, [PLAYWRIGHT, 'test', ...run.args, ...extraArgs], { cwd: E2E_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A Playwright run (and through it its site) ends with this runner, even one killed.
+    const [file, argv] = diesWithUs(process.execPath, [PLAYWRIGHT, 'test', ...run.args, ...(run.extraArgs ?? extraArgs)]);
+    const child = spawn(file, argv, {
+      cwd: E2E_DIR,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     child.on('exit', (code, signal) => log.end(() => resolveRun(code ?? (signal ? 1 : 0))));

@@ -31,23 +31,26 @@ test.describe('embedded widget on the order-pay page', () => {
     await setSettings(admin, { payment_flow: 'embedded' });
     try {
       const buyer = await browser.newPage();
-      const signing: string[] = [];
-      buyer.on('response', async (r) => {
+      // Each answer's body, kept when its headers arrive (before the page can use it), so the count is exact
+      // by the time the widget starts; pushed after awaiting the text, a busy machine could count it late.
+      const signing: Array<Promise<string>> = [];
+      buyer.on('response', (r) => {
         // The store's signing route only: the sandbox also serves core's widget-settings.js module.
         if (/card2crypto\/v1\/orders\/\d+\/widget-settings/.test(r.url())) {
-          signing.push(await r.text());
+          signing.push(r.text());
         }
       });
       await blockCheckout(buyer, store, 0, false);
       const orderId = orderIdFromUrl(buyer.url());
       await expect(buyer.locator('#card2crypto-widget iframe.card2crypto-widget-frame')).toBeAttached({ timeout: 120_000 });
       expect(signing).toHaveLength(1);
-      const { settings } = JSON.parse(signing[0]!) as { settings: Record<string, unknown> };
+      const signed = await signing[0]!;
+      const { settings } = JSON.parse(signed) as { settings: Record<string, unknown> };
       expect(settings.partner_operation_id).toMatch(new RegExp(`^wc-${orderId}-[0-9a-f]{24}$`));
       expect(settings.to_currency).toBe('BTC');
       expect(typeof settings.signature).toBe('string');
       expect(Math.abs(Number(settings.timestamp) - Date.now())).toBeLessThan(120_000);
-      expect(signing[0]!.includes(secret)).toBe(false);
+      expect(signed.includes(secret)).toBe(false);
 
       const forged = await buyer.request.post(`${store.storeUrl}/wp-json/card2crypto/v1/orders/${orderId}/widget-settings`, {
         data: { key: 'wc_order_wrong', nonce: 'x' },

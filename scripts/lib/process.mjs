@@ -14,6 +14,11 @@ import { dirname } from 'node:path';
 const SETPRIV = '/usr/bin/setpriv';
 const dieWithUs = process.platform === 'linux' && existsSync(SETPRIV);
 
+/** [file, args] that run `command args` so that it is sent SIGTERM when this process dies (above). */
+export function diesWithUs(command, args) {
+  return dieWithUs ? [SETPRIV, ['--pdeathsig', 'TERM', '--', command, ...args]] : [command, args];
+}
+
 /**
  * Spawn `command args` with stdout/stderr appended to `logFile`; the child is
  * sent SIGTERM when this process dies (where Linux allows, above).
@@ -23,7 +28,7 @@ export function spawnLogged(command, args, { logFile, env = process.env, cwd, on
   mkdirSync(dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });
   log.write(`\n--- ${new Date().toISOString()} ${command} ${args.join(' ')}\n`);
-  const [file, argv] = dieWithUs ? [SETPRIV, ['--pdeathsig', 'TERM', '--', command, ...args]] : [command, args];
+  const [file, argv] = diesWithUs(command, args);
   const child = spawn(file, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let pending = '';
   const feed = (chunk) => {
