@@ -39,6 +39,10 @@ final class Plugin {
 		add_action( 'widgets_init', array( Classic_Widget::class, 'register' ) );
 		add_filter( 'widget_types_to_hide_from_legacy_widget_block', array( Classic_Widget::class, 'hide_from_legacy_block' ) );
 
+		// What the "Buy crypto" button's landing page reports on its way back (?card2crypto=success|fail).
+		add_action( 'wp_enqueue_scripts', array( Return_Notice::class, 'enqueue' ) );
+		add_action( 'wp_body_open', array( Return_Notice::class, 'render' ) );
+
 		add_action( 'rest_api_init', array( Routes::class, 'register' ) );
 		add_filter( 'rest_post_dispatch', array( Route_Output::class, 'refusal_headers' ), 10, 3 );
 		add_filter( 'rest_pre_serve_request', array( Route_Output::class, 'serve_raw' ), 10, 4 );

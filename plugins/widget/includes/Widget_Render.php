@@ -29,7 +29,7 @@ final class Widget_Render {
 		$heading = '' !== trim( $title ) ? '<h2 class="c2c-widget__title">' . esc_html( $title ) . '</h2>' : '';
 
 		return sprintf(
-			'<div %1$s>%2$s<div id="%3$s" class="c2c-widget__frame" data-c2c-ref="%4$s" data-c2c-block="%5$s" data-c2c-sign="%6$s" data-c2c-fail="%9$s"><p class="c2c-widget__status">%7$s</p></div><noscript><p class="c2c-widget__status">%8$s</p></noscript></div>',
+			'<div %1$s>%2$s<div id="%3$s" class="c2c-widget__frame" data-c2c-ref="%4$s" data-c2c-block="%5$s" data-c2c-sign="%6$s" data-c2c-fail="%9$s" data-c2c-closed="%10$s" data-c2c-again="%11$s"><p class="c2c-widget__status">%7$s</p></div><noscript><p class="c2c-widget__status">%8$s</p></noscript></div>',
 			get_block_wrapper_attributes( array( 'class' => 'c2c-widget' ) ),
 			$heading,
 			esc_attr( $id ),
@@ -38,7 +38,10 @@ final class Widget_Render {
 			esc_url( Routes::url( 'sign' ) ),
 			esc_html__( 'Loading the purchase widget…', 'card2crypto-widget' ),
 			esc_html__( 'The purchase widget needs JavaScript.', 'card2crypto-widget' ),
-			esc_attr__( 'The purchase widget is unavailable right now. Please try again later.', 'card2crypto-widget' )
+			esc_attr__( 'The purchase widget is unavailable right now. Please try again later.', 'card2crypto-widget' ),
+			// Shown by the view script when the visitor closes the widget (its × button).
+			esc_attr__( 'You closed the purchase widget.', 'card2crypto-widget' ),
+			esc_attr__( 'Start again', 'card2crypto-widget' )
 		);
 	}
 

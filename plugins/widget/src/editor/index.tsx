@@ -1,7 +1,7 @@
 /**
  * Editor side of both blocks: the purchase widget (card2crypto/widget), with
- * its controls in the block sidebar and a live preview drawn from the site's
- * settings and colours (no call to the service), and the "Buy crypto"
+ * its controls in the block sidebar and a preview of the widget's first step
+ * drawn from the site's settings and colours (no call to the service), and the "Buy crypto"
  * landing link (card2crypto/buy-button). Both are dynamic blocks: save()
  * stores nothing but attributes; PHP renders them.
  */
@@ -9,11 +9,12 @@ import { Fragment } from '@wordpress/element';
 import { type BlockConfiguration, registerBlockType } from '@wordpress/blocks';
 import { InspectorControls, useBlockProps } from '@wordpress/block-editor';
 import { ExternalLink, Notice } from '@wordpress/components';
-import { __, sprintf } from '@wordpress/i18n';
+import { __ } from '@wordpress/i18n';
 import widgetMetadata from '../blocks/widget/block.json' with { type: 'json' };
 import buttonMetadata from '../blocks/buy-button/block.json' with { type: 'json' };
 import { type ButtonAttributes, SCHEMA_DEFAULTS, type SiteDefaults, type WidgetAttributes, previewModel } from './controls.js';
 import { ButtonPanel, type EditProps, HeadingPanel, PurchasePanel } from './panels.js';
+import { WidgetPreview } from './preview.js';
 
 interface EditorData {
   defaults: SiteDefaults;
@@ -53,27 +54,7 @@ function WidgetEdit({ attributes, setAttributes }: EditProps<WidgetAttributes>) 
       <div {...blockProps}>
         <SetupNotice />
         {model.title ? <h2 className="c2c-widget__title">{model.title}</h2> : null}
-        <div className="c2c-preview widgetColor" style={model.style} aria-label={__('Preview of the purchase widget', 'card2crypto-widget')}>
-          <div className="c2c-preview__row">
-            <span className="c2c-preview__label">{__('You pay', 'card2crypto-widget')}</span>
-            <span className="c2c-preview__amount" data-testid="c2c-preview-amount">
-              {model.amount || '0'} <b>{model.fiatCode}</b>
-            </span>
-          </div>
-          <div className="c2c-preview__row">
-            <span className="c2c-preview__label">{__('You get', 'card2crypto-widget')}</span>
-            <span className="c2c-preview__amount" data-testid="c2c-preview-crypto">
-              <b>{model.cryptoTicker}</b> <span className="c2c-preview__label">{model.cryptoName}</span>
-            </span>
-          </div>
-          <span className="c2c-preview__button">
-            {
-              /* translators: %s: ticker of the crypto currency, e.g. BTC. */
-              sprintf(__('Buy %s', 'card2crypto-widget'), model.cryptoTicker)
-            }
-          </span>
-          <span className="c2c-preview__note">{__('Preview: visitors see the live widget here.', 'card2crypto-widget')}</span>
-        </div>
+        <WidgetPreview model={model} />
       </div>
     </Fragment>
   );

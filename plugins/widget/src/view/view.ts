@@ -4,7 +4,10 @@
  * (settings signed at this moment), loads the widget script once, and runs
  * a widget in each container; a container follows its widget's size
  * (onLoaded/onResize) and shows a readable message when the settings or
- * the service fail (onError).
+ * the service fail (onError). A visitor who closes a widget (onExit: the
+ * widget removes its frame) gets a short message and a button that starts
+ * it again, with settings signed anew (the timestamp window is 30 s ahead
+ * and 5 s behind, so the first settings are never reused).
  *
  * The page itself carries no signature: it may be served from a cache long
  * after it was made, and the timestamp is stamped by the server when asked.
@@ -57,6 +60,31 @@ const show = (frame: HTMLElement, message?: string): void => {
   frame.replaceChildren(p);
 };
 
+/**
+ * After the visitor closed the widget: the block's (translated) message and a
+ * button that asks the sign route again, as the first start did.
+ */
+const closed = (frame: HTMLElement): void => {
+  const p = document.createElement('p');
+  const again = document.createElement('button');
+  p.className = 'c2c-widget__closed';
+  p.setAttribute('role', 'status');
+  p.textContent = frame.dataset.c2cClosed || '';
+  again.type = 'button';
+  again.className = 'c2c-widget__again wp-element-button';
+  again.textContent = frame.dataset.c2cAgain || '';
+  again.onclick = () => {
+    again.disabled = true;
+    // A new start may again be retried once if the service refuses it.
+    delete frame.dataset.c2cRetried;
+    sign([frame]);
+  };
+  frame.style.height = '';
+  frame.replaceChildren(p, again);
+  // The × that had the focus went with the widget's frame.
+  again.focus();
+};
+
 /** Runs the widget in a container with freshly signed settings. */
 const run = (frame: HTMLElement, settings: Record<string, unknown>): void => {
   let started = false;
@@ -75,6 +103,8 @@ const run = (frame: HTMLElement, settings: Record<string, unknown>): void => {
           return void ((frame.dataset.c2cRetried = ''), sign([frame]));
         }
         show(frame, (payload as { message?: string } | undefined)?.message);
+      } else if (event === 'onExit') {
+        closed(frame);
       } else if ((event === 'onLoaded' || event === 'onResize') && height! > 0) {
         frame.style.height = `${height}px`;
       }

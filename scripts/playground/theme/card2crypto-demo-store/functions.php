@@ -26,7 +26,7 @@ add_action(
 			array(
 				'name'          => __( 'Sidebar', 'card2crypto-demo-store' ),
 				'id'            => 'sidebar-1',
-				'description'   => __( 'Shown beside every page; holds the card2crypto widget in the demo store.', 'card2crypto-demo-store' ),
+				'description'   => __( 'Shown beside every page but the checkout; holds the card2crypto widget in the demo store.', 'card2crypto-demo-store' ),
 				'before_widget' => '<section id="%1$s" class="widget %2$s">',
 				'after_widget'  => '</section>',
 				'before_title'  => '<h2 class="widget-title">',
@@ -40,6 +40,25 @@ add_action(
 	'wp_enqueue_scripts',
 	static function () {
 		wp_enqueue_style( 'card2crypto-demo-store', get_stylesheet_uri(), array(), wp_get_theme()->get( 'Version' ) );
+	}
+);
+
+/**
+ * Whether the sidebar shows on this page: not on WooCommerce's checkout, whose
+ * order-pay and order-received endpoints is_checkout() also covers, so the
+ * sidebar's "Buy crypto" widget never sits beside the payment widget.
+ */
+function card2crypto_demo_store_has_sidebar() {
+	return ! ( function_exists( 'is_checkout' ) && is_checkout() );
+}
+
+add_filter(
+	'body_class',
+	static function ( $classes ) {
+		if ( ! card2crypto_demo_store_has_sidebar() ) {
+			$classes[] = 'card2crypto-no-sidebar';
+		}
+		return $classes;
 	}
 );
 

@@ -1,6 +1,6 @@
 <?php
 /**
- * Every page: the loop, with the sidebar beside it (see footer.php).
+ * Every page: the loop, with the sidebar beside it but on the checkout (see footer.php).
  *
  * @package card2crypto-demo-store
  */
