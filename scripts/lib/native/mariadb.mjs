@@ -24,10 +24,10 @@ export async function sql(socket, statements) {
   return stdout;
 }
 
-async function initialise(dataDir, logFile) {
+async function initialise(dataDir, tmpDir, logFile) {
   const { programs } = detectNative();
   await mkdir(dataDir, { recursive: true });
-  const args = ['--no-defaults', `--datadir=${dataDir}`, '--auth-root-authentication-method=socket', '--skip-test-db'];
+  const args = ['--no-defaults', `--datadir=${dataDir}`, `--tmpdir=${tmpDir}`, '--auth-root-authentication-method=socket', '--skip-test-db'];
   if (isRoot) {
     args.push('--user=root');
   }
@@ -48,8 +48,12 @@ async function initialise(dataDir, logFile) {
 export async function startMariaDb({ dir, socketDir, logFile, timeoutMs = 60_000 }) {
   const { programs } = detectNative();
   const dataDir = join(dir, 'data');
+  // The site's own temporary files: two sites set up at once in the system's /tmp once saw
+  // one's bootstrap fail deleting its temporary table ("Error on delete of '/tmp/#sql-temptable-…'").
+  const tmpDir = join(dir, 'tmp');
+  await mkdir(tmpDir, { recursive: true });
   if (!existsSync(join(dataDir, 'mysql'))) {
-    await initialise(dataDir, logFile);
+    await initialise(dataDir, tmpDir, logFile);
   }
   const socket = join(socketDir, 'mariadb.sock');
   await rm(socket, { force: true });
@@ -58,6 +62,7 @@ export async function startMariaDb({ dir, socketDir, logFile, timeoutMs = 60_000
     `--datadir=${dataDir}`,
     `--socket=${socket}`,
     `--pid-file=${join(dir, 'mariadb.pid')}`,
+    `--tmpdir=${tmpDir}`,
     '--skip-networking',
     // Sized for a development site beside five others on a small machine.
     '--innodb-buffer-pool-size=64M',
