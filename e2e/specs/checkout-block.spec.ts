@@ -1,11 +1,13 @@
 /**
  * The buyer's path in a real browser: block checkout, the service's landing
  * page with the sandbox widget, back to the store. Paid in full (processing,
- * transaction id on the order), declined (failed, pay again offered), and
+ * transaction id on the order), declined (told at once in words, recorded
+ * on the order, pay again offered), and
  * the partner secret absent from every page the buyer sees.
  */
 import { expect, test } from '@playwright/test';
 import {
+  expectDeclineToldAndRecorded,
   CARDS,
   blockCheckout,
   loginAsAdmin,
@@ -55,19 +57,29 @@ test.describe('block checkout through the sandbox', () => {
     }
   });
 
-  test('declined card: back on the order-pay page, order failed with the reason, the buyer can pay again', async ({ browser }) => {
+  test('declined card: told at once on the order-pay page, the order failed with the reason, the buyer can pay again', async ({ browser }) => {
     test.setTimeout(900_000);
     const buyer = await browser.newPage();
     await blockCheckout(buyer, store);
     await payInWidget(buyer, CARDS.refused);
+    // The landing page's fail redirect reaches the store, which asks the service and sends the buyer on to order-pay.
     await buyer.waitForURL(/order-pay\/\d+/, { timeout: 180_000 });
+    expect(buyer.url()).not.toContain('card2crypto-return');
     const orderId = orderIdFromUrl(buyer.url());
+    const notice = buyer
+      .locator('.woocommerce-error, .woocommerce-info, .wc-block-components-notice-banner')
+      .filter({ hasText: 'Your card payment was declined.' });
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText('You can pay again with another card, or choose another payment method.');
+
+    // Recorded on the order by then, without reconciliation (its first check is 15 minutes away).
     const admin = await browser.newPage();
     await loginAsAdmin(admin, store);
-    const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-failed');
-    expect(view.notes.some((n) => n.includes('payment declined') && n.includes('The card payment was refused'))).toBe(true);
+    await expectDeclineToldAndRecorded(admin, store, orderId);
 
+    // Told once: a reload shows the page without the notice; "Pay" starts a fresh attempt.
     await buyer.reload();
+    await expect(buyer.getByText('Your card payment was declined.')).toHaveCount(0);
     await buyer.locator('#place_order').click();
     await buyer.waitForURL(/\/landing\/\?i=/, { timeout: 120_000 });
   });

@@ -516,3 +516,18 @@ export async function fillClassicCheckout(page: Page, store: RunningStore, check
   await method.check({ force: true });
   await expect(page.locator('.card2crypto-payment-fields')).toBeVisible();
 }
+
+/**
+ * A declined card payment, as the store took it in when the buyer came back:
+ * the order failed, with a note of what the service said and what the buyer
+ * was told, and no reconciliation check has had to run.
+ */
+export async function expectDeclineToldAndRecorded(admin: Page, store: RunningStore, orderId: number): Promise<void> {
+  const view = await adminOrder(admin, store, orderId);
+  expect(view.status).toBe('wc-failed');
+  expect(
+    view.notes.some((n) => n.includes('The card payment was refused') && n.includes('The buyer was told: "Your card payment was declined.')),
+    view.notes.join('\n'),
+  ).toBe(true);
+  expect(await reconcileActions(admin, store, orderId, 'complete')).toHaveLength(0);
+}

@@ -1,7 +1,9 @@
 /**
  * The settings round trip of both plugins in a real browser against the
  * e2e store: save, reload, invalid values refused with an error naming the
- * field while the other fields are saved, secrets write-only (never sent
+ * field (the widget saves the other fields; the checkout's refused save
+ * writes nothing, keeps what was typed and shows each error next to its
+ * field), secrets write-only (never sent
  * back to the browser, kept when the field is left empty).
  *
  * The pages are generated from core's settings schema by the shared PHP
@@ -107,7 +109,9 @@ test.describe('widget settings page (Settings → Card2Crypto Widget)', () => {
 test.describe('checkout settings (WooCommerce → Settings → Payments → Card2Crypto)', () => {
   test.skip(!info.hasWooCommerce, WOOCOMMERCE_MISSING);
 
-  test('save, reload, refuse a mistyped wallet and a bad IP allowlist by name, keep the secret', async ({ page }) => {
+  test('save (the service accepts the credentials), reload, refuse a mistyped wallet and a bad IP allowlist next to their fields with the typed values kept, nothing saved, keep the secret', async ({
+    page,
+  }) => {
     const store = runningStore();
     const seededSecret = partnerSecret(store);
     const leak = watchForSecret(page, store, seededSecret);
@@ -126,20 +130,31 @@ test.describe('checkout settings (WooCommerce → Settings → Payments → Card
       // A valid change is saved and survives a reload.
       await checkoutField(page, 'title').fill('Card (pays in bitcoin)');
       await saveCheckout(page);
+      // Saving tested the credentials with a signed request: said plainly.
+      await expect(page.getByText('The service accepted the partner token and secret.')).toBeVisible();
       await page.reload();
       await expect(checkoutField(page, 'title')).toHaveValue('Card (pays in bitcoin)');
 
-      // A typo in the wallet and an unsupported currency: named errors; the other change is saved; the secret is kept.
+      // A typo in the wallet and a bad allowlist: a refused save writes nothing (not even the valid title change);
+      // the form keeps what was typed and shows each error next to its field; the secret is kept.
       const typo = before.wallet ? `${before.wallet.slice(0, -1)}${before.wallet.endsWith('q') ? 'p' : 'q'}` : 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr';
       await checkoutField(page, 'title').fill('Pay by card');
       await checkoutField(page, 'wallet_address').fill(typo);
       await checkoutField(page, 'callback_ips').fill('203.0.113.10\nnot-an-ip');
       await saveCheckout(page);
-      await expect(page.getByText(/Bitcoin wallet address: /)).toBeVisible();
-      await expect(page.getByText('Callback IP allowlist: not an IP address or CIDR range: not-an-ip.')).toBeVisible();
-      await expect(page.getByText('The other settings were saved')).toBeVisible();
-      await page.goto(CHECKOUT_PAGE);
+      await expect(page.getByText('Nothing was saved: correct the fields marked below')).toBeVisible();
+      await expect(page.getByText('Your settings have been saved.')).toHaveCount(0);
+      await expect(page.locator('#woocommerce_card2crypto_wallet_address-error')).toContainText(/Bitcoin wallet address: /);
+      await expect(page.locator('#woocommerce_card2crypto_callback_ips-error')).toHaveText(
+        'Callback IP allowlist: not an IP address or CIDR range: not-an-ip.',
+      );
+      await expect(checkoutField(page, 'wallet_address')).toHaveAttribute('aria-invalid', 'true');
+      await expect(checkoutField(page, 'wallet_address')).toHaveAttribute('aria-describedby', /wallet_address-error/);
       await expect(checkoutField(page, 'title')).toHaveValue('Pay by card');
+      await expect(checkoutField(page, 'wallet_address')).toHaveValue(typo);
+      await expect(checkoutField(page, 'callback_ips')).toHaveValue('203.0.113.10\nnot-an-ip');
+      await page.goto(CHECKOUT_PAGE);
+      await expect(checkoutField(page, 'title')).toHaveValue('Card (pays in bitcoin)');
       await expect(checkoutField(page, 'wallet_address')).toHaveValue(before.wallet);
       await expect(checkoutField(page, 'callback_ips')).toHaveValue(before.callbackIps);
       await expect(checkoutField(page, 'partner_secret')).toHaveValue('');

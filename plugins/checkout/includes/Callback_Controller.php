@@ -20,13 +20,16 @@
  *
  * A verified callback is applied to its order by Operation_Events (200
  * also for a duplicate; 500 when it could not be taken in) and announced
- * with the card2crypto_checkout_callback action.
+ * with the card2crypto_checkout_callback action. Every refusal (by
+ * reason) and every verified callback is recorded for the settings page's
+ * status box (Callback_Health); recording never changes an answer.
  *
  * @package card2crypto-checkout
  */
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Shared\Callback\Callback_Result;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
 use Card2Crypto\Checkout\Shared\Settings\Ip_Address;
 use Card2Crypto\Checkout\Shared\Settings\Js_Text;
@@ -100,14 +103,16 @@ final class Callback_Controller {
 		$allowlist = Js_Text::split_list( (string) $settings->get( 'callback_ips' ) );
 		if ( array() !== $allowlist && ! Ip_Address::in_list( $ip, $allowlist ) ) {
 			Log::warning( 'Callback refused: ' . $ip . ' is not in the callback IP allowlist.' );
+			Callback_Health::record_refused( Callback_Health::ALLOWLIST );
 			return self::answer( 403, 'Forbidden: address not allowed' );
 		}
 
 		// Size first, then the refusal budget: neither reads the body, nor parses or HMACs anything.
 		if ( Callback_Guard::body_too_large( $content_length ) ) {
-			return self::refuse( $ip, 413, 'Payload Too Large', 'the declared body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes' );
+			return self::refuse( $ip, 413, 'Payload Too Large', 'the declared body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
 		}
 		if ( Callback_Guard::over_limit( get_transient( self::failures_key( $ip ) ), time() ) ) {
+			Callback_Health::record_refused( Callback_Health::RATE_LIMITED );
 			$response = self::answer( 429, 'Too Many Requests' );
 			$response->header( 'Retry-After', (string) Callback_Guard::FAILURE_WINDOW );
 			return $response;
@@ -146,25 +151,26 @@ final class Callback_Controller {
 		// Without a declared length (chunked), what was read: never more than the limit and one byte.
 		$body = self::raw_body( $request );
 		if ( Callback_Guard::body_too_large( null, strlen( $body ) ) ) {
-			return self::refuse( $ip, 413, 'Payload Too Large', 'the body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes' );
+			return self::refuse( $ip, 413, 'Payload Too Large', 'the body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
 		}
 
 		$secret = (string) $settings->get( 'partner_secret' );
 		if ( '' === $secret ) {
 			Log::error( 'Callback not taken in: no partner secret is configured.' );
+			Callback_Health::record_refused( Callback_Health::NO_SECRET );
 			return self::answer( 500, 'Callback not received; please send it again' );
 		}
 
 		$result = Callback_Verifier::from_raw( $body, $secret );
 		if ( ! $result->ok ) {
 			$answer = $result->http_response();
-			return self::refuse( $ip, $answer['status'], $answer['body'], '(' . $result->reason . ') ' . $result->message );
+			return self::refuse( $ip, $answer['status'], $answer['body'], '(' . $result->reason . ') ' . $result->message, Callback_Result::SIGNATURE === $result->reason ? Callback_Health::SIGNATURE : Callback_Health::INVALID );
 		}
 		$ambiguous = Callback_Guard::ambiguity( $result->raw );
 		if ( null !== $ambiguous ) {
 			// Signed, but its signed string could stand for another body: never acted on (docs/decisions.md).
 			$why = $ambiguous['field'] . ': ' . $ambiguous['message'];
-			return self::refuse( $ip, 400, 'Callback could not be processed: ' . $why, $why );
+			return self::refuse( $ip, 400, 'Callback could not be processed: ' . $why, $why, Callback_Health::INVALID );
 		}
 
 		$operation = $result->operation;
@@ -173,14 +179,22 @@ final class Callback_Controller {
 		$not_received = false;
 		try {
 			// Claims the event, moves the attempt and the order (includes/Operation_Events.php).
-			$duplicate = Operation_Events::DUPLICATE === Operation_Events::process( $operation, 'callback' );
+			$outcome   = Operation_Events::process( $operation, 'callback' );
+			$duplicate = Operation_Events::DUPLICATE === $outcome;
+			if ( Operation_Events::UNKNOWN === $outcome ) {
+				Callback_Health::record_refused( Callback_Health::UNKNOWN_OPERATION );
+			} else {
+				Callback_Health::record_verified();
+			}
 		} catch ( Service_Behind $e ) {
 			// The success is not what the service reports yet: answer 500 so that it is sent again.
 			$not_received = true;
+			Callback_Health::record_verified();
 			Log::info( sprintf( 'Callback for operation %s not taken in: %s.', $operation->id(), $e->getMessage() ) );
 		} catch ( \Throwable $e ) {
 			// Not taken in: answer 500 so that the service sends it again.
 			$not_received = true;
+			Callback_Health::record_refused( Callback_Health::NOT_TAKEN_IN );
 			Log::error( sprintf( 'Callback for operation %s not taken in: %s', $operation->id(), $e->getMessage() ) );
 		}
 		/**
@@ -197,9 +211,10 @@ final class Callback_Controller {
 		return self::answer( $answer['status'], $answer['body'] );
 	}
 
-	/** Logs a refused callback, counts it against the address, and answers. */
-	private static function refuse( string $ip, int $status, string $body, string $why ): \WP_REST_Response {
+	/** Logs a refused callback, counts it against the address and for the status box (Callback_Health), and answers. */
+	private static function refuse( string $ip, int $status, string $body, string $why, string $reason ): \WP_REST_Response {
 		Log::warning( 'Callback from ' . $ip . ' refused (' . $status . '): ' . $why );
+		Callback_Health::record_refused( $reason );
 		$key = self::failures_key( $ip );
 		set_transient( $key, Callback_Guard::count_failure( get_transient( $key ), time() ), Callback_Guard::FAILURE_WINDOW );
 		return self::answer( $status, $body );

@@ -12,6 +12,7 @@ namespace Card2Crypto\Checkout;
 
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Wp_Http_Transport;
+use Card2Crypto\Checkout\Shared\Settings\Settings_Validator;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -32,6 +33,32 @@ final class Config {
 				return $store->get( $id );
 			}
 		);
+	}
+
+	/**
+	 * The settings a save would write (Settings_Store::prepare_save() values),
+	 * read as the plugin would read them once saved: a defined constant wins,
+	 * an empty service address takes its environment's default.
+	 *
+	 * @param array<string, string> $values Stored form of every field, by id.
+	 */
+	public static function from_values( array $values ): self {
+		$store = Plugin::settings();
+		$get   = static function ( string $id ) use ( $store, $values, &$get ) {
+			$field = $store->fields()[ $id ] ?? null;
+			if ( null === $field || null !== $store->constant_for( $id ) ) {
+				return $store->get( $id );
+			}
+			$value = Settings_Validator::from_stored( array_key_exists( $id, $values ) ? $values[ $id ] : $field['default'], $field );
+			if ( '' === $value && isset( $field['environmentDefaults'] ) ) {
+				$environment = $get( 'environment' );
+				if ( is_string( $environment ) && isset( $field['environmentDefaults'][ $environment ] ) ) {
+					return $field['environmentDefaults'][ $environment ];
+				}
+			}
+			return $value;
+		};
+		return new self( $get );
 	}
 
 	private function text( string $id ): string {
@@ -114,8 +141,11 @@ final class Config {
 		return array() === Plugin::settings()->problems() && '' !== $this->token() && '' !== $this->secret() && '' !== $this->wallet() && '' !== $this->currency();
 	}
 
-	/** @throws \InvalidArgumentException When the credentials or address are unusable. */
-	public function api_client(): Partner_Api_Client {
+	/**
+	 * @param callable|null $logger fn(string $level, string $message) for the client's own lines; default Log::write().
+	 * @throws \InvalidArgumentException When the credentials or address are unusable.
+	 */
+	public function api_client( ?callable $logger = null ): Partner_Api_Client {
 		return new Partner_Api_Client(
 			$this->base_url(),
 			$this->token(),
@@ -124,7 +154,7 @@ final class Config {
 				'timeout'   => 15.0,
 				// wp_safe_remote_post(); only the sandbox environment may reach this computer (the local sandbox).
 				'transport' => new Wp_Http_Transport( 'sandbox' === $this->environment() ),
-				'logger'    => static function ( string $level, string $message ): void {
+				'logger'    => $logger ?? static function ( string $level, string $message ): void {
 					Log::write( $level, $message );
 				},
 			)

@@ -1,9 +1,12 @@
 <?php
 /**
  * The WooCommerce payment gateway. Its settings form is generated from the
- * shared settings schema; saving validates every field by its rule, keeps
- * the stored value of each field with a problem (reporting it by name) and
- * saves the others.
+ * shared settings schema. Saving validates every field by its rule, then
+ * tests the credentials with a signed params request (Settings_Status::check())
+ * and says whether the service accepts them. A refused save (a field's
+ * rule, or the service refusing new credentials) writes nothing: the form
+ * comes back with what the owner typed (never the secret) and each error
+ * next to its field.
  *
  * Taking payments: see Gateway_Payments.
  *
@@ -23,8 +26,17 @@ class Gateway extends \WC_Payment_Gateway {
 
 	const ID = 'card2crypto';
 
-	/** @var array<string, true> Fields refused by the save in this request. */
-	private $refused = array();
+	/**
+	 * Why the save in this request refused each field, by field id. Static:
+	 * WooCommerce may render the form from another instance of the gateway
+	 * than the one that saved it.
+	 *
+	 * @var array<string, string>
+	 */
+	private static $refused = array();
+
+	/** @var array<string, string>|null What the owner typed in a refused save in this request, by field id; null otherwise. */
+	private static $typed;
 
 	public function __construct() {
 		$this->id                 = self::ID;
@@ -77,7 +89,15 @@ class Gateway extends \WC_Payment_Gateway {
 	public function generate_c2c_field_html( $key, $data ): string {
 		$field   = $data['c2c'];
 		$html_id = $this->get_field_key( $key );
-		$control = Field_Renderer::control( Plugin::field_view(), $field, $html_id, $html_id, isset( $this->refused[ $key ] ) );
+		$typed   = null;
+		if ( null !== self::$typed ) {
+			if ( 'checkbox' === $field['type'] ) {
+				$typed = isset( self::$typed[ $key ] ) && '' !== self::$typed[ $key ] ? 'yes' : 'no';
+			} else {
+				$typed = self::$typed[ $key ] ?? '';
+			}
+		}
+		$control = Field_Renderer::control( Plugin::field_view(), $field, $html_id, $html_id, isset( self::$refused[ $key ] ), $typed, self::$refused[ $key ] ?? '' );
 		return '<tr valign="top"><th scope="row" class="titledesc"><label for="' . esc_attr( $html_id ) . '">' . esc_html( $data['title'] ) . '</label></th>'
 			. '<td class="forminp"><fieldset><legend class="screen-reader-text"><span>' . esc_html( $data['title'] ) . '</span></legend>' . $control . '</fieldset></td></tr>';
 	}
@@ -112,25 +132,79 @@ class Gateway extends \WC_Payment_Gateway {
 		$submitted = array();
 		foreach ( Plugin::settings()->fields() as $id => $field ) {
 			$key = $this->get_field_key( $id );
-			if ( isset( $post[ $key ] ) ) {
+			if ( isset( $post[ $key ] ) && is_string( $post[ $key ] ) ) {
 				$submitted[ $id ] = wp_unslash( $post[ $key ] );
 			}
 		}
 		$prepared = Plugin::settings()->prepare_save( $submitted );
 		$view     = Plugin::field_view();
+		$errors   = array();
 		foreach ( $prepared['problems'] as $problem ) {
-			$this->refused[ $problem['field'] ] = true;
-			\WC_Admin_Settings::add_error( $view->problem_message( $problem ) );
+			$message                      = $view->problem_message( $problem );
+			$errors[ $problem['field'] ] = isset( $errors[ $problem['field'] ] ) ? $errors[ $problem['field'] ] . ' ' . $message : $message;
 		}
-		if ( array() !== $prepared['problems'] ) {
-			\WC_Admin_Settings::add_error( __( 'The other settings were saved; the fields listed above kept their previous values.', 'card2crypto-checkout' ) );
+		$check = null;
+		if ( array() === $errors ) {
+			$candidate = Config::from_values( $prepared['values'] );
+			if ( '' !== $candidate->token() && '' !== $candidate->secret() ) {
+				// A fresh signed params request with what would be saved (cached for the status box).
+				$check = Settings_Status::check( $candidate, true );
+				if ( ! $check['ok'] && self::connection_changed( Config::load(), $candidate ) ) {
+					$errors[ $check['field'] ?? 'partner_token' ] = $check['message'];
+				}
+			}
 		}
+		if ( array() !== $errors ) {
+			$this->refuse_save( $errors, $submitted, null !== $check && ! $check['ok'] );
+			return false;
+		}
+
 		$this->settings = $prepared['values'];
 		$saved          = update_option( $this->get_option_key(), apply_filters( 'woocommerce_settings_api_sanitized_fields_' . $this->id, $this->settings ), 'yes' );
 
 		$this->init_settings();
 		$this->load_texts();
+		if ( null !== $check && $check['ok'] ) {
+			\WC_Admin_Settings::add_message( __( 'The service accepted the partner token and secret.', 'card2crypto-checkout' ) );
+		} elseif ( null !== $check ) {
+			// Only other settings changed: saved (so that the owner can still switch the method off), and said plainly.
+			/* translators: %s: why the service refuses the credentials */
+			\WC_Admin_Settings::add_error( sprintf( __( 'Your changes were saved, but the service refuses the saved credentials. %s', 'card2crypto-checkout' ), $check['message'] ) );
+		}
 		return $saved;
+	}
+
+	/**
+	 * A refused save: nothing is written; the form shows what was typed and
+	 * each error next to its field. The secret is never sent back: a typed
+	 * one must be entered again.
+	 *
+	 * @param array<string, string> $errors    Why, by field id.
+	 * @param array<string, string> $submitted What was typed, by field id.
+	 */
+	private function refuse_save( array $errors, array $submitted, bool $service_refused ): void {
+		foreach ( Plugin::settings()->secret_ids() as $id ) {
+			if ( isset( $submitted[ $id ] ) && '' !== trim( $submitted[ $id ] ) ) {
+				$again         = __( 'The secret you entered was not saved: enter it again.', 'card2crypto-checkout' );
+				$errors[ $id ] = isset( $errors[ $id ] ) ? $errors[ $id ] . ' ' . $again : $again;
+			}
+		}
+		self::$typed = array();
+		foreach ( $submitted as $id => $value ) {
+			self::$typed[ $id ] = $value;
+		}
+		self::$refused = $errors;
+		\WC_Admin_Settings::add_error(
+			$service_refused
+				? __( 'Nothing was saved: the service refuses these credentials. The reason is shown next to the field below; what you typed is kept in the form.', 'card2crypto-checkout' )
+				: __( 'Nothing was saved: correct the fields marked below and save again; what you typed is kept in the form.', 'card2crypto-checkout' )
+		);
+	}
+
+	/** Whether a save changes which credentials or which service address are used. */
+	private static function connection_changed( Config $stored, Config $candidate ): bool {
+		return $stored->token() !== $candidate->token() || $stored->secret() !== $candidate->secret()
+			|| $stored->environment() !== $candidate->environment() || $stored->base_url() !== $candidate->base_url();
 	}
 
 	/**

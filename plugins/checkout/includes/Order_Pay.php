@@ -59,6 +59,27 @@ final class Order_Pay {
 		);
 		register_rest_route(
 			Callback_Controller::REST_NAMESPACE,
+			'/orders/(?P<order_id>\d+)/returned',
+			array(
+				'methods'             => 'POST',
+				'callback'            => array( self::class, 'rest_returned' ),
+				// Guests pay too: the order key and the nonce are the proof, checked in the callback.
+				'permission_callback' => '__return_true',
+				'args'                => self::ORDER_ARGS + array(
+					'nonce' => array(
+						'type'     => 'string',
+						'required' => true,
+					),
+					'event' => array(
+						'type'    => 'string',
+						'enum'    => array( 'fail', 'exit' ),
+						'default' => 'fail',
+					),
+				),
+			)
+		);
+		register_rest_route(
+			Callback_Controller::REST_NAMESPACE,
 			self::ROUTE,
 			array(
 				'methods'             => 'POST',
@@ -75,7 +96,44 @@ final class Order_Pay {
 		);
 	}
 
-	public static function rest_settings( \WP_REST_Request $request ) {
+	/**
+	 * Embedded flow: the widget reported a failure (onOperationFail) or was
+	 * closed (onExit). The store asks the service at once, applies the answer
+	 * and says what to tell the buyer (Buyer_Return::tell()).
+	 */
+	public static function rest_returned( \WP_REST_Request $request ) {
+		$order = self::page_order( $request );
+		if ( $order instanceof \WP_Error ) {
+			return $order;
+		}
+		if ( Gateway::ID !== $order->get_payment_method() ) {
+			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
+		}
+		$outcome = Buyer_Return::tell( $order, 'exit' === $request['event'] ? 'exit' : 'fail' );
+		$fresh   = wc_get_order( $order->get_id() );
+		$order   = $fresh instanceof \WC_Order ? $fresh : $order;
+		$answer  = array(
+			'kind'    => $outcome['kind'],
+			'code'    => $outcome['code'],
+			'type'    => $outcome['type'],
+			'message' => $outcome['message'],
+			'retry'   => $outcome['retry'] && $order->needs_payment(),
+		);
+		if ( Buyer_Words::PAID === $outcome['kind'] ) {
+			$answer['redirect'] = $order->get_checkout_order_received_url();
+		}
+		$response = new \WP_REST_Response( $answer );
+		$response->header( 'Cache-Control', 'no-store' );
+		return $response;
+	}
+
+	/**
+	 * The order of a request from the order-pay page's script: its key (the
+	 * buyer's proof) and the page's nonce checked; a WP_Error otherwise.
+	 *
+	 * @return \WC_Order|\WP_Error
+	 */
+	private static function page_order( \WP_REST_Request $request ) {
 		$order = wc_get_order( (int) $request['order_id'] );
 		$key   = (string) $request['key'];
 		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) ) {
@@ -83,6 +141,14 @@ final class Order_Pay {
 		}
 		if ( ! wp_verify_nonce( (string) $request['nonce'], self::NONCE_ACTION . $order->get_id() ) ) {
 			return new \WP_Error( 'card2crypto_nonce', __( 'This page has expired. Please reload it.', 'card2crypto-checkout' ), array( 'status' => 403 ) );
+		}
+		return $order;
+	}
+
+	public static function rest_settings( \WP_REST_Request $request ) {
+		$order = self::page_order( $request );
+		if ( $order instanceof \WP_Error ) {
+			return $order;
 		}
 		if ( Gateway::ID !== $order->get_payment_method() || ! $order->needs_payment() ) {
 			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
@@ -166,12 +232,14 @@ final class Order_Pay {
 				'run'       => self::run_function(),
 				'element'   => Payments::WIDGET_ELEMENT,
 				'success'   => esc_url_raw( $order->get_checkout_order_received_url() ),
+				'returned'  => esc_url_raw( rest_url( Callback_Controller::REST_NAMESPACE . '/orders/' . $order->get_id() . '/returned' ) ),
 				'i18n'      => array(
 					'loading' => __( 'Preparing your secure card payment…', 'card2crypto-checkout' ),
 					'failed'  => __( 'The payment did not go through.', 'card2crypto-checkout' ),
 					'retry'   => __( 'Try again', 'card2crypto-checkout' ),
 					'error'   => __( 'The payment form could not be loaded.', 'card2crypto-checkout' ),
 					'done'    => __( 'Payment received. Taking you to your order…', 'card2crypto-checkout' ),
+					'asking'  => __( 'Checking your payment with the payment service…', 'card2crypto-checkout' ),
 				),
 			)
 		);

@@ -20,8 +20,10 @@ final class Payment_Hooks {
 		Manual_Refunds::register();
 		Test_Mode::register();
 		Range_Notice::register();
+		Buyer_Return::register();
 		if ( is_admin() ) {
 			Admin_Order_Panel::register();
+			Callback_Health::register();
 		}
 		add_action( 'rest_api_init', array( Order_Pay::class, 'register_route' ) );
 		add_filter( 'woocommerce_cancel_unpaid_order', array( self::class, 'keep_paying_orders' ), 10, 2 );

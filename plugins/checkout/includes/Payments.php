@@ -190,6 +190,7 @@ final class Payments {
 	public static function landing_url( \WC_Order $order, array $attempt, Config $config ): string {
 		$rate     = self::fixed_rate( $attempt, $config );
 		$settings = self::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
-		return Landing_Url::build( $config->landing_url(), $settings, $order->get_checkout_order_received_url(), $order->get_checkout_payment_url() );
+		// A failure comes back to the store, which asks the service at once and tells the buyer (Buyer_Return).
+		return Landing_Url::build( $config->landing_url(), $settings, $order->get_checkout_order_received_url(), Buyer_Return::fail_url( $order ) );
 	}
 }

@@ -93,31 +93,38 @@ final class Reconciler {
 	 * Asks the service about an attempt and applies the answer.
 	 *
 	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
-	 * @return array{ok: bool, outcome?: string, message: string}
+	 * @return array{ok: bool, outcome?: string, reason?: string, message: string} reason when not ok: "unknown" (the service has no
+	 *                                                                     operation for the attempt yet) or "unreachable".
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
 	public static function check( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client = null ): array {
 		try {
-			$client    = $client ?? Config::load()->api_client();
+			// The client's own lines as debug: the outcome is logged below at its true level
+			// (an attempt the buyer never started paying, or abandoned, is ordinary, not an error).
+			$client    = $client ?? Config::load()->api_client( array( self::class, 'client_log' ) );
 			$operation = $client->operation(
 				'' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : null,
 				$attempt['partner_operation_id']
 			);
 		} catch ( Partner_Api_Exception $e ) {
+			$reason = 'unreachable';
 			if ( 'invalid_parameter' === $e->error_code && Operation_Store::NO_CODE === $attempt['status_code'] ) {
+				$reason  = 'unknown';
 				$message = __( 'The service has no operation for this payment yet: the buyer has not started paying.', 'card2crypto-checkout' );
 			} else {
 				/* translators: %s: error */
 				$message = sprintf( __( 'The service could not be asked about this payment: %s', 'card2crypto-checkout' ), $e->getMessage() );
 			}
-			Log::warning( sprintf( 'Order %d (%s): %s', $order->get_id(), $source, $message ) );
+			Log::write( 'unknown' === $reason ? 'info' : 'error', sprintf( 'Order %d (%s): %s', $order->get_id(), $source, $message ) );
 			return array(
 				'ok'      => false,
+				'reason'  => $reason,
 				'message' => $message,
 			);
 		} catch ( \InvalidArgumentException $e ) {
 			return array(
 				'ok'      => false,
+				'reason'  => 'unreachable',
 				'message' => $e->getMessage(),
 			);
 		}
@@ -128,6 +135,11 @@ final class Reconciler {
 			/* translators: 1: state in words, 2: outcome */
 			'message' => sprintf( __( 'The service reports "%1$s" (%2$s).', 'card2crypto-checkout' ), Order_Words::status( $operation->status(), Operation_Events::int_code( $operation->status_code() ) ), $outcome ),
 		);
+	}
+
+	/** The partner API client's lines during a check, as debug (check() logs the outcome). */
+	public static function client_log( string $level, string $message ): void {
+		Log::debug( $message );
 	}
 
 	public static function is_final( array $attempt ): bool {

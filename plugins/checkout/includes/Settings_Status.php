@@ -2,12 +2,16 @@
 /**
  * The status box above the payment method's settings: do the credentials
  * work (a signed call to the partner API), the partner's commission
- * (service_fee), and the callback URL to give the service.
+ * (service_fee), the callback URL to give the service, callback health
+ * (Callback_Health: the last verified callback, refusals in the last 24
+ * hours by reason) and a link to the plugin's logs.
  *
  * @package card2crypto-checkout
  */
 
 namespace Card2Crypto\Checkout;
+
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -18,19 +22,24 @@ final class Settings_Status {
 	}
 
 	/**
-	 * The result of a signed call, cached a minute per credentials.
+	 * The result of a signed params call, cached a minute per credentials.
+	 * On a refusal, field names the setting at fault (partner_token,
+	 * partner_secret or base_url; null when it is no setting's) and message
+	 * says why, from the service's error.
 	 *
-	 * @return array{ok: bool, message: string, fee?: string}
+	 * @param bool $fresh Ask the service even when a cached answer exists (saving the settings); the answer is cached.
+	 * @return array{ok: bool, message: string, fee?: string, field?: string|null}
 	 */
-	public static function check( Config $config ): array {
+	public static function check( Config $config, bool $fresh = false ): array {
 		if ( '' === $config->token() || '' === $config->secret() ) {
 			return array(
 				'ok'      => false,
 				'message' => __( 'Enter the partner token and secret to connect.', 'card2crypto-checkout' ),
+				'field'   => '' === $config->token() ? 'partner_token' : 'partner_secret',
 			);
 		}
 		$key    = 'card2crypto_checkout_status_' . md5( $config->base_url() . "\n" . $config->token() . "\n" . hash( 'sha256', $config->secret() ) );
-		$cached = get_transient( $key );
+		$cached = $fresh ? false : get_transient( $key );
 		if ( is_array( $cached ) ) {
 			return $cached;
 		}
@@ -42,27 +51,129 @@ final class Settings_Status {
 				'fee'     => rtrim( rtrim( number_format( (float) $fee * 100, 4, '.', '' ), '0' ), '.' ) . '%',
 			);
 		} catch ( \Throwable $e ) {
-			$result = array(
+			$refusal = self::refusal( $e );
+			$result  = array(
 				'ok'      => false,
-				/* translators: %s: error */
-				'message' => sprintf( __( 'Not connected: %s', 'card2crypto-checkout' ), $e->getMessage() ),
+				/* translators: %s: why the service refused the credentials */
+				'message' => sprintf( __( 'Not connected: %s', 'card2crypto-checkout' ), $refusal['why'] ),
+				'field'   => $refusal['field'],
 			);
 		}
 		set_transient( $key, $result, MINUTE_IN_SECONDS );
 		return $result;
 	}
 
+	/**
+	 * Why a params call failed, in words, and the setting at fault.
+	 *
+	 * @return array{field: string|null, why: string}
+	 */
+	public static function refusal( \Throwable $e ): array {
+		if ( $e instanceof \InvalidArgumentException ) {
+			return array(
+				'field' => 'base_url',
+				/* translators: %s: error */
+				'why'   => sprintf( __( 'the settings cannot be used to call the service (%s).', 'card2crypto-checkout' ), $e->getMessage() ),
+			);
+		}
+		if ( ! $e instanceof Partner_Api_Exception ) {
+			/* translators: %s: error */
+			return array( 'field' => null, 'why' => sprintf( __( 'the service could not be asked (%s).', 'card2crypto-checkout' ), $e->getMessage() ) );
+		}
+		$detail = $e->getMessage();
+		switch ( true ) {
+			case Partner_Api_Exception::HTTP === $e->kind && 401 === $e->status:
+				return array(
+					'field' => 'partner_secret',
+					/* translators: %s: the service's error */
+					'why'   => sprintf( __( 'the service refuses the signature: the partner secret is wrong for this token (%s).', 'card2crypto-checkout' ), $detail ),
+				);
+			case Partner_Api_Exception::BAD_SIGNATURE === $e->kind:
+				return array(
+					'field' => 'partner_secret',
+					/* translators: %s: the error */
+					'why'   => sprintf( __( 'the service\'s answer is not signed with this partner secret: the secret is wrong (%s).', 'card2crypto-checkout' ), $detail ),
+				);
+			case Partner_Api_Exception::INVALID_RESPONSE === $e->kind || ( Partner_Api_Exception::HTTP === $e->kind && null === $e->error_code && 401 !== $e->status ):
+				return array(
+					'field' => 'base_url',
+					/* translators: %s: the error */
+					'why'   => sprintf( __( 'the address does not answer as the service does; check the partner API address (%s).', 'card2crypto-checkout' ), $detail ),
+				);
+			case Partner_Api_Exception::HTTP === $e->kind && 404 === $e->status:
+				return array(
+					'field' => 'partner_token',
+					/* translators: %s: the service's error */
+					'why'   => sprintf( __( 'the service does not know this partner token (%s).', 'card2crypto-checkout' ), $detail ),
+				);
+			case Partner_Api_Exception::HTTP === $e->kind && 403 === $e->status:
+				return array(
+					'field' => 'partner_token',
+					/* translators: %s: the service's error */
+					'why'   => sprintf( __( 'the service has blocked this partner; contact the service (%s).', 'card2crypto-checkout' ), $detail ),
+				);
+			case Partner_Api_Exception::NETWORK === $e->kind || Partner_Api_Exception::TIMEOUT === $e->kind:
+				return array(
+					'field' => 'base_url',
+					/* translators: %s: the error */
+					'why'   => sprintf( __( 'the service address could not be reached (%s).', 'card2crypto-checkout' ), $detail ),
+				);
+			default:
+				/* translators: %s: the service's error */
+				return array( 'field' => null, 'why' => sprintf( __( 'the service refused the request (%s).', 'card2crypto-checkout' ), $detail ) );
+		}
+	}
+
 	public static function render(): void {
-		$config = Config::load();
-		$status = self::check( $config );
-		echo '<div class="card2crypto-status-box notice inline ' . ( $status['ok'] ? 'notice-success' : 'notice-warning' ) . '" style="padding:8px 12px">';
+		$config  = Config::load();
+		$status  = self::check( $config );
+		$health  = Callback_Health::summary();
+		$warning = ! $status['ok'] || $health['failing'];
+		echo '<div class="card2crypto-status-box notice inline ' . ( $warning ? 'notice-warning' : 'notice-success' ) . '" style="padding:8px 12px">';
 		echo '<p><strong data-card2crypto="connection">' . esc_html( $status['message'] ) . '</strong></p>';
+		if ( $health['failing'] ) {
+			echo '<p data-card2crypto="callback-warning"><strong>' . esc_html__( 'Callbacks are being refused: none has been accepted since the last refusal, so orders may not be updated when buyers pay. See the reasons below and the logs.', 'card2crypto-checkout' ) . '</strong></p>';
+		}
 		if ( isset( $status['fee'] ) ) {
 			/* translators: %s: percentage */
 			echo '<p data-card2crypto="fee">' . esc_html( sprintf( __( 'Partner commission (service_fee): %s', 'card2crypto-checkout' ), $status['fee'] ) ) . '</p>';
 		}
 		echo '<p>' . esc_html__( 'Callback URL to give the service:', 'card2crypto-checkout' ) . ' <code data-card2crypto="callback-url">' . esc_html( self::callback_url() ) . '</code></p>';
+		echo '<p data-card2crypto="last-callback">' . esc_html( self::last_callback_text( $health['verified'] ) ) . '</p>';
+		echo '<p data-card2crypto="refused-callbacks">' . esc_html( self::refused_text( $health ) ) . '</p>';
+		if ( array() !== $health['refused'] ) {
+			echo '<ul data-card2crypto="refused-reasons" style="list-style:disc;margin-left:2em">';
+			foreach ( $health['refused'] as $reason => $count ) {
+				/* translators: 1: why callbacks were refused, 2: how many */
+				echo '<li data-reason="' . esc_attr( $reason ) . '">' . esc_html( sprintf( __( '%1$s: %2$d', 'card2crypto-checkout' ), Callback_Health::reason_words( $reason ), $count ) ) . '</li>';
+			}
+			echo '</ul>';
+		}
 		echo '<p>' . esc_html( sprintf( /* translators: %s: sandbox or production */ __( 'Environment: %s', 'card2crypto-checkout' ), $config->environment() ) ) . '</p>';
+		echo '<p><a data-card2crypto="logs-link" href="' . esc_url( Callback_Health::logs_url() ) . '">' . esc_html__( 'View this plugin\'s logs (WooCommerce → Status → Logs)', 'card2crypto-checkout' ) . '</a></p>';
 		echo '</div>';
+	}
+
+	/** "Last verified callback: <date> (<n> ago)", or that none arrived yet. */
+	public static function last_callback_text( ?int $verified ): string {
+		if ( null === $verified ) {
+			return __( 'Last verified callback: none received yet.', 'card2crypto-checkout' );
+		}
+		$format = get_option( 'date_format' ) . ' ' . get_option( 'time_format' );
+		return sprintf(
+			/* translators: 1: date and time, 2: how long ago, e.g. "5 mins" */
+			__( 'Last verified callback: %1$s (%2$s ago).', 'card2crypto-checkout' ),
+			(string) wp_date( (string) $format, $verified ),
+			human_time_diff( $verified, time() )
+		);
+	}
+
+	/** @param array{total: int} $health */
+	public static function refused_text( array $health ): string {
+		if ( 0 === $health['total'] ) {
+			return __( 'Callbacks refused in the last 24 hours: none.', 'card2crypto-checkout' );
+		}
+		/* translators: %d: number of callbacks */
+		return sprintf( _n( 'Callbacks refused in the last 24 hours: %d, for these reasons:', 'Callbacks refused in the last 24 hours: %d, for these reasons:', $health['total'], 'card2crypto-checkout' ), $health['total'] );
 	}
 }

@@ -3,7 +3,10 @@
  * widget settings signed just now, load the widget script, run it. The store
  * signs only values it decides; the secret never reaches this page. A failed
  * payment or an expired rate offers "Try again", which starts over with
- * freshly signed settings (and a fresh fixed rate).
+ * freshly signed settings (and a fresh fixed rate). When the widget reports
+ * a failure (onOperationFail) or is closed (onExit), the store asks the
+ * service about the payment at once (the `returned` route) and the page says
+ * what happened and what the buyer can do, in the store's words.
  */
 interface OrderPayConfig {
   rest: string;
@@ -14,7 +17,16 @@ interface OrderPayConfig {
   run: string;
   element: string;
   success: string;
-  i18n: { loading: string; failed: string; retry: string; error: string; done: string };
+  returned: string;
+  i18n: { loading: string; failed: string; retry: string; error: string; done: string; asking: string };
+}
+/** The store's answer about a payment the buyer came back from (Order_Pay::rest_returned). */
+interface Returned {
+  kind: 'paid' | 'failed' | 'in_progress' | 'not_finished' | 'unconfirmed';
+  type: 'error' | 'notice' | 'success';
+  message: string;
+  retry: boolean;
+  redirect?: string;
 }
 type RunFunction = (settings: Record<string, unknown>, method?: string) => void;
 
@@ -23,11 +35,12 @@ const config = card2cryptoOrderPay;
 const root = document.querySelector<HTMLElement>('.card2crypto-order-pay');
 const statusLine = root?.querySelector<HTMLElement>('.card2crypto-status') ?? null;
 
-function say(message: string, retry = false): void {
+function say(message: string, retry = false, type = ''): void {
   if (!statusLine) {
     return;
   }
   statusLine.textContent = message;
+  statusLine.dataset.type = type;
   if (retry) {
     const button = document.createElement('button');
     button.type = 'button';
@@ -79,7 +92,41 @@ async function signedSettings(): Promise<Record<string, unknown>> {
   return body.settings;
 }
 
+/** Run number of the widget the buyer sees: a late event of an earlier run is not told again. */
+let runNumber = 0;
+let told = 0;
+
+/** Asks the store what became of the payment and tells the buyer (once per widget run). */
+async function tellReturn(event: 'fail' | 'exit', current: number): Promise<void> {
+  if (told === current || current !== runNumber) {
+    return;
+  }
+  told = current;
+  say(config.i18n.asking);
+  try {
+    const response = await fetch(config.returned, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': config.restNonce },
+      body: JSON.stringify({ key: config.key, nonce: config.nonce, event }),
+    });
+    const body = (await response.json().catch(() => ({}))) as Partial<Returned>;
+    if (!response.ok || typeof body.message !== 'string') {
+      throw new Error(body.message || config.i18n.failed);
+    }
+    if (body.kind === 'paid' && body.redirect) {
+      say(config.i18n.done, false, 'success');
+      window.location.assign(body.redirect);
+      return;
+    }
+    say(body.message, Boolean(body.retry), body.type ?? 'notice');
+  } catch (error) {
+    say(error instanceof Error ? error.message : config.i18n.failed, true, 'error');
+  }
+}
+
 async function start(): Promise<void> {
+  const current = ++runNumber;
   say(config.i18n.loading);
   const target = document.getElementById(config.element);
   if (target) {
@@ -99,7 +146,8 @@ async function start(): Promise<void> {
           say(config.i18n.done);
           window.location.assign(config.success);
         },
-        onOperationFail: () => say(config.i18n.failed, true),
+        onOperationFail: () => void tellReturn('fail', current),
+        onExit: () => void tellReturn('exit', current),
         onError: (error: { message?: string }) => say(error?.message || config.i18n.error, true),
       },
       'POST',

@@ -3,7 +3,9 @@
  * The HTML control of one schema field, shared by the WooCommerce gateway
  * form and the Settings API page. Everything is escaped here, at output.
  * Secret fields are password inputs that are always empty; a field
- * overridden by a wp-config.php constant is disabled and empty.
+ * overridden by a wp-config.php constant is disabled and empty. After a
+ * refused save the form shows what the owner typed (never a secret) and
+ * each field's error next to it.
  *
  * @package Card2Crypto\Shared
  */
@@ -18,13 +20,17 @@ final class Field_Renderer {
 	/**
 	 * @param string $name    The form field name.
 	 * @param string $html_id The element id (the label's "for").
-	 * @param bool   $invalid Whether the last save refused this field (aria-invalid).
+	 * @param bool        $invalid Whether the last save refused this field (aria-invalid).
+	 * @param string|null $typed   What the owner typed in a refused save, shown instead of the stored value
+	 *                             (ignored for secret and locked fields); checkboxes "yes" or "no".
+	 * @param string      $error   Why the last save refused this field, shown next to it.
 	 */
-	public static function control( Field_View $view, array $field, string $name, string $html_id, bool $invalid = false ): string {
+	public static function control( Field_View $view, array $field, string $name, string $html_id, bool $invalid = false, ?string $typed = null, string $error = '' ): string {
 		$locked      = $view->is_locked( $field );
-		$value       = $view->form_value( $field );
+		$value       = null !== $typed && ! $locked && empty( $field['secret'] ) ? $typed : $view->form_value( $field );
 		$description = $html_id . '-description';
-		$common      = ' name="' . esc_attr( $name ) . '" id="' . esc_attr( $html_id ) . '" aria-describedby="' . esc_attr( $description ) . '"'
+		$error_id    = $html_id . '-error';
+		$common      = ' name="' . esc_attr( $name ) . '" id="' . esc_attr( $html_id ) . '" aria-describedby="' . esc_attr( ( '' !== $error ? $error_id . ' ' : '' ) . $description ) . '"'
 			. ( $locked ? ' disabled="disabled"' : '' )
 			. ( $invalid ? ' aria-invalid="true"' : '' )
 			. ( ! empty( $field['required'] ) && empty( $field['requiredWhen'] ) && empty( $field['secret'] ) && ! $locked ? ' aria-required="true"' : '' );
@@ -49,6 +55,9 @@ final class Field_Renderer {
 				break;
 			default:
 				$html = '<input type="text" class="regular-text" value="' . esc_attr( $value ) . '"' . $common . self::text_attributes( $view, $field ) . ' />';
+		}
+		if ( '' !== $error ) {
+			$html .= '<p class="card2crypto-field-error" id="' . esc_attr( $error_id ) . '" style="color:#d63638"><strong>' . esc_html( $error ) . '</strong></p>';
 		}
 		$help = $view->help( $field );
 		if ( '' !== $help ) {

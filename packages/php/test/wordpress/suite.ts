@@ -365,19 +365,34 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
           page = await admin.request(pagePath, { form });
           return savedWith(site, 'woocommerce_card2crypto_settings', 'card2crypto_checkout_partner_secret');
         };
+        // Saving tests the credentials with a signed params request (the fake service signs with API_SECRET).
+        const baseUrl = `http://127.0.0.1:${apiPort}/ok`;
         let saved = await submit({
           enabled: 'yes',
           wallet_address: WALLET,
           partner_token: 'shop-token',
-          partner_secret: 'shop-secret-1',
+          partner_secret: API_SECRET,
+          base_url: baseUrl,
           title: 'Pay by card',
         });
         assert.equal(saved.enabled, 'yes');
         assert.equal(saved.wallet_address, WALLET);
-        assert.equal(saved.partner_secret, 'shop-secret-1');
-        assert.equal(page.text.includes('shop-secret-1'), false, 'the secret never comes back to the browser');
+        assert.equal(saved.partner_secret, API_SECRET);
+        assert.equal(page.text.includes(API_SECRET), false, 'the secret never comes back to the browser');
         assert.match(page.text, /A secret is saved/);
+        assert.match(page.text, /The service accepted the partner token and secret\./);
 
+        // A secret the service's answers are not signed with: refused, said next to the secret, nothing saved.
+        saved = await submit({ partner_secret: 'shop-secret-wrong', title: 'Typed title' });
+        assert.equal(saved.partner_secret, API_SECRET, 'a refused secret is not saved');
+        assert.equal(saved.title, 'Pay by card', 'a refused save writes nothing');
+        assert.equal(page.text.includes('shop-secret-wrong'), false, 'a typed secret never comes back to the browser');
+        assert.match(page.text, /Nothing was saved: the service refuses these credentials/);
+        assert.match(page.text, /id="woocommerce_card2crypto_partner_secret-error"[^>]*>[\s\S]*?not signed with this partner secret/);
+        assert.match(page.text, /id="woocommerce_card2crypto_title"[^>]*value="Typed title"|value="Typed title"[^>]*id="woocommerce_card2crypto_title"/);
+        assert.doesNotMatch(page.text, /Your settings have been saved/);
+
+        // Fields failing their rules: nothing saved, each error next to its field, what was typed kept.
         saved = await submit({
           wallet_address: `${WALLET.slice(0, -1)}r`,
           partner_secret: '',
@@ -386,17 +401,22 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
           base_url: 'ftp://x',
         });
         assert.equal(saved.wallet_address, WALLET, 'a wallet with a typo is not saved');
-        assert.equal(saved.partner_secret, 'shop-secret-1', 'an empty secret field keeps the saved secret');
-        assert.equal(saved.title, 'Card payment', 'valid fields are saved');
+        assert.equal(saved.partner_secret, API_SECRET, 'an empty secret field keeps the saved secret');
+        assert.equal(saved.title, 'Pay by card', 'a refused save writes nothing, not even its valid fields');
         assert.equal(saved.store_currency ?? '', '', 'an unsupported currency is not saved');
         assert.match(page.text, /Bitcoin wallet address: Checksum mismatch/);
         assert.match(page.text, /Store currency: &quot;ISK&quot; is not a supported fiat currency|Store currency: "ISK" is not a supported fiat currency/);
         assert.match(page.text, /API address: enter an absolute address/);
+        assert.match(page.text, /id="woocommerce_card2crypto_wallet_address-error"/);
+        assert.match(page.text, /value="Card payment"/);
+        assert.match(page.text, /Nothing was saved: correct the fields marked below/);
 
-        // Unticking the checkbox disables; a testnet wallet is refused in production.
-        saved = await submit({ enabled: null, environment: 'production', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' });
-        assert.equal(saved.enabled, 'no');
+        // A testnet wallet is refused in production; unticking the checkbox disables.
+        saved = await submit({ environment: 'production', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' });
+        assert.equal(saved.environment ?? 'sandbox', 'sandbox', 'nothing saved');
         assert.match(page.text, /Bitcoin wallet address: This is a testnet address; expected mainnet/);
+        saved = await submit({ enabled: null, environment: 'sandbox', wallet_address: WALLET, base_url: baseUrl, store_currency: '', title: 'Pay by card' });
+        assert.equal(saved.enabled, 'no');
         if ('CARD2CRYPTO_PARTNER_TOKEN' in config.defines) {
           assert.match(page.text, /Set in wp-config\.php by CARD2CRYPTO_PARTNER_TOKEN/);
         }

@@ -13,17 +13,10 @@
 require __DIR__ . '/wordpress-fakes.php';
 
 use Card2Crypto\Checkout\Callback_Controller;
-use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
-use Card2Crypto\Checkout\Shared\Signing\Signer;
 
 $results = array();
 foreach ( $scenario['requests'] as $request ) {
-	if ( isset( $request['raw'] ) ) {
-		$body = str_repeat( (string) $request['raw'], (int) ( $request['raw_times'] ?? 1 ) );
-	} else {
-		$key  = 'right' === $request['sign'] ? $secret : $secret . 'x';
-		$body = Lossless_Json::encode( Signer::with_signature( array( 'operation_data' => Lossless_Json::decode_object( json_encode( $request['operation'] ) ) ), $key ) );
-	}
+	$body = c2c_callback_body( $request, $secret );
 	$_SERVER['REMOTE_ADDR'] = $request['ip'];
 	for ( $i = 0; $i < (int) ( $request['repeat'] ?? 1 ); $i++ ) {
 		$response  = Callback_Controller::handle( new WP_REST_Request( $body, $request['headers'] ?? array() ) );

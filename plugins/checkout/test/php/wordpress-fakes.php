@@ -381,3 +381,15 @@ foreach ( $scenario['attempts'] as $attempt ) {
 	$GLOBALS['wpdb']->insert( 'wp_card2crypto_attempts', $attempt + array( 'created_at' => gmdate( 'Y-m-d H:i:s' ), 'updated_at' => gmdate( 'Y-m-d H:i:s' ) ) );
 }
 
+/**
+ * A callback body as a scenario's request describes it: {raw, raw_times?}
+ * (that text, repeated), or {operation, sign: right|wrong} (the
+ * operation_data signed with the partner secret, or with another one).
+ */
+function c2c_callback_body( array $request, string $secret ): string {
+	if ( isset( $request['raw'] ) ) {
+		return str_repeat( (string) $request['raw'], (int) ( $request['raw_times'] ?? 1 ) );
+	}
+	$key = 'right' === $request['sign'] ? $secret : $secret . 'x';
+	return Lossless_Json::encode( Signer::with_signature( array( 'operation_data' => Lossless_Json::decode_object( json_encode( $request['operation'] ) ) ), $key ) );
+}

@@ -1,11 +1,12 @@
 <?php
 /**
- * Calls Order_Words, Manual_Refunds, Test_Mode and Range_Notice for the Node tests. /work/store.json
+ * Calls Order_Words, Buyer_Words, Manual_Refunds, Test_Mode and Range_Notice for the Node tests. /work/store.json
  * is the store's price format as WooCommerce would give it:
  * {symbols: {EUR: "&euro;"}, thousand, decimal, format}; "null": the
  * WooCommerce functions do not exist and the plain form is used.
  */
 
+use Card2Crypto\Checkout\Buyer_Words;
 use Card2Crypto\Checkout\Manual_Refunds;
 use Card2Crypto\Checkout\Order_Words;
 use Card2Crypto\Checkout\Plain_Text;
@@ -89,6 +90,8 @@ c2c_test_run_calls(
 		'status'   => array( Order_Words::class, 'status' ),
 		'received' => array( Order_Words::class, 'received' ),
 		'bought'   => array( Order_Words::class, 'bought' ),
+		'buyer'    => array( Buyer_Words::class, 'outcome' ),
+		'failure'  => array( Buyer_Words::class, 'failure' ),
 		'note'     => array( Manual_Refunds::class, 'note' ),
 		'range'    => array( Range_Notice::class, 'message' ),
 		'ranges'   => array( Range_Notice::class, 'messages' ),

@@ -1,0 +1,116 @@
+<?php
+/**
+ * The buyer comes back from a card payment that did not end on the success
+ * page: the landing page's fail redirect (redirect flow, block or classic
+ * checkout) or the embedded widget's onOperationFail / onExit. The store asks
+ * the service about the order's current attempt at once (the operation-info
+ * path of reconciliation, Reconciler::check()), applies the answer through
+ * Operation_Events (idempotent: an order never moves backwards, a success
+ * completes it), notes on the order what the buyer was told, and tells the
+ * buyer in plain words (Buyer_Words) what happened and what they can do.
+ *
+ * Redirect flow: the fail address is the order-pay page with RETURN_ARG; on
+ * template_redirect the order key is checked, the answer applied, a
+ * WooCommerce notice added, and the buyer redirected to the order-pay page
+ * (its "Pay" starts a fresh attempt) or, when paid, the thank-you page.
+ * Embedded flow: Order_Pay::rest_returned() answers the same as JSON.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Buyer_Return {
+
+	/** Query argument on the order-pay URL that marks the landing page's fail redirect. */
+	const RETURN_ARG = 'card2crypto-return';
+
+	public static function register(): void {
+		add_action( 'template_redirect', array( self::class, 'on_template_redirect' ), 5 );
+	}
+
+	/** The fail address given to the landing page. */
+	public static function fail_url( \WC_Order $order ): string {
+		return add_query_arg( self::RETURN_ARG, '1', $order->get_checkout_payment_url() );
+	}
+
+	/** The landing page's fail redirect: ask, apply, tell (notice), redirect. */
+	public static function on_template_redirect(): void {
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- a GET redirect from the service's page; the order key is the proof, and it only asks the service.
+		if ( ! isset( $_GET[ self::RETURN_ARG ], $_GET['key'] ) || ! function_exists( 'is_wc_endpoint_url' ) || ! is_wc_endpoint_url( 'order-pay' ) ) {
+			return;
+		}
+		$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
+		$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
+		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) || Gateway::ID !== $order->get_payment_method() ) {
+			// Not ours to answer: WooCommerce's own order-pay page handles it (and its errors).
+			return;
+		}
+		$outcome = self::tell( $order, 'fail' );
+		if ( Buyer_Words::PAID === $outcome['kind'] ) {
+			wp_safe_redirect( $order->get_checkout_order_received_url() );
+			exit;
+		}
+		if ( function_exists( 'WC' ) && WC()->session && ! WC()->session->has_session() ) {
+			WC()->session->set_customer_session_cookie( true );
+		}
+		wc_add_notice( esc_html( $outcome['message'] ), $outcome['type'] );
+		wp_safe_redirect( $order->get_checkout_payment_url() );
+		exit;
+	}
+
+	/**
+	 * Asks the service about the order's current attempt, applies the answer,
+	 * notes what the buyer is told; returns Buyer_Words::outcome().
+	 *
+	 * @param string                  $event  "fail" (landing fail redirect, onOperationFail) or "exit" (onExit).
+	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 */
+	public static function tell( \WC_Order $order, string $event, ?Partner_Api_Client $client = null ): array {
+		$asked   = 'answered';
+		$attempt = Payments::current_attempt( $order );
+		if ( ! $order->is_paid() && null !== $attempt && ! Reconciler::is_final( $attempt ) ) {
+			try {
+				$result = Reconciler::check( $order, $attempt, 'return', $client );
+				if ( ! $result['ok'] ) {
+					$asked = $result['reason'] ?? 'unreachable';
+				}
+			} catch ( \Throwable $e ) {
+				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied when the buyer came back: %s', $order->get_id(), $e->getMessage() ) );
+				$asked = 'unreachable';
+			}
+			$attempt = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
+		} elseif ( null === $attempt ) {
+			$asked = 'unknown';
+		}
+		$fresh = wc_get_order( $order->get_id() );
+		$order = $fresh instanceof \WC_Order ? $fresh : $order;
+		$known = null !== $attempt && Operation_Store::NO_CODE !== $attempt['status_code'];
+		if ( 'answered' === $asked && ! $known ) {
+			$asked = 'unknown';
+		}
+		$outcome = Buyer_Words::outcome(
+			array(
+				'paid'        => $order->is_paid(),
+				'asked'       => $asked,
+				'status'      => $known ? $attempt['status'] : null,
+				'status_code' => $known ? $attempt['status_code'] : null,
+				'event'       => $event,
+			)
+		);
+		$order->add_order_note(
+			sprintf(
+				/* translators: 1: how the buyer came back, 2: the state in words, 3: what the buyer was told */
+				__( 'Card2Crypto: %1$s; the payment is "%2$s". The buyer was told: "%3$s"', 'card2crypto-checkout' ),
+				'exit' === $event ? __( 'the buyer closed the payment window', 'card2crypto-checkout' ) : __( 'the buyer came back from a payment that did not succeed', 'card2crypto-checkout' ),
+				$known ? Order_Words::status( $attempt['status'], $attempt['status_code'] ) : ( 'unreachable' === $asked ? __( 'not confirmed: the service could not be asked', 'card2crypto-checkout' ) : __( 'not known to the service yet', 'card2crypto-checkout' ) ),
+				$outcome['message']
+			)
+		);
+		return $outcome;
+	}
+}

@@ -1,0 +1,121 @@
+<?php
+/**
+ * What the buyer is told when they come back from a card payment that did
+ * not end on the success page (the landing page's fail redirect, or the
+ * embedded widget's onOperationFail / onExit), decided from what the service
+ * answered about the attempt just now. Pure: the same facts give the same
+ * words, in one place for the redirect and the embedded flow.
+ *
+ * The texts are plain (no markup): escape them where they are printed.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Buyer_Words {
+
+	/** The buyer is sent to the thank-you page: the order is paid. */
+	const PAID = 'paid';
+	/** The payment failed (a declined code 101-106): pay again or choose another method. */
+	const FAILED = 'failed';
+	/** Money may be moving: the buyer must not pay again. */
+	const IN_PROGRESS = 'in_progress';
+	/** The payment was not finished (the service has no payment yet, or it was only created). */
+	const NOT_FINISHED = 'not_finished';
+	/** The service could not tell (unknown to it, unreachable, a state we do not know): reconciliation finishes. */
+	const UNCONFIRMED = 'unconfirmed';
+
+	/**
+	 * The outcome for the buyer.
+	 *
+	 * @param array $facts {
+	 *     @type bool        $paid        The order is paid (after the answer was applied).
+	 *     @type string      $asked       "answered", "unknown" (the service has no operation for the attempt) or "unreachable".
+	 *     @type string|null $status      The attempt's status after the answer was applied.
+	 *     @type int|null    $status_code The attempt's status code after the answer was applied.
+	 *     @type string      $event       "fail" (the service said the payment failed) or "exit" (the buyer closed the widget).
+	 * }
+	 * @return array{kind: string, code: int|null, type: string, message: string, retry: bool}
+	 */
+	public static function outcome( array $facts ): array {
+		if ( ! empty( $facts['paid'] ) ) {
+			return self::result( self::PAID, null, 'success', __( 'Your payment was received. Thank you!', 'card2crypto-checkout' ), false );
+		}
+		$asked = (string) ( $facts['asked'] ?? 'unreachable' );
+		$step  = 'answered' === $asked ? Status_Flow::find_step( $facts['status'] ?? null, $facts['status_code'] ?? null ) : null;
+		if ( 'unknown' === $asked && 'exit' === ( $facts['event'] ?? '' ) ) {
+			// Closed before a payment existed: nothing happened, nothing to confirm.
+			return self::not_finished();
+		}
+		if ( null === $step ) {
+			$why = 'unreachable' === $asked
+				? __( 'We could not reach the payment service to confirm your payment yet.', 'card2crypto-checkout' )
+				: __( 'We could not confirm your payment yet.', 'card2crypto-checkout' );
+			return self::result(
+				self::UNCONFIRMED,
+				null,
+				'notice',
+				$why . ' ' . __( 'If your card was charged, this order is updated automatically and you receive an e-mail: do not pay again. If it was not, you can pay again or choose another payment method.', 'card2crypto-checkout' ),
+				true
+			);
+		}
+		if ( Status_Flow::PHASE_FAILED === $step['phase'] ) {
+			return self::result( self::FAILED, $step['status_code'], 'error', self::failure( $step['status_code'] ), true );
+		}
+		if ( 1 === $step['status_code'] ) {
+			return self::not_finished();
+		}
+		return self::result(
+			self::IN_PROGRESS,
+			$step['status_code'],
+			'notice',
+			__( 'Your payment is being processed. You receive an e-mail when it completes: please do not pay again.', 'card2crypto-checkout' ),
+			false
+		);
+	}
+
+	/**
+	 * What happened and what the buyer can do, for a failure code (101-106).
+	 */
+	public static function failure( int $code ): string {
+		switch ( $code ) {
+			case 101:
+				return __( 'Your card payment was declined. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' );
+			case 102:
+				return __( 'The card payment was not completed: it was cancelled or timed out before your card was charged. You can pay again, or choose another payment method.', 'card2crypto-checkout' );
+			case 103:
+				return __( 'The payment did not go through because the identity verification was not passed. You can try again, or choose another payment method.', 'card2crypto-checkout' );
+			case 104:
+				return __( 'Your bank card could not be verified. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' );
+			case 105:
+				return __( 'The exchange rate reserved for your payment expired before the payment was made. You can pay again at a fresh rate, or choose another payment method.', 'card2crypto-checkout' );
+			case 106:
+				return __( 'This card payment was cancelled by the store. You can pay again, choose another payment method, or contact the store.', 'card2crypto-checkout' );
+			default:
+				return __( 'The payment did not go through. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' );
+		}
+	}
+
+	private static function not_finished(): array {
+		return self::result(
+			self::NOT_FINISHED,
+			null,
+			'notice',
+			__( 'The payment was not finished and your card was not charged by it. You can pay again, or choose another payment method.', 'card2crypto-checkout' ),
+			true
+		);
+	}
+
+	private static function result( string $kind, ?int $code, string $type, string $message, bool $retry ): array {
+		return array(
+			'kind'    => $kind,
+			'code'    => $code,
+			'type'    => $type,
+			'message' => $message,
+			'retry'   => $retry,
+		);
+	}
+}

@@ -1,0 +1,162 @@
+/**
+ * A buyer back from a payment that did not succeed (issue 15, point 2):
+ * Buyer_Words says in plain words, per failure code, what happened and what
+ * the buyer can do; Buyer_Return::tell() asks the service at once (no waiting
+ * for reconciliation), applies the answer through Operation_Events (a success
+ * completes the order, nothing moves backwards), notes what the buyer was
+ * told, and says honestly when the payment could not be confirmed.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
+import { orderScenario, POID, WALLET } from './support/order-scenario.js';
+
+interface Told {
+  kind: string;
+  code: number | null;
+  type: string;
+  message: string;
+  retry: boolean;
+}
+interface Step {
+  told?: Told;
+  error?: string;
+  status: string;
+  new_notes: string[];
+  attempt: string;
+  service_calls: number;
+}
+
+const STATUS_OF: Record<number, string> = { 1: 'pending', 2: 'pending', 0: 'success', 6: 'success', 8: 'awaiting confirm' };
+
+function op(code: number) {
+  return {
+    status: STATUS_OF[code] ?? 'declined',
+    status_code: code,
+    operation_info: {
+      id: 'op-1',
+      from: { amount: 7900, currency: { code: 'EUR', decimals: 2 } },
+      to: {
+        amount: 120000,
+        currency: { code: 'BTC', decimals: 8 },
+        withdrawal_method_info: { blockchain_address: WALLET, blockchain_tx_id: 'ab12cd', blockchain_explorer_url: 'https://mempool.space/testnet/tx/ab12cd' },
+      },
+    },
+    partner_info: { operation_id: POID },
+  };
+}
+
+const UNKNOWN = { status: 400, error: { code: 'invalid_parameter', field: 'partner_operation_id', message: 'no such operation' } };
+
+for (const version of TEST_PHP_VERSIONS) {
+  describe(`PHP ${version}: the buyer told at once`, () => {
+    let php: PluginPhp;
+    before(async () => {
+      php = await PluginPhp.start(version);
+    });
+    after(() => php?.exit());
+
+    const words = async (calls: unknown[]) =>
+      (await php.runJson<Array<{ value?: Told | string; error?: string }>>('words.php', { 'store.json': 'null', 'calls.json': JSON.stringify(calls) })).map(
+        (r) => r.value ?? r.error,
+      );
+    const tell = (steps: unknown[], order: { status?: string } = {}) =>
+      php.runJson<Step[]>('return.php', { 'scenario.json': JSON.stringify(orderScenario({ settings: { auto_confirm: 'no' }, order, steps })) });
+
+    test('each failure code in its own plain words, saying what the buyer can do', async () => {
+      const texts = (await words([101, 102, 103, 104, 105, 106, 999].map((code) => ['failure', code]))) as string[];
+      assert.equal(new Set(texts).size, 7, 'one text per code');
+      assert.match(texts[0]!, /declined.*another card.*another payment method/);
+      assert.match(texts[1]!, /not completed.*before your card was charged/);
+      assert.match(texts[2]!, /identity verification/);
+      assert.match(texts[3]!, /bank card could not be verified.*another card/);
+      assert.match(texts[4]!, /exchange rate.*expired.*fresh rate/);
+      assert.match(texts[5]!, /cancelled by the store/);
+      for (const text of texts) {
+        assert.match(text, /another payment method/);
+        assert.doesNotMatch(text, /declined \(|status|code|\d{3}/, 'no service jargon');
+      }
+    });
+
+    test('the decision: failed, paid, in progress, not finished, and an honest "not confirmed"', async () => {
+      const [declined, expired, paid, pending, created, unknownFail, unknownExit, unreachable, strange] = (await words([
+        ['buyer', { paid: false, asked: 'answered', status: 'declined', status_code: 101, event: 'fail' }],
+        ['buyer', { paid: false, asked: 'answered', status: 'declined', status_code: 105, event: 'exit' }],
+        ['buyer', { paid: true, asked: 'answered', status: 'success', status_code: 0, event: 'fail' }],
+        ['buyer', { paid: false, asked: 'answered', status: 'pending', status_code: 2, event: 'fail' }],
+        ['buyer', { paid: false, asked: 'answered', status: 'pending', status_code: 1, event: 'exit' }],
+        ['buyer', { paid: false, asked: 'unknown', status: null, status_code: null, event: 'fail' }],
+        ['buyer', { paid: false, asked: 'unknown', status: null, status_code: null, event: 'exit' }],
+        ['buyer', { paid: false, asked: 'unreachable', status: null, status_code: null, event: 'fail' }],
+        ['buyer', { paid: false, asked: 'answered', status: 'success', status_code: 101, event: 'fail' }],
+      ])) as Told[];
+      assert.deepEqual([declined!.kind, declined!.code, declined!.type, declined!.retry], ['failed', 101, 'error', true]);
+      assert.deepEqual([expired!.kind, expired!.code], ['failed', 105]);
+      assert.equal(paid!.kind, 'paid');
+      assert.deepEqual([pending!.kind, pending!.retry], ['in_progress', false]);
+      assert.match(pending!.message, /do not pay again/);
+      assert.deepEqual([created!.kind, created!.retry], ['not_finished', true]);
+      assert.deepEqual([unknownFail!.kind, unknownFail!.type, unknownFail!.retry], ['unconfirmed', 'notice', true]);
+      assert.match(unknownFail!.message, /^We could not confirm your payment yet\. If your card was charged, this order is updated automatically/);
+      assert.equal(unknownExit!.kind, 'not_finished');
+      assert.match(unreachable!.message, /could not reach the payment service/);
+      assert.equal(strange!.kind, 'unconfirmed', 'a pair outside the flow is never told as a failure');
+    });
+
+    test('declined: asked at once, recorded on the order (failed), the buyer told in words', async () => {
+      const [step] = await tell([{ event: 'fail', service: [{ operation_data: op(101) }] }]);
+      assert.equal(step!.error, undefined, step!.error);
+      assert.equal(step!.service_calls, 1);
+      assert.equal(step!.attempt, 'declined 101');
+      assert.equal(step!.status, 'failed');
+      assert.deepEqual([step!.told!.kind, step!.told!.code, step!.told!.retry], ['failed', 101, true]);
+      assert.ok(
+        step!.new_notes.some((n) => n.includes('The card payment was refused') && n.includes('asked when the buyer came back')),
+        step!.new_notes.join('\n'),
+      );
+      assert.ok(step!.new_notes.some((n) => n.includes('The buyer was told: "Your card payment was declined.')));
+    });
+
+    test('the service reports a success: the order is completed, the buyer sent to the thank-you page', async () => {
+      const [step] = await tell([{ event: 'fail', service: [{ operation_data: op(0) }] }]);
+      assert.equal(step!.status, 'processing');
+      assert.equal(step!.told!.kind, 'paid');
+    });
+
+    test('never backwards: a paid order is not asked about nor changed; a known failure is told without asking again', async () => {
+      const [paid] = await tell([{ event: 'fail', service: [{ operation_data: op(101) }] }], { status: 'processing' });
+      assert.equal(paid!.service_calls, 0);
+      assert.equal(paid!.status, 'processing');
+      assert.equal(paid!.told!.kind, 'paid');
+      const [known] = await tell([{ event: 'exit', attempt: { status: 'declined', status_code: 106 } }], { status: 'failed' });
+      assert.equal(known!.service_calls, 0);
+      assert.deepEqual([known!.told!.kind, known!.told!.code], ['failed', 106]);
+    });
+
+    test('not known to the service yet, or unreachable: said honestly, the order left for reconciliation', async () => {
+      const [unknown, unreachable, closed] = await tell([
+        { event: 'fail', service: [UNKNOWN] },
+        { event: 'fail', service: [{ network: true }] },
+        { event: 'exit', service: [UNKNOWN] },
+      ]);
+      for (const step of [unknown!, unreachable!, closed!]) {
+        assert.equal(step.error, undefined, step.error);
+        assert.equal(step.service_calls, 1);
+        assert.equal(step.status, 'pending');
+        assert.equal(step.attempt, ' -1');
+      }
+      assert.equal(unknown!.told!.kind, 'unconfirmed');
+      assert.ok(unknown!.new_notes.some((n) => n.includes('not known to the service yet')));
+      assert.equal(unreachable!.told!.kind, 'unconfirmed');
+      assert.match(unreachable!.told!.message, /could not reach/);
+      assert.ok(unreachable!.new_notes.some((n) => n.includes('the service could not be asked')));
+      assert.equal(closed!.told!.kind, 'not_finished');
+    });
+
+    test('pending at the service: the buyer is told not to pay again', async () => {
+      const [step] = await tell([{ event: 'exit', service: [{ operation_data: op(2) }] }]);
+      assert.deepEqual([step!.told!.kind, step!.told!.retry], ['in_progress', false]);
+      assert.notEqual(step!.status, 'failed');
+    });
+  });
+}

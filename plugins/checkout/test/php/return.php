@@ -1,0 +1,39 @@
+<?php
+/**
+ * Runs Buyer_Return::tell() without WordPress (fakes in wordpress-fakes.php):
+ * the buyer comes back from a payment that did not succeed, the store asks
+ * the service (answers from a list) and applies the answer. Prints what the
+ * buyer is told, the order's status and new notes, the attempt and the
+ * service calls.
+ *
+ * Input /work/scenario.json: {settings, order, attempts, steps}; each step
+ * {event: fail|exit, service: [answers], attempt?: {status, status_code}}
+ * (attempt: what the store already knew before the buyer came back).
+ */
+
+require __DIR__ . '/wordpress-fakes.php';
+
+use Card2Crypto\Checkout\Buyer_Return;
+
+$results = array();
+foreach ( $scenario['steps'] as $step ) {
+	$service->answers = $step['service'] ?? array();
+	$service->calls   = array();
+	if ( isset( $step['attempt'] ) ) {
+		$GLOBALS['wpdb']->query( $GLOBALS['wpdb']->prepare( 'UPDATE wp_card2crypto_attempts SET status = %s, status_code = %d', $step['attempt']['status'], $step['attempt']['status_code'] ) );
+	}
+	$notes_before = count( $order->notes );
+	try {
+		$result = array( 'told' => Buyer_Return::tell( $order, $step['event'] ?? 'fail', $client ) );
+	} catch ( Throwable $e ) {
+		$result = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
+	}
+	$row       = $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )[0];
+	$results[] = $result + array(
+		'status'        => $order->status,
+		'new_notes'     => array_slice( $order->notes, $notes_before ),
+		'attempt'       => $row['status'] . ' ' . $row['status_code'],
+		'service_calls' => count( $service->calls ),
+	);
+}
+c2c_test_output( $results );
