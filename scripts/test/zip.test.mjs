@@ -8,7 +8,9 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { readdirSync } from 'node:fs';
 import { listShippedFiles, parseDistignore } from '../lib/distignore.mjs';
+import { PLUGINS } from '../lib/paths.mjs';
 import { buildPluginZip, readmeProblems } from '../lib/plugin-zip.mjs';
 import { readZip } from '../lib/unzip.mjs';
 import { crc32, createZip } from '../lib/zip.mjs';
@@ -155,4 +157,32 @@ describe('buildPluginZip', () => {
     assert.ok(problems.some((p) => p.includes('Contributors')));
     assert.ok(problems.some((p) => p.includes('Description')));
   });
+});
+
+// The zips a store installs, made from the plugins as built (npm test builds first): what WordPress
+// needs to run them and translators to translate them, and nothing of the sources.
+describe("the plugins' zips", () => {
+  for (const plugin of PLUGINS) {
+    test(`${plugin.slug}.zip ships its translation template, an asset file for every script, its shared library, and no sources`, async () => {
+      const out = join(work, 'dist', `${plugin.slug}.zip`);
+      await buildPluginZip(plugin, out);
+      const names = new Set((await readZip(out)).map((e) => e.name));
+      const want = (name) => assert.ok(names.has(`${plugin.slug}/${name}`), `${plugin.slug}.zip lacks ${name}`);
+      want(plugin.main);
+      want('readme.txt');
+      want('uninstall.php');
+      want(`languages/${plugin.slug}.pot`);
+      want('lib/settings-schema.php');
+      want('lib/shared/Plugin_Bootstrap.php');
+      const scripts = readdirSync(join(plugin.dir, 'build')).filter((file) => file.endsWith('.js'));
+      assert.ok(scripts.length > 0, `${plugin.key} is built`);
+      for (const script of scripts) {
+        want(`build/${script}`);
+        // WordPress registers every script from its asset file (dependencies, version).
+        want(`build/${script.replace(/\.js$/, '.asset.php')}`);
+      }
+      const dev = [...names].filter((name) => /\/(src|test|node_modules|dist)\/|\.map$|\/package\.json$|\/tsconfig\.json$/.test(name));
+      assert.deepEqual(dev, [], 'no sources, tests or build configuration');
+    });
+  }
 });
