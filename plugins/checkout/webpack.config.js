@@ -12,6 +12,7 @@ export default {
   entry: {
     blocks: './src/blocks.ts',
     'order-pay': './src/order-pay.ts',
+    'order-received': './src/order-received.ts',
   },
   plugins: [
     ...defaultConfig.plugins.filter((plugin) => plugin.constructor.name !== 'DependencyExtractionWebpackPlugin'),

@@ -26,9 +26,11 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 		$this->settings = get_option( Plugin::OPTION, array() );
 	}
 
+	/** As the gateway: withdrawn while the service refuses the store (Service_Health, cached). */
 	public function is_active() {
 		$gateways = WC()->payment_gateways() ? WC()->payment_gateways()->payment_gateways() : array();
-		return isset( $gateways[ Gateway::ID ] ) && 'yes' === $gateways[ Gateway::ID ]->enabled && Config::load()->is_configured();
+		$config   = Config::load();
+		return isset( $gateways[ Gateway::ID ] ) && 'yes' === $gateways[ Gateway::ID ]->enabled && $config->is_configured() && Service_Health::available( $config );
 	}
 
 	public function get_payment_method_script_handles() {

@@ -29,6 +29,9 @@ final class Buyer_Return {
 	/** Query argument on the order-pay URL that marks the landing page's fail redirect. */
 	const RETURN_ARG = 'card2crypto-return';
 
+	/** Query argument on the order-pay URL: the service refused the store when the payment was to start (Service_Health). */
+	const UNAVAILABLE_ARG = 'card2crypto-unavailable';
+
 	public static function register(): void {
 		add_action( 'template_redirect', array( self::class, 'on_template_redirect' ), 5 );
 	}
@@ -38,8 +41,25 @@ final class Buyer_Return {
 		return add_query_arg( self::RETURN_ARG, '1', $order->get_checkout_payment_url() );
 	}
 
+	/**
+	 * Where a buyer goes when the service refuses the store as their payment
+	 * was to start (the landing route, the widget settings): the order's
+	 * order-pay page, where the method is withdrawn and a notice says why.
+	 */
+	public static function unavailable_url( \WC_Order $order ): string {
+		return add_query_arg( self::UNAVAILABLE_ARG, '1', $order->get_checkout_payment_url() );
+	}
+
 	/** The landing page's fail redirect: ask, apply, tell (notice), redirect. */
 	public static function on_template_redirect(): void {
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- only adds a fixed notice and drops the argument.
+		if ( isset( $_GET[ self::UNAVAILABLE_ARG ] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
+			self::start_session();
+			// Plain words, never the service's message: the buyer can only choose another method.
+			wc_add_notice( esc_html( Service_Health::buyer_message() ), 'error' );
+			wp_safe_redirect( remove_query_arg( self::UNAVAILABLE_ARG ) );
+			exit;
+		}
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- a GET redirect from the service's page; the order key is the proof, and it only asks the service.
 		if ( ! isset( $_GET[ self::RETURN_ARG ], $_GET['key'] ) || ! function_exists( 'is_wc_endpoint_url' ) || ! is_wc_endpoint_url( 'order-pay' ) ) {
 			return;
@@ -55,12 +75,17 @@ final class Buyer_Return {
 			wp_safe_redirect( $order->get_checkout_order_received_url() );
 			exit;
 		}
-		if ( function_exists( 'WC' ) && WC()->session && ! WC()->session->has_session() ) {
-			WC()->session->set_customer_session_cookie( true );
-		}
+		self::start_session();
 		wc_add_notice( esc_html( $outcome['message'] ), $outcome['type'] );
 		wp_safe_redirect( $order->get_checkout_payment_url() );
 		exit;
+	}
+
+	/** A guest's notice must survive the redirect: it needs a session cookie. */
+	private static function start_session(): void {
+		if ( function_exists( 'WC' ) && WC()->session && ! WC()->session->has_session() ) {
+			WC()->session->set_customer_session_cookie( true );
+		}
 	}
 
 	/**

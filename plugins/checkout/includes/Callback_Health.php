@@ -7,7 +7,8 @@
  * scan. Recording never throws: a callback's answer does not depend on it.
  *
  * Shown by the settings page's status box (Settings_Status) and, while
- * callbacks are being refused, by a notice on the other admin screens.
+ * callbacks are being refused, by a notice on the other admin screens (which
+ * also says when the service refuses the store: Service_Health).
  *
  * @package card2crypto-checkout
  */
@@ -134,7 +135,8 @@ final class Callback_Health {
 
 	/**
 	 * On admin screens other than the payment method's settings page (whose
-	 * status box says it), while callbacks are being refused.
+	 * status box says it), while callbacks are being refused or the service
+	 * refuses the store (the method is withdrawn).
 	 */
 	public static function notice(): void {
 		if ( ! current_user_can( 'manage_woocommerce' ) ) {
@@ -145,12 +147,23 @@ final class Callback_Health {
 		if ( Gateway::ID === $section ) {
 			return;
 		}
-		$summary = self::summary();
-		if ( ! $summary['failing'] ) {
+		$summary   = self::summary();
+		$withdrawn = Service_Health::owner_line( Config::load() );
+		if ( ! $summary['failing'] && null === $withdrawn ) {
 			return;
 		}
 		$settings = admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Gateway::ID );
-		echo '<div class="notice notice-error card2crypto-callback-health"><p><strong>'
+		echo '<div class="notice notice-error card2crypto-callback-health">';
+		if ( null !== $withdrawn ) {
+			// The service refuses the store (Service_Health): the same notice, one more line.
+			echo '<p data-card2crypto="service-refused"><strong>' . esc_html__( 'Card2Crypto:', 'card2crypto-checkout' ) . '</strong> ' . esc_html( $withdrawn )
+				. ' <a href="' . esc_url( $settings ) . '">' . esc_html__( 'See the payment settings', 'card2crypto-checkout' ) . '</a></p>';
+		}
+		if ( ! $summary['failing'] ) {
+			echo '</div>';
+			return;
+		}
+		echo '<p><strong>'
 			. esc_html(
 				sprintf(
 					/* translators: %d: number of callbacks */

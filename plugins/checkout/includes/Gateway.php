@@ -218,9 +218,13 @@ class Gateway extends \WC_Payment_Gateway {
 		$this->description = wp_kses_post( (string) $this->get_option( 'description' ) );
 	}
 
-	/** Offered at checkout only when enabled, completely configured and able to take this order. */
+	/**
+	 * Offered at checkout only when enabled, completely configured, able to
+	 * take this order, and while the service accepts the store (Service_Health:
+	 * a cached state, asked again only when it is stale).
+	 */
 	public function is_available() {
-		return parent::is_available() && array() === Plugin::settings()->problems() && $this->can_take_payment();
+		return parent::is_available() && array() === Plugin::settings()->problems() && $this->can_take_payment() && Service_Health::available( Config::load() );
 	}
 
 	/**

@@ -64,6 +64,10 @@ trait Gateway_Payments {
 			return array( 'result' => 'failure' );
 		}
 		try {
+			// The service refused the store since the page was shown: the buyer stays here and is told (Service_Health).
+			if ( ! Service_Health::confirm( $config, MINUTE_IN_SECONDS ) ) {
+				throw new Service_Refused( Service_Health::buyer_message() );
+			}
 			$country   = $order->get_billing_country();
 			$countries = '' !== $country ? Availability::countries( $config ) : null;
 			if ( null !== $countries && ! in_array( strtoupper( $country ), $countries, true ) ) {

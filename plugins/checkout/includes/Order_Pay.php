@@ -134,13 +134,27 @@ final class Order_Pay {
 	 * @return \WC_Order|\WP_Error
 	 */
 	private static function page_order( \WP_REST_Request $request ) {
+		$order = self::keyed_order( $request );
+		if ( $order instanceof \WP_Error ) {
+			return $order;
+		}
+		if ( ! wp_verify_nonce( (string) $request['nonce'], self::NONCE_ACTION . $order->get_id() ) ) {
+			return new \WP_Error( 'card2crypto_nonce', __( 'This page has expired. Please reload it.', 'card2crypto-checkout' ), array( 'status' => 403 ) );
+		}
+		return $order;
+	}
+
+	/**
+	 * The order of a request that carries the order's key (the buyer's
+	 * proof), compared in constant time; a WP_Error (404) otherwise.
+	 *
+	 * @return \WC_Order|\WP_Error
+	 */
+	public static function keyed_order( \WP_REST_Request $request ) {
 		$order = wc_get_order( (int) $request['order_id'] );
 		$key   = (string) $request['key'];
 		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) ) {
 			return new \WP_Error( 'card2crypto_order', __( 'This order cannot be found.', 'card2crypto-checkout' ), array( 'status' => 404 ) );
-		}
-		if ( ! wp_verify_nonce( (string) $request['nonce'], self::NONCE_ACTION . $order->get_id() ) ) {
-			return new \WP_Error( 'card2crypto_nonce', __( 'This page has expired. Please reload it.', 'card2crypto-checkout' ), array( 'status' => 403 ) );
 		}
 		return $order;
 	}
@@ -155,9 +169,22 @@ final class Order_Pay {
 		}
 		$config = Config::load();
 		try {
+			Service_Health::before_sending( $config );
 			$attempt  = Payments::start_attempt( $order, $config );
 			$rate     = Payments::fixed_rate( $attempt, $config );
 			$settings = Payments::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
+		} catch ( Service_Refused $e ) {
+			// The page's script follows redirect: the order-pay page, told in plain words, without the method (Buyer_Return).
+			$response = new \WP_REST_Response(
+				array(
+					'code'     => 'card2crypto_service_refused',
+					'message'  => $e->getMessage(),
+					'redirect' => Buyer_Return::unavailable_url( $order ),
+				),
+				503
+			);
+			$response->header( 'Cache-Control', 'no-store' );
+			return $response;
 		} catch ( Payment_Refused $e ) {
 			return new \WP_Error( 'card2crypto_refused', $e->getMessage(), array( 'status' => 409 ) );
 		} catch ( \Throwable $e ) {
@@ -187,17 +214,20 @@ final class Order_Pay {
 	 * for the order's total, currency and wallet (the order was edited).
 	 */
 	public static function rest_landing( \WP_REST_Request $request ) {
-		$order = wc_get_order( (int) $request['order_id'] );
-		$key   = (string) $request['key'];
-		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) ) {
-			return new \WP_Error( 'card2crypto_order', __( 'This order cannot be found.', 'card2crypto-checkout' ), array( 'status' => 404 ) );
+		$order = self::keyed_order( $request );
+		if ( $order instanceof \WP_Error ) {
+			return $order;
 		}
 		$config = Config::load();
 		$target = $order->get_checkout_order_received_url();
 		if ( Gateway::ID === $order->get_payment_method() && $order->needs_payment() ) {
 			try {
+				Service_Health::before_sending( $config );
 				$attempt = Payments::fitting_attempt( $order, $config );
 				$target  = Payments::landing_url( $order, $attempt, $config );
+			} catch ( Service_Refused $e ) {
+				// Never to the service's dead end: back to the order, told in plain words (Buyer_Return).
+				$target = Buyer_Return::unavailable_url( $order );
 			} catch ( \Throwable $e ) {
 				Log::error( sprintf( 'Order %d: the landing URL could not be built: %s', $order->get_id(), $e->getMessage() ) );
 				$target = $order->get_checkout_payment_url();

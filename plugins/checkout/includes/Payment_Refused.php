@@ -9,5 +9,5 @@ namespace Card2Crypto\Checkout;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Payment_Refused extends \RuntimeException {
+class Payment_Refused extends \RuntimeException {
 }

@@ -172,7 +172,10 @@ final class Payments {
 
 	/**
 	 * A fixed rate for the attempt when the owner asked for one, else null.
-	 * A failure is logged and the widget runs at the current rate.
+	 * A failure is logged and the widget runs at the current rate, unless the
+	 * service refuses the store (Service_Health).
+	 *
+	 * @throws Service_Refused When the service refuses the store.
 	 */
 	public static function fixed_rate( array $attempt, Config $config ): ?array {
 		if ( ! $config->fix_rate() ) {
@@ -181,6 +184,9 @@ final class Payments {
 		try {
 			return $config->api_client()->calculate( $attempt['expected_currency'], 'BTC', (int) $attempt['expected_amount'], null );
 		} catch ( \Throwable $e ) {
+			if ( Service_Health::saw( $config, $e ) ) {
+				throw new Service_Refused( Service_Health::buyer_message() );
+			}
 			Log::warning( sprintf( 'Order %d: the rate could not be fixed (%s); the widget uses the current rate.', $attempt['order_id'], $e->getMessage() ) );
 			return null;
 		}

@@ -107,6 +107,8 @@ final class Reconciler {
 				$attempt['partner_operation_id']
 			);
 		} catch ( Partner_Api_Exception $e ) {
+			// A refusal of the store itself withdraws the method at once (Service_Health).
+			Service_Health::saw( Config::load(), $e );
 			$reason = 'unreachable';
 			if ( 'invalid_parameter' === $e->error_code && Operation_Store::NO_CODE === $attempt['status_code'] ) {
 				$reason  = 'unknown';

@@ -38,7 +38,7 @@ final class Settings_Status {
 				'field'   => '' === $config->token() ? 'partner_token' : 'partner_secret',
 			);
 		}
-		$key    = 'card2crypto_checkout_status_' . md5( $config->base_url() . "\n" . $config->token() . "\n" . hash( 'sha256', $config->secret() ) );
+		$key    = self::cache_key( $config );
 		$cached = $fresh ? false : get_transient( $key );
 		if ( is_array( $cached ) ) {
 			return $cached;
@@ -50,7 +50,10 @@ final class Settings_Status {
 				'message' => __( 'Connected: the service accepted a signed request with these credentials.', 'card2crypto-checkout' ),
 				'fee'     => rtrim( rtrim( number_format( (float) $fee * 100, 4, '.', '' ), '0' ), '.' ) . '%',
 			);
+			Service_Health::record_check( $config, null );
 		} catch ( \Throwable $e ) {
+			// The method is withdrawn while the service refuses the store (Service_Health).
+			Service_Health::record_check( $config, $e );
 			$refusal = self::refusal( $e );
 			$result  = array(
 				'ok'      => false,
@@ -61,6 +64,11 @@ final class Settings_Status {
 		}
 		set_transient( $key, $result, MINUTE_IN_SECONDS );
 		return $result;
+	}
+
+	/** The status check's cache for these credentials and address. */
+	public static function cache_key( Config $config ): string {
+		return 'card2crypto_checkout_status_' . Service_Health::fingerprint( $config );
 	}
 
 	/**
@@ -128,9 +136,13 @@ final class Settings_Status {
 		$config  = Config::load();
 		$status  = self::check( $config );
 		$health  = Callback_Health::summary();
-		$warning = ! $status['ok'] || $health['failing'];
+		$withdrawn = Service_Health::owner_line( $config );
+		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn;
 		echo '<div class="card2crypto-status-box notice inline ' . ( $warning ? 'notice-warning' : 'notice-success' ) . '" style="padding:8px 12px">';
 		echo '<p><strong data-card2crypto="connection">' . esc_html( $status['message'] ) . '</strong></p>';
+		if ( null !== $withdrawn ) {
+			echo '<p data-card2crypto="service-refused"><strong>' . esc_html( $withdrawn ) . '</strong></p>';
+		}
 		if ( $health['failing'] ) {
 			echo '<p data-card2crypto="callback-warning"><strong>' . esc_html__( 'Callbacks are being refused: none has been accepted since the last refusal, so orders may not be updated when buyers pay. See the reasons below and the logs.', 'card2crypto-checkout' ) . '</strong></p>';
 		}

@@ -6,7 +6,9 @@
  * freshly signed settings (and a fresh fixed rate). When the widget reports
  * a failure (onOperationFail) or is closed (onExit), the store asks the
  * service about the payment at once (the `returned` route) and the page says
- * what happened and what the buyer can do, in the store's words.
+ * what happened and what the buyer can do, in the store's words. When the
+ * service refuses the store, the store's answer sends the buyer back to the
+ * order's payment page, where a notice says so.
  */
 interface OrderPayConfig {
   rest: string;
@@ -85,7 +87,11 @@ async function signedSettings(): Promise<Record<string, unknown>> {
     headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': config.restNonce },
     body: JSON.stringify({ key: config.key, nonce: config.nonce }),
   });
-  const body = (await response.json().catch(() => ({}))) as { settings?: Record<string, unknown>; message?: string };
+  const body = (await response.json().catch(() => ({}))) as { settings?: Record<string, unknown>; message?: string; redirect?: string };
+  if (body.redirect) {
+    // The service refuses the store: back to the order, where the store says so in plain words (Order_Pay::rest_settings).
+    window.location.assign(body.redirect);
+  }
   if (!response.ok || !body.settings) {
     throw new Error(body.message || config.i18n.error);
   }

@@ -11,6 +11,11 @@
  * - "check": {answers: [{status, body}|{network}], values: settings to save, fresh: [bool...]}
  *   Settings_Status::check() of Config::from_values() per fresh flag;
  * - "reconcile": {answers} Reconciler::check() with the configured client; the log.
+ * - "service_health": Service_Health::decide() on fixed states ("decide"), then
+ *   {steps: [{do, answers?, seconds?}]}: do is "available", "confirm" (ok_age 0),
+ *   "before_sending", "fixed_rate", "reconcile" (a real request), "age" (the
+ *   state's time moved back by seconds) or "status_box" (the status check, cached);
+ *   after each: the result, the service calls, the state and the owner's line.
  */
 
 require __DIR__ . '/wordpress-fakes.php';
@@ -18,7 +23,9 @@ require __DIR__ . '/wordpress-fakes.php';
 use Card2Crypto\Checkout\Callback_Controller;
 use Card2Crypto\Checkout\Callback_Health;
 use Card2Crypto\Checkout\Config;
+use Card2Crypto\Checkout\Payments;
 use Card2Crypto\Checkout\Reconciler;
+use Card2Crypto\Checkout\Service_Health;
 use Card2Crypto\Checkout\Settings_Status;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
@@ -36,6 +43,9 @@ function _n( $single, $plural, $number, $domain = '' ) {
 }
 function remove_filter() {
 	return true;
+}
+function wp_date( $format, $timestamp ) {
+	return gmdate( 'Y-m-d H:i', $timestamp );
 }
 function wp_parse_url( $url, $component = -1 ) {
 	return parse_url( $url, $component );
@@ -132,6 +142,82 @@ switch ( $scenario['case'] ) {
 		$results                = array(
 			'check' => Reconciler::check( $order, $attempt, 'reconcile' ),
 			'log'   => $GLOBALS['c2c_log'],
+		);
+		break;
+	case 'service_health':
+		$config  = Config::load();
+		$key     = Service_Health::fingerprint( $config );
+		$now     = time();
+		$state   = static function ( string $state, int $ago, ?string $other = null ) use ( $key, $now ) {
+			return array(
+				'state' => $state,
+				'at'    => $now - $ago,
+				'key'   => $other ?? $key,
+			);
+		};
+		$decide  = array(
+			'none'             => Service_Health::decide( null, $key, $now ),
+			'other_settings'   => Service_Health::decide( $state( 'refused', 1, 'another' ), $key, $now ),
+			'ok_299s'          => Service_Health::decide( $state( 'ok', 299 ), $key, $now ),
+			'ok_300s'          => Service_Health::decide( $state( 'ok', 300 ), $key, $now ),
+			'refused_59s'      => Service_Health::decide( $state( 'refused', 59 ), $key, $now ),
+			'refused_60s'      => Service_Health::decide( $state( 'refused', 60 ), $key, $now ),
+			'from_the_future'  => Service_Health::decide( $state( 'ok', -30 ), $key, $now ),
+			'ok_ask_again'     => Service_Health::decide( $state( 'ok', 1 ), $key, $now, 0 ),
+			'refused_no_again' => Service_Health::decide( $state( 'refused', 1 ), $key, $now, 0 ),
+		);
+		$attempt = $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )[0];
+		$attempt['status_code'] = (int) $attempt['status_code'];
+		$attempt['checks']      = (int) $attempt['checks'];
+		$steps                  = array();
+		foreach ( $scenario['steps'] as $step ) {
+			$GLOBALS['c2c_http']       = $step['answers'] ?? array();
+			$GLOBALS['c2c_http_calls'] = array();
+			$result                    = null;
+			try {
+				switch ( $step['do'] ) {
+					case 'available':
+						$result = Service_Health::available( $config );
+						break;
+					case 'confirm':
+						$result = Service_Health::confirm( $config, 0 );
+						break;
+					case 'before_sending':
+						Service_Health::before_sending( $config );
+						$result = 'sent';
+						break;
+					case 'fixed_rate':
+						$result = Payments::fixed_rate( $attempt, $config );
+						break;
+					case 'reconcile':
+						$result = Reconciler::check( $order, $attempt, 'reconcile' )['ok'];
+						break;
+					case 'status_box':
+						$result = Settings_Status::check( $config );
+						break;
+					case 'age':
+						$moved       = get_option( Service_Health::OPTION );
+						$moved['at'] = (int) $moved['at'] - (int) $step['seconds'];
+						update_option( Service_Health::OPTION, $moved );
+						break;
+				}
+			} catch ( Throwable $e ) {
+				$result = ( new ReflectionClass( $e ) )->getShortName() . ': ' . $e->getMessage();
+			}
+			$now_state = Service_Health::state();
+			$steps[]   = array(
+				'result' => $result,
+				'calls'  => array_map( 'basename', $GLOBALS['c2c_http_calls'] ),
+				'state'  => null === $now_state ? null : $now_state['state'],
+				'reason' => null === $now_state ? null : $now_state['reason'],
+				'owner'  => Service_Health::owner_line( $config ),
+			);
+		}
+		$results = array(
+			'decide'  => $decide,
+			'steps'   => $steps,
+			'buyer'   => Service_Health::buyer_message(),
+			'log'     => $GLOBALS['c2c_log'],
 		);
 		break;
 }

@@ -54,6 +54,10 @@ function set_transient( $name, $value, $expiration = 0 ) {
 	$GLOBALS['c2c_options'][ '_transient_' . $name ] = $value;
 	return true;
 }
+function delete_transient( $name ) {
+	unset( $GLOBALS['c2c_options'][ '_transient_' . $name ] );
+	return true;
+}
 function sanitize_text_field( $text ) {
 	return trim( (string) $text );
 }
@@ -172,6 +176,18 @@ class WC_Order {
 	}
 	public function get_order_number() {
 		return (string) $this->id;
+	}
+	public function get_order_key() {
+		return 'wc_order_key' . $this->id;
+	}
+	public function get_payment_method() {
+		return $this->meta['_payment_method'] ?? 'card2crypto';
+	}
+	public function needs_payment() {
+		return $this->has_status( array( 'pending', 'failed' ) );
+	}
+	public function get_checkout_payment_url() {
+		return 'https://shop.test/checkout/order-pay/' . $this->id . '/?pay_for_order=true&key=' . $this->get_order_key();
 	}
 	/** Like WooCommerce: an exception inside is logged and noted, and the answer is false. */
 	public function update_status( $to, $note = '' ) {

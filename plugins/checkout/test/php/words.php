@@ -1,6 +1,6 @@
 <?php
 /**
- * Calls Order_Words, Buyer_Words, Manual_Refunds, Test_Mode and Range_Notice for the Node tests. /work/store.json
+ * Calls Order_Words, Buyer_Words, Order_View, Manual_Refunds, Test_Mode and Range_Notice for the Node tests. /work/store.json
  * is the store's price format as WooCommerce would give it:
  * {symbols: {EUR: "&euro;"}, thousand, decimal, format}; "null": the
  * WooCommerce functions do not exist and the plain form is used.
@@ -8,6 +8,7 @@
 
 use Card2Crypto\Checkout\Buyer_Words;
 use Card2Crypto\Checkout\Manual_Refunds;
+use Card2Crypto\Checkout\Order_View;
 use Card2Crypto\Checkout\Order_Words;
 use Card2Crypto\Checkout\Plain_Text;
 use Card2Crypto\Checkout\Range_Notice;
@@ -92,6 +93,7 @@ c2c_test_run_calls(
 		'bought'   => array( Order_Words::class, 'bought' ),
 		'buyer'    => array( Buyer_Words::class, 'outcome' ),
 		'failure'  => array( Buyer_Words::class, 'failure' ),
+		'view'     => array( Order_View::class, 'words' ),
 		'note'     => array( Manual_Refunds::class, 'note' ),
 		'range'    => array( Range_Notice::class, 'message' ),
 		'ranges'   => array( Range_Notice::class, 'messages' ),

@@ -1,0 +1,144 @@
+/**
+ * A service that refuses the store (issue 15, point 6), in a real browser:
+ * the sandbox blocks the store's partner (its dashboard's block action, as
+ * the service would), so every signed request answers 403 "Partner blocked".
+ * A buyer paying an existing order (redirect flow), or whose order's page
+ * asks for widget settings (embedded flow), is brought back to the order's
+ * payment page with a notice in plain words (never the service's "Partner
+ * blocked" dead end); the block and classic checkouts no longer offer the method;
+ * the owner sees why in the status box and an admin notice. Once the
+ * sandbox accepts the partner again, the method comes back on its own
+ * (the refused state is asked again after its one-minute lifetime).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { parseLandingUrl } from '@card2crypto/core';
+import { blockCheckout, classicCheckoutPage, loginAsAdmin, requireWooCommerce, runningStore, setSettings } from './checkout-helpers.js';
+
+const store = runningStore();
+const UNAVAILABLE = 'Card payment is unavailable right now. Please choose another payment method.';
+const SETTINGS = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`;
+
+/** Blocks or unblocks the store's partner in the sandbox (its dashboard action, packages/sandbox/README.md). */
+async function blockPartner(blocked: boolean): Promise<void> {
+  const response = await fetch(`${store.sandbox!.url}/dashboard/api/partners/${encodeURIComponent(store.partner.token)}/block`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-card2crypto-dashboard': '1' },
+    body: JSON.stringify({ blocked }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+/** Our notice, as WooCommerce shows it (classic notice or block banner). */
+const told = (page: Page) => page.locator('.woocommerce-error, .wc-block-components-notice-banner').filter({ hasText: UNAVAILABLE });
+
+/** WooCommerce's own words when it has no method to offer (the test store has no other). */
+const noMethods = (page: Page) => page.getByText(/no (available )?payment methods/i).first();
+
+const cardMethod = (page: Page) =>
+  page
+    .locator('.wc-block-components-radio-control__label, .wc-block-components-payment-method-label, label[for="payment_method_card2crypto"]')
+    .filter({ hasText: /card/i });
+
+/** The block checkout with the first product in the cart, its payment options rendered. */
+async function openBlockCheckout(page: Page): Promise<void> {
+  await page.context().clearCookies();
+  await page.goto(`${store.storeUrl}/?add-to-cart=${store.woocommerce!.products[0]!.id}`, { waitUntil: 'domcontentloaded' });
+  await page.goto(store.woocommerce!.pages.checkout!, { waitUntil: 'domcontentloaded' });
+  await expect(page.locator('.wp-block-woocommerce-checkout-payment-block')).toBeVisible({ timeout: 120_000 });
+  await page.waitForLoadState('networkidle').catch(() => {});
+}
+
+test.describe('the service refuses the store', () => {
+  test.describe.configure({ timeout: 900_000 });
+  test.beforeEach(() => requireWooCommerce(store));
+  // Never leave the partner blocked for the specs that follow.
+  test.afterAll(async () => {
+    if (store.sandbox) {
+      await blockPartner(false);
+    }
+  });
+
+  test('blocked partner: the buyer is brought back with a message, the checkouts withdraw the method, the owner is told; unblocked, it returns', async ({
+    page: admin,
+    browser,
+  }) => {
+    await loginAsAdmin(admin, store);
+    const classic = await classicCheckoutPage(admin);
+
+    // Two orders placed while the service accepts the store. Embedded flow: the widget runs on the order's page.
+    await setSettings(admin, { payment_flow: 'embedded', fix_rate: false });
+    const embedded = await browser.newPage();
+    await blockCheckout(embedded, store, 0, false);
+    await expect(embedded.locator('iframe.card2crypto-widget-frame').first()).toBeAttached({ timeout: 180_000 });
+    // Redirect flow: the buyer reaches the service's landing page.
+    await setSettings(admin, { payment_flow: 'redirect' });
+    const buyer = await browser.newPage();
+    await blockCheckout(buyer, store);
+    const landing = parseLandingUrl(buyer.url());
+    expect(landing.ok).toBe(true);
+    const fail = new URL(landing.ok ? landing.payload.callbacks.fail : '');
+    fail.searchParams.delete('card2crypto-return');
+    const orderPay = fail.href;
+
+    await blockPartner(true);
+    try {
+      // The buyer pays the order again from its payment page: not sent to the service's "Partner blocked" page,
+      // but back to the order, told in plain words.
+      await buyer.goto(orderPay, { waitUntil: 'domcontentloaded' });
+      await buyer.locator('#payment_method_card2crypto').check({ force: true });
+      await buyer.locator('#place_order').click();
+      await buyer.waitForURL(/order-pay\/\d+/, { timeout: 180_000 });
+      await expect(told(buyer)).toBeVisible({ timeout: 60_000 });
+      expect(buyer.url()).not.toContain('/landing/');
+      expect(buyer.url()).not.toContain('card2crypto-unavailable');
+      await expect(buyer.getByText(/Partner blocked/i)).toHaveCount(0);
+      await expect(buyer.locator('#payment_method_card2crypto')).toHaveCount(0);
+
+      // The embedded order's page asks for widget settings again: the buyer is sent to the order's payment page, told.
+      await embedded.reload({ waitUntil: 'domcontentloaded' });
+      await embedded.waitForURL(/order-pay\/\d+\/\?pay_for_order=true/, { timeout: 180_000 });
+      await expect(told(embedded)).toBeVisible({ timeout: 60_000 });
+      await expect(embedded.getByText(/Partner blocked/i)).toHaveCount(0);
+      await expect(embedded.locator('#payment_method_card2crypto')).toHaveCount(0);
+      await embedded.close();
+
+      // The checkouts no longer offer the method.
+      await openBlockCheckout(buyer);
+      await expect(noMethods(buyer)).toBeVisible({ timeout: 120_000 });
+      await expect(cardMethod(buyer)).toHaveCount(0);
+      await buyer.goto(classic, { waitUntil: 'domcontentloaded' });
+      await expect(noMethods(buyer)).toBeVisible({ timeout: 120_000 });
+      await expect(buyer.locator('#payment_method_card2crypto')).toHaveCount(0);
+
+      // The owner sees why: one line in the status box, and in the admin notice elsewhere.
+      await admin.goto(SETTINGS(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
+      const line = admin.locator('.card2crypto-status-box [data-card2crypto="service-refused"]');
+      await expect(line).toContainText('Card payment is withdrawn from the checkout');
+      await expect(line).toContainText('blocked this partner');
+      await admin.goto(`${store.storeUrl}/wp-admin/index.php`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
+      await expect(admin.locator('.card2crypto-callback-health [data-card2crypto="service-refused"]')).toContainText(
+        'Card payment is withdrawn from the checkout',
+      );
+    } finally {
+      await blockPartner(false);
+    }
+
+    // The service accepts the store again: after the refused state's lifetime (one minute) the checkout asks again
+    // and offers the method, with nothing for the owner to do.
+    await expect
+      .poll(
+        async () => {
+          await openBlockCheckout(buyer);
+          return cardMethod(buyer).count();
+        },
+        { timeout: 300_000, intervals: [15_000], message: 'the card method is offered again' },
+      )
+      .toBeGreaterThan(0);
+    await buyer.goto(classic, { waitUntil: 'domcontentloaded' });
+    await expect(buyer.locator('#payment_method_card2crypto')).toBeAttached({ timeout: 120_000 });
+    await admin.goto(SETTINGS(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
+    await expect(admin.locator('[data-card2crypto="service-refused"]')).toHaveCount(0);
+    await expect(admin.locator('[data-card2crypto="connection"]')).toContainText('Connected');
+    await buyer.close();
+  });
+});

@@ -1,0 +1,222 @@
+<?php
+/**
+ * Whether the service accepts this store, kept as one cached state (an
+ * option: ok or refused, with the owner's reason, the time and the
+ * credentials it was found with), so that a service that refuses the store
+ * (blocked partner, wrong secret or token, unreachable address) withdraws
+ * the payment method instead of sending buyers to a dead end.
+ *
+ * - Checkout pages read the state; only when it is older than its lifetime
+ *   (ok: 5 minutes, refused: 1 minute) does one request ask again, with
+ *   Settings_Status's signed params check, while the others keep the
+ *   previous answer. So the method comes back on its own once the service
+ *   accepts the store again.
+ * - A real request (landing route, widget settings, fixed rate,
+ *   reconciliation) whose refusal means the store itself is refused (wrong
+ *   signature, blocked or unknown partner) marks the state refused at once.
+ *   A per-operation error (400, 429, 500) never does.
+ * - Before the buyer is sent to the service (landing route, widget
+ *   settings) one real signed request is made: the fixed rate's calculate
+ *   when the owner fixes rates, else a fresh params check.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout;
+
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Service_Health {
+
+	const OPTION  = 'card2crypto_checkout_service_health';
+	const OK      = 'ok';
+	const REFUSED = 'refused';
+	const STALE   = 'stale';
+
+	/** Seconds an accepted state is trusted before checkout pages ask again. */
+	const LIFETIME_OK = 300;
+	/** Seconds a refused state is trusted: then the service is asked again, so the method comes back on its own. */
+	const LIFETIME_REFUSED = 60;
+
+	/** The credentials and address a state was found with (the status check's cache key too). */
+	public static function fingerprint( Config $config ): string {
+		return md5( $config->base_url() . "\n" . $config->token() . "\n" . hash( 'sha256', $config->secret() ) );
+	}
+
+	/**
+	 * What a stored state says now: ok, refused, or stale (none, other
+	 * credentials, older than its lifetime, or from the future).
+	 *
+	 * @param array|null $state  The stored state.
+	 * @param int|null   $ok_age Seconds an accepted state is trusted (LIFETIME_OK by default; 0: ask again).
+	 */
+	public static function decide( $state, string $fingerprint, int $now, ?int $ok_age = null ): string {
+		if ( ! is_array( $state ) || ( $state['key'] ?? '' ) !== $fingerprint || ! isset( $state['state'], $state['at'] ) ) {
+			return self::STALE;
+		}
+		$refused = self::REFUSED === $state['state'];
+		$age     = $now - (int) $state['at'];
+		$life    = $refused ? self::LIFETIME_REFUSED : ( $ok_age ?? self::LIFETIME_OK );
+		if ( $age < 0 || $age >= $life ) {
+			return self::STALE;
+		}
+		return $refused ? self::REFUSED : self::OK;
+	}
+
+	/** @return array{state?: string, reason?: string, at?: int, key?: string}|null */
+	public static function state(): ?array {
+		$state = get_option( self::OPTION, null );
+		return is_array( $state ) ? $state : null;
+	}
+
+	/**
+	 * Whether the method may be offered: from the cached state, asking the
+	 * service only when it is stale. A store without credentials is not
+	 * this class's concern (the settings checks withdraw it).
+	 */
+	public static function available( Config $config, ?int $now = null ): bool {
+		if ( '' === $config->token() || '' === $config->secret() ) {
+			return true;
+		}
+		return self::REFUSED !== self::current( $config, $now ?? time(), null );
+	}
+
+	/**
+	 * Before a payment starts: true when the service accepts the store,
+	 * asking it when the state is older than $ok_age (a refused state within
+	 * its lifetime is not asked again).
+	 */
+	public static function confirm( Config $config, int $ok_age, ?int $now = null ): bool {
+		return self::REFUSED !== self::current( $config, $now ?? time(), $ok_age );
+	}
+
+	/**
+	 * Before the buyer is sent to the service (landing route, widget
+	 * settings): one real signed request. The fixed rate's calculate is that
+	 * request when rates are fixed (Payments::fixed_rate() reports its
+	 * refusal); else a fresh params check.
+	 *
+	 * @throws Service_Refused When the service refuses the store.
+	 */
+	public static function before_sending( Config $config ): void {
+		if ( ! self::confirm( $config, $config->fix_rate() ? self::LIFETIME_OK : 0 ) ) {
+			throw new Service_Refused( self::buyer_message() );
+		}
+	}
+
+	/** The state now, asking the service when it is stale. */
+	private static function current( Config $config, int $now, ?int $ok_age ): string {
+		$key      = self::fingerprint( $config );
+		$state    = self::state();
+		$decision = self::decide( $state, $key, $now, $ok_age );
+		if ( self::STALE !== $decision ) {
+			return $decision;
+		}
+		if ( null !== $state && ( $state['key'] ?? '' ) === $key && isset( $state['state'] ) ) {
+			// Other requests keep the previous answer while this one asks.
+			$state['at'] = $now;
+			self::write( $state );
+		}
+		// A fresh signed params request; its answer is recorded (record_check()).
+		Settings_Status::check( $config, true );
+		$after = self::state();
+		// An answer that says nothing about the store (a 429 or 500) leaves the previous answer, or the method offered.
+		return null !== $after && ( $after['key'] ?? '' ) === $key && self::REFUSED === ( $after['state'] ?? '' ) ? self::REFUSED : self::OK;
+	}
+
+	/**
+	 * Records what a params check found (Settings_Status::check()): accepted,
+	 * or refused when the service refuses the store or cannot be reached.
+	 * Other errors leave the state as it was.
+	 */
+	public static function record_check( Config $config, ?\Throwable $error, ?int $now = null ): void {
+		if ( null === $error ) {
+			self::record( $config, self::OK, '', $now );
+		} elseif ( self::refuses_store( $error ) || self::unreachable( $error ) ) {
+			self::record( $config, self::REFUSED, Settings_Status::refusal( $error )['why'], $now );
+		}
+	}
+
+	/**
+	 * A real request failed: when the failure means the service refuses the
+	 * store, the state is marked refused at once. True when it was.
+	 */
+	public static function saw( Config $config, \Throwable $error, ?int $now = null ): bool {
+		if ( ! self::refuses_store( $error ) ) {
+			return false;
+		}
+		self::record( $config, self::REFUSED, Settings_Status::refusal( $error )['why'], $now );
+		// The status box asks again rather than showing a cached "Connected".
+		delete_transient( Settings_Status::cache_key( $config ) );
+		return true;
+	}
+
+	/** Wrong signature, blocked or unknown partner, or an answer not signed with our secret. */
+	public static function refuses_store( \Throwable $error ): bool {
+		if ( ! $error instanceof Partner_Api_Exception ) {
+			return false;
+		}
+		return Partner_Api_Exception::BAD_SIGNATURE === $error->kind
+			|| ( Partner_Api_Exception::HTTP === $error->kind && in_array( $error->status, array( 401, 403, 404 ), true ) );
+	}
+
+	/** No answer, or not the service's answer, or settings that cannot call it. */
+	public static function unreachable( \Throwable $error ): bool {
+		if ( ! $error instanceof Partner_Api_Exception ) {
+			return true;
+		}
+		return in_array( $error->kind, array( Partner_Api_Exception::NETWORK, Partner_Api_Exception::TIMEOUT, Partner_Api_Exception::INVALID_RESPONSE ), true );
+	}
+
+	private static function record( Config $config, string $state, string $reason, ?int $now ): void {
+		$key      = self::fingerprint( $config );
+		$previous = self::state();
+		$changed  = null === $previous || ( $previous['key'] ?? '' ) !== $key || ( $previous['state'] ?? '' ) !== $state;
+		self::write(
+			array(
+				'state'  => $state,
+				'reason' => $reason,
+				'at'     => $now ?? time(),
+				// When the service first refused (kept while it still does), for the owner.
+				'since'  => self::REFUSED === $state && ! $changed && isset( $previous['since'] ) ? (int) $previous['since'] : ( $now ?? time() ),
+				'key'    => $key,
+			)
+		);
+		if ( $changed && self::REFUSED === $state ) {
+			Log::warning( 'The service refuses this store; card payment is withdrawn from the checkout until it accepts it again: ' . $reason );
+		} elseif ( $changed && null !== $previous && self::REFUSED === ( $previous['state'] ?? '' ) ) {
+			Log::info( 'The service accepts this store again; card payment is offered again.' );
+		}
+	}
+
+	private static function write( array $state ): void {
+		try {
+			update_option( self::OPTION, $state, true );
+		} catch ( \Throwable $e ) {
+			// Never in the way of a page or a payment.
+			unset( $e );
+		}
+	}
+
+	/** What a buyer is told: plain words, never the service's message. */
+	public static function buyer_message(): string {
+		return __( 'Card payment is unavailable right now. Please choose another payment method.', 'card2crypto-checkout' );
+	}
+
+	/** The owner's line while the method is withdrawn for these settings, else null. */
+	public static function owner_line( Config $config ): ?string {
+		$state = self::state();
+		if ( null === $state || self::REFUSED !== ( $state['state'] ?? '' ) || ( $state['key'] ?? '' ) !== self::fingerprint( $config ) ) {
+			return null;
+		}
+		$format = get_option( 'date_format' ) . ' ' . get_option( 'time_format' );
+		return sprintf(
+			/* translators: 1: date and time, 2: why the service refuses the store */
+			__( 'Card payment is withdrawn from the checkout: the service refuses this store (since %1$s: %2$s). The store asks again every minute and offers card payment again as soon as the service accepts it.', 'card2crypto-checkout' ),
+			(string) wp_date( (string) $format, (int) ( $state['since'] ?? $state['at'] ?? time() ) ),
+			(string) ( $state['reason'] ?? '' )
+		);
+	}
+}

@@ -1,0 +1,152 @@
+/**
+ * The live thank-you page (src/order-received.ts) against Order_View's
+ * section as PHP renders it: it asks the payment-state route with back-off
+ * (2 s growing to 15 s), puts the store's words in place, stops at a final
+ * state (with the pay link after a failure), keeps asking through errors,
+ * and after 10 minutes stops and says so. Timers are jest's; fetch answers
+ * from a list.
+ */
+import { FIRST_DELAY, GIVE_UP_AFTER, MAX_DELAY, nextDelay, watch, type OrderReceivedConfig, type PaymentState } from '../../src/order-received';
+
+const CONFIG: OrderReceivedConfig = {
+  rest: 'https://shop.test/wp-json/card2crypto/v1/orders/7/payment-state?key=wc_order_k',
+  i18n: { pay: 'Pay again', stopped: 'This page has stopped checking for updates.' },
+};
+const WAITING: PaymentState = { state: 'waiting', final: false, message: 'Waiting for the payment.' };
+const PROCESSING: PaymentState = { state: 'processing', final: false, message: 'Your payment is being processed.' };
+const PAID: PaymentState = { state: 'paid', final: true, message: 'Paid. The bitcoin was sent to the store.' };
+const FAILED: PaymentState = {
+  state: 'failed',
+  final: true,
+  message: 'Your card payment was declined.',
+  pay_url: 'https://shop.test/checkout/order-pay/7/?pay_for_order=true&key=wc_order_k',
+};
+
+type Reply = PaymentState | { status: number } | 'network';
+let replies: Reply[] = [];
+let asked: number[] = [];
+let fetchMock: jest.Mock;
+
+function section(): HTMLElement {
+  document.body.innerHTML = `<section class="card2crypto-payment-state"><h2>Card payment</h2>
+    <p class="card2crypto-payment-words" data-state="waiting" role="status" aria-live="polite">${WAITING.message}</p>
+    <p class="card2crypto-payment-pay" hidden></p></section>`;
+  return document.querySelector<HTMLElement>('.card2crypto-payment-state')!;
+}
+const words = () => document.querySelector<HTMLElement>('.card2crypto-payment-words')!;
+const pay = () => document.querySelector<HTMLElement>('.card2crypto-payment-pay')!;
+
+beforeEach(() => {
+  jest.useFakeTimers();
+  replies = [];
+  asked = [];
+  const start = Date.now();
+  fetchMock = jest.fn(async (url: string, init: RequestInit) => {
+    if (url !== CONFIG.rest || init.cache !== 'no-store') {
+      // Swallowed by the script like a network error: its words never change, so the test fails.
+      throw new Error(`asked ${url} with cache ${String(init.cache)}`);
+    }
+    asked.push(Date.now() - start);
+    const reply = replies.shift() ?? WAITING;
+    if (reply === 'network') {
+      throw new TypeError('Failed to fetch');
+    }
+    const status = 'status' in reply ? reply.status : 200;
+    return { ok: status < 300, status, json: async () => ('status' in reply ? { code: 'x', message: 'Nope' } : reply) };
+  });
+  global.fetch = fetchMock as unknown as typeof fetch;
+});
+afterEach(() => {
+  jest.useRealTimers();
+});
+
+test('the waits grow from 2 s by half again up to 15 s', () => {
+  const waits = [FIRST_DELAY];
+  while (waits.length < 8) {
+    waits.push(nextDelay(waits[waits.length - 1]!));
+  }
+  expect(waits).toEqual([2000, 3000, 4500, 6750, 10125, 15000, 15000, 15000]);
+  expect(MAX_DELAY).toBe(15_000);
+});
+
+test('asks with back-off, puts each answer in place, stops at paid', async () => {
+  replies = [WAITING, PROCESSING, PROCESSING, PAID];
+  watch(CONFIG, section());
+  await jest.advanceTimersByTimeAsync(1_999);
+  expect(fetchMock).not.toHaveBeenCalled();
+  await jest.advanceTimersByTimeAsync(1);
+  expect(asked).toEqual([2000]);
+  expect(words()).toHaveTextContent(WAITING.message);
+  await jest.advanceTimersByTimeAsync(3000);
+  expect(asked).toEqual([2000, 5000]);
+  expect(words()).toHaveTextContent(PROCESSING.message);
+  expect(words().dataset.state).toBe('processing');
+  await jest.advanceTimersByTimeAsync(4500 + 6750);
+  expect(asked).toEqual([2000, 5000, 9500, 16250]);
+  expect(words()).toHaveTextContent(PAID.message);
+  expect(words().dataset.state).toBe('paid');
+  expect(pay()).not.toBeVisible();
+  // Final: never asked again.
+  await jest.advanceTimersByTimeAsync(GIVE_UP_AFTER);
+  expect(fetchMock).toHaveBeenCalledTimes(4);
+  expect(words()).not.toHaveTextContent(CONFIG.i18n.stopped);
+});
+
+test('a failure shows what happened and the order pay link; a link that is not http(s) is never made', async () => {
+  replies = [FAILED];
+  watch(CONFIG, section());
+  await jest.advanceTimersByTimeAsync(FIRST_DELAY);
+  expect(words()).toHaveTextContent(FAILED.message);
+  const link = pay().querySelector('a')!;
+  expect(pay()).toBeVisible();
+  expect(link).toHaveAttribute('href', FAILED.pay_url);
+  expect(link).toHaveTextContent('Pay again');
+  await jest.advanceTimersByTimeAsync(GIVE_UP_AFTER);
+  expect(fetchMock).toHaveBeenCalledTimes(1);
+
+  replies = [{ ...FAILED, pay_url: 'javascript:alert(1)' }];
+  watch(CONFIG, section());
+  await jest.advanceTimersByTimeAsync(FIRST_DELAY);
+  expect(words()).toHaveTextContent(FAILED.message);
+  expect(pay().querySelector('a')).toBeNull();
+  expect(pay()).not.toBeVisible();
+});
+
+test('errors and odd answers change nothing and it keeps asking; after 10 minutes it stops and says so', async () => {
+  replies = ['network', { status: 503 }, { status: 404 }, { state: 'x' } as unknown as PaymentState, PROCESSING];
+  watch(CONFIG, section());
+  await jest.advanceTimersByTimeAsync(2000 + 3000 + 4500 + 6750);
+  expect(fetchMock).toHaveBeenCalledTimes(4);
+  expect(words()).toHaveTextContent(WAITING.message);
+  await jest.advanceTimersByTimeAsync(10125);
+  expect(words()).toHaveTextContent(PROCESSING.message);
+  await jest.advanceTimersByTimeAsync(GIVE_UP_AFTER);
+  const calls = fetchMock.mock.calls.length;
+  expect(asked[asked.length - 1]).toBeLessThanOrEqual(GIVE_UP_AFTER);
+  // 2 + 3 + 4.5 + 6.75 + 10.125 s, then every 15 s: about 45 questions in 10 minutes, not hundreds.
+  expect(calls).toBeGreaterThan(35);
+  expect(calls).toBeLessThan(50);
+  // The last answer (the list's end: waiting) and then that it stopped.
+  expect(words()).toHaveTextContent(`${WAITING.message} ${CONFIG.i18n.stopped}`);
+  await jest.advanceTimersByTimeAsync(GIVE_UP_AFTER);
+  expect(fetchMock).toHaveBeenCalledTimes(calls);
+});
+
+test('runs by itself only on a page that hands it its data', async () => {
+  section();
+  jest.isolateModules(() => {
+    require('../../src/order-received');
+  });
+  await jest.advanceTimersByTimeAsync(GIVE_UP_AFTER);
+  expect(fetchMock).not.toHaveBeenCalled();
+
+  (window as unknown as { card2cryptoOrderReceived: OrderReceivedConfig }).card2cryptoOrderReceived = CONFIG;
+  replies = [PAID];
+  jest.isolateModules(() => {
+    require('../../src/order-received');
+  });
+  await jest.advanceTimersByTimeAsync(FIRST_DELAY);
+  expect(fetchMock).toHaveBeenCalledTimes(1);
+  expect(words()).toHaveTextContent(PAID.message);
+  delete (window as unknown as { card2cryptoOrderReceived?: OrderReceivedConfig }).card2cryptoOrderReceived;
+});

@@ -1,0 +1,85 @@
+<?php
+/**
+ * Asks Order_View's payment-state route (Order_View::rest_state()) without
+ * WordPress (fakes in wordpress-fakes.php) and prints each answer: status,
+ * data, headers, and whether the request wrote anything (order saves, notes,
+ * status; attempt rows) or asked the service.
+ *
+ * Input /work/scenario.json: {settings, order, attempts, requests}; each
+ * request {order_id, key, order_status?, method?, attempt?: {status, status_code, mismatch?}}
+ * (order_status, method and attempt: the store's state before the request).
+ */
+
+require __DIR__ . '/wordpress-fakes.php';
+
+use Card2Crypto\Checkout\Order_View;
+
+/** Gateway::ID is read, so the gateway class is loaded. */
+class WC_Payment_Gateway {
+}
+class WP_Error {
+	public $code;
+	public $message;
+	public $data;
+	public function __construct( $code = '', $message = '', $data = '' ) {
+		$this->code    = $code;
+		$this->message = $message;
+		$this->data    = $data;
+	}
+}
+
+/** A route request's parameters, read as WordPress's WP_REST_Request reads them ($request['key']). */
+class C2C_Route_Request extends WP_REST_Request implements ArrayAccess {
+	private $params;
+	public function __construct( array $params ) {
+		parent::__construct( '', array() );
+		$this->params = $params;
+	}
+	#[\ReturnTypeWillChange]
+	public function offsetExists( $offset ) {
+		return isset( $this->params[ $offset ] );
+	}
+	#[\ReturnTypeWillChange]
+	public function offsetGet( $offset ) {
+		return $this->params[ $offset ] ?? null;
+	}
+	#[\ReturnTypeWillChange]
+	public function offsetSet( $offset, $value ) {
+		$this->params[ $offset ] = $value;
+	}
+	#[\ReturnTypeWillChange]
+	public function offsetUnset( $offset ) {
+		unset( $this->params[ $offset ] );
+	}
+}
+
+$results = array();
+foreach ( $scenario['requests'] as $request ) {
+	if ( isset( $request['order_status'] ) ) {
+		$order->status = $request['order_status'];
+	}
+	if ( isset( $request['method'] ) ) {
+		$order->meta['_payment_method'] = $request['method'];
+	}
+	if ( isset( $request['attempt'] ) ) {
+		$GLOBALS['wpdb']->query( $GLOBALS['wpdb']->prepare( 'UPDATE wp_card2crypto_attempts SET status = %s, status_code = %d, mismatch = %d', $request['attempt']['status'], $request['attempt']['status_code'], empty( $request['attempt']['mismatch'] ) ? 0 : 1 ) );
+	}
+	$before          = serialize( array( $order->status, $order->meta, $order->notes, $order->saves, $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' ) ) );
+	$service->calls  = array();
+	$response        = Order_View::rest_state( new C2C_Route_Request( array( 'order_id' => $request['order_id'], 'key' => $request['key'] ) ) );
+	$after           = serialize( array( $order->status, $order->meta, $order->notes, $order->saves, $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' ) ) );
+	$results[]       = ( $response instanceof WP_Error
+		? array(
+			'status' => $response->data['status'],
+			'error'  => $response->code,
+		)
+		: array(
+			'status'  => $response->status,
+			'data'    => $response->data,
+			'headers' => (object) $response->headers,
+		) ) + array(
+			'wrote'         => $before !== $after,
+			'service_calls' => count( $service->calls ),
+		);
+}
+c2c_test_output( $results );
