@@ -28,7 +28,7 @@
  * several minutes. Needs WooCommerce (WOOCOMMERCE_DIR or the harness cache);
  * without it every test is skipped with the reason.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { createHash } from 'node:crypto';
@@ -49,6 +49,8 @@ const KEYS = [
 ];
 const CHECKOUT_OPTION = 'woocommerce_card2crypto_settings';
 const SECRET_OPTIONS = ['card2crypto_checkout_partner_secret', 'card2crypto_widget_partner_secret'];
+/** Whether the service accepts the store, as the checkout last found (Service_Health). */
+const SERVICE_HEALTH_OPTION = 'card2crypto_checkout_service_health';
 
 /** Every form a secret could take in an answer: as is, JSON-escaped, URL-encoded, base64. */
 function secretForms(secret: string): string[] {
@@ -530,11 +532,25 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     }
   });
 
-  /** The checkout configured for orders in EUR (the suite's settings name no currency: WooCommerce's default would be refused). */
-  const payInEuro = async () => {
+  /**
+   * The checkout configured for orders in EUR (the suite's settings name no currency: WooCommerce's default
+   * would be refused), its service one that accepts the store: a payment starts only while the service
+   * accepts the store (Service_Health asks it first), so the store's secret is the one the fake service
+   * signs with and no earlier refusal is remembered. All put back after the test. Returns the secret.
+   */
+  const payInEuro = async (t: TestContext) => {
     const settings = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    const secret = await site.probe<{ value: string }>({ action: 'get_option', name: SECRET_OPTIONS[0] });
+    const forget = () => site.probe({ action: 'delete_option', name: SERVICE_HEALTH_OPTION });
     await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...settings, store_currency: 'EUR', fix_rate: 'no' } });
-    return (await site.probe<{ value: string }>({ action: 'get_option', name: SECRET_OPTIONS[0] })).value;
+    await site.probe({ action: 'set_option', name: SECRET_OPTIONS[0], value: { value: API_SECRET } });
+    await forget();
+    t.after(async () => {
+      await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: settings });
+      await site.probe({ action: 'set_option', name: SECRET_OPTIONS[0], value: secret });
+      await forget();
+    });
+    return API_SECRET;
   };
   interface Attempts {
     current: string;
@@ -545,7 +561,7 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     if (skip) {
       return t.skip(skip);
     }
-    const secret = await payInEuro();
+    const secret = await payInEuro(t);
     const order = await site.probe<{ id: number; key: string }>({ action: 'create_order', currency: 'EUR', total: '79.00' });
     /** The buyer's browser follows the landing link: the signed widget settings it is sent away with. */
     const land = async () => {
@@ -584,7 +600,7 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     if (skip) {
       return t.skip(skip);
     }
-    const secret = await payInEuro();
+    const secret = await payInEuro(t);
     const order = await site.probe<{ id: number; key: string; nonce: string }>({ action: 'create_order', currency: 'EUR', total: '79.00' });
     const start = () =>
       fetch(`${site.url}/wp-json/card2crypto/v1/orders/${order.id}/widget-settings`, {
