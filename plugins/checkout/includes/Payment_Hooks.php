@@ -16,6 +16,7 @@ final class Payment_Hooks {
 	public static function register(): void {
 		add_action( 'init', array( Operation_Store::class, 'maybe_install' ), 5 );
 		Reconciler::register();
+		Service_Health::register();
 		Order_View::register();
 		Manual_Refunds::register();
 		Test_Mode::register();

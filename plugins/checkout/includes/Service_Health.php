@@ -6,11 +6,12 @@
  * (blocked partner, wrong secret or token, unreachable address) withdraws
  * the payment method instead of sending buyers to a dead end.
  *
- * - Checkout pages read the state; only when it is older than its lifetime
- *   (ok: 5 minutes, refused: 1 minute) does one request ask again, with
- *   Settings_Status's signed params check, while the others keep the
- *   previous answer. So the method comes back on its own once the service
- *   accepts the store again.
+ * - Checkout pages only read the state. When it is older than its lifetime
+ *   (ok: 5 minutes, refused: 1 minute) they queue one background check
+ *   (Action Scheduler, the Settings_Status signed params request) and keep
+ *   the previous answer meanwhile: an unreachable service must not hold a
+ *   buyer's page for the client's whole timeout. So the method comes back on
+ *   its own, within a minute or two, once the service accepts the store.
  * - A real request (landing route, widget settings, fixed rate,
  *   reconciliation) whose refusal means the store itself is refused (wrong
  *   signature, blocked or unknown partner) marks the state refused at once.
@@ -39,6 +40,14 @@ final class Service_Health {
 	const LIFETIME_OK = 300;
 	/** Seconds a refused state is trusted: then the service is asked again, so the method comes back on its own. */
 	const LIFETIME_REFUSED = 60;
+
+	/** The background check's Action Scheduler hook and group. */
+	const HOOK  = 'card2crypto_checkout_health_check';
+	const GROUP = 'card2crypto-checkout';
+
+	public static function register(): void {
+		add_action( self::HOOK, array( self::class, 'run_check' ) );
+	}
 
 	/** The credentials and address a state was found with (the status check's cache key too). */
 	public static function fingerprint( Config $config ): string {
@@ -72,15 +81,55 @@ final class Service_Health {
 	}
 
 	/**
-	 * Whether the method may be offered: from the cached state, asking the
-	 * service only when it is stale. A store without credentials is not
-	 * this class's concern (the settings checks withdraw it).
+	 * Whether the method may be offered: from the cached state, never asking
+	 * the service on the page's time. A stale state queues a background
+	 * check and keeps its answer meanwhile (none yet: offered). A store
+	 * without credentials is not this class's concern (the settings checks
+	 * withdraw it).
 	 */
 	public static function available( Config $config, ?int $now = null ): bool {
 		if ( '' === $config->token() || '' === $config->secret() ) {
 			return true;
 		}
-		return self::REFUSED !== self::current( $config, $now ?? time(), null );
+		$key   = self::fingerprint( $config );
+		$state = self::state();
+		if ( self::STALE === self::decide( $state, $key, $now ?? time() ) ) {
+			self::check_later();
+		}
+		return ! ( null !== $state && ( $state['key'] ?? '' ) === $key && self::REFUSED === ( $state['state'] ?? '' ) );
+	}
+
+	/**
+	 * Queues one background check (at most one waits at a time). Without
+	 * Action Scheduler (WooCommerce not loaded) there is no checkout to
+	 * protect, so nothing is asked.
+	 */
+	private static function check_later(): void {
+		if ( ! function_exists( 'as_enqueue_async_action' ) || ! function_exists( 'as_has_scheduled_action' ) ) {
+			return;
+		}
+		try {
+			if ( ! as_has_scheduled_action( self::HOOK, array(), self::GROUP ) ) {
+				as_enqueue_async_action( self::HOOK, array(), self::GROUP );
+			}
+		} catch ( \Throwable $e ) {
+			// Never in the way of a page: the next view queues it again.
+			Log::debug( 'The service check could not be queued: ' . $e->getMessage() );
+		}
+	}
+
+	/**
+	 * The background check (Action Scheduler): asks the service when the
+	 * state is still stale (a payment start may have asked meanwhile).
+	 */
+	public static function run_check(): void {
+		$config = Config::load();
+		if ( '' === $config->token() || '' === $config->secret() ) {
+			return;
+		}
+		if ( self::STALE === self::decide( self::state(), self::fingerprint( $config ), time() ) ) {
+			Settings_Status::check( $config, true );
+		}
 	}
 
 	/**

@@ -13,9 +13,11 @@
  * - "reconcile": {answers} Reconciler::check() with the configured client; the log.
  * - "service_health": Service_Health::decide() on fixed states ("decide"), then
  *   {steps: [{do, answers?, seconds?}]}: do is "available", "confirm" (ok_age 0),
- *   "before_sending", "fixed_rate", "reconcile" (a real request), "age" (the
- *   state's time moved back by seconds) or "status_box" (the status check, cached);
- *   after each: the result, the service calls, the state and the owner's line.
+ *   "before_sending", "fixed_rate", "landing_url", "reconcile" (a real request), "age" (the
+ *   state's time moved back by seconds), "status_box" (the status check, cached)
+ *   or "run_queue" (the background checks queued so far run, as Action Scheduler
+ *   would); after each: the result, the service calls, the state, the owner's
+ *   line and how many background checks wait.
  */
 
 require __DIR__ . '/wordpress-fakes.php';
@@ -38,6 +40,15 @@ function update_option( $name, $value, $autoload = null ) {
 	$GLOBALS['c2c_options'][ $name ] = $value;
 	return true;
 }
+// Action Scheduler, as far as Service_Health uses it: a list of queued hooks.
+$GLOBALS['c2c_queued'] = array();
+function as_has_scheduled_action( $hook, $args = null, $group = '' ) {
+	return in_array( $hook, $GLOBALS['c2c_queued'], true );
+}
+function as_enqueue_async_action( $hook, $args = array(), $group = '', $unique = false ) {
+	$GLOBALS['c2c_queued'][] = $hook;
+	return count( $GLOBALS['c2c_queued'] );
+}
 function _n( $single, $plural, $number, $domain = '' ) {
 	return 1 === (int) $number ? $single : $plural;
 }
@@ -46,6 +57,11 @@ function remove_filter() {
 }
 function wp_date( $format, $timestamp ) {
 	return gmdate( 'Y-m-d H:i', $timestamp );
+}
+if ( ! function_exists( 'add_query_arg' ) ) {
+	function add_query_arg( $key, $value, $url ) {
+		return $url . ( false === strpos( $url, '?' ) ? '?' : '&' ) . $key . '=' . $value;
+	}
 }
 function wp_parse_url( $url, $component = -1 ) {
 	return parse_url( $url, $component );
@@ -189,11 +205,24 @@ switch ( $scenario['case'] ) {
 					case 'fixed_rate':
 						$result = Payments::fixed_rate( $attempt, $config );
 						break;
+					case 'landing_url':
+						$result = Payments::landing_url( $order, $attempt, $config );
+						break;
 					case 'reconcile':
 						$result = Reconciler::check( $order, $attempt, 'reconcile' )['ok'];
 						break;
 					case 'status_box':
 						$result = Settings_Status::check( $config );
+						break;
+					case 'run_queue':
+						$queued                = $GLOBALS['c2c_queued'];
+						$GLOBALS['c2c_queued'] = array();
+						foreach ( $queued as $hook ) {
+							if ( Service_Health::HOOK === $hook ) {
+								Service_Health::run_check();
+							}
+						}
+						$result = count( $queued );
 						break;
 					case 'age':
 						$moved       = get_option( Service_Health::OPTION );
@@ -211,6 +240,7 @@ switch ( $scenario['case'] ) {
 				'state'  => null === $now_state ? null : $now_state['state'],
 				'reason' => null === $now_state ? null : $now_state['reason'],
 				'owner'  => Service_Health::owner_line( $config ),
+				'queued' => count( $GLOBALS['c2c_queued'] ),
 			);
 		}
 		$results = array(
