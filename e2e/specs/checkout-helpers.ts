@@ -189,6 +189,17 @@ export async function loginAsAdmin(page: Page, store: RunningStore): Promise<voi
   await page.waitForURL(/wp-admin/, { timeout: 240_000 });
 }
 
+/**
+ * WooCommerce 11 celebrates a store's first paid orders with a full-screen overlay on the order
+ * screen ("Cha-ching! Order number one"), which takes every click: whenever it shows on `page`,
+ * the owner closes it with "Don't show again" (Playwright runs this before each action and assertion).
+ */
+export async function dismissOrderMilestones(page: Page): Promise<void> {
+  await page.addLocatorHandler(page.locator('#woo-egg-overlay'), async (overlay) => {
+    await overlay.getByRole('button', { name: "Don't show again" }).click();
+  });
+}
+
 export interface AdminOrderView {
   status: string;
   notes: string[];

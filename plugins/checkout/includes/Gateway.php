@@ -221,10 +221,18 @@ class Gateway extends \WC_Payment_Gateway {
 	/**
 	 * Offered at checkout only when enabled, completely configured, able to
 	 * take this order, and while the service accepts the store (Service_Health:
-	 * a cached state, asked again only when it is stale).
+	 * a cached state, refreshed by a background check when it is stale).
 	 */
 	public function is_available() {
 		return parent::is_available() && array() === Plugin::settings()->problems() && $this->can_take_payment() && Service_Health::available( Config::load() );
+	}
+
+	/**
+	 * Whether payments go to the sandbox. WooCommerce's payments list asks
+	 * gateways this and shows its own "Test mode" badge for true.
+	 */
+	public function is_test_mode(): bool {
+		return Test_Mode::active();
 	}
 
 	/**
