@@ -48,6 +48,8 @@ test.describe('embedded widget on the order-pay page', () => {
       const { settings } = JSON.parse(signed) as { settings: Record<string, unknown> };
       expect(settings.partner_operation_id).toMatch(new RegExp(`^wc-${orderId}-[0-9a-f]{24}$`));
       expect(settings.to_currency).toBe('BTC');
+      // Fixed rates are the default: the widget runs on a rate fixed just now, amount and currencies locked.
+      expect(typeof settings.calculation_id).toBe('string');
       expect(typeof settings.signature).toBe('string');
       expect(Math.abs(Number(settings.timestamp) - Date.now())).toBeLessThan(120_000);
       expect(signed.includes(secret)).toBe(false);

@@ -60,8 +60,13 @@ test.describe('a failed payment is told at once', () => {
 
       await status.getByRole('button', { name: 'Try again' }).click();
       await expect.poll(() => signed.length, { timeout: 120_000 }).toBe(2);
-      const [first, second] = await Promise.all(signed.map(async (t) => (JSON.parse(await t) as { settings: { partner_operation_id: string } }).settings));
+      const [first, second] = await Promise.all(
+        signed.map(async (t) => (JSON.parse(await t) as { settings: { partner_operation_id: string; calculation_id?: string } }).settings),
+      );
       expect(second!.partner_operation_id).not.toBe(first!.partner_operation_id);
+      // Fixed rates (the default): a fresh rate too.
+      expect(typeof second!.calculation_id).toBe('string');
+      expect(second!.calculation_id).not.toBe(first!.calculation_id);
       await expect(buyer.locator(WIDGET)).toBeAttached({ timeout: 120_000 });
       await expect(status).not.toContainText(DECLINED);
 

@@ -140,5 +140,7 @@ test.describe('the service refuses the store', () => {
     await expect(admin.locator('[data-card2crypto="service-refused"]')).toHaveCount(0);
     await expect(admin.locator('[data-card2crypto="connection"]')).toContainText('Connected');
     await buyer.close();
+    // Back to the default (fixed rates on) for the specs that follow.
+    await setSettings(admin, { fix_rate: true });
   });
 });

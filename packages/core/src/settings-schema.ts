@@ -303,8 +303,8 @@ const checkout: PluginSchema = {
     boolean(
       'fix_rate',
       'Fix the exchange rate when the order is placed',
-      'Fixes the rate with the service when the order is placed, so the bitcoin amount is known in advance. A fixed rate expires: the buyer must pay before it does.',
-      false,
+      'Fixes the rate with the service each time the buyer goes to pay, so the bitcoin amount is known in advance and the buyer cannot change the amount or the currencies in the payment window. A fixed rate expires: the buyer must pay before it does, or pay again at a fresh rate. When off, the buyer can change the amount, and an order paid for another amount is held for you to check.',
+      true,
       'payment',
     ),
     ...credentialFields(ENABLED),

@@ -157,6 +157,13 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
       req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
       req.on('end', () => {
         apiRequests.push(`${req.url} ${raw}`);
+        if (req.url === '/api/partner/operation') {
+          // No buyer ever reached this fake service: it knows no operation, as the service answers then
+          // (asked before every new payment, Buyer_Return::before_new_payment()).
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end('{"error":{"code":"invalid_parameter","field":"partner_operation_id","message":"no such operation"}}');
+          return;
+        }
         const text = '{"service_fee":0.0125}';
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(`${text.slice(0, -1)},"signature":"${sign(parseJsonLossless(text) as object, API_SECRET)}"}`);

@@ -33,6 +33,8 @@ Options:
   --rate-limit N            partner API requests a second per partner, 0 = no limit (default 20)
   --rate-lifetime SECONDS   how long a fixed rate (calculation_id) stays valid (default 600)
   --step-delay MS           pause between automatic operation steps (default 2000)
+  --unpaid-lifetime SECONDS how long an unpaid operation stays created before it ends in
+                            declined 102, the buyer left (default 3600)
   --service-fee FRACTION    partner's commission, e.g. 0.01 for 1% (default 0.01)
   --kyc-threshold-percent P purchases above P% of a currency's maximum need identity
                             verification (default 20)
@@ -81,6 +83,7 @@ export function parseCli(argv: readonly string[]): SandboxOptions | 'help' {
       'rate-limit': { type: 'string' },
       'rate-lifetime': { type: 'string' },
       'step-delay': { type: 'string' },
+      'unpaid-lifetime': { type: 'string' },
       'service-fee': { type: 'string' },
       'kyc-threshold-percent': { type: 'string' },
       prices: { type: 'string' },
@@ -113,6 +116,7 @@ export function parseCli(argv: readonly string[]): SandboxOptions | 'help' {
   set('rateLimit', positive('rate-limit', values['rate-limit'], false, true));
   set('rateLifetimeSeconds', positive('rate-lifetime', values['rate-lifetime'], false));
   set('stepDelayMs', positive('step-delay', values['step-delay'], false, true));
+  set('unpaidLifetimeSeconds', positive('unpaid-lifetime', values['unpaid-lifetime'], false));
   set('kycThresholdPercent', positive('kyc-threshold-percent', values['kyc-threshold-percent'], false));
   set('maxBodyBytes', positive('max-body-bytes', values['max-body-bytes'], true));
   if (values['service-fee'] !== undefined) {

@@ -42,6 +42,8 @@ export interface SandboxOptions {
   rateLifetimeSeconds?: number;
   /** Sandbox milliseconds between two automatic operation steps. Default 2000. */
   stepDelayMs?: number;
+  /** Sandbox seconds an unpaid operation stays created (pending 1) before it ends in declined 102. Default 3600. */
+  unpaidLifetimeSeconds?: number;
   /** Partner's commission as a decimal fraction; default "0.01" (1%). */
   serviceFee?: string;
   /** Purchases above this share of a currency's maximum need identity verification. Default 20 (%). */
@@ -103,7 +105,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       dashboard_url: `${base}/dashboard`,
     };
 
-    const operations = new Operations(store, clock, partners, { stepDelayMs: options.stepDelayMs ?? 2000, statusPageUrl: urls.status_page_url });
+    const operations = new Operations(store, clock, partners, {
+      stepDelayMs: options.stepDelayMs ?? 2000,
+      unpaidLifetimeMs: (options.unpaidLifetimeSeconds ?? 3600) * 1000,
+      statusPageUrl: urls.status_page_url,
+    });
     const callbackIp = options.callbackIp ?? (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
     const dispatcher = new CallbackDispatcher(store, clock, partners, {
       concurrency: options.callbackConcurrency ?? 8,

@@ -81,6 +81,8 @@ const CALLBACK_CODES = new Map(CALLBACK_CONDITIONS.map((c) => [c.status_code as 
 export interface OperationsOptions {
   /** Sandbox milliseconds between two automatic steps. */
   stepDelayMs: number;
+  /** Sandbox milliseconds an operation may stay created (pending 1) unpaid before it ends in declined 102 (the buyer left). Default 3600 s. */
+  unpaidLifetimeMs?: number;
   statusPageUrl: string;
 }
 
@@ -114,10 +116,14 @@ export class Operations {
     return buildOperationData(op, this.options.statusPageUrl);
   }
 
-  /** Registers a new operation: pending 1 (created). */
+  /**
+   * Registers a new operation: pending 1 (created). Unpaid, it ends in
+   * declined 102 (the buyer left) after the unpaid lifetime (--unpaid-lifetime,
+   * sandbox time): a planned step that paying replaces.
+   */
   create(input: NewOperationInput): OperationRecord {
     const now = this.clock.now();
-    return this.store.transaction(() => {
+    const created = this.store.transaction(() => {
       const op = this.store.insertOperation({
         id: randomUUID(),
         partnerToken: input.partnerToken,
@@ -138,8 +144,12 @@ export class Operations {
         createdAt: now,
       });
       this.store.addHistory({ operationId: op.id, status: 'pending', statusCode: 1, at: now, source: 'widget', note: 'operation created' });
-      return op;
+      const planned: OperationRecord = { ...op, plan: [102], nextStepAt: now + this.clock.scale(this.options.unpaidLifetimeMs ?? 3_600_000) };
+      this.store.updateOperation(planned);
+      return planned;
     });
+    this.timer.wake();
+    return created;
   }
 
   /**
@@ -289,7 +299,7 @@ export class Operations {
           continue;
         }
         try {
-          const stepped = this.apply(op, [code], 'flow', '');
+          const stepped = this.apply(op, [code], 'flow', op.statusCode === 1 && code === 102 ? 'not paid within the unpaid lifetime' : '');
           this.plan(stepped, rest);
         } catch (error) {
           // A plan step the model refuses (e.g. after a dashboard move): drop the rest of the plan.

@@ -1,7 +1,8 @@
 <?php
 /**
  * When an order's payment attempt may be reused and when a new one may be
- * started; pure, unit-tested in test/attempt-policy.test.ts.
+ * started (including what the service said about the earlier ones); pure,
+ * unit-tested in test/attempt-policy.test.ts.
  *
  * @package card2crypto-checkout
  */
@@ -38,5 +39,76 @@ final class Attempt_Policy {
 	/** Whether the order already started as many attempts as it may in the last CAP_WINDOW seconds. */
 	public static function over_cap( int $started_in_window ): bool {
 		return $started_in_window >= self::CAP;
+	}
+
+	/** before_new_payment(): no earlier payment stands in the way. */
+	const CLEAR = 'clear';
+	/** The order is paid (the service's answer was just applied). */
+	const PAID = 'paid';
+	/** Money may be moving for an earlier attempt (pending 2 on, a success the order did not take, a state we do not know). */
+	const UNDER_WAY = 'under_way';
+	/** An earlier operation is created (1) and unpaid, and its window has not ended. */
+	const OPEN = 'open';
+	/** The service could not be asked about an earlier attempt that may have an operation. */
+	const UNCONFIRMED = 'unconfirmed';
+
+	/**
+	 * Whether a new payment may start, from what the service answered just now
+	 * about each earlier attempt of the order that is not final here. Two
+	 * payments of one order may only exist once the first is final and failed:
+	 * an attempt the service does not know (the buyer never created an
+	 * operation) and a final failure do not block; an unpaid "created" 1 blocks
+	 * until its window ends (started + $window: the service ends an unpaid
+	 * operation then, docs/decisions.md); anything else blocks, and so does a
+	 * service that could not be asked. The strongest reason wins.
+	 *
+	 * @param bool  $paid    The order is paid (after the answers were applied).
+	 * @param array $answers Each {asked: "answered"|"unknown"|"unreachable", status, status_code, started: Unix time the payment started}.
+	 * @return array{verdict: string, started?: int, until?: int}
+	 */
+	public static function before_new_payment( bool $paid, array $answers, int $now, int $window ): array {
+		if ( $paid ) {
+			return array( 'verdict' => self::PAID );
+		}
+		$rank    = array(
+			self::CLEAR       => 0,
+			self::OPEN        => 1,
+			self::UNCONFIRMED => 2,
+			self::UNDER_WAY   => 3,
+		);
+		$verdict = array( 'verdict' => self::CLEAR );
+		foreach ( $answers as $answer ) {
+			$found = self::answer_verdict( $answer, $now, $window );
+			if ( $rank[ $found['verdict'] ] > $rank[ $verdict['verdict'] ] || ( self::OPEN === $found['verdict'] && self::OPEN === $verdict['verdict'] && $found['until'] > $verdict['until'] ) ) {
+				$verdict = $found;
+			}
+		}
+		return $verdict;
+	}
+
+	private static function answer_verdict( array $answer, int $now, int $window ): array {
+		$asked = (string) ( $answer['asked'] ?? 'unreachable' );
+		if ( 'unknown' === $asked ) {
+			return array( 'verdict' => self::CLEAR );
+		}
+		if ( 'answered' !== $asked ) {
+			return array( 'verdict' => self::UNCONFIRMED );
+		}
+		$step = Status_Flow::find_step( $answer['status'] ?? null, $answer['status_code'] ?? null );
+		if ( null !== $step && $step['final'] && Status_Flow::PHASE_FAILED === $step['phase'] ) {
+			return array( 'verdict' => self::CLEAR );
+		}
+		if ( null !== $step && 1 === $step['status_code'] ) {
+			$started = (int) ( $answer['started'] ?? 0 );
+			$until   = $started + $window;
+			return $now < $until
+				? array(
+					'verdict' => self::OPEN,
+					'started' => $started,
+					'until'   => $until,
+				)
+				: array( 'verdict' => self::CLEAR );
+		}
+		return array( 'verdict' => self::UNDER_WAY );
 	}
 }

@@ -32,6 +32,9 @@ final class Buyer_Return {
 	/** Query argument on the order-pay URL: the service refused the store when the payment was to start (Service_Health). */
 	const UNAVAILABLE_ARG = 'card2crypto-unavailable';
 
+	/** Query argument on the order-pay URL: the landing link was followed and no payment started; the words why are kept for the order (told_url()). */
+	const TOLD_ARG = 'card2crypto-told';
+
 	public static function register(): void {
 		add_action( 'template_redirect', array( self::class, 'on_template_redirect' ), 5 );
 	}
@@ -50,8 +53,48 @@ final class Buyer_Return {
 		return add_query_arg( self::UNAVAILABLE_ARG, '1', $order->get_checkout_payment_url() );
 	}
 
+	/**
+	 * Where a buyer goes when the landing link was followed and no payment
+	 * started (an earlier payment stands in the way, the rate could not be
+	 * fixed, too many attempts): the order's payment page, where the words
+	 * they are told (kept a few minutes for the order, read once after the
+	 * order key is checked) become a notice.
+	 *
+	 * @param string $type WooCommerce notice type: "notice" or "error".
+	 */
+	public static function told_url( \WC_Order $order, string $message, string $type ): string {
+		set_transient(
+			self::told_key( $order ),
+			array(
+				'message' => $message,
+				'type'    => 'error' === $type ? 'error' : 'notice',
+			),
+			5 * MINUTE_IN_SECONDS
+		);
+		return add_query_arg( self::TOLD_ARG, '1', $order->get_checkout_payment_url() );
+	}
+
+	private static function told_key( \WC_Order $order ): string {
+		return 'card2crypto_checkout_told_' . $order->get_id();
+	}
+
 	/** The landing page's fail redirect: ask, apply, tell (notice), redirect. */
 	public static function on_template_redirect(): void {
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- shows words the store itself kept for this order, once, after the order key is checked.
+		if ( isset( $_GET[ self::TOLD_ARG ], $_GET['key'] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
+			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
+			$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
+			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) ) {
+				$told = get_transient( self::told_key( $order ) );
+				delete_transient( self::told_key( $order ) );
+				if ( is_array( $told ) && isset( $told['message'], $told['type'] ) && '' !== $told['message'] ) {
+					self::start_session();
+					wc_add_notice( esc_html( (string) $told['message'] ), (string) $told['type'] );
+				}
+			}
+			wp_safe_redirect( remove_query_arg( self::TOLD_ARG ) );
+			exit;
+		}
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- only adds a fixed notice and drops the argument.
 		if ( isset( $_GET[ self::UNAVAILABLE_ARG ] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			self::start_session();
@@ -125,17 +168,117 @@ final class Buyer_Return {
 				'status'      => $known ? $attempt['status'] : null,
 				'status_code' => $known ? $attempt['status_code'] : null,
 				'event'       => $event,
+				'mismatch'    => null !== $attempt && 1 === (int) ( $attempt['mismatch'] ?? 0 ),
 			)
 		);
-		$order->add_order_note(
-			sprintf(
-				/* translators: 1: how the buyer came back, 2: the state in words, 3: what the buyer was told */
-				__( 'Card2Crypto: %1$s; the payment is "%2$s". The buyer was told: "%3$s"', 'card2crypto-checkout' ),
-				'exit' === $event ? __( 'the buyer closed the payment window', 'card2crypto-checkout' ) : __( 'the buyer came back from a payment that did not succeed', 'card2crypto-checkout' ),
-				$known ? Order_Words::status( $attempt['status'], $attempt['status_code'] ) : ( 'unreachable' === $asked ? __( 'not confirmed: the service could not be asked', 'card2crypto-checkout' ) : __( 'not known to the service yet', 'card2crypto-checkout' ) ),
-				$outcome['message']
-			)
+		self::note_told(
+			$order,
+			'exit' === $event ? __( 'the buyer closed the payment window', 'card2crypto-checkout' ) : __( 'the buyer came back from a payment that did not succeed', 'card2crypto-checkout' ),
+			self::state_words( $known ? $attempt['status'] : null, $known ? $attempt['status_code'] : null, $asked ),
+			$outcome['message']
 		);
 		return $outcome;
+	}
+
+	/**
+	 * Before a new payment of the order starts (Payments::start_attempt(),
+	 * Payments::fitting_attempt()): asks the service about every attempt of
+	 * the order that is not final here, one operation-info call each
+	 * (Reconciler::check(), which applies the answer idempotently: a success
+	 * completes the order), and decides (Attempt_Policy::before_new_payment()).
+	 * Returns when nothing stands in the way; otherwise notes on the order
+	 * what the buyer is told (Buyer_Words::before_new_payment()) and throws.
+	 *
+	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
+	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
+	 */
+	public static function before_new_payment( \WC_Order $order, ?Partner_Api_Client $client = null ): void {
+		$answers = array();
+		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
+			if ( Reconciler::is_final( $attempt ) ) {
+				continue;
+			}
+			$asked     = 'answered';
+			$operation = null;
+			try {
+				$result = Reconciler::check( $order, $attempt, 'start', $client );
+				if ( ! $result['ok'] ) {
+					$asked = $result['reason'] ?? 'unreachable';
+				} else {
+					$operation = $result['operation'] ?? null;
+				}
+			} catch ( \Throwable $e ) {
+				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied before a new payment: %s', $order->get_id(), $e->getMessage() ) );
+				$asked = 'unreachable';
+			}
+			$fresh     = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
+			$known     = Operation_Store::NO_CODE !== $fresh['status_code'];
+			$answers[] = array(
+				'asked'       => $asked,
+				'status'      => $known ? $fresh['status'] : ( null !== $operation ? $operation->status() : null ),
+				'status_code' => $known ? $fresh['status_code'] : ( null !== $operation ? Operation_Events::int_code( $operation->status_code() ) : null ),
+				'started'     => Payments::window_start( $fresh, null !== $operation ? $operation->created_at() : null ),
+				'mismatch'    => 1 === (int) ( $fresh['mismatch'] ?? 0 ),
+			);
+		}
+		$fresh   = wc_get_order( $order->get_id() );
+		$order   = $fresh instanceof \WC_Order ? $fresh : $order;
+		$verdict = Attempt_Policy::before_new_payment( $order->is_paid(), $answers, time(), Payments::payment_window() );
+		$outcome = Buyer_Words::before_new_payment( $verdict );
+		if ( null === $outcome ) {
+			return;
+		}
+		foreach ( Attempt_Policy::UNDER_WAY === $verdict['verdict'] ? $answers : array() as $answer ) {
+			if ( $answer['mismatch'] ) {
+				// A payment that does not match the order holds it: told as such, never "under way".
+				$outcome = Buyer_Words::outcome( array( 'paid' => false ) + $answer );
+				break;
+			}
+		}
+		if ( Attempt_Policy::UNCONFIRMED === $verdict['verdict'] ) {
+			$config = Config::load();
+			if ( Service_Health::REFUSED === Service_Health::decide( Service_Health::state(), Service_Health::fingerprint( $config ), time() ) ) {
+				// The service refuses the store itself: its path, its words (the method is withdrawn).
+				throw new Service_Refused( Service_Health::buyer_message() );
+			}
+		}
+		// The attempt that stands in the way, for the note.
+		$state = '';
+		$want  = Attempt_Policy::PAID === $verdict['verdict'] ? Attempt_Policy::UNDER_WAY : $verdict['verdict'];
+		foreach ( $answers as $answer ) {
+			if ( Attempt_Policy::before_new_payment( false, array( $answer ), time(), Payments::payment_window() )['verdict'] === $want ) {
+				$state = self::state_words( $answer['status'], $answer['status_code'], $answer['asked'] );
+				break;
+			}
+		}
+		self::note_told(
+			$order,
+			__( 'the buyer asked to pay again while an earlier payment of this order was not final', 'card2crypto-checkout' ),
+			'' !== $state ? $state : __( 'paid', 'card2crypto-checkout' ),
+			$outcome['message']
+		);
+		throw new Payment_Held( $outcome );
+	}
+
+	/** An attempt's state for an order note, or why it is not known. */
+	private static function state_words( $status, $status_code, string $asked ): string {
+		if ( null !== $status_code && Operation_Store::NO_CODE !== $status_code ) {
+			return Order_Words::status( $status, $status_code );
+		}
+		return 'unreachable' === $asked ? __( 'not confirmed: the service could not be asked', 'card2crypto-checkout' ) : __( 'not known to the service yet', 'card2crypto-checkout' );
+	}
+
+	/** The order note saying what the buyer was told, and why. */
+	private static function note_told( \WC_Order $order, string $what, string $state, string $message ): void {
+		$order->add_order_note(
+			sprintf(
+				/* translators: 1: what the buyer did, 2: the state in words, 3: what the buyer was told */
+				__( 'Card2Crypto: %1$s; the payment is "%2$s". The buyer was told: "%3$s"', 'card2crypto-checkout' ),
+				$what,
+				$state,
+				$message
+			)
+		);
 	}
 }

@@ -2,8 +2,9 @@
 /**
  * What the buyer is told when they come back from a card payment that did
  * not end on the success page (the landing page's fail redirect, or the
- * embedded widget's onOperationFail / onExit), decided from what the service
- * answered about the attempt just now. Pure: the same facts give the same
+ * embedded widget's onOperationFail / onExit), or when they press Pay while
+ * an earlier payment of the order stands in the way, decided from what the
+ * service answered about the attempts just now. Pure: the same facts give the same
  * words, in one place for the redirect and the embedded flow.
  *
  * The texts are plain (no markup): escape them where they are printed.
@@ -27,6 +28,10 @@ final class Buyer_Words {
 	const NOT_FINISHED = 'not_finished';
 	/** The service could not tell (unknown to it, unreachable, a state we do not know): reconciliation finishes. */
 	const UNCONFIRMED = 'unconfirmed';
+	/** An earlier payment was created and not paid, and may still be finished: finish it, or start again after its window. */
+	const OPEN = 'open';
+	/** The payment does not match the order (amount, currency, wallet): the order is held for the store; the buyer must not pay again. */
+	const ON_HOLD = 'on_hold';
 
 	/**
 	 * The outcome for the buyer.
@@ -37,6 +42,7 @@ final class Buyer_Words {
 	 *     @type string|null $status      The attempt's status after the answer was applied.
 	 *     @type int|null    $status_code The attempt's status code after the answer was applied.
 	 *     @type string      $event       "fail" (the service said the payment failed) or "exit" (the buyer closed the widget).
+	 *     @type bool        $mismatch    The payment did not match the order (the attempt is flagged; the order is held).
 	 * }
 	 * @return array{kind: string, code: int|null, type: string, message: string, retry: bool}
 	 */
@@ -46,6 +52,10 @@ final class Buyer_Words {
 		}
 		$asked = (string) ( $facts['asked'] ?? 'unreachable' );
 		$step  = 'answered' === $asked ? Status_Flow::find_step( $facts['status'] ?? null, $facts['status_code'] ?? null ) : null;
+		if ( ! empty( $facts['mismatch'] ) && ( null === $step || Status_Flow::PHASE_FAILED !== $step['phase'] ) ) {
+			// The store knows it does not match, whatever the service says now: the truth, never "being processed".
+			return self::result( self::ON_HOLD, null === $step ? null : $step['status_code'], 'notice', self::on_hold(), false );
+		}
 		if ( 'unknown' === $asked && 'exit' === ( $facts['event'] ?? '' ) ) {
 			// Closed before a payment existed: nothing happened, nothing to confirm.
 			return self::not_finished();
@@ -78,6 +88,56 @@ final class Buyer_Words {
 	}
 
 	/**
+	 * What the buyer is told when they press Pay while an earlier payment of
+	 * the order stands in the way (Attempt_Policy::before_new_payment()'s
+	 * verdict); null when nothing does.
+	 *
+	 * @param array $verdict {verdict, started?, until?} (Unix times).
+	 * @return array{kind: string, code: int|null, type: string, message: string, retry: bool}|null
+	 */
+	public static function before_new_payment( array $verdict ): ?array {
+		switch ( $verdict['verdict'] ?? '' ) {
+			case Attempt_Policy::PAID:
+				return self::outcome( array( 'paid' => true ) );
+			case Attempt_Policy::UNDER_WAY:
+				return self::result( self::IN_PROGRESS, null, 'notice', self::under_way(), false );
+			case Attempt_Policy::OPEN:
+				return self::result(
+					self::OPEN,
+					1,
+					'notice',
+					sprintf(
+						/* translators: 1: time the payment was started (e.g. 14:05), 2: time from which a new payment can start */
+						__( 'A payment for this order was started at %1$s and has not been paid. Finish it in the window where you started it, or start again after %2$s.', 'card2crypto-checkout' ),
+						self::clock( (int) ( $verdict['started'] ?? 0 ) ),
+						self::clock( (int) ( $verdict['until'] ?? 0 ) )
+					),
+					false
+				);
+			case Attempt_Policy::UNCONFIRMED:
+				return self::result(
+					self::UNCONFIRMED,
+					null,
+					'error',
+					__( 'We could not check with the payment service whether the card payment already started for this order went through, so a new one cannot start yet. Please try again in a few minutes.', 'card2crypto-checkout' ),
+					true
+				);
+			default:
+				return null;
+		}
+	}
+
+	/** A payment of the order is in progress: no second one. */
+	public static function under_way(): string {
+		return __( 'A card payment for this order is already under way. You receive an e-mail when it completes: please do not pay again.', 'card2crypto-checkout' );
+	}
+
+	/** A time of day in the site's time zone, hours and minutes (14:05). */
+	private static function clock( int $time ): string {
+		return function_exists( 'wp_date' ) ? (string) wp_date( 'H:i', $time ) : gmdate( 'H:i', $time );
+	}
+
+	/**
 	 * What happened and what the buyer can do, for a failure code (101-106).
 	 */
 	public static function failure( int $code ): string {
@@ -97,6 +157,11 @@ final class Buyer_Words {
 			default:
 				return __( 'The payment did not go through. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' );
 		}
+	}
+
+	/** A payment that does not match the order, for the buyer (Order_View says the same). */
+	public static function on_hold(): string {
+		return __( 'Your payment is on hold: it does not match this order, so the store checks it by hand and will contact you. Please do not pay again.', 'card2crypto-checkout' );
 	}
 
 	private static function not_finished(): array {

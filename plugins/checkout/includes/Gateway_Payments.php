@@ -74,6 +74,8 @@ trait Gateway_Payments {
 				throw new Payment_Refused( __( 'Card payments are not available in your billing country.', 'card2crypto-checkout' ) );
 			}
 			if ( 'embedded' === $config->flow() ) {
+				// Pay pressed again (pay for order): asked here first, so the buyer is told on this page (Buyer_Return).
+				Buyer_Return::before_new_payment( $order );
 				// The attempt starts when the widget does (Order_Pay::rest_settings), signed at that moment.
 				return array(
 					'result'   => 'success',
@@ -83,6 +85,16 @@ trait Gateway_Payments {
 			// The attempt starts now; the landing URL is signed when the browser follows the link.
 			Payments::start_attempt( $order, $config );
 			$url = Order_Pay::landing_link( $order );
+		} catch ( Payment_Held $e ) {
+			if ( $e->paid() ) {
+				// The service had taken the payment already: the order is recorded paid, and its page says so.
+				return array(
+					'result'   => 'success',
+					'redirect' => $order->get_checkout_order_received_url(),
+				);
+			}
+			wc_add_notice( $e->getMessage(), 'error' );
+			return array( 'result' => 'failure' );
 		} catch ( Payment_Refused $e ) {
 			wc_add_notice( $e->getMessage(), 'error' );
 			return array( 'result' => 'failure' );

@@ -36,7 +36,7 @@ final class Operation_Events {
 	const META_PAID_BY = '_card2crypto_paid_by';
 
 	/**
-	 * @param string                  $source callback | reconcile | refresh | return
+	 * @param string                  $source callback | reconcile | refresh | return | start
 	 * @param Partner_Api_Client|null $client Asked to confirm a success callback; the configured client when null.
 	 * @return string One of the constants.
 	 * @throws Service_Behind When a success callback is not (yet) what the service reports: the service's answer was applied,
@@ -284,6 +284,8 @@ final class Operation_Events {
 				return __( 'found by reconciliation', 'card2crypto-checkout' );
 			case 'return':
 				return __( 'asked when the buyer came back', 'card2crypto-checkout' );
+			case 'start':
+				return __( 'asked before a new payment', 'card2crypto-checkout' );
 			default:
 				return __( 'refreshed from the service', 'card2crypto-checkout' );
 		}

@@ -185,6 +185,18 @@ final class Order_Pay {
 			);
 			$response->header( 'Cache-Control', 'no-store' );
 			return $response;
+		} catch ( Payment_Held $e ) {
+			// An earlier payment is paid (the page's script follows redirect to the order-received page) or may still be.
+			$response = new \WP_REST_Response(
+				array(
+					'code'    => 'card2crypto_held',
+					'kind'    => $e->outcome['kind'],
+					'message' => $e->getMessage(),
+				) + ( $e->paid() ? array( 'redirect' => $order->get_checkout_order_received_url() ) : array() ),
+				409
+			);
+			$response->header( 'Cache-Control', 'no-store' );
+			return $response;
 		} catch ( Payment_Refused $e ) {
 			return new \WP_Error( 'card2crypto_refused', $e->getMessage(), array( 'status' => 409 ) );
 		} catch ( \Throwable $e ) {
@@ -228,6 +240,12 @@ final class Order_Pay {
 			} catch ( Service_Refused $e ) {
 				// Never to the service's dead end: back to the order, told in plain words (Buyer_Return).
 				$target = Buyer_Return::unavailable_url( $order );
+			} catch ( Payment_Held $e ) {
+				// An earlier payment is paid (the order-received page says so) or may still be (told on the order's payment page).
+				$target = $e->paid() ? $order->get_checkout_order_received_url() : Buyer_Return::told_url( $order, $e->getMessage(), 'notice' );
+			} catch ( Payment_Refused $e ) {
+				// No payment starts (the rate could not be fixed, too many attempts, ...): the buyer reads why on the order's payment page.
+				$target = Buyer_Return::told_url( $order, $e->getMessage(), 'error' );
 			} catch ( \Throwable $e ) {
 				Log::error( sprintf( 'Order %d: the landing URL could not be built: %s', $order->get_id(), $e->getMessage() ) );
 				$target = $order->get_checkout_payment_url();
@@ -268,7 +286,8 @@ final class Order_Pay {
 					'failed'  => __( 'The payment did not go through.', 'card2crypto-checkout' ),
 					'retry'   => __( 'Try again', 'card2crypto-checkout' ),
 					'error'   => __( 'The payment form could not be loaded.', 'card2crypto-checkout' ),
-					'done'    => __( 'Payment received. Taking you to your order…', 'card2crypto-checkout' ),
+					// Not "received": the store has not checked the payment yet (it may not match); the order's page says what it found.
+					'done'    => __( 'Taking you to your order…', 'card2crypto-checkout' ),
 					'asking'  => __( 'Checking your payment with the payment service…', 'card2crypto-checkout' ),
 				),
 			)

@@ -169,7 +169,7 @@ final class Order_View {
 			return self::state( self::FAILED, true, Buyer_Words::failure( $step['status_code'] ) );
 		}
 		if ( ! empty( $facts['mismatch'] ) ) {
-			return self::state( self::ON_HOLD, true, __( 'Your payment is on hold: it does not match this order, so the store checks it by hand and will contact you. Please do not pay again.', 'card2crypto-checkout' ) );
+			return self::state( self::ON_HOLD, true, Buyer_Words::on_hold() );
 		}
 		if ( null === ( $facts['status'] ?? null ) ) {
 			return self::state( self::WAITING, false, __( 'Waiting for the payment. This page shows the result once the service reports it.', 'card2crypto-checkout' ) );

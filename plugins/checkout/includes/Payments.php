@@ -10,6 +10,7 @@
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Landing\Landing_Url;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
 
@@ -31,11 +32,19 @@ final class Payments {
 
 	/**
 	 * The current attempt when it may be signed again for the order as it is
-	 * now (Attempt_Policy::reusable()), else a new one.
+	 * now (Attempt_Policy::reusable()), else a new one. Either way only after
+	 * the service was asked about the order's attempts that are not final
+	 * (Buyer_Return::before_new_payment()).
 	 *
-	 * @throws Payment_Refused With a message for the buyer.
+	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
 	 */
-	public static function fitting_attempt( \WC_Order $order, Config $config ): array {
+	public static function fitting_attempt( \WC_Order $order, Config $config, ?Partner_Api_Client $client = null ): array {
+		if ( $order->is_paid() ) {
+			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
+		}
+		Buyer_Return::before_new_payment( $order, $client );
+		$order   = self::fresh( $order );
 		$attempt = self::current_attempt( $order );
 		try {
 			$amount = self::order_amount( $order );
@@ -45,7 +54,46 @@ final class Payments {
 		if ( Attempt_Policy::reusable( $attempt, $amount, (string) $order->get_currency(), $config->wallet() ) ) {
 			return $attempt;
 		}
-		return self::start_attempt( $order, $config );
+		return self::new_attempt( $order, $config );
+	}
+
+	/**
+	 * How long an unpaid payment stays open: the buyer may still finish an
+	 * operation created (1) and not paid for this long after it started, and
+	 * the service ends it then (docs/decisions.md, "Checkout: no second
+	 * payment while one may be under way"). One window for the hold-stock
+	 * timer (payment_in_progress()) and for a new payment (Attempt_Policy).
+	 */
+	public static function payment_window(): int {
+		/**
+		 * Filters how long an unpaid card payment stays open after it started:
+		 * WooCommerce's hold-stock timer leaves an order with such a payment
+		 * alone, and no new payment of the order starts, until it ends.
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param int $seconds Default HOUR_IN_SECONDS (the service's lifetime of an unpaid operation).
+		 */
+		return (int) apply_filters( 'card2crypto_checkout_payment_window', HOUR_IN_SECONDS );
+	}
+
+	/**
+	 * When an attempt's payment started (Unix time): the later of when the
+	 * buyer was sent to pay and when the service created the operation
+	 * (its created_at, when known).
+	 */
+	public static function window_start( array $attempt, ?string $operation_created_at = null ): int {
+		$sent    = (int) strtotime( $attempt['created_at'] . ' UTC' );
+		$created = null !== $operation_created_at && '' !== $operation_created_at
+			// The service writes up to 7 fractional digits, which strtotime() does not read.
+			? (int) strtotime( (string) preg_replace( '/\.\d+/', '', $operation_created_at ) )
+			: 0;
+		return max( $sent, $created );
+	}
+
+	private static function fresh( \WC_Order $order ): \WC_Order {
+		$fresh = wc_get_order( $order->get_id() );
+		return $fresh instanceof \WC_Order ? $fresh : $order;
 	}
 
 	/** True when money may be moving for this attempt: the buyer paid and no final failure came. */
@@ -69,8 +117,8 @@ final class Payments {
 
 	/**
 	 * Whether WooCommerce's hold-stock timer must leave the order alone: money
-	 * is moving, or the buyer was sent to pay less than an hour ago and the
-	 * attempt has not ended (no news yet, or "created" 1: the buyer is still
+	 * is moving, or the current attempt started less than payment_window()
+	 * ago and has not ended (no news yet, or "created" 1: the buyer is still
 	 * in the widget, about to enter the card).
 	 */
 	public static function payment_in_progress( \WC_Order $order ): bool {
@@ -81,29 +129,36 @@ final class Payments {
 		if ( null === $current || Reconciler::is_final( $current ) ) {
 			return false;
 		}
-		$age = time() - (int) strtotime( $current['created_at'] . ' UTC' );
-		/**
-		 * Filters how long after the buyer was sent to pay WooCommerce's
-		 * hold-stock timer leaves an order with no news alone.
-		 *
-		 * @since 0.1.0
-		 *
-		 * @param int $seconds Default HOUR_IN_SECONDS.
-		 */
-		return $age < (int) apply_filters( 'card2crypto_checkout_payment_window', HOUR_IN_SECONDS );
+		return time() < self::window_start( $current ) + self::payment_window();
 	}
 
 	/**
-	 * Starts a payment attempt for an order.
+	 * Starts a payment attempt for an order, only after the service was asked
+	 * about the order's attempts that are not final (Buyer_Return::before_new_payment()).
 	 *
-	 * @throws Payment_Refused With a message for the buyer.
+	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
 	 */
-	public static function start_attempt( \WC_Order $order, Config $config ): array {
+	public static function start_attempt( \WC_Order $order, Config $config, ?Partner_Api_Client $client = null ): array {
 		if ( $order->is_paid() ) {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
+		Buyer_Return::before_new_payment( $order, $client );
+		return self::new_attempt( self::fresh( $order ), $config );
+	}
+
+	/**
+	 * A new attempt, once the service was asked (start_attempt(), fitting_attempt()).
+	 *
+	 * @throws Payment_Refused With a message for the buyer.
+	 */
+	private static function new_attempt( \WC_Order $order, Config $config ): array {
+		if ( $order->is_paid() ) {
+			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
+		}
+		// What the store already knows, whatever the service said: never a second payment while money moves.
 		if ( self::money_moving( $order ) ) {
-			throw new Payment_Refused( __( 'A card payment for this order is already being processed. You will receive an e-mail when it completes.', 'card2crypto-checkout' ) );
+			throw new Payment_Held( Buyer_Words::before_new_payment( array( 'verdict' => Attempt_Policy::UNDER_WAY ) ) );
 		}
 		$currency = $order->get_currency();
 		if ( $currency !== $config->currency() || ! Currencies::is_supported( $currency ) ) {
@@ -171,28 +226,52 @@ final class Payments {
 	}
 
 	/**
-	 * A fixed rate for the attempt when the owner asked for one, else null.
-	 * A failure is logged and the widget runs at the current rate, unless the
-	 * service refuses the store (Service_Health).
+	 * What the buyer is told when fixed rates are on and the rate could not
+	 * be fixed (other than the service refusing the store): no payment starts
+	 * at an unfixed, editable rate. Plain words, never the service's.
+	 */
+	public static function rate_refused_message(): string {
+		return __( 'Card payment could not be prepared. Please try again in a minute.', 'card2crypto-checkout' );
+	}
+
+	/**
+	 * A fixed rate for the attempt when the owner asked for one (the default),
+	 * else null. With the rate fixed, the widget locks the amount and the
+	 * currencies. When the rate cannot be fixed, no payment starts at the
+	 * current rate (the buyer could change the amount): the failure is logged
+	 * and the buyer is asked to try again; when the service refuses the store
+	 * itself, Service_Health takes over.
 	 *
 	 * @throws Service_Refused When the service refuses the store.
+	 * @throws Payment_Refused When the rate could not be fixed (rate_refused_message()).
 	 */
 	public static function fixed_rate( array $attempt, Config $config ): ?array {
 		if ( ! $config->fix_rate() ) {
 			return null;
 		}
 		try {
-			return $config->api_client()->calculate( $attempt['expected_currency'], 'BTC', (int) $attempt['expected_amount'], null );
+			$rate = $config->api_client()->calculate( $attempt['expected_currency'], 'BTC', (int) $attempt['expected_amount'], null );
 		} catch ( \Throwable $e ) {
 			if ( Service_Health::saw( $config, $e ) ) {
 				throw new Service_Refused( Service_Health::buyer_message() );
 			}
-			Log::warning( sprintf( 'Order %d: the rate could not be fixed (%s); the widget uses the current rate.', $attempt['order_id'], $e->getMessage() ) );
-			return null;
+			Log::error( sprintf( 'Order %d: the rate could not be fixed (%s); no payment was started at an unfixed rate and the buyer was asked to try again.', $attempt['order_id'], $e->getMessage() ) );
+			throw new Payment_Refused( self::rate_refused_message() );
 		}
+		// The widget locks what the rate fixed: a rate for another amount would make the buyer pay that amount.
+		if ( (string) $rate['from_amount'] !== (string) (int) $attempt['expected_amount'] || '' === (string) $rate['calculation_id'] ) {
+			Log::error( sprintf( 'Order %d: the service fixed a rate for %s minor units, not the %d the order asks; no payment was started.', $attempt['order_id'], (string) $rate['from_amount'], (int) $attempt['expected_amount'] ) );
+			throw new Payment_Refused( self::rate_refused_message() );
+		}
+		return $rate;
 	}
 
-	/** The landing page address for an attempt, signed now. */
+	/**
+	 * The landing page address for an attempt, signed now.
+	 *
+	 * @throws Service_Refused When the service refuses the store.
+	 * @throws Payment_Refused When fixed rates are on and the rate could not be fixed (never an unlocked payment).
+	 */
 	public static function landing_url( \WC_Order $order, array $attempt, Config $config ): string {
 		$rate     = self::fixed_rate( $attempt, $config );
 		$settings = self::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );

@@ -93,7 +93,7 @@ final class Reconciler {
 	 * Asks the service about an attempt and applies the answer.
 	 *
 	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
-	 * @return array{ok: bool, outcome?: string, reason?: string, message: string} reason when not ok: "unknown" (the service has no
+	 * @return array{ok: bool, outcome?: string, operation?: \Card2Crypto\Checkout\Shared\Api\Operation, reason?: string, message: string} reason when not ok: "unknown" (the service has no
 	 *                                                                     operation for the attempt yet) or "unreachable".
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
@@ -132,10 +132,11 @@ final class Reconciler {
 		}
 		$outcome = Operation_Events::process( $operation, $source );
 		return array(
-			'ok'      => true,
-			'outcome' => $outcome,
+			'ok'        => true,
+			'outcome'   => $outcome,
+			'operation' => $operation,
 			/* translators: 1: state in words, 2: outcome */
-			'message' => sprintf( __( 'The service reports "%1$s" (%2$s).', 'card2crypto-checkout' ), Order_Words::status( $operation->status(), Operation_Events::int_code( $operation->status_code() ) ), $outcome ),
+			'message'   => sprintf( __( 'The service reports "%1$s" (%2$s).', 'card2crypto-checkout' ), Order_Words::status( $operation->status(), Operation_Events::int_code( $operation->status_code() ) ), $outcome ),
 		);
 	}
 

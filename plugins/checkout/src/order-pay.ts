@@ -24,7 +24,7 @@ interface OrderPayConfig {
 }
 /** The store's answer about a payment the buyer came back from (Order_Pay::rest_returned). */
 interface Returned {
-  kind: 'paid' | 'failed' | 'in_progress' | 'not_finished' | 'unconfirmed';
+  kind: 'paid' | 'failed' | 'in_progress' | 'not_finished' | 'unconfirmed' | 'on_hold';
   type: 'error' | 'notice' | 'success';
   message: string;
   retry: boolean;

@@ -29,13 +29,13 @@ interface Step {
 
 const STATUS_OF: Record<number, string> = { 1: 'pending', 2: 'pending', 0: 'success', 6: 'success', 8: 'awaiting confirm' };
 
-function op(code: number) {
+function op(code: number, amount = 7900) {
   return {
     status: STATUS_OF[code] ?? 'declined',
     status_code: code,
     operation_info: {
       id: 'op-1',
-      from: { amount: 7900, currency: { code: 'EUR', decimals: 2 } },
+      from: { amount, currency: { code: 'EUR', decimals: 2 } },
       to: {
         amount: 120000,
         currency: { code: 'BTC', decimals: 8 },
@@ -151,6 +151,34 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.match(unreachable!.told!.message, /could not reach/);
       assert.ok(unreachable!.new_notes.some((n) => n.includes('the service could not be asked')));
       assert.equal(closed!.told!.kind, 'not_finished');
+    });
+
+    test('a payment that does not match the order: the buyer is told it is on hold and not to pay again, never "being processed"', async () => {
+      const held = (await words([
+        ['buyer', { paid: false, asked: 'answered', status: 'success', status_code: 0, event: 'exit', mismatch: true }],
+        ['buyer', { paid: false, asked: 'answered', status: 'pending', status_code: 2, event: 'fail', mismatch: true }],
+        ['buyer', { paid: false, asked: 'unreachable', status: null, status_code: null, event: 'fail', mismatch: true }],
+        ['buyer', { paid: false, asked: 'answered', status: 'declined', status_code: 101, event: 'fail', mismatch: true }],
+        ['view', { paid: false, order_status: 'on-hold', status: 'success', status_code: 0, mismatch: true }],
+      ])) as Told[];
+      for (const told of held.slice(0, 3)) {
+        assert.deepEqual([told.kind, told.type, told.retry], ['on_hold', 'notice', false]);
+        assert.match(
+          told.message,
+          /^Your payment is on hold: it does not match this order, so the store checks it by hand and will contact you\. Please do not pay again\.$/,
+        );
+      }
+      assert.equal(held[3]!.kind, 'failed', 'a declined payment moved no money: it is told as declined');
+      assert.equal((held[4] as unknown as { message: string }).message, held[0]!.message, 'the thank-you page says the same');
+
+      const [step] = await tell([{ event: 'exit', service: [{ operation_data: op(0, 5000) }] }]);
+      assert.equal(step!.error, undefined, step!.error);
+      assert.equal(step!.status, 'on-hold');
+      assert.deepEqual([step!.told!.kind, step!.told!.retry], ['on_hold', false]);
+      assert.ok(
+        step!.new_notes.some((n) => n.includes('The buyer was told: "Your payment is on hold')),
+        step!.new_notes.join('\n'),
+      );
     });
 
     test('pending at the service: the buyer is told not to pay again', async () => {

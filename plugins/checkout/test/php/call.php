@@ -47,6 +47,7 @@ $functions = array(
 	},
 	'reusable'        => array( Attempt_Policy::class, 'reusable' ),
 	'over_cap'        => array( Attempt_Policy::class, 'over_cap' ),
+	'before_new_payment' => array( Attempt_Policy::class, 'before_new_payment' ),
 	'too_large'       => array( Callback_Guard::class, 'body_too_large' ),
 	'failures'        => static function ( array $times ) {
 		// Counts a refusal at each time and says, after each, whether the address is now over the limit.

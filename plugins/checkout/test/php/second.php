@@ -1,0 +1,58 @@
+<?php
+/**
+ * Runs Payments::start_attempt() / fitting_attempt() without WordPress (fakes
+ * in wordpress-fakes.php) while the order's one earlier attempt may still be
+ * under way: the store asks the service (answers from a list), applies the
+ * answer and decides. Prints, per step, whether a new attempt started or what
+ * the buyer is told, the order's status and new notes, the attempts and the
+ * service calls.
+ *
+ * Input /work/scenario.json: {settings, order, attempts, steps}; each step
+ * {call: start|fitting, service: [answers], attempt?: {status, status_code,
+ * minutes_ago?}} (attempt: what the store knew before Pay was pressed).
+ */
+
+require __DIR__ . '/wordpress-fakes.php';
+
+use Card2Crypto\Checkout\Config;
+use Card2Crypto\Checkout\Payment_Held;
+use Card2Crypto\Checkout\Payments;
+
+$results = array();
+foreach ( $scenario['steps'] as $step ) {
+	$service->answers = $step['service'] ?? array();
+	$service->calls   = array();
+	if ( isset( $step['attempt'] ) ) {
+		$GLOBALS['wpdb']->query(
+			$GLOBALS['wpdb']->prepare(
+				'UPDATE wp_card2crypto_attempts SET status = %s, status_code = %d, created_at = %s',
+				$step['attempt']['status'],
+				$step['attempt']['status_code'],
+				gmdate( 'Y-m-d H:i:s', time() - 60 * (int) ( $step['attempt']['minutes_ago'] ?? 0 ) )
+			)
+		);
+	}
+	$notes_before = count( $order->notes );
+	try {
+		$attempt = 'fitting' === ( $step['call'] ?? 'start' )
+			? Payments::fitting_attempt( $order, Config::load(), $client )
+			: Payments::start_attempt( $order, Config::load(), $client );
+		$result  = array( 'started' => $attempt['partner_operation_id'] );
+	} catch ( Payment_Held $e ) {
+		$result = array( 'held' => $e->outcome );
+	} catch ( Throwable $e ) {
+		$result = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
+	}
+	$results[] = $result + array(
+		'status'        => $order->status,
+		'new_notes'     => array_slice( $order->notes, $notes_before ),
+		'attempts'      => array_map(
+			static function ( $row ) {
+				return $row['partner_operation_id'] . ' ' . $row['status'] . ' ' . $row['status_code'];
+			},
+			$GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )
+		),
+		'service_calls' => count( $service->calls ),
+	);
+}
+c2c_test_output( $results );

@@ -1,0 +1,182 @@
+/**
+ * No second payment while one may be under way (issue 15, point 4): before a
+ * new attempt starts (or the current one is signed again), the store asks the
+ * service about every earlier attempt that is not final here, applies the
+ * answer (a success completes the order) and decides: Attempt_Policy's pure
+ * verdict on the oldest and newest PHP, and Payments::start_attempt() /
+ * fitting_attempt() against a fake service (what is asked, what starts, what
+ * the buyer is told, the order note).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
+import { orderScenario, POID, WALLET } from './support/order-scenario.js';
+
+interface Held {
+  kind: string;
+  type: string;
+  message: string;
+  retry: boolean;
+}
+interface Step {
+  started?: string;
+  held?: Held;
+  error?: string;
+  status: string;
+  new_notes: string[];
+  attempts: string[];
+  service_calls: number;
+}
+
+const STATUS_OF: Record<number, string> = { 1: 'pending', 2: 'pending', 3: 'pending', 0: 'success', 6: 'success', 8: 'awaiting confirm' };
+const UNKNOWN = { status: 400, error: { code: 'invalid_parameter', field: 'partner_operation_id', message: 'no such operation' } };
+
+function op(code: number, createdAt?: string) {
+  return {
+    operation_data: {
+      status: STATUS_OF[code] ?? 'declined',
+      status_code: code,
+      operation_info: {
+        id: 'op-1',
+        ...(createdAt ? { created_at: createdAt } : {}),
+        from: { amount: 7900, currency: { code: 'EUR', decimals: 2 } },
+        to: {
+          amount: 120000,
+          currency: { code: 'BTC', decimals: 8 },
+          withdrawal_method_info: {
+            blockchain_address: WALLET,
+            blockchain_tx_id: 'ab12cd',
+            blockchain_explorer_url: 'https://mempool.space/testnet/tx/ab12cd',
+          },
+        },
+      },
+      partner_info: { operation_id: POID },
+    },
+  };
+}
+
+/** A time as the service writes it, `minutes` ago. */
+const serviceTime = (minutes: number) => `${new Date(Date.now() - minutes * 60_000).toISOString().slice(0, 23)}0000Z`;
+/** HH:MM in UTC (the fakes have no wp_date(): the site's zone is UTC). */
+const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+
+const HOUR = 3600;
+
+for (const version of TEST_PHP_VERSIONS) {
+  describe(`PHP ${version}: no second payment while one may be under way`, () => {
+    let php: PluginPhp;
+    before(async () => {
+      php = await PluginPhp.start(version);
+    });
+    after(() => php?.exit());
+
+    const play = (steps: unknown[], order: { status?: string } = {}) =>
+      php.runJson<Step[]>('second.php', { 'scenario.json': JSON.stringify(orderScenario({ settings: { auto_confirm: 'no' }, order, steps })) });
+
+    test('the verdict: unknown and final failures never block, the strongest reason wins, created blocks only within its window', async () => {
+      const now = 1_800_000_000;
+      const answered = (status: string, status_code: number, started = now - 600) => ({ asked: 'answered', status, status_code, started });
+      const cases: Array<[boolean, unknown[], unknown, string]> = [
+        [false, [], { verdict: 'clear' }, 'no earlier attempt'],
+        [false, [{ asked: 'unknown' }], { verdict: 'clear' }, 'the buyer never created an operation'],
+        [false, [answered('declined', 101), answered('declined', 102)], { verdict: 'clear' }, 'final failures'],
+        [false, [answered('pending', 2)], { verdict: 'under_way' }, 'money received'],
+        [false, [answered('awaiting confirm', 8)], { verdict: 'under_way' }, 'awaiting the partner'],
+        [false, [answered('success', 6)], { verdict: 'under_way' }, 'a success the order did not take'],
+        [false, [answered('pending', 99)], { verdict: 'under_way' }, 'a pair outside the model'],
+        [false, [{ asked: 'unreachable' }], { verdict: 'unconfirmed' }, 'the service could not be asked'],
+        [false, [answered('pending', 1)], { verdict: 'open', started: now - 600, until: now - 600 + HOUR }, 'created 10 minutes ago'],
+        [false, [answered('pending', 1, now - HOUR)], { verdict: 'clear' }, 'created an hour ago: the window has ended'],
+        [false, [answered('pending', 1), { asked: 'unreachable' }], { verdict: 'unconfirmed' }, 'unreachable outranks open'],
+        [false, [{ asked: 'unreachable' }, answered('pending', 3), answered('pending', 1)], { verdict: 'under_way' }, 'under way outranks all'],
+        [
+          false,
+          [answered('pending', 1, now - 900), answered('pending', 1, now - 60)],
+          { verdict: 'open', started: now - 60, until: now - 60 + HOUR },
+          'the later window',
+        ],
+        [true, [answered('pending', 2)], { verdict: 'paid' }, 'the order is paid'],
+      ];
+      const got = await php.call(cases.map(([paid, answers]) => ['before_new_payment', paid, answers, now, HOUR]));
+      got.forEach((r, i) => assert.deepEqual(r.value, cases[i]![2], `${cases[i]![3]}: ${JSON.stringify(r)}`));
+    });
+
+    test('pending 2 at the service, no callback received: asked once, applied, no new attempt, the buyer told it is under way', async () => {
+      const [step] = await play([{ service: [op(2)] }]);
+      assert.equal(step!.error, undefined, step!.error);
+      assert.equal(step!.service_calls, 1);
+      assert.equal(step!.held!.kind, 'in_progress');
+      assert.match(step!.held!.message, /^A card payment for this order is already under way\..*do not pay again/);
+      assert.equal(step!.held!.retry, false);
+      assert.deepEqual(step!.attempts, [`${POID} pending 2`], 'no second attempt');
+      assert.equal(step!.status, 'on-hold', 'money received: the order waits for the service (the order mapping)');
+      assert.ok(
+        step!.new_notes.some((n) => n.includes('asked before a new payment')),
+        step!.new_notes.join('\n'),
+      );
+      assert.ok(
+        step!.new_notes.some((n) => n.includes('asked to pay again') && n.includes('The buyer was told: "A card payment for this order is already under way.')),
+      );
+    });
+
+    test('success at the service: the order is recorded paid and the buyer sent to it, no new attempt', async () => {
+      for (const call of ['start', 'fitting']) {
+        const [step] = await play([{ call, service: [op(6)] }]);
+        assert.equal(step!.error, undefined, step!.error);
+        assert.equal(step!.held!.kind, 'paid', call);
+        assert.equal(step!.status, 'processing');
+        assert.deepEqual(step!.attempts, [`${POID} success 6`]);
+      }
+    });
+
+    test('created 1 within its window: finish it or start again after the time; past the window a new attempt starts', async () => {
+      const startedMs = Date.now() - 10 * 60_000;
+      const [open] = await play([{ attempt: { status: '', status_code: -1, minutes_ago: 12 }, service: [op(1, serviceTime(10))] }]);
+      assert.equal(open!.error, undefined, open!.error);
+      assert.equal(open!.held!.kind, 'open');
+      assert.equal(
+        open!.held!.message,
+        `A payment for this order was started at ${hhmm(startedMs)} and has not been paid. Finish it in the window where you started it, or start again after ${hhmm(startedMs + HOUR * 1000)}.`,
+      );
+      assert.deepEqual(open!.attempts, [`${POID} pending 1`]);
+      assert.ok(open!.new_notes.some((n) => n.includes('The buyer was told: "A payment for this order was started at')));
+
+      const [late] = await play([{ attempt: { status: '', status_code: -1, minutes_ago: 70 }, service: [op(1, serviceTime(65))] }]);
+      assert.equal(late!.error, undefined, late!.error);
+      assert.ok(late!.started && late!.started !== POID, JSON.stringify(late));
+      assert.equal(late!.attempts.length, 2);
+    });
+
+    test('after a final decline, and for an attempt the service does not know, a new payment starts normally', async () => {
+      const [declined] = await play([{ service: [op(101)] }]);
+      assert.equal(declined!.error, undefined, declined!.error);
+      assert.ok(declined!.started && declined!.started !== POID);
+      assert.deepEqual(declined!.attempts.slice(0, 1), [`${POID} declined 101`]);
+      const [unknown] = await play([{ service: [UNKNOWN] }]);
+      assert.ok(unknown!.started && unknown!.started !== POID, JSON.stringify(unknown));
+      // Reused (fitting): the attempt the service does not know is signed again, after asking once.
+      const [reused] = await play([{ call: 'fitting', service: [UNKNOWN] }]);
+      assert.equal(reused!.started, POID);
+      assert.equal(reused!.service_calls, 1);
+      // Known final here: not asked again.
+      const [known] = await play([{ attempt: { status: 'declined', status_code: 104 } }]);
+      assert.equal(known!.service_calls, 0);
+      assert.ok(known!.started && known!.started !== POID);
+    });
+
+    test('the service cannot be asked: no second payment, "try again in a few minutes"', async () => {
+      const [step] = await play([{ service: [{ network: true }] }]);
+      assert.equal(step!.error, undefined, step!.error);
+      assert.equal(step!.held!.kind, 'unconfirmed');
+      assert.match(step!.held!.message, /try again in a few minutes/);
+      assert.deepEqual(step!.attempts, [`${POID}  -1`]);
+      assert.ok(step!.new_notes.some((n) => n.includes('the service could not be asked')));
+    });
+
+    test('what the store knows already blocks too: money moving locally is never paid twice', async () => {
+      const [step] = await play([{ attempt: { status: 'pending', status_code: 3 }, service: [op(3)] }]);
+      assert.equal(step!.held!.kind, 'in_progress');
+      assert.equal(step!.attempts.length, 1);
+    });
+  });
+}
