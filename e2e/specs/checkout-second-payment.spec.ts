@@ -68,12 +68,15 @@ test.describe('no second payment while one may be under way', () => {
     const notice = buyer.locator(NOTICE).filter({ hasText: 'A payment for this order was started at' });
     await expect(notice).toBeVisible({ timeout: 120_000 });
     const text = await notice.innerText();
-    const times = /started at (\d\d):(\d\d) and has not been paid\. Finish it in the window where you started it, or start again after (\d\d):(\d\d)\./.exec(
-      text,
-    );
+    // Times as the site writes them (its time format: "3:05 pm" by default, "15:05" in many).
+    const times =
+      /started at (\d{1,2}):(\d\d)\s*([ap]m)? and has not been paid\. Finish it in the window where you started it, or start again after (\d{1,2}):(\d\d)\s*([ap]m)?\./i.exec(
+        text,
+      );
     expect(times, text).not.toBeNull();
-    const [, h1, m1, h2, m2] = times!.map(Number);
-    expect((h2! * 60 + m2! - (h1! * 60 + m1!) + 1440) % 1440).toBe(60);
+    const minutes = (h: string, m: string, half?: string) => (half ? (Number(h) % 12) + (half.toLowerCase() === 'pm' ? 12 : 0) : Number(h)) * 60 + Number(m);
+    const [, h1, m1, p1, h2, m2, p2] = times!;
+    expect((minutes(h2!, m2!, p2) - minutes(h1!, m1!, p1) + 1440) % 1440).toBe(60);
     const view = await adminOrder(admin, store, order.id);
     expect(view.status).toBe('wc-pending');
     expect(view.notes.filter((n) => n === SENT)).toHaveLength(1);

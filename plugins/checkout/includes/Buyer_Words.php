@@ -132,9 +132,13 @@ final class Buyer_Words {
 		return __( 'A card payment for this order is already under way. You receive an e-mail when it completes: please do not pay again.', 'card2crypto-checkout' );
 	}
 
-	/** A time of day in the site's time zone, hours and minutes (14:05). */
+	/** A time of day as the site writes times (its time zone and time format; 14:05 without WordPress). */
 	private static function clock( int $time ): string {
-		return function_exists( 'wp_date' ) ? (string) wp_date( 'H:i', $time ) : gmdate( 'H:i', $time );
+		if ( ! function_exists( 'wp_date' ) ) {
+			return gmdate( 'H:i', $time );
+		}
+		$format = (string) get_option( 'time_format' );
+		return (string) wp_date( '' !== $format ? $format : 'H:i', $time );
 	}
 
 	/**
