@@ -60,16 +60,15 @@ final class Attempt_Policy {
 	 * operation) and a final failure do not block; an unpaid "created" 1 blocks
 	 * until its window ends (started + $window: the service ends an unpaid
 	 * operation then, docs/decisions.md); anything else blocks, and so does a
-	 * service that could not be asked. The strongest reason wins.
+	 * service that could not be asked. The strongest reason wins; `answer` is
+	 * the index of the answer it came from (for a paid order, of the strongest
+	 * answer that would have blocked, when one would have).
 	 *
 	 * @param bool  $paid    The order is paid (after the answers were applied).
 	 * @param array $answers Each {asked: "answered"|"unknown"|"unreachable", status, status_code, started: Unix time the payment started}.
-	 * @return array{verdict: string, started?: int, until?: int}
+	 * @return array{verdict: string, answer?: int, started?: int, until?: int}
 	 */
 	public static function before_new_payment( bool $paid, array $answers, int $now, int $window ): array {
-		if ( $paid ) {
-			return array( 'verdict' => self::PAID );
-		}
 		$rank    = array(
 			self::CLEAR       => 0,
 			self::OPEN        => 1,
@@ -77,11 +76,14 @@ final class Attempt_Policy {
 			self::UNDER_WAY   => 3,
 		);
 		$verdict = array( 'verdict' => self::CLEAR );
-		foreach ( $answers as $answer ) {
+		foreach ( array_values( $answers ) as $index => $answer ) {
 			$found = self::answer_verdict( $answer, $now, $window );
 			if ( $rank[ $found['verdict'] ] > $rank[ $verdict['verdict'] ] || ( self::OPEN === $found['verdict'] && self::OPEN === $verdict['verdict'] && $found['until'] > $verdict['until'] ) ) {
-				$verdict = $found;
+				$verdict = array( 'answer' => $index ) + $found;
 			}
+		}
+		if ( $paid ) {
+			return array( 'verdict' => self::PAID ) + ( isset( $verdict['answer'] ) ? array( 'answer' => $verdict['answer'] ) : array() );
 		}
 		return $verdict;
 	}

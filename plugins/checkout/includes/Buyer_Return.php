@@ -155,8 +155,7 @@ final class Buyer_Return {
 		} elseif ( null === $attempt ) {
 			$asked = 'unknown';
 		}
-		$fresh = wc_get_order( $order->get_id() );
-		$order = $fresh instanceof \WC_Order ? $fresh : $order;
+		$order = Payments::reloaded( $order );
 		$known = null !== $attempt && Operation_Store::NO_CODE !== $attempt['status_code'];
 		if ( 'answered' === $asked && ! $known ) {
 			$asked = 'unknown';
@@ -222,8 +221,7 @@ final class Buyer_Return {
 				'mismatch'    => 1 === (int) ( $fresh['mismatch'] ?? 0 ),
 			);
 		}
-		$fresh   = wc_get_order( $order->get_id() );
-		$order   = $fresh instanceof \WC_Order ? $fresh : $order;
+		$order   = Payments::reloaded( $order );
 		$verdict = Attempt_Policy::before_new_payment( $order->is_paid(), $answers, time(), Payments::payment_window() );
 		$outcome = Buyer_Words::before_new_payment( $verdict );
 		if ( null === $outcome ) {
@@ -244,14 +242,8 @@ final class Buyer_Return {
 			}
 		}
 		// The attempt that stands in the way, for the note.
-		$state = '';
-		$want  = Attempt_Policy::PAID === $verdict['verdict'] ? Attempt_Policy::UNDER_WAY : $verdict['verdict'];
-		foreach ( $answers as $answer ) {
-			if ( Attempt_Policy::before_new_payment( false, array( $answer ), time(), Payments::payment_window() )['verdict'] === $want ) {
-				$state = self::state_words( $answer['status'], $answer['status_code'], $answer['asked'] );
-				break;
-			}
-		}
+		$blocking = isset( $verdict['answer'] ) ? $answers[ $verdict['answer'] ] : null;
+		$state    = null !== $blocking ? self::state_words( $blocking['status'], $blocking['status_code'], $blocking['asked'] ) : '';
 		self::note_told(
 			$order,
 			__( 'the buyer asked to pay again while an earlier payment of this order was not final', 'card2crypto-checkout' ),

@@ -94,8 +94,7 @@ final class Operation_Events {
 			$outcome = Operation_Store::with_order_lock(
 				$order->get_id(),
 				static function () use ( $order, $attempt, $operation, $source ): string {
-					$fresh = wc_get_order( $order->get_id() );
-					return self::apply_claimed( $fresh instanceof \WC_Order ? $fresh : $order, Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt, $operation, self::source_label( $source ) );
+					return self::apply_claimed( Payments::reloaded( $order ), Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt, $operation, self::source_label( $source ) );
 				}
 			);
 		} catch ( \Throwable $e ) {

@@ -110,8 +110,7 @@ final class Order_Pay {
 			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
 		}
 		$outcome = Buyer_Return::tell( $order, 'exit' === $request['event'] ? 'exit' : 'fail' );
-		$fresh   = wc_get_order( $order->get_id() );
-		$order   = $fresh instanceof \WC_Order ? $fresh : $order;
+		$order   = Payments::reloaded( $order );
 		$answer  = array(
 			'kind'    => $outcome['kind'],
 			'code'    => $outcome['code'],

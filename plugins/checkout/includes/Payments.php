@@ -44,7 +44,7 @@ final class Payments {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
 		Buyer_Return::before_new_payment( $order, $client );
-		$order   = self::fresh( $order );
+		$order   = self::reloaded( $order );
 		$attempt = self::current_attempt( $order );
 		try {
 			$amount = self::order_amount( $order );
@@ -91,7 +91,8 @@ final class Payments {
 		return max( $sent, $created );
 	}
 
-	private static function fresh( \WC_Order $order ): \WC_Order {
+	/** The order as stored now: an answer just applied, or another request, may have changed it since it was loaded. */
+	public static function reloaded( \WC_Order $order ): \WC_Order {
 		$fresh = wc_get_order( $order->get_id() );
 		return $fresh instanceof \WC_Order ? $fresh : $order;
 	}
@@ -144,7 +145,7 @@ final class Payments {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
 		Buyer_Return::before_new_payment( $order, $client );
-		return self::new_attempt( self::fresh( $order ), $config );
+		return self::new_attempt( self::reloaded( $order ), $config );
 	}
 
 	/**
