@@ -141,7 +141,7 @@ final class Buyer_Return {
 	public static function tell( \WC_Order $order, string $event, ?Partner_Api_Client $client = null ): array {
 		$asked   = 'answered';
 		$attempt = Payments::current_attempt( $order );
-		if ( ! $order->is_paid() && null !== $attempt && ! Reconciler::is_final( $attempt ) ) {
+		if ( ! $order->is_paid() && null !== $attempt && ! Reconciler::settled( $attempt, time() ) ) {
 			try {
 				$result = Reconciler::check( $order, $attempt, 'return', $client );
 				if ( ! $result['ok'] ) {
@@ -195,7 +195,7 @@ final class Buyer_Return {
 	public static function before_new_payment( \WC_Order $order, ?Partner_Api_Client $client = null ): void {
 		$answers = array();
 		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
-			if ( Reconciler::is_final( $attempt ) ) {
+			if ( Reconciler::settled( $attempt, time() ) ) {
 				continue;
 			}
 			$asked     = 'answered';

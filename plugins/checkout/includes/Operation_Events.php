@@ -2,10 +2,14 @@
 /**
  * Applies a verified operation (from a callback, reconciliation or an admin
  * refresh) to its order: claim the event (Operation_Store), decide
- * (Order_Decision, pure), move the attempt by compare-and-swap, then change
- * the order (Order_Actions). The attempt's move and the order's change stand
- * or fall together: when changing the order fails, the attempt is moved back
- * and the claim released, so the service's next delivery is applied again.
+ * (Order_Decision, pure), move the operation by compare-and-swap and sum up
+ * its attempt, then change the order (Order_Actions). One attempt may have
+ * several operations (a buyer who tries again inside the widget after a
+ * decline): each has its own state, and a confirmed success of any of them
+ * pays the order when it matches. The operation's move and the order's change
+ * stand or fall together: when changing the order fails, the operation is
+ * moved back and the claim released, so the service's next delivery is
+ * applied again.
  *
  * A callback that would complete the order is confirmed with the service's
  * operation-info endpoint first, and the service's answer is what is applied.
@@ -34,6 +38,9 @@ final class Operation_Events {
 
 	/** Order meta: partner_operation_id of the attempt that paid the order. */
 	const META_PAID_BY = '_card2crypto_paid_by';
+
+	/** Order meta: the service's id of the operation that paid the order. */
+	const META_PAID_BY_OPERATION = '_card2crypto_paid_by_operation';
 
 	/**
 	 * @param string                  $source callback | reconcile | refresh | return | start
@@ -94,7 +101,8 @@ final class Operation_Events {
 			$outcome = Operation_Store::with_order_lock(
 				$order->get_id(),
 				static function () use ( $order, $attempt, $operation, $source ): string {
-					return self::apply_claimed( Payments::reloaded( $order ), Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt, $operation, self::source_label( $source ) );
+					$attempt = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
+					return self::apply_claimed( Payments::reloaded( $order ), $attempt, Operation_Store::operation_of( $attempt, $operation->id() ), $operation, self::source_label( $source ) );
 				}
 			);
 		} catch ( \Throwable $e ) {
@@ -115,6 +123,7 @@ final class Operation_Events {
 		return is_int( $code ) ? $code : ( is_float( $code ) && floor( $code ) === $code && abs( $code ) < PHP_INT_MAX ? (int) $code : PHP_INT_MIN );
 	}
 
+	/** The attempt an operation belongs to: by its partner_operation_id, else by the operation's own id. */
 	private static function find_attempt( Operation $operation ): ?array {
 		$partner_id = $operation->partner_operation_id();
 		if ( null !== $partner_id && '' !== $partner_id ) {
@@ -133,22 +142,22 @@ final class Operation_Events {
 		if ( ! self::reports_success( $operation ) ) {
 			return false;
 		}
-		$transition = Status_Flow::decide( Operation_Store::state_of( $attempt ), array( 'status' => $operation->status(), 'status_code' => self::int_code( $operation->status_code() ) ) );
+		$known      = Operation_Store::operation_of( $attempt, $operation->id() );
+		$transition = Status_Flow::decide( Operation_Store::state_of( $known ), array( 'status' => $operation->status(), 'status_code' => self::int_code( $operation->status_code() ) ) );
 		return 'apply' === $transition['action'];
 	}
 
 	/**
-	 * The service's answer about the attempt's operation, or null when the
-	 * service says it has no such operation for this attempt (noted, nothing
-	 * changed).
+	 * The service's answer about the callback's operation, or null when the
+	 * service says it has no such operation for this attempt, or answers
+	 * about another payment (noted, the owner told; nothing is applied).
 	 *
 	 * @throws \RuntimeException When the service cannot be asked (the callback is answered 500 and sent again).
 	 */
 	private static function ask_service( ?Partner_Api_Client $client, \WC_Order $order, array $attempt, Operation $callback ): ?Operation {
-		$bound = '' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : $callback->id();
 		try {
 			$client = $client ?? Config::load()->api_client();
-			$truth  = $client->operation( $bound, $attempt['partner_operation_id'] );
+			$truth  = $client->operation( $callback->id(), $attempt['partner_operation_id'] );
 		} catch ( Partner_Api_Exception $e ) {
 			if ( Partner_Api_Exception::HTTP === $e->kind && 400 === $e->status ) {
 				$note = sprintf(
@@ -166,6 +175,10 @@ final class Operation_Events {
 		} catch ( \InvalidArgumentException $e ) {
 			throw new \RuntimeException( 'The service could not be asked to confirm the callback: ' . $e->getMessage(), 0, $e );
 		}
+		if ( ! self::answers_for( $truth, $attempt, $callback->id() ) ) {
+			self::hold_foreign_answer( $order, $attempt, $truth );
+			return null;
+		}
 		$order->add_order_note(
 			sprintf(
 				/* translators: 1: callback's state in words, 2: operation id, 3: service's state in words */
@@ -178,21 +191,57 @@ final class Operation_Events {
 		return $truth;
 	}
 
-	private static function apply_claimed( \WC_Order $order, array $attempt, Operation $operation, string $via ): string {
+	/**
+	 * Whether the service's answer is about this attempt (its
+	 * partner_operation_id) and, when one was asked about, this operation.
+	 */
+	public static function answers_for( Operation $answer, array $attempt, ?string $operation_id = null ): bool {
+		return (string) $answer->partner_operation_id() === (string) $attempt['partner_operation_id']
+			&& ( null === $operation_id || $answer->id() === $operation_id );
+	}
+
+	/**
+	 * An answer of the service about another payment than the one asked
+	 * about is never applied: the order is held (unless paid), the attempt
+	 * flagged, the owner told.
+	 *
+	 * @throws \RuntimeException When the order could not be held.
+	 */
+	public static function hold_foreign_answer( \WC_Order $order, array $attempt, Operation $answer ): void {
+		$note = sprintf(
+			/* translators: 1: the payment's reference at the service, 2: the operation id answered, 3: the reference the answer names */
+			__( 'Card2Crypto: asked about payment %1$s, the service answered about operation %2$s of payment "%3$s", which is not this one. Nothing was applied; the order is on hold until you check the payment in the partner portal.', 'card2crypto-checkout' ),
+			(string) $attempt['partner_operation_id'],
+			$answer->id(),
+			(string) $answer->partner_operation_id()
+		);
+		Log::warning( sprintf( 'Order %d: %s', $order->get_id(), $note ) );
+		Operation_Store::flag_mismatch( $attempt );
+		if ( $order->is_paid() || $order->has_status( 'on-hold' ) ) {
+			$order->add_order_note( $note );
+		} elseif ( false === $order->update_status( 'on-hold', $note ) ) {
+			throw new \RuntimeException( 'The order was not updated: it could not be put on hold.' );
+		}
+		Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note );
+	}
+
+	private static function apply_claimed( \WC_Order $order, array $attempt, array $known, Operation $operation, string $via ): string {
 		for ( $try = 0; $try < 10; $try++ ) {
-			$state  = Operation_Store::state_of( $attempt );
+			$state  = Operation_Store::state_of( $known );
 			$action = Order_Decision::decide( self::facts( $order, $attempt, $state, $operation ) );
 			if ( ! $action['advance'] ) {
 				Order_Actions::perform( $order, $action, $attempt, $state, $operation, $via );
 				return $action['outcome'];
 			}
-			if ( Operation_Store::swap_state( $attempt, $operation->id(), $operation->status(), self::int_code( $operation->status_code() ) ) ) {
-				// The attempt moved: the order must move too, or the attempt goes back (a re-delivery then finds it where it was).
+			if ( Operation_Store::swap_state( $known, $operation->status(), self::int_code( $operation->status_code() ) ) ) {
+				// The operation moved: the order must move too, or the operation goes back (a re-delivery then finds it where it was).
 				try {
+					Operation_Store::sum_up( (int) $attempt['id'] );
 					self::store_operation_meta( $order, $operation );
 					Order_Actions::perform( $order, $action, $attempt, $state, $operation, $via );
 				} catch ( \Throwable $e ) {
-					Operation_Store::restore_state( $attempt );
+					Operation_Store::restore_state( $known );
+					Operation_Store::sum_up( (int) $attempt['id'] );
 					throw $e;
 				}
 				if ( $action['flag_mismatch'] ) {
@@ -200,10 +249,32 @@ final class Operation_Events {
 				}
 				return $action['outcome'];
 			}
-			// Another event moved the attempt meanwhile: decide again against its state.
-			$attempt = Operation_Store::attempt( (int) $attempt['id'] );
+			// Another event moved the operation meanwhile: decide again against its state.
+			$known = Operation_Store::operation( (int) $known['id'] ) ?? $known;
 		}
 		throw new \RuntimeException( 'The payment state kept changing while this event was applied.' );
+	}
+
+	/**
+	 * Whether another operation of the order than $operation_id may still be
+	 * paid, or was paid (its last state is not an ending without payment).
+	 * An attempt from before operations were recorded one by one counts by
+	 * its own state.
+	 */
+	private static function other_operation_live( \WC_Order $order, string $operation_id ): bool {
+		$recorded = array();
+		foreach ( Operation_Store::operations_of_order( $order->get_id() ) as $op ) {
+			$recorded[ $op['attempt_id'] ] = true;
+			if ( $op['operation_id'] !== $operation_id && Status_Flow::may_be_paid( $op['status'], $op['status_code'] ) ) {
+				return true;
+			}
+		}
+		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
+			if ( ! isset( $recorded[ $attempt['id'] ] ) && (string) $attempt['operation_id'] !== $operation_id && Status_Flow::may_be_paid( $attempt['status'], $attempt['status_code'] ) ) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** What Order_Decision needs to know, read from the attempt, the order and the operation. */
@@ -221,7 +292,6 @@ final class Operation_Events {
 				'operation_id' => $operation->id(),
 			),
 			'attempt'      => array(
-				'operation_id'         => $attempt['operation_id'],
 				'partner_operation_id' => $attempt['partner_operation_id'],
 				'mismatch'             => 1 === $attempt['mismatch'],
 				'current'              => (string) $order->get_meta( Payments::META_ATTEMPT ) === $attempt['partner_operation_id'],
@@ -233,11 +303,14 @@ final class Operation_Events {
 				'wallet'      => $operation->to_address(),
 				'to_currency' => $operation->to_currency(),
 			),
+			'others_live'  => self::other_operation_live( $order, $operation->id() ),
 			'order'        => array(
-				'paid'     => $order->is_paid(),
-				'paid_by'  => (string) $order->get_meta( self::META_PAID_BY ),
-				'amount'   => $order_amount,
-				'currency' => (string) $order->get_currency(),
+				'paid'              => $order->is_paid(),
+				'failed'            => $order->has_status( 'failed' ),
+				'paid_by'           => (string) $order->get_meta( self::META_PAID_BY ),
+				'paid_by_operation' => (string) $order->get_meta( self::META_PAID_BY_OPERATION ),
+				'amount'            => $order_amount,
+				'currency'          => (string) $order->get_currency(),
 			),
 			'auto_confirm' => Config::load()->auto_confirm(),
 		);

@@ -1,12 +1,19 @@
 <?php
 /**
- * The plugin's two tables, where the database (not a read-then-write in PHP)
+ * The plugin's three tables, where the database (not a read-then-write in PHP)
  * decides who wins a race:
  *
  * - {prefix}card2crypto_attempts: one row per payment attempt of an order
- *   (partner_operation_id UNIQUE), holding the last applied status pair and a
- *   version counter. A transition is a compare-and-swap on that version, so
- *   two events read at the same moment cannot both move the attempt.
+ *   (partner_operation_id UNIQUE). Its status pair and operation id sum up
+ *   the attempt's operations (sum_up(): a success first, then one that may
+ *   still be paid, then the latest ending), for everything that asks "where
+ *   is this payment".
+ * - {prefix}card2crypto_operations: one row per operation the service made
+ *   for an attempt (a buyer may try again inside the widget after a decline:
+ *   the service makes a new operation under the same partner_operation_id),
+ *   holding the operation's last applied status pair and a version counter.
+ *   A transition is a compare-and-swap on that version, so two events read
+ *   at the same moment cannot both move the operation.
  * - {prefix}card2crypto_events: one row per verified event (UNIQUE event_key,
  *   a hash of attempt, operation id, status and status_code). INSERT IGNORE
  *   claims an event: only the request whose insert affected a row acts on it,
@@ -22,7 +29,7 @@ defined( 'ABSPATH' ) || exit;
 
 final class Operation_Store {
 
-	const DB_VERSION        = '1';
+	const DB_VERSION        = '2';
 	const DB_VERSION_OPTION = 'card2crypto_checkout_db_version';
 
 	/** No status recorded yet. */
@@ -38,6 +45,11 @@ final class Operation_Store {
 		return $wpdb->prefix . 'card2crypto_events';
 	}
 
+	public static function operations_table(): string {
+		global $wpdb;
+		return $wpdb->prefix . 'card2crypto_operations';
+	}
+
 	/** Creates or upgrades the tables (activation, and once after an update). */
 	public static function install(): void {
 		global $wpdb;
@@ -45,6 +57,7 @@ final class Operation_Store {
 		$collate  = $wpdb->get_charset_collate();
 		$attempts = self::attempts_table();
 		$events   = self::events_table();
+		$ops      = self::operations_table();
 		dbDelta(
 			"CREATE TABLE {$attempts} (
   id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
@@ -79,6 +92,20 @@ CREATE TABLE {$events} (
   PRIMARY KEY  (id),
   UNIQUE KEY event_key (event_key),
   KEY attempt_id (attempt_id)
+) {$collate};
+CREATE TABLE {$ops} (
+  id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
+  attempt_id bigint(20) unsigned NOT NULL,
+  order_id bigint(20) unsigned NOT NULL,
+  operation_id varchar(191) NOT NULL,
+  status varchar(32) NOT NULL DEFAULT '',
+  status_code int(11) NOT NULL DEFAULT -1,
+  version int(10) unsigned NOT NULL DEFAULT 0,
+  created_at datetime NOT NULL,
+  updated_at datetime NOT NULL,
+  PRIMARY KEY  (id),
+  UNIQUE KEY attempt_operation (attempt_id,operation_id),
+  KEY order_id (order_id)
 ) {$collate};"
 		);
 		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true ); // Autoloaded: read on every request by maybe_install().
@@ -94,6 +121,7 @@ CREATE TABLE {$events} (
 	public static function drop(): void {
 		global $wpdb;
 		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::events_table() ) ); // phpcs:ignore WordPress.DB
+		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::operations_table() ) ); // phpcs:ignore WordPress.DB
 		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::attempts_table() ) ); // phpcs:ignore WordPress.DB
 		delete_option( self::DB_VERSION_OPTION );
 	}
@@ -133,8 +161,13 @@ CREATE TABLE {$events} (
 		return $row ? self::typed( $row ) : null;
 	}
 
+	/** The attempt an operation was recorded for (any of its operations, not only the one that sums it up). */
 	public static function attempt_by_operation_id( string $operation_id ): ?array {
 		global $wpdb;
+		$attempt_id = $wpdb->get_var( $wpdb->prepare( 'SELECT attempt_id FROM %i WHERE operation_id = %s ORDER BY id DESC LIMIT 1', self::operations_table(), $operation_id ) ); // phpcs:ignore WordPress.DB
+		if ( null !== $attempt_id ) {
+			return self::attempt( (int) $attempt_id );
+		}
 		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE operation_id = %s ORDER BY id DESC LIMIT 1', self::attempts_table(), $operation_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
 		return $row ? self::typed( $row ) : null;
 	}
@@ -237,22 +270,83 @@ CREATE TABLE {$events} (
 	}
 
 	/**
-	 * Compare-and-swap of the attempt's state: succeeds only when nobody moved
-	 * the attempt since $attempt was read (same version). Binds the operation
-	 * id on the first event.
+	 * The row of one operation of an attempt, made on its first event (a
+	 * buyer who tries again inside the widget makes a new operation under the
+	 * same partner_operation_id). An attempt whose state was kept before
+	 * operations had rows of their own lends it to its bound operation, so
+	 * nothing applied is forgotten.
 	 */
-	public static function swap_state( array $attempt, string $operation_id, string $status, int $code ): bool {
+	public static function operation_of( array $attempt, string $operation_id ): array {
+		global $wpdb;
+		$bound = (string) $attempt['operation_id'];
+		if ( '' !== $bound && self::NO_CODE !== (int) $attempt['status_code'] && array() === self::operations_of_attempt( (int) $attempt['id'] ) ) {
+			self::insert_operation( $attempt, $bound, (string) $attempt['status'], (int) $attempt['status_code'] );
+		}
+		self::insert_operation( $attempt, $operation_id, '', self::NO_CODE );
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE attempt_id = %d AND operation_id = %s', self::operations_table(), (int) $attempt['id'], $operation_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		if ( ! $row ) {
+			throw new \RuntimeException( 'The operation could not be read back: ' . $wpdb->last_error );
+		}
+		return self::typed_operation( $row );
+	}
+
+	/** Records an operation of an attempt unless it is recorded already (the UNIQUE key decides). */
+	private static function insert_operation( array $attempt, string $operation_id, string $status, int $code ): void {
+		global $wpdb;
+		$now  = current_time( 'mysql', true );
+		$done = $wpdb->query( // phpcs:ignore WordPress.DB
+			$wpdb->prepare(
+				'INSERT IGNORE INTO %i (attempt_id, order_id, operation_id, status, status_code, version, created_at, updated_at) VALUES (%d, %d, %s, %s, %d, 0, %s, %s)',
+				self::operations_table(),
+				(int) $attempt['id'],
+				(int) $attempt['order_id'],
+				$operation_id,
+				$status,
+				$code,
+				$now,
+				$now
+			)
+		);
+		if ( false === $done ) {
+			throw new \RuntimeException( 'The operation could not be recorded: ' . $wpdb->last_error );
+		}
+	}
+
+	public static function operation( int $id ): ?array {
+		global $wpdb;
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE id = %d', self::operations_table(), $id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		return $row ? self::typed_operation( $row ) : null;
+	}
+
+	/** @return array<int, array> The operations of an attempt, oldest first. */
+	public static function operations_of_attempt( int $attempt_id ): array {
+		global $wpdb;
+		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT * FROM %i WHERE attempt_id = %d ORDER BY id', self::operations_table(), $attempt_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		return array_map( array( self::class, 'typed_operation' ), $rows ?: array() );
+	}
+
+	/** @return array<int, array> The operations of every attempt of an order, oldest first. */
+	public static function operations_of_order( int $order_id ): array {
+		global $wpdb;
+		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT * FROM %i WHERE order_id = %d ORDER BY id', self::operations_table(), $order_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		return array_map( array( self::class, 'typed_operation' ), $rows ?: array() );
+	}
+
+	/**
+	 * Compare-and-swap of an operation's state: succeeds only when nobody
+	 * moved the operation since $operation was read (same version).
+	 */
+	public static function swap_state( array $operation, string $status, int $code ): bool {
 		global $wpdb;
 		$affected = $wpdb->query( // phpcs:ignore WordPress.DB
 			$wpdb->prepare(
-				'UPDATE %i SET status = %s, status_code = %d, operation_id = %s, version = version + 1, updated_at = %s WHERE id = %d AND version = %d',
-				self::attempts_table(),
+				'UPDATE %i SET status = %s, status_code = %d, version = version + 1, updated_at = %s WHERE id = %d AND version = %d',
+				self::operations_table(),
 				$status,
 				$code,
-				$operation_id,
 				current_time( 'mysql', true ),
-				(int) $attempt['id'],
-				(int) $attempt['version']
+				(int) $operation['id'],
+				(int) $operation['version']
 			)
 		);
 		if ( false === $affected ) {
@@ -262,30 +356,61 @@ CREATE TABLE {$events} (
 	}
 
 	/**
-	 * Undoes swap_state() for $attempt (the row as read before the swap) when
-	 * the order could not follow: back to its previous pair and operation id,
-	 * only if nothing moved the attempt since our swap (version + 1). The
-	 * version still grows, so a decision read before the undo cannot swap.
+	 * Undoes swap_state() for $operation (the row as read before the swap)
+	 * when the order could not follow: back to its previous pair, only if
+	 * nothing moved the operation since our swap (version + 1). The version
+	 * still grows, so a decision read before the undo cannot swap.
 	 */
-	public static function restore_state( array $attempt ): void {
+	public static function restore_state( array $operation ): void {
 		global $wpdb;
 		$affected = $wpdb->query( // phpcs:ignore WordPress.DB
 			$wpdb->prepare(
-				"UPDATE %i SET status = %s, status_code = %d, operation_id = NULLIF(%s, ''), version = version + 1, updated_at = %s WHERE id = %d AND version = %d",
-				self::attempts_table(),
-				(string) $attempt['status'],
-				(int) $attempt['status_code'],
-				(string) $attempt['operation_id'],
+				'UPDATE %i SET status = %s, status_code = %d, version = version + 1, updated_at = %s WHERE id = %d AND version = %d',
+				self::operations_table(),
+				(string) $operation['status'],
+				(int) $operation['status_code'],
 				current_time( 'mysql', true ),
-				(int) $attempt['id'],
-				(int) $attempt['version'] + 1
+				(int) $operation['id'],
+				(int) $operation['version'] + 1
 			)
 		);
 		if ( false === $affected ) {
-			Log::error( sprintf( 'Attempt %d: the payment state could not be moved back after a failed order update: %s', (int) $attempt['id'], $wpdb->last_error ) );
+			Log::error( sprintf( 'Operation %s: the payment state could not be moved back after a failed order update: %s', (string) $operation['operation_id'], $wpdb->last_error ) );
 		} elseif ( 1 !== (int) $affected ) {
-			// A later event moved the attempt already; it stays where that event put it.
-			Log::info( sprintf( 'Attempt %d: not moved back after a failed order update; a later event moved it meanwhile.', (int) $attempt['id'] ) );
+			// A later event moved the operation already; it stays where that event put it.
+			Log::info( sprintf( 'Operation %s: not moved back after a failed order update; a later event moved it meanwhile.', (string) $operation['operation_id'] ) );
+		}
+	}
+
+	/**
+	 * Writes the attempt's summary from its operations (Status_Flow::leading():
+	 * a success first, then one that may still be paid, then the latest that
+	 * ended). Runs under the order's lock, after an operation moved.
+	 *
+	 * @throws \RuntimeException When the summary could not be written.
+	 */
+	public static function sum_up( int $attempt_id ): void {
+		global $wpdb;
+		$ops      = self::operations_of_attempt( $attempt_id );
+		$lead     = Status_Flow::leading( $ops );
+		$op       = null === $lead ? array(
+			'status'       => '',
+			'status_code'  => self::NO_CODE,
+			'operation_id' => '',
+		) : $ops[ $lead ];
+		$affected = $wpdb->query( // phpcs:ignore WordPress.DB
+			$wpdb->prepare(
+				"UPDATE %i SET status = %s, status_code = %d, operation_id = NULLIF(%s, ''), version = version + 1, updated_at = %s WHERE id = %d",
+				self::attempts_table(),
+				(string) $op['status'],
+				(int) $op['status_code'],
+				(string) $op['operation_id'],
+				current_time( 'mysql', true ),
+				$attempt_id
+			)
+		);
+		if ( false === $affected ) {
+			throw new \RuntimeException( 'The payment state could not be saved: ' . $wpdb->last_error );
 		}
 	}
 
@@ -321,6 +446,13 @@ CREATE TABLE {$events} (
 
 	private static function event_key( int $attempt_id, string $operation_id, string $status, int $code ): string {
 		return hash( 'sha256', $attempt_id . "\n" . $operation_id . "\n" . $status . "\n" . $code );
+	}
+
+	private static function typed_operation( array $row ): array {
+		foreach ( array( 'id', 'attempt_id', 'order_id', 'status_code', 'version' ) as $int ) {
+			$row[ $int ] = (int) $row[ $int ];
+		}
+		return $row;
 	}
 
 	private static function typed( array $row ): array {

@@ -33,17 +33,6 @@ final class Order_Actions {
 		$label  = Order_Words::status( $status, $code );
 
 		switch ( $action['reason'] ) {
-			case 'other_operation':
-				$note = sprintf(
-					/* translators: 1: operation id, 2: state in words, 3: operation id already bound, 4: source */
-					__( 'Card2Crypto: another operation (%1$s) reported "%2$s" for this payment, which belongs to operation %3$s (%4$s). It was not applied; check it in the partner portal.', 'card2crypto-checkout' ),
-					$operation->id(),
-					$label,
-					(string) $attempt['operation_id'],
-					$via
-				);
-				$subject = __( 'A second card payment operation for one order', 'card2crypto-checkout' );
-				break;
 			case 'conflict':
 				$note = sprintf(
 					/* translators: 1: new state in words, 2: stored state in words, 3: source */
@@ -65,6 +54,19 @@ final class Order_Actions {
 				break;
 			case 'ignored':
 				Log::info( sprintf( 'Order %d: %s %d ignored (%s) after %s %d (%s).', $order->get_id(), $status, $code, $action['why'], $state['status'] ?? '-', $state['status_code'] ?? -1, $via ) );
+				return;
+			case 'declined_other_live':
+				/* translators: 1: status and meaning, 2: where the news came from */
+				$order->add_order_note( sprintf( __( 'Card2Crypto: one card payment of this order ended: %1$s (%2$s). The buyer started another one, which is still under way, so the order was not marked failed.', 'card2crypto-checkout' ), $label, $via ) );
+				return;
+			case 'retried':
+				$note = sprintf(
+					/* translators: 1: status and meaning, 2: where the news came from */
+					__( 'Card2Crypto: the buyer tried again after the declined payment: %1$s (%2$s). The order waits for payment again.', 'card2crypto-checkout' ),
+					$label,
+					$via
+				);
+				self::checked( $order->update_status( 'pending', $note ), 'the order could not be set to pending payment' );
 				return;
 			case 'earlier_attempt_declined':
 				/* translators: 1: status and meaning, 2: source */
@@ -151,20 +153,19 @@ final class Order_Actions {
 
 	private static function complete( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
 		$order->update_meta_data( Operation_Events::META_PAID_BY, $attempt['partner_operation_id'] );
+		$order->update_meta_data( Operation_Events::META_PAID_BY_OPERATION, $operation->id() );
 		$order->save();
 		if ( ! $order->payment_complete( (string) $operation->tx_id() ) ) {
 			// A hook failed (WooCommerce noted it). A failure before the status changed leaves the order unpaid: it was not
-			// paid by this attempt. After it, the order is paid by this attempt and the re-delivery only notes it.
+			// paid by this operation. After it, the order is paid by this operation and the re-delivery only notes it.
 			if ( ! $order->is_paid() ) {
-				$order->delete_meta_data( Operation_Events::META_PAID_BY );
-				$order->save();
+				self::forget_paid_by( $order );
 			}
 			throw new \RuntimeException( 'The order was not updated: payment_complete() failed.' );
 		}
 		if ( ! $order->is_paid() ) {
 			// The order is in a status WooCommerce does not complete from (e.g. refunded): tell the owner, never force it.
-			$order->delete_meta_data( Operation_Events::META_PAID_BY );
-			$order->save();
+			self::forget_paid_by( $order );
 			$note = sprintf(
 				/* translators: 1: status, 2: source, 3: order status */
 				__( 'Card2Crypto: %1$s (%2$s), but the order is "%3$s", which WooCommerce does not mark paid: check the payment and the order by hand.', 'card2crypto-checkout' ),
@@ -177,6 +178,12 @@ final class Order_Actions {
 			return;
 		}
 		$order->add_order_note( self::success_note( $operation, $label, $via ) );
+	}
+
+	private static function forget_paid_by( \WC_Order $order ): void {
+		$order->delete_meta_data( Operation_Events::META_PAID_BY );
+		$order->delete_meta_data( Operation_Events::META_PAID_BY_OPERATION );
+		$order->save();
 	}
 
 	private static function confirm( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {

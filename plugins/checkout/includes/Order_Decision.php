@@ -13,8 +13,12 @@
  * when allowed and everything matches); success 6 / 0 completes the order only
  * when amount, currency, wallet and asset match what the attempt asked for and
  * the order still asks for what the attempt was started with; declined
- * 101..106 fails the current attempt's order. Anything that does not match is
- * held and never completed.
+ * 101..106 fails the current attempt's order unless another operation of the
+ * order may still be paid. One attempt may have several operations (the buyer
+ * tried again inside the widget): each is decided against its own state, a
+ * confirmed, matching success of any of them pays the order, and a second
+ * success is "paid twice". Anything that does not match is held and never
+ * completed.
  *
  * @package card2crypto-checkout
  */
@@ -36,20 +40,24 @@ final class Order_Decision {
 	const ORDER_HOLD     = 'hold';
 	const ORDER_FAIL     = 'fail';
 	const ORDER_COMPLETE = 'complete';
+	/** The buyer started a new operation of a failed order's payment: the order waits for payment again. */
+	const ORDER_PENDING = 'pending';
 	/** Confirm the operation at the service, then hold (Order_Actions notes a failure to confirm). */
 	const ORDER_CONFIRM = 'confirm';
 
 	/**
 	 * @param array $facts {
-	 *     @type array|null $state    The attempt's last applied pair (status, status_code), null when none yet.
+	 *     @type array|null $state    The operation's last applied pair (status, status_code), null when none yet.
 	 *     @type array      $event    status (string), status_code (int; PHP_INT_MIN when not an integer), operation_id (string).
-	 *     @type array      $attempt  operation_id (?string, bound by the first applied event), mismatch (bool, an earlier event did not match),
-	 *                                current (bool, the order's current attempt), partner_operation_id (string, the attempt's own id,
-	 *                                compared with the order's paid_by).
+	 *     @type array      $attempt  mismatch (bool, an earlier event of the attempt did not match), current (bool, the order's
+	 *                                current attempt), partner_operation_id (string, the attempt's own id, compared with the
+	 *                                order's paid_by for orders paid before operations were recorded).
+	 *     @type bool       $others_live Another operation of the order (of this attempt or another) may still be paid, or was.
 	 *     @type array      $expected What the attempt asked for: amount (int, minor units), currency, wallet.
 	 *     @type array      $received What the operation says: amount, currency, wallet, to_currency (each may be null).
-	 *     @type array      $order    paid (bool), paid_by (string, partner_operation_id that paid it, '' when none),
-	 *                                amount (?int, the order's total now in minor units; null when it cannot be expressed), currency (string).
+	 *     @type array      $order    paid (bool), failed (bool, its status is "failed"), paid_by (string, partner_operation_id
+	 *                                that paid it, '' when none), paid_by_operation (string, the operation id that paid it, '' when
+	 *                                none or not recorded), amount (?int, the order's total now in minor units; null when it cannot be expressed), currency (string).
 	 *     @type bool       $auto_confirm The owner allows automatic confirmation.
 	 * }
 	 * @return array{outcome: string, advance: bool, order: string, reason: string, notify: bool, flag_mismatch: bool, why: string, problems: string[], missing: string[]}
@@ -59,12 +67,6 @@ final class Order_Decision {
 	public static function decide( array $facts ): array {
 		$event   = $facts['event'];
 		$attempt = $facts['attempt'];
-		$bound   = $attempt['operation_id'] ?? null;
-
-		// One attempt, one operation: a second operation under the same partner id is never applied.
-		if ( null !== $bound && '' !== $bound && $bound !== $event['operation_id'] ) {
-			return self::action( self::REVIEW, false, self::ORDER_NOTE, 'other_operation', true );
-		}
 
 		$transition = Status_Flow::decide( $facts['state'], array( 'status' => $event['status'], 'status_code' => $event['status_code'] ) );
 		if ( 'review' === $transition['action'] ) {
@@ -81,6 +83,10 @@ final class Order_Decision {
 		if ( Status_Flow::PHASE_FAILED === $step['phase'] ) {
 			if ( ! $attempt['current'] ) {
 				return self::action( self::APPLIED, true, self::ORDER_NOTE, 'earlier_attempt_declined' );
+			}
+			if ( ! $paid && ! empty( $facts['others_live'] ) ) {
+				// The buyer tried again (another operation is under way or paid): this ending does not fail the order.
+				return self::action( self::APPLIED, true, self::ORDER_NOTE, 'declined_other_live' );
 			}
 			return $paid
 				? self::action( self::APPLIED, true, self::ORDER_NOTE, 'declined_after_paid' )
@@ -102,8 +108,7 @@ final class Order_Decision {
 
 		if ( Status_Flow::PHASE_SUCCEEDED === $step['phase'] ) {
 			if ( $paid ) {
-				$paid_by = (string) ( $order['paid_by'] ?? '' );
-				return '' !== $paid_by && $paid_by !== $attempt['partner_operation_id']
+				return self::paid_by_another( $order, $attempt, $event )
 					? self::action( self::APPLIED, true, self::ORDER_NOTE, 'paid_twice', true )
 					: self::action( self::APPLIED, true, self::ORDER_NOTE, 'already_paid' );
 			}
@@ -127,10 +132,27 @@ final class Order_Decision {
 			return $action;
 		}
 
-		// In progress. Code 1 (created) tells nothing about money yet.
+		// In progress. Code 1 (created) tells nothing about money yet; after a decline it means the buyer tries again.
+		if ( 1 === $event['status_code'] && ! $paid && ! empty( $order['failed'] ) && $attempt['current'] ) {
+			return self::action( self::APPLIED, true, self::ORDER_PENDING, 'retried' );
+		}
 		return $event['status_code'] >= 2 && ! $paid
 			? self::action( self::APPLIED, true, self::ORDER_HOLD, 'progress' )
 			: self::action( self::APPLIED, true, self::ORDER_NOTE, 'progress' );
+	}
+
+	/**
+	 * Whether a paid order was paid by another operation than the event's:
+	 * the operation that paid it when recorded, else (orders paid before
+	 * operations were recorded) another attempt.
+	 */
+	private static function paid_by_another( array $order, array $attempt, array $event ): bool {
+		$operation = (string) ( $order['paid_by_operation'] ?? '' );
+		if ( '' !== $operation ) {
+			return $operation !== $event['operation_id'];
+		}
+		$paid_by = (string) ( $order['paid_by'] ?? '' );
+		return '' !== $paid_by && $paid_by !== $attempt['partner_operation_id'];
 	}
 
 	/**

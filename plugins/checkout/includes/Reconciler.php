@@ -61,25 +61,35 @@ final class Reconciler {
 		as_schedule_single_action( time() + max( 0, $delays[ $checks_done ] ), self::HOOK, array( $order_id ), self::GROUP );
 	}
 
-	/** The Action Scheduler callback. */
+	/**
+	 * The Action Scheduler callback. A payment that ended without payment
+	 * gets one last look when its payment window has passed: the buyer may
+	 * have tried again inside the widget, which makes a new operation under
+	 * the same attempt whose callbacks may be lost too.
+	 */
 	public static function run( $order_id ): void {
 		$order = wc_get_order( (int) $order_id );
 		if ( ! $order instanceof \WC_Order ) {
 			return;
 		}
 		$attempt = Payments::current_attempt( $order );
-		if ( null === $attempt || self::is_final( $attempt ) ) {
+		if ( null === $attempt || self::settled( $attempt, time() ) && ! self::ended_unpaid( $attempt ) ) {
 			return;
 		}
 		$delays = self::delays();
-		$wait   = $delays[ min( $attempt['checks'], count( $delays ) - 1 ) ];
 		$quiet  = time() - (int) strtotime( $attempt['updated_at'] . ' UTC' );
-		if ( $quiet < $wait && Operation_Store::NO_CODE !== $attempt['status_code'] ) {
-			// A callback arrived meanwhile: wait again from that news.
-			if ( function_exists( 'as_schedule_single_action' ) ) {
-				as_schedule_single_action( time() + ( $wait - $quiet ), self::HOOK, array( $order->get_id() ), self::GROUP );
+		if ( self::ended_unpaid( $attempt ) ) {
+			if ( $quiet < Payments::payment_window() ) {
+				self::schedule_at( $order->get_id(), time() + Payments::payment_window() - $quiet );
+				return;
 			}
-			return;
+		} else {
+			$wait = $delays[ min( $attempt['checks'], count( $delays ) - 1 ) ];
+			if ( $quiet < $wait && Operation_Store::NO_CODE !== $attempt['status_code'] ) {
+				// A callback arrived meanwhile: wait again from that news.
+				self::schedule_at( $order->get_id(), time() + ( $wait - $quiet ) );
+				return;
+			}
 		}
 		self::check( $order, $attempt, 'reconcile' );
 		Operation_Store::count_check( $attempt );
@@ -89,28 +99,66 @@ final class Reconciler {
 		}
 	}
 
+	private static function schedule_at( int $order_id, int $when ): void {
+		if ( function_exists( 'as_schedule_single_action' ) ) {
+			as_schedule_single_action( $when, self::HOOK, array( $order_id ), self::GROUP );
+		}
+	}
+
+	/** The attempt's payment ended without payment (a final decline). */
+	private static function ended_unpaid( array $attempt ): bool {
+		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
+		return null !== $step && $step['final'] && Status_Flow::PHASE_FAILED === $step['phase'];
+	}
+
 	/**
-	 * Asks the service about an attempt and applies the answer.
+	 * Asks the service about an attempt and applies the answers: first by the
+	 * attempt's partner_operation_id alone, which names its latest operation
+	 * (a buyer who tried again inside the widget made a new one, which the
+	 * store may not have heard of), then about each other operation of the
+	 * attempt that is not final here, by its id. An answer about another
+	 * payment than the one asked about is never applied (the order is held).
 	 *
 	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
 	 * @return array{ok: bool, outcome?: string, operation?: \Card2Crypto\Checkout\Shared\Api\Operation, reason?: string, message: string} reason when not ok: "unknown" (the service has no
-	 *                                                                     operation for the attempt yet) or "unreachable".
+	 *                                                                     operation for the attempt yet) or "unreachable". operation: the latest.
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
 	public static function check( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client = null ): array {
+		$result = self::ask( $order, $attempt, null, $source, $client );
+		if ( ! $result['ok'] ) {
+			return $result;
+		}
+		$latest = $result['operation']->id();
+		foreach ( Operation_Store::operations_of_attempt( (int) $attempt['id'] ) as $known ) {
+			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || self::is_final( $known ) ) {
+				continue;
+			}
+			$other = self::ask( $order, $attempt, $known['operation_id'], $source, $client );
+			if ( ! $other['ok'] ) {
+				return $other;
+			}
+		}
+		return $result;
+	}
+
+	/**
+	 * One operation-info question about the attempt ($operation_id null: its
+	 * latest operation) and, when answered, the answer applied.
+	 *
+	 * @throws \Throwable When the answer could not be applied.
+	 */
+	private static function ask( \WC_Order $order, array $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): array {
 		try {
 			// The client's own lines as debug: the outcome is logged below at its true level
 			// (an attempt the buyer never started paying, or abandoned, is ordinary, not an error).
 			$client    = $client ?? Config::load()->api_client( array( self::class, 'client_log' ) );
-			$operation = $client->operation(
-				'' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : null,
-				$attempt['partner_operation_id']
-			);
+			$operation = $client->operation( $operation_id, $attempt['partner_operation_id'] );
 		} catch ( Partner_Api_Exception $e ) {
 			// A refusal of the store itself withdraws the method at once (Service_Health).
 			Service_Health::saw( Config::load(), $e );
 			$reason = 'unreachable';
-			if ( 'invalid_parameter' === $e->error_code && Operation_Store::NO_CODE === $attempt['status_code'] ) {
+			if ( 'invalid_parameter' === $e->error_code && null === $operation_id && Operation_Store::NO_CODE === $attempt['status_code'] ) {
 				$reason  = 'unknown';
 				$message = __( 'The service has no operation for this payment yet: the buyer has not started paying.', 'card2crypto-checkout' );
 			} else {
@@ -128,6 +176,14 @@ final class Reconciler {
 				'ok'      => false,
 				'reason'  => 'unreachable',
 				'message' => $e->getMessage(),
+			);
+		}
+		if ( ! Operation_Events::answers_for( $operation, $attempt, $operation_id ) ) {
+			Operation_Events::hold_foreign_answer( $order, $attempt, $operation );
+			return array(
+				'ok'      => false,
+				'reason'  => 'unreachable',
+				'message' => __( 'The service answered about another payment; nothing was applied.', 'card2crypto-checkout' ),
 			);
 		}
 		$outcome = Operation_Events::process( $operation, $source );
@@ -148,5 +204,20 @@ final class Reconciler {
 	public static function is_final( array $attempt ): bool {
 		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
 		return null !== $step && $step['final'];
+	}
+
+	/**
+	 * Whether nothing more can happen to an attempt's payment: it completed,
+	 * or it ended without payment longer ago than a payment stays open (until
+	 * then the buyer may still try again inside the widget, which makes a new
+	 * operation under the same attempt, and the service is asked again).
+	 */
+	public static function settled( array $attempt, int $now ): bool {
+		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
+		if ( null === $step || ! $step['final'] ) {
+			return false;
+		}
+		return Status_Flow::PHASE_SUCCEEDED === $step['phase']
+			|| $now - (int) strtotime( $attempt['updated_at'] . ' UTC' ) >= Payments::payment_window();
 	}
 }

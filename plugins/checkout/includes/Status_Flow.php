@@ -159,4 +159,47 @@ final class Status_Flow {
 	private static function show( $value ): string {
 		return null === $value ? 'undefined' : (string) json_encode( $value, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE ); // phpcs:ignore WordPress.WP.AlternativeFunctions.json_encode_json_encode -- runs without WordPress in tests.
 	}
+
+	/**
+	 * Which of several operations of one payment attempt speaks for it (the
+	 * index into $operations, oldest first), or null when none has a state
+	 * yet: a success first (the money went out), then one that may still be
+	 * paid (in progress or awaiting confirmation), then one that ended
+	 * without payment; among equals the latest. A buyer who tries again
+	 * inside the widget after a decline makes a new operation under the same
+	 * attempt, and the attempt is then where that new operation is.
+	 *
+	 * @param array<int, array{status: mixed, status_code: mixed}> $operations
+	 */
+	public static function leading( array $operations ): ?int {
+		$weight = array(
+			self::PHASE_SUCCEEDED    => 3,
+			self::PHASE_IN_PROGRESS  => 2,
+			self::PHASE_NEEDS_ACTION => 2,
+			self::PHASE_FAILED       => 1,
+		);
+		$lead   = null;
+		$best   = 0;
+		foreach ( array_values( $operations ) as $index => $operation ) {
+			$step = self::find_step( $operation['status'] ?? null, $operation['status_code'] ?? null );
+			$w    = null === $step ? 0 : $weight[ $step['phase'] ];
+			if ( $w > 0 && $w >= $best ) {
+				$lead = $index;
+				$best = $w;
+			}
+		}
+		return $lead;
+	}
+
+	/**
+	 * Whether an operation in this state may still be paid, or was paid: not
+	 * one that ended without payment, and not one with no state yet.
+	 *
+	 * @param mixed $status
+	 * @param mixed $code
+	 */
+	public static function may_be_paid( $status, $code ): bool {
+		$step = self::find_step( $status, $code );
+		return null !== $step && self::PHASE_FAILED !== $step['phase'];
+	}
 }

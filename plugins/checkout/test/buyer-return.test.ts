@@ -29,12 +29,12 @@ interface Step {
 
 const STATUS_OF: Record<number, string> = { 1: 'pending', 2: 'pending', 0: 'success', 6: 'success', 8: 'awaiting confirm' };
 
-function op(code: number, amount = 7900) {
+function op(code: number, id = 'op-1', amount = 7900) {
   return {
     status: STATUS_OF[code] ?? 'declined',
     status_code: code,
     operation_info: {
-      id: 'op-1',
+      id,
       from: { amount, currency: { code: 'EUR', decimals: 2 } },
       to: {
         amount: 120000,
@@ -123,14 +123,25 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(step!.told!.kind, 'paid');
     });
 
-    test('never backwards: a paid order is not asked about nor changed; a known failure is told without asking again', async () => {
+    test('never backwards: a paid order is not asked about nor changed; a failure older than a payment window is told without asking again', async () => {
       const [paid] = await tell([{ event: 'fail', service: [{ operation_data: op(101) }] }], { status: 'processing' });
       assert.equal(paid!.service_calls, 0);
       assert.equal(paid!.status, 'processing');
       assert.equal(paid!.told!.kind, 'paid');
-      const [known] = await tell([{ event: 'exit', attempt: { status: 'declined', status_code: 106 } }], { status: 'failed' });
+      const [known] = await tell([{ event: 'exit', attempt: { status: 'declined', status_code: 106, minutes_ago: 61 } }], { status: 'failed' });
       assert.equal(known!.service_calls, 0);
       assert.deepEqual([known!.told!.kind, known!.told!.code], ['failed', 106]);
+    });
+
+    test('a recent failure is asked about again: the buyer may have tried again inside the widget, and that payment is told', async () => {
+      const [again] = await tell([{ event: 'fail', attempt: { status: 'declined', status_code: 104 }, service: [{ operation_data: op(2, 'op-2') }] }], {
+        status: 'failed',
+      });
+      assert.equal(again!.error, undefined, again!.error);
+      assert.equal(again!.service_calls, 1);
+      assert.equal(again!.attempt, 'pending 2', 'the attempt is where its newer operation is');
+      assert.equal(again!.status, 'on-hold');
+      assert.deepEqual([again!.told!.kind, again!.told!.retry], ['in_progress', false]);
     });
 
     test('not known to the service yet, or unreachable: said honestly, the order left for reconciliation', async () => {
@@ -171,7 +182,7 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(held[3]!.kind, 'failed', 'a declined payment moved no money: it is told as declined');
       assert.equal((held[4] as unknown as { message: string }).message, held[0]!.message, 'the thank-you page says the same');
 
-      const [step] = await tell([{ event: 'exit', service: [{ operation_data: op(0, 5000) }] }]);
+      const [step] = await tell([{ event: 'exit', service: [{ operation_data: op(0, 'op-1', 5000) }] }]);
       assert.equal(step!.error, undefined, step!.error);
       assert.equal(step!.status, 'on-hold');
       assert.deepEqual([step!.told!.kind, step!.told!.retry], ['on_hold', false]);

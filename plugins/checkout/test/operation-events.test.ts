@@ -18,6 +18,9 @@ interface Step {
   status: string;
   new_notes: string[];
   paid_by: string | null;
+  paid_by_op: string | null;
+  /** Each recorded operation: [operation id, status, status_code, version]. */
+  operations: Array<[string, string, number, number]>;
   attempts: Array<{ partner_operation_id: string; operation_id: string | null; status: string; status_code: number; version: number; mismatch: number }>;
   events: string[];
   service_calls: Array<{ operation_id: string | null; partner_operation_id: string | null }>;
@@ -34,10 +37,11 @@ const STATUS_OF: Record<number, string> = {
   0: 'success',
   8: 'awaiting confirm',
   101: 'declined',
+  104: 'declined',
 };
 
 /** operation_data as the service writes it for the attempt above. */
-function op(code: number, change: { amount?: number; toCurrency?: string | null; id?: string } = {}) {
+function op(code: number, change: { amount?: number; toCurrency?: string | null; id?: string; partnerId?: string } = {}) {
   const to: Record<string, unknown> = {
     amount: 120000,
     withdrawal_method_info: { blockchain_address: WALLET, blockchain_tx_id: 'ab12cd', blockchain_explorer_url: 'https://mempool.space/testnet/tx/ab12cd' },
@@ -49,7 +53,7 @@ function op(code: number, change: { amount?: number; toCurrency?: string | null;
     status: STATUS_OF[code],
     status_code: code,
     operation_info: { id: change.id ?? 'op-1', from: { amount: change.amount ?? 7900, currency: { code: 'EUR', decimals: 2 } }, to },
-    partner_info: { operation_id: POID },
+    partner_info: { operation_id: change.partnerId ?? POID },
   };
 }
 
@@ -233,10 +237,11 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal((first as Step & { meanwhile: string }).meanwhile, 'applied');
       assert.match(first!.error!, /could not be put on hold/);
       assert.deepEqual(
-        first!.attempts.map((a) => [a.status, a.status_code, a.version]),
-        [['pending', 7, 2]],
+        first!.attempts.map((a) => [a.status, a.status_code]),
+        [['pending', 7]],
         'the move back did not overwrite pending 7',
       );
+      assert.deepEqual(first!.operations, [['op-1', 'pending', 7, 2]], 'the operation kept pending 7 (two swaps, no move back)');
       assert.deepEqual(first!.events, ['pending 7 applied'], 'the failed event was released');
       assert.equal(first!.status, 'on-hold');
       assert.equal(retry!.outcome, 'ignored');
@@ -246,6 +251,89 @@ for (const version of TEST_PHP_VERSIONS) {
       const [step] = await run(scenario([{ operation: op(6, { toCurrency: null }), service: [{ operation_data: op(6, { toCurrency: null }) }] }]));
       assert.equal(step!.status, 'on-hold');
       assert.ok(pluginNotes(step!).some((n) => n.includes('does not say to_currency')));
+    });
+
+    test('a decline, then the buyer tries again inside the widget: the new operation of the same attempt pays the order', async () => {
+      const steps = await run(
+        scenario([
+          { operation: op(104, { id: 'op-1' }) },
+          { operation: op(1, { id: 'op-2' }), source: 'reconcile' },
+          { operation: op(6, { id: 'op-2' }), service: [{ operation_data: op(6, { id: 'op-2' }) }] },
+          { operation: op(104, { id: 'op-1' }) },
+        ]),
+      );
+      const [declined, retried, paid, late] = steps;
+      assert.equal(declined!.status, 'failed');
+      assert.equal(retried!.outcome, 'applied');
+      assert.equal(retried!.status, 'pending', 'the order waits for payment again');
+      assert.ok(pluginNotes(retried!).some((n) => n.includes('tried again')));
+      assert.equal(paid!.outcome, 'applied');
+      assert.equal(paid!.status, 'processing');
+      assert.deepEqual(
+        paid!.service_calls.map((c) => [c.operation_id, c.partner_operation_id]),
+        [['op-2', POID]],
+        'the service was asked about the new operation',
+      );
+      assert.equal(paid!.paid_by, POID);
+      assert.equal(paid!.paid_by_op, 'op-2');
+      assert.equal(paid!.mails, 0, 'nothing for the owner to review');
+      assert.equal(late!.outcome, 'duplicate');
+      assert.deepEqual(late!.operations, [
+        ['op-1', 'declined', 104, 1],
+        ['op-2', 'success', 6, 2],
+      ]);
+      assert.deepEqual(
+        late!.attempts.map((a) => [a.status, a.status_code, a.operation_id]),
+        [['success', 6, 'op-2']],
+        'the attempt is where its paying operation is',
+      );
+    });
+
+    test('a decline, then a success of a new operation with no news between: failed to processing', async () => {
+      const [declined, paid] = await run(
+        scenario([{ operation: op(101, { id: 'op-1' }) }, { operation: op(6, { id: 'op-2' }), service: [{ operation_data: op(6, { id: 'op-2' }) }] }]),
+      );
+      assert.equal(declined!.status, 'failed');
+      assert.equal(paid!.status, 'processing');
+      assert.ok(!paid!.new_notes.some((n) => n.includes('not applied')), JSON.stringify(paid!.new_notes));
+    });
+
+    test('the old operation ends while the new one is under way: noted, the order is not failed', async () => {
+      const [moving, ended] = await run(scenario([{ operation: op(2, { id: 'op-2' }) }, { operation: op(101, { id: 'op-1' }) }]));
+      assert.equal(moving!.status, 'on-hold');
+      assert.equal(ended!.outcome, 'applied');
+      assert.equal(ended!.status, 'on-hold');
+      assert.ok(pluginNotes(ended!).some((n) => n.includes('was not marked failed')), JSON.stringify(ended!.new_notes));
+      assert.deepEqual(
+        ended!.attempts.map((a) => [a.status, a.status_code, a.operation_id]),
+        [['pending', 2, 'op-2']],
+      );
+    });
+
+    test('two operations of one order both succeed: paid twice, the owner is told, the order stays paid', async () => {
+      const [first, second] = await run(
+        scenario([
+          { operation: op(6, { id: 'op-1' }), service: [{ operation_data: op(6, { id: 'op-1' }) }] },
+          { operation: op(6, { id: 'op-2' }), service: [{ operation_data: op(6, { id: 'op-2' }) }] },
+        ]),
+      );
+      assert.equal(first!.status, 'processing');
+      assert.equal(second!.status, 'processing');
+      assert.equal(second!.paid_by_op, 'op-1');
+      assert.ok(pluginNotes(second!).some((n) => n.includes('paid twice')), JSON.stringify(second!.new_notes));
+      assert.equal(second!.mails, 1);
+    });
+
+    test("the service's answer names another payment (partner_info.operation_id): held, flagged, nothing applied", async () => {
+      const [step] = await run(scenario([{ operation: op(6), service: [{ operation_data: op(6, { partnerId: 'wc-8-ffeeddccbbaa998877665544' }) }] }]));
+      assert.equal(step!.outcome, 'review');
+      assert.equal(step!.status, 'on-hold');
+      assert.equal(step!.paid_by, null);
+      assert.deepEqual(step!.events, []);
+      assert.equal(step!.attempts[0]!.status_code, -1);
+      assert.equal(step!.attempts[0]!.mismatch, 1);
+      assert.ok(pluginNotes(step!).some((n) => n.includes('which is not this one')), JSON.stringify(step!.new_notes));
+      assert.equal(step!.mails, 1);
     });
   });
 }

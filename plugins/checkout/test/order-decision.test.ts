@@ -3,7 +3,8 @@
  * WordPress or WooCommerce, on the oldest and newest supported PHP: every
  * status/code of the flow, mismatches of each member, an order edited after
  * the attempt started, duplicates, out-of-order and conflicting events,
- * another operation under the same attempt, paid and earlier attempts.
+ * several operations under the same attempt (the buyer tried again inside
+ * the widget), paid and earlier attempts.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,10 +20,11 @@ interface Pair {
 interface Facts {
   state: Pair | null;
   event: Pair & { operation_id: string };
-  attempt: { operation_id: string | null; partner_operation_id: string; mismatch: boolean; current: boolean };
+  attempt: { partner_operation_id: string; mismatch: boolean; current: boolean };
+  others_live: boolean;
   expected: { amount: number; currency: string; wallet: string };
   received: { amount?: number | null; currency?: string | null; wallet?: string | null; to_currency?: string | null };
-  order: { paid: boolean; paid_by: string; amount: number | null; currency: string };
+  order: { paid: boolean; failed: boolean; paid_by: string; paid_by_operation: string; amount: number | null; currency: string };
   auto_confirm: boolean;
 }
 interface Action {
@@ -59,10 +61,11 @@ function facts(code: number, change: Record<string, unknown> = {}): Facts {
   const base: Facts = {
     state: null,
     event: { ...pair(code), operation_id: 'op-1' },
-    attempt: { operation_id: null, partner_operation_id: 'wc-7-aaaa', mismatch: false, current: true },
+    attempt: { partner_operation_id: 'wc-7-aaaa', mismatch: false, current: true },
+    others_live: false,
     expected: { amount: 7900, currency: 'EUR', wallet: WALLET },
     received: { amount: 7900, currency: 'EUR', wallet: WALLET, to_currency: 'BTC' },
-    order: { paid: false, paid_by: '', amount: 7900, currency: 'EUR' },
+    order: { paid: false, failed: false, paid_by: '', paid_by_operation: '', amount: 7900, currency: 'EUR' },
     auto_confirm: false,
   };
   const out = { ...base } as Record<string, unknown>;
@@ -258,16 +261,34 @@ for (const version of TEST_PHP_VERSIONS) {
       );
     });
 
-    test('another operation under an attempt already bound to one is reviewed, whatever it says', async () => {
-      const got = await decideAll(
-        CODES.map((code) => ({ ...facts(code, { attempt: { operation_id: 'op-1' } }), event: { ...pair(code), operation_id: 'op-2' } })),
+    test('several operations of one attempt: each on its own state, any matching success pays, a second success is paid twice', async () => {
+      const cases: Array<[string, Facts]> = [
+        // The buyer tried again inside the widget after a decline (the order failed): a new operation, no state yet.
+        ['applied/advance/pending/retried', facts(1, { event: { ...pair(1), operation_id: 'op-2' }, order: { failed: true } })],
+        ['applied/advance/hold/progress', facts(2, { event: { ...pair(2), operation_id: 'op-2' }, order: { failed: true } })],
+        ['applied/advance/complete/complete', facts(6, { event: { ...pair(6), operation_id: 'op-2' }, order: { failed: true } })],
+        ['applied/advance/complete/complete', facts(0, { event: { ...pair(0), operation_id: 'op-2' }, order: { failed: true } })],
+        // A created operation of an order that did not fail is only a note.
+        ['applied/advance/note/progress', facts(1, { event: { ...pair(1), operation_id: 'op-2' } })],
+        // An earlier attempt's new operation does not move the order back to pending.
+        ['applied/advance/note/progress', facts(1, { event: { ...pair(1), operation_id: 'op-2' }, order: { failed: true }, attempt: { current: false } })],
+        // The old operation ends while the new one may still be paid: the order is not failed.
+        ...[101, 102, 103, 104, 105, 106].map((code): [string, Facts] => ['applied/advance/note/declined_other_live', facts(code, { others_live: true })]),
+        ...[101, 104].map((code): [string, Facts] => ['applied/advance/fail/declined', facts(code, { others_live: false })]),
+        // Paid by one operation: its own later steps are no news, another's success is paid twice.
+        ['applied/advance/note/already_paid', facts(0, { state: pair(6), order: { paid: true, paid_by: 'wc-7-aaaa', paid_by_operation: 'op-1' } })],
+        [
+          'applied/advance/note/paid_twice/notify',
+          facts(6, { event: { ...pair(6), operation_id: 'op-2' }, order: { paid: true, paid_by: 'wc-7-aaaa', paid_by_operation: 'op-1' } }),
+        ],
+        // Paid before operations were recorded (no operation id kept): the attempt decides, as before.
+        ['applied/advance/note/already_paid', facts(6, { event: { ...pair(6), operation_id: 'op-2' }, order: { paid: true, paid_by: 'wc-7-aaaa' } })],
+      ];
+      const got = await decideAll(cases.map(([, f]) => f));
+      assert.deepEqual(
+        got.map(brief),
+        cases.map(([want]) => want),
       );
-      assert.ok(
-        got.every((a) => brief(a) === 'review/stay/note/other_operation/notify'),
-        JSON.stringify(got.map(brief)),
-      );
-      const same = await decideAll([facts(6, { attempt: { operation_id: 'op-1' }, state: pair(2) })]);
-      assert.equal(same[0]!.order, 'complete');
     });
 
     test('nothing that does not match ever completes or confirms (every code x every fault)', async () => {

@@ -31,13 +31,13 @@ interface Step {
 const STATUS_OF: Record<number, string> = { 1: 'pending', 2: 'pending', 3: 'pending', 0: 'success', 6: 'success', 8: 'awaiting confirm' };
 const UNKNOWN = { status: 400, error: { code: 'invalid_parameter', field: 'partner_operation_id', message: 'no such operation' } };
 
-function op(code: number, createdAt?: string) {
+function op(code: number, createdAt?: string, id = 'op-1') {
   return {
     operation_data: {
       status: STATUS_OF[code] ?? 'declined',
       status_code: code,
       operation_info: {
-        id: 'op-1',
+        id,
         ...(createdAt ? { created_at: createdAt } : {}),
         from: { amount: 7900, currency: { code: 'EUR', decimals: 2 } },
         to: {
@@ -159,10 +159,26 @@ for (const version of TEST_PHP_VERSIONS) {
       const [reused] = await play([{ call: 'fitting', service: [UNKNOWN] }]);
       assert.equal(reused!.started, POID);
       assert.equal(reused!.service_calls, 1);
-      // Known final here: not asked again.
-      const [known] = await play([{ attempt: { status: 'declined', status_code: 104 } }]);
+      // Known final here for longer than a payment window: not asked again.
+      const [known] = await play([{ attempt: { status: 'declined', status_code: 104, minutes_ago: 61 } }]);
       assert.equal(known!.service_calls, 0);
       assert.ok(known!.started && known!.started !== POID);
+      // Declined a moment ago: asked once more (the buyer may have tried again inside the widget), then a new payment.
+      const [recent] = await play([{ attempt: { status: 'declined', status_code: 104 }, service: [op(104)] }]);
+      assert.equal(recent!.service_calls, 1);
+      assert.ok(recent!.started && recent!.started !== POID);
+    });
+
+    test('declined, then the buyer paid again inside the widget: Pay again finds the new operation and does not start a third payment', async () => {
+      const [paid] = await play([{ attempt: { status: 'declined', status_code: 104 }, service: [op(6, undefined, 'op-2')] }]);
+      assert.equal(paid!.error, undefined, paid!.error);
+      assert.equal(paid!.service_calls, 1);
+      assert.equal(paid!.held!.kind, 'paid');
+      assert.equal(paid!.status, 'processing');
+      assert.deepEqual(paid!.attempts, [`${POID} success 6`], 'no new attempt');
+      const [moving] = await play([{ attempt: { status: 'declined', status_code: 104 }, service: [op(2, undefined, 'op-2')] }]);
+      assert.equal(moving!.held!.kind, 'in_progress');
+      assert.deepEqual(moving!.attempts, [`${POID} pending 2`]);
     });
 
     test('the service cannot be asked: no second payment, "try again in a few minutes"', async () => {

@@ -11,7 +11,8 @@
  * {operation, source, service: [answers], fail: {payment_complete?, update_status?}, meanwhile?: operation}
  * (meanwhile: another callback processed while this one changes the order).
  * Prints, after each step, the outcome (or the error), the order (status,
- * notes, meta), the attempts and the number of events and service calls.
+ * notes, meta), the attempts, their operations and the number of events and
+ * service calls.
  */
 
 require __DIR__ . '/wordpress-fakes.php';
@@ -67,7 +68,14 @@ foreach ( $scenario['steps'] as $step ) {
 		'status'        => $order->status,
 		'new_notes'     => array_slice( $order->notes, $notes_before ),
 		'paid_by'       => $order->meta['_card2crypto_paid_by'] ?? null,
+		'paid_by_op'    => $order->meta['_card2crypto_paid_by_operation'] ?? null,
 		'attempts'      => $attempts,
+		'operations'    => array_map(
+			static function ( array $row ): array {
+				return array( $row['operation_id'], $row['status'], (int) $row['status_code'], (int) $row['version'] );
+			},
+			$GLOBALS['wpdb']->rows( 'wp_card2crypto_operations' )
+		),
 		'events'        => array_map(
 			static function ( array $row ): string {
 				return $row['status'] . ' ' . $row['status_code'] . ' ' . $row['outcome'];

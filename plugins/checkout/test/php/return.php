@@ -7,7 +7,7 @@
  * service calls.
  *
  * Input /work/scenario.json: {settings, order, attempts, steps}; each step
- * {event: fail|exit, service: [answers], attempt?: {status, status_code}}
+ * {event: fail|exit, service: [answers], attempt?: {status, status_code, minutes_ago?}}
  * (attempt: what the store already knew before the buyer came back).
  */
 
@@ -20,7 +20,8 @@ foreach ( $scenario['steps'] as $step ) {
 	$service->answers = $step['service'] ?? array();
 	$service->calls   = array();
 	if ( isset( $step['attempt'] ) ) {
-		$GLOBALS['wpdb']->query( $GLOBALS['wpdb']->prepare( 'UPDATE wp_card2crypto_attempts SET status = %s, status_code = %d', $step['attempt']['status'], $step['attempt']['status_code'] ) );
+		// minutes_ago: when the store last had news of the payment.
+		$GLOBALS['wpdb']->query( $GLOBALS['wpdb']->prepare( "UPDATE wp_card2crypto_attempts SET status = %s, status_code = %d, operation_id = CASE WHEN %d = -1 THEN NULL ELSE 'op-1' END, updated_at = %s", $step['attempt']['status'], $step['attempt']['status_code'], $step['attempt']['status_code'], gmdate( 'Y-m-d H:i:s', time() - 60 * (int) ( $step['attempt']['minutes_ago'] ?? 0 ) ) ) );
 	}
 	$notes_before = count( $order->notes );
 	try {

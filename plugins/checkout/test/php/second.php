@@ -9,7 +9,9 @@
  *
  * Input /work/scenario.json: {settings, order, attempts, steps}; each step
  * {call: start|fitting, service: [answers], attempt?: {status, status_code,
- * minutes_ago?}} (attempt: what the store knew before Pay was pressed).
+ * minutes_ago?, news_minutes_ago?}} (attempt: what the store knew before Pay
+ * was pressed; started minutes_ago, last news news_minutes_ago, by default the
+ * same).
  */
 
 require __DIR__ . '/wordpress-fakes.php';
@@ -25,10 +27,12 @@ foreach ( $scenario['steps'] as $step ) {
 	if ( isset( $step['attempt'] ) ) {
 		$GLOBALS['wpdb']->query(
 			$GLOBALS['wpdb']->prepare(
-				'UPDATE wp_card2crypto_attempts SET status = %s, status_code = %d, created_at = %s',
+				"UPDATE wp_card2crypto_attempts SET status = %s, status_code = %d, operation_id = CASE WHEN %d = -1 THEN NULL ELSE 'op-1' END, created_at = %s, updated_at = %s",
 				$step['attempt']['status'],
 				$step['attempt']['status_code'],
-				gmdate( 'Y-m-d H:i:s', time() - 60 * (int) ( $step['attempt']['minutes_ago'] ?? 0 ) )
+				$step['attempt']['status_code'],
+				gmdate( 'Y-m-d H:i:s', time() - 60 * (int) ( $step['attempt']['minutes_ago'] ?? 0 ) ),
+				gmdate( 'Y-m-d H:i:s', time() - 60 * (int) ( $step['attempt']['news_minutes_ago'] ?? $step['attempt']['minutes_ago'] ?? 0 ) )
 			)
 		);
 	}

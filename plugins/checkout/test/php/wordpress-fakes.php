@@ -277,6 +277,7 @@ final class C2C_Sqlite_Wpdb {
 		$this->pdo = new PDO( 'sqlite::memory:' );
 		$this->pdo->setAttribute( PDO::ATTR_ERRMODE, PDO::ERRMODE_SILENT );
 		$this->pdo->exec( "CREATE TABLE wp_card2crypto_attempts (id INTEGER PRIMARY KEY AUTOINCREMENT, order_id INTEGER NOT NULL, partner_operation_id TEXT NOT NULL UNIQUE, operation_id TEXT DEFAULT NULL, expected_amount INTEGER NOT NULL, expected_currency TEXT NOT NULL, expected_wallet TEXT NOT NULL, status TEXT NOT NULL DEFAULT '', status_code INTEGER NOT NULL DEFAULT -1, version INTEGER NOT NULL DEFAULT 0, mismatch INTEGER NOT NULL DEFAULT 0, checks INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)" );
+		$this->pdo->exec( "CREATE TABLE wp_card2crypto_operations (id INTEGER PRIMARY KEY AUTOINCREMENT, attempt_id INTEGER NOT NULL, order_id INTEGER NOT NULL, operation_id TEXT NOT NULL, status TEXT NOT NULL DEFAULT '', status_code INTEGER NOT NULL DEFAULT -1, version INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (attempt_id, operation_id))" );
 		$this->pdo->exec( "CREATE TABLE wp_card2crypto_events (id INTEGER PRIMARY KEY AUTOINCREMENT, event_key TEXT NOT NULL UNIQUE, attempt_id INTEGER NOT NULL, operation_id TEXT NOT NULL, status TEXT NOT NULL, status_code INTEGER NOT NULL, source TEXT NOT NULL, outcome TEXT NOT NULL DEFAULT '', received_at TEXT NOT NULL)" );
 	}
 
