@@ -2,7 +2,8 @@
  * The reconciliation job's schedule against a real WooCommerce and its
  * Action Scheduler: every order sent to pay gets one pending check; each
  * check that finds no final state schedules the next one further out (15 min,
- * 30 min, 1 h, ...); a final state ends the checks. Jobs are run through the
+ * 30 min, 1 h, ...); a success ends the checks, a decline leaves one last look
+ * when the payment window has passed. Jobs are run through the
  * "Run" link of Tools → Scheduled Actions, which processes them as the queue
  * runner does. (The owner spec proves a run completes a paid order whose
  * callbacks never came.)
@@ -28,7 +29,7 @@ const store = runningStore();
 test.describe('reconciliation schedule', () => {
   test.beforeEach(() => requireWooCommerce(store));
 
-  test('checks back off (15 min, 30 min, 1 h) while nothing is final, and stop once the payment is final', async ({ page, request }) => {
+  test('checks back off (15 min, 30 min, 1 h) while nothing is final; a decline leaves one last look after the payment window', async ({ page, request }) => {
     test.setTimeout(1_200_000);
     await loginAsAdmin(page, store);
     // The buyer is sent to pay but never starts: the service has no operation for this order yet.
@@ -45,15 +46,18 @@ test.describe('reconciliation schedule', () => {
     expect(third.delaySeconds).toBe(3600);
     expect((await adminOrder(page, store, order.id)).status).toBe('wc-pending');
 
-    // The payment ends (declined: a final state) by callback; the job still pending finds it final,
-    // changes nothing and schedules nothing more.
+    // The payment ends (declined: a final state) by callback; the job still pending finds it ended,
+    // changes nothing and leaves one last look for when the payment window (1 h) has passed: the
+    // buyer may still try again inside the widget, a new operation whose callbacks may be lost too.
     const declined = operationData(order, 'declined', 104);
     await serviceHas(store, partnerSecret(store), declined);
     expect(await sendCallback(store, partnerSecret(store), declined)).toBe('200 OK');
     const failed = await adminOrder(page, store, order.id);
     expect(failed.status).toBe('wc-failed');
     await runScheduledAction(page, store, order.id, third);
-    expect(await reconcileActions(page, store, order.id, 'pending')).toEqual([]);
+    const last = await pendingReconcile(page, store, order.id);
+    expect(last.delaySeconds).toBeGreaterThan(3000);
+    expect(last.delaySeconds).toBeLessThanOrEqual(3600);
     const done = await reconcileActions(page, store, order.id, 'complete');
     expect(done.map((a) => a.actionId).sort()).toEqual([first.actionId, second.actionId, third.actionId].sort());
     const after = await adminOrder(page, store, order.id);

@@ -78,6 +78,16 @@ final class Admin_Order_Panel {
 		if ( isset( $op['tx_id'] ) ) {
 			$rows[ __( 'Transaction', 'card2crypto-checkout' ) ] = $op['tx_id'];
 		}
+		$others = array();
+		foreach ( Operation_Store::operations_of_order( $order->get_id() ) as $other ) {
+			if ( ( $op['id'] ?? null ) !== $other['operation_id'] && Operation_Store::NO_CODE !== $other['status_code'] ) {
+				$others[] = $other['operation_id'] . ': ' . Order_Words::status( $other['status'], $other['status_code'] );
+			}
+		}
+		if ( array() !== $others ) {
+			// The buyer tried again (inside the widget, or on the landing page): every operation of the order, for the partner portal.
+			$rows[ __( 'Other operations', 'card2crypto-checkout' ) ] = implode( '; ', $others );
+		}
 		if ( null !== $attempt && 1 === $attempt['mismatch'] ) {
 			$rows[ __( 'Check', 'card2crypto-checkout' ) ] = __( 'Does NOT match the order: see the notes.', 'card2crypto-checkout' );
 		}

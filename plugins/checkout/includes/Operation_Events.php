@@ -237,7 +237,12 @@ final class Operation_Events {
 				// The operation moved: the order must move too, or the operation goes back (a re-delivery then finds it where it was).
 				try {
 					Operation_Store::sum_up( (int) $attempt['id'] );
-					self::store_operation_meta( $order, $operation );
+					$summed = Operation_Store::attempt( (int) $attempt['id'] );
+					if ( null === $summed || (string) $summed['operation_id'] === $operation->id() ) {
+						// What the order screens show follows the operation that speaks for the attempt (a late decline of
+						// an earlier operation does not hide the payment of the one after it).
+						self::store_operation_meta( $order, $operation );
+					}
 					Order_Actions::perform( $order, $action, $attempt, $state, $operation, $via );
 				} catch ( \Throwable $e ) {
 					Operation_Store::restore_state( $known );
@@ -320,7 +325,8 @@ final class Operation_Events {
 	private static function store_operation_meta( \WC_Order $order, Operation $operation ): void {
 		$data     = $operation->to_array();
 		$previous = $order->get_meta( self::META_OPERATION );
-		$previous = is_array( $previous ) ? $previous : array();
+		// Another operation's details (its card, its transaction) never stay beside this one's.
+		$previous = is_array( $previous ) && ( $previous['id'] ?? null ) === $operation->id() ? $previous : array();
 		$fresh    = array_filter(
 			array(
 				'id'            => $operation->id(),
