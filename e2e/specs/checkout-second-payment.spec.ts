@@ -4,8 +4,9 @@
  * reaches the store); the buyer opens the order's payment page and presses
  * Pay. The store asks the service first and applies its answer: pending 2 →
  * told it is under way, no new attempt; success 6 → the order is recorded
- * paid and the buyer sees "Paid" on the order-received page; created 1 →
- * told to finish it or start again after a time; a final decline → a new
+ * paid and the buyer sees "Paid" on the order-received page; created 1 with
+ * no card entered (the buyer closed the payment tab) → cancelled at the
+ * service and a new payment starts at once; a final decline → a new
  * attempt starts normally (the landing page, with a fresh
  * partner_operation_id).
  */
@@ -63,24 +64,37 @@ test.describe('no second payment while one may be under way', () => {
     expect(view.notes.filter((n) => n === SENT)).toHaveLength(1);
   });
 
-  test('created 1 at the service: told to finish it, or start again after a time an hour later', async ({ browser }) => {
-    const { buyer, order } = await payAgain(browser, 'pending', 1);
-    const notice = buyer.locator(NOTICE).filter({ hasText: 'A payment for this order was started at' });
-    await expect(notice).toBeVisible({ timeout: 120_000 });
-    const text = await notice.innerText();
-    // Times as the site writes them (its time format: "3:05 pm" by default, "15:05" in many).
-    const times =
-      /started at (\d{1,2}):(\d\d)\s*([ap]m)? and has not been paid\. Finish it in the window where you started it, or start again after (\d{1,2}):(\d\d)\s*([ap]m)?\./i.exec(
-        text,
-      );
-    expect(times, text).not.toBeNull();
-    const minutes = (h: string, m: string, half?: string) => (half ? (Number(h) % 12) + (half.toLowerCase() === 'pm' ? 12 : 0) : Number(h)) * 60 + Number(m);
-    const [, h1, m1, p1, h2, m2, p2] = times!;
-    expect((minutes(h2!, m2!, p2) - minutes(h1!, m1!, p1) + 1440) % 1440).toBe(60);
+  test('the buyer closed the payment tab before entering a card: Pay starts again at once, the earlier payment is cancelled at the service', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext();
+    const tab = await context.newPage();
+    const order = await placeOrder(context.request, store);
+    // On the landing page the buyer goes as far as the card step (the service has created the operation) and closes the tab.
+    await tab.goto(order.redirect, { waitUntil: 'domcontentloaded', timeout: 240_000 });
+    const frame = tab.frameLocator('iframe.card2crypto-widget-frame');
+    await expect(frame.locator('#continue:not([disabled])')).toBeVisible({ timeout: 180_000 });
+    await frame.locator('#continue').click();
+    await frame.locator('#continue').click();
+    await expect(frame.locator('button[data-card]').first()).toBeVisible({ timeout: 120_000 });
+    await tab.close();
+
+    const buyer = await context.newPage();
+    const payUrl = new URL(order.callbacks.fail);
+    payUrl.searchParams.delete('card2crypto-return');
+    await buyer.goto(payUrl.href, { waitUntil: 'domcontentloaded', timeout: 240_000 });
+    await buyer.locator('#place_order').click();
+    // No hour-long wait: straight to a new payment.
+    await buyer.waitForURL(/\/landing\/\?i=/, { timeout: 120_000 });
+    const landing = parseLandingUrl(buyer.url());
+    expect(landing.ok && landing.payload.params.partner_operation_id).not.toBe(order.params.partner_operation_id);
     const view = await adminOrder(admin, store, order.id);
-    expect(view.status).toBe('wc-pending');
-    expect(view.notes.filter((n) => n === SENT)).toHaveLength(1);
-    expect(view.notes.some((n) => n.includes('The buyer was told: "A payment for this order was started at'))).toBe(true);
+    expect(
+      view.notes.some((n) => n.includes('in which no card had been entered, was cancelled at the service')),
+      view.notes.join('\n'),
+    ).toBe(true);
+    expect(view.notes.filter((n) => n === SENT)).toHaveLength(2);
+    await context.close();
   });
 
   test('an earlier landing link followed while the service holds the payment: back on the order, told it is under way', async ({ browser }) => {

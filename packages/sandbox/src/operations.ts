@@ -199,15 +199,20 @@ export class Operations {
     throw new OperationStateError(`the operation is ${op.status} ${op.statusCode}; only an operation awaiting confirm (8) can be confirmed`);
   }
 
-  /** Partner cancellation: only from awaiting confirm 8; repeated it is a no-op. */
+  /**
+   * Partner cancellation: from awaiting confirm 8, or from created 1 while no card was entered (nothing can have
+   * been charged: a store whose buyer started again elsewhere ends the first one); repeated it is a no-op.
+   */
   cancel(op: OperationRecord): OperationRecord {
-    if (op.statusCode === 8) {
-      return this.apply(op, [106], 'partner', 'cancelled by the partner');
+    if (op.statusCode === 8 || (op.statusCode === 1 && op.card === null)) {
+      return this.apply({ ...op, plan: [], nextStepAt: null }, [106], 'partner', 'cancelled by the partner');
     }
     if (op.statusCode === 106) {
       return op;
     }
-    throw new OperationStateError(`the operation is ${op.status} ${op.statusCode}; only an operation awaiting confirm (8) can be cancelled`);
+    throw new OperationStateError(
+      `the operation is ${op.status} ${op.statusCode}; only an operation awaiting confirm (8), or created (1) with no card entered, can be cancelled`,
+    );
   }
 
   /** Dashboard: move an operation that has not ended to an outcome, walking the steps in between at once. */

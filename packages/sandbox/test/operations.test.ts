@@ -180,6 +180,21 @@ describe('operations and callbacks', () => {
     await assert.rejects(client.confirm({ operationId: op.id }), /invalid_state|Invalid request/);
   });
 
+  it('an operation created and not paid (no card entered) can be cancelled: declined 106 with a callback; once paid it cannot', async () => {
+    const open = createOperation(sandbox, { pay: false });
+    assert.equal(open.statusCode, 1);
+    await client.cancel({ operationId: open.id });
+    assert.equal(sandbox.context.operations.get(open.id)!.statusCode, 106);
+    const sent = await settle(open.id, 1);
+    assert.deepEqual(
+      sent.map((d) => `${d.status} ${d.status_code}`),
+      ['declined 106'],
+    );
+    await client.cancel({ operationId: open.id });
+    const paid = createOperation(sandbox);
+    await assert.rejects(client.cancel({ operationId: paid.id }), /invalid_state|Invalid request/);
+  });
+
   it('a partner without a callback URL gets no delivery; the callback is kept as no_url', async () => {
     const op = createOperation(sandbox, { partner: OTHER });
     await finalOf(op.id);

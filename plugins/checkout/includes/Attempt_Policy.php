@@ -57,16 +57,21 @@ final class Attempt_Policy {
 	 * about each earlier attempt of the order that is not final here. Two
 	 * payments of one order may only exist once the first is final and failed:
 	 * an attempt the service does not know (the buyer never created an
-	 * operation) and a final failure do not block; an unpaid "created" 1 blocks
-	 * until its window ends (started + $window: the service ends an unpaid
-	 * operation then, docs/decisions.md); anything else blocks, and so does a
-	 * service that could not be asked. The strongest reason wins; `answer` is
-	 * the index of the answer it came from (for a paid order, of the strongest
-	 * answer that would have blocked, when one would have).
+	 * operation) and a final failure do not block; a "created" 1 in which no
+	 * card was entered does not block either, but is to be cancelled at the
+	 * service first (`cancel`: the indexes of those answers), so that the
+	 * window the buyer closed cannot be paid later; a "created" 1 with a card
+	 * entered blocks until its window ends (started + $window: the service
+	 * ends an unpaid operation then, docs/decisions.md); anything else blocks,
+	 * and so does a service that could not be asked. The strongest reason
+	 * wins; `answer` is the index of the answer it came from (for a paid
+	 * order, of the strongest answer that would have blocked, when one would
+	 * have).
 	 *
 	 * @param bool  $paid    The order is paid (after the answers were applied).
-	 * @param array $answers Each {asked: "answered"|"unknown"|"unreachable", status, status_code, started: Unix time the payment started}.
-	 * @return array{verdict: string, answer?: int, started?: int, until?: int}
+	 * @param array $answers Each {asked: "answered"|"unknown"|"unreachable", status, status_code, started: Unix time the payment started,
+	 *                       card: bool (card data was entered; true when not known)}.
+	 * @return array{verdict: string, answer?: int, started?: int, until?: int, cancel?: int[]}
 	 */
 	public static function before_new_payment( bool $paid, array $answers, int $now, int $window ): array {
 		$rank    = array(
@@ -76,14 +81,22 @@ final class Attempt_Policy {
 			self::UNDER_WAY   => 3,
 		);
 		$verdict = array( 'verdict' => self::CLEAR );
+		$cancel  = array();
 		foreach ( array_values( $answers ) as $index => $answer ) {
 			$found = self::answer_verdict( $answer, $now, $window );
+			if ( ! empty( $found['cancel'] ) ) {
+				$cancel[] = $index;
+				unset( $found['cancel'] );
+			}
 			if ( $rank[ $found['verdict'] ] > $rank[ $verdict['verdict'] ] || ( self::OPEN === $found['verdict'] && self::OPEN === $verdict['verdict'] && $found['until'] > $verdict['until'] ) ) {
 				$verdict = array( 'answer' => $index ) + $found;
 			}
 		}
 		if ( $paid ) {
 			return array( 'verdict' => self::PAID ) + ( isset( $verdict['answer'] ) ? array( 'answer' => $verdict['answer'] ) : array() );
+		}
+		if ( self::CLEAR === $verdict['verdict'] && array() !== $cancel ) {
+			$verdict['cancel'] = $cancel;
 		}
 		return $verdict;
 	}
@@ -101,6 +114,13 @@ final class Attempt_Policy {
 			return array( 'verdict' => self::CLEAR );
 		}
 		if ( null !== $step && 1 === $step['status_code'] ) {
+			if ( false === ( $answer['card'] ?? true ) ) {
+				// No card entered: nothing can have been charged. Start again at once, once this one is ended at the service.
+				return array(
+					'verdict' => self::CLEAR,
+					'cancel'  => true,
+				);
+			}
 			$started = (int) ( $answer['started'] ?? 0 );
 			$until   = $started + $window;
 			return $now < $until

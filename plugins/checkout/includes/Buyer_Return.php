@@ -62,12 +62,13 @@ final class Buyer_Return {
 	 *
 	 * @param string $type WooCommerce notice type: "notice" or "error".
 	 */
-	public static function told_url( \WC_Order $order, string $message, string $type ): string {
+	public static function told_url( \WC_Order $order, string $message, string $type, ?array $link = null ): string {
 		set_transient(
 			self::told_key( $order ),
 			array(
 				'message' => $message,
 				'type'    => 'error' === $type ? 'error' : 'notice',
+				'link'    => $link,
 			),
 			5 * MINUTE_IN_SECONDS
 		);
@@ -89,7 +90,7 @@ final class Buyer_Return {
 				delete_transient( self::told_key( $order ) );
 				if ( is_array( $told ) && isset( $told['message'], $told['type'] ) && '' !== $told['message'] ) {
 					self::start_session();
-					wc_add_notice( esc_html( (string) $told['message'] ), (string) $told['type'] );
+					wc_add_notice( Buyer_Words::notice_html( $told ), (string) $told['type'] );
 				}
 			}
 			wp_safe_redirect( remove_query_arg( self::TOLD_ARG ) );
@@ -214,16 +215,23 @@ final class Buyer_Return {
 			$fresh     = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
 			$known     = Operation_Store::NO_CODE !== $fresh['status_code'];
 			$answers[] = array(
-				'asked'       => $asked,
-				'status'      => $known ? $fresh['status'] : ( null !== $operation ? $operation->status() : null ),
-				'status_code' => $known ? $fresh['status_code'] : ( null !== $operation ? Operation_Events::int_code( $operation->status_code() ) : null ),
-				'started'     => Payments::window_start( $fresh, null !== $operation ? $operation->created_at() : null ),
-				'mismatch'    => 1 === (int) ( $fresh['mismatch'] ?? 0 ),
+				'asked'        => $asked,
+				'status'       => $known ? $fresh['status'] : ( null !== $operation ? $operation->status() : null ),
+				'status_code'  => $known ? $fresh['status_code'] : ( null !== $operation ? Operation_Events::int_code( $operation->status_code() ) : null ),
+				'started'      => Payments::window_start( $fresh, null !== $operation ? $operation->created_at() : null ),
+				'mismatch'     => 1 === (int) ( $fresh['mismatch'] ?? 0 ),
+				'card'         => null === $operation || self::card_entered( $operation ),
+				'operation_id' => null !== $operation ? $operation->id() : null,
+				'status_url'   => null !== $operation ? $operation->status_url() : null,
+				'attempt'      => $fresh,
 			);
 		}
 		$order   = Payments::reloaded( $order );
 		$verdict = Attempt_Policy::before_new_payment( $order->is_paid(), $answers, time(), Payments::payment_window() );
-		$outcome = Buyer_Words::before_new_payment( $verdict );
+		foreach ( $verdict['cancel'] ?? array() as $index ) {
+			self::end_unused( $order, $answers[ $index ], $client );
+		}
+		$outcome = Buyer_Words::before_new_payment( $verdict + ( isset( $verdict['answer'] ) ? array( 'status_url' => $answers[ $verdict['answer'] ]['status_url'] ) : array() ) );
 		if ( null === $outcome ) {
 			return;
 		}
@@ -251,6 +259,42 @@ final class Buyer_Return {
 			$outcome['message']
 		);
 		throw new Payment_Held( $outcome );
+	}
+
+	/**
+	 * Whether the buyer entered card data in an operation: its
+	 * payment_method_info holds something (the service leaves it empty until
+	 * the card is entered). Not said at all: taken as entered.
+	 */
+	private static function card_entered( \Card2Crypto\Checkout\Shared\Api\Operation $operation ): bool {
+		$data = $operation->to_array();
+		if ( ! isset( $data['operation_info']['from'] ) || ! array_key_exists( 'payment_method_info', (array) $data['operation_info']['from'] ) ) {
+			return true;
+		}
+		$info = $data['operation_info']['from']['payment_method_info'];
+		return ! ( is_array( $info ) && array() === $info ) && ! ( is_object( $info ) && array() === get_object_vars( $info ) );
+	}
+
+	/**
+	 * An earlier operation in which no card was entered, left in a window the
+	 * buyer closed: ended at the service (cancellation) so that it cannot be
+	 * paid later beside the new payment. Best effort: a service that refuses
+	 * is noted; nothing was charged in it either way.
+	 */
+	private static function end_unused( \WC_Order $order, array $answer, ?Partner_Api_Client $client ): void {
+		$operation_id = (string) ( $answer['operation_id'] ?? '' );
+		if ( '' === $operation_id ) {
+			return;
+		}
+		try {
+			( $client ?? Config::load()->api_client() )->cancel( $operation_id, (string) $answer['attempt']['partner_operation_id'] );
+			/* translators: %s: operation id */
+			$order->add_order_note( sprintf( __( 'Card2Crypto: the buyer started paying again; the earlier payment (operation %s), in which no card had been entered, was cancelled at the service.', 'card2crypto-checkout' ), $operation_id ) );
+		} catch ( \Throwable $e ) {
+			Log::warning( sprintf( 'Order %d: operation %s could not be cancelled: %s', $order->get_id(), $operation_id, $e->getMessage() ) );
+			/* translators: 1: operation id, 2: the service's answer */
+			$order->add_order_note( sprintf( __( 'Card2Crypto: the buyer started paying again; the earlier payment (operation %1$s), in which no card had been entered, could not be cancelled at the service (%2$s). If the buyer pays both, the order is marked "paid twice".', 'card2crypto-checkout' ), $operation_id, $e->getMessage() ) );
+		}
 	}
 
 	/** An attempt's state for an order note, or why it is not known. */

@@ -102,18 +102,27 @@ final class Buyer_Words {
 			case Attempt_Policy::UNDER_WAY:
 				return self::result( self::IN_PROGRESS, null, 'notice', self::under_way(), false );
 			case Attempt_Policy::OPEN:
-				return self::result(
+				$open = self::result(
 					self::OPEN,
 					1,
 					'notice',
 					sprintf(
 						/* translators: 1: time the payment was started (e.g. 14:05), 2: time from which a new payment can start */
-						__( 'A payment for this order was started at %1$s and has not been paid. Finish it in the window where you started it, or start again after %2$s.', 'card2crypto-checkout' ),
+						__( 'A payment for this order was started at %1$s and card details were entered, so it may still go through. Finish it in the window where you started it, or start again after %2$s, when it ends.', 'card2crypto-checkout' ),
 						self::clock( (int) ( $verdict['started'] ?? 0 ) ),
 						self::clock( (int) ( $verdict['until'] ?? 0 ) )
 					),
 					false
 				);
+				$status_url = (string) ( $verdict['status_url'] ?? '' );
+				if ( '' !== $status_url && preg_match( '#^https?://#i', $status_url ) ) {
+					// The service's public status page of that payment: where the buyer sees how it stands.
+					$open['link'] = array(
+						'url'  => $status_url,
+						'text' => __( 'See how that payment stands', 'card2crypto-checkout' ),
+					);
+				}
+				return $open;
 			case Attempt_Policy::UNCONFIRMED:
 				return self::result(
 					self::UNCONFIRMED,
@@ -125,6 +134,20 @@ final class Buyer_Words {
 			default:
 				return null;
 		}
+	}
+
+	/**
+	 * An outcome as a WooCommerce notice's HTML: its words, escaped, and its
+	 * link (the service's status page of a payment that stands in the way),
+	 * when it has one.
+	 */
+	public static function notice_html( array $outcome ): string {
+		$html = esc_html( (string) ( $outcome['message'] ?? '' ) );
+		$link = $outcome['link'] ?? null;
+		if ( is_array( $link ) && isset( $link['url'], $link['text'] ) ) {
+			$html .= ' <a href="' . esc_url( (string) $link['url'] ) . '" target="_blank" rel="noopener noreferrer">' . esc_html( (string) $link['text'] ) . '</a>';
+		}
+		return $html;
 	}
 
 	/** A payment of the order is in progress: no second one. */

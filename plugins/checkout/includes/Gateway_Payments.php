@@ -93,7 +93,7 @@ trait Gateway_Payments {
 					'redirect' => $order->get_checkout_order_received_url(),
 				);
 			}
-			wc_add_notice( $e->getMessage(), 'error' );
+			wc_add_notice( Buyer_Words::notice_html( $e->outcome ), 'error' );
 			return array( 'result' => 'failure' );
 		} catch ( Payment_Refused $e ) {
 			wc_add_notice( $e->getMessage(), 'error' );

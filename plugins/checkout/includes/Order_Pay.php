@@ -191,7 +191,8 @@ final class Order_Pay {
 					'code'    => 'card2crypto_held',
 					'kind'    => $e->outcome['kind'],
 					'message' => $e->getMessage(),
-				) + ( $e->paid() ? array( 'redirect' => $order->get_checkout_order_received_url() ) : array() ),
+				) + ( $e->paid() ? array( 'redirect' => $order->get_checkout_order_received_url() ) : array() )
+				+ ( isset( $e->outcome['link'] ) ? array( 'link' => $e->outcome['link'] ) : array() ),
 				409
 			);
 			$response->header( 'Cache-Control', 'no-store' );
@@ -241,7 +242,7 @@ final class Order_Pay {
 				$target = Buyer_Return::unavailable_url( $order );
 			} catch ( Payment_Held $e ) {
 				// An earlier payment is paid (the order-received page says so) or may still be (told on the order's payment page).
-				$target = $e->paid() ? $order->get_checkout_order_received_url() : Buyer_Return::told_url( $order, $e->getMessage(), 'notice' );
+				$target = $e->paid() ? $order->get_checkout_order_received_url() : Buyer_Return::told_url( $order, $e->getMessage(), 'notice', $e->outcome['link'] ?? null );
 			} catch ( Payment_Refused $e ) {
 				// No payment starts (the rate could not be fixed, too many attempts, ...): the buyer reads why on the order's payment page.
 				$target = Buyer_Return::told_url( $order, $e->getMessage(), 'error' );

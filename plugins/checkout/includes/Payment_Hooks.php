@@ -22,6 +22,7 @@ final class Payment_Hooks {
 		Test_Mode::register();
 		Range_Notice::register();
 		Buyer_Return::register();
+		Buyer_Cancel::register();
 		if ( is_admin() ) {
 			Admin_Order_Panel::register();
 			Callback_Health::register();

@@ -37,12 +37,36 @@ const config = card2cryptoOrderPay;
 const root = document.querySelector<HTMLElement>('.card2crypto-order-pay');
 const statusLine = root?.querySelector<HTMLElement>('.card2crypto-status') ?? null;
 
-function say(message: string, retry = false, type = ''): void {
+/** A link the store sends with its words (the service's status page of a payment that stands in the way). */
+interface Link {
+  url: string;
+  text: string;
+}
+
+/** The store's refusal, with its link when it has one. */
+class Refusal extends Error {
+  constructor(
+    message: string,
+    readonly link?: Link,
+  ) {
+    super(message);
+  }
+}
+
+function say(message: string, retry = false, type = '', link?: Link): void {
   if (!statusLine) {
     return;
   }
   statusLine.textContent = message;
   statusLine.dataset.type = type;
+  if (link && typeof link.text === 'string' && /^https?:\/\//i.test(String(link.url))) {
+    const anchor = document.createElement('a');
+    anchor.href = link.url;
+    anchor.target = '_blank';
+    anchor.rel = 'noopener noreferrer';
+    anchor.textContent = link.text;
+    statusLine.append(' ', anchor);
+  }
   if (retry) {
     const button = document.createElement('button');
     button.type = 'button';
@@ -87,13 +111,13 @@ async function signedSettings(): Promise<Record<string, unknown>> {
     headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': config.restNonce },
     body: JSON.stringify({ key: config.key, nonce: config.nonce }),
   });
-  const body = (await response.json().catch(() => ({}))) as { settings?: Record<string, unknown>; message?: string; redirect?: string };
+  const body = (await response.json().catch(() => ({}))) as { settings?: Record<string, unknown>; message?: string; redirect?: string; link?: Link };
   if (body.redirect) {
     // The service refuses the store: back to the order, where the store says so in plain words (Order_Pay::rest_settings).
     window.location.assign(body.redirect);
   }
   if (!response.ok || !body.settings) {
-    throw new Error(body.message || config.i18n.error);
+    throw new Refusal(body.message || config.i18n.error, body.link);
   }
   return body.settings;
 }
@@ -159,7 +183,7 @@ async function start(): Promise<void> {
       'POST',
     );
   } catch (error) {
-    say(error instanceof Error ? error.message : config.i18n.error, true);
+    say(error instanceof Error ? error.message : config.i18n.error, true, '', error instanceof Refusal ? error.link : undefined);
   }
 }
 

@@ -3,8 +3,9 @@
  * only then, Order_View): asks the store's read-only payment-state route,
  * with back-off (2 s growing to 15 s), and puts its words in place of the
  * page's (an aria-live region), until the payment is final: paid, failed
- * (with the order's pay link) or on hold. After 10 minutes it stops and says
- * so. Every text comes from the store: the route's answers and the page's
+ * (with the order's pay link) or on hold, and takes WooCommerce's Pay and
+ * Cancel order actions away once the payment is anything but failed. After 10
+ * minutes it stops and says so. Every text comes from the store: the route's answers and the page's
  * data (card2cryptoOrderReceived).
  */
 export interface OrderReceivedConfig {
@@ -47,6 +48,22 @@ function safeUrl(url: unknown): string | null {
 }
 
 /**
+ * WooCommerce's own "Pay" and "Cancel" order actions, rendered while the
+ * order was pending: gone once the payment is anything but failed (paid,
+ * under way, on hold), where paying again or cancelling would be wrong. The
+ * store refuses both anyway (Buyer_Cancel); the page must not offer them.
+ */
+export function removeOrderActions(doc: Document = document): void {
+  for (const button of Array.from(doc.querySelectorAll<HTMLElement>('.order-actions-button.pay, .order-actions-button.cancel'))) {
+    const cell = button.parentElement;
+    button.remove();
+    if (cell && !cell.querySelector('a, button')) {
+      cell.closest('tr')?.remove();
+    }
+  }
+}
+
+/**
  * Keeps the payment state in `root` (Order_View's section) up to date until
  * a final state or GIVE_UP_AFTER; answers a function that stops it.
  */
@@ -64,6 +81,9 @@ export function watch(config: OrderReceivedConfig, root: HTMLElement): () => voi
     }
     if (words) {
       words.dataset.state = answer.state;
+    }
+    if (answer.state !== 'failed') {
+      removeOrderActions();
     }
     const link = safeUrl(answer.pay_url);
     if (pay && link) {

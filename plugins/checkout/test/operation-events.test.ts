@@ -303,7 +303,10 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(moving!.status, 'on-hold');
       assert.equal(ended!.outcome, 'applied');
       assert.equal(ended!.status, 'on-hold');
-      assert.ok(pluginNotes(ended!).some((n) => n.includes('was not marked failed')), JSON.stringify(ended!.new_notes));
+      assert.ok(
+        pluginNotes(ended!).some((n) => n.includes('was not marked failed')),
+        JSON.stringify(ended!.new_notes),
+      );
       assert.deepEqual(
         ended!.attempts.map((a) => [a.status, a.status_code, a.operation_id]),
         [['pending', 2, 'op-2']],
@@ -320,7 +323,10 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(first!.status, 'processing');
       assert.equal(second!.status, 'processing');
       assert.equal(second!.paid_by_op, 'op-1');
-      assert.ok(pluginNotes(second!).some((n) => n.includes('paid twice')), JSON.stringify(second!.new_notes));
+      assert.ok(
+        pluginNotes(second!).some((n) => n.includes('paid twice')),
+        JSON.stringify(second!.new_notes),
+      );
       assert.equal(second!.mails, 1);
     });
 
@@ -332,7 +338,10 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.deepEqual(step!.events, []);
       assert.equal(step!.attempts[0]!.status_code, -1);
       assert.equal(step!.attempts[0]!.mismatch, 1);
-      assert.ok(pluginNotes(step!).some((n) => n.includes('which is not this one')), JSON.stringify(step!.new_notes));
+      assert.ok(
+        pluginNotes(step!).some((n) => n.includes('which is not this one')),
+        JSON.stringify(step!.new_notes),
+      );
       assert.equal(step!.mails, 1);
     });
   });

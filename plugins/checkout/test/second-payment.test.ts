@@ -19,6 +19,7 @@ interface Held {
   retry: boolean;
 }
 interface Step {
+  cancelled?: string[];
   started?: string;
   held?: Held;
   error?: string;
@@ -31,7 +32,10 @@ interface Step {
 const STATUS_OF: Record<number, string> = { 1: 'pending', 2: 'pending', 3: 'pending', 0: 'success', 6: 'success', 8: 'awaiting confirm' };
 const UNKNOWN = { status: 400, error: { code: 'invalid_parameter', field: 'partner_operation_id', message: 'no such operation' } };
 
-function op(code: number, createdAt?: string, id = 'op-1') {
+/** Card data as the service shows it once the buyer entered a card (before that: {}). */
+const CARD = { number: '424242******4242', type: 'VISA' };
+
+function op(code: number, createdAt?: string, id = 'op-1', extra: { card?: Record<string, string>; statusUrl?: string } = {}) {
   return {
     operation_data: {
       status: STATUS_OF[code] ?? 'declined',
@@ -39,7 +43,8 @@ function op(code: number, createdAt?: string, id = 'op-1') {
       operation_info: {
         id,
         ...(createdAt ? { created_at: createdAt } : {}),
-        from: { amount: 7900, currency: { code: 'EUR', decimals: 2 } },
+        ...(extra.statusUrl ? { status_url: extra.statusUrl } : {}),
+        from: { amount: 7900, currency: { code: 'EUR', decimals: 2 }, ...(extra.card ? { payment_method_info: extra.card } : {}) },
         to: {
           amount: 120000,
           currency: { code: 'BTC', decimals: 8 },
@@ -95,6 +100,19 @@ for (const version of TEST_PHP_VERSIONS) {
           { verdict: 'open', answer: 1, started: now - 60, until: now - 60 + HOUR },
           'the later window',
         ],
+        [false, [{ ...answered('pending', 1), card: false }], { verdict: 'clear', cancel: [0] }, 'created, no card entered: start again, ending it first'],
+        [
+          false,
+          [answered('declined', 101), { ...answered('pending', 1), card: false }, { ...answered('pending', 1, now - 2 * HOUR), card: false }],
+          { verdict: 'clear', cancel: [1, 2] },
+          'every card-less created one is ended',
+        ],
+        [
+          false,
+          [{ ...answered('pending', 1), card: false }, answered('pending', 2)],
+          { verdict: 'under_way', answer: 1 },
+          'nothing is ended when another blocks',
+        ],
         [true, [answered('pending', 2)], { verdict: 'paid', answer: 0 }, 'the order is paid'],
         [true, [answered('declined', 101)], { verdict: 'paid' }, 'paid, nothing else in the way'],
       ];
@@ -132,20 +150,47 @@ for (const version of TEST_PHP_VERSIONS) {
 
     test('created 1 within its window: finish it or start again after the time; past the window a new attempt starts', async () => {
       const startedMs = Date.now() - 10 * 60_000;
-      const [open] = await play([{ attempt: { status: '', status_code: -1, minutes_ago: 12 }, service: [op(1, serviceTime(10))] }]);
+      const status = 'https://status.service.test/op/op-1';
+      const [open] = await play([
+        { attempt: { status: '', status_code: -1, minutes_ago: 12 }, service: [op(1, serviceTime(10), 'op-1', { card: CARD, statusUrl: status })] },
+      ]);
       assert.equal(open!.error, undefined, open!.error);
       assert.equal(open!.held!.kind, 'open');
       assert.equal(
         open!.held!.message,
-        `A payment for this order was started at ${hhmm(startedMs)} and has not been paid. Finish it in the window where you started it, or start again after ${hhmm(startedMs + HOUR * 1000)}.`,
+        `A payment for this order was started at ${hhmm(startedMs)} and card details were entered, so it may still go through. Finish it in the window where you started it, or start again after ${hhmm(startedMs + HOUR * 1000)}, when it ends.`,
       );
+      assert.deepEqual((open!.held as unknown as { link: unknown }).link, { url: status, text: 'See how that payment stands' });
       assert.deepEqual(open!.attempts, [`${POID} pending 1`]);
+      assert.deepEqual(open!.cancelled, []);
       assert.ok(open!.new_notes.some((n) => n.includes('The buyer was told: "A payment for this order was started at')));
 
-      const [late] = await play([{ attempt: { status: '', status_code: -1, minutes_ago: 70 }, service: [op(1, serviceTime(65))] }]);
+      const [late] = await play([{ attempt: { status: '', status_code: -1, minutes_ago: 70 }, service: [op(1, serviceTime(65), 'op-1', { card: CARD })] }]);
       assert.equal(late!.error, undefined, late!.error);
       assert.ok(late!.started && late!.started !== POID, JSON.stringify(late));
       assert.equal(late!.attempts.length, 2);
+    });
+
+    test('the buyer closed the payment window before entering a card: the earlier operation is cancelled and a new payment starts at once', async () => {
+      const [again] = await play([
+        { attempt: { status: '', status_code: -1, minutes_ago: 2 }, service: [op(1, serviceTime(1), 'op-1', { card: {} }), { empty: true }] },
+      ]);
+      assert.equal(again!.error, undefined, again!.error);
+      assert.ok(again!.started && again!.started !== POID, JSON.stringify(again));
+      assert.deepEqual(again!.cancelled, ['op-1']);
+      assert.ok(
+        again!.new_notes.some((n) => n.includes('no card had been entered, was cancelled at the service')),
+        again!.new_notes.join('\n'),
+      );
+      // The service refuses the cancellation: nothing was charged, the buyer still starts again; the owner is told what could happen.
+      const [refused] = await play([
+        {
+          attempt: { status: '', status_code: -1, minutes_ago: 2 },
+          service: [op(1, serviceTime(1), 'op-1', { card: {} }), { status: 400, error: { code: 'invalid_state', message: 'cannot be cancelled' } }],
+        },
+      ]);
+      assert.ok(refused!.started && refused!.started !== POID);
+      assert.ok(refused!.new_notes.some((n) => n.includes('could not be cancelled at the service') && n.includes('paid twice')));
     });
 
     test('after a final decline, and for an attempt the service does not know, a new payment starts normally', async () => {

@@ -112,6 +112,39 @@ test('a failure shows what happened and the order pay link; a link that is not h
   expect(pay()).not.toBeVisible();
 });
 
+/** WooCommerce's order details table with its order actions, as it renders them for a pending order. */
+function orderActions(): void {
+  document.body.insertAdjacentHTML(
+    'beforeend',
+    `<table class="woocommerce-table--order-details"><tfoot><tr><th class="order-actions--heading">Actions:</th><td>
+      <a href="https://shop.test/checkout/order-pay/7/?pay_for_order=true" class="woocommerce-button button pay order-actions-button ">Pay</a>
+      <a href="https://shop.test/cart/?cancel_order=true" class="woocommerce-button button cancel order-actions-button ">Cancel</a>
+    </td></tr><tr><th>Total:</th><td>79.00</td></tr></tfoot></table>`,
+  );
+}
+const actionsRow = () => document.querySelector('.order-actions--heading');
+
+test("WooCommerce's Pay and Cancel go once the payment is paid or under way, and stay after a failure", async () => {
+  for (const [answer, kept] of [
+    [PAID, false],
+    [PROCESSING, false],
+    [FAILED, true],
+  ] as const) {
+    replies = [answer];
+    const root = section();
+    orderActions();
+    watch(CONFIG, root);
+    expect(document.querySelectorAll('.order-actions-button')).toHaveLength(2);
+    await jest.advanceTimersByTimeAsync(FIRST_DELAY);
+    expect(words()).toHaveTextContent(answer.message);
+    expect(document.querySelectorAll('.order-actions-button.pay, .order-actions-button.cancel')).toHaveLength(kept ? 2 : 0);
+    // The empty "Actions:" row goes with them; the rest of the table stays.
+    expect(actionsRow() !== null).toBe(kept);
+    expect(document.body).toHaveTextContent('Total:');
+    jest.clearAllTimers();
+  }
+});
+
 test('errors and odd answers change nothing and it keeps asking; after 10 minutes it stops and says so', async () => {
   replies = ['network', { status: 503 }, { status: 404 }, { state: 'x' } as unknown as PaymentState, PROCESSING];
   watch(CONFIG, section());

@@ -57,6 +57,19 @@ foreach ( $scenario['steps'] as $step ) {
 			$GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )
 		),
 		'service_calls' => count( $service->calls ),
+		'cancelled'     => array_values(
+			array_map(
+				static function ( $call ) {
+					return $call['operation_id'];
+				},
+				array_filter(
+					$service->calls,
+					static function ( $call ) {
+						return '/params/cancel' === substr( $call['url'], -strlen( '/params/cancel' ) );
+					}
+				)
+			)
+		),
 	);
 }
 c2c_test_output( $results );

@@ -375,6 +375,10 @@ final class C2C_Service implements Http_Transport {
 		if ( null === $answer || isset( $answer['network'] ) ) {
 			throw new Transport_Exception( Transport_Exception::NETWORK, 'cURL error 7: Failed to connect' );
 		}
+		if ( isset( $answer['empty'] ) ) {
+			// Confirmation and cancellation: 200 with no body.
+			return new Http_Response( 200, '' );
+		}
 		if ( isset( $answer['operation_data'] ) ) {
 			return new Http_Response( 200, Lossless_Json::encode( Signer::with_signature( array( 'operation_data' => $answer['operation_data'] ), $this->secret ) ) );
 		}
