@@ -6,16 +6,47 @@
  * asks for widget settings (embedded flow), is brought back to the order's
  * payment page with a notice in plain words (never the service's "Partner
  * blocked" dead end); the block and classic checkouts no longer offer the method;
- * the owner sees why in the status box and an admin notice. Once the
- * sandbox accepts the partner again, the method comes back on its own
- * (the refused state is asked again after its one-minute lifetime).
+ * the owner sees why in the status box and an admin notice. The buyer is
+ * told the order is kept (issue 21, point 4). Once the sandbox accepts the
+ * partner again, the method comes back on its own (the refused state is
+ * asked again after its one-minute lifetime), and each of those buyers gets
+ * WooCommerce's own e-mail with the order's pay link, once.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { parseLandingUrl } from '@card2crypto/core';
-import { blockCheckout, classicCheckoutPage, loginAsAdmin, requireWooCommerce, runningStore, setSettings } from './checkout-helpers.js';
+import { runInfo } from '../run-info.ts';
+import {
+  BUYER,
+  adminOrder,
+  blockCheckout,
+  classicCheckoutPage,
+  loginAsAdmin,
+  orderIdFromUrl,
+  requireWooCommerce,
+  runningStore,
+  setSettings,
+} from './checkout-helpers.js';
 
 const store = runningStore();
-const UNAVAILABLE = 'Card payment is unavailable right now. Please choose another payment method.';
+// The test store has no other payment method: nothing offers one that does not exist.
+const UNAVAILABLE = 'Card payment is unavailable right now. Your order is kept: we will e-mail you a link to pay it as soon as card payment is back.';
+const MAILED = 'Card2Crypto: card payment is back; the buyer was e-mailed a link to pay this order.';
+
+/** The site's outgoing mail (native runtime: logs/mail.log beside the WordPress folder), or null where it cannot be read. */
+function mailLog(): string | null {
+  const site = runInfo().siteDir;
+  if (!site) {
+    return null;
+  }
+  for (const file of [join(site, 'logs', 'mail.log'), join(site, '..', 'logs', 'mail.log')]) {
+    if (existsSync(file)) {
+      return readFileSync(file, 'utf8');
+    }
+  }
+  return null;
+}
 const SETTINGS = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`;
 
 /** Blocks or unblocks the store's partner in the sandbox (its dashboard action, packages/sandbox/README.md). */
@@ -64,6 +95,7 @@ test.describe('the service refuses the store', () => {
   }) => {
     await loginAsAdmin(admin, store);
     const classic = await classicCheckoutPage(admin);
+    const waiting: number[] = [];
 
     // Two orders placed while the service accepts the store. Embedded flow: the widget runs on the order's page.
     await setSettings(admin, { payment_flow: 'embedded', fix_rate: false });
@@ -89,6 +121,7 @@ test.describe('the service refuses the store', () => {
       await buyer.locator('#place_order').click();
       await buyer.waitForURL(/order-pay\/\d+/, { timeout: 180_000 });
       await expect(told(buyer)).toBeVisible({ timeout: 60_000 });
+      const redirectOrder = orderIdFromUrl(buyer.url());
       expect(buyer.url()).not.toContain('/landing/');
       expect(buyer.url()).not.toContain('card2crypto-unavailable');
       await expect(buyer.getByText(/Partner blocked/i)).toHaveCount(0);
@@ -97,6 +130,7 @@ test.describe('the service refuses the store', () => {
       // The embedded order's page asks for widget settings again: the buyer is sent to the order's payment page, told.
       await embedded.reload({ waitUntil: 'domcontentloaded' });
       await embedded.waitForURL(/order-pay\/\d+\/\?pay_for_order=true/, { timeout: 180_000 });
+      const embeddedOrder = orderIdFromUrl(embedded.url());
       await expect(told(embedded)).toBeVisible({ timeout: 60_000 });
       await expect(embedded.getByText(/Partner blocked/i)).toHaveCount(0);
       await expect(embedded.locator('#payment_method_card2crypto')).toHaveCount(0);
@@ -119,6 +153,15 @@ test.describe('the service refuses the store', () => {
       await expect(admin.locator('.card2crypto-callback-health [data-card2crypto="service-refused"]')).toContainText(
         'Card payment is withdrawn from the checkout',
       );
+      waiting.push(redirectOrder, embeddedOrder);
+      for (const id of waiting) {
+        const view = await adminOrder(admin, store, id);
+        expect(view.status).toBe('wc-pending');
+        expect(
+          view.notes.filter((n) => n.includes('The order is kept; the buyer is e-mailed a link')),
+          view.notes.join('\n'),
+        ).toHaveLength(1);
+      }
     } finally {
       await blockPartner(false);
     }
@@ -140,6 +183,25 @@ test.describe('the service refuses the store', () => {
     await expect(admin.locator('[data-card2crypto="service-refused"]')).toHaveCount(0);
     await expect(admin.locator('[data-card2crypto="connection"]')).toContainText('Connected');
     await buyer.close();
+
+    // The buyers who were told their order is kept get WooCommerce's own e-mail with its pay link, once each.
+    for (const id of waiting) {
+      await expect
+        .poll(async () => (await adminOrder(admin, store, id)).notes.filter((n) => n === MAILED).length, {
+          timeout: 300_000,
+          intervals: [5_000],
+          message: `order ${id}: the buyer is e-mailed when card payment is back`,
+        })
+        .toBe(1);
+    }
+    const mail = mailLog();
+    if (mail !== null) {
+      for (const id of waiting) {
+        expect(mail, `the pay-for-order e-mail of order ${id}`).toMatch(
+          new RegExp(`To: ${BUYER.email.replace('.', '\\.')}[\\s\\S]*?Subject: Details for order #${id} `),
+        );
+      }
+    }
     // Back to the default (fixed rates on) for the specs that follow.
     await setSettings(admin, { fix_rate: true });
   });

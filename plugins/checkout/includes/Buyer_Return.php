@@ -99,8 +99,11 @@ final class Buyer_Return {
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- only adds a fixed notice and drops the argument.
 		if ( isset( $_GET[ self::UNAVAILABLE_ARG ] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			self::start_session();
-			// Plain words, never the service's message: the buyer can only choose another method.
-			wc_add_notice( esc_html( Service_Health::buyer_message() ), 'error' );
+			// Plain words, never the service's message: the order is kept, and the buyer hears when card payment is back.
+			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
+			$key   = isset( $_GET['key'] ) ? sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification.Recommended
+			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Gateway::ID === $order->get_payment_method();
+			wc_add_notice( esc_html( $mine ? Service_Back::keep( $order ) : Service_Health::buyer_message() ), 'error' );
 			wp_safe_redirect( remove_query_arg( self::UNAVAILABLE_ARG ) );
 			exit;
 		}
@@ -246,7 +249,7 @@ final class Buyer_Return {
 			$config = Config::load();
 			if ( Service_Health::REFUSED === Service_Health::decide( Service_Health::state(), Service_Health::fingerprint( $config ), time() ) ) {
 				// The service refuses the store itself: its path, its words (the method is withdrawn).
-				throw new Service_Refused( Service_Health::buyer_message() );
+				throw new Service_Refused( Service_Back::keep( $order ) );
 			}
 		}
 		// The attempt that stands in the way, for the note.

@@ -66,7 +66,7 @@ trait Gateway_Payments {
 		try {
 			// The service refused the store since the page was shown: the buyer stays here and is told (Service_Health).
 			if ( ! Service_Health::confirm( $config, MINUTE_IN_SECONDS ) ) {
-				throw new Service_Refused( Service_Health::buyer_message() );
+				throw new Service_Refused( Service_Back::keep( $order ) );
 			}
 			$country   = $order->get_billing_country();
 			$countries = '' !== $country ? Availability::countries( $config ) : null;

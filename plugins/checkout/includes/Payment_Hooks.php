@@ -17,6 +17,7 @@ final class Payment_Hooks {
 		add_action( 'init', array( Operation_Store::class, 'maybe_install' ), 5 );
 		Reconciler::register();
 		Service_Health::register();
+		Service_Back::register();
 		Order_View::register();
 		Manual_Refunds::register();
 		Test_Mode::register();

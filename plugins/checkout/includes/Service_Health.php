@@ -237,6 +237,8 @@ final class Service_Health {
 			Log::warning( 'The service refuses this store; card payment is withdrawn from the checkout until it accepts it again: ' . $reason );
 		} elseif ( $changed && null !== $previous && self::REFUSED === ( $previous['state'] ?? '' ) ) {
 			Log::info( 'The service accepts this store again; card payment is offered again.' );
+			// The buyers who were told so get their order's pay link.
+			Service_Back::came_back();
 		}
 	}
 
