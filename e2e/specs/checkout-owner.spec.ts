@@ -133,7 +133,7 @@ test.describe('owner', () => {
       const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing');
       expect(view.panel.transaction).toBe(txId);
       expect(view.panel['status-code']).toMatch(/^0 /);
-      expect(view.notes.some((n) => n.includes('found by reconciliation') && n.includes('Payment complete') && n.includes(`BTC transaction: ${txId}`))).toBe(
+      expect(view.notes.some((n) => n.includes('found when the store checked with the service') && n.includes('Payment complete') && n.includes(`BTC transaction: ${txId}`))).toBe(
         true,
       );
       // Complete (0) is final: the job ran once and scheduled nothing more.

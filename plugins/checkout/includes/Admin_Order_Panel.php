@@ -102,7 +102,10 @@ final class Admin_Order_Panel {
 			echo '<dt>' . esc_html( $label ) . '</dt><dd data-card2crypto="' . esc_attr( sanitize_title( $label ) ) . '">' . esc_html( (string) $value ) . '</dd>';
 		}
 		echo '</dl>';
-		if ( ! empty( $op['explorer_url'] ) ) {
+		if ( ! empty( $op['explorer_url'] ) && Test_Mode::is_test_order( $order ) ) {
+			// The sandbox makes up its transaction ids: no block explorer knows them.
+			echo '<p data-card2crypto="simulated-transaction">' . esc_html__( 'Test payment: the sandbox simulated this transaction; it is not on the blockchain.', 'card2crypto-checkout' ) . '</p>';
+		} elseif ( ! empty( $op['explorer_url'] ) ) {
 			echo '<p><a href="' . esc_url( $op['explorer_url'] ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'View the transaction', 'card2crypto-checkout' ) . '</a></p>';
 		}
 		if ( ! empty( $op['status_url'] ) ) {

@@ -124,6 +124,8 @@ final class Availability {
 			$lines[] = $config->description();
 		}
 		$lines[] = __( 'Pay by card; the amount buys bitcoin (BTC), which goes straight to the store.', 'card2crypto-checkout' );
+		// The service shows the receiving address in an editable field and offers no way to lock it: said before the buyer gets there.
+		$lines[] = self::wallet_line();
 		/* translators: %s: list of payment methods */
 		$lines[] = sprintf( __( 'Accepted: %s.', 'card2crypto-checkout' ), self::METHODS );
 		if ( null !== $total_minor && $total_minor > 0 ) {
@@ -134,6 +136,30 @@ final class Availability {
 			}
 		}
 		return $lines;
+	}
+
+	/** One line for the buyer: the bitcoin address on the payment page is the store's and must stay as it is. */
+	public static function wallet_line(): string {
+		return __( "On the payment page, leave the bitcoin address as it is: it is the store's wallet, and a payment sent to another address cannot be matched to your order.", 'card2crypto-checkout' );
+	}
+
+	/**
+	 * The total being paid in minor units: the order's on its payment page
+	 * (an order the store made for the buyer has no cart), else the cart's;
+	 * null when neither.
+	 */
+	public static function paying_total_minor( string $currency ): ?int {
+		if ( function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
+			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
+			if ( $order instanceof \WC_Order && $order->get_currency() === $currency ) {
+				try {
+					return Payments::order_amount( $order );
+				} catch ( Payment_Refused $e ) {
+					return null;
+				}
+			}
+		}
+		return self::cart_total_minor( $currency );
 	}
 
 	/** The cart total in minor units, or null outside a cart. */

@@ -46,7 +46,7 @@ trait Gateway_Payments {
 	public function payment_fields() {
 		$config = Config::load();
 		echo '<div class="card2crypto-payment-fields">';
-		foreach ( Availability::lines( $config, Availability::cart_total_minor( $config->currency() ) ) as $line ) {
+		foreach ( Availability::lines( $config, Availability::paying_total_minor( $config->currency() ) ) as $line ) {
 			echo '<p>' . esc_html( $line ) . '</p>';
 		}
 		echo '</div>';

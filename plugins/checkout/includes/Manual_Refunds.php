@@ -18,12 +18,35 @@ final class Manual_Refunds {
 	public static function register(): void {
 		add_action( 'woocommerce_admin_order_totals_after_total', array( self::class, 'explain' ) );
 		add_action( 'woocommerce_order_refunded', array( self::class, 'record' ), 10, 2 );
+		add_filter( 'woocommerce_admin_order_should_render_refunds', array( self::class, 'render_refunds' ), 10, 3 );
+	}
+
+	/** Whether the order took money: paid now, or once (refunded since, or completed and edited). */
+	public static function took_money( \WC_Order $order ): bool {
+		return $order->is_paid() || null !== $order->get_date_paid() || $order->has_status( 'refunded' ) || 0 < (float) $order->get_total_refunded();
+	}
+
+	/**
+	 * No refund box on an order of this method that never took money (failed,
+	 * pending, cancelled before payment): there is nothing to give back.
+	 *
+	 * @param mixed $render
+	 * @param mixed $order_id
+	 * @param mixed $order
+	 * @return mixed
+	 */
+	public static function render_refunds( $render, $order_id = 0, $order = null ) {
+		$order = $order instanceof \WC_Order ? $order : wc_get_order( $order_id );
+		if ( $order instanceof \WC_Order && Gateway::ID === $order->get_payment_method() && ! self::took_money( $order ) ) {
+			return false;
+		}
+		return $render;
 	}
 
 	/** A row under the order totals, just above WooCommerce's "Refund" button. */
 	public static function explain( $order_id ): void {
 		$order = wc_get_order( $order_id );
-		if ( ! $order instanceof \WC_Order || Gateway::ID !== $order->get_payment_method() ) {
+		if ( ! $order instanceof \WC_Order || Gateway::ID !== $order->get_payment_method() || ! self::took_money( $order ) ) {
 			return;
 		}
 		echo '<tr class="card2crypto-refund-help"><td colspan="3" style="text-align:left;white-space:normal">' . esc_html( self::explanation() ) . '</td></tr>';

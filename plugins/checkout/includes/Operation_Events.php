@@ -168,7 +168,7 @@ final class Operation_Events {
 					$e->getMessage()
 				);
 				$order->add_order_note( $note );
-				Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note );
+				Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $callback->id() );
 				return null;
 			}
 			throw new \RuntimeException( 'The service could not confirm the callback: ' . $e->getMessage(), 0, $e );
@@ -222,7 +222,7 @@ final class Operation_Events {
 		} elseif ( false === $order->update_status( 'on-hold', $note ) ) {
 			throw new \RuntimeException( 'The order was not updated: it could not be put on hold.' );
 		}
-		Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note );
+		Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $answer->id() );
 	}
 
 	private static function apply_claimed( \WC_Order $order, array $attempt, array $known, Operation $operation, string $via ): string {
@@ -352,20 +352,21 @@ final class Operation_Events {
 		$order->save();
 	}
 
+	/** Where the news came from, in the owner's words (order notes). */
 	private static function source_label( string $source ): string {
 		switch ( $source ) {
 			case 'callback':
-				return __( 'callback', 'card2crypto-checkout' );
+				return __( 'reported by the service', 'card2crypto-checkout' );
 			case 'confirmed':
-				return __( 'callback, confirmed with the service', 'card2crypto-checkout' );
+				return __( 'reported by the service and confirmed with it', 'card2crypto-checkout' );
 			case 'reconcile':
-				return __( 'found by reconciliation', 'card2crypto-checkout' );
+				return __( 'found when the store checked with the service (no report had come)', 'card2crypto-checkout' );
 			case 'return':
-				return __( 'asked when the buyer came back', 'card2crypto-checkout' );
+				return __( 'found when the buyer came back to the store', 'card2crypto-checkout' );
 			case 'start':
-				return __( 'asked before a new payment', 'card2crypto-checkout' );
+				return __( 'found when the buyer asked to pay again', 'card2crypto-checkout' );
 			default:
-				return __( 'refreshed from the service', 'card2crypto-checkout' );
+				return __( 'found when the order was refreshed from the service', 'card2crypto-checkout' );
 		}
 	}
 }

@@ -36,7 +36,7 @@ final class Order_Actions {
 			case 'conflict':
 				$note = sprintf(
 					/* translators: 1: new state in words, 2: stored state in words, 3: source */
-					__( 'Card2Crypto: the service reported "%1$s" after "%2$s" (%3$s). Contradicting outcomes: nothing was changed automatically; check the operation in the partner portal.', 'card2crypto-checkout' ),
+					__( 'Card2Crypto: the service reported "%1$s" after "%2$s" — %3$s. Contradicting outcomes: nothing was changed automatically; check the operation in the partner portal.', 'card2crypto-checkout' ),
 					$label,
 					Order_Words::status( $state['status'] ?? '', $state['status_code'] ?? -1 ),
 					$via
@@ -46,7 +46,7 @@ final class Order_Actions {
 			case 'unknown_pair':
 				$note = sprintf(
 					/* translators: 1: the unknown state, 2: source */
-					__( 'Card2Crypto: the service reported a state this plugin does not know, %1$s (%2$s); nothing was changed automatically.', 'card2crypto-checkout' ),
+					__( 'Card2Crypto: the service reported a state this plugin does not know, %1$s — %2$s; nothing was changed automatically.', 'card2crypto-checkout' ),
 					$label,
 					$via
 				);
@@ -57,12 +57,12 @@ final class Order_Actions {
 				return;
 			case 'declined_other_live':
 				/* translators: 1: status and meaning, 2: where the news came from */
-				$order->add_order_note( sprintf( __( 'Card2Crypto: one card payment of this order ended: %1$s (%2$s). The buyer started another one, which is still under way, so the order was not marked failed.', 'card2crypto-checkout' ), $label, $via ) );
+				$order->add_order_note( sprintf( __( 'Card2Crypto: one card payment of this order ended: %1$s — %2$s. The buyer started another one, which is still under way, so the order was not marked failed.', 'card2crypto-checkout' ), $label, $via ) );
 				return;
 			case 'retried':
 				$note = sprintf(
 					/* translators: 1: status and meaning, 2: where the news came from */
-					__( 'Card2Crypto: the buyer tried again after the declined payment: %1$s (%2$s). The order waits for payment again.', 'card2crypto-checkout' ),
+					__( 'Card2Crypto: the buyer tried again after the declined payment: %1$s — %2$s. The order waits for payment again.', 'card2crypto-checkout' ),
 					$label,
 					$via
 				);
@@ -70,13 +70,13 @@ final class Order_Actions {
 				return;
 			case 'earlier_attempt_declined':
 				/* translators: 1: status and meaning, 2: source */
-				$order->add_order_note( sprintf( __( 'Card2Crypto: an earlier payment attempt ended: %1$s; %2$s. The newer attempt is not affected.', 'card2crypto-checkout' ), $label, $via ) );
+				$order->add_order_note( sprintf( __( 'Card2Crypto: an earlier payment attempt ended: %1$s — %2$s. The newer attempt is not affected.', 'card2crypto-checkout' ), $label, $via ) );
 				return;
 			case 'declined':
 			case 'declined_after_paid':
 				$note = sprintf(
 					/* translators: 1: status and meaning, 2: source */
-					__( 'Card2Crypto: payment declined: %1$s; %2$s. The buyer can pay again from the order page.', 'card2crypto-checkout' ),
+					__( 'Card2Crypto: the card payment did not go through: %1$s — %2$s. The buyer can pay again from the order page.', 'card2crypto-checkout' ),
 					$label,
 					$via
 				);
@@ -90,7 +90,7 @@ final class Order_Actions {
 				$problems = array() !== $action['problems'] ? implode( '; ', $action['problems'] ) : __( 'an earlier event of this payment did not match the order', 'card2crypto-checkout' );
 				$note     = sprintf(
 					/* translators: 1: status, 2: problems, 3: source */
-					__( 'Card2Crypto: %1$s does NOT match this order: %2$s (%3$s). The order is on hold and will not be completed automatically.', 'card2crypto-checkout' ),
+					__( 'Card2Crypto: %1$s does NOT match this order: %2$s — %3$s. The order is on hold and will not be completed automatically.', 'card2crypto-checkout' ),
 					$label,
 					$problems,
 					$via
@@ -100,7 +100,7 @@ final class Order_Actions {
 			case 'paid_twice':
 				$note = sprintf(
 					/* translators: 1: status, 2: operation id, 3: source */
-					__( 'Card2Crypto: %1$s for operation %2$s, but this order was already paid by another payment (%3$s). The buyer paid twice: refund one of them.', 'card2crypto-checkout' ),
+					__( 'Card2Crypto: %1$s for operation %2$s, but this order was already paid by another payment — %3$s. The buyer paid twice: refund one of them.', 'card2crypto-checkout' ),
 					$label,
 					$operation->id(),
 					$via
@@ -110,7 +110,7 @@ final class Order_Actions {
 			case 'incomplete':
 				$note = sprintf(
 					/* translators: 1: status, 2: missing members, 3: source */
-					__( 'Card2Crypto: %1$s, but the operation does not say %2$s, so it cannot be checked against the order (%3$s). The order is on hold; refresh it from the service or check the partner portal.', 'card2crypto-checkout' ),
+					__( 'Card2Crypto: %1$s, but the operation does not say %2$s, so it cannot be checked against the order — %3$s. The order is on hold; refresh it from the service or check the partner portal.', 'card2crypto-checkout' ),
 					$label,
 					implode( ', ', $action['missing'] ),
 					$via
@@ -129,7 +129,7 @@ final class Order_Actions {
 					: __( 'it cannot be checked against the order', 'card2crypto-checkout' );
 				$note = sprintf(
 					/* translators: 1: status, 2: source, 3: reason */
-					__( 'Card2Crypto: %1$s (%2$s). The operation waits for your confirmation (%3$s): confirm or cancel it on this order.', 'card2crypto-checkout' ),
+					__( 'Card2Crypto: %1$s — %2$s. The operation waits for your confirmation (%3$s): confirm or cancel it on this order.', 'card2crypto-checkout' ),
 					$label,
 					$via,
 					$why
@@ -137,17 +137,19 @@ final class Order_Actions {
 				$subject = __( 'A card payment waits for your confirmation', 'card2crypto-checkout' );
 				break;
 			default: // already_paid, progress.
-				$note    = sprintf( /* translators: 1: status, 2: source */ __( 'Card2Crypto: %1$s (%2$s).', 'card2crypto-checkout' ), $label, $via );
+				$note    = sprintf( /* translators: 1: status, 2: source */ __( 'Card2Crypto: %1$s — %2$s.', 'card2crypto-checkout' ), $label, $via );
 				$subject = '';
 		}
 
 		if ( Order_Decision::ORDER_HOLD === $action['order'] ) {
+			// Money moving is told on the buyer's pages; a hold that needs the owner mails the buyer as WooCommerce does.
+			Buyer_Mail::quiet_hold( $order, 'progress' === $action['reason'] );
 			self::hold( $order, $note );
 		} else {
 			$order->add_order_note( $note );
 		}
 		if ( $action['notify'] && '' !== $subject ) {
-			Owner_Notice::send( $order, $subject, $note );
+			Owner_Notice::send( $order, $subject, $note, $operation->id() );
 		}
 	}
 
@@ -168,13 +170,13 @@ final class Order_Actions {
 			self::forget_paid_by( $order );
 			$note = sprintf(
 				/* translators: 1: status, 2: source, 3: order status */
-				__( 'Card2Crypto: %1$s (%2$s), but the order is "%3$s", which WooCommerce does not mark paid: check the payment and the order by hand.', 'card2crypto-checkout' ),
+				__( 'Card2Crypto: %1$s — %2$s, but the order is "%3$s", which WooCommerce does not mark paid: check the payment and the order by hand.', 'card2crypto-checkout' ),
 				$label,
 				$via,
 				$order->get_status()
 			);
 			$order->add_order_note( $note );
-			Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note );
+			Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $operation->id() );
 			return;
 		}
 		$order->add_order_note( self::success_note( $operation, $label, $via ) );
@@ -193,7 +195,7 @@ final class Order_Actions {
 				$order,
 				sprintf(
 					/* translators: 1: status, 2: source */
-					__( 'Card2Crypto: %1$s (%2$s). Amount, currency and wallet match the order: confirmed automatically.', 'card2crypto-checkout' ),
+					__( 'Card2Crypto: %1$s — %2$s. Amount, currency and wallet match the order: confirmed automatically.', 'card2crypto-checkout' ),
 					$label,
 					$via
 				)
@@ -206,13 +208,13 @@ final class Order_Actions {
 		}
 		$note = sprintf(
 			/* translators: 1: status, 2: source, 3: error */
-			__( 'Card2Crypto: %1$s (%2$s). Automatic confirmation failed (%3$s): confirm or cancel it on this order.', 'card2crypto-checkout' ),
+			__( 'Card2Crypto: %1$s — %2$s. Automatic confirmation failed (%3$s): confirm or cancel it on this order.', 'card2crypto-checkout' ),
 			$label,
 			$via,
 			$failure
 		);
 		self::hold( $order, $note );
-		Owner_Notice::send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note );
+		Owner_Notice::send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note, $operation->id() );
 	}
 
 	private static function hold( \WC_Order $order, string $note ): void {
@@ -232,7 +234,7 @@ final class Order_Actions {
 
 	private static function success_note( Operation $operation, string $label, string $via ): string {
 		$parts = array(
-			sprintf( /* translators: 1: status, 2: source */ __( 'Card2Crypto: %1$s (%2$s). Payment complete.', 'card2crypto-checkout' ), $label, $via ),
+			sprintf( /* translators: 1: status, 2: source */ __( 'Card2Crypto: %1$s — %2$s. Payment complete.', 'card2crypto-checkout' ), $label, $via ),
 		);
 		if ( null !== $operation->tx_id() ) {
 			/* translators: %s: blockchain transaction id */

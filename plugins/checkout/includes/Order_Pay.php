@@ -293,6 +293,7 @@ final class Order_Pay {
 			)
 		);
 		echo '<div class="card2crypto-order-pay">';
+		echo '<p class="card2crypto-wallet-line">' . esc_html( Availability::wallet_line() ) . '</p>';
 		echo '<p class="card2crypto-status" role="status" aria-live="polite"></p>';
 		echo '<div id="' . esc_attr( Payments::WIDGET_ELEMENT ) . '"></div>';
 		echo '</div>';

@@ -24,6 +24,7 @@ final class Payment_Hooks {
 		Range_Notice::register();
 		Buyer_Return::register();
 		Buyer_Cancel::register();
+		Buyer_Mail::register();
 		if ( is_admin() ) {
 			Admin_Order_Panel::register();
 			Callback_Health::register();

@@ -177,6 +177,7 @@ final class Payments {
 		$partner_operation_id = 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 12 ) );
 		$attempt              = Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $config->wallet() );
 		$order->update_meta_data( self::META_ATTEMPT, $partner_operation_id );
+		Test_Mode::mark( $order, $config->environment() );
 		$order->save();
 		Reconciler::schedule( $order->get_id() );
 		return $attempt;

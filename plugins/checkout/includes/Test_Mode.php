@@ -3,7 +3,11 @@
  * The sandbox environment is obvious: "(test mode)" after the method's
  * title for buyers (classic and block checkout), "Test mode" in
  * WooCommerce's payments list, and a notice on WooCommerce's admin screens.
- * Filters only, so the gateway class itself is untouched.
+ * Orders keep one title (the mark is never saved into the order's payment
+ * method title, which WooCommerce copies from the gateway on a
+ * pay-for-order submission); an order whose payment started in the sandbox
+ * is marked instead (order meta), and shown as a test payment in the
+ * orders list. Filters only, so the gateway class itself is untouched.
  *
  * @package card2crypto-checkout
  */
@@ -19,6 +23,80 @@ final class Test_Mode {
 		add_filter( 'woocommerce_gateway_method_title', array( self::class, 'filter_method_title' ), 10, 2 );
 		add_filter( 'woocommerce_gateway_method_description', array( self::class, 'filter_method_description' ), 10, 2 );
 		add_action( 'admin_notices', array( self::class, 'notice' ) );
+		add_action( 'woocommerce_before_order_object_save', array( self::class, 'one_title' ) );
+		add_filter( 'manage_woocommerce_page_wc-orders_columns', array( self::class, 'columns' ) );
+		add_filter( 'manage_edit-shop_order_columns', array( self::class, 'columns' ) );
+		add_action( 'manage_woocommerce_page_wc-orders_custom_column', array( self::class, 'column' ), 10, 2 );
+		add_action( 'manage_shop_order_posts_custom_column', array( self::class, 'column' ), 10, 2 );
+	}
+
+	/** Order meta: "yes" when the order's payment was started in the sandbox environment. */
+	const META = '_card2crypto_test_mode';
+
+	/** Marks an order whose payment starts now, in $environment. */
+	public static function mark( \WC_Order $order, string $environment ): void {
+		if ( 'sandbox' === $environment ) {
+			$order->update_meta_data( self::META, 'yes' );
+		}
+	}
+
+	public static function is_test_order( \WC_Order $order ): bool {
+		return 'yes' === (string) $order->get_meta( self::META );
+	}
+
+	/** The order's payment method title without the buyer's test-mode mark (one title per order). */
+	public static function one_title( $order ): void {
+		if ( ! $order instanceof \WC_Order || Gateway::ID !== $order->get_payment_method() ) {
+			return;
+		}
+		$title = (string) $order->get_payment_method_title();
+		$plain = self::plain_title( $title );
+		if ( $plain !== $title ) {
+			$order->set_payment_method_title( $plain );
+		}
+	}
+
+	/** A title with the test-mode mark buyer_title() adds taken off again. */
+	public static function plain_title( string $title ): string {
+		$marked = self::buyer_title( '%%TITLE%%', 'sandbox' );
+		$parts  = explode( '%%TITLE%%', $marked, 2 );
+		if ( 2 !== count( $parts ) ) {
+			return $title;
+		}
+		$starts = '' === $parts[0] || 0 === strpos( $title, $parts[0] );
+		$ends   = '' === $parts[1] || ( strlen( $title ) >= strlen( $parts[1] ) && substr( $title, -strlen( $parts[1] ) ) === $parts[1] );
+		if ( ! $starts || ! $ends || strlen( $title ) <= strlen( $parts[0] ) + strlen( $parts[1] ) ) {
+			return $title;
+		}
+		return substr( $title, strlen( $parts[0] ), strlen( $title ) - strlen( $parts[0] ) - strlen( $parts[1] ) );
+	}
+
+	/**
+	 * A column for the orders list (HPOS and legacy): "Test payment" on
+	 * orders paid in the sandbox.
+	 *
+	 * @param mixed $columns
+	 * @return mixed
+	 */
+	public static function columns( $columns ) {
+		if ( is_array( $columns ) ) {
+			$columns['card2crypto_test'] = __( 'Card2Crypto', 'card2crypto-checkout' );
+		}
+		return $columns;
+	}
+
+	/**
+	 * @param mixed $column
+	 * @param mixed $order_or_id The order (HPOS) or its post id (legacy).
+	 */
+	public static function column( $column, $order_or_id ): void {
+		if ( 'card2crypto_test' !== $column ) {
+			return;
+		}
+		$order = $order_or_id instanceof \WC_Order ? $order_or_id : wc_get_order( (int) $order_or_id );
+		if ( $order instanceof \WC_Order && self::is_test_order( $order ) ) {
+			echo '<mark class="order-status status-on-hold card2crypto-test-order"><span>' . esc_html__( 'Test payment', 'card2crypto-checkout' ) . '</span></mark>';
+		}
 	}
 
 	public static function active(): bool {

@@ -111,7 +111,7 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(step!.status, 'failed');
       assert.deepEqual([step!.told!.kind, step!.told!.code, step!.told!.retry], ['failed', 101, true]);
       assert.ok(
-        step!.new_notes.some((n) => n.includes('The card payment was refused') && n.includes('asked when the buyer came back')),
+        step!.new_notes.some((n) => n.includes('The card payment was refused') && n.includes('found when the buyer came back to the store')),
         step!.new_notes.join('\n'),
       );
       assert.ok(step!.new_notes.some((n) => n.includes('The buyer was told: "Your card payment was declined.')));

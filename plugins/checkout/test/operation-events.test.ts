@@ -140,7 +140,7 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(step!.status, 'processing');
       assert.deepEqual(step!.events, ['success 0 applied'], 'the service answer (0) is what was applied');
       assert.ok(pluginNotes(step!).some((n) => n.includes('the service answers "Payment complete (success)"')));
-      assert.ok(pluginNotes(step!).some((n) => n.includes('callback, confirmed with the service') && n.includes('Payment complete.')));
+      assert.ok(pluginNotes(step!).some((n) => n.includes('reported by the service and confirmed with it') && n.includes('Payment complete.')));
     });
 
     test('a forged success: the service says pending 2, so the order is held, never paid, and the callback is not taken in', async () => {

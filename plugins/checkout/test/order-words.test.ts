@@ -159,6 +159,22 @@ for (const version of TEST_PHP_VERSIONS) {
         ['Card payment (test mode)', 'Card payment', 'Card2Crypto – Test mode', 'Card2Crypto'],
       );
     });
+
+    test("an order keeps one title: the buyer's test-mode mark is taken off what is saved on the order", async () => {
+      const results = await php.runJson<Array<{ value?: string; error?: string }>>('words.php', {
+        'store.json': 'null',
+        'calls.json': JSON.stringify([
+          ['plain_title', 'Credit or debit card (test mode)'],
+          ['plain_title', 'Credit or debit card'],
+          ['plain_title', ' (test mode)'],
+          ['plain_title', 'Pay (test mode) by card'],
+        ]),
+      });
+      assert.deepEqual(
+        results.map((r) => r.value ?? r.error),
+        ['Credit or debit card', 'Credit or debit card', ' (test mode)', 'Pay (test mode) by card'],
+      );
+    });
   });
 }
 

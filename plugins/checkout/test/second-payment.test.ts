@@ -130,7 +130,7 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.deepEqual(step!.attempts, [`${POID} pending 2`], 'no second attempt');
       assert.equal(step!.status, 'on-hold', 'money received: the order waits for the service (the order mapping)');
       assert.ok(
-        step!.new_notes.some((n) => n.includes('asked before a new payment')),
+        step!.new_notes.some((n) => n.includes('found when the buyer asked to pay again')),
         step!.new_notes.join('\n'),
       );
       assert.ok(

@@ -43,6 +43,24 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.deepEqual(wrong, []);
     });
 
+    test('leading(): which operation of an attempt speaks for it (a success, then one that may be paid, then the latest ending)', async () => {
+      const op = (status: string, status_code: number) => ({ status, status_code });
+      const none = op('', -1);
+      const cases: Array<[Array<{ status: string; status_code: number }>, number | null, string]> = [
+        [[], null, 'no operation'],
+        [[none], null, 'no state yet'],
+        [[op('declined', 104), op('pending', 1)], 1, 'tried again after a decline: the new one'],
+        [[op('declined', 104), op('declined', 102)], 1, 'both ended: the latest'],
+        [[op('success', 6), op('declined', 104)], 0, 'a late decline of another does not hide the success'],
+        [[op('pending', 2), op('declined', 101)], 0, 'money moving outranks an ending'],
+        [[op('pending', 2), op('awaiting confirm', 8)], 1, 'two under way: the latest'],
+        [[op('declined', 101), op('pending', 99)], 0, 'a pair outside the model never speaks'],
+        [[op('pending', 1), none], 0, 'an operation with no state yet never speaks'],
+      ];
+      const got = await php.call(cases.map(([ops]) => ['leading', ops]));
+      got.forEach((r, i) => assert.equal(r.value, cases[i]![1], cases[i]![2]));
+    });
+
     test('classify() equals core classify() for every pair', async () => {
       const results = await php.call(committed.classify.map(({ state }) => ['classify', state.status, state.status_code]));
       results.forEach((r, i) => assert.deepEqual(r.value, committed.classify[i]!.expect, JSON.stringify(committed.classify[i]!.state)));

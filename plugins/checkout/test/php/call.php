@@ -59,6 +59,7 @@ $functions = array(
 		}
 		return $over;
 	},
+	'leading'         => array( Status_Flow::class, 'leading' ),
 	'sign_settings'   => static function ( array $settings, string $secret ) {
 		return Signer::with_signature( $settings, $secret, 'simple' );
 	},

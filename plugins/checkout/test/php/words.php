@@ -100,6 +100,7 @@ c2c_test_run_calls(
 		'plain'    => array( Plain_Text::class, 'from_html' ),
 		'buyer_title' => array( Test_Mode::class, 'buyer_title' ),
 		'admin_title' => array( Test_Mode::class, 'admin_title' ),
+		'plain_title' => array( Test_Mode::class, 'plain_title' ),
 		// Records refund 2 ({amount, reason}) of order 1 ({method, currency}); answers the order's notes.
 		'record'   => static function ( array $order, array $refund ) {
 			$GLOBALS['c2c_orders'] = array(

@@ -1,0 +1,45 @@
+/**
+ * What the buyer reads before the payment page (issue 21, points 7 and 8),
+ * in a real browser: one line saying the bitcoin address on the service's
+ * page is the store's and must stay as it is (the service offers no way to
+ * lock it), at the block checkout and on an order's payment page; and an
+ * order the store created for the buyer shows the same "about … BTC"
+ * estimate as a cart does.
+ */
+import { expect, test } from '@playwright/test';
+import { adminRest, loginAsAdmin, requireWooCommerce, runningStore, BUYER } from './checkout-helpers.js';
+
+const store = runningStore();
+const WALLET_LINE =
+  "On the payment page, leave the bitcoin address as it is: it is the store's wallet, and a payment sent to another address cannot be matched to your order.";
+
+test.describe('before the payment page', () => {
+  test.describe.configure({ timeout: 600_000 });
+  test.beforeEach(() => requireWooCommerce(store));
+
+  test('the block checkout says the address must stay as it is', async ({ page }) => {
+    await page.goto(`${store.storeUrl}/?add-to-cart=${store.woocommerce!.products[0]!.id}`, { waitUntil: 'domcontentloaded' });
+    await page.goto(store.woocommerce!.pages.checkout!, { waitUntil: 'domcontentloaded' });
+    await expect(page.locator('.wp-block-woocommerce-checkout-payment-block')).toBeVisible({ timeout: 120_000 });
+    await expect(page.getByText(WALLET_LINE)).toBeVisible({ timeout: 120_000 });
+  });
+
+  test('an order the store made for the buyer: its payment page gives the estimate and the address line', async ({ browser }) => {
+    const admin = await browser.newPage();
+    await loginAsAdmin(admin, store);
+    const { status, json } = await adminRest(admin, 'POST', 'wc/v3/orders', {
+      payment_method: 'card2crypto',
+      set_paid: false,
+      status: 'pending',
+      billing: { first_name: 'Ada', last_name: 'Buyer', email: BUYER.email, country: 'DE' },
+      line_items: [{ product_id: store.woocommerce!.products[0]!.id, quantity: 1 }],
+    });
+    expect(status, JSON.stringify(json)).toBe(201);
+    const order = json as { id: number; payment_url: string };
+    const buyer = await (await browser.newContext()).newPage();
+    await buyer.goto(order.payment_url, { waitUntil: 'domcontentloaded', timeout: 240_000 });
+    const fields = buyer.locator('.card2crypto-payment-fields');
+    await expect(fields).toContainText(/This order buys about \d+\.\d{8} BTC at the current price\./);
+    await expect(fields).toContainText(WALLET_LINE);
+  });
+});
