@@ -26,6 +26,7 @@ function landingPage(ctx: SandboxContext, params: Record<string, unknown>, callb
   return layout(
     'Buy crypto',
     `<main class="page landing">
+${paidTo(params, callbacks)}
 <div id="landing-error" class="landing-error" role="alert" hidden></div>
 <div id="${escapeHtml(target)}" class="landing-widget"></div>
 <details class="hint"><summary>Sandbox test cards</summary>${testCardsTable()}</details>
@@ -34,6 +35,26 @@ function landingPage(ctx: SandboxContext, params: Record<string, unknown>, callb
 <script src="${escapeHtml(ctx.urls.widget_script_url)}"></script>
 <script src="/widget/assets/landing.js"></script>`,
   );
+}
+
+/**
+ * Who the buyer pays and for what, as far as the link says: the site the buyer
+ * returns to (its address) and the partner's reference of the payment.
+ */
+function paidTo(params: Record<string, unknown>, callbacks: { success: string; fail: string } | null): string {
+  let site = '';
+  try {
+    site = callbacks ? new URL(callbacks.success).host : '';
+  } catch {
+    site = '';
+  }
+  const reference = typeof params.partner_operation_id === 'string' ? params.partner_operation_id : '';
+  if (!site && !reference) {
+    return '';
+  }
+  return `<p class="landing-for" id="landing-for">${site ? `Payment to <strong>${escapeHtml(site)}</strong>` : 'Payment'}${
+    reference ? ` · reference <code>${escapeHtml(reference)}</code>` : ''
+  }</p>`;
 }
 
 export async function handleLanding(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext, url: URL): Promise<void> {

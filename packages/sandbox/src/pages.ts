@@ -10,6 +10,7 @@ export function layout(title: string, body: string, options: { head?: string } =
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/widget/assets/pages.css">
 ${options.head ?? ''}
 </head>

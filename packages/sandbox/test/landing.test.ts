@@ -62,6 +62,35 @@ describe('landing page and status page', () => {
     }
   });
 
+  it("as a buyer sees it: who is paid and the reference, no missing file, the state in words, the rate in the fiat's decimals, the browser's country", async () => {
+    const context = await browser.newContext({ locale: 'fr-BE' });
+    const page = await context.newPage();
+    const missing: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() === 404) {
+        missing.push(r.url());
+      }
+    });
+    try {
+      await page.goto(landingUrl({ partner_operation_id: 'wc-42-aabbccddeeff' }));
+      assert.equal(await page.locator('#landing-for').innerText(), `Payment to ${new URL(site.origin).host} · reference wc-42-aabbccddeeff`);
+      const frame: FrameLocator = page.frameLocator('iframe.card2crypto-widget-frame');
+      await frame.locator('#continue:not([disabled])').waitFor();
+      const rate = await frame.locator('#rate').innerText();
+      assert.match(rate, /^1 BTC ≈ \d{1,3}(,\d{3})*\.\d{2} EUR · /, rate);
+      await frame.locator('#continue').click();
+      assert.equal(await frame.locator('#country').inputValue(), 'BE', 'the browser says Belgium (fr-BE), not the first user of the euro');
+      await frame.locator('#continue').click();
+      await frame.locator('button[data-card="4242424242424242"]').click();
+      await frame.locator('#continue').click();
+      await frame.locator('#pay').click();
+      await page.waitForURL(`${site.origin}/thanks`);
+      assert.deepEqual(missing, [], 'nothing the page asked for was missing');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('sends the buyer to callbacks.fail when the purchase fails', async () => {
     const page = await browser.newPage();
     try {

@@ -77,6 +77,8 @@ describe('widget in a browser', () => {
       assert.equal(success.arg.operation_info.to.withdrawal_method_info.blockchain_address, WALLET);
       assert.match(success.arg.operation_info.to.withdrawal_method_info.blockchain_tx_id, /^[0-9a-f]{64}$/);
       await frame.locator('#result.ok').waitFor();
+      // The state in words: no raw status codes for the buyer.
+      assert.match(await frame.locator('#status').innerText(), /^Status: (Complete|Transaction created)$/);
 
       const all = await events(page);
       const names = all.map((e) => e.name).filter((n) => n !== 'onResize');

@@ -123,7 +123,7 @@ function initialState() {
     quote: null,
     toAccount: p.to_account || '',
     email: p.user_login || '',
-    country: boot.defaultCountry || 'DE',
+    country: browserCountry() || boot.defaultCountry || 'DE',
     card: { number: '', holder: '', month: '', year: '', cvc: '' },
     kyc: { first_name: '', last_name: '', birth_date: '', document_number: '' },
     operation: null,
@@ -145,6 +145,33 @@ function defaultAmount(fiat) {
 function cryptoText(minor, symbol) {
   const text = formatMinorUnits(String(minor), symbol);
   return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
+/** The country of the browser's language (de-AT -> AT), when the service lists it. */
+function browserCountry() {
+  const listed = new Set((boot.countries || []).map((c) => c.alpha2));
+  for (const tag of navigator.languages || [navigator.language]) {
+    const region = /^[a-z]{2,3}[-_]([A-Z]{2})\b/i.exec(String(tag || ''));
+    if (region && listed.has(region[1].toUpperCase())) {
+      return region[1].toUpperCase();
+    }
+  }
+  return '';
+}
+
+/** A rate (a decimal string, fiat per whole crypto unit) as the fiat is written: its own decimals, grouped. */
+function rateText(rate, code) {
+  const fiat = fiatBy.get(code);
+  const decimals = fiat ? fiat.decimals : 2;
+  const [whole, fraction = ''] = String(rate).split('.');
+  // Rounded half up on the digits themselves: a display, never an amount.
+  let digits = (whole + fraction.padEnd(decimals, '0').slice(0, decimals)).replace(/^0+(?=\d)/, '');
+  if (Number(fraction.charAt(decimals) || '0') >= 5) {
+    digits = (BigInt(digits) + 1n).toString();
+  }
+  digits = digits.padStart(decimals + 1, '0');
+  const intPart = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return decimals > 0 ? `${intPart}.${digits.slice(-decimals)}` : intPart;
 }
 
 function fiatText(minor, code) {
@@ -281,7 +308,7 @@ const VIEWS = {
         ? el(
             'div',
             { class: 'note', id: 'rate' },
-            `1 ${asset ? asset.ticker : q.to_currency} ≈ ${q.rate} ${q.from_currency} · partner fee ${cryptoText(q.fee_amount, q.to_currency)} ${asset ? asset.ticker : ''}`,
+            `1 ${asset ? asset.ticker : q.to_currency} ≈ ${rateText(q.rate, q.from_currency)} ${q.from_currency} · partner fee ${cryptoText(q.fee_amount, q.to_currency)} ${asset ? asset.ticker : ''}`,
           )
         : null,
       q && q.kyc_required && fiat
@@ -462,7 +489,15 @@ function statusLine() {
   if (d.status === 'awaiting confirm') {
     return 'Waiting for the partner to confirm…';
   }
-  return `Status: ${d.status} (${d.status_code})`;
+  // Words, as a buyer reads them; the codes are for the partner (status page, dashboard).
+  const step = STEP_LABELS.find(([code]) => code === d.status_code);
+  if (step) {
+    return `Status: ${step[1]}`;
+  }
+  if (d.status === 'declined') {
+    return `Status: not completed (${reason(d.status_code)})`;
+  }
+  return d.status_code === 1 ? 'Status: waiting for your payment' : 'Status: in progress';
 }
 
 function testCards() {

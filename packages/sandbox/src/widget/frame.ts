@@ -147,6 +147,7 @@ export function framePage(boot: Record<string, unknown>, lang: string, partnerCs
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Buy crypto</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/widget/assets/theme.css">
 <link rel="stylesheet" href="/widget/assets/frame.css">
 ${partnerCss ? `<link rel="stylesheet" href="${escapeHtml(partnerCss)}" id="partner-css">` : ''}
