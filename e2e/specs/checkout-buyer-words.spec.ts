@@ -7,7 +7,7 @@
  * estimate as a cart does.
  */
 import { expect, test } from '@playwright/test';
-import { adminRest, loginAsAdmin, requireWooCommerce, runningStore, BUYER } from './checkout-helpers.js';
+import { adminRest, blockCheckout, loginAsAdmin, requireWooCommerce, runningStore, BUYER } from './checkout-helpers.js';
 
 const store = runningStore();
 const WALLET_LINE =
@@ -22,6 +22,21 @@ test.describe('before the payment page', () => {
     await page.goto(store.woocommerce!.pages.checkout!, { waitUntil: 'domcontentloaded' });
     await expect(page.locator('.wp-block-woocommerce-checkout-payment-block')).toBeVisible({ timeout: 120_000 });
     await expect(page.getByText(WALLET_LINE)).toBeVisible({ timeout: 120_000 });
+  });
+
+  test('from the checkout to the landing page nothing the pages ask for is missing; the landing page names the store and the reference', async ({ page }) => {
+    const missing: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) {
+        missing.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+      }
+    });
+    await blockCheckout(page, store);
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await expect(page.locator('iframe.card2crypto-widget-frame')).toBeAttached({ timeout: 120_000 });
+    await expect(page.locator('#landing-for')).toContainText(`Payment to ${new URL(store.storeUrl).host}`);
+    await expect(page.locator('#landing-for')).toContainText(/reference wc-\d+-[0-9a-f]{24}/);
+    expect(missing).toEqual([]);
   });
 
   test('an order the store made for the buyer: its payment page gives the estimate and the address line', async ({ browser }) => {

@@ -83,6 +83,8 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string
       return answer(res, 400, '{"error":{"code":"invalid_parameter","field":"timestamp","message":"timestamp outside the allowed window"}}');
     case 'e401':
       return answer(res, 401, 'Wrong signature');
+    case 'e401body':
+      return answer(res, 401, 'Wrong signature: signature does not match the body.');
     case 'e403':
       return answer(res, 403, '{"error":{"code":"partner_blocked","message":"Partner blocked"}}');
     case 'e404':
@@ -271,6 +273,12 @@ for (const version of TEST_PHP_VERSIONS) {
       const e429 = exceptionOf((await run('e429', [['params']])).results[0]);
       assert.equal(e429.retry_after, 30);
       assert.match(e429.message, /retry after 30 s/);
+      // The service's text repeating the status's meaning is said once ("Wrong signature: Wrong signature: …" read badly).
+      const said = exceptionOf((await run('e401body', [['params']])).results[0]);
+      assert.equal(said.message, 'Partner API params: HTTP 401 Wrong signature: signature does not match the body.');
+      assert.equal(said.server_message, 'Wrong signature: signature does not match the body.');
+      const blocked = exceptionOf((await run('e403', [['params']])).results[0]);
+      assert.equal(blocked.message, 'Partner API params: HTTP 403 Partner blocked');
       const leak = exceptionOf((await run('e500leak', [['params']])).results[0]);
       assert.equal(leak.server_message, 'could not sign with [redacted]  sorry'); // NUL flattened to a space, as core does
     });

@@ -88,7 +88,8 @@ final class Settings_Status {
 			/* translators: %s: error */
 			return array( 'field' => null, 'why' => sprintf( __( 'the service could not be asked (%s).', 'card2crypto-checkout' ), $e->getMessage() ) );
 		}
-		$detail = $e->getMessage();
+		// Said inside "(…)." below: its own closing period would read ".).".
+		$detail = rtrim( $e->getMessage(), ". \t\n" );
 		switch ( true ) {
 			case Partner_Api_Exception::HTTP === $e->kind && 401 === $e->status:
 				return array(

@@ -23,11 +23,29 @@ final class Editor_Data {
 				'fiatCurrency'   => (string) $config->get( 'default_fiat_currency' ),
 				'cryptoCurrency' => (string) $config->get( 'default_crypto_currency' ),
 				'lang'           => (string) $config->get( 'default_language' ),
+				'languages'      => self::site_languages(),
 			),
 			'colors'      => $config->colors(),
 			'configured'  => $config->has_credentials(),
 			'settingsUrl' => current_user_can( Settings_Screen::CAPABILITY ) ? Settings_Screen::url() : '',
 		);
 		wp_add_inline_script( Assets::EDITOR_SCRIPT, 'window.card2cryptoWidget=' . wp_json_encode( $data ) . ';', 'before' );
+	}
+
+	/**
+	 * The site's own languages as ISO 639-1 codes: its locale, the locales
+	 * installed for it, and English (WordPress's own).
+	 *
+	 * @return string[]
+	 */
+	private static function site_languages(): array {
+		$locales = array_merge( array( get_locale() ), function_exists( 'get_available_languages' ) ? get_available_languages() : array(), array( 'en_US' ) );
+		$codes   = array();
+		foreach ( $locales as $locale ) {
+			if ( preg_match( '/^([a-z]{2})(?:[_-]|$)/', (string) $locale, $match ) ) {
+				$codes[ $match[1] ] = true;
+			}
+		}
+		return array_keys( $codes );
 	}
 }

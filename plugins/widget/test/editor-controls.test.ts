@@ -48,6 +48,19 @@ describe('editor controls', () => {
     assert.equal(languageOptions(SITE)[0]!.label, 'Site default (language of the page)');
     assert.equal(languageOptions({ ...SITE, lang: 'de' })[0]!.label, 'Site default (German)');
     assert.equal(languageOptions(SITE).length, LANGUAGES.length + 1);
+    // The site's own languages first, then a line that cannot be chosen, then the rest; each language once.
+    const ordered = languageOptions({ ...SITE, languages: ['de', 'en', 'xx'] });
+    assert.deepEqual(
+      ordered.slice(0, 4).map((o) => [o.value, o.disabled ?? false]),
+      [
+        ['', false],
+        ['de', false],
+        ['en', false],
+        ['-', true],
+      ],
+    );
+    assert.equal(ordered.length, LANGUAGES.length + 2);
+    assert.equal(new Set(ordered.map((o) => o.value)).size, ordered.length);
   });
 
   test('an empty block takes the site defaults; another currency does not inherit the site amount', () => {

@@ -88,12 +88,28 @@ final class Partner_Api_Exception extends \RuntimeException {
 			$parts[] = $details['detail'];
 		}
 		if ( null !== $this->server_message && '' !== $this->server_message ) {
-			$parts[] = $this->server_message;
+			// The service's text often repeats the status's meaning ("Wrong signature: Wrong signature: …"): said once.
+			$said = self::without_prefix( $this->server_message, $this->meaning );
+			if ( '' !== $said ) {
+				$parts[] = $said;
+			}
 		}
 		if ( null !== $this->retry_after ) {
 			$parts[] = 'retry after ' . $this->retry_after . ' s';
 		}
 		parent::__construct( implode( ': ', $parts ), $this->status );
+	}
+
+	/** $text without a leading "$prefix" (and the ":" or "." after it), case aside; $text when it does not start so. */
+	private static function without_prefix( string $text, string $prefix ): string {
+		if ( '' === $prefix || 0 !== strncasecmp( $text, $prefix, strlen( $prefix ) ) ) {
+			return $text;
+		}
+		$rest = ltrim( (string) substr( $text, strlen( $prefix ) ) );
+		if ( '' === $rest || '.' === $rest ) {
+			return '';
+		}
+		return ( ':' === $rest[0] || '.' === $rest[0] || ',' === $rest[0] ) ? ltrim( substr( $rest, 1 ) ) : $text;
 	}
 
 	public static function meaning_of( string $kind, int $status ): string {

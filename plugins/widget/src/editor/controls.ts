@@ -24,6 +24,8 @@ export interface SiteDefaults {
   fiatCurrency: string;
   cryptoCurrency: string;
   lang: string;
+  /** The site's own languages (ISO 639-1 codes of its installed locales), offered first. */
+  languages?: string[];
 }
 
 /** Attributes both blocks share; "" means "the site's default". */
@@ -48,6 +50,7 @@ export interface ButtonAttributes extends PurchaseAttributes {
 export interface Option {
   value: string;
   label: string;
+  disabled?: boolean;
 }
 
 export type PurchaseField = keyof PurchaseAttributes;
@@ -88,11 +91,25 @@ export function cryptoOptions(defaults: SiteDefaults): Option[] {
   ];
 }
 
+/**
+ * The languages a block may choose: the site default, then the site's own
+ * languages, then (after a line that cannot be chosen) every other ISO 639-1
+ * language, so the few a site uses are not lost among about 180.
+ */
 export function languageOptions(defaults: SiteDefaults): Option[] {
   const current = LANGUAGES.find((l) => l.code === defaults.lang);
+  const option = (l: (typeof LANGUAGES)[number]): Option => ({ value: l.code, label: `${l.name} (${l.code})` });
+  const site = new Set(defaults.languages ?? []);
+  const first = LANGUAGES.filter((l) => site.has(l.code));
+  const head: Option[] = [{ value: '', label: siteDefault(current ? current.name : __('language of the page', 'card2crypto-widget')) }];
+  if (first.length === 0) {
+    return [...head, ...LANGUAGES.map(option)];
+  }
   return [
-    { value: '', label: siteDefault(current ? current.name : __('language of the page', 'card2crypto-widget')) },
-    ...LANGUAGES.map((l) => ({ value: l.code, label: `${l.name} (${l.code})` })),
+    ...head,
+    ...first.map(option),
+    { value: '-', label: __('— Other languages —', 'card2crypto-widget'), disabled: true },
+    ...LANGUAGES.filter((l) => !site.has(l.code)).map(option),
   ];
 }
 

@@ -102,7 +102,8 @@ const run = (frame: HTMLElement, settings: Record<string, unknown>): void => {
         if (!started && frame.dataset.c2cRetried === undefined) {
           return void ((frame.dataset.c2cRetried = ''), sign([frame]));
         }
-        show(frame, (payload as { message?: string } | undefined)?.message);
+        // The service's own text ("Wrong signature: …") is for the site's admin, not for a visitor: the block's short words.
+        show(frame);
       } else if (event === 'onExit') {
         closed(frame);
       } else if ((event === 'onLoaded' || event === 'onResize') && height! > 0) {

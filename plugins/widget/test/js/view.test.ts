@@ -69,3 +69,13 @@ test('closing does not count as an error', async () => {
   expect(frame.querySelector('[role="alert"]')).toBeNull();
   expect(frame.querySelector('[role="status"]')).not.toBeNull();
 });
+
+test("an error from the service shows the block's short words, never the service's text", async () => {
+  const { runs, frame } = setUp();
+  await settle();
+  // onStarted came: not the one retry of a refused start.
+  (runs[0] as unknown as Record<string, (p?: unknown) => void>).onStarted!();
+  (runs[0] as unknown as Record<string, (p?: unknown) => void>).onError!({ message: 'Wrong signature: signature does not match the body.' });
+  expect(frame).toHaveTextContent('Unavailable');
+  expect(frame).not.toHaveTextContent(/Wrong signature/);
+});
