@@ -33,6 +33,8 @@ export interface SandboxContext {
   operations: Operations;
   dispatcher: CallbackDispatcher;
   rateLimiter: RateLimiter;
+  /** Partner API requests received, per partner token and endpoint (refused ones included): what a store's traffic costs. */
+  apiCalls: Map<string, Map<string, number>>;
   urls: SandboxUrls;
   settings: ResolvedSettings;
 }

@@ -4,7 +4,7 @@
  * operation to an outcome, block or unblock a partner).
  *
  *   GET  /dashboard                              the page (assets/dashboard/dashboard.js)
- *   GET  /dashboard/api/state?limit=&offset=     partners, operations, history, callbacks, attempts
+ *   GET  /dashboard/api/state?limit=&offset=     partners (with their API calls per endpoint), operations, history, callbacks, attempts
  *   POST /dashboard/api/callbacks/:id/resend
  *   POST /dashboard/api/operations/:id/move      { "status_code": 0 | 8 | 101..106 }
  *   POST /dashboard/api/partners/:token/block    { "blocked": true | false }
@@ -80,7 +80,13 @@ function state(ctx: SandboxContext, url: URL) {
   return {
     now: ctx.clock.now(),
     clock_speed: ctx.clock.speed,
-    partners: ctx.partners.list().map((p) => ({ token: p.token, blocked: p.blocked, callback_url: p.callbackUrl })),
+    partners: ctx.partners.list().map((p) => ({
+      token: p.token,
+      blocked: p.blocked,
+      callback_url: p.callbackUrl,
+      // Partner API requests received since the sandbox started, per endpoint.
+      api_calls: Object.fromEntries(ctx.apiCalls.get(p.token) ?? []),
+    })),
     total_operations: ctx.store.countOperations(),
     offset,
     limit,

@@ -125,6 +125,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       operations,
       dispatcher,
       rateLimiter: new RateLimiter(options.rateLimit ?? 20, clock.now),
+      apiCalls: new Map(),
       urls,
       settings: {
         rateLifetimeSeconds: options.rateLifetimeSeconds ?? 600,

@@ -127,6 +127,22 @@ describe('dashboard', () => {
     assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params)).status, 200);
   });
 
+  it("counts each partner's API requests per endpoint, refused ones included", async () => {
+    const read = async () => {
+      const state = (await (await fetch(`${sandbox.urls.base_url}/dashboard/api/state`)).json()) as {
+        partners: Array<{ token: string; api_calls: Record<string, number> }>;
+      };
+      return state.partners.find((p) => p.token === PARTNER.token)!.api_calls;
+    };
+    const before = await read();
+    assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params)).status, 200);
+    assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params)).status, 200);
+    assert.equal((await callApi(sandbox, PARTNER_API_PATHS.countries, {}, { ...PARTNER, secret: 'not-the-secret' })).status, 401);
+    const after = await read();
+    assert.equal((after.params ?? 0) - (before.params ?? 0), 2);
+    assert.equal((after.countries ?? 0) - (before.countries ?? 0), 1);
+  });
+
   it('refuses actions without the dashboard header or from another origin', async () => {
     const url = `${sandbox.urls.base_url}/dashboard/api/partners/${PARTNER.token}/block`;
     assert.equal((await post(url, JSON.stringify({ blocked: true }))).status, 403);

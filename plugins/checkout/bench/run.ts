@@ -22,9 +22,12 @@
  *    widget) with both plugins active against the same pages with both
  *    inactive for that request, interleaved on one site (goal <= 1.05x); the
  *    page without a widget loads no script or style of ours.
+ * 6. flood: one order's landing route flooded from several clients while
+ *    other buyers pay: service calls per request (sandbox-counted; goals <= 2
+ *    fresh, <= 1 reuse) and the other buyers' success rate (goal 100 %).
  *
  * BENCH_REQUESTS (default 100) and BENCH_DUPLICATES (default 200) size the
- * runs; BENCH_SECTIONS=ratio,duplicates,shuffled,frontend runs some of them.
+ * runs; BENCH_SECTIONS=ratio,duplicates,shuffled,frontend,flood runs some of them.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -386,6 +389,15 @@ add_action(
 	10,
 	3
 );
+// The flood section gives each simulated client its own address (X-Forwarded-For), as a store behind its proxy does.
+if ( isset( $_SERVER['HTTP_X_C2C_BENCH_CLIENTS'] ) ) {
+	add_filter(
+		'option_woocommerce_card2crypto_settings',
+		static function ( $settings ) {
+			return is_array( $settings ) ? array( 'trust_proxy_header' => 'X-Forwarded-For' ) + $settings : $settings;
+		}
+	);
+}
 if ( isset( $_SERVER['HTTP_X_C2C_BENCH_PLUGINS'] ) && 'off' === $_SERVER['HTTP_X_C2C_BENCH_PLUGINS'] ) {
 	add_filter(
 		'option_active_plugins',
@@ -477,6 +489,99 @@ async function frontEnd(lib: Harness, s: Store): Promise<void> {
   }
 }
 
+/** Partner API requests the sandbox has received from the store's partner (every endpoint). */
+async function serviceCalls(s: Store): Promise<number> {
+  const state = (await (await fetch(`${s.sandbox!.url}/dashboard/api/state?limit=1`)).json()) as {
+    partners: Array<{ token: string; api_calls?: Record<string, number> }>;
+  };
+  const mine = state.partners.find((p) => p.token === s.partner.token);
+  return Object.values(mine?.api_calls ?? {}).reduce((a, b) => a + b, 0);
+}
+
+/** Places an order through the Store API as the client at `address`; returns the landing link placing it sent the buyer to. */
+async function placeOrderLink(s: Store, address: string): Promise<string> {
+  const base = `${s.storeUrl}/wp-json/wc/store/v1`;
+  const client = { 'X-C2C-Bench-Clients': '1', 'X-Forwarded-For': address };
+  const cart = await fetch(`${base}/cart`, { headers: client });
+  const headers = { ...client, Nonce: cart.headers.get('nonce') ?? '', 'Cart-Token': cart.headers.get('cart-token') ?? '', 'Content-Type': 'application/json' };
+  await fetch(`${base}/cart/add-item`, { method: 'POST', headers, body: JSON.stringify({ id: s.woocommerce!.products[0]!.id, quantity: 1 }) });
+  const address_ = { first_name: 'Flood', last_name: 'Buyer', address_1: 'Main 1', city: 'Berlin', postcode: '10115', country: 'DE' };
+  const response = await fetch(`${base}/checkout`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ billing_address: { ...address_, email: 'flood@example.com' }, shipping_address: address_, payment_method: 'card2crypto' }),
+  });
+  const body = (await response.json()) as { payment_result?: { redirect_url?: string } };
+  if (!body.payment_result?.redirect_url) {
+    throw new Error(`checkout failed: ${JSON.stringify(body).slice(0, 300)}`);
+  }
+  return body.payment_result.redirect_url;
+}
+
+/** Follows a landing link once as the client at `address`: true when it was sent to the service's landing page. */
+async function followLanding(link: string, address: string): Promise<boolean> {
+  const response = await fetch(link, { redirect: 'manual', headers: { 'X-C2C-Bench-Clients': '1', 'X-Forwarded-For': address } });
+  return parseLandingUrl(response.headers.get('location') ?? '').ok;
+}
+
+/**
+ * 6. flood: one visitor with the key of their own order floods its landing
+ *    route from FLOOD_CLIENTS addresses at once while other buyers place
+ *    orders and follow their landing links. Service calls per request are
+ *    counted by the sandbox (its API call counter): a fresh order's first
+ *    landing (goal <= 2), a reuse (goal <= 1), the flood's (far below 1:
+ *    the budget refuses before asking); the other buyers must all reach the
+ *    landing page (goal 100 %).
+ */
+async function floodSection(s: Store): Promise<void> {
+  console.log('\n== Flood: one order\'s landing route from several clients, other buyers paying meanwhile ==');
+  const clients = Number(process.env.BENCH_FLOOD_CLIENTS ?? 4);
+  const perClient = Number(process.env.BENCH_FLOOD_REQUESTS ?? 40);
+  const buyers = Number(process.env.BENCH_FLOOD_BUYERS ?? 10);
+
+  const attacker = await placeOrderLink(s, '198.51.100.10');
+  let before = await serviceCalls(s);
+  const first = await followLanding(attacker, '198.51.100.10');
+  const fresh = (await serviceCalls(s)) - before;
+  before = await serviceCalls(s);
+  const again = await followLanding(attacker, '198.51.100.10');
+  const reuse = (await serviceCalls(s)) - before;
+
+  // Other buyers' orders are placed first (placing makes at most a health check), then followed during the flood.
+  const links = await Promise.all(Array.from({ length: buyers }, (_, i) => placeOrderLink(s, `203.0.113.${i + 1}`)));
+  before = await serviceCalls(s);
+  const started = Date.now();
+  const [floodAnswers, buyerAnswers] = await Promise.all([
+    Promise.all(
+      Array.from({ length: clients }, async (_, c) => {
+        const sent: boolean[] = [];
+        for (let i = 0; i < perClient; i++) {
+          sent.push(await followLanding(attacker, `198.51.100.${20 + c}`));
+        }
+        return sent;
+      }),
+    ),
+    Promise.all(
+      links.map(async (link, i) => {
+        await new Promise((resolve) => setTimeout(resolve, 200 * i));
+        return followLanding(link, `203.0.113.${i + 1}`);
+      }),
+    ),
+  ]);
+  const seconds = (Date.now() - started) / 1000;
+  const during = (await serviceCalls(s)) - before;
+  const floodRequests = clients * perClient;
+  const served = floodAnswers.flat().filter(Boolean).length;
+  const ok = buyerAnswers.filter(Boolean).length;
+  console.log(`fresh order, first landing: ${first ? 'sent to the landing page' : 'NOT sent'}; ${fresh} service calls (goal <= 2: ${fresh <= 2 ? 'met' : 'NOT met'})`);
+  console.log(`the same order again (a reuse): ${again ? 'sent' : 'NOT sent'}; ${reuse} service calls (goal <= 1: ${reuse <= 1 ? 'met' : 'NOT met'})`);
+  console.log(
+    `flood: ${floodRequests} requests from ${clients} clients in ${seconds.toFixed(1)} s, ${served} sent on to the service's page, the rest refused by the budget; ` +
+      `${during} service calls in that time for the flood and ${buyers} other buyers (${(during / (floodRequests + buyers)).toFixed(2)} per request)`,
+  );
+  console.log(`other buyers reaching the landing page during the flood: ${ok}/${buyers} = ${((100 * ok) / buyers).toFixed(0)} % (goal 100 %: ${ok === buyers ? 'met' : 'NOT met'})`);
+}
+
 async function wordpressSections(lib: Harness, s: Store): Promise<void> {
   const muPlugins = path.join(s.dirs.siteDir, 'wp-content', 'mu-plugins');
   mkdirSync(muPlugins, { recursive: true });
@@ -489,6 +594,7 @@ async function wordpressSections(lib: Harness, s: Store): Promise<void> {
     ['duplicates', async () => concurrentDuplicates(lib, s, secret, await placeOrder(s))],
     ['shuffled', async () => shuffledEvents(lib, s, secret, await placeOrder(s))],
     ['frontend', () => frontEnd(lib, s)],
+    ['flood', () => floodSection(s)],
   ];
   for (const [name, section] of sections) {
     if (only && !only.includes(name)) {

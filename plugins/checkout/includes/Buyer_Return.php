@@ -147,6 +147,8 @@ final class Buyer_Return {
 		$attempt = Payments::current_attempt( $order );
 		if ( ! $order->is_paid() && null !== $attempt && ! Reconciler::settled( $attempt, time() ) ) {
 			try {
+				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
+				Start_Budget::charge( $order, Client_Address::current() );
 				$result = Reconciler::check( $order, $attempt, 'return', $client );
 				if ( ! $result['ok'] ) {
 					$asked = $result['reason'] ?? 'unreachable';
@@ -186,7 +188,10 @@ final class Buyer_Return {
 	/**
 	 * Before a new payment of the order starts (Payments::start_attempt(),
 	 * Payments::fitting_attempt()): asks the service about every attempt of
-	 * the order that is not final here, one operation-info call each
+	 * the order that is not settled here and that the service can have an
+	 * operation for (the current one, or one it reported on), only the
+	 * current one ($only) when it is to be signed again, one operation-info
+	 * call each (an answer of the last seconds is reused: Start_Budget)
 	 * (Reconciler::check(), which applies the answer idempotently: a success
 	 * completes the order), and decides (Attempt_Policy::before_new_payment()).
 	 * Returns when nothing stands in the way; otherwise notes on the order
@@ -196,10 +201,15 @@ final class Buyer_Return {
 	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
 	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
 	 */
-	public static function before_new_payment( \WC_Order $order, ?Partner_Api_Client $client = null ): void {
+	public static function before_new_payment( \WC_Order $order, ?Partner_Api_Client $client = null, ?int $only = null ): void {
 		$answers = array();
+		$current = (string) $order->get_meta( Payments::META_ATTEMPT );
 		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
-			if ( Reconciler::settled( $attempt, time() ) ) {
+			if ( Reconciler::settled( $attempt, time() ) || ( null !== $only && (int) $attempt['id'] !== $only ) ) {
+				continue;
+			}
+			if ( Operation_Store::NO_CODE === $attempt['status_code'] && $attempt['partner_operation_id'] !== $current ) {
+				// The service never reported on it, and a newer attempt replaced it (it was asked about then): not asked again.
 				continue;
 			}
 			$asked     = 'answered';

@@ -151,7 +151,8 @@ final class Config {
 			$this->token(),
 			$this->secret(),
 			array(
-				'timeout'   => 15.0,
+				// Short: a buyer's page waits on it, and a request stops asking once it spent Start_Budget::TIME_BUDGET.
+				'timeout'   => 5.0,
 				// wp_safe_remote_post(); only the sandbox environment may reach this computer (the local sandbox).
 				'transport' => new Wp_Http_Transport( 'sandbox' === $this->environment() ),
 				'logger'    => $logger ?? static function ( string $level, string $message ): void {

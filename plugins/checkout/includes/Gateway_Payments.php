@@ -64,6 +64,8 @@ trait Gateway_Payments {
 			return array( 'result' => 'failure' );
 		}
 		try {
+			// Budgeted before the first call to the service (Start_Budget).
+			Start_Budget::charge( $order, Client_Address::current() );
 			// The service refused the store since the page was shown: the buyer stays here and is told (Service_Health).
 			if ( ! Service_Health::confirm( $config, MINUTE_IN_SECONDS ) ) {
 				throw new Service_Refused( Service_Back::keep( $order ) );

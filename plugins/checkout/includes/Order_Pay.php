@@ -168,6 +168,8 @@ final class Order_Pay {
 		}
 		$config = Config::load();
 		try {
+			// Budgeted before the first call to the service (Start_Budget).
+			Start_Budget::charge( $order, Client_Address::current() );
 			Service_Health::before_sending( $config );
 			$attempt  = Payments::start_attempt( $order, $config );
 			$rate     = Payments::fixed_rate( $attempt, $config );
@@ -234,6 +236,8 @@ final class Order_Pay {
 		$target = $order->get_checkout_order_received_url();
 		if ( Gateway::ID === $order->get_payment_method() && $order->needs_payment() ) {
 			try {
+				// Budgeted before the first call to the service (Start_Budget).
+				Start_Budget::charge( $order, Client_Address::current() );
 				Service_Health::before_sending( $config );
 				$attempt = Payments::fitting_attempt( $order, $config );
 				$target  = Payments::landing_url( $order, $attempt, $config );

@@ -43,18 +43,42 @@ final class Payments {
 		if ( $order->is_paid() ) {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
-		Buyer_Return::before_new_payment( $order, $client );
-		$order   = self::reloaded( $order );
-		$attempt = self::current_attempt( $order );
+		$current = self::current_attempt( $order );
+		if ( self::fits( $order, $current, $config ) ) {
+			// A reuse asks the service about the current attempt only.
+			Buyer_Return::before_new_payment( $order, $client, (int) $current['id'] );
+			$order   = self::reloaded( $order );
+			$current = self::current_attempt( $order );
+			if ( self::fits( $order, $current, $config ) ) {
+				return $current;
+			}
+		} else {
+			self::refuse_over_cap( $order );
+			Buyer_Return::before_new_payment( $order, $client );
+		}
+		return self::new_attempt( self::reloaded( $order ), $config );
+	}
+
+	/** Whether $attempt may be signed again for the order as it is now (Attempt_Policy::reusable()). */
+	private static function fits( \WC_Order $order, ?array $attempt, Config $config ): bool {
 		try {
 			$amount = self::order_amount( $order );
 		} catch ( Payment_Refused $e ) {
 			$amount = null;
 		}
-		if ( Attempt_Policy::reusable( $attempt, $amount, (string) $order->get_currency(), $config->wallet() ) ) {
-			return $attempt;
+		return Attempt_Policy::reusable( $attempt, $amount, (string) $order->get_currency(), $config->wallet() );
+	}
+
+	/**
+	 * The order's starts in the last hour are counted before the service is
+	 * asked anything: a request over the cap costs the service no call.
+	 *
+	 * @throws Payment_Refused Over the cap.
+	 */
+	private static function refuse_over_cap( \WC_Order $order ): void {
+		if ( Attempt_Policy::over_cap( Operation_Store::attempts_started_since( $order->get_id(), gmdate( 'Y-m-d H:i:s', time() - Attempt_Policy::CAP_WINDOW ) ) ) ) {
+			throw new Payment_Refused( __( 'Too many card payments were started for this order in the last hour. Please try again later.', 'card2crypto-checkout' ) );
 		}
-		return self::new_attempt( $order, $config );
 	}
 
 	/**
@@ -144,6 +168,7 @@ final class Payments {
 		if ( $order->is_paid() ) {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
+		self::refuse_over_cap( $order );
 		Buyer_Return::before_new_payment( $order, $client );
 		return self::new_attempt( self::reloaded( $order ), $config );
 	}
@@ -171,9 +196,7 @@ final class Payments {
 			throw new Payment_Refused( __( 'The order total is outside the range card payments accept.', 'card2crypto-checkout' ) );
 		}
 		// Each start is a row and a signature: a page reloaded in a loop must not make them without end.
-		if ( Attempt_Policy::over_cap( Operation_Store::attempts_started_since( $order->get_id(), gmdate( 'Y-m-d H:i:s', time() - Attempt_Policy::CAP_WINDOW ) ) ) ) {
-			throw new Payment_Refused( __( 'Too many card payments were started for this order in the last hour. Please try again later.', 'card2crypto-checkout' ) );
-		}
+		self::refuse_over_cap( $order );
 		$partner_operation_id = 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 12 ) );
 		$attempt              = Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $config->wallet() );
 		$order->update_meta_data( self::META_ATTEMPT, $partner_operation_id );

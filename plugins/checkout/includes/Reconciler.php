@@ -149,11 +149,27 @@ final class Reconciler {
 	 * @throws \Throwable When the answer could not be applied.
 	 */
 	private static function ask( \WC_Order $order, array $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): array {
+		// A visitor's request (a payment start, a return) reuses an answer of the last few seconds and stops asking once
+		// it has spent its time on the service (Start_Budget); reconciliation and the owner's refresh always ask.
+		$visitor   = in_array( $source, array( 'start', 'return' ), true );
+		$operation = $visitor && null === $operation_id ? Start_Budget::cached_answer( $attempt ) : null;
+		if ( $visitor && null === $operation && ! Start_Budget::time_left() ) {
+			return array(
+				'ok'      => false,
+				'reason'  => 'unreachable',
+				'message' => __( 'The service was not asked again: this request has waited on it long enough.', 'card2crypto-checkout' ),
+			);
+		}
 		try {
 			// The client's own lines as debug: the outcome is logged below at its true level
 			// (an attempt the buyer never started paying, or abandoned, is ordinary, not an error).
-			$client    = $client ?? Config::load()->api_client( array( self::class, 'client_log' ) );
-			$operation = $client->operation( $operation_id, $attempt['partner_operation_id'] );
+			if ( null === $operation ) {
+				$client    = $client ?? Config::load()->api_client( array( self::class, 'client_log' ) );
+				$operation = $client->operation( $operation_id, $attempt['partner_operation_id'] );
+				if ( null === $operation_id ) {
+					Start_Budget::keep_answer( $attempt, $operation );
+				}
+			}
 		} catch ( Partner_Api_Exception $e ) {
 			// A refusal of the store itself withdraws the method at once (Service_Health).
 			Service_Health::saw( Config::load(), $e );

@@ -120,6 +120,14 @@ for (const version of TEST_PHP_VERSIONS) {
       got.forEach((r, i) => assert.deepEqual(r.value, cases[i]![2], `${cases[i]![3]}: ${JSON.stringify(r)}`));
     });
 
+    test('the start budget: a fixed window per order and per address, refused past its limit, fresh after a minute', async () => {
+      const t = 1_800_000_000;
+      const [fit] = await php.call([['budget_take', [t, t + 1, t + 2, t + 3, t + 59, t + 60, t + 61], 3]]);
+      assert.deepEqual(fit!.value, [true, true, true, false, false, true, true]);
+      const [clock] = await php.call([['budget_take', [t, t - 100, t - 99], 1]]);
+      assert.deepEqual(clock!.value, [true, true, false], 'a clock that went back starts a fresh window');
+    });
+
     test('pending 2 at the service, no callback received: asked once, applied, no new attempt, the buyer told it is under way', async () => {
       const [step] = await play([{ service: [op(2)] }]);
       assert.equal(step!.error, undefined, step!.error);

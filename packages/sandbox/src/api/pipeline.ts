@@ -59,6 +59,13 @@ export async function handlePartnerApi(req: IncomingMessage, res: ServerResponse
   }
 }
 
+/** One more request from `token` to `endpoint` (counted before any refusal: a 429 costs the partner's budget too). */
+function countCall(ctx: SandboxContext, token: string, endpoint: string): void {
+  const calls = ctx.apiCalls.get(token) ?? new Map<string, number>();
+  calls.set(endpoint, (calls.get(endpoint) ?? 0) + 1);
+  ctx.apiCalls.set(token, calls);
+}
+
 async function answer_(req: IncomingMessage, ctx: SandboxContext, endpoint: Endpoint): Promise<{ text: string } | { empty: true }> {
   if (req.method !== 'POST') {
     req.resume();
@@ -91,6 +98,7 @@ async function answer_(req: IncomingMessage, ctx: SandboxContext, endpoint: Endp
   const body = parsed as Body;
 
   const token = requiredString(body, 'partner_token');
+  countCall(ctx, token, endpoint.name);
   const partner = ctx.partners.get(token);
   if (!partner) {
     throw new ApiError(404, 'partner_not_found', 'no partner has this partner_token', 'partner_token');

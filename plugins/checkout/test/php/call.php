@@ -10,6 +10,7 @@ use Card2Crypto\Checkout\Callback_Guard;
 use Card2Crypto\Checkout\Currencies;
 use Card2Crypto\Checkout\Order_Decision;
 use Card2Crypto\Checkout\Payment_Match;
+use Card2Crypto\Checkout\Start_Budget;
 use Card2Crypto\Checkout\Status_Flow;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
 use Card2Crypto\Checkout\Shared\Signing\Canonical;
@@ -60,6 +61,16 @@ $functions = array(
 		return $over;
 	},
 	'leading'         => array( Status_Flow::class, 'leading' ),
+	'budget_take'     => static function ( array $times, int $limit ) {
+		// One request at each time; after each, whether it fit the budget.
+		$window = null;
+		$fit    = array();
+		foreach ( $times as $now ) {
+			$window = Start_Budget::take( $window, $limit, $now );
+			$fit[]  = $window['ok'];
+		}
+		return $fit;
+	},
 	'sign_settings'   => static function ( array $settings, string $secret ) {
 		return Signer::with_signature( $settings, $secret, 'simple' );
 	},
