@@ -48,7 +48,9 @@ test.describe('one attempt, several operations', () => {
     await loginAsAdmin(admin, store);
   });
 
-  test('embedded: declined, then "Try again" inside the widget and a good card: the order is paid and the thank-you page says so', async ({ browser }) => {
+  test('embedded: declined, then "Try again" inside the widget and a good card: the order is paid and the thank-you page says so @oldest', async ({
+    browser,
+  }) => {
     await setSettings(admin, { payment_flow: 'embedded' });
     try {
       const buyer = await browser.newPage();

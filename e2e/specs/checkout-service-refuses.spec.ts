@@ -14,6 +14,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { parseLandingUrl } from '@card2crypto/core';
 import { runInfo } from '../run-info.ts';
@@ -122,6 +123,12 @@ test.describe('the service refuses the store', () => {
       await buyer.waitForURL(/order-pay\/\d+/, { timeout: 180_000 });
       await expect(told(buyer)).toBeVisible({ timeout: 60_000 });
       const redirectOrder = orderIdFromUrl(buyer.url());
+      // The README's picture of what such a buyer reads.
+      if (runInfo().booted) {
+        await buyer.setViewportSize({ width: 1280, height: 900 });
+        await told(buyer).first().scrollIntoViewIfNeeded();
+        await buyer.screenshot({ path: fileURLToPath(new URL('../../docs/screenshots/service-unavailable.png', import.meta.url)) });
+      }
       expect(buyer.url()).not.toContain('/landing/');
       expect(buyer.url()).not.toContain('card2crypto-unavailable');
       await expect(buyer.getByText(/Partner blocked/i)).toHaveCount(0);

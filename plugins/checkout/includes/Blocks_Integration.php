@@ -52,7 +52,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 			'countries' => null === $countries ? null : array_values( $countries ),
 			'min'       => $shift >= 0 ? $limits[1] * $scale : intdiv( $limits[1], $scale ),
 			'max'       => $shift >= 0 ? $limits[2] * $scale : intdiv( $limits[2], $scale ),
-			'range'     => Range_Notice::messages( $currency ),
+			'range'     => Range_Notice::messages( $currency, Range_Notice::other_methods() ),
 			'supports'  => array( 'features' => array( 'products' ) ),
 		);
 	}

@@ -19,13 +19,14 @@ final class Range_Notice {
 	public static function register(): void {
 		add_action( 'woocommerce_before_cart', array( self::class, 'cart' ) );
 		add_action( 'woocommerce_review_order_before_payment', array( self::class, 'checkout' ) );
+		add_filter( 'woocommerce_no_available_payment_methods_message', array( self::class, 'no_methods' ) );
 	}
 
 	/**
 	 * "Card payment is available for orders from €50.00 to €5,000.00." when
 	 * the total is outside the range; null when it is inside or unknown.
 	 */
-	public static function message( string $currency, ?int $total_minor ): ?string {
+	public static function message( string $currency, ?int $total_minor, bool $others = true ): ?string {
 		if ( null === $total_minor || ! Currencies::is_supported( $currency ) ) {
 			return null;
 		}
@@ -36,6 +37,12 @@ final class Range_Notice {
 		$limits = Currencies::limits( $currency );
 		/* translators: 1: smallest order total, 2: largest order total */
 		$range = sprintf( __( 'Card payment is available for orders from %1$s to %2$s.', 'card2crypto-checkout' ), Order_Words::money( $limits[1], $currency ), Order_Words::money( $limits[2], $currency ) );
+		if ( ! $others ) {
+			// The store has no other method: nothing to choose, and nothing that contradicts WooCommerce's own words.
+			return $range . ' ' . ( 'min' === $problem['rule']
+				? __( 'Add to your order to pay by card.', 'card2crypto-checkout' )
+				: __( 'Split your order to pay by card.', 'card2crypto-checkout' ) );
+		}
 		return $range . ' ' . ( 'min' === $problem['rule']
 			? __( 'Add to your order to pay by card, or choose another payment method.', 'card2crypto-checkout' )
 			: __( 'Split your order to pay by card, or choose another payment method.', 'card2crypto-checkout' ) );
@@ -47,15 +54,42 @@ final class Range_Notice {
 	 *
 	 * @return array{below: string, above: string}|null
 	 */
-	public static function messages( string $currency ): ?array {
+	public static function messages( string $currency, bool $others = true ): ?array {
 		$limits = Currencies::limits( $currency );
 		if ( null === $limits ) {
 			return null;
 		}
 		return array(
-			'below' => (string) self::message( $currency, $limits[1] - 1 ),
-			'above' => (string) self::message( $currency, $limits[2] + 1 ),
+			'below' => (string) self::message( $currency, $limits[1] - 1, $others ),
+			'above' => (string) self::message( $currency, $limits[2] + 1, $others ),
 		);
+	}
+
+	/** Whether the store offers a payment method other than this one right now. */
+	public static function other_methods(): bool {
+		if ( ! function_exists( 'WC' ) || ! WC()->payment_gateways() ) {
+			return true;
+		}
+		$gateways = WC()->payment_gateways()->payment_gateways();
+		foreach ( $gateways as $id => $gateway ) {
+			if ( Gateway::ID !== $id && 'yes' === $gateway->enabled ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * WooCommerce's "no available payment methods" at the classic checkout,
+	 * when the only method is this one and the total is outside its range:
+	 * one message, ours, which says why and what to do.
+	 *
+	 * @param mixed $message
+	 * @return mixed
+	 */
+	public static function no_methods( $message ) {
+		$ours = self::for_cart();
+		return null !== $ours && ! self::other_methods() ? '<span class="card2crypto-range-notice">' . esc_html( $ours ) . '</span>' : $message;
 	}
 
 	/** The message for the current cart, when the method is otherwise usable. */
@@ -65,7 +99,7 @@ final class Range_Notice {
 		if ( null !== Availability::problem( $config, $currency, null, null ) ) {
 			return null; // Disabled, not configured or another currency: nothing the buyer can change.
 		}
-		return self::message( $currency, Availability::cart_total_minor( $currency ) );
+		return self::message( $currency, Availability::cart_total_minor( $currency ), self::other_methods() );
 	}
 
 	public static function cart(): void {
@@ -77,7 +111,8 @@ final class Range_Notice {
 
 	public static function checkout(): void {
 		$message = self::for_cart();
-		if ( null !== $message ) {
+		// With no other method, WooCommerce's own "no payment methods" place carries it (no_methods()): said once.
+		if ( null !== $message && self::other_methods() ) {
 			echo '<div class="woocommerce-info card2crypto-range-notice">' . esc_html( $message ) . '</div>';
 		}
 	}

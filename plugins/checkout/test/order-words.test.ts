@@ -198,6 +198,8 @@ for (const version of TEST_PHP_VERSIONS) {
           ['range', 'XYZ', 1],
           ['ranges', 'EUR'],
           ['ranges', 'XYZ'],
+          ['range', 'EUR', 4999, false],
+          ['range', 'EUR', 500001, false],
         ]),
       });
       assert.deepEqual(
@@ -215,6 +217,9 @@ for (const version of TEST_PHP_VERSIONS) {
             above: 'Card payment is available for orders from €50.00 to €5,000.00. Split your order to pay by card, or choose another payment method.',
           },
           null,
+          // A store with no other payment method offers none.
+          'Card payment is available for orders from €50.00 to €5,000.00. Add to your order to pay by card.',
+          'Card payment is available for orders from €50.00 to €5,000.00. Split your order to pay by card.',
         ],
       );
     });
