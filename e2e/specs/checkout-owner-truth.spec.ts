@@ -245,7 +245,12 @@ test.describe.serial('the owner sees the truth', () => {
     expect(labels).not.toContain('Bought');
     // Nothing was taken, so there is nothing to refund.
     await expect(admin.locator('#card2crypto-checkout-payment .card2crypto-refund-help')).toHaveCount(0);
-    expect(view.notes.some((n) => n.includes('the card payment did not go through: The card payment was refused (declined) — reported by the service') && n.includes('can pay again'))).toBe(true);
+    expect(
+      view.notes.some(
+        (n) =>
+          n.includes('the card payment did not go through: The card payment was refused (declined) — reported by the service') && n.includes('can pay again'),
+      ),
+    ).toBe(true);
   });
 
   test('12: the refund box says the service cannot refund; a refund recorded by hand is noted plainly', async () => {

@@ -133,9 +133,11 @@ test.describe('owner', () => {
       const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing');
       expect(view.panel.transaction).toBe(txId);
       expect(view.panel['status-code']).toMatch(/^0 /);
-      expect(view.notes.some((n) => n.includes('found when the store checked with the service') && n.includes('Payment complete') && n.includes(`BTC transaction: ${txId}`))).toBe(
-        true,
-      );
+      expect(
+        view.notes.some(
+          (n) => n.includes('found when the store checked with the service') && n.includes('Payment complete') && n.includes(`BTC transaction: ${txId}`),
+        ),
+      ).toBe(true);
       // Complete (0) is final: the job ran once and scheduled nothing more.
       expect(await reconcileActions(admin, store, orderId, 'pending')).toEqual([]);
       expect((await reconcileActions(admin, store, orderId, 'complete')).map((a) => a.actionId)).toEqual([job.actionId]);
