@@ -134,13 +134,13 @@ describe('dashboard', () => {
       };
       return state.partners.find((p) => p.token === PARTNER.token)!.api_calls;
     };
-    const before = await read();
+    const first = await read();
     assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params)).status, 200);
     assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params)).status, 200);
     assert.equal((await callApi(sandbox, PARTNER_API_PATHS.countries, {}, { ...PARTNER, secret: 'not-the-secret' })).status, 401);
-    const after = await read();
-    assert.equal((after.params ?? 0) - (before.params ?? 0), 2);
-    assert.equal((after.countries ?? 0) - (before.countries ?? 0), 1);
+    const then = await read();
+    assert.equal((then.params ?? 0) - (first.params ?? 0), 2);
+    assert.equal((then.countries ?? 0) - (first.countries ?? 0), 1);
   });
 
   it('refuses actions without the dashboard header or from another origin', async () => {

@@ -534,7 +534,7 @@ async function followLanding(link: string, address: string): Promise<boolean> {
  *    landing page (goal 100 %).
  */
 async function floodSection(s: Store): Promise<void> {
-  console.log('\n== Flood: one order\'s landing route from several clients, other buyers paying meanwhile ==');
+  console.log("\n== Flood: one order's landing route from several clients, other buyers paying meanwhile ==");
   const clients = Number(process.env.BENCH_FLOOD_CLIENTS ?? 4);
   const perClient = Number(process.env.BENCH_FLOOD_REQUESTS ?? 40);
   const buyers = Number(process.env.BENCH_FLOOD_BUYERS ?? 10);
@@ -573,13 +573,17 @@ async function floodSection(s: Store): Promise<void> {
   const floodRequests = clients * perClient;
   const served = floodAnswers.flat().filter(Boolean).length;
   const ok = buyerAnswers.filter(Boolean).length;
-  console.log(`fresh order, first landing: ${first ? 'sent to the landing page' : 'NOT sent'}; ${fresh} service calls (goal <= 2: ${fresh <= 2 ? 'met' : 'NOT met'})`);
+  console.log(
+    `fresh order, first landing: ${first ? 'sent to the landing page' : 'NOT sent'}; ${fresh} service calls (goal <= 2: ${fresh <= 2 ? 'met' : 'NOT met'})`,
+  );
   console.log(`the same order again (a reuse): ${again ? 'sent' : 'NOT sent'}; ${reuse} service calls (goal <= 1: ${reuse <= 1 ? 'met' : 'NOT met'})`);
   console.log(
     `flood: ${floodRequests} requests from ${clients} clients in ${seconds.toFixed(1)} s, ${served} sent on to the service's page, the rest refused by the budget; ` +
       `${during} service calls in that time for the flood and ${buyers} other buyers (${(during / (floodRequests + buyers)).toFixed(2)} per request)`,
   );
-  console.log(`other buyers reaching the landing page during the flood: ${ok}/${buyers} = ${((100 * ok) / buyers).toFixed(0)} % (goal 100 %: ${ok === buyers ? 'met' : 'NOT met'})`);
+  console.log(
+    `other buyers reaching the landing page during the flood: ${ok}/${buyers} = ${((100 * ok) / buyers).toFixed(0)} % (goal 100 %: ${ok === buyers ? 'met' : 'NOT met'})`,
+  );
 }
 
 async function wordpressSections(lib: Harness, s: Store): Promise<void> {
