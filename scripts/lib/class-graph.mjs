@@ -451,6 +451,9 @@ export function checkAll(root, config) {
     for (const loop of result.loops) {
       problems.push(`a loop of ${loop.length} classes: ${loop.map(shortName).join(', ')}`);
     }
+    if (tree.wiring && !result.classes.includes(`${tree.namespace}\\${tree.wiring}`)) {
+      problems.push(`the wiring class ${tree.wiring} is not declared here (the config names it: rename it there too)`);
+    }
     if (!sharedRooms) {
       for (const room of result.unplacedRooms) {
         problems.push(`the room "${room}" has no place in the order of rooms (${tree.rooms && tree.rooms.length ? tree.rooms.join(', ') : '.'})`);

@@ -207,6 +207,21 @@ describe('npm run lint:classes', () => {
     assert.match(result.stdout, /looped\/includes: 3 classes, reported, not enforced\n {2}a loop of 3 classes: A, B, C/);
   });
 
+  test('fails when a plugin under plugins/ is missing from the config', () => {
+    const root = tree({
+      'plugins/listed/includes/A.php': php('A'),
+      'plugins/forgotten/includes/B.php': php('B'),
+    });
+    const result = run(root, {
+      maxComponent: 2,
+      plugins: [{ dir: 'plugins/listed/includes', namespace: 'Fx', wiring: 'Plugin', rooms: ['.'], enforce: true }],
+    });
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.match(result.stdout, /plugins\/forgotten\/includes: not checked: list it under "plugins"/);
+    // The listed plugin has no Plugin class: the config's wiring name is out of date.
+    assert.match(result.stdout, /the wiring class Plugin is not declared here/);
+  });
+
   test("passes on this repository's plugins, the widget enforced", () => {
     const result = spawnSync(process.execPath, [SCRIPT], { encoding: 'utf8' });
     assert.equal(result.status, 0, result.stdout + result.stderr);
