@@ -4,10 +4,12 @@
 //   lint:style   wp-scripts lint-style (Stylelint, WordPress config)
 //   format:check Prettier over the code, JSON and YAML files (.prettierrc.json, .prettierignore)
 //   lint:php     php -l over every PHP file
+//   lint:classes no loop of PHP classes outside a plugin's wiring, no reference
+//                to a higher room (scripts/lint-classes.mjs, scripts/lint-classes.json)
 // `npm run lint:fix` applies what the tools can fix themselves.
 import { spawnSync } from 'node:child_process';
 
-const steps = ['lint:js', 'lint:style', 'format:check', 'lint:php'];
+const steps = ['lint:js', 'lint:style', 'format:check', 'lint:php', 'lint:classes'];
 const results = steps.map((step) => {
   console.log(`\n> ${step}`);
   const { status } = spawnSync('npm', ['run', '--silent', step], { stdio: 'inherit' });

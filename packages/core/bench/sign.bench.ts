@@ -10,6 +10,26 @@
  * flatten-sort-join written with Object.entries, map and template strings.
  */
 import { canonicalString, hmacSha512Hex, sign } from '../src/signing/index.js';
+import { exampleOperationData } from '../test/fixtures/operation-data.js';
+
+/** The members of the example that callbackBody() varies. */
+interface Chain {
+  withdrawal_method_info: Record<string, string>;
+  amount: number;
+}
+interface Varied {
+  operation_info: {
+    id: string;
+    created_at: string;
+    paid_at: string;
+    from: { amount: number };
+    to: Chain;
+    currency_rate: number;
+    status_url: string;
+  };
+  partner_info: { operation_id: string; fee_info: Chain };
+  customer_info: { id: number; account: string };
+}
 
 /**
  * A callback body carrying the full operation_data of the spec (38 signed
@@ -18,63 +38,25 @@ import { canonicalString, hmacSha512Hex, sign } from '../src/signing/index.js';
  */
 export function callbackBody(n = 0): Record<string, unknown> {
   const hex = (seed: number): string => (BigInt(seed + 1) * 0x9e3779b97f4a7c15n).toString(16).padStart(16, '0').slice(-16).repeat(4);
-  const id = `5f3b2c1e-8d4a-4e9b-9c7f-${(0x2a1d0e6b4c3a + n).toString(16)}`;
   const minute = String(n % 60).padStart(2, '0');
-  return {
-    operation_data: {
-      status: 'success',
-      status_code: 0,
-      operation_info: {
-        id,
-        created_at: `2024-05-14T09:${minute}:07.1234567Z`,
-        paid_at: `2024-05-14T10:${minute}:52.7654321Z`,
-        from: {
-          payment_method: 2,
-          payment_method_info: {
-            number: '411111******1111',
-            type: 'VISA',
-            card_holder: 'JANE Q CUSTOMER',
-            expiry_month: '09',
-            expiry_year: '2027',
-            country: { code: '276', name: 'Germany' },
-          },
-          currency: { code: 'EUR', decimals: 2 },
-          amount: 25000 + 125 * n,
-        },
-        to: {
-          withdrawal_method: 3,
-          withdrawal_method_info: {
-            blockchain_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-            blockchain_tx_id: hex(n),
-            blockchain_explorer_url: `https://blockstream.info/tx/${hex(n)}`,
-          },
-          currency: { code: 'BTC', decimals: 8 },
-          amount: 391204 + 1957 * n,
-        },
-        currency_rate: 63907.42 + n / 100,
-        status_url: `https://status.example.com/operation/${id}`,
-      },
-      partner_info: {
-        operation_id: `wc-order-${10482 + n}`,
-        token: 'c2c_live_8f2e4a6b1d3c5e7f',
-        fee_info: {
-          withdrawal_method: 3,
-          withdrawal_method_info: {
-            blockchain_address: 'bc1q9h7garjcvslcwly4rkuxm3yf4sn0dk5g3vn6vl',
-            blockchain_tx_id: hex(n + 1000),
-            blockchain_explorer_url: `https://blockstream.info/tx/${hex(n + 1000)}`,
-          },
-          currency: { code: 'BTC', decimals: 8 },
-          amount: 3912 + 19 * n,
-        },
-      },
-      customer_info: {
-        id: 884213 + n,
-        account: `customer${n}@example.org`,
-        country: { code: '276', name: 'Germany' },
-      },
-    },
-  };
+  const data = exampleOperationData() as unknown as Varied;
+  const info = data.operation_info;
+  info.id = `5f3b2c1e-8d4a-4e9b-9c7f-${(0x2a1d0e6b4c3a + n).toString(16)}`;
+  info.created_at = `2024-05-14T09:${minute}:07.1234567Z`;
+  info.paid_at = `2024-05-14T10:${minute}:52.7654321Z`;
+  info.from.amount += 125 * n;
+  info.to.amount += 1957 * n;
+  info.to.withdrawal_method_info.blockchain_tx_id = hex(n);
+  info.to.withdrawal_method_info.blockchain_explorer_url = `https://blockstream.info/tx/${hex(n)}`;
+  info.currency_rate += n / 100;
+  info.status_url = `https://status.example.com/operation/${info.id}`;
+  data.partner_info.operation_id = `wc-order-${10482 + n}`;
+  data.partner_info.fee_info.withdrawal_method_info.blockchain_tx_id = hex(n + 1000);
+  data.partner_info.fee_info.withdrawal_method_info.blockchain_explorer_url = `https://blockstream.info/tx/${hex(n + 1000)}`;
+  data.partner_info.fee_info.amount += 19 * n;
+  data.customer_info.id += n;
+  data.customer_info.account = `customer${n}@example.org`;
+  return { operation_data: data };
 }
 
 const SECRET = 'c2c_secret_0b9f1e7d3a5c2e4f6a8b0c1d2e3f4a5b';

@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { canonicalString, hmacSha512Hex, parseJsonLossless, type NullReading, type NumberReading, type SigningForm } from '../src/signing/index.js';
+import { exampleOperationData } from '../test/fixtures/operation-data.js';
 
 export interface VectorCase {
   name: string;
@@ -145,51 +146,7 @@ function prng(seed: number): (n: number) => number {
   };
 }
 
-const OPERATION_DATA: { [k: string]: Json } = {
-  status: 'success',
-  status_code: 0,
-  operation_info: {
-    id: '5f3b2c1e-8d4a-4e9b-9c7f-2a1d0e6b4c3a',
-    created_at: '2024-05-14T09:31:07.1234567Z',
-    paid_at: '2024-05-14T09:33:52.7654321Z',
-    from: {
-      payment_method: 2,
-      payment_method_info: {
-        number: '411111******1111',
-        type: 'VISA',
-        card_holder: 'JANE Q CUSTOMER',
-        expiry_month: '09',
-        expiry_year: '2027',
-        country: { code: '276', name: 'Germany' },
-      },
-      currency: { code: 'EUR', decimals: 2 },
-      amount: 25000,
-    },
-    to: {
-      withdrawal_method: 3,
-      withdrawal_method_info: {
-        blockchain_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-        blockchain_tx_id: 'a1075db55d416d3ca199f55b6084e2115b9345e16c5cf302fc80e9d5fbf5d48d',
-        blockchain_explorer_url: 'https://blockstream.info/tx/a1075db55d416d3ca199f55b6084e2115b9345e16c5cf302fc80e9d5fbf5d48d',
-      },
-      currency: { code: 'BTC', decimals: 8 },
-      amount: 391204,
-    },
-    currency_rate: 63907.42,
-    status_url: 'https://status.example.com/operation/5f3b2c1e-8d4a-4e9b-9c7f-2a1d0e6b4c3a',
-  },
-  partner_info: {
-    operation_id: 'wc-order-10482',
-    token: 'c2c_live_8f2e4a6b1d3c5e7f',
-    fee_info: {
-      withdrawal_method: 3,
-      withdrawal_method_info: { blockchain_address: 'bc1q9h7garjcvslcwly4rkuxm3yf4sn0dk5g3vn6vl' },
-      currency: { code: 'BTC', decimals: 8 },
-      amount: 3912,
-    },
-  },
-  customer_info: { id: 884213, account: 'jane.customer@example.org', country: { code: '276', name: 'Germany' } },
-};
+const OPERATION_DATA = exampleOperationData();
 
 const COUNTRIES: Json[] = [
   [4, 'Afghanistan', 'AF', 'AFG'],

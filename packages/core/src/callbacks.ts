@@ -124,8 +124,8 @@ export function verifyCallback(rawBody: string | Uint8Array, secret: string): Ca
  * ";" with no ":" after it ("Smith; Jr") are what the service really sends, and
  * pass. Returns the first member at fault (in document order; JavaScript puts
  * integer-like member names first), dotted ("operation_data.zz", "list.1"), or null. The same rule, on the same vectors
- * (vectors/callback-ambiguity.json), as the checkout plugin's
- * Callback_Guard::ambiguity(); docs/decisions.md, "Callbacks: ambiguous bodies
+ * (vectors/callback-ambiguity.json), as the shared PHP library's
+ * Callback_Verifier::ambiguity(); docs/decisions.md, "Callbacks: ambiguous bodies
  * and the service's word".
  */
 export function callbackAmbiguity(node: unknown, path = ''): { field: string; message: string } | null {

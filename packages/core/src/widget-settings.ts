@@ -134,23 +134,98 @@ const TRON_ADDRESS_RE = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 const MIN_MS_TIMESTAMP = 1e12;
 const MAX_TEXT = 1024;
 
+/** What every rule family reads from: the settings, their readers, and where problems go. */
+interface Check {
+  input: Record<string, unknown>;
+  options: WidgetValidationOptions;
+  signed: boolean;
+  /** The settings that must be present (the stamped ones too when signed). */
+  required: readonly string[];
+  problems: Problem[];
+  /** Given, and not undefined. */
+  present: (name: string) => boolean;
+  /** The setting as a non-empty string of at most MAX_TEXT characters, else undefined (its problem noted). */
+  str: (name: string) => string | undefined;
+  /** The setting as a number, else undefined (its problem noted). */
+  num: (name: string) => number | undefined;
+}
+
 /**
  * Every problem with a widget settings object, in field order; [] when valid.
  * Rules: `object`, `required`, `type`, `unknown_field`, `set_by_builder`,
  * `not_empty`, `html_id`, `text`, `timestamp`, `signature`, `fiat_currency`,
  * `crypto_currency`, `minor_amount`, `safe_integer`, `min`, `max`, `requires`,
  * `wallet_address`, `btc_address`, `lang`, `email`, `url`, `calculation_id`, `handler`.
+ * Each family of rules is one function below, applied in this order.
  */
 export function validateWidgetSettings(input: unknown, options: WidgetValidationOptions = {}): Problem[] {
   if (!isPlainObject(input)) {
     return [problem('', 'object', 'Widget settings must be a plain object.')];
   }
+  const check = newCheck(input, options);
+  checkNames(check);
+  checkRequired(check);
+  checkIdentity(check);
+  if (check.signed) {
+    checkStamp(check);
+  }
+  checkFiat(check);
+  checkCrypto(check);
+  checkBuyer(check);
+  checkRateAndLook(check);
+  return orderByField(check.problems);
+}
+
+function newCheck(input: Record<string, unknown>, options: WidgetValidationOptions): Check {
   const signed = options.signed ?? true;
   const problems: Problem[] = [];
-  const present = (name: string): boolean => input[name] !== undefined;
   const required = signed ? ['target_element', 'partner_token', 'timestamp', 'signature'] : ['target_element', 'partner_token'];
+  return {
+    input,
+    options,
+    signed,
+    required,
+    problems,
+    present: (name) => input[name] !== undefined,
+    str(name) {
+      const value = input[name];
+      if (value === undefined || value === null) {
+        return undefined;
+      }
+      if (typeof value !== 'string') {
+        problems.push(problem(name, 'type', `${name} must be a string, not ${describe(value)}.`));
+        return undefined;
+      }
+      if (value === '') {
+        problems.push(
+          required.includes(name)
+            ? problem(name, 'required', `${name} is required and must not be empty.`)
+            : problem(name, 'not_empty', `${name} must not be empty (leave it out instead).`),
+        );
+        return undefined;
+      }
+      if (value.length > MAX_TEXT) {
+        problems.push(problem(name, 'text', `${name} is longer than ${MAX_TEXT} characters.`));
+        return undefined;
+      }
+      return value;
+    },
+    num(name) {
+      const value = input[name];
+      if (value === undefined || value === null) {
+        return undefined;
+      }
+      if (typeof value !== 'number') {
+        problems.push(problem(name, 'type', `${name} must be a number, not ${describe(value)}.`));
+        return undefined;
+      }
+      return value;
+    },
+  };
+}
 
-  // Names first: unknown settings, handlers that are not functions, stamped fields given too early.
+/** Names: unknown settings, handlers that are not functions, stamped fields given too early, null for absent. */
+function checkNames({ input, signed, required, problems }: Check): void {
   for (const [name, value] of Object.entries(input)) {
     if (value === undefined) {
       continue;
@@ -167,74 +242,46 @@ export function validateWidgetSettings(input: unknown, options: WidgetValidation
       problems.push(problem(name, 'type', `${name} must be left out rather than set to null.`));
     }
   }
+}
 
+function checkRequired({ input, required, problems, present }: Check): void {
   for (const name of required) {
     if (!present(name) || input[name] === null) {
       problems.push(problem(name, 'required', `${name} is required.`));
     }
   }
+}
 
-  const str = (name: string): string | undefined => {
-    const value = input[name];
-    if (value === undefined || value === null) {
-      return undefined;
-    }
-    if (typeof value !== 'string') {
-      problems.push(problem(name, 'type', `${name} must be a string, not ${describe(value)}.`));
-      return undefined;
-    }
-    if (value === '') {
-      problems.push(
-        required.includes(name)
-          ? problem(name, 'required', `${name} is required and must not be empty.`)
-          : problem(name, 'not_empty', `${name} must not be empty (leave it out instead).`),
-      );
-      return undefined;
-    }
-    if (value.length > MAX_TEXT) {
-      problems.push(problem(name, 'text', `${name} is longer than ${MAX_TEXT} characters.`));
-      return undefined;
-    }
-    return value;
-  };
-  const num = (name: string): number | undefined => {
-    const value = input[name];
-    if (value === undefined || value === null) {
-      return undefined;
-    }
-    if (typeof value !== 'number') {
-      problems.push(problem(name, 'type', `${name} must be a number, not ${describe(value)}.`));
-      return undefined;
-    }
-    return value;
-  };
-
+/** target_element and partner_token. */
+function checkIdentity({ problems, str }: Check): void {
   const targetElement = str('target_element');
   if (targetElement !== undefined && !HTML_ID_RE.test(targetElement)) {
     problems.push(problem('target_element', 'html_id', 'target_element must be an element id without spaces.'));
   }
-
   const partnerToken = str('partner_token');
   if (partnerToken !== undefined && !NO_SPACE_RE.test(partnerToken)) {
     problems.push(problem('partner_token', 'text', 'partner_token must not contain spaces.'));
   }
+}
 
-  if (signed) {
-    const timestamp = num('timestamp');
-    if (timestamp !== undefined) {
-      if (!Number.isSafeInteger(timestamp) || timestamp <= 0) {
-        problems.push(problem('timestamp', 'timestamp', 'timestamp must be a positive whole number of milliseconds since 1970-01-01 UTC.'));
-      } else if (timestamp < MIN_MS_TIMESTAMP) {
-        problems.push(problem('timestamp', 'timestamp', `timestamp ${timestamp} looks like seconds; it must be milliseconds since 1970-01-01 UTC.`));
-      }
-    }
-    const signature = str('signature');
-    if (signature !== undefined && !/^[0-9a-fA-F]{128}$/.test(signature)) {
-      problems.push(problem('signature', 'signature', 'signature must be 128 hexadecimal characters (HMAC-SHA512).'));
+/** timestamp and signature, of signed settings. */
+function checkStamp({ problems, str, num }: Check): void {
+  const timestamp = num('timestamp');
+  if (timestamp !== undefined) {
+    if (!Number.isSafeInteger(timestamp) || timestamp <= 0) {
+      problems.push(problem('timestamp', 'timestamp', 'timestamp must be a positive whole number of milliseconds since 1970-01-01 UTC.'));
+    } else if (timestamp < MIN_MS_TIMESTAMP) {
+      problems.push(problem('timestamp', 'timestamp', `timestamp ${timestamp} looks like seconds; it must be milliseconds since 1970-01-01 UTC.`));
     }
   }
+  const signature = str('signature');
+  if (signature !== undefined && !/^[0-9a-fA-F]{128}$/.test(signature)) {
+    problems.push(problem('signature', 'signature', 'signature must be 128 hexadecimal characters (HMAC-SHA512).'));
+  }
+}
 
-  // from_currency / from_amount
+/** from_currency and from_amount: a supported fiat currency, an amount in its minor units within its limits. */
+function checkFiat({ problems, present, str, num }: Check): void {
   const fromCurrency = str('from_currency');
   const fiat = fromCurrency === undefined ? undefined : findFiatCurrency(fromCurrency);
   if (fromCurrency !== undefined && !fiat) {
@@ -244,33 +291,36 @@ export function validateWidgetSettings(input: unknown, options: WidgetValidation
   if (present('from_amount') && !present('from_currency')) {
     problems.push(problem('from_amount', 'requires', 'from_amount must not be passed without from_currency.'));
   }
-  if (fromAmount !== undefined) {
-    if (!Number.isSafeInteger(fromAmount) || fromAmount <= 0) {
+  if (fromAmount === undefined) {
+    return;
+  }
+  if (!Number.isSafeInteger(fromAmount) || fromAmount <= 0) {
+    problems.push(
+      problem('from_amount', 'minor_amount', `from_amount must be a positive whole number of minor units (e.g. 1050 for 10.50), got ${fromAmount}.`),
+    );
+  } else if (fiat) {
+    if (fromAmount < fiat.minMinor) {
       problems.push(
-        problem('from_amount', 'minor_amount', `from_amount must be a positive whole number of minor units (e.g. 1050 for 10.50), got ${fromAmount}.`),
+        problem(
+          'from_amount',
+          'min',
+          `from_amount ${fromAmount} (${formatMinorUnits(fromAmount, fiat.code)} ${fiat.code}) is below the minimum ${formatMinorUnits(fiat.minMinor, fiat.code)} ${fiat.code} (${fiat.minMinor} minor units).`,
+        ),
       );
-    } else if (fiat) {
-      if (fromAmount < fiat.minMinor) {
-        problems.push(
-          problem(
-            'from_amount',
-            'min',
-            `from_amount ${fromAmount} (${formatMinorUnits(fromAmount, fiat.code)} ${fiat.code}) is below the minimum ${formatMinorUnits(fiat.minMinor, fiat.code)} ${fiat.code} (${fiat.minMinor} minor units).`,
-          ),
-        );
-      } else if (fromAmount > fiat.maxMinor) {
-        problems.push(
-          problem(
-            'from_amount',
-            'max',
-            `from_amount ${fromAmount} (${formatMinorUnits(fromAmount, fiat.code)} ${fiat.code}) is above the maximum ${formatMinorUnits(fiat.maxMinor, fiat.code)} ${fiat.code} (${fiat.maxMinor} minor units).`,
-          ),
-        );
-      }
+    } else if (fromAmount > fiat.maxMinor) {
+      problems.push(
+        problem(
+          'from_amount',
+          'max',
+          `from_amount ${fromAmount} (${formatMinorUnits(fromAmount, fiat.code)} ${fiat.code}) is above the maximum ${formatMinorUnits(fiat.maxMinor, fiat.code)} ${fiat.code} (${fiat.maxMinor} minor units).`,
+        ),
+      );
     }
   }
+}
 
-  // to_currency / to_amount / to_account
+/** to_currency, to_amount and to_account: a supported asset written as the service writes it, an exact amount, an address of its chain. */
+function checkCrypto({ input, options, problems, present, str, num }: Check): void {
   const toCurrency = str('to_currency');
   const asset = toCurrency === undefined ? undefined : findCryptoAsset(toCurrency);
   if (toCurrency !== undefined && !asset) {
@@ -307,23 +357,27 @@ export function validateWidgetSettings(input: unknown, options: WidgetValidation
   }
 
   const toAccount = str('to_account');
-  if (toAccount !== undefined) {
-    if (!NO_SPACE_RE.test(toAccount)) {
-      problems.push(problem('to_account', 'wallet_address', 'to_account must not contain spaces.'));
-    } else if (asset?.chain === 'Bitcoin') {
-      const result = validateBtcAddress(toAccount, options.btcNetworks ? { networks: options.btcNetworks } : {});
-      if (!result.valid) {
-        problems.push(problem('to_account', 'btc_address', `to_account is not a valid Bitcoin address: ${result.reason}`));
-      }
-    } else if (asset && (asset.chain === 'Ethereum' || asset.chain === 'Binance Smart Chain' || asset.chain === 'Polygon')) {
-      if (!EVM_ADDRESS_RE.test(toAccount)) {
-        problems.push(problem('to_account', 'wallet_address', `to_account must be a ${asset.chain} address: 0x followed by 40 hexadecimal characters.`));
-      }
-    } else if (asset?.chain === 'TRON' && !TRON_ADDRESS_RE.test(toAccount)) {
-      problems.push(problem('to_account', 'wallet_address', 'to_account must be a TRON address: T followed by 33 base58 characters.'));
-    }
+  if (toAccount === undefined) {
+    return;
   }
+  if (!NO_SPACE_RE.test(toAccount)) {
+    problems.push(problem('to_account', 'wallet_address', 'to_account must not contain spaces.'));
+  } else if (asset?.chain === 'Bitcoin') {
+    const result = validateBtcAddress(toAccount, options.btcNetworks ? { networks: options.btcNetworks } : {});
+    if (!result.valid) {
+      problems.push(problem('to_account', 'btc_address', `to_account is not a valid Bitcoin address: ${result.reason}`));
+    }
+  } else if (asset && (asset.chain === 'Ethereum' || asset.chain === 'Binance Smart Chain' || asset.chain === 'Polygon')) {
+    if (!EVM_ADDRESS_RE.test(toAccount)) {
+      problems.push(problem('to_account', 'wallet_address', `to_account must be a ${asset.chain} address: 0x followed by 40 hexadecimal characters.`));
+    }
+  } else if (asset?.chain === 'TRON' && !TRON_ADDRESS_RE.test(toAccount)) {
+    problems.push(problem('to_account', 'wallet_address', 'to_account must be a TRON address: T followed by 33 base58 characters.'));
+  }
+}
 
+/** lang, user_login and partner_operation_id: who buys, in which language, for which of the partner's operations. */
+function checkBuyer({ problems, str }: Check): void {
   const lang = str('lang');
   if (lang !== undefined && !isLanguageCode(lang)) {
     problems.push(
@@ -336,25 +390,23 @@ export function validateWidgetSettings(input: unknown, options: WidgetValidation
       ),
     );
   }
-
   const userLogin = str('user_login');
   if (userLogin !== undefined && !isEmail(userLogin)) {
     problems.push(problem('user_login', 'email', 'user_login must be an e-mail address.'));
   }
-
   str('partner_operation_id');
+}
 
+/** partner_css and calculation_id: the widget's colours and a fixed rate. */
+function checkRateAndLook({ problems, str }: Check): void {
   const partnerCss = str('partner_css');
   if (partnerCss !== undefined && !isHttpUrl(partnerCss)) {
     problems.push(problem('partner_css', 'url', 'partner_css must be an absolute http(s) URL of a CSS file.'));
   }
-
   const calculationId = str('calculation_id');
   if (calculationId !== undefined && !NO_SPACE_RE.test(calculationId)) {
     problems.push(problem('calculation_id', 'calculation_id', 'calculation_id must be the rate identifier returned by rate fixing (no spaces).'));
   }
-
-  return orderByField(problems);
 }
 
 function fiatCurrencyMessage(field: string, code: string): string {

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sign, stringifyJsonLossless } from '../src/signing/index.js';
+import { exampleOperationData } from './fixtures/operation-data.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -85,48 +86,24 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
   res.end(JSON.stringify(value));
 }
 
-/** A realistic operation_data (amounts in minimum units). */
+/**
+ * A realistic operation_data: the shared example (test/fixtures/operation-data.ts)
+ * as a pending operation with the ids, amounts and customer these tests name;
+ * `overrides` replace top-level members.
+ */
 export function sampleOperationData(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    status: 'pending',
-    status_code: 2,
-    operation_info: {
-      id: 'op-7f3a',
-      created_at: '2024-05-01T12:00:00Z',
-      paid_at: '2024-05-01T12:01:30Z',
-      from: {
-        payment_method: 2,
-        payment_method_info: {
-          number: '4111 11** **** 1111',
-          type: 'visa',
-          card_holder: 'ADA LOVELACE',
-          expiry_month: '09',
-          expiry_year: '2027',
-          country: { code: 'GB', name: 'United Kingdom' },
-        },
-        currency: { code: 'EUR', decimals: 2 },
-        amount: 10000,
-      },
-      to: {
-        withdrawal_method: 2,
-        withdrawal_method_info: { blockchain_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
-        currency: { code: 'BTC', decimals: 8 },
-        amount: 152345,
-      },
-      currency_rate: 65641.23,
-      status_url: 'https://status.example/op-7f3a',
-    },
-    partner_info: {
-      operation_id: 'order-42',
-      token: 'tok-1',
-      fee_info: {
-        withdrawal_method: 2,
-        withdrawal_method_info: { blockchain_address: 'bc1qpartner' },
-        currency: { code: 'BTC', decimals: 8 },
-        amount: 1523,
-      },
-    },
-    customer_info: { id: 991, account: 'ada@example.com', country: { code: 'GB', name: 'United Kingdom' } },
-    ...overrides,
+  const data = exampleOperationData();
+  const named = data as unknown as {
+    operation_info: { id: string; from: { amount: number }; currency_rate: number };
+    partner_info: { operation_id: string; fee_info: { amount: number } };
+    customer_info: { id: number; account: string };
   };
+  named.operation_info.id = 'op-7f3a';
+  named.operation_info.from.amount = 10000;
+  named.operation_info.currency_rate = 65641.23;
+  named.partner_info.operation_id = 'order-42';
+  named.partner_info.fee_info.amount = 1523;
+  named.customer_info.id = 991;
+  named.customer_info.account = 'ada@example.com';
+  return { ...data, status: 'pending', status_code: 2, ...overrides };
 }

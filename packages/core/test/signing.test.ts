@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 
-import { canonicalString, hmacSha512Hex, LosslessNumber, sign, SigningInputError, timingSafeEqualHex, verify } from '../src/signing/index.js';
+import {
+  canonicalString,
+  hmacSha512Hex,
+  LosslessNumber,
+  parseJsonLossless,
+  sign,
+  SigningInputError,
+  timingSafeEqualHex,
+  verify,
+} from '../src/signing/index.js';
 
 import { referenceCanonical } from './signing-reference.js';
 
@@ -309,6 +318,22 @@ describe('verify', () => {
     assert.equal(result.ok, false);
     assert.equal(!result.ok && result.reason, 'mismatch');
     assert.match(!result.ok ? (result.canonical ?? '') : '', /status_code:1/);
+  });
+
+  it('says to pass the raw body when a parsed object lost what was signed', () => {
+    const text = `{"amount":1.50,"signature":"${hmacSha512Hex('amount:1.50', SECRET)}"}`;
+    assert.equal(verify(text, SECRET).ok, true);
+    assert.equal(verify(parseJsonLossless(text) as object, SECRET).ok, true, 'a lossless parse keeps the text');
+    const parsed = verify(JSON.parse(text) as object, SECRET);
+    assert.equal(!parsed.ok && parsed.reason, 'mismatch');
+    assert.match(!parsed.ok ? parsed.message : '', /does not match the body.*already parsed object.*pass the raw body as received/);
+    // A genuine mismatch of the raw body, or of a lossless parse, says nothing of parsing.
+    const forged = `{"amount":1.51,"signature":"${hmacSha512Hex('amount:1.50', SECRET)}"}`;
+    for (const input of [forged, parseJsonLossless(forged) as object]) {
+      const result = verify(input, SECRET);
+      assert.equal(!result.ok && result.reason, 'mismatch');
+      assert.doesNotMatch(!result.ok ? result.message : '', /parsed|raw body/);
+    }
   });
 
   it('reports a wrong secret as a mismatch', () => {

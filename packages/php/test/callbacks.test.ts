@@ -6,8 +6,15 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { callbackResponse, parseJsonLossless, sign, verifyCallback } from '@card2crypto/core';
-import { PhpSandbox, TEST_PHP_VERSIONS } from './support/php.js';
+import { PhpSandbox, REPO_DIR, TEST_PHP_VERSIONS } from './support/php.js';
+
+/** Bodies whose canonical string could stand for another body, and the member refused (core's vectors). */
+const AMBIGUITY = JSON.parse(readFileSync(path.join(REPO_DIR, 'packages/core/vectors/callback-ambiguity.json'), 'utf8')) as {
+  cases: Array<{ name: string; body_json: string; field: string | null; kind: 'name' | 'value' | null }>;
+};
 
 const SECRET = 'callback-secret-ü';
 
@@ -92,6 +99,31 @@ for (const version of TEST_PHP_VERSIONS) {
         }
       });
       assert.deepEqual(failures, [], failures.join('\n'));
+    });
+
+    test(`the ${AMBIGUITY.cases.length} ambiguity vectors, signed: refused as "ambiguous" naming the member core names, or passed on`, async () => {
+      // Each body signed as it stands (a signature it carries is replaced).
+      const bodies = AMBIGUITY.cases.map((vector) => signed(vector.body_json.replace(/,"signature":"[0-9a-f]*"/, '')));
+      const results = await php.runJson<
+        Array<{ ok: boolean; reason: string | null; field: string | null; message: string; response: { status: number; body: string } }>
+      >('callbacks.php', { 'bodies.json': JSON.stringify({ secret: SECRET, bodies }) });
+      AMBIGUITY.cases.forEach((vector, i) => {
+        const r = results[i]!;
+        const core = verifyCallback(bodies[i]!, SECRET);
+        assert.equal(r.reason, core.ok ? null : core.reason, `${vector.name}: the outcome core gives`);
+        if (vector.field === null) {
+          assert.notEqual(r.reason, 'ambiguous', `${vector.name}: ${r.message}`);
+          return;
+        }
+        assert.equal(r.reason, 'ambiguous', vector.name);
+        assert.equal(r.field, vector.field, vector.name);
+        assert.equal(r.field, core.ok ? undefined : core.field, `${vector.name}: the member core names`);
+        assert.match(r.message, vector.kind === 'name' ? /member name/ : /value contains/, vector.name);
+        assert.equal(r.response.status, 400, vector.name);
+        assert.ok(r.response.body.startsWith(`Callback could not be processed: ${vector.field}: `), r.response.body);
+      });
+      // The genuine pending callback with the crafted card holder: a signature that checks, and still refused.
+      assert.equal(results.filter((r) => r.reason === 'signature').length, 0);
     });
 
     test('a verified callback hands over a typed operation', async () => {

@@ -72,3 +72,21 @@ test('every copied file is in the plugin namespace, guarded against direct loadi
     rmSync(plugin, { recursive: true, force: true });
   }
 });
+
+test("schema-php.mjs alone writes the schema and this plugin's strings, and names a plugin the schema lacks", () => {
+  const lib = mkdtempSync(path.join(tmpdir(), 'c2c-schema-php-'));
+  const emitter = path.join(PHP_PACKAGE_DIR, 'scripts', 'schema-php.mjs');
+  try {
+    execFileSync(process.execPath, [emitter, '--lib-dir', lib, '--text-domain', 'card2crypto-checkout'], { stdio: 'pipe' });
+    assert.deepEqual(readdirSync(lib).sort(), ['i18n-schema-strings.php', 'settings-schema.php']);
+    assert.match(readFileSync(path.join(lib, 'settings-schema.php'), 'utf8'), /^<\?php\n[\s\S]*\nreturn array\(\n/);
+    const strings = readFileSync(path.join(lib, 'i18n-schema-strings.php'), 'utf8');
+    const checkout = JSON.parse(readFileSync(SCHEMA, 'utf8')).plugins.checkout as { title: string };
+    assert.ok(strings.includes(`__( '${checkout.title.replace(/'/g, "\\'")}', 'card2crypto-checkout' );`), strings.slice(0, 600));
+    const refused = spawnSync(process.execPath, [emitter, '--lib-dir', lib, '--text-domain', 'card2crypto-example'], { encoding: 'utf8' });
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /^schema-php: --schema-plugin: the settings schema has no plugin "example" \(it has checkout, widget\)/);
+  } finally {
+    rmSync(lib, { recursive: true, force: true });
+  }
+});

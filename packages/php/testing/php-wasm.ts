@@ -1,11 +1,12 @@
 /**
  * PHP compiled to WebAssembly (@php-wasm/node): the PhpRunner for any PHP
  * version, needing nothing but Node. See php.ts for the layout every runner
- * shares; here the test root is the virtual filesystem's own root.
+ * shares; here the test root is the virtual filesystem's own root. Built on
+ * runner.ts only: php.ts loads this module when a test asks for a version.
  */
 import * as universal from '@php-wasm/universal';
 import * as node from '@php-wasm/node';
-import { PHP_PACKAGE_DIR, PhpRunner, type Files, type PhpRun, type PhpRunnerOptions } from './php.js';
+import { PHP_PACKAGE_DIR, PhpRunner, type Files, type PhpRun, type PhpRunnerOptions } from './runner.js';
 
 /**
  * The part of php-wasm's API used here. Its published .d.ts files re-export

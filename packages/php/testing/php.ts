@@ -17,31 +17,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PHP_PACKAGE_DIR, PhpRunner, SUPPORTED_PHP_VERSIONS, type Files, type PhpRun, type PhpRunnerOptions } from './runner.js';
 
-/** The oldest and newest PHP the plugins support ("Requires PHP" in their headers is the oldest). */
-export const SUPPORTED_PHP_VERSIONS = ['7.4', '8.5'] as const;
-
-/** packages/php, from dist/testing/php.js. */
-export const PHP_PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const REPO_DIR = path.resolve(PHP_PACKAGE_DIR, '../..');
-
-export interface PhpRun {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
-
-export type CallResult = { value: unknown; error?: undefined } | { error: string; value?: undefined };
-
-export type Files = Record<string, string | Uint8Array>;
-
-export interface PhpRunnerOptions {
-  /** Where to mount what: path under the test root → local directory. */
-  mounts: Record<string, string>;
-  /** The directory under the test root holding the caller's test scripts (and its call.php). */
-  scripts: string;
-}
+export { PHP_PACKAGE_DIR, PhpRunner, REPO_DIR, SUPPORTED_PHP_VERSIONS, type CallResult, type Files, type PhpRun, type PhpRunnerOptions } from './runner.js';
 
 /** The machine's PHP CLI, or null: `php` on PATH unless C2C_PHP names another (C2C_PHP=none disables it). */
 export function nativePhp(): { binary: string; version: string } | null {
@@ -66,43 +44,6 @@ export const TEST_PHP_VERSIONS: readonly string[] = [...(NATIVE ? ['native'] : [
  * all three.
  */
 export const PLUGIN_TEST_PHP_VERSIONS: readonly string[] = NATIVE ? ['native'] : SUPPORTED_PHP_VERSIONS;
-
-/** One PHP runtime; run() is what differs, the JSON calls on top are shared. */
-export abstract class PhpRunner {
-  protected constructor(readonly version: string) {}
-
-  /** Runs <scripts>/<script> with `files` written under /work first. A fatal error is exit code 255. */
-  abstract run(script: string, files?: Files): Promise<PhpRun>;
-
-  abstract exit(): void;
-
-  /** Runs a script that prints one JSON document, and returns it parsed. Fails loudly on PHP errors. */
-  async runJson<T>(script: string, files: Files = {}): Promise<T> {
-    const result = await this.run(script, files);
-    if (result.exitCode !== 0) {
-      throw new Error(`PHP ${this.version} ${script} exited with ${result.exitCode}: ${result.stderr}\n${result.stdout.slice(0, 2000)}`);
-    }
-    try {
-      return JSON.parse(result.stdout) as T;
-    } catch {
-      throw new Error(`PHP ${this.version} ${script} printed no JSON: ${result.stderr}\n${result.stdout.slice(0, 2000)}`);
-    }
-  }
-
-  /** Runs each [function, ...args] through the caller's call.php (c2c_test_run_calls()). */
-  async call(calls: unknown[][], files: Files = {}): Promise<CallResult[]> {
-    return this.runJson<CallResult[]>('call.php', { ...files, 'calls.json': JSON.stringify(calls) });
-  }
-
-  /** One call; throws when PHP threw. */
-  async one<T>(name: string, ...args: unknown[]): Promise<T> {
-    const [result] = await this.call([[name, ...args]]);
-    if (!result || result.error !== undefined) {
-      throw new Error(`PHP ${this.version} ${name}: ${result?.error}`);
-    }
-    return result.value as T;
-  }
-}
 
 /**
  * The native PHP CLI. The test root is a temporary directory whose entries

@@ -6,15 +6,18 @@
  * - body_too_large(): refuse an oversized body by its declared length, and by
  *   what was read, before it is parsed or HMAC'd;
  * - count_failure() / over_limit(): a per-address budget of refused
- *   (unsigned, invalid, oversized) callbacks in a time window;
- * - ambiguity(): refuse a verified body whose canonical string could also be
- *   the string of another body (docs/decisions.md, "Callbacks: ambiguous
- *   bodies and the service's word").
+ *   (unsigned, invalid, oversized) callbacks in a time window.
+ *
+ * A body whose canonical string could also be the string of another body is
+ * refused by the shared Callback_Verifier itself (reason "ambiguous";
+ * docs/decisions.md, "Callbacks: ambiguous bodies and the service's word").
  *
  * @package card2crypto-checkout
  */
 
 namespace Card2Crypto\Checkout;
+
+use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -67,53 +70,15 @@ final class Callback_Guard {
 	}
 
 	/**
-	 * Why the canonical string of a decoded body (Lossless_Json) cannot tell
-	 * it from another body, or null when it can.
-	 *
-	 * Lines are name:value joined with ";", names are paths joined with ":".
-	 * - A member name with ":" reads like a nested path ({"a:b":1} and
-	 *   {"a":{"b":1}}): refused. With ";" it could end one line and start the
-	 *   next: refused.
-	 * - A string value with ";" followed by text holding ":" (before the next
-	 *   ";" or its end) reads like a line of its own ({"a":"x;b:1"} and
-	 *   {"a":"x","b":"1"}): refused. A ";" with no ":" after it ("Smith; Jr")
-	 *   cannot start a line, and a ":" alone only lets the value be read as an
-	 *   object under its own name ({"a":"b:c"} and {"a":{"b":"c"}}), which the
-	 *   typed shape of every member the plugin reads refuses: both accepted.
+	 * Callback_Verifier::ambiguity(), the shared library's rule. The verifier
+	 * refuses an ambiguous body before Callback_Controller asks this, so for a
+	 * verified body it is always null; it stays only while the controller
+	 * still asks it (the checkout's rewrite into rooms drops the call).
 	 *
 	 * @param mixed $node
 	 * @return array{field: string, message: string}|null
 	 */
-	public static function ambiguity( $node, string $path = '' ) {
-		if ( is_array( $node ) ) {
-			foreach ( $node as $key => $child ) {
-				$key  = (string) $key;
-				$name = '' === $path ? $key : $path . '.' . $key;
-				if ( false !== strpbrk( $key, ':;' ) ) {
-					return array(
-						'field'   => $name,
-						'message' => 'a member name contains ":" or ";", so the signed string could stand for another body',
-					);
-				}
-				$problem = self::ambiguity( $child, $name );
-				if ( null !== $problem ) {
-					return $problem;
-				}
-			}
-			return null;
-		}
-		if ( is_string( $node ) ) {
-			$segments = explode( ';', $node );
-			array_shift( $segments );
-			foreach ( $segments as $segment ) {
-				if ( false !== strpos( $segment, ':' ) ) {
-					return array(
-						'field'   => $path,
-						'message' => 'the value contains ";" followed by ":", so the signed string could stand for another body',
-					);
-				}
-			}
-		}
-		return null;
+	public static function ambiguity( $node ) {
+		return Callback_Verifier::ambiguity( $node );
 	}
 }

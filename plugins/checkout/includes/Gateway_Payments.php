@@ -1,9 +1,12 @@
 <?php
 /**
  * The payment behaviour of the gateway class (the class itself, with its
- * schema-driven settings, lives in card2crypto-checkout.php): availability,
- * the fields shown at checkout, placing the order, and the order-pay page of
- * the embedded flow. Gateway uses this trait.
+ * schema-driven settings form, is Gateway in includes/Gateway.php, which uses
+ * this trait): whether this cart or order can be paid (can_take_payment(),
+ * for Gateway::is_available()), the lines shown at the classic checkout
+ * (payment_fields()), and placing the order (start_payment(), for
+ * Gateway::process_payment()), which sends the buyer to the landing page or,
+ * in the embedded flow, to the order-pay page that Order_Pay serves.
  *
  * @package card2crypto-checkout
  */

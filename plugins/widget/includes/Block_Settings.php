@@ -39,7 +39,7 @@ final class Block_Settings {
 			return new \WP_Error( 'c2c_not_configured', __( 'The purchase widget is not set up yet: the site has no partner credentials.', 'card2crypto-widget' ), array( 'status' => 503 ) );
 		}
 		$css    = $config->partner_css();
-		$css_at = '' === $css ? null : add_query_arg( 'v', Partner_Css::version( $css ), Routes::url( 'partner.css' ) );
+		$css_at = '' === $css ? null : add_query_arg( 'v', Partner_Css::version( $css ), Route_Address::url( 'partner.css' ) );
 		$result = ( new Widget_Signer( $config->schema(), $config->values() ) )->signed( $attributes, $target, $config->site_language(), $css_at, Widget_Signer::now_ms() );
 		if ( array() !== $result['problems'] ) {
 			$problems = array_map(

@@ -24,7 +24,7 @@ final class Buy_Button_Render {
 				'b' => rawurlencode( $payload ),
 				'r' => Plugin::references()->ref( $payload ),
 			),
-			Routes::url( 'go' )
+			Route_Address::url( 'go' )
 		);
 		$text    = isset( $attributes['text'] ) && is_string( $attributes['text'] ) && '' !== trim( $attributes['text'] ) ? $attributes['text'] : __( 'Buy crypto', 'card2crypto-widget' );
 		return sprintf(

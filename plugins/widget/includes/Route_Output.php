@@ -23,7 +23,7 @@ final class Route_Output {
 	 * @return \WP_HTTP_Response
 	 */
 	public static function refusal_headers( $response, $server, $request ) {
-		if ( ! $response instanceof \WP_REST_Response || $response->get_status() < 400 || 0 !== strpos( $request->get_route(), '/' . Routes::REST_NAMESPACE . '/' ) ) {
+		if ( ! $response instanceof \WP_REST_Response || $response->get_status() < 400 || 0 !== strpos( $request->get_route(), '/' . Route_Address::REST_NAMESPACE . '/' ) ) {
 			return $response;
 		}
 		$body = $response->get_data();
@@ -49,7 +49,7 @@ final class Route_Output {
 	 * @param \WP_REST_Request  $request
 	 */
 	public static function serve_raw( $served, $result, $request ): bool {
-		if ( $served || ! in_array( $request->get_route(), array( Routes::route( 'partner.css' ), Routes::route( 'go' ) ), true ) ) {
+		if ( $served || ! in_array( $request->get_route(), array( Route_Address::route( 'partner.css' ), Route_Address::route( 'go' ) ), true ) ) {
 			return (bool) $served;
 		}
 		$data = $result->get_data();

@@ -6,6 +6,8 @@
  * - GET  partner.css  the widget colours (partner_css) as CSS (Partner_Css_Route);
  * - GET  go           signs at click time and redirects to the landing page (Go_Route).
  *
+ * Their addresses are Route_Address's.
+ *
  * Visitors are anonymous, so every route is public (permission_callback
  * says so); the block reference and the rate limit guard them.
  *
@@ -18,8 +20,6 @@ defined( 'ABSPATH' ) || exit;
 
 final class Routes {
 
-	const REST_NAMESPACE = 'card2crypto-widget/v1';
-
 	/** Blocks one sign request may ask for (a page asks once for all its blocks). */
 	const MAX_BLOCKS = 20;
 
@@ -30,7 +30,7 @@ final class Routes {
 			'required' => true,
 		);
 		register_rest_route(
-			self::REST_NAMESPACE,
+			Route_Address::REST_NAMESPACE,
 			'/sign',
 			array(
 				'methods'             => 'POST',
@@ -55,7 +55,7 @@ final class Routes {
 			)
 		);
 		register_rest_route(
-			self::REST_NAMESPACE,
+			Route_Address::REST_NAMESPACE,
 			'/partner.css',
 			array(
 				'methods'             => 'GET',
@@ -64,7 +64,7 @@ final class Routes {
 			)
 		);
 		register_rest_route(
-			self::REST_NAMESPACE,
+			Route_Address::REST_NAMESPACE,
 			'/go',
 			array(
 				'methods'             => 'GET',
@@ -76,15 +76,5 @@ final class Routes {
 				),
 			)
 		);
-	}
-
-	/** The route as WP_REST_Request::get_route() names it ("/card2crypto-widget/v1/go"). */
-	public static function route( string $name ): string {
-		return '/' . self::REST_NAMESPACE . '/' . $name;
-	}
-
-	/** The route's address. */
-	public static function url( string $name ): string {
-		return rest_url( self::REST_NAMESPACE . '/' . $name );
 	}
 }

@@ -35,7 +35,7 @@ final class Widget_Render {
 			esc_attr( $id ),
 			esc_attr( $ref ),
 			esc_attr( $payload ),
-			esc_url( Routes::url( 'sign' ) ),
+			esc_url( Route_Address::url( 'sign' ) ),
 			esc_html__( 'Loading the purchase widget…', 'card2crypto-widget' ),
 			esc_html__( 'The purchase widget needs JavaScript.', 'card2crypto-widget' ),
 			esc_attr__( 'The purchase widget is unavailable right now. Please try again later.', 'card2crypto-widget' ),

@@ -14,7 +14,7 @@ import { startNginx } from './nginx.mjs';
 import { mailSink, startPhpFpm } from './php-fpm.mjs';
 import { socketDir } from './sockets.mjs';
 // One writer of PHP literals for the project (the build writes the settings schema with it too).
-import { phpLiteral } from '../../../packages/php/scripts/prefix.mjs';
+import { phpLiteral } from '../../../packages/php/scripts/schema-php.mjs';
 
 export { phpLiteral };
 

@@ -1,13 +1,19 @@
 /**
- * The canonical string the service signs (spec, "Authentication"), in one
- * pass that follows the spec's steps:
+ * The canonical string the service signs (spec, "Authentication"): the spec's
+ * steps, with the sort folded into the flattening (docs/decisions.md,
+ * "Signing: how the canonical string is assembled"):
  *
- * 1. Flatten: every leaf becomes a member named by its ":"-joined path (array
- *    indices from 0). Empty arrays and empty objects give no member.
+ * 1. Flatten, in name order: every leaf becomes a member named by its
+ *    ":"-joined path (array indices from 0), each object's keys visited in
+ *    UTF-16 code-unit order (JS's own `<`), so the members come out sorted by
+ *    name. Empty arrays and empty objects give no member.
  * 2. Write each value: booleans 1/0, strings verbatim, numbers as their text,
  *    null as "" (or no member, for verification's second reading).
- * 3. Sort the members by name, comparing UTF-16 code units (JS's own `<`);
- *    equal names (only possible through a literal ":" in a key) by value.
+ * 3. Sort the members only where that visit cannot give their order: a key
+ *    holding ":" (names can then be equal: those by value), or a container's
+ *    key followed by one that extends it with a character below ":" ("a"
+ *    holding "a:x", then "a-b", which sorts first). collect() marks such
+ *    bodies.
  * 4. Join the `name:value` lines with ";". The top-level `signature` member
  *    is left out.
  *

@@ -1,7 +1,7 @@
 import { canonicalString, SIGNATURE_MEMBER, type NullReading, type NumberReading, type SigningForm } from './canonical.js';
 import { SigningInputError } from './errors.js';
 import { hmacSha512Hex, timingSafeEqualHex } from './hmac.js';
-import { JsonParseError, parseJsonLossless } from './lossless-json.js';
+import { JsonParseError, LosslessNumber, parseJsonLossless } from './lossless-json.js';
 
 export type VerifyFailureReason = 'missing' | 'malformed' | 'mismatch';
 
@@ -46,8 +46,11 @@ const READINGS: readonly VerifyReading[] = [
 /**
  * Checks the top-level `signature` member of a signed JSON object.
  * `body` is the raw JSON text (string or UTF-8 bytes; numbers then keep their
- * received text) or an already parsed object. Never throws: every failure is
- * a typed result saying why.
+ * received text) or an object parsed by parseJsonLossless. An object parsed by
+ * JSON.parse has lost the text of its numbers (1.50 is 1.5), so its signature
+ * may not check however genuine the body: such a mismatch says to pass the raw
+ * body instead (as stripe-node's webhooks do for a parsed payload). Never
+ * throws: every failure is a typed result saying why.
  */
 export function verify(body: string | Uint8Array | object, secret: string, options: VerifyOptions = {}): VerifyResult {
   try {
@@ -117,13 +120,27 @@ function verifyUnsafe(body: string | Uint8Array | object, secret: string, option
       return { ok: true, canonical, reading: { ...reading } };
     }
   }
+  const readings = tried.length === 1 ? '' : ` (${tried.length} readings of its numbers and nulls tried)`;
   return {
     ok: false,
     reason: 'mismatch',
     message:
-      tried.length === 1 ? 'signature does not match the body' : `signature does not match the body (${tried.length} readings of its numbers and nulls tried)`,
+      typeof body === 'object' && !(body instanceof Uint8Array) && !holdsLosslessNumber(body)
+        ? `signature does not match the body${readings}, which was passed as an already parsed object: parsing loses what was signed (the text of numbers, such as 1.50 or digits beyond 2^53), so pass the raw body as received (its string or bytes) instead`
+        : `signature does not match the body${readings}`,
     canonical: primary as string,
   };
+}
+
+/** Whether parseJsonLossless made this value (a LosslessNumber somewhere in it). */
+function holdsLosslessNumber(value: unknown): boolean {
+  if (value instanceof LosslessNumber) {
+    return true;
+  }
+  if (value !== null && typeof value === 'object') {
+    return Object.values(value).some(holdsLosslessNumber);
+  }
+  return false;
 }
 
 function fail(reason: VerifyFailureReason, message: string): VerifyResult {

@@ -17,6 +17,8 @@ final class Callback_Result {
 	const UNPARSEABLE = 'unparseable';
 	/** Correctly signed, but operation_data is missing or mistyped: 400. */
 	const INVALID = 'invalid';
+	/** Correctly signed, but its canonical string could stand for another body (Callback_Verifier::ambiguity()): 400; never acted on. */
+	const AMBIGUOUS = 'ambiguous';
 	/** Signature missing, malformed or not matching: 401 "Wrong signature"; nothing may change. */
 	const SIGNATURE = 'signature';
 
@@ -29,7 +31,7 @@ final class Callback_Result {
 	/** @var string One sentence; never contains the secret. */
 	public $message;
 
-	/** @var string|null For INVALID: the member at fault, e.g. "operation_data.status_code". */
+	/** @var string|null For INVALID and AMBIGUOUS: the member at fault, e.g. "operation_data.status_code". */
 	public $field;
 
 	/** @var Operation|null The verified operation when ok. */

@@ -8,6 +8,10 @@
  * "signature": "<hex>"}, general form, signed over everything but signature.
  * The body is read exactly as received (php://input), never from a framework's
  * parsed parameters: those lose number text and key order information.
+ * A signed body whose canonical string could stand for another body is
+ * refused (ambiguity(); docs/decisions.md, "Callbacks: ambiguous bodies and
+ * the service's word"), the rule of core's callbackAmbiguity(), checked on the
+ * same vectors (packages/core/vectors/callback-ambiguity.json).
  *
  * @package Card2Crypto\Shared
  */
@@ -79,10 +83,66 @@ final class Callback_Verifier {
 			);
 		}
 
+		$ambiguous = self::ambiguity( $raw );
+		if ( null !== $ambiguous ) {
+			return Callback_Result::failure( Callback_Result::AMBIGUOUS, $ambiguous['field'] . ': ' . $ambiguous['message'], $ambiguous['field'] );
+		}
 		$parsed = Operation::from_decoded( $raw['operation_data'] ?? null );
 		if ( ! $parsed['ok'] ) {
 			return Callback_Result::failure( Callback_Result::INVALID, $parsed['message'], $parsed['field'] );
 		}
 		return Callback_Result::success( $parsed['operation'], $raw );
+	}
+
+	/**
+	 * Why the canonical string of a decoded body (Lossless_Json) cannot tell
+	 * it from another body, or null when it can: the first member at fault in
+	 * document order, dotted ("operation_data.zz", "list.1").
+	 *
+	 * Lines are name:value joined with ";", names are paths joined with ":".
+	 * - A member name with ":" reads like a nested path ({"a:b":1} and
+	 *   {"a":{"b":1}}): refused. With ";" it could end one line and start the
+	 *   next: refused.
+	 * - A string value with ";" followed by text holding ":" (before the next
+	 *   ";" or its end) reads like a line of its own ({"a":"x;b:1"} and
+	 *   {"a":"x","b":"1"}): refused. A ";" with no ":" after it ("Smith; Jr")
+	 *   cannot start a line, and a ":" alone only lets the value be read as an
+	 *   object under its own name ({"a":"b:c"} and {"a":{"b":"c"}}), which the
+	 *   typed shape of every member read (Operation) refuses: both accepted.
+	 *
+	 * @param mixed $node
+	 * @return array{field: string, message: string}|null
+	 */
+	public static function ambiguity( $node, string $path = '' ) {
+		if ( is_array( $node ) ) {
+			foreach ( $node as $key => $child ) {
+				$key  = (string) $key;
+				$name = '' === $path ? $key : $path . '.' . $key;
+				if ( false !== strpbrk( $key, ':;' ) ) {
+					return array(
+						'field'   => $name,
+						'message' => 'a member name contains ":" or ";", so the signed string could stand for another body',
+					);
+				}
+				$problem = self::ambiguity( $child, $name );
+				if ( null !== $problem ) {
+					return $problem;
+				}
+			}
+			return null;
+		}
+		if ( is_string( $node ) ) {
+			$segments = explode( ';', $node );
+			array_shift( $segments );
+			foreach ( $segments as $segment ) {
+				if ( false !== strpos( $segment, ':' ) ) {
+					return array(
+						'field'   => $path,
+						'message' => 'the value contains ";" followed by ":", so the signed string could stand for another body',
+					);
+				}
+			}
+		}
+		return null;
 	}
 }

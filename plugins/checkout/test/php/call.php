@@ -12,6 +12,7 @@ use Card2Crypto\Checkout\Order_Decision;
 use Card2Crypto\Checkout\Payment_Match;
 use Card2Crypto\Checkout\Start_Budget;
 use Card2Crypto\Checkout\Status_Flow;
+use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
 use Card2Crypto\Checkout\Shared\Signing\Canonical;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
@@ -44,7 +45,7 @@ $functions = array(
 		return Canonical::of( Lossless_Json::decode_object( $json ) );
 	},
 	'ambiguity'       => static function ( string $json ) {
-		return Callback_Guard::ambiguity( Lossless_Json::decode_object( $json ) );
+		return Callback_Verifier::ambiguity( Lossless_Json::decode_object( $json ) );
 	},
 	'reusable'        => array( Attempt_Policy::class, 'reusable' ),
 	'over_cap'        => array( Attempt_Policy::class, 'over_cap' ),
