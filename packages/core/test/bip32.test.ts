@@ -114,104 +114,63 @@ describe('secp256k1', () => {
   });
 });
 
-describe('BIP32 test vectors (bitcoin/bips bip-0032.mediawiki)', () => {
-  // [parent ext pub, child index, child ext pub]: every non-hardened step of test vectors 1 and 2.
-  const STEPS: [string, number, string][] = [
-    [
-      'xpub68Gmy5EdvgibQVfPdqkBBCHxA5htiqg55crXYuXoQRKfDBFA1WEjWgP6LHhwBZeNK1VTsfTFUHCdrfp1bgwQ9xv5ski8PX9rL2dZXvgGDnw',
-      1,
-      'xpub6ASuArnXKPbfEwhqN6e3mwBcDTgzisQN1wXN9BJcM47sSikHjJf3UFHKkNAWbWMiGj7Wf5uMash7SyYq527Hqck2AxYysAA7xmALppuCkwQ',
-    ],
-    [
-      'xpub6D4BDPcP2GT577Vvch3R8wDkScZWzQzMMUm3PWbmWvVJrZwQY4VUNgqFJPMM3No2dFDFGTsxxpG5uJh7n7epu4trkrX7x7DogT5Uv6fcLW5',
-      2,
-      'xpub6FHa3pjLCk84BayeJxFW2SP4XRrFd1JYnxeLeU8EqN3vDfZmbqBqaGJAyiLjTAwm6ZLRQUMv1ZACTj37sR62cfN7fe5JnJ7dh8zL4fiyLHV',
-    ],
-    [
-      'xpub6FHa3pjLCk84BayeJxFW2SP4XRrFd1JYnxeLeU8EqN3vDfZmbqBqaGJAyiLjTAwm6ZLRQUMv1ZACTj37sR62cfN7fe5JnJ7dh8zL4fiyLHV',
-      1000000000,
-      'xpub6H1LXWLaKsWFhvm6RVpEL9P4KfRZSW7abD2ttkWP3SSQvnyA8FSVqNTEcYFgJS2UaFcxupHiYkro49S8yGasTvXEYBVPamhGW6cFJodrTHy',
-    ],
-    [
-      'xpub661MyMwAqRbcFW31YEwpkMuc5THy2PSt5bDMsktWQcFF8syAmRUapSCGu8ED9W6oDMSgv6Zz8idoc4a6mr8BDzTJY47LJhkJ8UB7WEGuduB',
-      0,
-      'xpub69H7F5d8KSRgmmdJg2KhpAK8SR3DjMwAdkxj3ZuxV27CprR9LgpeyGmXUbC6wb7ERfvrnKZjXoUmmDznezpbZb7ap6r1D3tgFxHmwMkQTPH',
-    ],
-    [
-      'xpub6ASAVgeehLbnwdqV6UKMHVzgqAG8Gr6riv3Fxxpj8ksbH9ebxaEyBLZ85ySDhKiLDBrQSARLq1uNRts8RuJiHjaDMBU4Zn9h8LZNnBC5y4a',
-      1,
-      'xpub6DF8uhdarytz3FWdA8TvFSvvAh8dP3283MY7p2V4SeE2wyWmG5mg5EwVvmdMVCQcoNJxGoWaU9DCWh89LojfZ537wTfunKau47EL2dhHKon',
-    ],
-    [
-      'xpub6ERApfZwUNrhLCkDtcHTcxd75RbzS1ed54G1LkBUHQVHQKqhMkhgbmJbZRkrgZw4koxb5JaHWkY4ALHY2grBGRjaDMzQLcgJvLJuZZvRcEL',
-      2,
-      'xpub6FnCn6nSzZAw5Tw7cgR9bi15UV96gLZhjDstkXXxvCLsUXBGXPdSnLFbdpq8p9HmGsApME5hQTZ3emM2rnY5agb9rXpVGyy3bdW6EEgAtqt',
-    ],
-  ];
-  // Every "ext pub" of test vectors 1 to 4, hardened steps included: they parse and serialise back.
-  const ALL_PUBLIC = [
-    'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8',
-    'xpub68Gmy5EdvgibQVfPdqkBBCHxA5htiqg55crXYuXoQRKfDBFA1WEjWgP6LHhwBZeNK1VTsfTFUHCdrfp1bgwQ9xv5ski8PX9rL2dZXvgGDnw',
-    'xpub6ASuArnXKPbfEwhqN6e3mwBcDTgzisQN1wXN9BJcM47sSikHjJf3UFHKkNAWbWMiGj7Wf5uMash7SyYq527Hqck2AxYysAA7xmALppuCkwQ',
-    'xpub6D4BDPcP2GT577Vvch3R8wDkScZWzQzMMUm3PWbmWvVJrZwQY4VUNgqFJPMM3No2dFDFGTsxxpG5uJh7n7epu4trkrX7x7DogT5Uv6fcLW5',
-    'xpub6FHa3pjLCk84BayeJxFW2SP4XRrFd1JYnxeLeU8EqN3vDfZmbqBqaGJAyiLjTAwm6ZLRQUMv1ZACTj37sR62cfN7fe5JnJ7dh8zL4fiyLHV',
-    'xpub6H1LXWLaKsWFhvm6RVpEL9P4KfRZSW7abD2ttkWP3SSQvnyA8FSVqNTEcYFgJS2UaFcxupHiYkro49S8yGasTvXEYBVPamhGW6cFJodrTHy',
-    'xpub661MyMwAqRbcFW31YEwpkMuc5THy2PSt5bDMsktWQcFF8syAmRUapSCGu8ED9W6oDMSgv6Zz8idoc4a6mr8BDzTJY47LJhkJ8UB7WEGuduB',
-    'xpub69H7F5d8KSRgmmdJg2KhpAK8SR3DjMwAdkxj3ZuxV27CprR9LgpeyGmXUbC6wb7ERfvrnKZjXoUmmDznezpbZb7ap6r1D3tgFxHmwMkQTPH',
-    'xpub6ASAVgeehLbnwdqV6UKMHVzgqAG8Gr6riv3Fxxpj8ksbH9ebxaEyBLZ85ySDhKiLDBrQSARLq1uNRts8RuJiHjaDMBU4Zn9h8LZNnBC5y4a',
-    'xpub6DF8uhdarytz3FWdA8TvFSvvAh8dP3283MY7p2V4SeE2wyWmG5mg5EwVvmdMVCQcoNJxGoWaU9DCWh89LojfZ537wTfunKau47EL2dhHKon',
-    'xpub6ERApfZwUNrhLCkDtcHTcxd75RbzS1ed54G1LkBUHQVHQKqhMkhgbmJbZRkrgZw4koxb5JaHWkY4ALHY2grBGRjaDMzQLcgJvLJuZZvRcEL',
-    'xpub6FnCn6nSzZAw5Tw7cgR9bi15UV96gLZhjDstkXXxvCLsUXBGXPdSnLFbdpq8p9HmGsApME5hQTZ3emM2rnY5agb9rXpVGyy3bdW6EEgAtqt',
-    'xpub661MyMwAqRbcEZVB4dScxMAdx6d4nFc9nvyvH3v4gJL378CSRZiYmhRoP7mBy6gSPSCYk6SzXPTf3ND1cZAceL7SfJ1Z3GC8vBgp2epUt13',
-    'xpub68NZiKmJWnxxS6aaHmn81bvJeTESw724CRDs6HbuccFQN9Ku14VQrADWgqbhhTHBaohPX4CjNLf9fq9MYo6oDaPPLPxSb7gwQN3ih19Zm4Y',
-    'xpub661MyMwAqRbcGczjuMoRm6dXaLDEhW1u34gKenbeYqAix21mdUKJyuyu5F1rzYGVxyL6tmgBUAEPrEz92mBXjByMRiJdba9wpnN37RLLAXa',
-    'xpub69AUMk3qDBi3uW1sXgjCmVjJ2G6WQoYSnNHyzkmdCHEhSZ4tBok37xfFEqHd2AddP56Tqp4o56AePAgCjYdvpW2PU2jbUPFKsav5ut6Ch1m',
-    'xpub6BJA1jSqiukeaesWfxe6sNK9CCGaujFFSJLomWHprUL9DePQ4JDkM5d88n49sMGJxrhpjazuXYWdMf17C9T5XnxkopaeS7jGk1GyyVziaMt',
-  ];
+/** vectors/bips.json: the official vectors, copied from the BIP texts, which the PHP tests read too. */
+interface BipVectors {
+  bip32: { public_steps: { parent: string; index: number; child: string }[]; ext_pubs: string[]; invalid: { key: string; code: WalletKeyErrorCode }[] };
+  bip84: { account_zpub: string; account_zprv: string; addresses: { change: boolean; index: number; public_key: string; address: string }[] };
+  bip49: {
+    account_upub: string;
+    account_uprv: string;
+    addresses: { change: boolean; index: number; public_key: string; address: string }[];
+    keyhash: string;
+    script_sig: string;
+    address_bytes: string;
+  };
+  segwit: { valid: { address: string; script_pubkey: string }[] };
+  descriptors: {
+    checksums: { descriptor: string; checksum: string }[];
+    invalid_checksums: string[];
+    invalid_characters: string[];
+    ranged: { descriptor: string; script_pubkeys: string[] }[];
+    single: { descriptor: string; script_pubkey: string }[];
+    private: string[];
+    hardened_children: string[];
+    unsupported: string[];
+    invalid_origins: string[];
+    invalid_origin_key: string;
+  };
+}
+const BIPS = JSON.parse(readFileSync(fileURLToPath(new URL('../../vectors/bips.json', import.meta.url)), 'utf8')) as BipVectors;
 
+describe('BIP32 test vectors (vectors/bips.json, from bip-0032.mediawiki)', () => {
   test('every non-hardened child of test vectors 1 and 2, derived from its parent ext pub', () => {
-    for (const [parent, index, child] of STEPS) {
+    assert.equal(BIPS.bip32.public_steps.length, 6);
+    for (const { parent, index, child } of BIPS.bip32.public_steps) {
       assert.equal(serializeExtendedKey(deriveChild(parseExtendedKey(parent), index)), child, `${parent.slice(0, 16)}…/${index}`);
     }
   });
 
   test('every ext pub of test vectors 1 to 4 parses and serialises back (leading zeros kept)', () => {
-    for (const text of ALL_PUBLIC) {
+    assert.equal(BIPS.bip32.ext_pubs.length, 17);
+    for (const text of BIPS.bip32.ext_pubs) {
       const key = parseExtendedKey(text);
       assert.equal(key.prefix, 'xpub');
       assert.equal(serializeExtendedKey(key), text);
     }
-    assert.equal(parseExtendedKey(ALL_PUBLIC[0]!).depth, 0);
-    assert.equal(parseExtendedKey(ALL_PUBLIC[5]!).depth, 5);
-    assert.equal(parseExtendedKey(ALL_PUBLIC[5]!).childNumber, 1000000000);
+    assert.equal(parseExtendedKey(BIPS.bip32.ext_pubs[0]!).depth, 0);
+    assert.equal(parseExtendedKey(BIPS.bip32.ext_pubs[5]!).depth, 5);
+    assert.equal(parseExtendedKey(BIPS.bip32.ext_pubs[5]!).childNumber, 1000000000);
   });
 
   test('test vector 5: every invalid extended key is refused, naming why', () => {
-    const cases: [string, WalletKeyErrorCode][] = [
-      ['xpub661MyMwAqRbcEYS8w7XLSVeEsBXy79zSzH1J8vCdxAZningWLdN3zgtU6LBpB85b3D2yc8sfvZU521AAwdZafEz7mnzBBsz4wKY5fTtTQBm', 'invalid_key'],
-      ['xprv9s21ZrQH143K24Mfq5zL5MhWK9hUhhGbd45hLXo2Pq2oqzMMo63oStZzFGTQQD3dC4H2D5GBj7vWvSQaaBv5cxi9gafk7NF3pnBju6dwKvH', 'private_key'],
-      ['xpub661MyMwAqRbcEYS8w7XLSVeEsBXy79zSzH1J8vCdxAZningWLdN3zgtU6Txnt3siSujt9RCVYsx4qHZGc62TG4McvMGcAUjeuwZdduYEvFn', 'invalid_key'],
-      ['xprv9s21ZrQH143K24Mfq5zL5MhWK9hUhhGbd45hLXo2Pq2oqzMMo63oStZzFGpWnsj83BHtEy5Zt8CcDr1UiRXuWCmTQLxEK9vbz5gPstX92JQ', 'private_key'],
-      ['xpub661MyMwAqRbcEYS8w7XLSVeEsBXy79zSzH1J8vCdxAZningWLdN3zgtU6N8ZMMXctdiCjxTNq964yKkwrkBJJwpzZS4HS2fxvyYUA4q2Xe4', 'invalid_key'],
-      ['xprv9s21ZrQH143K24Mfq5zL5MhWK9hUhhGbd45hLXo2Pq2oqzMMo63oStZzFAzHGBP2UuGCqWLTAPLcMtD9y5gkZ6Eq3Rjuahrv17fEQ3Qen6J', 'private_key'],
-      ['xprv9s2SPatNQ9Vc6GTbVMFPFo7jsaZySyzk7L8n2uqKXJen3KUmvQNTuLh3fhZMBoG3G4ZW1N2kZuHEPY53qmbZzCHshoQnNf4GvELZfqTUrcv', 'private_key'],
-      ['xpub661no6RGEX3uJkY4bNnPcw4URcQTrSibUZ4NqJEw5eBkv7ovTwgiT91XX27VbEXGENhYRCf7hyEbWrR3FewATdCEebj6znwMfQkhRYHRLpJ', 'invalid_key'],
-      ['xprv9s21ZrQH4r4TsiLvyLXqM9P7k1K3EYhA1kkD6xuquB5i39AU8KF42acDyL3qsDbU9NmZn6MsGSUYZEsuoePmjzsB3eFKSUEh3Gu1N3cqVUN', 'private_key'],
-      ['xpub661MyMwAuDcm6CRQ5N4qiHKrJ39Xe1R1NyfouMKTTWcguwVcfrZJaNvhpebzGerh7gucBvzEQWRugZDuDXjNDRmXzSZe4c7mnTK97pTvGS8', 'invalid_key'],
-      ['DMwo58pR1QLEFihHiXPVykYB6fJmsTeHvyTp7hRThAtCX8CvYzgPcn8XnmdfHGMQzT7ayAmfo4z3gY5KfbrZWZ6St24UVf2Qgo6oujFktLHdHY4', 'unknown_prefix'],
-      ['DMwo58pR1QLEFihHiXPVykYB6fJmsTeHvyTp7hRThAtCX8CvYzgPcn8XnmdfHPmHJiEDXkTiJTVV9rHEBUem2mwVbbNfvT2MTcAqj3nesx8uBf9', 'unknown_prefix'],
-      ['xprv9s21ZrQH143K24Mfq5zL5MhWK9hUhhGbd45hLXo2Pq2oqzMMo63oStZzF93Y5wvzdUayhgkkFoicQZcP3y52uPPxFnfoLZB21Teqt1VvEHx', 'private_key'],
-      ['xprv9s21ZrQH143K24Mfq5zL5MhWK9hUhhGbd45hLXo2Pq2oqzMMo63oStZzFAzHGBP2UuGCqWLTAPLcMtD5SDKr24z3aiUvKr9bJpdrcLg1y3G', 'private_key'],
-      ['xpub661MyMwAqRbcEYS8w7XLSVeEsBXy79zSzH1J8vCdxAZningWLdN3zgtU6Q5JXayek4PRsn35jii4veMimro1xefsM58PgBMrvdYre8QyULY', 'invalid_key'],
-      ['xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHL', 'checksum'],
-    ];
-    for (const [text, code] of cases) {
-      refused(code, () => parseExtendedKey(text));
+    assert.equal(BIPS.bip32.invalid.length, 16);
+    for (const { key, code } of BIPS.bip32.invalid) {
+      refused(code, () => parseExtendedKey(key));
     }
   });
 
   test('a hardened child cannot be asked of a public key', () => {
-    const key = parseExtendedKey(ALL_PUBLIC[0]!);
+    const key = parseExtendedKey(BIPS.bip32.ext_pubs[0]!);
     assert.throws(() => deriveChild(key, 0x80000000), RangeError);
     assert.throws(() => deriveChild(key, -1), RangeError);
     assert.throws(() => deriveChild(key, 1.5), RangeError);
@@ -219,48 +178,47 @@ describe('BIP32 test vectors (bitcoin/bips bip-0032.mediawiki)', () => {
 });
 
 describe('BIP84 and BIP49 test vectors', () => {
-  test('BIP84: the account zpub gives the first two receive addresses and the first change address', () => {
-    const receive = deriveAddresses(BIP84_ZPUB, { count: 2, environment: 'production' });
-    assert.deepEqual(
-      receive.map((a) => [a.path, a.publicKey, a.address]),
-      [
-        ['0/0', '0330d54fd0dd420a6e5f8d3624f5f3482cae350f79d5f0753bf5beef9c2d91af3c', 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu'],
-        ['0/1', '03e775fd51f0dfb8cd865d9ff1cca2a158cf651fe997fdc9fee9c1d3b5e995ea77', 'bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g'],
-      ],
-    );
-    const [change] = deriveAddresses(BIP84_ZPUB, { change: true });
-    assert.equal(change?.publicKey, '03025324888e429ab8e3dbaf1f7802648b9cd01e9b418485c5fa4c1b9b5700e1a6');
-    assert.equal(change?.address, 'bc1q8c6fshw2dlwun7ekn9qwf37cu2rn755upcp6el');
+  test('BIP84: the account zpub gives the first two receive addresses and the first change address; its zprv is refused', () => {
+    assert.equal(BIPS.bip84.account_zpub, BIP84_ZPUB);
+    for (const expected of BIPS.bip84.addresses) {
+      const [got] = deriveAddresses(BIP84_ZPUB, { from: expected.index, change: expected.change, environment: 'production' });
+      assert.deepEqual([got?.publicKey, got?.address], [expected.public_key, expected.address]);
+    }
     assert.equal(parseWalletKey(BIP84_ZPUB).addressType, 'p2wpkh');
+    refused('private_key', () => parseWalletKey(BIPS.bip84.account_zprv));
   });
 
-  test('BIP49: the testnet account upub gives the first receive address (nested segwit, 2…)', () => {
+  test('BIP49: the testnet account upub gives the first receive address (nested segwit, 2…) by way of its keyhash', () => {
+    assert.equal(BIPS.bip49.account_upub, BIP49_UPUB);
     const wallet = parseWalletKey(BIP49_UPUB, { environment: 'sandbox' });
     assert.equal(wallet.addressType, 'p2sh-p2wpkh');
     assert.equal(wallet.network, 'testnet');
+    const [expected] = BIPS.bip49.addresses;
     const [first] = deriveAddresses(wallet);
-    assert.equal(first?.publicKey, '03a1af804ac108a8a51782198c2d034b28bf90c8803f5a53f76276fa69a4eae77f');
-    assert.equal(first?.address, '2Mww8dCYPUpKHofjgcXcBCEGmniw9CoaiD2');
+    assert.deepEqual([first?.publicKey, first?.address], [expected?.public_key, expected?.address]);
+    assert.equal(hex(hash160(fromHex(expected!.public_key))), BIPS.bip49.keyhash);
+    assert.equal(hex(hash160(fromHex(BIPS.bip49.script_sig))), BIPS.bip49.address_bytes);
+    refused('private_key', () => parseWalletKey(BIPS.bip49.account_uprv));
   });
 });
 
-describe('bech32 / bech32m encoder (BIP173, BIP350 valid address vectors)', () => {
-  const VALID: [string, string][] = [
-    ['BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4', '0014751e76e8199196d454941c45d1b3a323f1433bd6'],
-    ['tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7', '00201863143c14c5166804bd19203356da136c985678cd4d27a1b8c6329604903262'],
-    [
-      'bc1pw508d6qejxtdg4y5r3zarvary0c5xw7kw508d6qejxtdg4y5r3zarvary0c5xw7kt5nd6y',
-      '5128751e76e8199196d454941c45d1b3a323f1433bd6751e76e8199196d454941c45d1b3a323f1433bd6',
-    ],
-    ['BC1SW50QGDZ25J', '6002751e'],
-    ['bc1zw508d6qejxtdg4y5r3zarvaryvaxxpcs', '5210751e76e8199196d454941c45d1b3a323'],
-    ['tb1qqqqqp399et2xygdj5xreqhjjvcmzhxw4aywxecjdzew6hylgvsesrxh6hy', '0020000000c4a5cad46221b2a187905e5266362b99d5e91c6ce24d165dab93e86433'],
-    ['tb1pqqqqp399et2xygdj5xreqhjjvcmzhxw4aywxecjdzew6hylgvsesf3hn0c', '5120000000c4a5cad46221b2a187905e5266362b99d5e91c6ce24d165dab93e86433'],
-    ['bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0', '512079be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798'],
-  ];
+/** Base58check written here, independently of core, to turn a vector's script hash into its address. */
+function base58check(payload: Uint8Array): string {
+  const sha = (b: Uint8Array): Uint8Array => createHash('sha256').update(b).digest();
+  const all = Uint8Array.from([...payload, ...sha(sha(payload)).subarray(0, 4)]);
+  let value = BigInt(`0x${hex(all)}`);
+  let text = '';
+  while (value > 0n) {
+    text = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'[Number(value % 58n)] + text;
+    value /= 58n;
+  }
+  return '1'.repeat(all.findIndex((b) => b !== 0)) + text;
+}
 
+describe('bech32 / bech32m encoder (BIP173, BIP350 valid address vectors)', () => {
   test('each scriptPubKey encodes to its address, and the decoder reads it back', () => {
-    for (const [address, script] of VALID) {
+    assert.equal(BIPS.segwit.valid.length, 8);
+    for (const { address, script_pubkey: script } of BIPS.segwit.valid) {
       const scriptBytes = fromHex(script);
       const version = scriptBytes[0] === 0 ? 0 : scriptBytes[0]! - 0x50;
       const hrp = address.toLowerCase().slice(0, 2);
@@ -280,19 +238,22 @@ describe('bech32 / bech32m encoder (BIP173, BIP350 valid address vectors)', () =
 });
 
 describe('descriptors (BIP380, BIP381, BIP382, BIP389)', () => {
+  const d = BIPS.descriptors;
+
   test('BIP380 checksum vectors', () => {
-    assert.equal(descriptorChecksum('raw(deadbeef)'), '89f8spxm');
-    assert.equal(descriptorChecksum('raw(Ü)'), null);
+    for (const { descriptor, checksum } of d.checksums) {
+      assert.equal(descriptorChecksum(descriptor), checksum);
+    }
+    for (const text of d.invalid_checksums) {
+      refused('descriptor_checksum', () => parseWalletKey(text));
+    }
+    for (const text of d.invalid_characters) {
+      refused('descriptor', () => parseWalletKey(text));
+    }
   });
 
-  test("BIP382: wpkh([ffffffff/13']xpub…/1/2/*) gives the three scripts of the BIP", () => {
-    const descriptor =
-      "wpkh([ffffffff/13']xpub69H7F5d8KSRgmmdJg2KhpAK8SR3DjMwAdkxj3ZuxV27CprR9LgpeyGmXUbC6wb7ERfvrnKZjXoUmmDznezpbZb7ap6r1D3tgFxHmwMkQTPH/1/2/*)";
-    const scripts = [
-      '0014326b2249e3a25d5dc60935f044ee835d090ba859',
-      '0014af0bd98abc2f2cae66e36896a39ffe2d32984fb7',
-      '00141fa798efd1cbf95cebf912c031b8a4a6e9fb9f27',
-    ];
+  test("BIP382: wpkh([ffffffff/13']xpub…/1/2/*) gives the three scripts of the BIP; it has no change chain", () => {
+    const [{ descriptor, script_pubkeys: scripts }] = d.ranged as [BipVectors['descriptors']['ranged'][number]];
     const wallet = parseWalletKey(descriptor);
     assert.deepEqual(wallet.origin, { fingerprint: 'ffffffff', path: '13h' });
     assert.deepEqual(wallet.receivePath, [1, 2]);
@@ -304,57 +265,25 @@ describe('descriptors (BIP380, BIP381, BIP382, BIP389)', () => {
     refused('no_change_chain', () => deriveAddresses(wallet, { change: true }));
   });
 
-  test('BIP381: pkh([bd16bee5/2147483647h]xpub…/0) is index 0 of the ranged pkh(…/*), script 76a914ebdc…88ac', () => {
-    const key = 'xpub69H7F5dQzmVd3vPuLKtcXJziMEQByuDidnX3YdwgtNsecY5HRGtAAQC5mXTt4dsv9RzyjgDjAQs9VGVV6ydYCHnprc9vvaA5YtqWyL6hyds';
-    refused('not_ranged', () => parseWalletKey(`pkh([bd16bee5/2147483647h]${key}/0)`));
-    const [first] = deriveAddresses(`pkh([bd16bee5/2147483647h]${key}/*)`);
-    // The address of that script, base58check-encoded here independently of core.
-    const payload = Uint8Array.from([0x00, ...fromHex('ebdc90806a9c4356c1c88e42216611e1cb4c1c17')]);
-    const sha = (b: Uint8Array): Uint8Array => createHash('sha256').update(b).digest();
-    const withCheck = Uint8Array.from([...payload, ...sha(sha(payload)).subarray(0, 4)]);
-    let value = BigInt(`0x${hex(withCheck)}`);
-    let text = '';
-    while (value > 0n) {
-      text = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'[Number(value % 58n)] + text;
-      value /= 58n;
-    }
-    assert.equal(first?.address, `1${text}`);
+  test('BIP381: pkh([bd16bee5/2147483647h]xpub…/0) is refused (one address) and is index 0 of the ranged pkh(…/*)', () => {
+    const [{ descriptor, script_pubkey: script }] = d.single as [BipVectors['descriptors']['single'][number]];
+    refused('not_ranged', () => parseWalletKey(descriptor));
+    const [first] = deriveAddresses(descriptor.replace(/\/0\)$/, '/*)'));
+    assert.equal(first?.address, base58check(Uint8Array.from([0x00, ...fromHex(script).subarray(3, 23)])));
   });
 
-  test('BIP380 and BIP382 descriptors holding private keys, hardened children or unsupported scripts are refused', () => {
-    refused('private_key', () =>
-      parseWalletKey(
-        "sh(wpkh(xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi/10/20/30/40/*'))",
-      ),
-    );
-    refused('private_key', () =>
-      parseWalletKey(
-        "wpkh([ffffffff/13']xprv9vHkqa6EV4sPZHYqZznhT2NPtPCjKuDKGY38FBWLvgaDx45zo9WQRUT3dKYnjwih2yJD9mkrocEZXo1ex8G81dwSM1fwqWpWkeS3v86pgKt/1/2/0)",
-      ),
-    );
-    refused('private_key', () => parseWalletKey('pkh(L4rK1yDtCWekvXuE6oXD9jCYfFNV2cWRpVuPLBcCU2z8TrisoyY1)'));
-    refused('private_key', () => parseWalletKey('pkh(5KYZdUEo39z3FPrtuX2QbbwGnNP5zTd7yyr2SC1j299sBCnWjss)'));
-    refused('hardened_after_key', () =>
-      parseWalletKey('pkh(xpub6ERApfZwUNrhLCkDtcHTcxd75RbzS1ed54G1LkBUHQVHQKqhMkhgbmJbZRkrgZw4koxb5JaHWkY4ALHY2grBGRjaDMzQLcgJvLJuZZvRcEL/3h/4h/5h/*h)'),
-    );
-    refused('descriptor_unsupported', () => parseWalletKey('wsh(pkh(03a34b99f22c790c4e36b2b3c2c35a36db06226e41c692fc82b8b56ac1c540c5bd))'));
-    refused('descriptor_checksum', () => parseWalletKey('raw(deedbeef)#89f8spxm'));
-    refused('descriptor_checksum', () => parseWalletKey('raw(deedbeef)##9f8spxm'));
-    refused('descriptor_checksum', () => parseWalletKey('raw(deadbeef)#89f8spx'));
-    refused('descriptor_checksum', () => parseWalletKey('raw(deadbeef)#89f8spxmx'));
-    refused('descriptor', () => parseWalletKey('raw(Ü)#00000000'));
-    for (const origin of [
-      '[deadbeef/0h/0h/0h/*]',
-      '[deadbeef/0h/0h/0h/]',
-      '[deadbef/0h/0h/0h]',
-      '[deadbeeef/0h/0h/0h]',
-      '[deadbeef/0f/0f/0f]',
-      '[deadbeef/-0/-0/-0]',
-      '[deadbeef/0H/0H/0H]',
-    ]) {
-      refused('descriptor', () =>
-        parseWalletKey(`wpkh(${origin}xpub6ERApfZwUNrhLCkDtcHTcxd75RbzS1ed54G1LkBUHQVHQKqhMkhgbmJbZRkrgZw4koxb5JaHWkY4ALHY2grBGRjaDMzQLcgJvLJuZZvRcEL/*)`),
-      );
+  test('BIP380-382 descriptors holding private keys, hardened children, unsupported scripts or bad origins are refused', () => {
+    for (const text of d.private) {
+      refused('private_key', () => parseWalletKey(text));
+    }
+    for (const text of d.hardened_children) {
+      refused('hardened_after_key', () => parseWalletKey(text));
+    }
+    for (const text of d.unsupported) {
+      refused('descriptor_unsupported', () => parseWalletKey(text));
+    }
+    for (const origin of d.invalid_origins) {
+      refused('descriptor', () => parseWalletKey(`wpkh(${origin}${d.invalid_origin_key}/*)`));
     }
   });
 
