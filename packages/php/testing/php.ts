@@ -41,6 +41,8 @@ export interface PhpRunnerOptions {
   mounts: Record<string, string>;
   /** The directory under the test root holding the caller's test scripts (and its call.php). */
   scripts: string;
+  /** Extra command-line arguments of the native PHP (e.g. -n: no php.ini, so no shared extension); php-wasm ignores them. */
+  nativeArgs?: string[];
 }
 
 /** The machine's PHP CLI, or null: `php` on PATH unless C2C_PHP names another (C2C_PHP=none disables it). */
@@ -114,6 +116,7 @@ export class PhpNative extends PhpRunner {
     private readonly binary: string,
     private readonly root: string,
     private readonly scripts: string,
+    private readonly nativeArgs: string[],
   ) {
     super(version);
   }
@@ -129,7 +132,7 @@ export class PhpNative extends PhpRunner {
     }
     mkdirSync(path.join(root, 'work'));
     writeFileSync(path.join(root, 'root.php'), `<?php define( 'C2C_TEST_ROOT', ${JSON.stringify(root)} );\n`);
-    return new PhpNative(`native ${NATIVE.version}`, NATIVE.binary, root, options.scripts);
+    return new PhpNative(`native ${NATIVE.version}`, NATIVE.binary, root, options.scripts, options.nativeArgs ?? []);
   }
 
   run(script: string, files: Files = {}): Promise<PhpRun> {
@@ -137,7 +140,17 @@ export class PhpNative extends PhpRunner {
       writeFileSync(path.join(this.root, 'work', name), data);
     }
     // Errors on stdout, as php-wasm gives them; nothing logged twice to stderr.
-    const args = ['-d', `auto_prepend_file=${path.join(this.root, 'root.php')}`, '-d', 'memory_limit=512M', '-d', 'display_errors=1', '-d', 'log_errors=0'];
+    const args = [
+      ...this.nativeArgs,
+      '-d',
+      `auto_prepend_file=${path.join(this.root, 'root.php')}`,
+      '-d',
+      'memory_limit=512M',
+      '-d',
+      'display_errors=1',
+      '-d',
+      'log_errors=0',
+    ];
     args.push(path.join(this.root, this.scripts, script));
     return new Promise((resolveRun) => {
       const child = spawn(this.binary, args, { cwd: this.root });
