@@ -126,7 +126,7 @@ interface BipVectors {
     script_sig: string;
     address_bytes: string;
   };
-  segwit: { valid: { address: string; script_pubkey: string }[] };
+  segwit: { valid: { address: string; script_pubkey: string }[]; invalid: { address: string; reason: string }[] };
   descriptors: {
     checksums: { descriptor: string; checksum: string }[];
     invalid_checksums: string[];
@@ -226,6 +226,13 @@ describe('bech32 / bech32m encoder (BIP173, BIP350 valid address vectors)', () =
       assert.equal(encoded, address.toLowerCase());
       const decoded = validateBtcAddress(encoded);
       assert.ok(decoded.valid && decoded.witnessVersion === version, encoded);
+    }
+  });
+
+  test('the decoder refuses every invalid segwit address of BIP173 and BIP350', () => {
+    assert.equal(BIPS.segwit.invalid.length, 25);
+    for (const { address, reason } of BIPS.segwit.invalid) {
+      assert.equal(validateBtcAddress(address).valid, false, `${address} (${reason})`);
     }
   });
 
@@ -354,6 +361,15 @@ describe('vectors/bip32-addresses.json', () => {
       'not_ranged',
     ]) {
       assert.ok(codes.has(code), code);
+    }
+  });
+
+  test('no refusal repeats the key it refuses (messages reach settings notices and logs)', () => {
+    for (const r of committed.refusals) {
+      const keys = r.input.match(/[1-9A-HJ-NP-Za-km-z]{30,}/g) ?? [];
+      for (const key of keys) {
+        assert.ok(!r.message.includes(key.slice(4, 24)), `${r.name}: ${r.message}`);
+      }
     }
   });
 

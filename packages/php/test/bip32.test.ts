@@ -63,7 +63,7 @@ for (const version of TEST_PHP_VERSIONS) {
       });
     }
 
-    test('segwit encoder (BIP173/BIP350 valid addresses), HASH160 (BIP49) and descriptor checksums (BIP380)', async () => {
+    test('segwit encoder and decoder (BIP173/BIP350 valid and invalid addresses), HASH160 (BIP49), descriptor checksums (BIP380)', async () => {
       const calls: unknown[][] = BIPS.segwit.valid.map(({ address, script_pubkey: script }: { address: string; script_pubkey: string }) => [
         'bip32_segwit',
         address.toLowerCase().slice(0, 2),
@@ -72,7 +72,15 @@ for (const version of TEST_PHP_VERSIONS) {
       ]);
       calls.push(['bip32_hash160', BIPS.bip49.addresses[0].public_key], ['bip32_hash160', BIPS.bip49.script_sig]);
       calls.push(['bip32_checksum', 'raw(deadbeef)'], ['bip32_checksum', 'raw(Ü)']);
+      calls.push(...BIPS.segwit.invalid.map((v: { address: string }) => ['btc_validate', v.address]));
       const got = values(await php.call(calls));
+      const invalid = got.splice(calls.length - BIPS.segwit.invalid.length) as { valid: boolean }[];
+      assert.equal(invalid.length, 25);
+      assert.deepEqual(
+        invalid.map((r) => r.valid),
+        BIPS.segwit.invalid.map(() => false),
+        'BIP173/BIP350 invalid addresses',
+      );
       assert.deepEqual(
         got.slice(0, BIPS.segwit.valid.length),
         BIPS.segwit.valid.map((v: { address: string }) => v.address.toLowerCase()),
