@@ -4,8 +4,10 @@
  * on the curve, compute k·G + K, compress the result.
  *
  * Points are handled in Jacobian coordinates (X, Y, Z) ↔ (X/Z², Y/Z³), so a
- * scalar multiplication takes one field inversion at the very end. k·G uses a
- * 4-bit fixed window over a table of 15 multiples of G built on first use.
+ * scalar multiplication takes one field inversion at the very end. k·G + K
+ * is one mixed addition per non-zero hex digit of k, from a fixed-base comb
+ * (j·16^i·G, 960 points) built on first use: no doubling at all. Points of
+ * keys met lately are kept, so a chain's key is decompressed once.
  * Nothing here is secret: every input is public (keys that are on the
  * blockchain once used), so no constant-time care is taken.
  */
