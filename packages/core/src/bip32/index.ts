@@ -408,9 +408,8 @@ function parseDescriptor(text: string): Omit<WalletKey, 'network'> {
     );
   }
   if (last !== '*') {
-    const step = /^\d+(h|')$/.test(last) ? last : null;
-    if (step !== null) {
-      throw new WalletKeyError('hardened_after_key', `The step ${step} after the key is hardened: it can only be derived from the private key.`);
+    if (/^\d+(h|')$/.test(last)) {
+      throw new WalletKeyError('hardened_after_key', `The step ${last} after the key is hardened: it can only be derived from the private key.`);
     }
     if (steps.includes('*')) {
       throw new WalletKeyError('descriptor', 'The * (the address index) must be the last step.');
