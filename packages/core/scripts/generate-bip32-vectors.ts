@@ -252,6 +252,7 @@ export function buildBip32VectorFile(): Bip32VectorFile {
   addRefusal('hardened-step-after-key', `wpkh(${bip84Xpub}/0h/*)`);
   addRefusal('hardened-apostrophe-after-key', `wpkh(${bip84Xpub}/1'/*)`);
   addRefusal('hardened-index', `wpkh(${bip84Xpub}/0/*h)`);
+  addRefusal('hardened-last-step-not-ranged', `wpkh(${bip84Xpub}/0/5h)`);
   addRefusal('hardened-multipath', `wpkh(${bip84Xpub}/<0h;1h>/*)`);
   addRefusal(
     'bip380-hardened-derivation-and-children',
