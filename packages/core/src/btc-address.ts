@@ -183,6 +183,58 @@ function convertBits(data: readonly number[], from: number, to: number, pad: boo
   return out;
 }
 
+/**
+ * Encodes a segwit output as an address (BIP173 bech32 for witness v0,
+ * BIP350 bech32m for v1 to v16), in lower case. Checks what an address can
+ * hold: a version 0 to 16 and a program of 2 to 40 bytes (20 or 32 for v0).
+ */
+export function encodeSegwitAddress(hrp: string, version: number, program: Uint8Array): string {
+  if (!Number.isInteger(version) || version < 0 || version > 16) {
+    throw new RangeError(`Witness version ${version} does not exist (0 to 16).`);
+  }
+  if (program.length < 2 || program.length > 40 || (version === 0 && program.length !== 20 && program.length !== 32)) {
+    throw new RangeError(`A witness v${version} program cannot have ${program.length} bytes.`);
+  }
+  const data = [version, ...(convertBits([...program], 8, 5, true) as number[])];
+  const check = polymod([...hrpExpand(hrp), ...data, 0, 0, 0, 0, 0, 0]) ^ (version === 0 ? BECH32_CONST : BECH32M_CONST);
+  const checksum = Array.from({ length: 6 }, (_, i) => (check >>> (5 * (5 - i))) & 31);
+  return `${hrp}1${[...data, ...checksum].map((v) => BECH32_CHARSET[v]).join('')}`;
+}
+
+/** Base58check (version byte(s) and payload, then the first 4 bytes of their double SHA-256). */
+export function encodeBase58Check(payload: Uint8Array): string {
+  const bytes = new Uint8Array(payload.length + 4);
+  bytes.set(payload);
+  bytes.set(sha256(sha256(payload)).subarray(0, 4), payload.length);
+  let value = 0n;
+  for (const byte of bytes) {
+    value = (value << 8n) | BigInt(byte);
+  }
+  let text = '';
+  while (value > 0n) {
+    text = BASE58_ALPHABET[Number(value % 58n)]! + text;
+    value /= 58n;
+  }
+  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) {
+    text = `1${text}`;
+  }
+  return text;
+}
+
+/** Decodes base58check text to its payload (checksum removed), or says why not. */
+export function decodeBase58Check(text: string): Uint8Array | { badChar: string; index: number } | 'checksum' | 'short' {
+  const decoded = base58Decode(text);
+  if (!(decoded instanceof Uint8Array)) {
+    return decoded;
+  }
+  if (decoded.length < 5) {
+    return 'short';
+  }
+  const end = decoded.length - 4;
+  const checksum = sha256(sha256(decoded.subarray(0, end))).subarray(0, 4);
+  return checksum.every((byte, i) => byte === decoded[end + i]) ? decoded.slice(0, end) : 'checksum';
+}
+
 function decodeSegwit(address: string): BtcAddressResult {
   if (address !== address.toLowerCase() && address !== address.toUpperCase()) {
     return { valid: false, reason: 'A bech32 address must be all lower case or all upper case, not mixed.' };

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 
+import { DERIVE_HELP, deriveCommand } from './cli/derive-command.js';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, InputError, UsageError, type CliIo } from './cli/io.js';
 import { LANDING_URL_HELP, landingUrlCommand } from './cli/landing-url-command.js';
 import { RETRY_SCHEDULE_HELP, retryScheduleCommand } from './cli/retry-schedule-command.js';
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, Command> = {
   verify: { summary: 'verify a signed JSON object read on stdin (exit 0 valid, 1 invalid)', help: VERIFY_HELP, run: verifyCommand },
   'landing-url': { summary: 'build a signed landing-page URL, or read one (--parse)', help: LANDING_URL_HELP, run: landingUrlCommand },
   'retry-schedule': { summary: 'print the callback retry schedule', help: RETRY_SCHEDULE_HELP, run: retryScheduleCommand },
+  derive: { summary: "print a wallet's addresses from its xpub/ypub/zpub or descriptor", help: DERIVE_HELP, run: deriveCommand },
 };
 
 export const USAGE = `Usage: card2crypto <command> [options]

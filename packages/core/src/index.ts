@@ -6,3 +6,4 @@ export * from './api/index.js';
 export * from './callbacks.js';
 export * from './browser.js';
 export * from './widget-settings-builder.js';
+export * from './bip32/index.js';

@@ -9,6 +9,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { deriveAddresses } from '../src/bip32/index.js';
 import { parseLandingUrl } from '../src/landing-url.js';
 import { retrySchedule } from '../src/retry-schedule.js';
 import { sign } from '../src/signing/index.js';
@@ -256,9 +257,94 @@ describe('card2crypto retry-schedule', () => {
   });
 });
 
+describe('card2crypto derive', () => {
+  // BIP84's account key and its first receive and change addresses (bitcoin/bips bip-0084.mediawiki).
+  const ZPUB = 'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
+  const UPUB = 'upub5EFU65HtV5TeiSHmZZm7FUffBGy8UKeqp7vw43jYbvZPpoVsgU93oac7Wk3u6moKegAEWtGNF8DehrnHtv21XXEMYRUocHqguyjknFHYfgY';
+  const XPRV = 'xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi';
+
+  it("prints ten receive addresses by default, BIP84's first two among them, from --key or the environment", () => {
+    const r = run(['derive', '--key', ZPUB]);
+    assert.equal(r.status, 0, r.stderr);
+    const rows = r.stdout.trim().split('\n');
+    assert.match(rows[0] ?? '', /^key: zpub \(mainnet\), depth 3$/);
+    assert.match(rows[1] ?? '', /native segwit \(p2wpkh, BIP84\)/);
+    assert.match(rows[2] ?? '', /^descriptor: wpkh\(xpub\w+\/<0;1>\/\*\)#\w{8}$/);
+    assert.equal(rows[3], 'receive addresses 0 to 9:');
+    const listed = rows.slice(4).map((row) => row.trim().split(/\s+/));
+    assert.deepEqual(
+      listed,
+      deriveAddresses(ZPUB, { count: 10 }).map((a) => [a.path, a.address]),
+    );
+    assert.deepEqual(
+      listed.slice(0, 2).map(([, address]) => address),
+      ['bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu', 'bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g'],
+    );
+    assert.equal(run(['derive'], { env: { CARD2CRYPTO_WALLET_KEY: ZPUB } }).stdout, r.stdout);
+  });
+
+  it('--from, --count, --change, --environment and --format json', () => {
+    const r = run(['derive', '--key', ZPUB, '--change', '--from', '0', '--count', '2', '--environment', 'production', '--format', 'json']);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.wallet.prefix, 'zpub');
+    assert.equal(out.wallet.addressType, 'p2wpkh');
+    assert.deepEqual(out.addresses, deriveAddresses(ZPUB, { change: true, count: 2 }));
+    assert.equal(out.addresses[0].address, 'bc1q8c6fshw2dlwun7ekn9qwf37cu2rn755upcp6el');
+    const last = run(['derive', '--key', UPUB, '--from', '2147483646', '--count', '2', '--environment', 'sandbox']);
+    assert.equal(last.status, 0, last.stderr);
+    assert.match(last.stdout, /receive addresses 2147483646 to 2147483647:\n {2}0\/2147483646 {2}2\w+\n {2}0\/2147483647 {2}2\w+\n$/);
+  });
+
+  it('exits 1 naming why a key is refused: private, other network, hardened step, typo', () => {
+    const cases: [string[], RegExp][] = [
+      [['--key', XPRV], /the key was refused \(private_key\): This is an extended private key \(xprv\)/],
+      [['--key', `wpkh(${XPRV}/0/*)`], /\(private_key\)/],
+      [['--key', ZPUB, '--environment', 'sandbox'], /\(wrong_network\): This is a mainnet key \(zpub\); the sandbox takes testnet keys/],
+      [['--key', UPUB, '--environment', 'production'], /\(wrong_network\): This is a testnet key \(upub\)/],
+      [['--key', `wpkh(${ZPUB}/0h/*)`], /\(hardened_after_key\): The step 0h after the key is hardened/],
+      [['--key', `${ZPUB.slice(0, -1)}t`], /\(checksum\): Checksum mismatch/],
+      [['--key', 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu'], /\(address_not_key\): This is a bitcoin address, not an extended public key/],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(['derive', ...args]);
+      assert.equal(r.status, 1, args.join(' '));
+      assert.match(r.stderr, message, args.join(' '));
+      assert.equal(r.stdout, '');
+      assertNoStackTrace(r);
+    }
+  });
+
+  it('exits 2 on bad flags, naming the flag', () => {
+    const cases: [string[], RegExp][] = [
+      [[], /no key: pass --key .* or set CARD2CRYPTO_WALLET_KEY/],
+      [['--key', ' '], /no key/],
+      [['--key', ZPUB, '--from=-1'], /--from must be a whole number from 0 to 2147483647, not "-1"/],
+      [['--key', ZPUB, '--from', '-1'], /Option '--from' argument is ambiguous/],
+      [['--key', ZPUB, '--from', '1.5'], /--from must be a whole number/],
+      [['--key', ZPUB, '--from', '2147483648'], /--from must be a whole number/],
+      [['--key', ZPUB, '--count', '0'], /--count must be a whole number from 1 to 1000, not "0"/],
+      [['--key', ZPUB, '--count', '1e3'], /--count must be a whole number/],
+      [['--key', ZPUB, '--count', '1001'], /--count must be a whole number from 1 to 1000/],
+      [['--key', ZPUB, '--from', '2147483647', '--count', '2'], /ends at index 2147483648, past 2147483647/],
+      [['--key', ZPUB, '--environment', 'staging'], /--environment must be one of production, sandbox, not "staging"/],
+      [['--key', ZPUB, '--format', 'csv'], /--format must be one of table, json/],
+      [['--key', ZPUB, '--change=yes'], /--change/],
+      [['--key', ZPUB, '--gap', '20'], /Unknown option '--gap'/],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(['derive', ...args]);
+      assert.equal(r.status, 2, args.join(' '));
+      assert.match(r.stderr, message, args.join(' '));
+      assert.match(r.stderr, /card2crypto derive --help/);
+      assertNoStackTrace(r);
+    }
+  });
+});
+
 describe('card2crypto usage', () => {
   it('gives --help for every command, and help <command>', () => {
-    for (const command of ['sign', 'canonical', 'verify', 'landing-url', 'retry-schedule']) {
+    for (const command of ['sign', 'canonical', 'verify', 'landing-url', 'retry-schedule', 'derive']) {
       const r = run([command, '--help']);
       assert.equal(r.status, 0, command);
       assert.match(r.stdout, new RegExp(`card2crypto ${command}`));

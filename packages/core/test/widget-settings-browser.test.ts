@@ -1,7 +1,8 @@
 /**
  * The browser entry (src/browser.ts) really runs in a browser: Debian's
  * Chromium loads the compiled modules over HTTP as ES modules and runs the
- * domain functions; the page writes its results into the DOM, which
+ * domain functions (and src/bip32, kept out of the browser entry but free of
+ * node: imports all the same); the page writes its results into the DOM, which
  * `--dump-dom` prints. Skipped only when /usr/bin/chromium is absent.
  */
 import { test } from 'node:test';
@@ -36,6 +37,9 @@ const parsed = core.parseLandingUrl(url, { validateParams: true });
 out.landing = parsed.ok ? parsed.payload.params.partner_operation_id : parsed.problems;
 out.amount = core.validateSettings('widget', { partner_token: 't', partner_secret: 's', default_amount: '30.5', default_fiat_currency: 'BHD' }).values.default_amount;
 out.schemaPlugins = Object.keys(core.SETTINGS_SCHEMA.plugins);
+// Not in the browser entry (the key stays on the server), but node-free all the same: BIP84's first address.
+const bip32 = await import('/src/bip32/index.js');
+out.bip32 = bip32.deriveAddresses('zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs')[0].address;
 document.body.textContent = JSON.stringify(out);
 </script>`;
 
@@ -98,6 +102,7 @@ test('the domain modules run in Chromium', { skip: existsSync(CHROMIUM) ? false 
     assert.equal(out.landing, 'Заказ №42 ☕');
     assert.equal(out.amount, '30.500');
     assert.deepEqual(out.schemaPlugins, ['checkout', 'widget']);
+    assert.equal(out.bip32, 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu');
   } finally {
     server.close();
     rmSync(profile, { recursive: true, force: true });

@@ -55,6 +55,7 @@ export class PhpNative extends PhpRunner {
     private readonly binary: string,
     private readonly root: string,
     private readonly scripts: string,
+    private readonly nativeArgs: string[],
   ) {
     super(version);
   }
@@ -70,7 +71,7 @@ export class PhpNative extends PhpRunner {
     }
     mkdirSync(path.join(root, 'work'));
     writeFileSync(path.join(root, 'root.php'), `<?php define( 'C2C_TEST_ROOT', ${JSON.stringify(root)} );\n`);
-    return new PhpNative(`native ${NATIVE.version}`, NATIVE.binary, root, options.scripts);
+    return new PhpNative(`native ${NATIVE.version}`, NATIVE.binary, root, options.scripts, options.nativeArgs ?? []);
   }
 
   run(script: string, files: Files = {}): Promise<PhpRun> {
@@ -78,7 +79,17 @@ export class PhpNative extends PhpRunner {
       writeFileSync(path.join(this.root, 'work', name), data);
     }
     // Errors on stdout, as php-wasm gives them; nothing logged twice to stderr.
-    const args = ['-d', `auto_prepend_file=${path.join(this.root, 'root.php')}`, '-d', 'memory_limit=512M', '-d', 'display_errors=1', '-d', 'log_errors=0'];
+    const args = [
+      ...this.nativeArgs,
+      '-d',
+      `auto_prepend_file=${path.join(this.root, 'root.php')}`,
+      '-d',
+      'memory_limit=512M',
+      '-d',
+      'display_errors=1',
+      '-d',
+      'log_errors=0',
+    ];
     args.push(path.join(this.root, this.scripts, script));
     return new Promise((resolveRun) => {
       const child = spawn(this.binary, args, { cwd: this.root });

@@ -30,6 +30,8 @@ export interface PhpRunnerOptions {
   mounts: Record<string, string>;
   /** The directory under the test root holding the caller's test scripts (and its call.php). */
   scripts: string;
+  /** Extra command-line arguments of the native PHP (e.g. -n: no php.ini, so no shared extension); php-wasm ignores them. */
+  nativeArgs?: string[];
 }
 
 /** One PHP runtime; run() is what differs, the JSON calls on top are shared. */

@@ -18,16 +18,20 @@ export const NATIVE_PACKAGES = [
   'php-zip',
   // pdo_sqlite: the checkout's PHP tests stand in for $wpdb with an in-memory SQLite database.
   'php-sqlite3',
+  // gmp and bcmath: the shared library derives bitcoin addresses (Btc\Bip32) with either; its tests and bench run both.
+  'php-gmp',
+  'php-bcmath',
   'nginx',
   'mariadb-server',
 ];
 
 /**
- * PHP extensions WordPress and WooCommerce need at run time, and pdo_sqlite,
- * which the checkout's PHP tests need (checked in the CLI, which shares the
- * packages).
+ * PHP extensions WordPress and WooCommerce need at run time, pdo_sqlite,
+ * which the checkout's PHP tests need, and gmp and bcmath, the two paths of
+ * the shared library's address derivation that its tests and bench measure
+ * (checked in the CLI, which shares the packages).
  */
-export const REQUIRED_PHP_EXTENSIONS = ['mysqli', 'curl', 'gd', 'intl', 'mbstring', 'xml', 'zip', 'pdo_sqlite'];
+export const REQUIRED_PHP_EXTENSIONS = ['mysqli', 'curl', 'gd', 'intl', 'mbstring', 'xml', 'zip', 'pdo_sqlite', 'gmp', 'bcmath'];
 
 const SEARCH_DIRS = [...(process.env.PATH || '').split(delimiter), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 

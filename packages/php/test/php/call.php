@@ -6,6 +6,8 @@
  * The settings schema, when needed, is /work/settings.json.
  */
 
+use Card2Crypto\Shared\Btc\Bip32;
+use Card2Crypto\Shared\Btc\Bip32_Exception;
 use Card2Crypto\Shared\Btc\Btc_Address;
 use Card2Crypto\Shared\Json\Json_Number;
 use Card2Crypto\Shared\Json\Lossless_Json;
@@ -24,6 +26,47 @@ require __DIR__ . '/bootstrap.php';
 $functions = array(
 	'btc_validate'      => static function ( string $address, ?array $networks = null ) {
 		return Btc_Address::validate( $address, $networks );
+	},
+	// Bip32: $backend is 'gmp', 'bcmath' or null (the best the host has); a refusal is {"refused": {code, message}}.
+	'bip32_support'     => array( Bip32::class, 'support' ),
+	'bip32_backend'     => static function ( ?string $backend ) {
+		return c2c_test_bip32( $backend, static function ( Bip32 $bip32 ) {
+			return $bip32->backend();
+		} );
+	},
+	'bip32_wallet'      => static function ( string $text, ?string $environment, ?string $backend ) {
+		return c2c_test_bip32( $backend, static function ( Bip32 $bip32 ) use ( $text, $environment ) {
+			$wallet        = $bip32->parse_wallet_key( $text, $environment );
+			$wallet['key'] = c2c_test_key( $wallet['key'] );
+			return $wallet;
+		} );
+	},
+	'bip32_derive'      => static function ( string $text, int $from, int $count, bool $change, ?string $environment, ?string $backend ) {
+		return c2c_test_bip32( $backend, static function ( Bip32 $bip32 ) use ( $text, $from, $count, $change, $environment ) {
+			return $bip32->derive_addresses( $text, $from, $count, $change, $environment );
+		} );
+	},
+	'bip32_child'       => static function ( string $xpub, int $index, ?string $backend ) {
+		return c2c_test_bip32( $backend, static function ( Bip32 $bip32 ) use ( $xpub, $index ) {
+			return Bip32::serialize_extended_key( $bip32->derive_child( $bip32->parse_extended_key( $xpub ), $index ) );
+		} );
+	},
+	'bip32_key'         => static function ( string $xpub, ?string $backend ) {
+		return c2c_test_bip32( $backend, static function ( Bip32 $bip32 ) use ( $xpub ) {
+			$key = $bip32->parse_extended_key( $xpub );
+			return c2c_test_key( $key ) + array( 'serialized' => Bip32::serialize_extended_key( $key ) );
+		} );
+	},
+	'bip32_checksum'    => array( Bip32::class, 'descriptor_checksum' ),
+	'bip32_segwit'      => static function ( string $hrp, int $version, string $program_hex ) {
+		return Bip32::segwit_encode( $hrp, $version, hex2bin( $program_hex ) );
+	},
+	'bip32_hash160'     => static function ( string $hex ) {
+		return bin2hex( hash( 'ripemd160', hash( 'sha256', hex2bin( $hex ), true ), true ) );
+	},
+	// Every comb entry recomputed by adding up G (GMP): [rows checked, first wrong entry or null].
+	'bip32_comb_table'  => static function () {
+		return c2c_test_comb_table();
 	},
 	'color_valid'       => array( Css_Color::class, 'is_valid' ),
 	'color_normalize'   => array( Css_Color::class, 'normalize' ),
@@ -66,6 +109,57 @@ $functions = array(
 		return $validator->for_storage( $validator->validate( $input, $stored, $constants ), $stored );
 	},
 );
+
+/** Runs $run on a Bip32 of $backend; a Bip32_Exception becomes {"refused": {"code", "message"}}. */
+function c2c_test_bip32( ?string $backend, callable $run ) {
+	try {
+		return $run( new Bip32( $backend ) );
+	} catch ( Bip32_Exception $e ) {
+		return array(
+			'refused' => array(
+				'code'    => $e->reason(),
+				'message' => $e->getMessage(),
+			),
+		);
+	}
+}
+
+/** A key array with its binary fields as hex, for JSON. */
+function c2c_test_key( array $key ): array {
+	$key['chain_code'] = bin2hex( $key['chain_code'] );
+	$key['public_key'] = bin2hex( $key['public_key'] );
+	return $key;
+}
+
+/**
+ * Checks Secp256k1_Table::POINTS against sums of G computed here with GMP's
+ * plain affine formulas (independent of the library's Jacobian code).
+ */
+function c2c_test_comb_table(): array {
+	$p   = gmp_init( 'fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f', 16 );
+	$add = static function ( array $a, array $b ) use ( $p ): array {
+		if ( 0 === gmp_cmp( $a[0], $b[0] ) ) {
+			$l = gmp_mod( gmp_mul( gmp_mul( 3, gmp_mul( $a[0], $a[0] ) ), gmp_invert( gmp_mul( 2, $a[1] ), $p ) ), $p );
+		} else {
+			$l = gmp_mod( gmp_mul( gmp_sub( $b[1], $a[1] ), gmp_invert( gmp_mod( gmp_sub( $b[0], $a[0] ), $p ), $p ) ), $p );
+		}
+		$x = gmp_mod( gmp_sub( gmp_sub( gmp_mul( $l, $l ), $a[0] ), $b[0] ), $p );
+		return array( $x, gmp_mod( gmp_sub( gmp_mul( $l, gmp_sub( $a[0], $x ) ), $a[1] ), $p ) );
+	};
+	$base = array( gmp_init( '79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798', 16 ), gmp_init( '483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8', 16 ) );
+	$rows = \Card2Crypto\Shared\Btc\Secp256k1_Table::POINTS;
+	foreach ( $rows as $i => $row ) {
+		$point = $base;
+		foreach ( $row as $j => $entry ) {
+			if ( gmp_strval( $point[0] ) !== $entry[0] || gmp_strval( $point[1] ) !== $entry[1] ) {
+				return array( count( $rows ), ( $j + 1 ) . '·16^' . $i . '·G' );
+			}
+			$point = $add( $point, $base );
+		}
+		$base = $point; // 16·16^i·G
+	}
+	return array( count( $rows ), null );
+}
 
 /** Json_Number => {"number": text}, so Node can see what was kept. */
 function c2c_test_plain( $value ) {

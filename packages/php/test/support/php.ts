@@ -9,5 +9,5 @@ export { REPO_DIR, SUPPORTED_PHP_VERSIONS, TEST_PHP_VERSIONS, type CallResult, t
 
 export type PhpSandbox = PhpRunner;
 export const PhpSandbox = {
-  start: (version: string): Promise<PhpRunner> => startPhp(version, { mounts: {}, scripts: '/php/test/php' }),
+  start: (version: string, nativeArgs: string[] = []): Promise<PhpRunner> => startPhp(version, { mounts: {}, scripts: '/php/test/php', nativeArgs }),
 };
