@@ -151,8 +151,16 @@ final class Reconciler {
 	private static function ask( \WC_Order $order, array $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): array {
 		// A visitor's request (a payment start, a return) reuses an answer of the last few seconds and stops asking once
 		// it has spent its time on the service (Start_Budget); reconciliation and the owner's refresh always ask.
-		$visitor   = in_array( $source, array( 'start', 'return' ), true );
-		$operation = $visitor && null === $operation_id ? Start_Budget::cached_answer( $attempt ) : null;
+		$visitor = in_array( $source, array( 'start', 'return' ), true );
+		$cached  = $visitor && null === $operation_id ? Start_Budget::cached_answer( $attempt ) : null;
+		if ( Start_Budget::UNKNOWN === $cached && Operation_Store::NO_CODE === $attempt['status_code'] ) {
+			return array(
+				'ok'      => false,
+				'reason'  => 'unknown',
+				'message' => __( 'The service has no operation for this payment yet: the buyer has not started paying.', 'card2crypto-checkout' ),
+			);
+		}
+		$operation = $cached instanceof \Card2Crypto\Checkout\Shared\Api\Operation ? $cached : null;
 		if ( $visitor && null === $operation && ! Start_Budget::time_left() ) {
 			return array(
 				'ok'      => false,
@@ -175,7 +183,8 @@ final class Reconciler {
 			Service_Health::saw( Config::load(), $e );
 			$reason = 'unreachable';
 			if ( 'invalid_parameter' === $e->error_code && null === $operation_id && Operation_Store::NO_CODE === $attempt['status_code'] ) {
-				$reason  = 'unknown';
+				$reason = 'unknown';
+				Start_Budget::keep_answer( $attempt, Start_Budget::UNKNOWN );
 				$message = __( 'The service has no operation for this payment yet: the buyer has not started paying.', 'card2crypto-checkout' );
 			} else {
 				/* translators: %s: error */

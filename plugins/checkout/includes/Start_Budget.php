@@ -98,14 +98,24 @@ final class Start_Budget {
 		);
 	}
 
-	/** The service's answer about an attempt's latest operation, when it came less than ANSWER_TTL seconds ago. */
-	public static function cached_answer( array $attempt ): ?\Card2Crypto\Checkout\Shared\Api\Operation {
+	/**
+	 * The service's answer about an attempt's latest operation, when it came
+	 * less than ANSWER_TTL seconds ago: the operation, or UNKNOWN (the
+	 * service had no operation for it); null when there is none to reuse.
+	 *
+	 * @return \Card2Crypto\Checkout\Shared\Api\Operation|string|null
+	 */
+	public static function cached_answer( array $attempt ) {
 		$cached = get_transient( self::answer_key( $attempt ) );
-		return $cached instanceof \Card2Crypto\Checkout\Shared\Api\Operation ? $cached : null;
+		return $cached instanceof \Card2Crypto\Checkout\Shared\Api\Operation || self::UNKNOWN === $cached ? $cached : null;
 	}
 
-	public static function keep_answer( array $attempt, \Card2Crypto\Checkout\Shared\Api\Operation $operation ): void {
-		set_transient( self::answer_key( $attempt ), $operation, self::ANSWER_TTL );
+	/** What cached_answer() keeps for "the service has no operation for this attempt". */
+	const UNKNOWN = 'unknown';
+
+	/** @param \Card2Crypto\Checkout\Shared\Api\Operation|string $answer The operation, or UNKNOWN. */
+	public static function keep_answer( array $attempt, $answer ): void {
+		set_transient( self::answer_key( $attempt ), $answer, self::ANSWER_TTL );
 	}
 
 	/** An attempt's answer is forgotten when its state moved (a callback came): the next question asks. */
