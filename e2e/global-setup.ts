@@ -94,6 +94,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       port: 0,
       sandboxPort: 0,
       mountPlugins: E2E_MODE === 'smoke',
+      what: 'an e2e run',
       log: (line: string) => console.log(`e2e: ${line}`),
     });
     stop = store.stop;
