@@ -132,6 +132,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         (store.sandbox ? `, sandbox at ${store.sandbox.url}` : ', no sandbox') +
         ` (booted in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );
+    for (const line of [store.wordpress.notice, store.woocommerce?.notice]) {
+      if (line) {
+        console.log(`e2e: ${line}`);
+      }
+    }
   }
 
   if (!info.hasWooCommerce) {

@@ -150,15 +150,7 @@ async function startLockedStore({ name, runtime, reset, port, sandboxPort, host,
   // An existing site keeps its WordPress (--reset to change it); a new one gets findWordPress()'s.
   const existing = installedWordPressVersion(dirs.siteDir);
   const wordpress = existing ? { version: existing, source: `existing site in ${dirs.siteDir}` } : await findWordPress();
-  if (wordpress.notice) {
-    log(wordpress.notice);
-  }
   const woocommerce = await findWooCommerce({ wordpressVersion: wordpress.version });
-  for (const line of [woocommerce.notice, woocommerce.note]) {
-    if (line) {
-      log(line);
-    }
-  }
 
   const wpPort = await freePort(port);
   const sbPort = await freePort(sandboxPort, 50, [wpPort]);

@@ -78,15 +78,17 @@ function unreachable(url, error, timeoutMs) {
   const code = error?.cause?.code ?? error?.code;
   let why;
   if (error?.name === 'TimeoutError' || error?.name === 'AbortError' || /timed? ?out/i.test(String(error?.message))) {
-    why = `no answer within ${timeoutMs / 1000} s`;
+    why = `did not answer within ${timeoutMs / 1000} s`;
   } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    why = `its name does not resolve (${code}: no network?)`;
+    why = `does not resolve (${code}: no network?)`;
+  } else if (code === 'ECONNREFUSED') {
+    why = 'refused the connection';
   } else if (code) {
-    why = `${code}`;
+    why = `failed (${code})`;
   } else {
-    why = error?.cause?.message || error?.message || String(error);
+    why = `failed (${error?.cause?.message || error?.message || String(error)})`;
   }
-  return new UnreachableError(`${host(url)} is not reachable (${why})`);
+  return new UnreachableError(`${host(url)} ${why}`);
 }
 
 /**

@@ -198,16 +198,13 @@ describe('failures: said plainly, nothing half-downloaded kept', () => {
       assert.match(wordpress.source, /^@wp-playground\/wordpress-builds/);
       assert.match(
         wordpress.notice,
-        /^wordpress\.org is not reachable \(127\.0\.0\.1:\d+ is not reachable \(no answer within 0\.4 s\)\): WordPress \S+, the \S+ build from the npm package @wp-playground\/wordpress-builds, instead\. For the newest from wordpress\.org run npm start online, or put a WordPress at .*wordpress\/<version>\/ \(or set WORDPRESS_DIR\)\.$/,
+        /^wordpress\.org is not reachable \(127\.0\.0\.1:\d+ did not answer within 0\.4 s\): WordPress \S+, the \S+ build from the npm package @wp-playground\/wordpress-builds, instead\. For the newest from wordpress\.org run npm start online, or put a WordPress at .*wordpress\/<version>\/ \(or set WORDPRESS_DIR\)\.$/,
       );
       assert.ok(!wordpress.notice.includes('\n'), 'one line');
       const woocommerce = await findWooCommerce({ wordpressVersion: '7.1', ...woocommerceOptions });
       assert.equal(woocommerce.found, false);
       assert.match(woocommerce.message, /WITHOUT WooCommerce/);
-      assert.match(
-        woocommerce.message,
-        /wordpress\.org is not reachable \(127\.0\.0\.1:\d+ is not reachable \(no answer within 0\.4 s\)\): run npm start online/,
-      );
+      assert.match(woocommerce.message, /wordpress\.org is not reachable \(127\.0\.0\.1:\d+ did not answer within 0\.4 s\): run npm start online/);
     } finally {
       fake.fault('/api/core/version-check/1.7/', null);
       fake.fault('/api/plugins/info/1.2/', null);
@@ -221,7 +218,7 @@ describe('failures: said plainly, nothing half-downloaded kept', () => {
     fake.fault('/downloads/release/wordpress-7.1.zip', 'stall');
     try {
       const wordpress = await findWordPress(wordpressOptions);
-      assert.match(wordpress.notice, /^wordpress\.org is not reachable \(127\.0\.0\.1:\d+ is not reachable \(no answer within 0\.4 s\)\)/);
+      assert.match(wordpress.notice, /^wordpress\.org is not reachable \(127\.0\.0\.1:\d+ did not answer within 0\.4 s\)/);
     } finally {
       fake.fault('/downloads/release/wordpress-7.1.zip', null);
     }
@@ -233,7 +230,7 @@ describe('failures: said plainly, nothing half-downloaded kept', () => {
     const env = { CARD2CRYPTO_WPORG_API_URL: `http://127.0.0.1:${port}`, CARD2CRYPTO_WPORG_DOWNLOADS_URL: `http://127.0.0.1:${port}` };
     const cache = await mkdtemp(join(root, 'cache-'));
     const wordpress = await findWordPress({ env, cacheDir: join(cache, 'wordpress'), progress: () => {} });
-    assert.match(wordpress.notice, new RegExp(`^wordpress\\.org is not reachable \\(127\\.0\\.0\\.1:${port} is not reachable \\(ECONNREFUSED\\)\\)`));
+    assert.match(wordpress.notice, new RegExp(`^wordpress\\.org is not reachable \\(127\\.0\\.0\\.1:${port} refused the connection\\)`));
     const woocommerce = await findWooCommerce({ wordpressVersion: wordpress.version, env, cacheDir: join(cache, 'woocommerce'), progress: () => {} });
     assert.match(woocommerce.message, /^WooCommerce not found: the store starts WITHOUT WooCommerce/);
     assert.ok(woocommerce.message.includes(join(cache, 'woocommerce', '<version>')), woocommerce.message);
