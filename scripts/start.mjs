@@ -10,6 +10,7 @@
 import { parseArgs } from 'node:util';
 import { relative } from 'node:path';
 import { ROOT } from './lib/paths.mjs';
+import { oldNodeLine } from './lib/node-version.mjs';
 import { chooseRuntime } from './lib/runtime.mjs';
 import { startStore } from './lib/store.mjs';
 
@@ -62,6 +63,10 @@ function parse() {
   }
 }
 
+const oldNode = oldNodeLine();
+if (oldNode) {
+  console.error(oldNode);
+}
 const options = parse();
 if (options.help) {
   console.log(USAGE);

@@ -105,10 +105,10 @@ describe('the runtime npm start takes', () => {
       const chosen = await start([], { CARD2CRYPTO_RUNTIME: '' });
       assert.match(
         chosen.out,
-        native ? /^Starting the card2crypto local store on the native runtime/ : /^Starting the card2crypto local store on WordPress Playground/,
+        native ? /^Starting the card2crypto local store on the native runtime/m : /^Starting the card2crypto local store on WordPress Playground/m,
       );
       const playground = await start([], { CARD2CRYPTO_RUNTIME: 'playground' });
-      assert.match(playground.out, /^Starting the card2crypto local store on WordPress Playground/);
+      assert.match(playground.out, /^Starting the card2crypto local store on WordPress Playground/m);
     } finally {
       for (const child of held) {
         child.kill('SIGKILL');
