@@ -2,17 +2,17 @@
 // findWordPress and findWooCommerce), against a local fake of wordpress.org
 // (scripts/lib/fake-wporg.mjs) serving the real endpoints' shapes from
 // 127.0.0.1: what a user sees, what the cache holds after, and that nothing
-// half-downloaded stays. Small release folders made here; one run with the
-// real releases of the cache at the end.
+// half-downloaded stays. Small release folders made here; the real releases
+// are downloaded and booted by first-start.test.mjs.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startFakeWordPressOrg } from '../lib/fake-wporg.mjs';
 import { findWordPress, installedWordPressVersion } from '../lib/find-wordpress.mjs';
-import { findWooCommerce, pluginHeaders } from '../lib/find-woocommerce.mjs';
+import { findWooCommerce } from '../lib/find-woocommerce.mjs';
 import { freePort } from '../lib/ports.mjs';
 import { clearStaleDownloads, pluginChecksumProblems } from '../lib/wporg.mjs';
 
@@ -278,37 +278,4 @@ describe('the cache stays whole', () => {
     files['b.php'] = { md5: '0'.repeat(32) };
     assert.deepEqual(await pluginChecksumProblems(dir, files), ['gone.php: missing', 'b.php: md5 does not match']);
   });
-});
-
-// The real releases, as a user downloads them: only where the cache has them (CI's does).
-const realCache = process.env.CARD2CRYPTO_REAL_CACHE ?? join(homedir(), '.cache', 'card2crypto');
-const realPair = { wordpress: join(realCache, 'wordpress', '7.1'), woocommerce: join(realCache, 'woocommerce', '11.0.1') };
-const haveRealPair = existsSync(join(realPair.wordpress, 'wp-includes', 'version.php')) && existsSync(join(realPair.woocommerce, 'woocommerce.php'));
-
-describe('the real releases', () => {
-  test(
-    'WordPress 7.1 and WooCommerce 11.0.1 served as wordpress.org does: downloaded, verified, identical to what was served',
-    { skip: !haveRealPair && `the real releases are not in ${realCache}`, timeout: 180_000 },
-    async () => {
-      const real = await startFakeWordPressOrg({
-        wordpress: [{ version: '7.1', dir: realPair.wordpress }],
-        woocommerce: [{ version: '11.0.1', dir: realPair.woocommerce }],
-      });
-      try {
-        const cache = await mkdtemp(join(root, 'real-'));
-        const env = real.env();
-        const wordpress = await findWordPress({ env, cacheDir: join(cache, 'wordpress'), progress: () => {} });
-        assert.deepEqual([wordpress.version, wordpress.source], ['7.1', 'wordpress.org, verified']);
-        const woocommerce = await findWooCommerce({ wordpressVersion: '7.1', env, cacheDir: join(cache, 'woocommerce'), progress: () => {} });
-        assert.deepEqual([woocommerce.version, woocommerce.source], ['11.0.1', 'wordpress.org, verified']);
-        assert.equal(pluginHeaders(join(woocommerce.dir, 'woocommerce.php'))['Requires at least'], '6.9');
-        for (const file of ['wp-includes/version.php', 'wp-admin/admin.php', 'wp-includes/js/dist/blocks.min.js']) {
-          assert.ok((await readFile(join(wordpress.dir, file))).equals(await readFile(join(realPair.wordpress, file))), file);
-        }
-        assert.deepEqual(cacheEntries(cache).sort(), ['woocommerce/11.0.1', 'wordpress/7.1']);
-      } finally {
-        await real.stop();
-      }
-    },
-  );
 });
