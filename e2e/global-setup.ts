@@ -94,6 +94,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       port: 0,
       sandboxPort: 0,
       mountPlugins: E2E_MODE === 'smoke',
+      what: 'an e2e run',
       log: (line: string) => console.log(`e2e: ${line}`),
     });
     stop = store.stop;
@@ -131,6 +132,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         (store.sandbox ? `, sandbox at ${store.sandbox.url}` : ', no sandbox') +
         ` (booted in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );
+    for (const line of [store.wordpress.notice, store.woocommerce?.notice]) {
+      if (line) {
+        console.log(`e2e: ${line}`);
+      }
+    }
   }
 
   if (!info.hasWooCommerce) {

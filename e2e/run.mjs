@@ -15,6 +15,10 @@
 // Without the native runtime: the whole suite on Playground, one run, with a loud banner.
 // A pair that is not on the machine is skipped with a loud banner.
 //
+// WordPress and WooCommerce come from the cache, else from wordpress.org
+// (downloaded, verified and cached before the runs), else, offline, as a
+// line says (scripts/lib/find-wordpress.mjs, find-woocommerce.mjs).
+//
 // The newest runs must prove what the plugins claim ("Tested up to" in readme.txt, "WC tested up
 // to" in the checkout's header): when the newest pair on the machine is older, or lacks
 // WooCommerce, a banner says so before the runs and the summary repeats it.
@@ -71,6 +75,12 @@ async function pairFor(env) {
   try {
     const wordpress = await findWordPress({ env });
     const woocommerce = await findWooCommerce({ wordpressVersion: wordpress.version, env });
+    // Offline, or an older WooCommerce than the newest: one line each, said before the runs.
+    for (const line of [wordpress.notice, woocommerce.notice, woocommerce.note]) {
+      if (line) {
+        console.log(`e2e: ${line}`);
+      }
+    }
     return { wordpress, woocommerce };
   } catch (error) {
     return { error: error.message };

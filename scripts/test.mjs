@@ -5,6 +5,7 @@
 // everything that is wrong), but fails the run. What failed is printed again
 // at the very end, so that the tail of a long CI log names it with its error.
 import { spawn } from 'node:child_process';
+import { oldNodeLine } from './lib/node-version.mjs';
 import { ROOT } from './lib/paths.mjs';
 
 // The unit tests one workspace at a time (what `npm run test:unit` runs), so
@@ -46,6 +47,10 @@ function failureReports(text) {
 const duration = (seconds) => (seconds < 120 ? `${seconds.toFixed(0)} s` : `${(seconds / 60).toFixed(1)} min`);
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const oldNode = oldNodeLine();
+if (oldNode) {
+  console.log(oldNode);
+}
 const results = [];
 for (const [name, args] of STAGES) {
   console.log(`\n##### ${name}: npm ${args.join(' ')}\n`);

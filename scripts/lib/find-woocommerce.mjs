@@ -1,17 +1,22 @@
 // Find a WooCommerce plugin directory for a harness site.
 //
-// WooCommerce is on no package registry and the harness downloads nothing:
-// it takes WOOCOMMERCE_DIR, else the cache (~/.cache/card2crypto/woocommerce/
-// <version>/, several versions side by side, WC_VERSION choosing; a plugin
-// folder directly at ~/.cache/card2crypto/woocommerce/ counts too), choosing
-// the newest whose "Requires at least" fits the site's WordPress. Without one
-// the store runs without WooCommerce (and without the checkout); callers
-// print `message`.
+// WOOCOMMERCE_DIR, else the cache (~/.cache/card2crypto/woocommerce/<version>/,
+// several versions side by side, WC_VERSION choosing; a plugin folder
+// directly at ~/.cache/card2crypto/woocommerce/ counts too), choosing the
+// newest whose "Requires at least" fits the site's WordPress; else
+// wordpress.org (the newest WooCommerce that fits, or WC_VERSION's;
+// downloaded, verified file by file and kept in the cache, see wporg.mjs).
+// WC_VERSION=latest asks wordpress.org first. Without one the store runs
+// without WooCommerce (and without the checkout); callers print `message`.
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { compareWordPressVersions, versionMatches } from './find-wordpress.mjs';
 import { WOOCOMMERCE_CACHE_DIR } from './paths.mjs';
+import { UnreachableError, downloadWooCommerce, isOffline, progressPrinter, wooCommerceInformation } from './wporg.mjs';
+
+/** Older WooCommerce lines tried (a download each) when the newest needs a newer WordPress. */
+const OLDER_LINES_TRIED = 3;
 
 /** Plugin header fields of a main plugin file ("Version", "Requires at least", ...). */
 export function pluginHeaders(file) {
@@ -48,6 +53,10 @@ export async function listCachedWooCommerce(cacheDir = WOOCOMMERCE_CACHE_DIR) {
     found.push(describe(cacheDir, 'cache'));
   }
   for (const name of await readdir(cacheDir, { withFileTypes: true })) {
+    // .partial-* is a download under way (wporg.mjs), never a plugin to use.
+    if (name.name.startsWith('.')) {
+      continue;
+    }
     const dir = join(cacheDir, name.name);
     if ((name.isDirectory() || name.isSymbolicLink()) && existsSync(join(dir, 'woocommerce.php'))) {
       found.push(describe(dir, 'cache'));
@@ -65,10 +74,75 @@ export function notFoundMessage(cacheDir = WOOCOMMERCE_CACHE_DIR) {
 }
 
 /**
- * @param {{ wordpressVersion?: string, env?: NodeJS.ProcessEnv, cacheDir?: string }} [options]
- * @return {Promise<{found: true, dir: string, source: string, version: string, requiresWordPress: string|null} | {found: false, message: string}>}
+ * The newest WooCommerce on wordpress.org that runs on `wordpressVersion`
+ * (among `wanted`'s when set): the newest release when its "Requires at
+ * least" (from the plugin information API) fits; otherwise the newest of
+ * each older line, one download each, their headers read, up to
+ * OLDER_LINES_TRIED lines. A cached version is used rather than downloaded.
  */
-export async function findWooCommerce({ wordpressVersion, env = process.env, cacheDir = WOOCOMMERCE_CACHE_DIR } = {}) {
+async function fromWordPressOrg({ wordpressVersion, wanted, cached, cacheDir, env, progress }) {
+  const info = await wooCommerceInformation({ env });
+  const candidates = wanted ? info.versions.filter((v) => versionMatches(v, wanted)) : info.versions;
+  if (!candidates.length) {
+    return {
+      found: false,
+      message: `WC_VERSION=${wanted}: wordpress.org has no such WooCommerce (its newest: ${info.versions.slice(0, 5).join(', ')}): the store starts WITHOUT WooCommerce and without the checkout.`,
+    };
+  }
+  const line = (v) => v.split('.').slice(0, 2).join('.');
+  const tried = [];
+  const get = async (version) => {
+    const have = cached.find((entry) => entry.version === version);
+    if (have) {
+      return have;
+    }
+    const downloaded = await downloadWooCommerce({ version, cacheDir, env, progress });
+    return { ...describe(downloaded.dir, downloaded.source) };
+  };
+  const [first, ...rest] = candidates;
+  if (first === info.newest && info.requires && !woocommerceFits({ requiresWordPress: info.requires }, wordpressVersion)) {
+    tried.push(`${first} needs WordPress ${info.requires}`);
+  } else {
+    const found = await get(first);
+    if (woocommerceFits(found, wordpressVersion)) {
+      return found;
+    }
+    tried.push(`${first} needs WordPress ${found.requiresWordPress}`);
+  }
+  // The newest of each older line (a line's patches share its requirement).
+  const lines = [];
+  for (const version of rest) {
+    if (line(version) !== line(first) && !lines.some((v) => line(v) === line(version))) {
+      lines.push(version);
+    }
+  }
+  for (const version of lines.slice(0, OLDER_LINES_TRIED)) {
+    const found = await get(version);
+    if (woocommerceFits(found, wordpressVersion)) {
+      return { ...found, note: `WooCommerce ${tried.join(', ')}; this site runs WordPress ${wordpressVersion}, so ${found.version}` };
+    }
+    tried.push(`${version} needs WordPress ${found.requiresWordPress}`);
+  }
+  return {
+    found: false,
+    message: [
+      `No WooCommerce on wordpress.org runs on WordPress ${wordpressVersion} among the ones tried (${tried.join(', ')}): the store starts WITHOUT WooCommerce and without the checkout.`,
+      `  Start with a newer WordPress (npm start -- --reset, WP_VERSION=latest), or name an older WooCommerce: WC_VERSION=<x.y> npm start`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * @param {{ wordpressVersion?: string, env?: NodeJS.ProcessEnv, cacheDir?: string, online?: boolean, progress?: Function }} [options]
+ * @return {Promise<{found: true, dir: string, source: string, version: string, requiresWordPress: string|null, note?: string} | {found: false, message: string}>}
+ */
+export async function findWooCommerce({
+  wordpressVersion,
+  env = process.env,
+  cacheDir = WOOCOMMERCE_CACHE_DIR,
+  online = !isOffline(env),
+  progress = progressPrinter(),
+} = {}) {
   if (env.WOOCOMMERCE_DIR) {
     const dir = resolve(env.WOOCOMMERCE_DIR);
     if (!existsSync(join(dir, 'woocommerce.php'))) {
@@ -84,21 +158,49 @@ export async function findWooCommerce({ wordpressVersion, env = process.env, cac
     return found;
   }
   const cached = await listCachedWooCommerce(cacheDir);
-  if (!cached.length) {
-    return { found: false, message: notFoundMessage(cacheDir) };
-  }
-  const wanted = env.WC_VERSION;
+  const asked = env.WC_VERSION?.trim() || '';
+  const latest = asked === 'latest';
+  const wanted = latest ? '' : asked;
+  let cacheMessage;
   const candidates = wanted ? cached.filter((entry) => versionMatches(entry.version, wanted)) : cached;
-  if (!candidates.length) {
-    return {
-      found: false,
-      message: `WC_VERSION=${wanted}: no such WooCommerce in ${cacheDir} (${cached.map((e) => e.version).join(', ')}).\n${notFoundMessage(cacheDir)}`,
-    };
+  if (!cached.length) {
+    cacheMessage = notFoundMessage(cacheDir);
+  } else if (!candidates.length) {
+    cacheMessage = `WC_VERSION=${wanted}: no such WooCommerce in ${cacheDir} (${cached.map((e) => e.version).join(', ')}).\n${notFoundMessage(cacheDir)}`;
+  } else {
+    const fitting = candidates.find((entry) => woocommerceFits(entry, wordpressVersion));
+    if (fitting && !latest) {
+      return fitting;
+    }
+    if (!fitting) {
+      const list = candidates.map((e) => `${e.version} needs WordPress ${e.requiresWordPress}`).join(', ');
+      cacheMessage = `No WooCommerce in ${cacheDir} runs on WordPress ${wordpressVersion} (${list}): starting without it.`;
+    }
   }
-  const fitting = candidates.find((entry) => woocommerceFits(entry, wordpressVersion));
-  if (!fitting) {
-    const list = candidates.map((e) => `${e.version} needs WordPress ${e.requiresWordPress}`).join(', ');
-    return { found: false, message: `No WooCommerce in ${cacheDir} runs on WordPress ${wordpressVersion} (${list}): starting without it.` };
+
+  // The cache does not have what is asked: wordpress.org, unless offline.
+  let reason = 'offline on purpose (--offline or CARD2CRYPTO_OFFLINE=1)';
+  if (online) {
+    try {
+      return await fromWordPressOrg({ wordpressVersion, wanted, cached, cacheDir, env, progress });
+    } catch (error) {
+      if (!(error instanceof UnreachableError)) {
+        throw error;
+      }
+      reason = `wordpress.org is not reachable (${error.message})`;
+    }
   }
-  return fitting;
+  const fitting = latest && candidates.find((entry) => woocommerceFits(entry, wordpressVersion));
+  if (fitting) {
+    return { ...fitting, notice: `${reason}: WooCommerce ${fitting.version} from the cache, perhaps not the newest. Run npm start online for the newest.` };
+  }
+  const [headline, ...remedy] = cacheMessage.split('\n');
+  return {
+    found: false,
+    message: [
+      headline,
+      `  ${reason}: run npm start online${reason.startsWith('offline') ? ' without --offline' : ''} and it downloads WooCommerce from wordpress.org;`,
+      ...remedy,
+    ].join('\n'),
+  };
 }

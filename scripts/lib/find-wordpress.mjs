@@ -2,15 +2,20 @@
 //
 // Order: an existing site directory is reused as is; else WORDPRESS_DIR; else
 // the cache (~/.cache/card2crypto/wordpress/<version>/, several versions side
-// by side, WP_VERSION choosing); else the newest build shipped in
+// by side, WP_VERSION choosing); else wordpress.org (the newest stable
+// release, or WP_VERSION's; downloaded, verified and kept in the cache, see
+// wporg.mjs); else, offline, the newest build shipped in
 // @wp-playground/wordpress-builds (its zip has the PHP, its public/ folder the
-// static files; both together make a full install). Nothing is downloaded.
+// static files; both together make a full install), with one line saying
+// what was not reachable and what fixes it. WP_VERSION=latest asks
+// wordpress.org for its newest even when the cache has a WordPress.
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { WORDPRESS_CACHE_DIR } from './paths.mjs';
 import { extractZip, readZipEntry } from './unzip.mjs';
+import { UnreachableError, downloadWordPress, isOffline, progressPrinter, resolveWordPressRelease } from './wporg.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -109,6 +114,10 @@ export async function listCachedWordPress(cacheDir = WORDPRESS_CACHE_DIR) {
   }
   const found = [];
   for (const name of await readdir(cacheDir)) {
+    // .partial-* is a download under way (wporg.mjs), never a WordPress to use.
+    if (name.startsWith('.')) {
+      continue;
+    }
     const version = installedWordPressVersion(join(cacheDir, name));
     if (version) {
       found.push({ dir: join(cacheDir, name), version });
@@ -122,14 +131,24 @@ export function versionMatches(version, wanted) {
   return version === wanted || version.startsWith(`${wanted}.`) || version.split('-')[0] === wanted;
 }
 
+/** Why the network was not used, and what fixes it, in one line (`fallback` names what is used instead). */
+function offlineNotice({ reason, fallback, cacheDir }) {
+  return `${reason}: ${fallback}. For the newest from wordpress.org run npm start online${reason.startsWith('offline') ? ' without --offline' : ''}, or put a WordPress at ${join(cacheDir, '<version>')}/ (or set WORDPRESS_DIR).`;
+}
+
+const OFFLINE_REASON = 'offline on purpose (--offline or CARD2CRYPTO_OFFLINE=1)';
+
 /**
  * Where a new site's WordPress comes from, in order: WORDPRESS_DIR; the
  * cache (`~/.cache/card2crypto/wordpress/<version>/`, WP_VERSION choosing one,
- * else the newest); the newest build in @wp-playground/wordpress-builds.
- * Nothing is downloaded.
- * @return {Promise<{version: string, source: string, dir?: string, build?: object}>}
+ * else the newest); wordpress.org (downloaded, verified, cached); the newest
+ * build in @wp-playground/wordpress-builds. WP_VERSION=latest asks
+ * wordpress.org first. `notice`, when set, is the one line to print: what
+ * was not reachable and what fixes it.
+ * @param {{ env?: NodeJS.ProcessEnv, cacheDir?: string, online?: boolean, progress?: Function }} [options]
+ * @return {Promise<{version: string, source: string, dir?: string, build?: object, notice?: string}>}
  */
-export async function findWordPress({ env = process.env, cacheDir = WORDPRESS_CACHE_DIR } = {}) {
+export async function findWordPress({ env = process.env, cacheDir = WORDPRESS_CACHE_DIR, online = !isOffline(env), progress = progressPrinter() } = {}) {
   if (env.WORDPRESS_DIR) {
     const dir = resolve(env.WORDPRESS_DIR);
     const version = installedWordPressVersion(dir);
@@ -139,32 +158,65 @@ export async function findWordPress({ env = process.env, cacheDir = WORDPRESS_CA
     return { version, dir, source: 'WORDPRESS_DIR' };
   }
   const cached = await listCachedWordPress(cacheDir);
-  const wanted = env.WP_VERSION;
-  if (wanted && wanted !== 'latest') {
+  const wanted = env.WP_VERSION?.trim() || '';
+  const latest = wanted === 'latest';
+  if (wanted && !latest) {
     const match = cached.find((entry) => versionMatches(entry.version, wanted));
     if (match) {
-      return { ...match, source: `cache` };
+      return { ...match, source: 'cache' };
     }
-    const builds = await listNpmWordPressBuilds();
-    const build = builds.find((entry) => versionMatches(entry.version, wanted));
-    if (build) {
-      return { version: build.version, build, source: `@wp-playground/wordpress-builds (${build.label} build)` };
+  } else if (!latest && cached.length) {
+    return { ...cached[0], source: 'cache' };
+  }
+
+  // The cache does not have what is asked: wordpress.org, unless offline.
+  let reason = OFFLINE_REASON;
+  if (online) {
+    try {
+      const version = await resolveWordPressRelease({ wanted, env });
+      const have = cached.find((entry) => entry.version === version);
+      if (have) {
+        return { ...have, source: 'cache (the newest on wordpress.org)' };
+      }
+      return await downloadWordPress({ version, cacheDir, env, progress });
+    } catch (error) {
+      if (!(error instanceof UnreachableError)) {
+        throw new Error(`${error.message}. The cache (${cacheDir}) has ${cached.map((e) => e.version).join(', ') || 'no WordPress'}.`);
+      }
+      reason = `wordpress.org is not reachable (${error.message})`;
     }
+  }
+
+  if (latest && cached.length) {
+    return {
+      ...cached[0],
+      source: 'cache',
+      notice: offlineNotice({ reason, fallback: `WordPress ${cached[0].version} from the cache, perhaps not the newest`, cacheDir }),
+    };
+  }
+  const builds = await listNpmWordPressBuilds();
+  const build = wanted && !latest ? builds.find((entry) => versionMatches(entry.version, wanted)) : builds[0];
+  if (build) {
+    return {
+      version: build.version,
+      build,
+      source: `@wp-playground/wordpress-builds (${build.label} build)`,
+      notice: offlineNotice({
+        reason,
+        fallback: `WordPress ${build.version}, the ${build.label} build from the npm package @wp-playground/wordpress-builds, instead`,
+        cacheDir,
+      }),
+    };
+  }
+  if (wanted && !latest) {
     throw new Error(
-      `WP_VERSION=${wanted}: no such WordPress in ${cacheDir} (${cached.map((e) => e.version).join(', ') || 'empty'}) or in @wp-playground/wordpress-builds. ` +
+      `WP_VERSION=${wanted}: no such WordPress in ${cacheDir} (${cached.map((e) => e.version).join(', ') || 'empty'}) or in @wp-playground/wordpress-builds, and ${reason}. ` +
         `Put a WordPress ${wanted} directory at ${join(cacheDir, wanted)}.`,
     );
   }
-  if (cached.length) {
-    return { ...cached[0], source: 'cache' };
-  }
-  const [newest] = await listNpmWordPressBuilds();
-  if (!newest) {
-    throw new Error(
-      `No WordPress found: set WORDPRESS_DIR, put one at ${join(cacheDir, '<version>')}, or run npm install (for @wp-playground/wordpress-builds).`,
-    );
-  }
-  return { version: newest.version, build: newest, source: `@wp-playground/wordpress-builds (${newest.label} build)` };
+  throw new Error(
+    `No WordPress found and ${reason}: set WORDPRESS_DIR, put one at ${join(cacheDir, '<version>')}, or run npm install (for @wp-playground/wordpress-builds).`,
+  );
 }
 
 /** Lays the WordPress found by findWordPress() out into an empty `siteDir`. */
@@ -178,15 +230,16 @@ export async function layOutWordPress(found, siteDir) {
 
 /**
  * Prepare `siteDir` for Playground and tell its CLI how to boot it: an
- * existing site is reused as is; otherwise findWordPress()'s WordPress is laid out.
+ * existing site is reused as is; otherwise `found` (findWordPress()'s answer,
+ * looked up here when not given) is laid out.
  * @return {Promise<{installMode: string, version: string, source: string}>}
  */
-export async function resolveWordPress({ siteDir, env = process.env }) {
+export async function resolveWordPress({ siteDir, env = process.env, found: given = null }) {
   const existing = installedWordPressVersion(siteDir);
   if (existing) {
     return { installMode: 'install-from-existing-files-if-needed', version: existing, source: `existing site in ${siteDir}` };
   }
-  const found = await findWordPress({ env });
+  const found = given?.dir || given?.build ? given : await findWordPress({ env });
   await layOutWordPress(found, siteDir);
   return { installMode: 'install-from-existing-files', version: found.version, source: found.source };
 }

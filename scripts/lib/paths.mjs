@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Local state (sites, sandbox data); gitignored. */
-export const STATE_DIR = join(ROOT, '.card2crypto');
+/** Local state (sites, sandbox data); gitignored. CARD2CRYPTO_STATE_DIR moves it (the harness's own tests). */
+export const STATE_DIR = process.env.CARD2CRYPTO_STATE_DIR ? resolve(process.env.CARD2CRYPTO_STATE_DIR) : join(ROOT, '.card2crypto');
 
 /** Caches shared by every checkout on this machine (WooCommerce, WordPress). */
 export const CACHE_DIR = process.env.CARD2CRYPTO_CACHE_DIR

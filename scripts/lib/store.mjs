@@ -13,6 +13,7 @@ import { PLUGINS, STATE_DIR } from './paths.mjs';
 import { startPlayground } from './playground.mjs';
 import { freePort } from './ports.mjs';
 import { startSandbox } from './sandbox.mjs';
+import { lockSite } from './site-lock.mjs';
 import { ADMIN, CALLBACK_ROUTE, PHP_VERSION, SCRIPTS_PLAYGROUND_DIR, THEME_SLUG, partnerCredentials, readSeedResult, writeSeed } from './seed.mjs';
 
 /**
@@ -42,8 +43,8 @@ function pluginSources({ woocommerce, mountPlugins, log }) {
   return sources;
 }
 
-async function startPlaygroundSite({ dirs, port, host, woocommerce, mountPlugins, blueprint, log }) {
-  const wordpress = await resolveWordPress({ siteDir: dirs.siteDir });
+async function startPlaygroundSite({ dirs, port, host, woocommerce, mountPlugins, blueprint, wordpress: found, log }) {
+  const wordpress = await resolveWordPress({ siteDir: dirs.siteDir, found });
   const mounts = [
     [join(SCRIPTS_PLAYGROUND_DIR, 'theme', THEME_SLUG), `/wordpress/wp-content/themes/${THEME_SLUG}`],
     [SCRIPTS_PLAYGROUND_DIR, '/card2crypto-scripts'],
@@ -116,10 +117,32 @@ async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpr
  * @param {number}                 [options.sandboxPort] preferred sandbox port
  * @param {string}                 [options.host]        the interface WordPress and the sandbox listen on (127.0.0.1)
  * @param {boolean}                options.mountPlugins  mount plugins/checkout and plugins/widget from source and activate them
+ * @param {string}                 [options.what]        who runs it, for a second run's message ("npm start")
  * @param {(line: string) => void} [options.log]
  */
-export async function startStore({ name, runtime, reset = false, port = 9400, sandboxPort = 9450, host = '127.0.0.1', mountPlugins, log = console.log }) {
+export async function startStore({
+  name,
+  runtime,
+  reset = false,
+  port = 9400,
+  sandboxPort = 9450,
+  host = '127.0.0.1',
+  mountPlugins,
+  what = 'a harness run',
+  log = console.log,
+}) {
   const dirs = siteDirs(name, runtime);
+  // One run per site folder: a second one is told where the first one is (site-lock.mjs).
+  const lock = await lockSite(dirs.stateDir, { what, log });
+  try {
+    return await startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock });
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock }) {
   if (reset && existsSync(dirs.stateDir)) {
     log(`Resetting ${dirs.stateDir}`);
     await rm(dirs.stateDir, { recursive: true, force: true });
@@ -132,6 +155,7 @@ export async function startStore({ name, runtime, reset = false, port = 9400, sa
   const wpPort = await freePort(port);
   const sbPort = await freePort(sandboxPort, 50, [wpPort]);
   const storeUrl = `http://127.0.0.1:${wpPort}`;
+  await lock.update({ storeUrl });
   const partner = { ...(await partnerCredentials(dirs.harnessDir)), callbackUrl: `${storeUrl}${CALLBACK_ROUTE}` };
 
   const stoppers = [];
@@ -180,12 +204,13 @@ export async function startStore({ name, runtime, reset = false, port = 9400, sa
       admin: ADMIN,
       sandbox: sandbox ? { url: sandbox.url, dashboardUrl: sandbox.dashboardUrl, urls: sandbox.urls, pid: sandbox.pid } : null,
       partner: { token: partner.token, callbackUrl: partner.callbackUrl },
-      wordpress: { version: seed.wordpressVersion, source: server.source ?? wordpress.source },
+      wordpress: { version: seed.wordpressVersion, source: server.source ?? wordpress.source, notice: wordpress.notice ?? null },
       woocommerce: woocommerce.found
         ? {
             version: seed.woocommerceVersion || woocommerce.version,
             dir: woocommerce.dir,
             source: woocommerce.source,
+            notice: woocommerce.notice ?? woocommerce.note ?? null,
             hpos: seed.hpos,
             pages: seed.pages,
             products: seed.products,
@@ -198,6 +223,7 @@ export async function startStore({ name, runtime, reset = false, port = 9400, sa
       dirs,
     };
     await writeFile(join(dirs.stateDir, 'running.json'), JSON.stringify({ ...info, seed: undefined }, null, 2));
+    await lock.update({ storeUrl, pids: info.pids });
     // Resolves with the name of the first child that exits on its own.
     const unexpectedExit = new Promise((resolveExit) => {
       for (const [childName, child] of Object.entries(server.children)) {
@@ -213,6 +239,7 @@ export async function startStore({ name, runtime, reset = false, port = 9400, sa
       stop: async () => {
         await stopAll();
         await rm(join(dirs.stateDir, 'running.json'), { force: true });
+        await lock.release();
       },
     };
   } catch (error) {

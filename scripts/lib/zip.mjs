@@ -35,10 +35,11 @@ function dosDateTime(date) {
 /**
  * Build a zip archive in memory.
  * @param {Array<{name: string, data?: Buffer, mtime?: Date, mode?: number}>} entries
- *                                                                                    names use "/" separators; a name ending in "/" is a directory.
+ *                                                                                      names use "/" separators; a name ending in "/" is a directory.
+ * @param {{level?: number}}                                                  [options] deflate level (9, the smallest, unless told; 0 stores)
  * @return {Buffer}
  */
-export function createZip(entries) {
+export function createZip(entries, { level = 9 } = {}) {
   if (entries.length > 0xffff) {
     throw new Error(`Too many zip entries (${entries.length}); ZIP64 is not supported`);
   }
@@ -56,7 +57,7 @@ export function createZip(entries) {
     seen.add(entry.name);
     const isDirectory = entry.name.endsWith('/');
     const data = isDirectory ? Buffer.alloc(0) : (entry.data ?? Buffer.alloc(0));
-    const deflated = data.length > 0 ? deflateRawSync(data, { level: 9 }) : null;
+    const deflated = data.length > 0 && level > 0 ? deflateRawSync(data, { level }) : null;
     // Store when deflating does not help (already compressed images, tiny files).
     const method = deflated && deflated.length < data.length ? 8 : 0;
     const body = method === 8 ? deflated : data;

@@ -1,5 +1,6 @@
 // The runtime choice and the cache layout (wordpress/<version>/,
-// woocommerce/<version>/), decided without booting anything; and the native
+// woocommerce/<version>/), decided without booting anything (offline here:
+// wordpress.org is scripts/test/wporg.test.mjs's); and the native
 // site's wp-config.php. Booting is proven by the PHP WordPress-level tests
 // and the e2e suite.
 import assert from 'node:assert/strict';
@@ -43,7 +44,7 @@ describe('WordPress from the cache', () => {
 
   test('an unknown WP_VERSION names what the cache has and where to put it', async () => {
     await assert.rejects(
-      findWordPress({ env: { WP_VERSION: '5.9' }, cacheDir: join(cache, 'wordpress') }),
+      findWordPress({ env: { WP_VERSION: '5.9' }, cacheDir: join(cache, 'wordpress'), online: false }),
       /WP_VERSION=5\.9.*7\.1, 7\.0\.4, 6\.6\.7.*wordpress\/5\.9/s,
     );
   });
@@ -71,7 +72,7 @@ describe('WooCommerce from the cache', () => {
   });
 
   test("the newest that runs on the site's WordPress", async () => {
-    const pick = (wordpressVersion, env = {}) => findWooCommerce({ wordpressVersion, env, cacheDir: join(cache, 'woocommerce') });
+    const pick = (wordpressVersion, env = {}) => findWooCommerce({ wordpressVersion, env, cacheDir: join(cache, 'woocommerce'), online: false });
     assert.equal((await pick('7.1')).version, '11.0.1');
     assert.equal((await pick('6.8.1')).version, '10.2.0');
     assert.equal((await pick('6.6.7')).version, '9.8.5');
