@@ -180,6 +180,15 @@ test('operation: ids sent, operation_data typed; null optional members dropped, 
   assert.equal(verify(req.text, SECRET).ok, true);
 });
 
+test('operation: an answer whose signed string could stand for another body is refused, as a callback is', async () => {
+  const data = sampleOperationData() as unknown as { operation_info: { from: Record<string, unknown> } };
+  data.operation_info.from.payment_method_info = { card_holder: 'JOHN;x:y' };
+  server.handle((_req, res) => sendSigned(res, { operation_data: data }, SECRET));
+  const refused = await rejection(client().operation({ operationId: 'op-7f3a' }));
+  assert.equal(refused.kind, 'invalid_response');
+  assert.match(refused.field ?? '', /card_holder/);
+});
+
 test('operation: at least one id; an answer about another operation is rejected', async () => {
   const missing = await rejection(client().operation({}));
   assert.equal(missing.kind, 'invalid_request');

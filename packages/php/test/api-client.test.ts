@@ -83,6 +83,13 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string
       return answer(res, 400, '{"error":{"code":"invalid_parameter","field":"timestamp","message":"timestamp outside the allowed window"}}');
     case 'e401':
       return answer(res, 401, 'Wrong signature');
+    case 'ambiguous':
+      // Correctly signed, but a card holder "JOHN;x:y" makes the signed string stand for another body too.
+      return answer(
+        res,
+        200,
+        signedText(OPERATION_TEXT(String(body.operation_id ?? 'op-1')).replace('"payment_method_info":{}', '"payment_method_info":{"card_holder":"JOHN;x:y"}')),
+      );
     case 'e401body':
       return answer(res, 401, 'Wrong signature: signature does not match the body.');
     case 'e403':
@@ -273,6 +280,10 @@ for (const version of TEST_PHP_VERSIONS) {
       const e429 = exceptionOf((await run('e429', [['params']])).results[0]);
       assert.equal(e429.retry_after, 30);
       assert.match(e429.message, /retry after 30 s/);
+      // An operation-info answer gets the callbacks' ambiguity rule: refused, naming the member.
+      const ambiguous = exceptionOf((await run('ambiguous', [['operation', 'op-1']])).results[0]);
+      assert.equal(ambiguous.kind, 'invalid_response');
+      assert.match(ambiguous.field ?? '', /card_holder/);
       // The service's text repeating the status's meaning is said once ("Wrong signature: Wrong signature: …" read badly).
       const said = exceptionOf((await run('e401body', [['params']])).results[0]);
       assert.equal(said.message, 'Partner API params: HTTP 401 Wrong signature: signature does not match the body.');

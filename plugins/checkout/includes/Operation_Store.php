@@ -72,6 +72,7 @@ final class Operation_Store {
   version int(10) unsigned NOT NULL DEFAULT 0,
   mismatch tinyint(1) NOT NULL DEFAULT 0,
   checks int(10) unsigned NOT NULL DEFAULT 0,
+  unsent tinyint(1) NOT NULL DEFAULT 0,
   created_at datetime NOT NULL,
   updated_at datetime NOT NULL,
   PRIMARY KEY  (id),
@@ -185,10 +186,20 @@ CREATE TABLE {$ops} (
 		return array_map( array( self::class, 'typed' ), $rows ?: array() );
 	}
 
-	/** How many attempts the order started since $since (UTC, MySQL format). */
+	/** How many attempts the order started since $since (UTC, MySQL format); one never sent to the buyer (uncount()) does not count. */
 	public static function attempts_started_since( int $order_id, string $since ): int {
 		global $wpdb;
-		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT COUNT(*) FROM %i WHERE order_id = %d AND created_at >= %s', self::attempts_table(), $order_id, $since ) ); // phpcs:ignore WordPress.DB
+		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT COUNT(*) FROM %i WHERE order_id = %d AND created_at >= %s AND unsent = 0', self::attempts_table(), $order_id, $since ) ); // phpcs:ignore WordPress.DB
+	}
+
+	/**
+	 * Whether the attempt was sent to the buyer: an attempt whose rate could
+	 * not be fixed was not (it does not count toward the hourly cap); the
+	 * next time it is sent it counts again.
+	 */
+	public static function mark_sent( array $attempt, bool $sent ): void {
+		global $wpdb;
+		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET unsent = %d WHERE id = %d AND unsent <> %d', self::attempts_table(), $sent ? 0 : 1, (int) $attempt['id'], $sent ? 0 : 1 ) ); // phpcs:ignore WordPress.DB
 	}
 
 	/**
@@ -456,7 +467,10 @@ CREATE TABLE {$ops} (
 	}
 
 	private static function typed( array $row ): array {
-		foreach ( array( 'id', 'order_id', 'expected_amount', 'status_code', 'version', 'mismatch', 'checks' ) as $int ) {
+		foreach ( array( 'id', 'order_id', 'expected_amount', 'status_code', 'version', 'mismatch', 'checks', 'unsent' ) as $int ) {
+			if ( ! isset( $row[ $int ] ) ) {
+				continue; // A column a test's table or an older schema may lack.
+			}
 			$row[ $int ] = (int) $row[ $int ];
 		}
 		return $row;

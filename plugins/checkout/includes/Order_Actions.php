@@ -180,6 +180,17 @@ final class Order_Actions {
 			return;
 		}
 		$order->add_order_note( self::success_note( $operation, $label, $via ) );
+		$current = Config::load()->wallet();
+		if ( '' !== $current && (string) $attempt['expected_wallet'] !== $current ) {
+			$order->add_order_note(
+				sprintf(
+					/* translators: 1: the wallet the payment went to, 2: the store's wallet now */
+					__( 'Card2Crypto: this payment went to %1$s, the wallet the store used when the buyer was sent to pay; the store\'s wallet has since been changed to %2$s. Make sure you still control the earlier wallet.', 'card2crypto-checkout' ),
+					(string) $attempt['expected_wallet'],
+					$current
+				)
+			);
+		}
 	}
 
 	private static function forget_paid_by( \WC_Order $order ): void {

@@ -106,13 +106,14 @@ final class Payments {
 	 * buyer was sent to pay and when the service created the operation
 	 * (its created_at, when known).
 	 */
-	public static function window_start( array $attempt, ?string $operation_created_at = null ): int {
+	public static function window_start( array $attempt, ?string $operation_created_at = null, ?int $now = null ): int {
 		$sent    = (int) strtotime( $attempt['created_at'] . ' UTC' );
 		$created = null !== $operation_created_at && '' !== $operation_created_at
 			// The service writes up to 7 fractional digits, which strtotime() does not read.
 			? (int) strtotime( (string) preg_replace( '/\.\d+/', '', $operation_created_at ) )
 			: 0;
-		return max( $sent, $created );
+		// A created_at in the future (the service's clock, or a forged answer) never lengthens the window: clamped to now.
+		return min( max( $sent, $created ), max( $sent, $now ?? time() ) );
 	}
 
 	/** The order as stored now: an answer just applied, or another request, may have changed it since it was loaded. */
@@ -281,14 +282,47 @@ final class Payments {
 				throw new Service_Refused( Service_Health::buyer_message() );
 			}
 			Log::error( sprintf( 'Order %d: the rate could not be fixed (%s); no payment was started at an unfixed rate and the buyer was asked to try again.', $attempt['order_id'], $e->getMessage() ) );
+			self::unfixed( $attempt );
 			throw new Payment_Refused( self::rate_refused_message() );
 		}
 		// The widget locks what the rate fixed: a rate for another amount would make the buyer pay that amount.
 		if ( (string) $rate['from_amount'] !== (string) (int) $attempt['expected_amount'] || '' === (string) $rate['calculation_id'] ) {
 			Log::error( sprintf( 'Order %d: the service fixed a rate for %s minor units, not the %d the order asks; no payment was started.', $attempt['order_id'], (string) $rate['from_amount'], (int) $attempt['expected_amount'] ) );
+			self::unfixed( $attempt );
 			throw new Payment_Refused( self::rate_refused_message() );
 		}
+		// A rate that has already expired would send the buyer to pay at a rate the service no longer holds (declined 105).
+		if ( ! self::still_valid( (string) $rate['expired_at'], time() ) ) {
+			Log::error( sprintf( 'Order %d: the service fixed a rate that expired at %s, before it could be used; no payment was started.', $attempt['order_id'], (string) $rate['expired_at'] ) );
+			self::unfixed( $attempt );
+			throw new Payment_Refused( self::rate_refused_message() );
+		}
+		// Sent now: it counts toward the cap again (an earlier try may have failed to fix its rate).
+		Operation_Store::mark_sent( $attempt, true );
 		return $rate;
+	}
+
+	/**
+	 * Whether a rate's expired_at (UTC, up to 7 fractional digits, Z) is
+	 * still ahead of $now; a time that cannot be read is not. Pure.
+	 */
+	public static function still_valid( string $expired_at, int $now ): bool {
+		if ( 1 !== preg_match( '/^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d{1,7})?Z$/D', $expired_at, $m ) ) {
+			return false;
+		}
+		$at = strtotime( $m[1] . ' ' . $m[2] . ' UTC' );
+		return false !== $at && $at > $now;
+	}
+
+	/**
+	 * An attempt whose rate could not be fixed was never sent to the buyer:
+	 * it does not count toward the order's hourly cap (Attempt_Policy), so a
+	 * service that cannot fix rates for a while does not lock the buyer out.
+	 */
+	private static function unfixed( array $attempt ): void {
+		if ( Operation_Store::NO_CODE === (int) $attempt['status_code'] ) {
+			Operation_Store::mark_sent( $attempt, false );
+		}
 	}
 
 	/**

@@ -330,6 +330,20 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(second!.mails, 1);
     });
 
+    test('a payment to the wallet the store used before changing it completes the order, with a note saying so', async () => {
+      const other = 'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7';
+      const [step] = await run(
+        orderScenario({ settings: { auto_confirm: 'no', wallet_address: other }, steps: [{ operation: op(6), service: [{ operation_data: op(6) }] }] }),
+      );
+      assert.equal(step!.status, 'processing');
+      assert.ok(
+        pluginNotes(step!).some((n) => n.includes(`went to ${WALLET}`) && n.includes(`changed to ${other}`)),
+        JSON.stringify(step!.new_notes),
+      );
+      const [same] = await run(scenario([{ operation: op(6), service: [{ operation_data: op(6) }] }]));
+      assert.ok(!pluginNotes(same!).some((n) => n.includes('has since been changed')));
+    });
+
     test("the service's answer names another payment (partner_info.operation_id): held, flagged, nothing applied", async () => {
       const [step] = await run(scenario([{ operation: op(6), service: [{ operation_data: op(6, { partnerId: 'wc-8-ffeeddccbbaa998877665544' }) }] }]));
       assert.equal(step!.outcome, 'review');

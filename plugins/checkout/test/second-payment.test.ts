@@ -179,6 +179,15 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(late!.attempts.length, 2);
     });
 
+    test('a created_at in the future never lengthens the payment window: it is counted from now', async () => {
+      const nowMs = Date.now();
+      const [open] = await play([{ attempt: { status: '', status_code: -1, minutes_ago: 1 }, service: [op(1, serviceTime(-30), 'op-1', { card: CARD })] }]);
+      assert.equal(open!.held!.kind, 'open');
+      const after = /start again after (\d\d:\d\d)/.exec(open!.held!.message)?.[1];
+      // Now plus the window (not 30 minutes later still): the minute it was asked in, or the next.
+      assert.ok([hhmm(nowMs + HOUR * 1000), hhmm(nowMs + HOUR * 1000 + 60_000)].includes(after!), `${after} in ${open!.held!.message}`);
+    });
+
     test('the buyer closed the payment window before entering a card: the earlier operation is cancelled and a new payment starts at once', async () => {
       const [again] = await play([
         { attempt: { status: '', status_code: -1, minutes_ago: 2 }, service: [op(1, serviceTime(1), 'op-1', { card: {} }), { empty: true }] },

@@ -176,6 +176,23 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(box.ok, false);
     });
 
+    test('a rate that has already expired is not signed; an attempt whose rate could not be fixed does not count toward the cap until it is sent', async () => {
+      const r = await run([
+        { do: 'started' },
+        { do: 'fixed_rate', answers: [RATE({ expired_at: '2020-01-01T00:00:00.0000000Z' })] },
+        { do: 'started' },
+        { do: 'fixed_rate', answers: [RATE({ expired_at: 'soon' })] },
+        { do: 'fixed_rate', answers: [RATE()] },
+        { do: 'started' },
+      ]);
+      assert.deepEqual(
+        r.steps.map((s) => s.result),
+        [1, `Payment_Refused: ${NOT_PREPARED}`, 0, `Payment_Refused: ${NOT_PREPARED}`, r.steps[4]!.result, 1],
+      );
+      assert.equal((r.steps[4]!.result as { calculation_id: string }).calculation_id, 'calc-1');
+      assert.ok(r.log.some((l) => l.includes('fixed a rate that expired at 2020-01-01T00:00:00.0000000Z')));
+    });
+
     test('fixed rates are the default; a store that saved them off keeps them off', async () => {
       const byDefault = await run([{ do: 'fixed_rate', answers: [RATE()] }]);
       const rate = byDefault.steps[0]!;

@@ -17,6 +17,7 @@ import {
   type LosslessJsonObject,
   type LosslessJsonValue,
 } from '../signing/index.js';
+import { callbackAmbiguity } from '../callbacks.js';
 import { PartnerApiError, parseRetryAfter, scrubServerText, type PartnerApiErrorDetails } from './errors.js';
 import { checkShape, type Shape } from './shape.js';
 import { CALCULATE_RESPONSE_SHAPE, COUNTRIES_RESPONSE_SHAPE, EXCHANGE_RESPONSE_SHAPE, OPERATION_RESPONSE_SHAPE, PARAMS_RESPONSE_SHAPE } from './shapes.js';
@@ -201,8 +202,19 @@ export class PartnerApiClient {
   async operation(ref: OperationRef): Promise<OperationData> {
     const endpoint = 'operation';
     const params = operationParams(endpoint, ref);
-    const body = await this.#callSigned<{ operation_data: OperationData }>(endpoint, params, OPERATION_RESPONSE_SHAPE);
-    const data = body.operation_data;
+    const text = await this.#send(endpoint, params);
+    const parsed = this.#parse(endpoint, text);
+    this.#verify(endpoint, parsed);
+    // The same rule as a callback's: a signed string that could stand for another body is no answer to trust.
+    const ambiguous = callbackAmbiguity(parsed);
+    if (ambiguous) {
+      throw new PartnerApiError({ kind: 'invalid_response', endpoint, status: 200, field: ambiguous.field, detail: ambiguous.message });
+    }
+    const checked = checkShape<{ operation_data: OperationData }>(parsed, OPERATION_RESPONSE_SHAPE);
+    if (!checked.ok) {
+      throw new PartnerApiError({ kind: 'invalid_response', endpoint, status: 200, field: checked.field, detail: checked.message });
+    }
+    const data = checked.value.operation_data;
     if (params.operation_id !== undefined && data.operation_info.id !== params.operation_id) {
       throw new PartnerApiError({
         kind: 'invalid_response',

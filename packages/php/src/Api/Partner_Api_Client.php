@@ -15,6 +15,7 @@
 
 namespace Card2Crypto\Shared\Api;
 
+use Card2Crypto\Shared\Callback\Callback_Verifier;
 use Card2Crypto\Shared\Json\Json_Exception;
 use Card2Crypto\Shared\Json\Lossless_Json;
 use Card2Crypto\Shared\Signing\Signer;
@@ -182,7 +183,20 @@ final class Partner_Api_Client {
 		$endpoint = 'operation';
 		$params   = $this->operation_params( $endpoint, $operation_id, $partner_operation_id );
 		$body     = $this->call_signed( $endpoint, $params, Shape::obj( array( 'operation_data' => Shape::req( Shape::obj( array() ) ) ) ) );
-		$parsed   = Operation::from_decoded( $body['operation_data'] );
+		// The same rule as a callback's: a signed string that could stand for another body is no answer to trust.
+		$ambiguous = Callback_Verifier::ambiguity( $body );
+		if ( null !== $ambiguous ) {
+			throw new Partner_Api_Exception(
+				array(
+					'kind'     => Partner_Api_Exception::INVALID_RESPONSE,
+					'endpoint' => $endpoint,
+					'status'   => 200,
+					'field'    => $ambiguous['field'],
+					'detail'   => $ambiguous['message'],
+				)
+			);
+		}
+		$parsed = Operation::from_decoded( $body['operation_data'] );
 		if ( ! $parsed['ok'] ) {
 			throw new Partner_Api_Exception(
 				array(

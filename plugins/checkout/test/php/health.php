@@ -25,6 +25,7 @@ require __DIR__ . '/wordpress-fakes.php';
 use Card2Crypto\Checkout\Callback_Controller;
 use Card2Crypto\Checkout\Callback_Health;
 use Card2Crypto\Checkout\Config;
+use Card2Crypto\Checkout\Operation_Store;
 use Card2Crypto\Checkout\Payments;
 use Card2Crypto\Checkout\Reconciler;
 use Card2Crypto\Checkout\Service_Back;
@@ -214,6 +215,10 @@ switch ( $scenario['case'] ) {
 						break;
 					case 'status_box':
 						$result = Settings_Status::check( $config );
+						break;
+					case 'started':
+						// Attempts that count toward the order's hourly cap.
+						$result = Operation_Store::attempts_started_since( 7, '1970-01-01 00:00:00' );
 						break;
 					case 'run_queue':
 						$queued                = $GLOBALS['c2c_queued'];
