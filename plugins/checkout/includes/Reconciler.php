@@ -149,10 +149,12 @@ final class Reconciler {
 	 * @throws \Throwable When the answer could not be applied.
 	 */
 	private static function ask( \WC_Order $order, array $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): array {
-		// A visitor's request (a payment start, a return) reuses an answer of the last few seconds and stops asking once
-		// it has spent its time on the service (Start_Budget); reconciliation and the owner's refresh always ask.
+		// A visitor's request (a payment start, a return) stops asking once it has spent its time on the service
+		// (Start_Budget); a payment start also reuses an answer of the last few seconds. A buyer's return never does:
+		// they come back from the service, where the answer may just have changed. Reconciliation and the owner's
+		// refresh always ask.
 		$visitor = in_array( $source, array( 'start', 'return' ), true );
-		$cached  = $visitor && null === $operation_id ? Start_Budget::cached_answer( $attempt ) : null;
+		$cached  = 'start' === $source && null === $operation_id ? Start_Budget::cached_answer( $attempt ) : null;
 		if ( Start_Budget::UNKNOWN === $cached && Operation_Store::NO_CODE === $attempt['status_code'] ) {
 			return array(
 				'ok'      => false,
