@@ -62,6 +62,9 @@ const GROUP_A = [
   'store',
   'screenshots',
   'checkout-hold-stock',
+  // This session's new journeys, split between the lanes.
+  'checkout-retry',
+  'checkout-owner-words',
 ];
 
 function banner(lines) {
