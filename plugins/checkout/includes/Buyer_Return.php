@@ -215,7 +215,7 @@ final class Buyer_Return {
 			$asked     = 'answered';
 			$operation = null;
 			try {
-				$result = Reconciler::check( $order, $attempt, 'start', $client );
+				$result = Reconciler::check( $order, $attempt, 'start', $client, null !== $only );
 				if ( ! $result['ok'] ) {
 					$asked = $result['reason'] ?? 'unreachable';
 				} else {

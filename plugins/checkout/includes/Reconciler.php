@@ -120,12 +120,13 @@ final class Reconciler {
 	 * payment than the one asked about is never applied (the order is held).
 	 *
 	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 * @param bool                    $reuse  The attempt is about to be signed again: an answer of the last seconds will do.
 	 * @return array{ok: bool, outcome?: string, operation?: \Card2Crypto\Checkout\Shared\Api\Operation, reason?: string, message: string} reason when not ok: "unknown" (the service has no
 	 *                                                                     operation for the attempt yet) or "unreachable". operation: the latest.
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
-	public static function check( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client = null ): array {
-		$result = self::ask( $order, $attempt, null, $source, $client );
+	public static function check( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client = null, bool $reuse = false ): array {
+		$result = self::ask( $order, $attempt, null, $source, $client, $reuse );
 		if ( ! $result['ok'] ) {
 			return $result;
 		}
@@ -134,7 +135,7 @@ final class Reconciler {
 			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || self::is_final( $known ) ) {
 				continue;
 			}
-			$other = self::ask( $order, $attempt, $known['operation_id'], $source, $client );
+			$other = self::ask( $order, $attempt, $known['operation_id'], $source, $client, false );
 			if ( ! $other['ok'] ) {
 				return $other;
 			}
@@ -148,13 +149,13 @@ final class Reconciler {
 	 *
 	 * @throws \Throwable When the answer could not be applied.
 	 */
-	private static function ask( \WC_Order $order, array $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): array {
+	private static function ask( \WC_Order $order, array $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client, bool $reuse ): array {
 		// A visitor's request (a payment start, a return) stops asking once it has spent its time on the service
-		// (Start_Budget); a payment start also reuses an answer of the last few seconds. A buyer's return never does:
-		// they come back from the service, where the answer may just have changed. Reconciliation and the owner's
-		// refresh always ask.
+		// (Start_Budget). Only an attempt about to be signed again ($reuse: no new payment starts, any operation made
+		// stays under this attempt) reuses an answer of the last few seconds. A new payment, a buyer's return,
+		// reconciliation and the owner's refresh always ask: the answer may just have changed.
 		$visitor = in_array( $source, array( 'start', 'return' ), true );
-		$cached  = 'start' === $source && null === $operation_id ? Start_Budget::cached_answer( $attempt ) : null;
+		$cached  = $reuse && null === $operation_id ? Start_Budget::cached_answer( $attempt ) : null;
 		if ( Start_Budget::UNKNOWN === $cached && Operation_Store::NO_CODE === $attempt['status_code'] ) {
 			return array(
 				'ok'      => false,
