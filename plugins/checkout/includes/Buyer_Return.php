@@ -191,7 +191,7 @@ final class Buyer_Return {
 	 * the order that is not settled here and that the service can have an
 	 * operation for (the current one, or one it reported on), only the
 	 * current one ($only) when it is to be signed again, one operation-info
-	 * call each (an answer of the last seconds is reused: Start_Budget)
+	 * call each
 	 * (Reconciler::check(), which applies the answer idempotently: a success
 	 * completes the order), and decides (Attempt_Policy::before_new_payment()).
 	 * Returns when nothing stands in the way; otherwise notes on the order
@@ -215,7 +215,7 @@ final class Buyer_Return {
 			$asked     = 'answered';
 			$operation = null;
 			try {
-				$result = Reconciler::check( $order, $attempt, 'start', $client, null !== $only );
+				$result = Reconciler::check( $order, $attempt, 'start', $client );
 				if ( ! $result['ok'] ) {
 					$asked = $result['reason'] ?? 'unreachable';
 				} else {

@@ -235,8 +235,6 @@ final class Operation_Events {
 			}
 			if ( Operation_Store::swap_state( $known, $operation->status(), self::int_code( $operation->status_code() ) ) ) {
 				// The operation moved: the order must move too, or the operation goes back (a re-delivery then finds it where it was).
-				// A question asked a moment ago is now out of date.
-				Start_Budget::forget_answer( $attempt );
 				try {
 					Operation_Store::sum_up( (int) $attempt['id'] );
 					$summed = Operation_Store::attempt( (int) $attempt['id'] );

@@ -275,6 +275,11 @@ final class Payments {
 		if ( ! $config->fix_rate() ) {
 			return null;
 		}
+		// Signing the same attempt again while its rate still lives needs no new rate (Start_Budget).
+		$kept = Start_Budget::kept_rate( $attempt, time() );
+		if ( null !== $kept && (string) $kept['from_amount'] === (string) (int) $attempt['expected_amount'] ) {
+			return $kept;
+		}
 		try {
 			$rate = $config->api_client()->calculate( $attempt['expected_currency'], 'BTC', (int) $attempt['expected_amount'], null );
 		} catch ( \Throwable $e ) {
@@ -299,6 +304,7 @@ final class Payments {
 		}
 		// Sent now: it counts toward the cap again (an earlier try may have failed to fix its rate).
 		Operation_Store::mark_sent( $attempt, true );
+		Start_Budget::keep_rate( $attempt, $rate, time() );
 		return $rate;
 	}
 

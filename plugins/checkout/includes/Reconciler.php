@@ -120,13 +120,12 @@ final class Reconciler {
 	 * payment than the one asked about is never applied (the order is held).
 	 *
 	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
-	 * @param bool                    $reuse  The attempt is about to be signed again: an answer of the last seconds will do.
 	 * @return array{ok: bool, outcome?: string, operation?: \Card2Crypto\Checkout\Shared\Api\Operation, reason?: string, message: string} reason when not ok: "unknown" (the service has no
 	 *                                                                     operation for the attempt yet) or "unreachable". operation: the latest.
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
-	public static function check( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client = null, bool $reuse = false ): array {
-		$result = self::ask( $order, $attempt, null, $source, $client, $reuse );
+	public static function check( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client = null ): array {
+		$result = self::ask( $order, $attempt, null, $source, $client );
 		if ( ! $result['ok'] ) {
 			return $result;
 		}
@@ -135,7 +134,7 @@ final class Reconciler {
 			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || self::is_final( $known ) ) {
 				continue;
 			}
-			$other = self::ask( $order, $attempt, $known['operation_id'], $source, $client, false );
+			$other = self::ask( $order, $attempt, $known['operation_id'], $source, $client );
 			if ( ! $other['ok'] ) {
 				return $other;
 			}
@@ -149,22 +148,11 @@ final class Reconciler {
 	 *
 	 * @throws \Throwable When the answer could not be applied.
 	 */
-	private static function ask( \WC_Order $order, array $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client, bool $reuse ): array {
+	private static function ask( \WC_Order $order, array $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): array {
 		// A visitor's request (a payment start, a return) stops asking once it has spent its time on the service
-		// (Start_Budget). Only an attempt about to be signed again ($reuse: no new payment starts, any operation made
-		// stays under this attempt) reuses an answer of the last few seconds. A new payment, a buyer's return,
-		// reconciliation and the owner's refresh always ask: the answer may just have changed.
+		// (Start_Budget); reconciliation and the owner's refresh always ask.
 		$visitor = in_array( $source, array( 'start', 'return' ), true );
-		$cached  = $reuse && null === $operation_id ? Start_Budget::cached_answer( $attempt ) : null;
-		if ( Start_Budget::UNKNOWN === $cached && Operation_Store::NO_CODE === $attempt['status_code'] ) {
-			return array(
-				'ok'      => false,
-				'reason'  => 'unknown',
-				'message' => __( 'The service has no operation for this payment yet: the buyer has not started paying.', 'card2crypto-checkout' ),
-			);
-		}
-		$operation = $cached instanceof \Card2Crypto\Checkout\Shared\Api\Operation ? $cached : null;
-		if ( $visitor && null === $operation && ! Start_Budget::time_left() ) {
+		if ( $visitor && ! Start_Budget::time_left() ) {
 			return array(
 				'ok'      => false,
 				'reason'  => 'unreachable',
@@ -174,20 +162,14 @@ final class Reconciler {
 		try {
 			// The client's own lines as debug: the outcome is logged below at its true level
 			// (an attempt the buyer never started paying, or abandoned, is ordinary, not an error).
-			if ( null === $operation ) {
-				$client    = $client ?? Config::load()->api_client( array( self::class, 'client_log' ) );
-				$operation = $client->operation( $operation_id, $attempt['partner_operation_id'] );
-				if ( null === $operation_id ) {
-					Start_Budget::keep_answer( $attempt, $operation );
-				}
-			}
+			$client    = $client ?? Config::load()->api_client( array( self::class, 'client_log' ) );
+			$operation = $client->operation( $operation_id, $attempt['partner_operation_id'] );
 		} catch ( Partner_Api_Exception $e ) {
 			// A refusal of the store itself withdraws the method at once (Service_Health).
 			Service_Health::saw( Config::load(), $e );
 			$reason = 'unreachable';
 			if ( 'invalid_parameter' === $e->error_code && null === $operation_id && Operation_Store::NO_CODE === $attempt['status_code'] ) {
-				$reason = 'unknown';
-				Start_Budget::keep_answer( $attempt, Start_Budget::UNKNOWN );
+				$reason  = 'unknown';
 				$message = __( 'The service has no operation for this payment yet: the buyer has not started paying.', 'card2crypto-checkout' );
 			} else {
 				/* translators: %s: error */

@@ -12,8 +12,10 @@
  *   client address in WINDOW seconds (fixed windows in transients, shared by
  *   every web server through the database or a shared object cache). Over it,
  *   the request makes no call and the buyer reads "try again in a minute".
- * - Answers: the service's answer about an attempt is kept ANSWER_TTL seconds
- *   (Reconciler::check() reads it), so a page reloaded in a loop asks once.
+ * - Rates: a rate fixed for an attempt is reused while it lives (kept_rate()),
+ *   so signing the same attempt again asks the service one thing: about the
+ *   attempt itself (never answered from memory: a payment may just have
+ *   started there).
  * - Time: a request stops asking the service once it has spent
  *   TIME_BUDGET seconds on it (the client's own timeout is short too).
  *
@@ -35,9 +37,6 @@ final class Start_Budget {
 	const ADDRESS_LIMIT = 120;
 
 	const WINDOW = 60;
-
-	/** Seconds an answer of the service about an attempt is reused. */
-	const ANSWER_TTL = 10;
 
 	/** Seconds one request may spend waiting on the service before it stops asking. */
 	const TIME_BUDGET = 6;
@@ -98,33 +97,32 @@ final class Start_Budget {
 		);
 	}
 
+	/** A fixed rate is reused until this many seconds before it expires. */
+	const RATE_MARGIN = 60;
+
+	/** The longest a fixed rate is reused (seconds), whatever its lifetime. */
+	const RATE_REUSE = 300;
+
 	/**
-	 * The service's answer about an attempt's latest operation, when it came
-	 * less than ANSWER_TTL seconds ago: the operation, or UNKNOWN (the
-	 * service had no operation for it); null when there is none to reuse.
-	 *
-	 * @return \Card2Crypto\Checkout\Shared\Api\Operation|string|null
+	 * The rate fixed for this attempt a moment ago, while it still has
+	 * RATE_MARGIN seconds to live: signing the same attempt again (the buyer
+	 * reloads the landing link or the payment page) needs no new rate, and
+	 * the service is asked about the attempt itself every time.
 	 */
-	public static function cached_answer( array $attempt ) {
-		$cached = get_transient( self::answer_key( $attempt ) );
-		return $cached instanceof \Card2Crypto\Checkout\Shared\Api\Operation || self::UNKNOWN === $cached ? $cached : null;
+	public static function kept_rate( array $attempt, int $now ): ?array {
+		$rate = get_transient( self::rate_key( $attempt ) );
+		return is_array( $rate ) && isset( $rate['expired_at'] ) && Payments::still_valid( (string) $rate['expired_at'], $now + self::RATE_MARGIN ) ? $rate : null;
 	}
 
-	/** What cached_answer() keeps for "the service has no operation for this attempt". */
-	const UNKNOWN = 'unknown';
-
-	/** @param \Card2Crypto\Checkout\Shared\Api\Operation|string $answer The operation, or UNKNOWN. */
-	public static function keep_answer( array $attempt, $answer ): void {
-		set_transient( self::answer_key( $attempt ), $answer, self::ANSWER_TTL );
+	public static function keep_rate( array $attempt, array $rate, int $now ): void {
+		$left = (int) strtotime( (string) preg_replace( '/\.\d+/', '', (string) $rate['expired_at'] ) ) - $now - self::RATE_MARGIN;
+		if ( $left > 0 ) {
+			set_transient( self::rate_key( $attempt ), $rate, min( $left, self::RATE_REUSE ) );
+		}
 	}
 
-	/** An attempt's answer is forgotten when its state moved (a callback came): the next question asks. */
-	public static function forget_answer( array $attempt ): void {
-		delete_transient( self::answer_key( $attempt ) );
-	}
-
-	private static function answer_key( array $attempt ): string {
-		return 'card2crypto_checkout_answer_' . md5( (string) $attempt['partner_operation_id'] );
+	private static function rate_key( array $attempt ): string {
+		return 'card2crypto_checkout_rate_' . md5( (string) $attempt['partner_operation_id'] );
 	}
 
 	/**

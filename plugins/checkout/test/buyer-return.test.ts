@@ -152,7 +152,7 @@ for (const version of TEST_PHP_VERSIONS) {
         { event: 'exit', service: [UNKNOWN] },
         { event: 'exit', service: [UNKNOWN] },
       ]);
-      // A buyer back from the service is never answered from an earlier answer: it may just have changed there.
+      // A buyer back from the service is never answered from memory: it may just have changed there.
       assert.equal(again!.service_calls, 1, 'asked again');
       assert.equal(again!.told!.kind, 'not_finished');
       for (const step of [unknown!, unreachable!, closed!]) {

@@ -193,6 +193,20 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.ok(r.log.some((l) => l.includes('fixed a rate that expired at 2020-01-01T00:00:00.0000000Z')));
     });
 
+    test('a rate fixed for an attempt is reused to sign the same attempt again while it lives; another amount fixes a new one', async () => {
+      const r = await run([
+        { do: 'fixed_rate', answers: [RATE()] },
+        { do: 'fixed_rate', answers: [] },
+      ]);
+      assert.equal((r.steps[0]!.result as { calculation_id: string }).calculation_id, 'calc-1');
+      assert.equal((r.steps[1]!.result as { calculation_id: string }).calculation_id, 'calc-1');
+      assert.deepEqual(
+        r.steps.map((s) => s.calls.length),
+        [1, 0],
+        'no second calculate',
+      );
+    });
+
     test('fixed rates are the default; a store that saved them off keeps them off', async () => {
       const byDefault = await run([{ do: 'fixed_rate', answers: [RATE()] }]);
       const rate = byDefault.steps[0]!;
@@ -209,18 +223,18 @@ for (const version of TEST_PHP_VERSIONS) {
         { do: 'fixed_rate', answers: [{ network: true }] },
         { do: 'fixed_rate', answers: [UNKNOWN_OPERATION] },
         { do: 'fixed_rate', answers: [RATE({ from_amount: 5000 })] },
-        { do: 'fixed_rate', answers: [RATE()] },
         { do: 'landing_url', answers: [BROKEN] },
         { do: 'landing_url', answers: [BLOCKED] },
+        { do: 'fixed_rate', answers: [RATE()] },
       ]);
       // Redirect flow: the landing route sends the buyer back to the order with these words (Buyer_Return::told_url()).
-      assert.equal(r.steps[6]!.result, `Payment_Refused: ${NOT_PREPARED}`, 'redirect flow: no landing address at an unfixed rate');
-      assert.equal(r.steps[7]!.result, `Service_Refused: ${r.buyer}`, 'a refusal of the store still goes to Service_Health');
+      assert.equal(r.steps[5]!.result, `Payment_Refused: ${NOT_PREPARED}`, 'redirect flow: no landing address at an unfixed rate');
+      assert.equal(r.steps[6]!.result, `Service_Refused: ${r.buyer}`, 'a refusal of the store still goes to Service_Health');
       for (const [i, step] of r.steps.slice(0, 5).entries()) {
         assert.equal(step.result, `Payment_Refused: ${NOT_PREPARED}`, `step ${i}`);
         assert.equal(step.state === 'refused', false, `step ${i}: the store is not marked refused`);
       }
-      assert.equal((r.steps[5]!.result as { calculation_id: string }).calculation_id, 'calc-1');
+      assert.equal((r.steps[7]!.result as { calculation_id: string }).calculation_id, 'calc-1');
       const lines = r.log.filter((l) => l.startsWith('error: Order 7: '));
       assert.equal(
         lines.filter((l) => l.includes('the rate could not be fixed') && l.includes('no payment was started at an unfixed rate')).length,
