@@ -3,7 +3,7 @@
  * PHP plugins apply the same rules to the same JSON; schema/rule-vectors.json
  * (generated from this validator) lets both sides prove they agree.
  *
- * Problems carry `rule` = 'unknown_field', 'type', 'required' or the field's
+ * Problems carry `rule` = 'unknown_field', 'type', 'required', 'partner_only' or the field's
  * rule kind, so PHP and TS can be compared by (field, rule) alone.
  */
 import { validateBtcAddress } from './btc-address.js';
