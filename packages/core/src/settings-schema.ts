@@ -81,6 +81,13 @@ export interface Field {
   secret: boolean;
   /** wp-config.php constant that, when defined, overrides the stored value (credentials). */
   constant?: string;
+  /**
+   * The partner's, not the shop's (the service's environment and addresses):
+   * only a user who may add unfiltered code (`partnerOnlyCapability`) changes
+   * it; everyone else sees it read-only, and a change they submit is the
+   * problem `partner_only` (validateSettings with mayChangePartnerSettings: false).
+   */
+  partnerOnly?: boolean;
   /** Choices of a select. */
   options?: FieldOption[];
   /** Service address used when the field is empty, per environment (absent = none: the field is then required there). */
@@ -104,6 +111,12 @@ export interface PluginSchema {
 
 export interface SettingsSchema {
   version: 1;
+  /**
+   * The WordPress capability a user needs to change a `partnerOnly` field:
+   * whoever may add unfiltered code (on a multisite network WordPress grants
+   * it to super admins only; DISALLOW_UNFILTERED_HTML takes it from everyone).
+   */
+  partnerOnlyCapability: 'unfiltered_html';
   plugins: Record<PluginId, PluginSchema>;
   /** Reference data the rules need (fiat limits and decimals for minor_amount). */
   reference: {
@@ -118,6 +131,12 @@ export const SANDBOX_SERVICE_URLS = Object.freeze({
   widget_script_url: 'http://127.0.0.1:8787/widget.js',
   landing_url: 'http://127.0.0.1:8787/landing',
 });
+
+/** See SettingsSchema.partnerOnlyCapability. */
+export const PARTNER_ONLY_CAPABILITY = 'unfiltered_html';
+
+/** The headers a reverse proxy or CDN sets with the caller's address: the only ones the callback allowlist may trust. */
+export const PROXY_ADDRESS_HEADERS = Object.freeze(['X-Forwarded-For', 'X-Real-IP', 'CF-Connecting-IP', 'True-Client-IP', 'Forwarded'] as const);
 
 export const PARTNER_TOKEN_CONSTANT = 'CARD2CRYPTO_PARTNER_TOKEN';
 export const PARTNER_SECRET_CONSTANT = 'CARD2CRYPTO_PARTNER_SECRET';
@@ -170,6 +189,7 @@ function serviceFields(requiredWhen: Condition[]): Field[] {
     required: true,
     requiredWhen: [...requiredWhen, { field: 'environment', equals: 'production' }],
     secret: false,
+    partnerOnly: true,
     environmentDefaults: { sandbox: SANDBOX_SERVICE_URLS[id] },
     placeholder: SANDBOX_SERVICE_URLS[id],
     rule: { kind: 'url', stripTrailingSlash, environmentField: 'environment' },
@@ -184,6 +204,7 @@ function serviceFields(requiredWhen: Condition[]): Field[] {
       default: 'sandbox',
       required: true,
       secret: false,
+      partnerOnly: true,
       options: [
         { value: 'sandbox', label: 'Sandbox (testing)' },
         { value: 'production', label: 'Production (live payments)' },
@@ -323,14 +344,14 @@ const checkout: PluginSchema = {
     },
     {
       id: 'trust_proxy_header',
-      type: 'text',
+      type: 'select',
       label: 'Client address header',
-      help: "Only when the site is behind a reverse proxy or CDN: the header that carries the caller's address, e.g. X-Forwarded-For. Empty uses the connection address.",
+      help: "Only when the site is behind a reverse proxy or CDN: the header your proxy sets with the caller's address (its last entry is used). Any other header can be sent by the caller itself, so only these are offered.",
       default: '',
       required: false,
       secret: false,
-      placeholder: 'X-Forwarded-For',
-      rule: { kind: 'text', maxLength: 64, pattern: '^[A-Za-z0-9-]+$', patternMessage: 'A header name has only letters, digits and hyphens.' },
+      options: [{ value: '', label: 'None: the connection address' }, ...PROXY_ADDRESS_HEADERS.map((h) => ({ value: h, label: h }))],
+      rule: { kind: 'enum', values: ['', ...PROXY_ADDRESS_HEADERS] },
       group: 'security',
     },
     boolean(
@@ -438,6 +459,7 @@ const widget: PluginSchema = {
 
 export const SETTINGS_SCHEMA: SettingsSchema = deepFreeze({
   version: 1,
+  partnerOnlyCapability: PARTNER_ONLY_CAPABILITY,
   plugins: { checkout, widget },
   reference: {
     fiat: FIAT_CURRENCIES.map(({ code, name, decimals, min, max, minMinor, maxMinor }) => ({ code, name, decimals, min, max, minMinor, maxMinor })),

@@ -3,7 +3,7 @@
  * PHP plugins apply the same rules to the same JSON; schema/rule-vectors.json
  * (generated from this validator) lets both sides prove they agree.
  *
- * Problems carry `rule` = 'unknown_field', 'type', 'required' or the field's
+ * Problems carry `rule` = 'unknown_field', 'type', 'required', 'partner_only' or the field's
  * rule kind, so PHP and TS can be compared by (field, rule) alone.
  */
 import { validateBtcAddress } from './btc-address.js';
@@ -21,7 +21,18 @@ export interface SettingsValidationOptions {
   stored?: Readonly<Record<string, unknown>>;
   /** wp-config constants that are defined: a field whose `constant` is listed needs no value of its own. */
   definedConstants?: readonly string[];
+  /**
+   * Whether the user saving may change the partner's fields (`partnerOnly`:
+   * the service's environment and addresses). Default true. When false, such
+   * a field left out of the input keeps its stored value, and a value that
+   * differs from the stored one (both normalised) is the problem `partner_only`.
+   */
+  mayChangePartnerSettings?: boolean;
 }
+
+/** Why a partner's field was refused: the reason part of a `partner_only` problem (after "<Label>: "). */
+export const PARTNER_ONLY_MESSAGE =
+  "only a user who may add unfiltered code (an administrator; on a multisite network, a super admin) can change the payment service's environment and addresses.";
 
 export interface SettingsValidationResult {
   /**
@@ -63,8 +74,10 @@ export function validateSettings(plugin: PluginId, input: unknown, options: Sett
 
   // Pass 1: coerce to the field's value type, fill defaults, keep stored secrets.
   const invalid = new Set<string>();
+  const lockPartner = options.mayChangePartnerSettings === false;
   for (const field of schema.fields) {
-    const raw = input[field.id];
+    // A partner's field the user may not change and did not send keeps what is stored.
+    const raw = lockPartner && field.partnerOnly && (input[field.id] === undefined || input[field.id] === null) ? options.stored?.[field.id] : input[field.id];
     if (raw === undefined || raw === null) {
       values[field.id] = field.default;
     } else if (field.rule.kind === 'boolean') {
@@ -94,23 +107,43 @@ export function validateSettings(plugin: PluginId, input: unknown, options: Sett
     if (invalid.has(field.id)) {
       continue;
     }
-    const value = values[field.id]!;
-    if (value === '' || value === false) {
-      const coveredByConstant = field.constant !== undefined && constants.has(field.constant);
-      const conditionsHold = (field.requiredWhen ?? []).every((c) => values[c.field] === c.equals);
-      if (value === '' && field.required && conditionsHold && !coveredByConstant) {
-        problems.push(problem(field.id, 'required', `${field.label} is required.`));
-      }
-      continue;
-    }
-    const check = checkRule(field, value, values);
-    if (check.ok) {
-      values[field.id] = check.value;
-    } else {
-      problems.push(problem(field.id, field.rule.kind, `${field.label}: ${check.message}`));
+    const found = problems.length;
+    checkField(field, values, constants, problems);
+    if (lockPartner && field.partnerOnly && problems.length === found && values[field.id] !== storedPartnerValue(field, options.stored, values)) {
+      problems.push(problem(field.id, 'partner_only', `${field.label}: ${PARTNER_ONLY_MESSAGE}`));
     }
   }
   return { values, problems };
+}
+
+/** Required and rule checks of one field (pass 2): normalises values[field.id] or adds its problem. */
+function checkField(field: Field, values: Record<string, FieldValue>, constants: ReadonlySet<string>, problems: Problem[]): void {
+  const value = values[field.id]!;
+  if (value === '' || value === false) {
+    const coveredByConstant = field.constant !== undefined && constants.has(field.constant);
+    const conditionsHold = (field.requiredWhen ?? []).every((c) => values[c.field] === c.equals);
+    if (value === '' && field.required && conditionsHold && !coveredByConstant) {
+      problems.push(problem(field.id, 'required', `${field.label} is required.`));
+    }
+    return;
+  }
+  const check = checkRule(field, value, values);
+  if (check.ok) {
+    values[field.id] = check.value;
+  } else {
+    problems.push(problem(field.id, field.rule.kind, `${field.label}: ${check.message}`));
+  }
+}
+
+/** A partner's field as stored, normalised as a submission would be (so that an unchanged field compares equal). */
+function storedPartnerValue(field: Field, stored: Readonly<Record<string, unknown>> | undefined, values: Record<string, FieldValue>): FieldValue {
+  const raw = stored?.[field.id];
+  const text = typeof raw === 'string' ? raw.trim() : typeof field.default === 'string' ? field.default : '';
+  if (text === '') {
+    return '';
+  }
+  const check = checkRule(field, text, values);
+  return check.ok ? check.value : text;
 }
 
 function toBoolean(raw: unknown): boolean | undefined {

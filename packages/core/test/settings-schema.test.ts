@@ -260,3 +260,50 @@ test('production refuses the sandbox addresses with a message that says why, nam
     ],
   );
 });
+
+test("the service's environment and addresses are the partner's in both plugins, changed only with unfiltered_html", () => {
+  assert.equal(SETTINGS_SCHEMA.partnerOnlyCapability, 'unfiltered_html');
+  for (const plugin of ['checkout', 'widget'] as const) {
+    assert.deepEqual(
+      SETTINGS_SCHEMA.plugins[plugin].fields.filter((f) => f.partnerOnly).map((f) => f.id),
+      ['environment', 'base_url', 'widget_script_url', 'landing_url'],
+      plugin,
+    );
+  }
+});
+
+test("a shop manager's change of the widget script address is refused, naming the field; the rest of the save is judged as usual", () => {
+  const stored = { widget_script_url: 'https://cdn.example.com/widget.js', environment: 'production' };
+  const refused = validateSettings(
+    'checkout',
+    { title: 'Card', widget_script_url: 'https://attacker.example/x.js' },
+    { stored, mayChangePartnerSettings: false },
+  );
+  assert.deepEqual(
+    refused.problems.map((p) => [p.field, p.rule, p.message]),
+    [
+      [
+        'widget_script_url',
+        'partner_only',
+        "Widget script address: only a user who may add unfiltered code (an administrator; on a multisite network, a super admin) can change the payment service's environment and addresses.",
+      ],
+    ],
+  );
+  // Left out, the environment kept its stored value (a disabled select is not sent).
+  assert.equal(refused.values.environment, 'production');
+  // The same save by a user who may add unfiltered code.
+  assert.deepEqual(validateSettings('checkout', { widget_script_url: 'https://cdn2.example.com/w.js' }, { stored }).problems, []);
+});
+
+test('the client address header is one of the forwarding headers proxies set', () => {
+  for (const header of ['X-Forwarded-For', 'X-Real-IP', 'CF-Connecting-IP', 'True-Client-IP', 'Forwarded', '']) {
+    assert.deepEqual(validateSettings('checkout', { trust_proxy_header: header }).problems, [], header);
+  }
+  for (const header of ['Host', 'REMOTE_ADDR', 'Remote-Addr', 'X-Client-IP', 'x-forwarded-for']) {
+    assert.deepEqual(
+      validateSettings('checkout', { trust_proxy_header: header }).problems.map((p) => [p.field, p.rule]),
+      [['trust_proxy_header', 'enum']],
+      header,
+    );
+  }
+});

@@ -14,7 +14,7 @@ interface RuleVector {
   name: string;
   plugin: 'checkout' | 'widget';
   input: Record<string, unknown>;
-  options?: { stored?: Record<string, unknown>; definedConstants?: string[] };
+  options?: { stored?: Record<string, unknown>; definedConstants?: string[]; mayChangePartnerSettings?: boolean };
   problems: { field: string; rule: string }[];
   values: Record<string, string | boolean>;
 }
@@ -50,7 +50,14 @@ for (const version of TEST_PHP_VERSIONS) {
 
     test(`all ${vectors.length} rule vectors of core give the same problems and values`, async () => {
       const results = await php.call(
-        vectors.map((v) => ['settings_validate', v.plugin, v.input, v.options?.stored ?? {}, v.options?.definedConstants ?? []]),
+        vectors.map((v) => [
+          'settings_validate',
+          v.plugin,
+          v.input,
+          v.options?.stored ?? {},
+          v.options?.definedConstants ?? [],
+          v.options?.mayChangePartnerSettings ?? true,
+        ]),
         files,
       );
       const failures: string[] = [];

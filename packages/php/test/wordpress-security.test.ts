@@ -24,6 +24,22 @@
  * - the widget's secret left in its settings by an older version moves on
  *   the next request, before WooCommerce's options route can serve it.
  *
+ * Issue 22 (second round):
+ * - the service's addresses are the partner's: a shop manager sees the
+ *   checkout's read-only and a change of each is refused by the form and by
+ *   WooCommerce's REST API, writing nothing; an administrator without
+ *   unfiltered_html (a multisite site administrator) likewise for the widget's
+ *   settings page and WooCommerce's options route (point 1);
+ * - REST and the options API store nothing the form refuses, and a proxy
+ *   header that is no forwarding header cannot spoof the allowlist (point 6);
+ * - signed callbacks refused as ambiguous do not use up the budget, an
+ *   allowlisted address is never limited (point 4); the early refusals hold
+ *   for ?rest_route=…/callback%0A too (point 5);
+ * - the sandbox environment reaches only its own address on this computer,
+ *   and a failed connection does not tell its cause (point 7);
+ * - a registered customer's order opens none of the routes with its key
+ *   alone (point 8).
+ *
  * Slow (WordPress with WooCommerce in WebAssembly, one request at a time):
  * several minutes. Needs WooCommerce (WOOCOMMERCE_DIR or the harness cache);
  * without it every test is skipped with the reason.
@@ -34,7 +50,7 @@ import http from 'node:http';
 import { createHash } from 'node:crypto';
 import { canonicalString, hmacSha512Hex, parseJsonLossless, parseLandingUrl, sign } from '@card2crypto/core';
 import { AdminSession, formFields } from './support/admin-session.js';
-import { listenOnFreePort } from './support/listen.js';
+import { closedPort, listenOnFreePort } from './support/listen.js';
 import { nativeWordPressMissing, startWordPress, type WordPressSite } from './support/wordpress.js';
 
 const CHECKOUT_SECRET = 'c2c-checkout-secret-Qm7x2Vb9';
@@ -43,6 +59,8 @@ const API_SECRET = 'c2c-api-secret-Tz5n3Wq8';
 const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const MANAGER = { login: 'shopmanager', password: 'manager-pass-1', role: 'shop_manager' };
 const CUSTOMER = { login: 'customer', password: 'customer-pass-1', role: 'customer' };
+/** An administrator who may not add unfiltered code, as a site administrator of a multisite network is. */
+const SITE_ADMIN = { login: 'siteadmin', password: 'siteadmin-pass-1', role: 'administrator', without: ['unfiltered_html'] };
 const KEYS = [
   { user: 'admin', permissions: 'read', consumer_key: 'ck_' + 'a'.repeat(40), consumer_secret: 'cs_' + 'b'.repeat(40) },
   { user: 'shopmanager', permissions: 'read_write', consumer_key: 'ck_' + 'c'.repeat(40), consumer_secret: 'cs_' + 'd'.repeat(40) },
@@ -171,7 +189,7 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     });
     apiPort = await listenOnFreePort(api);
 
-    const made = await site.probe<{ users: Record<string, number> }>({ action: 'users', users: [MANAGER, CUSTOMER], keys: KEYS });
+    const made = await site.probe<{ users: Record<string, number> }>({ action: 'users', users: [MANAGER, CUSTOMER, SITE_ADMIN], keys: KEYS });
     // Both plugins configured with their secrets, saved the ordinary way (update_option: what every save path ends in).
     await site.probe({
       action: 'set_option',
@@ -493,8 +511,8 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     assert.equal(settings.title, 'Old');
     assert.equal(settings.partner_token, 'checkout-token', 'the other settings are as they were');
     assert.deepEqual(await site.probe({ action: 'get_option', name: SECRET_OPTIONS[0] }), { value: 'legacy-secret-9Hq2' });
-    // Put the sweep's secret back for the tests after this one.
-    await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...settings, partner_secret: CHECKOUT_SECRET } });
+    // Put the sweep's settings and secret back for the tests after this one (a save is judged whole: enabled needs the wallet).
+    await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...settings, wallet_address: WALLET, partner_secret: CHECKOUT_SECRET } });
     assert.deepEqual(await site.probe({ action: 'get_option', name: SECRET_OPTIONS[0] }), { value: CHECKOUT_SECRET });
   });
 
@@ -503,8 +521,10 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
       return t.skip(skip);
     }
     const settings = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    // Written around the save paths, which refuse production with a local address (point 6): what an older
+    // version may have stored, against which the transport is the last line.
     const configure = (environment: string, baseUrl: string) =>
-      site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...settings, environment, base_url: baseUrl } });
+      site.probe({ action: 'set_raw_option', name: CHECKOUT_OPTION, value: { ...settings, environment, base_url: baseUrl } });
     const call = () => site.probe<{ value?: unknown; exception?: { kind: string; message: string } }>({ action: 'config_api' });
 
     // The plugin's own secret signs the requests; point it at the fake service's secret for the one call that goes through.
@@ -534,6 +554,28 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
       const local = await call();
       assert.deepEqual(local.value, { service_fee: 0.0125 }, JSON.stringify(local));
       assert.equal(apiRequests.length, 1);
+
+      // Issue 22, point 7: on this computer the sandbox environment reaches its own API address's host and port only,
+      // and a failed connection reads the same whatever the cause, so an order note cannot map the ports.
+      const closed = await closedPort();
+      const scan = (url: string) =>
+        site.probe<{ status?: number; exception?: { kind: string; message: string } }>({
+          action: 'transport_post',
+          loopback: `http://127.0.0.1:${apiPort}/ok`,
+          url,
+        });
+      apiRequests.length = 0;
+      const otherPort = await scan(`http://127.0.0.1:${closed}/`);
+      assert.match(otherPort.exception?.message ?? '', /address is refused/, `another loopback port: ${JSON.stringify(otherPort)}`);
+      const otherHost = await scan(`http://localhost:${apiPort}/ok`);
+      assert.match(otherHost.exception?.message ?? '', /address is refused/, `another loopback name: ${JSON.stringify(otherHost)}`);
+      assert.equal((await scan(`http://127.0.0.1:${apiPort}/ok`)).status, 200, "the sandbox's own address");
+      assert.equal(apiRequests.length, 1, 'only that request reached this computer');
+      await configure('sandbox', `http://127.0.0.1:${closed}/none`);
+      const refused = await call();
+      assert.equal(refused.exception?.kind, 'network');
+      assert.match(refused.exception!.message, /the partner API address could not be reached/);
+      assert.doesNotMatch(refused.exception!.message, /cURL|refused|Failed to connect|errno|port/i, 'the cause is not told');
     } finally {
       await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...settings, partner_secret: CHECKOUT_SECRET } });
     }
@@ -659,7 +701,15 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
       assert.ok(servedByRestServer(small), 'an ordinary answer comes from the REST server');
 
       const big = '{"operation_data":{"pad":"' + 'x'.repeat(70_000) + '"}}';
-      for (const path of [callback, `${callback}/`, `${site.url}/wp-json/Card2Crypto/v1/Callback`, `${site.url}/?rest_route=/card2crypto/v1/callback`]) {
+      for (const path of [
+        callback,
+        `${callback}/`,
+        `${site.url}/wp-json/Card2Crypto/v1/Callback`,
+        `${site.url}/?rest_route=/card2crypto/v1/callback`,
+        // Issue 22, point 5: a final newline still reaches the route's handler (the REST server's "$" matches before it).
+        `${site.url}/?rest_route=/card2crypto/v1/callback%0A`,
+        `${site.url}/?rest_route=/Card2Crypto/v1/Callback%0A`,
+      ]) {
         const tooLarge = await post(big, path);
         assert.equal(tooLarge.status, 413, `${path}: ${await tooLarge.text()}`);
         assert.equal(servedByRestServer(tooLarge), false, `${path}: refused before the REST server read the body`);
@@ -713,5 +763,294 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     assert.deepEqual(await site.probe({ action: 'get_option', name: SECRET_OPTIONS[1] }), { value: legacy }, 'and kept working in its own option');
     // Put the sweep's secret back.
     await site.probe({ action: 'set_option', name: option, value: { partner_token: 'widget-token', partner_secret: WIDGET_SECRET } });
+  });
+
+  /** A REST call with a logged-in session's cookie and its REST nonce. */
+  const sessionRest = async (session: AdminSession, method: string, route: string, body?: unknown) => {
+    const nonce = (await session.request('/wp-admin/admin-ajax.php?action=rest-nonce')).text.trim();
+    const response = await fetch(`${site.url}/wp-json/${route}`, {
+      method,
+      headers: { cookie: session.cookieHeader(), 'x-wp-nonce': nonce, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      text,
+      json: (() => {
+        try {
+          return JSON.parse(text) as Record<string, any>;
+        } catch {
+          return null;
+        }
+      })(),
+    };
+  };
+  /** PUT wc/v3/payment_gateways/card2crypto with the shop manager's read-write API key. */
+  const managerPut = async (body: unknown) => {
+    const key = KEYS[1]!;
+    const response = await fetch(
+      `${site.url}/wp-json/wc/v3/payment_gateways/card2crypto?consumer_key=${key.consumer_key}&consumer_secret=${key.consumer_secret}`,
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-c2c-test-https': '1' },
+        body: JSON.stringify(body),
+      },
+    );
+    const text = await response.text();
+    return { status: response.status, text, json: JSON.parse(text) as Record<string, any> };
+  };
+  const EVIL = {
+    environment: 'production',
+    base_url: 'https://attacker.example',
+    widget_script_url: 'https://attacker.example/steal.js',
+    landing_url: 'https://attacker.example/card-phish',
+  };
+  const LABELS: Record<string, string> = {
+    environment: 'Environment',
+    base_url: 'API address',
+    widget_script_url: 'Widget script address',
+    landing_url: 'Landing page address',
+  };
+
+  test("issue 22, point 1: a shop manager sees the checkout's service addresses read-only, and a change of each is refused in the form and over REST, writing nothing", async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    const original = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    const session = new AdminSession(site.url);
+    await session.login(MANAGER.login, MANAGER.password);
+    const pagePath = '/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto';
+    const page = await session.request(pagePath);
+    assert.equal(page.status, 200);
+    for (const id of Object.keys(EVIL)) {
+      assert.match(page.text, new RegExp(`id="woocommerce_card2crypto_${id}"[^>]*(readonly|disabled)=`), `${id} is read-only for a shop manager`);
+    }
+    assert.equal(page.text.match(/data-card2crypto="partner-only"/g)?.length, 4, 'each says why');
+    assert.doesNotMatch(page.text, /id="woocommerce_card2crypto_title"[^>]*readonly/, "the shop's own fields stay editable");
+
+    // The form, posted as a browser would once the read-only attribute is taken away: nothing of that save is written.
+    const fields = formFields(page.text, /<form[^>]*id="mainform"[^>]*>([\s\S]*?)<\/form>/g)[0]!;
+    const post = async (changes: Record<string, string>) => {
+      const form = new URLSearchParams();
+      for (const [k, v] of fields) {
+        form.set(k, v);
+      }
+      for (const [k, v] of Object.entries(changes)) {
+        form.set(`woocommerce_card2crypto_${k}`, v);
+      }
+      form.set('save', 'Save changes');
+      return session.request(pagePath, { form });
+    };
+    for (const [id, value] of Object.entries(EVIL)) {
+      const answer = await post({ [id]: value, title: 'Changed by the shop manager' });
+      assert.equal(answer.status, 200);
+      assert.match(answer.text, /Nothing was saved/, id);
+      assert.match(answer.text, new RegExp(`${LABELS[id]}: only a user who may add unfiltered code`), `${id}: the error names the field`);
+      assert.deepEqual(await site.probe({ action: 'get_option', name: CHECKOUT_OPTION }), original, `${id}: nothing written`);
+    }
+    // The read-only fields sent back as shown never stop the shop manager's own changes.
+    const ordinary = await post({ title: 'Card, by the shop manager' });
+    assert.doesNotMatch(ordinary.text, /Nothing was saved/);
+    assert.equal((await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION })).title, 'Card, by the shop manager');
+
+    // WooCommerce's REST API with the shop manager's key: refused whole, each field named.
+    const now = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    for (const [id, value] of Object.entries(EVIL)) {
+      const answer = await managerPut({ settings: { [id]: value, title: 'Changed over REST' } });
+      assert.equal(answer.status, 403, `${id}: ${answer.text}`);
+      assert.equal(answer.json.code, 'card2crypto_settings_refused');
+      assert.match(answer.json.data.params[id], new RegExp(`^${LABELS[id]}: only a user who may add unfiltered code`));
+      assert.deepEqual(await site.probe({ action: 'get_option', name: CHECKOUT_OPTION }), now, `${id}: nothing written`);
+    }
+    // An administrator (unfiltered_html) changes them over the same route.
+    const admin = new AdminSession(site.url);
+    await admin.login();
+    const changed = await sessionRest(admin, 'PUT', 'wc/v3/payment_gateways/card2crypto', {
+      settings: { widget_script_url: 'http://127.0.0.1:8787/widget-2.js' },
+    });
+    assert.equal(changed.status, 200, changed.text);
+    assert.equal(
+      (await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION })).widget_script_url,
+      'http://127.0.0.1:8787/widget-2.js',
+    );
+    await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: original });
+  });
+
+  test("issue 22, point 1: an administrator who may not add unfiltered code sees the widget's service addresses read-only; the settings page and the options route refuse a change", async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    const option = 'card2crypto_widget_settings';
+    const original = await site.probe<Record<string, string>>({ action: 'get_option', name: option });
+    const session = new AdminSession(site.url);
+    await session.login(SITE_ADMIN.login, SITE_ADMIN.password);
+    const pagePath = '/wp-admin/options-general.php?page=card2crypto-widget';
+    const page = await session.request(pagePath);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /id="card2crypto_widget_settings-widget_script_url"[^>]*readonly=/);
+    assert.match(page.text, /id="card2crypto_widget_settings-environment"[^>]*disabled=/);
+    assert.equal(page.text.match(/data-card2crypto="partner-only"/g)?.length, 4);
+    const fields = formFields(page.text, /<form[^>]*action="[^"]*options\.php"[^>]*>([\s\S]*?)<\/form>/g)[0]!;
+    const form = new URLSearchParams();
+    for (const [k, v] of fields) {
+      form.set(k, v);
+    }
+    form.set(`${option}[widget_script_url]`, EVIL.widget_script_url);
+    form.set(`${option}[title]`, 'Buy crypto here');
+    const answer = await session.request('/wp-admin/options.php', { form });
+    assert.match(answer.text, /Widget script address: only a user who may add unfiltered code/, 'the error names the field');
+    const saved = await site.probe<Record<string, string>>({ action: 'get_option', name: option });
+    assert.equal(saved.widget_script_url ?? '', original.widget_script_url ?? '', 'the address kept its value');
+    assert.equal(saved.title, 'Buy crypto here', "the widget's rule: the other fields were saved");
+
+    // WooCommerce's options route writes any option by name for manage_options: judged alike.
+    const route = await sessionRest(session, 'POST', 'wc-admin/options', { [option]: { ...saved, landing_url: EVIL.landing_url } });
+    assert.equal(route.status, 403, route.text);
+    assert.equal(route.json?.code, 'card2crypto_settings_refused');
+    assert.deepEqual(await site.probe({ action: 'get_option', name: option }), saved, 'nothing written');
+    await site.probe({ action: 'set_option', name: option, value: { ...original, partner_secret: WIDGET_SECRET } });
+  });
+
+  test('issue 22, point 6: every save path judges the gateway settings alike, and only a forwarding header can name the caller', async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    const original = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    // REST stores nothing the form refuses: a junk IP list, REMOTE_ADDR or Host as the proxy header.
+    for (const settings of [{ callback_ips: 'not-an-address, 10.0.0.300' }, { trust_proxy_header: 'REMOTE_ADDR' }, { trust_proxy_header: 'Host' }]) {
+      const answer = await managerPut({ settings: { ...settings, title: 'Changed over REST' } });
+      assert.equal(answer.status, 400, answer.text);
+      assert.equal(answer.json.code, 'card2crypto_settings_refused');
+      assert.deepEqual(Object.keys(answer.json.data.params), Object.keys(settings));
+      assert.deepEqual(await site.probe({ action: 'get_option', name: CHECKOUT_OPTION }), original, JSON.stringify(settings));
+    }
+    // An administrator over REST: production with a loopback address is refused as the form refuses it.
+    const admin = new AdminSession(site.url);
+    await admin.login();
+    const production = await sessionRest(admin, 'PUT', 'wc/v3/payment_gateways/card2crypto', {
+      settings: { environment: 'production', base_url: 'http://127.0.0.1:9' },
+    });
+    assert.equal(production.status, 400, production.text);
+    assert.match(production.json?.data.params.base_url, /production/);
+    // The options API (update_option: what every other path ends in).
+    await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...original, trust_proxy_header: 'Remote-Addr', callback_ips: 'junk' } });
+    assert.deepEqual(await site.probe({ action: 'get_option', name: CHECKOUT_OPTION }), original);
+
+    // A header stored original the list existed is not trusted: a Remote-Addr request header cannot spoof the allowlist.
+    await site.probe({
+      action: 'set_raw_option',
+      name: CHECKOUT_OPTION,
+      value: { ...original, callback_ips: '203.0.113.10', trust_proxy_header: 'Remote-Addr' },
+    });
+    try {
+      const body = { operation_data: { status: 'pending', status_code: 2, operation_info: { id: 'op-spoof' }, partner_info: { operation_id: 'wc-spoof' } } };
+      const spoofed = await fetch(`${site.url}/wp-json/card2crypto/v1/callback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'remote-addr': '203.0.113.10' },
+        body: JSON.stringify({ ...body, signature: sign(body, CHECKOUT_SECRET) }),
+      });
+      assert.equal(spoofed.status, 403, await spoofed.text());
+    } finally {
+      await site.probe({ action: 'set_raw_option', name: CHECKOUT_OPTION, value: original });
+    }
+  });
+
+  test('issue 22, point 4: correctly signed callbacks refused as ambiguous never use up the budget; an allowlisted address is never limited', async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    const callback = `${site.url}/wp-json/card2crypto/v1/callback`;
+    const transient = `card2crypto_checkout_cbfail_${createHash('md5').update('127.0.0.1').digest('hex')}`;
+    const resetBudget = async () => {
+      for (const name of [`_transient_${transient}`, `_transient_timeout_${transient}`]) {
+        await site.probe({ action: 'delete_option', name });
+      }
+    };
+    const post = (body: string) => fetch(callback, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const signed = (operation: Record<string, unknown>) => {
+      const body = { operation_data: operation };
+      return JSON.stringify({ ...body, signature: sign(body, CHECKOUT_SECRET) });
+    };
+    const original = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    await resetBudget();
+    try {
+      // A card holder named "JOHN;x:y": signed by the service, refused as ambiguous, 25 times.
+      const ambiguous = signed({
+        status: 'pending',
+        status_code: 2,
+        operation_info: { id: 'op-amb', from: { payment_method_info: { card_holder: 'JOHN;x:y' } } },
+        partner_info: { operation_id: 'wc-amb' },
+      });
+      for (let i = 1; i <= 25; i++) {
+        const refused = await post(ambiguous);
+        assert.equal(refused.status, 400, `ambiguous ${i}: ${await refused.text()}`);
+      }
+      // The genuine callbacks that follow are still heard (an unsigned body too: it is the first counted).
+      const unsigned = await post('{"operation_data":{}}');
+      assert.equal(unsigned.status, 401, 'not 429: the signed refusals were not counted');
+
+      // With the allowlist set, its addresses are never limited, whatever they send.
+      await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...original, callback_ips: '127.0.0.1\n::1' } });
+      for (let i = 1; i <= 25; i++) {
+        const refused = await post('{"operation_data":{}}');
+        assert.equal(refused.status, 401, `allowlisted, unsigned ${i}`);
+      }
+    } finally {
+      await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: original });
+      await resetBudget();
+    }
+  });
+
+  test("issue 22, point 8: a registered customer's order opens none of the plugin's routes with its key alone; its customer, logged in, pays", async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    await payInEuro(t);
+    const order = await site.probe<{ id: number; key: string; nonce: string }>({
+      action: 'create_order',
+      currency: 'EUR',
+      total: '79.00',
+      customer: users[CUSTOMER.login],
+    });
+    const route = (name: string) => `${site.url}/wp-json/card2crypto/v1/orders/${order.id}/${name}`;
+    const asked = apiRequests.length;
+
+    // Someone with the key who is not the customer: a guest.
+    const landing = await fetch(`${route('landing')}?key=${encodeURIComponent(order.key)}`, { redirect: 'manual' });
+    assert.equal(landing.status, 302);
+    assert.match(landing.headers.get('location') ?? '', /order-pay/, "sent to WooCommerce's order-pay page, which asks the customer to log in");
+    assert.equal(parseLandingUrl(landing.headers.get('location') ?? '').ok, false, 'no signed landing URL');
+    for (const [name, init] of [
+      ['widget-settings', { method: 'POST', body: JSON.stringify({ key: order.key, nonce: order.nonce }) }],
+      ['returned', { method: 'POST', body: JSON.stringify({ key: order.key, nonce: order.nonce, event: 'exit' }) }],
+    ] as const) {
+      const answer = await fetch(route(name), { ...init, headers: { 'content-type': 'application/json' } });
+      const json = (await answer.json()) as { code: string; message: string };
+      assert.equal(answer.status, 403, `${name}: ${JSON.stringify(json)}`);
+      assert.equal(json.code, 'card2crypto_login');
+      assert.match(json.message, /log in/);
+    }
+    const state = await fetch(`${route('payment-state')}?key=${encodeURIComponent(order.key)}`);
+    assert.equal(state.status, 403);
+    // (Service_Health may check the credentials with a params request in the background; nothing about this order.)
+    assert.deepEqual(
+      apiRequests.slice(asked).filter((r) => !r.startsWith('/api/partner/params ')),
+      [],
+      'the service was never asked about the order',
+    );
+    assert.equal((await site.probe<Attempts>({ action: 'order_attempts', id: order.id })).attempts.length, 0, 'no attempt was started');
+
+    // The customer, logged in (the browser sends the cookie; the landing link carries no REST nonce).
+    const customer = new AdminSession(site.url);
+    await customer.login(CUSTOMER.login, CUSTOMER.password);
+    const own = await fetch(`${route('payment-state')}?key=${encodeURIComponent(order.key)}`, { headers: { cookie: customer.cookieHeader() } });
+    assert.equal(own.status, 200, await own.text());
+    const paying = await fetch(`${route('landing')}?key=${encodeURIComponent(order.key)}`, {
+      redirect: 'manual',
+      headers: { cookie: customer.cookieHeader() },
+    });
+    assert.equal(paying.status, 302);
+    assert.ok(parseLandingUrl(paying.headers.get('location') ?? '').ok, `a signed landing URL: ${paying.headers.get('location')}`);
   });
 });

@@ -73,8 +73,8 @@ final class Callback_Controller {
 			return;
 		}
 		$method = isset( $_SERVER['REQUEST_METHOD'] ) ? strtoupper( sanitize_text_field( wp_unslash( $_SERVER['REQUEST_METHOD'] ) ) ) : '';
-		// The REST server matches routes without regard to case.
-		if ( 'POST' !== $method || 0 !== strcasecmp( untrailingslashit( $wp->query_vars['rest_route'] ), self::route() ) ) {
+		// As the REST server matches it: without regard to case, and with a final newline (Callback_Guard::is_route()).
+		if ( 'POST' !== $method || ! Callback_Guard::is_route( $wp->query_vars['rest_route'], self::route() ) ) {
 			return;
 		}
 		$length  = isset( $_SERVER['CONTENT_LENGTH'] ) ? sanitize_text_field( wp_unslash( $_SERVER['CONTENT_LENGTH'] ) ) : null;
@@ -100,8 +100,7 @@ final class Callback_Controller {
 		$settings = Plugin::settings();
 		$ip       = self::client_ip( (string) $settings->get( 'trust_proxy_header' ) );
 
-		$allowlist = Js_Text::split_list( (string) $settings->get( 'callback_ips' ) );
-		if ( array() !== $allowlist && ! Ip_Address::in_list( $ip, $allowlist ) ) {
+		if ( ! self::allowlisted( $ip ) && array() !== self::allowlist() ) {
 			Log::warning( 'Callback refused: ' . $ip . ' is not in the callback IP allowlist.' );
 			Callback_Health::record_refused( Callback_Health::ALLOWLIST );
 			return self::answer( 403, 'Forbidden: address not allowed' );
@@ -111,7 +110,8 @@ final class Callback_Controller {
 		if ( Callback_Guard::body_too_large( $content_length ) ) {
 			return self::refuse( $ip, 413, 'Payload Too Large', 'the declared body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
 		}
-		if ( Callback_Guard::over_limit( get_transient( self::failures_key( $ip ) ), time() ) ) {
+		// An allowlisted address is never counted, so never limited.
+		if ( ! self::allowlisted( $ip ) && Callback_Guard::over_limit( get_transient( self::failures_key( $ip ) ), time() ) ) {
 			Callback_Health::record_refused( Callback_Health::RATE_LIMITED );
 			$response = self::answer( 429, 'Too Many Requests' );
 			$response->header( 'Retry-After', (string) Callback_Guard::FAILURE_WINDOW );
@@ -124,6 +124,17 @@ final class Callback_Controller {
 		return '/' . self::REST_NAMESPACE . self::ROUTE;
 	}
 
+	/** @return string[] The owner's callback IP allowlist (empty: any address). */
+	private static function allowlist(): array {
+		return Js_Text::split_list( (string) Plugin::settings()->get( 'callback_ips' ) );
+	}
+
+	/** Whether the owner's allowlist is set and holds the address. */
+	private static function allowlisted( string $ip ): bool {
+		$allowlist = self::allowlist();
+		return array() !== $allowlist && Ip_Address::in_list( $ip, $allowlist );
+	}
+
 	/**
 	 * WordPress answers a JSON body it cannot parse before the route's
 	 * callback runs; for this route the callback judges the raw body itself.
@@ -134,7 +145,7 @@ final class Callback_Controller {
 	 * @return mixed
 	 */
 	public static function keep_invalid_json( $response, $handler, $request ) {
-		if ( is_wp_error( $response ) && 'rest_invalid_json' === $response->get_error_code() && self::route() === $request->get_route() ) {
+		if ( is_wp_error( $response ) && 'rest_invalid_json' === $response->get_error_code() && Callback_Guard::is_route( $request->get_route(), self::route() ) ) {
 			return null;
 		}
 		return $response;
@@ -164,13 +175,9 @@ final class Callback_Controller {
 		$result = Callback_Verifier::from_raw( $body, $secret );
 		if ( ! $result->ok ) {
 			$answer = $result->http_response();
-			return self::refuse( $ip, $answer['status'], $answer['body'], '(' . $result->reason . ') ' . $result->message, Callback_Result::SIGNATURE === $result->reason ? Callback_Health::SIGNATURE : Callback_Health::INVALID );
-		}
-		$ambiguous = Callback_Guard::ambiguity( $result->raw );
-		if ( null !== $ambiguous ) {
-			// Signed, but its signed string could stand for another body: never acted on (docs/decisions.md).
-			$why = $ambiguous['field'] . ': ' . $ambiguous['message'];
-			return self::refuse( $ip, 400, 'Callback could not be processed: ' . $why, $why, Callback_Health::INVALID );
+			// Invalid or ambiguous after the signature matched: signed by the service's secret, so not counted against the address.
+			$signed = in_array( $result->reason, array( Callback_Result::INVALID, Callback_Result::AMBIGUOUS ), true );
+			return self::refuse( $ip, $answer['status'], $answer['body'], '(' . $result->reason . ') ' . $result->message, Callback_Result::SIGNATURE === $result->reason ? Callback_Health::SIGNATURE : Callback_Health::INVALID, $signed ? Callback_Guard::SIGNED : Callback_Guard::UNVERIFIED );
 		}
 
 		$operation = $result->operation;
@@ -211,12 +218,20 @@ final class Callback_Controller {
 		return self::answer( $answer['status'], $answer['body'] );
 	}
 
-	/** Logs a refused callback, counts it against the address and for the status box (Callback_Health), and answers. */
-	private static function refuse( string $ip, int $status, string $body, string $why, string $reason ): \WP_REST_Response {
+	/**
+	 * Logs a refused callback, counts it for the status box (Callback_Health)
+	 * and, when it is not shown to be the service's, against the address
+	 * (Callback_Guard::counts_toward_budget()), and answers.
+	 *
+	 * @param string $refusal Callback_Guard::UNVERIFIED or Callback_Guard::SIGNED.
+	 */
+	private static function refuse( string $ip, int $status, string $body, string $why, string $reason, string $refusal = Callback_Guard::UNVERIFIED ): \WP_REST_Response {
 		Log::warning( 'Callback from ' . $ip . ' refused (' . $status . '): ' . $why );
 		Callback_Health::record_refused( $reason );
-		$key = self::failures_key( $ip );
-		set_transient( $key, Callback_Guard::count_failure( get_transient( $key ), time() ), Callback_Guard::FAILURE_WINDOW );
+		if ( Callback_Guard::counts_toward_budget( $refusal, self::allowlisted( $ip ) ) ) {
+			$key = self::failures_key( $ip );
+			set_transient( $key, Callback_Guard::count_failure( get_transient( $key ), time() ), Callback_Guard::FAILURE_WINDOW );
+		}
 		return self::answer( $status, $body );
 	}
 
@@ -230,19 +245,15 @@ final class Callback_Controller {
 		return ( false === $input || '' === $input ) ? (string) $request->get_body() : $input;
 	}
 
-	/** The caller's address: the connection's, or the last hop of a configured proxy header. */
+	/** The caller's address: the connection's, or the last entry of the configured proxy header (Callback_Guard::client_ip()). */
 	private static function client_ip( string $header ): string {
-		if ( '' !== $header ) {
-			$key = 'HTTP_' . strtoupper( str_replace( '-', '_', $header ) );
-			if ( isset( $_SERVER[ $key ] ) ) {
-				// The rightmost entry is the one our own proxy added; entries left of it are the caller's word.
-				$hops = array_filter( array_map( 'trim', explode( ',', sanitize_text_field( wp_unslash( $_SERVER[ $key ] ) ) ) ) );
-				if ( array() !== $hops ) {
-					return (string) end( $hops );
-				}
+		$server = array();
+		foreach ( array( 'REMOTE_ADDR', 'HTTP_' . strtoupper( str_replace( '-', '_', $header ) ) ) as $key ) {
+			if ( isset( $_SERVER[ $key ] ) && is_string( $_SERVER[ $key ] ) ) {
+				$server[ $key ] = sanitize_text_field( wp_unslash( $_SERVER[ $key ] ) );
 			}
 		}
-		return isset( $_SERVER['REMOTE_ADDR'] ) ? sanitize_text_field( wp_unslash( $_SERVER['REMOTE_ADDR'] ) ) : '';
+		return Callback_Guard::client_ip( $header, $server );
 	}
 
 	private static function answer( int $status, string $body ): \WP_REST_Response {
@@ -262,7 +273,7 @@ final class Callback_Controller {
 	 * @return bool
 	 */
 	public static function serve_plain_text( $served, $result, $request, $server ) {
-		if ( $served || self::route() !== $request->get_route() || ! is_string( $result->get_data() ) ) {
+		if ( $served || ! Callback_Guard::is_route( $request->get_route(), self::route() ) || ! is_string( $result->get_data() ) ) {
 			return $served;
 		}
 		echo $result->get_data(); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- text/plain.

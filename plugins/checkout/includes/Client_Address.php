@@ -1,8 +1,9 @@
 <?php
 /**
- * The address of the client a request comes from: the connection's, or,
- * when the owner names the header their own proxy sets, the last hop in it
- * (entries left of it are the caller's word and can be forged).
+ * The address of the client a request comes from, by the same rule as the
+ * callback allowlist (Callback_Guard::client_ip()): the connection's, or,
+ * when the owner names the forwarding header their own proxy sets, the last
+ * hop in it (entries left of it are the caller's word and can be forged).
  *
  * @package card2crypto-checkout
  */
@@ -13,18 +14,10 @@ defined( 'ABSPATH' ) || exit;
 
 final class Client_Address {
 
-	/** @param string $header The trusted proxy header's name ('' for none). */
+	/** @param string $header The trusted proxy header's name ('' for none); only the forwarding headers proxies set are trusted. */
 	public static function of( string $header ): string {
-		if ( '' !== $header ) {
-			$key = 'HTTP_' . strtoupper( str_replace( '-', '_', $header ) );
-			if ( isset( $_SERVER[ $key ] ) ) {
-				$hops = array_filter( array_map( 'trim', explode( ',', sanitize_text_field( wp_unslash( $_SERVER[ $key ] ) ) ) ) );
-				if ( array() !== $hops ) {
-					return (string) end( $hops );
-				}
-			}
-		}
-		return isset( $_SERVER['REMOTE_ADDR'] ) ? sanitize_text_field( wp_unslash( $_SERVER['REMOTE_ADDR'] ) ) : '';
+		// phpcs:ignore WordPress.Security.ValidatedSanitizedInput -- read, never output; Callback_Guard::client_ip() keeps only an address.
+		return Callback_Guard::client_ip( $header, $_SERVER );
 	}
 
 	/** This request's client, by the store's settings. */

@@ -145,7 +145,11 @@ final class Order_Pay {
 
 	/**
 	 * The order of a request that carries the order's key (the buyer's
-	 * proof), compared in constant time; a WP_Error (404) otherwise.
+	 * proof), compared in constant time; a WP_Error (404) otherwise. An
+	 * order that belongs to a customer account also needs that customer
+	 * logged in, as WooCommerce's own order-pay page does (its
+	 * pay_for_order capability): the key alone is a guest's proof (403
+	 * card2crypto_login otherwise).
 	 *
 	 * @return \WC_Order|\WP_Error
 	 */
@@ -155,7 +159,30 @@ final class Order_Pay {
 		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) ) {
 			return new \WP_Error( 'card2crypto_order', __( 'This order cannot be found.', 'card2crypto-checkout' ), array( 'status' => 404 ) );
 		}
+		if ( ! self::owner_may_act( $order ) ) {
+			return new \WP_Error( 'card2crypto_login', __( 'This order belongs to a customer account: log in to that account to pay for it or to see its payment.', 'card2crypto-checkout' ), array( 'status' => 403 ) );
+		}
 		return $order;
+	}
+
+	/**
+	 * Whether the visitor may act on an order whose key they showed: a guest
+	 * order, or the logged-in customer it belongs to. The REST API runs a
+	 * cookie request without its nonce as a guest (the landing link is
+	 * followed by the browser, the order-received page's script sends no
+	 * nonce), so the logged-in cookie itself names the visitor; it only ever
+	 * narrows what the key allows.
+	 */
+	public static function owner_may_act( \WC_Order $order ): bool {
+		$customer = (int) $order->get_customer_id();
+		if ( 0 === $customer ) {
+			return true;
+		}
+		$user = get_current_user_id();
+		if ( 0 === $user ) {
+			$user = (int) wp_validate_auth_cookie( '', 'logged_in' );
+		}
+		return $customer === $user;
 	}
 
 	public static function rest_settings( \WP_REST_Request $request ) {
@@ -229,6 +256,14 @@ final class Order_Pay {
 	 */
 	public static function rest_landing( \WP_REST_Request $request ) {
 		$order = self::keyed_order( $request );
+		if ( $order instanceof \WP_Error && 'card2crypto_login' === $order->get_error_code() ) {
+			// A browser follows this link: to WooCommerce's order-pay page, which asks the customer to log in.
+			$found    = wc_get_order( (int) $request['order_id'] );
+			$response = new \WP_REST_Response( null, 302 );
+			$response->header( 'Location', $found instanceof \WC_Order ? $found->get_checkout_payment_url() : home_url( '/' ) );
+			$response->header( 'Cache-Control', 'no-store' );
+			return $response;
+		}
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}

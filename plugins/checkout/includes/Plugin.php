@@ -29,6 +29,8 @@ final class Plugin {
 		self::$file = $file;
 		// Before anything can save the settings: the secret kept apart, title and description sanitised.
 		add_action( 'init', array( self::class, 'protect_settings' ), 0 );
+		// A proxy header saved before the list of forwarding headers, spelt in another case, reads as the listed one.
+		add_filter( 'option_' . self::OPTION, array( Callback_Guard::class, 'canonical_settings' ) );
 		add_action( 'before_woocommerce_init', array( self::class, 'declare_compatibility' ) );
 		add_action( 'plugins_loaded', array( self::class, 'on_plugins_loaded' ) );
 		add_action( 'rest_api_init', array( Callback_Controller::class, 'register_routes' ) );

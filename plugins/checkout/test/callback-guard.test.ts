@@ -131,6 +131,82 @@ for (const version of TEST_PHP_VERSIONS) {
       );
     });
 
+    test('only bodies the secret does not vouch for count toward the budget, and never from an allowlisted address', async () => {
+      const cases: Array<[string, boolean, boolean]> = [
+        ['unverified', false, true],
+        ['signed', false, false],
+        ['unverified', true, false],
+        ['signed', true, false],
+      ];
+      const got = await php.call(cases.map(([refusal, allowlisted]) => ['counts', refusal, allowlisted]));
+      assert.deepEqual(
+        got.map((r) => r.value),
+        cases.map(([, , counts]) => counts),
+      );
+    });
+
+    test('the callback route is matched as the REST server matches it: any case, trailing slashes, a final newline', async () => {
+      const route = '/card2crypto/v1/callback';
+      const cases: Array<[string, boolean]> = [
+        [route, true],
+        [`${route}/`, true],
+        ['/Card2Crypto/V1/Callback', true],
+        // The attack: "$" in the REST server's pattern matches before a final newline, so this reaches the handler.
+        [`${route}\n`, true],
+        [`${route}/\n`, false],
+        [`${route}\n\n`, false],
+        [`${route}x`, false],
+        [`${route}\r`, false],
+        [`/x${route}`, false],
+        ['/card2crypto/v1/callbacks', false],
+      ];
+      const got = await php.call(cases.map(([routePath]) => ['is_route', routePath, route]));
+      assert.deepEqual(
+        got.map((r) => r.value),
+        cases.map(([, matches]) => matches),
+      );
+    });
+
+    test('the caller is the connection, or the last entry of one of the forwarding headers proxies set; any other header is ignored', async () => {
+      const remote = { REMOTE_ADDR: '198.51.100.7' };
+      const cases: Array<[string, Record<string, string>, string]> = [
+        ['', { ...remote, HTTP_X_FORWARDED_FOR: '203.0.113.1' }, '198.51.100.7'],
+        ['X-Forwarded-For', { ...remote, HTTP_X_FORWARDED_FOR: '6.6.6.6, 203.0.113.1' }, '203.0.113.1'],
+        ['X-Forwarded-For', remote, '198.51.100.7'],
+        ['X-Real-IP', { ...remote, HTTP_X_REAL_IP: '203.0.113.2' }, '203.0.113.2'],
+        ['CF-Connecting-IP', { ...remote, HTTP_CF_CONNECTING_IP: '2001:db8::1' }, '2001:db8::1'],
+        ['True-Client-IP', { ...remote, HTTP_TRUE_CLIENT_IP: '203.0.113.3' }, '203.0.113.3'],
+        ['Forwarded', { ...remote, HTTP_FORWARDED: 'for=6.6.6.6, for=192.0.2.60;proto=https;by=203.0.113.43' }, '192.0.2.60'],
+        ['Forwarded', { ...remote, HTTP_FORWARDED: 'for="[2001:db8:cafe::17]:4711"' }, '2001:db8:cafe::17'],
+        ['Forwarded', { ...remote, HTTP_FORWARDED: 'for="192.0.2.61:4711"' }, '192.0.2.61'],
+        ['Forwarded', { ...remote, HTTP_FORWARDED: 'proto=https' }, '198.51.100.7'],
+        // The attack: a header the caller writes itself, saved before the list existed, is not trusted.
+        ['Remote-Addr', { ...remote, HTTP_REMOTE_ADDR: '203.0.113.10' }, '198.51.100.7'],
+        ['REMOTE_ADDR', { ...remote, HTTP_REMOTE_ADDR: '203.0.113.10' }, '198.51.100.7'],
+        ['Host', { ...remote, HTTP_HOST: '203.0.113.10' }, '198.51.100.7'],
+      ];
+      const got = await php.call(cases.map(([header, server]) => ['client_ip', header, server]));
+      assert.deepEqual(
+        got.map((r) => r.value),
+        cases.map(([, , ip]) => ip),
+      );
+    });
+
+    test('a proxy header saved in another case reads as the listed one; any other value is left for the settings rule', async () => {
+      const cases: Array<[string, string]> = [
+        ['x-forwarded-for', 'X-Forwarded-For'],
+        [' CF-CONNECTING-IP ', 'CF-Connecting-IP'],
+        ['X-Real-IP', 'X-Real-IP'],
+        ['Host', 'Host'],
+        ['', ''],
+      ];
+      const got = await php.call(cases.map(([stored]) => ['canonical_settings', { trust_proxy_header: stored, title: 'Card' }]));
+      assert.deepEqual(
+        got.map((r) => (r.value as { trust_proxy_header: string }).trust_proxy_header),
+        cases.map(([, read]) => read),
+      );
+    });
+
     test('an address is over the budget after 20 refusals within 60 s, and free again after the window', async () => {
       const times = [...Array.from({ length: 21 }, (_, i) => 1000 + i), 1061, 1062];
       const over = await php.one<boolean[]>('failures', times);

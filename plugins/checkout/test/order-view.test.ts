@@ -113,6 +113,33 @@ for (const version of TEST_PHP_VERSIONS) {
 
     const ask = (requests: unknown[]) => php.runJson<Answer[]>('view.php', { 'scenario.json': JSON.stringify(orderScenario({ requests })) });
 
+    test("a registered customer's order: the key alone is not enough, its customer must be logged in (issue 22, point 8)", async () => {
+      const answers = await ask([
+        // The attack: someone who has the key (a forwarded e-mail, a shared link) but is not the customer.
+        { order_id: 7, key: 'wc_order_key7', customer: 42 },
+        { order_id: 7, key: 'wc_order_key7', customer: 42, user: 43 },
+        { order_id: 7, key: 'wc_order_key7', customer: 42, cookie_user: 43 },
+        // The customer: through the REST API's own login, or its logged-in cookie (a request without the REST nonce).
+        { order_id: 7, key: 'wc_order_key7', customer: 42, user: 42 },
+        { order_id: 7, key: 'wc_order_key7', customer: 42, cookie_user: 42 },
+        // A guest's order: the key is the proof, whoever asks.
+        { order_id: 7, key: 'wc_order_key7', customer: 0, user: 43 },
+        { order_id: 7, key: 'wc_order_key8', customer: 42, user: 42 },
+      ]);
+      assert.deepEqual(
+        answers.map((a) => [a.status, a.error ?? a.data!.state]),
+        [
+          [403, 'card2crypto_login'],
+          [403, 'card2crypto_login'],
+          [403, 'card2crypto_login'],
+          [200, 'waiting'],
+          [200, 'waiting'],
+          [200, 'waiting'],
+          [404, 'card2crypto_order'],
+        ],
+      );
+    });
+
     test('the route: only with the order key; its words, never cached; the pay link after a failure; nothing written, the service never asked', async () => {
       const answers = await ask([
         { order_id: 7, key: 'wc_order_key8' },

@@ -54,6 +54,9 @@ final class Plugin {
 		// before any route or page can read the option.
 		add_filter( 'sanitize_option_' . self::OPTION, array( self::class, 'sanitize_saved' ), 20 );
 		add_filter( 'rest_request_before_callbacks', array( self::class, 'refuse_secret_options' ), 10, 3 );
+		// Every save is judged by the schema and by who may change the service's addresses; a REST
+		// write that was refused is answered with the reasons (Settings_Store::report_refused_write()).
+		add_filter( 'rest_request_after_callbacks', array( self::class, 'report_refused_write' ), 10, 3 );
 		add_action( 'init', array( self::class, 'migrate_settings' ), 0 );
 
 		// The settings page is built on admin screens only, never on a visitor's request.
@@ -92,6 +95,17 @@ final class Plugin {
 			return $response;
 		}
 		return self::settings()->refuse_secret_options( $response, $handler, $request );
+	}
+
+	/**
+	 * @param mixed $response
+	 * @param mixed $handler
+	 * @param mixed $request
+	 * @return mixed
+	 */
+	public static function report_refused_write( $response, $handler, $request ) {
+		// No settings built in this request: nothing saved them, so nothing was refused.
+		return null === self::$settings ? $response : self::$settings->report_refused_write( $response, $handler, $request );
 	}
 
 	/**

@@ -245,7 +245,7 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
     const empty = await record('css', await site.fetch('/wp-json/card2crypto-widget/v1/partner.css'));
     assert.equal(empty.status, 200);
     assert.equal(empty.text, '');
-    await site.probe({ action: 'set_option', name: OPTION, value: { ...SETTINGS, color_primary_fill: '#ff0000', color_primary_text: 'not-a-colour' } });
+    await site.probe({ action: 'set_raw_option', name: OPTION, value: { ...SETTINGS, color_primary_fill: '#ff0000', color_primary_text: 'not-a-colour' } });
     try {
       const css = await record('css', await site.fetch('/wp-json/card2crypto-widget/v1/partner.css'));
       assert.equal(css.status, 200);
@@ -338,7 +338,7 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
     }
 
     // A site default the widget only inherits never refuses the widget's own save (the settings page reports it).
-    await site.probe({ action: 'set_option', name: OPTION, value: { ...SETTINGS, default_amount: '1.00' } });
+    await site.probe({ action: 'set_raw_option', name: OPTION, value: { ...SETTINGS, default_amount: '1.00' } });
     try {
       const inherits = await save({ title: 'Buy ether', amount: '', cryptoCurrency: 'ETH' });
       assert.equal(inherits.changed, true);

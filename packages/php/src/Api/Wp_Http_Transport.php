@@ -8,8 +8,12 @@
  * network (127.0.0.0/8, 10/8, 172.16/12, 192.168/16, or a port other than
  * 80, 443 and 8080) must not turn the plugin into a request forger. The
  * sandbox environment talks to the local sandbox, so there (and only there)
- * a loopback address with any port is let through; private networks stay
- * refused (decisions.md, "Partner API address: safe requests").
+ * one loopback address is let through: the host and port of the sandbox
+ * environment's own API address, nothing else on this computer; private
+ * networks stay refused. A connection that fails is told in the same words
+ * whatever the cause (refused, reset, no route, TLS), so an order note or a
+ * settings error cannot tell a closed port from another failure
+ * (decisions.md, "Partner API address: safe requests").
  *
  * @package Card2Crypto\Shared
  */
@@ -18,27 +22,57 @@ namespace Card2Crypto\Shared\Api;
 
 final class Wp_Http_Transport implements Http_Transport {
 
-	/** @var bool */
-	private $allow_loopback;
+	/** What every failed connection is reported as (a timeout keeps its own kind). */
+	const UNREACHABLE = 'the partner API address could not be reached';
 
-	/** @param bool $allow_loopback True in the sandbox environment: 127.0.0.0/8 and localhost, any port. */
-	public function __construct( bool $allow_loopback = false ) {
-		$this->allow_loopback = $allow_loopback;
+	/** @var bool Any loopback host and port (tests only). */
+	private $any_loopback;
+
+	/** @var string|null "host:port" of the one loopback origin allowed, lower case; null: none. */
+	private $loopback_origin;
+
+	/**
+	 * @param bool|string $loopback false: no loopback address (production's rules). A URL: on this computer,
+	 *                              only that URL's host and port (the sandbox environment's API address).
+	 *                              true: any loopback host and port (the test probe's fake services).
+	 */
+	public function __construct( $loopback = false ) {
+		$this->any_loopback    = true === $loopback;
+		$this->loopback_origin = is_string( $loopback ) ? self::origin( $loopback ) : null;
+	}
+
+	/** "host:port" of a URL (the scheme's port when none is written), lower case; null when it has no host. */
+	private static function origin( string $url ): ?string {
+		$parts = wp_parse_url( $url );
+		if ( ! is_array( $parts ) || empty( $parts['host'] ) ) {
+			return null;
+		}
+		$port = isset( $parts['port'] ) ? (int) $parts['port'] : ( 'https' === strtolower( (string) ( $parts['scheme'] ?? '' ) ) ? 443 : 80 );
+		return strtolower( trim( (string) $parts['host'], '.' ) ) . ':' . $port;
+	}
+
+	/** Whether a request to $url may reach this computer: a loopback host, and the allowed origin (or any, in tests). */
+	private function loopback_allowed( string $host, string $url ): bool {
+		if ( ! self::is_loopback( $host ) ) {
+			return false;
+		}
+		return $this->any_loopback || ( null !== $this->loopback_origin && self::origin( $url ) === $this->loopback_origin );
 	}
 
 	public function post( string $url, string $body, array $headers, float $timeout_seconds ): Http_Response {
-		$host_filter = function ( $external, $host ) {
-			return $external || self::is_loopback( (string) $host );
+		$host_filter = function ( $external, $host, $request_url = '' ) use ( $url ) {
+			return $external || $this->loopback_allowed( (string) $host, '' !== (string) $request_url ? (string) $request_url : $url );
 		};
 		$port_filter = function ( $ports, $host, $filtered_url ) {
 			$port = wp_parse_url( (string) $filtered_url, PHP_URL_PORT );
-			if ( is_array( $ports ) && is_int( $port ) && self::is_loopback( (string) $host ) ) {
+			if ( is_array( $ports ) && is_int( $port ) && $this->loopback_allowed( (string) $host, (string) $filtered_url ) ) {
 				$ports[] = $port;
 			}
 			return $ports;
 		};
-		if ( $this->allow_loopback ) {
-			add_filter( 'http_request_host_is_external', $host_filter, 10, 2 );
+		$allows_loopback = $this->any_loopback || null !== $this->loopback_origin;
+		if ( $allows_loopback ) {
+			add_filter( 'http_request_host_is_external', $host_filter, 10, 3 );
 			add_filter( 'http_allowed_safe_ports', $port_filter, 10, 3 );
 		}
 		try {
@@ -46,8 +80,8 @@ final class Wp_Http_Transport implements Http_Transport {
 			if ( false === wp_http_validate_url( $url ) ) {
 				throw new Transport_Exception(
 					Transport_Exception::NETWORK,
-					$this->allow_loopback
-						? 'the partner API address is refused: WordPress sends no request to a private network address, or to a port other than 80, 443 or 8080 except on this computer (127.0.0.1, localhost)'
+					$allows_loopback
+						? 'the partner API address is refused: WordPress sends no request to a private network address, or to a port other than 80, 443 or 8080, and on this computer only to the sandbox environment\'s own API address'
 						: 'the partner API address is refused: WordPress sends no request to a local or private network address, or to a port other than 80, 443 or 8080'
 				);
 			}
@@ -68,10 +102,12 @@ final class Wp_Http_Transport implements Http_Transport {
 			remove_filter( 'http_allowed_safe_ports', $port_filter, 10 );
 		}
 		if ( is_wp_error( $response ) ) {
-			$message = $response->get_error_message();
 			// WordPress reports both as http_request_failed; the text says which (cURL error 28, "timed out").
-			$kind = 1 === preg_match( '/timed? ?out|cURL error 28/i', $message ) ? Transport_Exception::TIMEOUT : Transport_Exception::NETWORK;
-			throw new Transport_Exception( $kind, $message );
+			if ( 1 === preg_match( '/timed? ?out|cURL error 28/i', $response->get_error_message() ) ) {
+				throw new Transport_Exception( Transport_Exception::TIMEOUT, 'no complete answer in time' );
+			}
+			// Refused, reset, no route, a TLS failure: one wording, so that no note tells a closed port from an open one.
+			throw new Transport_Exception( Transport_Exception::NETWORK, self::UNREACHABLE );
 		}
 		$headers = array();
 		foreach ( wp_remote_retrieve_headers( $response ) as $name => $value ) {

@@ -3,7 +3,9 @@
  * The HTML control of one schema field, shared by the WooCommerce gateway
  * form and the Settings API page. Everything is escaped here, at output.
  * Secret fields are password inputs that are always empty; a field
- * overridden by a wp-config.php constant is disabled and empty. After a
+ * overridden by a wp-config.php constant is disabled and empty; a partner's
+ * field (the service's environment and addresses) is read-only, with a line
+ * saying why, for a user who may not add unfiltered code. After a
  * refused save the form shows what the owner typed (never a secret) and
  * each field's error next to it.
  *
@@ -27,11 +29,14 @@ final class Field_Renderer {
 	 */
 	public static function control( Field_View $view, array $field, string $name, string $html_id, bool $invalid = false, ?string $typed = null, string $error = '' ): string {
 		$locked      = $view->is_locked( $field );
-		$value       = null !== $typed && ! $locked && empty( $field['secret'] ) ? $typed : $view->form_value( $field );
+		$partner     = $view->is_partner_locked( $field );
+		$value       = null !== $typed && ! $locked && ! $partner && empty( $field['secret'] ) ? $typed : $view->form_value( $field );
 		$description = $html_id . '-description';
 		$error_id    = $html_id . '-error';
 		$common      = ' name="' . esc_attr( $name ) . '" id="' . esc_attr( $html_id ) . '" aria-describedby="' . esc_attr( ( '' !== $error ? $error_id . ' ' : '' ) . $description ) . '"'
 			. ( $locked ? ' disabled="disabled"' : '' )
+			// A select cannot be read-only: disabled, so not sent, and a partner's field not sent keeps what is stored.
+			. ( $partner && ! $locked ? ( 'select' === $field['type'] ? ' disabled="disabled"' : ' readonly="readonly"' ) : '' )
 			. ( $invalid ? ' aria-invalid="true"' : '' )
 			. ( ! empty( $field['required'] ) && empty( $field['requiredWhen'] ) && empty( $field['secret'] ) && ! $locked ? ' aria-required="true"' : '' );
 
@@ -58,6 +63,9 @@ final class Field_Renderer {
 		}
 		if ( '' !== $error ) {
 			$html .= '<p class="card2crypto-field-error" id="' . esc_attr( $error_id ) . '" style="color:#d63638"><strong>' . esc_html( $error ) . '</strong></p>';
+		}
+		if ( $partner ) {
+			$html .= '<p class="description card2crypto-partner-only" data-card2crypto="partner-only">' . esc_html( $view->partner_only_line() ) . '</p>';
 		}
 		$help = $view->help( $field );
 		if ( '' !== $help ) {

@@ -90,6 +90,20 @@ final class Field_View {
 		return null !== $this->store->constant_for( $field['id'] );
 	}
 
+	/**
+	 * Whether the field is the partner's (partnerOnly: the service's
+	 * environment and addresses) and the current user may not change it:
+	 * shown read-only, with partner_only_line() saying why.
+	 */
+	public function is_partner_locked( array $field ): bool {
+		return ! empty( $field['partnerOnly'] ) && ! $this->store->may_change_partner_settings();
+	}
+
+	/** Why a partner's field is read-only for this user. */
+	public function partner_only_line(): string {
+		return __( 'Read-only for you: the payment service\'s environment and addresses are your partner\'s, not the shop\'s, and only a user who may add unfiltered code (an administrator; on a multisite network, a super admin) can change them.', 'card2crypto-shared' );
+	}
+
 	/** Maximum length for the input, from a text rule. */
 	public function max_length( array $field ): ?int {
 		return 'text' === $field['rule']['kind'] ? (int) $field['rule']['maxLength'] : null;
@@ -118,6 +132,10 @@ final class Field_View {
 		if ( 'required' === $problem['rule'] ) {
 			/* translators: %s: label of a settings field */
 			return sprintf( __( '%s is required.', 'card2crypto-shared' ), $label );
+		}
+		if ( 'partner_only' === $problem['rule'] ) {
+			/* translators: %s: label of a settings field */
+			return sprintf( __( '%s: only a user who may add unfiltered code (an administrator; on a multisite network, a super admin) can change the payment service\'s environment and addresses.', 'card2crypto-shared' ), $label );
 		}
 		$reason = 0 === strpos( $problem['message'], $field['label'] . ': ' ) ? substr( $problem['message'], strlen( $field['label'] ) + 2 ) : $problem['message'];
 		/* translators: 1: label of a settings field, 2: what is wrong with the value */

@@ -57,6 +57,16 @@ final class Schema {
 		return $fields;
 	}
 
+	/**
+	 * The capability a user needs to change a partnerOnly field (the
+	 * service's environment and addresses): unfiltered_html, whoever may add
+	 * unfiltered code. WordPress grants it on a multisite network to super
+	 * admins only and to no one under DISALLOW_UNFILTERED_HTML.
+	 */
+	public function partner_only_capability(): string {
+		return isset( $this->data['partnerOnlyCapability'] ) && is_string( $this->data['partnerOnlyCapability'] ) ? $this->data['partnerOnlyCapability'] : 'unfiltered_html';
+	}
+
 	/** @return array<int, array{id: string, label: string}> */
 	public function groups( string $plugin ): array {
 		return $this->plugin( $plugin )['groups'];

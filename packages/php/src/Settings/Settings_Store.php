@@ -45,6 +45,17 @@ final class Settings_Store {
 	/** @var callable(string): ?string Value of a defined constant, or null. */
 	private $constants;
 
+	/** @var bool True while migrate() rewrites what an older version stored (not judged again). */
+	private $migrating = false;
+
+	/**
+	 * Problems of the writes of the settings option refused in this request
+	 * (sanitize_saved()), until a REST answer reports them.
+	 *
+	 * @var array<int, array{field: string, rule: string, message: string}>
+	 */
+	private $refused = array();
+
 	/**
 	 * @param string        $option    The option name (woocommerce_card2crypto_settings, card2crypto_widget_settings).
 	 * @param callable|null $constants fn(string $name): ?string; default: PHP's defined()/constant().
@@ -126,16 +137,64 @@ final class Settings_Store {
 
 	/**
 	 * Protects the stored settings (call once, early, before anything saves
-	 * them): every write of the settings option keeps secrets apart and
-	 * sanitises the markup fields; a secret an older version saved there
-	 * moves to its own option; the REST route that reads options by name
-	 * refuses the secrets' options.
+	 * them): every write of the settings option is judged by the schema's
+	 * rules and by who may change the partner's fields, and refused whole
+	 * when anything is wrong; it keeps secrets apart and sanitises the markup
+	 * fields; a secret an older version saved there moves to its own option;
+	 * the REST route that reads options by name refuses the secrets' options;
+	 * a REST request whose write was refused is answered with the reasons.
 	 */
 	public function protect(): void {
 		// After a sanitize_callback (priority 10) has validated the submission.
 		add_filter( 'sanitize_option_' . $this->option, array( $this, 'sanitize_saved' ), 20 );
 		add_filter( 'rest_request_before_callbacks', array( $this, 'refuse_secret_options' ), 10, 3 );
+		add_filter( 'rest_request_after_callbacks', array( $this, 'report_refused_write' ), 10, 3 );
 		$this->migrate();
+	}
+
+	/**
+	 * Whether the current user may change the partner's fields (partnerOnly:
+	 * the service's environment and addresses): one who may add unfiltered
+	 * code (the schema's partnerOnlyCapability, unfiltered_html). Code that
+	 * runs with no user at all (WP-CLI, cron, a plugin's own upgrade) may:
+	 * it can add code anyway.
+	 */
+	public function may_change_partner_settings(): bool {
+		return 0 === get_current_user_id() || current_user_can( $this->schema->partner_only_capability() );
+	}
+
+	/**
+	 * After a REST route ran: when it wrote the settings option and that
+	 * write was refused (sanitize_saved()), the answer is the refusal, each
+	 * field named (403 when a partner's field was refused, else 400), not
+	 * the route's own answer, which would show values that were not saved.
+	 *
+	 * @param mixed $response
+	 * @param mixed $handler
+	 * @param mixed $request
+	 * @return mixed
+	 */
+	public function report_refused_write( $response, $handler, $request ) {
+		if ( array() === $this->refused ) {
+			return $response;
+		}
+		$problems      = $this->refused;
+		$this->refused = array();
+		$fields        = array();
+		$partner       = false;
+		foreach ( $problems as $problem ) {
+			$fields[ '' === $problem['field'] ? 'settings' : $problem['field'] ] = $problem['message'];
+			$partner = $partner || 'partner_only' === $problem['rule'];
+		}
+		return new \WP_Error(
+			'card2crypto_settings_refused',
+			/* translators: %s: each refused setting and why */
+			sprintf( __( 'Nothing was saved: %s', 'card2crypto-shared' ), implode( ' ', array_values( $fields ) ) ),
+			array(
+				'status' => $partner ? 403 : 400,
+				'params' => $fields,
+			)
+		);
 	}
 
 	/**
@@ -177,9 +236,119 @@ final class Settings_Store {
 	 * @return mixed
 	 */
 	public function sanitize_saved( $value ) {
-		if ( ! is_array( $value ) ) {
-			return $value;
+		if ( $this->migrating ) {
+			return is_array( $value ) ? $this->separate( $value ) : $value;
 		}
+		$judged = $this->judge_write( $value );
+		if ( array() !== $judged['problems'] ) {
+			return $this->refuse_write( $judged['problems'] );
+		}
+		return $this->separate( $judged['values'] );
+	}
+
+	/**
+	 * One validation for every path that writes the settings option (the
+	 * settings pages, WooCommerce's gateway save and its REST API, the
+	 * options API): the written value, its markup fields sanitised first,
+	 * judged by the schema's rules against what is stored, and by whether
+	 * the user may change the partner's fields; the problems are those the
+	 * stored settings did not already have (new_problems()). Members that are no setting
+	 * (WooCommerce writes its section headings' keys) are dropped; a member
+	 * left out takes its default, a secret left out or empty keeps the saved
+	 * secret.
+	 *
+	 * @param mixed $value
+	 * @return array{values: array<string, string>, problems: array<int, array{field: string, rule: string, message: string}>}
+	 */
+	public function judge_write( $value ): array {
+		if ( ! is_array( $value ) ) {
+			return array(
+				'values'   => array(),
+				'problems' => array(
+					array(
+						'field'   => '',
+						'rule'    => 'type',
+						'message' => 'Settings must be an object of field values.',
+					),
+				),
+			);
+		}
+		$input = array();
+		foreach ( $this->fields() as $id => $field ) {
+			if ( ! array_key_exists( $id, $value ) ) {
+				continue;
+			}
+			$input[ $id ] = isset( self::MARKUP_FIELDS[ $id ] ) && is_string( $value[ $id ] ) ? self::sanitize_markup( $value[ $id ], self::MARKUP_FIELDS[ $id ] ) : $value[ $id ];
+		}
+		$stored   = $this->stored();
+		$result   = $this->validator->validate( $input, $stored, $this->defined_constants(), $this->may_change_partner_settings() );
+		$problems = $this->new_problems( $result['problems'], $stored );
+		return array(
+			// A field that keeps a problem it already had keeps its stored value (for_storage()).
+			'values'   => array() === $problems ? $this->validator->for_storage( $result, $stored ) : array(),
+			'problems' => $problems,
+		);
+	}
+
+	/**
+	 * The problems a write brings that the stored settings did not already
+	 * have (compared by field and rule): a write may not make the settings
+	 * worse, but one that leaves a field as it was (the widget saved before
+	 * its credentials are entered, a value an older version stored) is not
+	 * blamed for it. A partner_only problem is always new.
+	 *
+	 * @param array<int, array{field: string, rule: string, message: string}> $problems
+	 * @param array<string, mixed>                                             $stored
+	 * @return array<int, array{field: string, rule: string, message: string}>
+	 */
+	private function new_problems( array $problems, array $stored ): array {
+		if ( array() === $problems ) {
+			return $problems;
+		}
+		$had = array();
+		foreach ( $this->validator->validate( $stored, $stored, $this->defined_constants() )['problems'] as $problem ) {
+			$had[ $problem['field'] . '|' . $problem['rule'] ] = true;
+		}
+		return array_values(
+			array_filter(
+				$problems,
+				static function ( array $problem ) use ( $had ): bool {
+					return ! isset( $had[ $problem['field'] . '|' . $problem['rule'] ] );
+				}
+			)
+		);
+	}
+
+	/**
+	 * A refused write: what is stored stays (update_option then finds
+	 * nothing changed and writes nothing); the reasons are kept for the REST
+	 * answer (report_refused_write()) and the settings screens.
+	 *
+	 * @param array<int, array{field: string, rule: string, message: string}> $problems
+	 * @return mixed The stored option (its defaults when there is none).
+	 */
+	private function refuse_write( array $problems ) {
+		$this->refused = array_merge( $this->refused, $problems );
+		$messages      = array_map(
+			static function ( array $problem ): string {
+				return $problem['message'];
+			},
+			$problems
+		);
+		if ( function_exists( 'add_settings_error' ) ) {
+			add_settings_error( $this->option, 'c2c-refused-write', __( 'Nothing was saved:', 'card2crypto-shared' ) . ' ' . implode( ' ', $messages ), 'error' );
+		}
+		$stored = get_option( $this->option, null );
+		return is_array( $stored ) ? $stored : $this->defaults();
+	}
+
+	/**
+	 * Markup fields sanitised, secrets taken out into their own options.
+	 *
+	 * @param array<string, mixed> $value
+	 * @return array<string, mixed>
+	 */
+	private function separate( array $value ): array {
 		foreach ( self::MARKUP_FIELDS as $id => $kind ) {
 			if ( isset( $this->fields()[ $id ], $value[ $id ] ) && is_string( $value[ $id ] ) ) {
 				$value[ $id ] = self::sanitize_markup( $value[ $id ], $kind );
@@ -242,8 +411,13 @@ final class Settings_Store {
 			}
 		}
 		if ( $dirty ) {
-			// update_option runs sanitize_saved(): the secret moves, the rest stays as it was.
-			update_option( $this->option, $raw );
+			// update_option runs sanitize_saved(): the secret moves, the rest stays as it was (not judged again).
+			$this->migrating = true;
+			try {
+				update_option( $this->option, $raw );
+			} finally {
+				$this->migrating = false;
+			}
 		}
 	}
 
@@ -355,7 +529,7 @@ final class Settings_Store {
 			}
 			$input[ $id ] = array_key_exists( $id, $submitted ) ? $submitted[ $id ] : null;
 		}
-		$result = $this->validator->validate( $input, $stored, $this->defined_constants() );
+		$result = $this->validator->validate( $input, $stored, $this->defined_constants(), $this->may_change_partner_settings() );
 		return array(
 			'values'   => $this->validator->for_storage( $result, $stored ),
 			'problems' => $result['problems'],

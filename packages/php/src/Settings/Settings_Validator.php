@@ -19,6 +19,9 @@ use Card2Crypto\Shared\Btc\Btc_Address;
 
 final class Settings_Validator {
 
+	/** Why a partner's field was refused (core's PARTNER_ONLY_MESSAGE): the reason part of a partner_only problem. */
+	const PARTNER_ONLY_MESSAGE = "only a user who may add unfiltered code (an administrator; on a multisite network, a super admin) can change the payment service's environment and addresses.";
+
 	const TRUE_WORDS  = array( '1', 'yes', 'on', 'true' );
 	const FALSE_WORDS = array( '0', 'no', 'off', 'false', '' );
 
@@ -48,9 +51,14 @@ final class Settings_Validator {
 	 * @param mixed                $input             Field values by id (strings from a form; booleans, ints too).
 	 * @param array<string, mixed> $stored            The values saved before: an empty secret keeps its saved value.
 	 * @param string[]             $defined_constants wp-config constants that are defined.
+	 * @param bool                 $may_change_partner Whether the user saving may change the partner's fields
+	 *                                                 (partnerOnly: the service's environment and addresses). When
+	 *                                                 not, such a field left out keeps its stored value, and one that
+	 *                                                 differs from the stored value (both normalised) is the problem
+	 *                                                 partner_only.
 	 * @return array{values: array<string, string|bool>, problems: array<int, array{field: string, rule: string, message: string}>}
 	 */
-	public function validate( $input, array $stored = array(), array $defined_constants = array() ): array {
+	public function validate( $input, array $stored = array(), array $defined_constants = array(), bool $may_change_partner = true ): array {
 		$problems = array();
 		$values   = array();
 		if ( ! is_array( $input ) ) {
@@ -72,8 +80,13 @@ final class Settings_Validator {
 
 		// Pass 1: coerce to the field's value type, fill defaults, keep stored secrets.
 		$invalid = array();
+		$lock_partner = ! $may_change_partner;
 		foreach ( $this->fields as $id => $field ) {
 			$raw = array_key_exists( $id, $input ) ? $input[ $id ] : null;
+			if ( null === $raw && $lock_partner && ! empty( $field['partnerOnly'] ) && array_key_exists( $id, $stored ) ) {
+				// A partner's field the user may not change and did not send keeps what is stored.
+				$raw = $stored[ $id ];
+			}
 			if ( null === $raw ) {
 				$values[ $id ] = $field['default'];
 			} elseif ( 'boolean' === $field['rule']['kind'] ) {
@@ -103,25 +116,59 @@ final class Settings_Validator {
 			if ( isset( $invalid[ $id ] ) ) {
 				continue;
 			}
-			$value = $values[ $id ];
-			if ( '' === $value || false === $value ) {
-				$covered_by_constant = isset( $field['constant'] ) && in_array( $field['constant'], $defined_constants, true );
-				if ( '' === $value && ! empty( $field['required'] ) && $this->conditions_hold( $field, $values ) && ! $covered_by_constant ) {
-					$problems[] = self::problem( $id, 'required', $field['label'] . ' is required.' );
-				}
-				continue;
-			}
-			$check = $this->check_rule( $field, $value, $values );
-			if ( $check['ok'] ) {
-				$values[ $id ] = $check['value'];
-			} else {
-				$problems[] = self::problem( $id, $field['rule']['kind'], $field['label'] . ': ' . $check['message'] );
+			$found = count( $problems );
+			$this->check_field( $field, $values, $defined_constants, $problems );
+			if ( $lock_partner && ! empty( $field['partnerOnly'] ) && count( $problems ) === $found && $values[ $id ] !== $this->stored_partner_value( $field, $stored, $values ) ) {
+				$problems[] = self::problem( $id, 'partner_only', $field['label'] . ': ' . self::PARTNER_ONLY_MESSAGE );
 			}
 		}
 		return array(
 			'values'   => $values,
 			'problems' => $problems,
 		);
+	}
+
+	/**
+	 * Required and rule checks of one field (pass 2): normalises its value or adds its problem.
+	 *
+	 * @param array<string, string|bool> $values
+	 * @param string[]                   $defined_constants
+	 * @param array<int, array>          $problems
+	 */
+	private function check_field( array $field, array &$values, array $defined_constants, array &$problems ): void {
+		$id    = $field['id'];
+		$value = $values[ $id ];
+		if ( '' === $value || false === $value ) {
+			$covered_by_constant = isset( $field['constant'] ) && in_array( $field['constant'], $defined_constants, true );
+			if ( '' === $value && ! empty( $field['required'] ) && $this->conditions_hold( $field, $values ) && ! $covered_by_constant ) {
+				$problems[] = self::problem( $id, 'required', $field['label'] . ' is required.' );
+			}
+			return;
+		}
+		$check = $this->check_rule( $field, $value, $values );
+		if ( $check['ok'] ) {
+			$values[ $id ] = $check['value'];
+		} else {
+			$problems[] = self::problem( $id, $field['rule']['kind'], $field['label'] . ': ' . $check['message'] );
+		}
+	}
+
+	/**
+	 * A partner's field as stored, normalised as a submission would be (so
+	 * that an unchanged field compares equal).
+	 *
+	 * @param array<string, mixed>       $stored
+	 * @param array<string, string|bool> $values
+	 * @return string|bool
+	 */
+	private function stored_partner_value( array $field, array $stored, array $values ) {
+		$raw  = $stored[ $field['id'] ] ?? null;
+		$text = is_string( $raw ) ? Js_Text::trim( $raw ) : ( is_string( $field['default'] ) ? $field['default'] : '' );
+		if ( '' === $text ) {
+			return '';
+		}
+		$check = $this->check_rule( $field, $text, $values );
+		return $check['ok'] ? $check['value'] : $text;
 	}
 
 	/**

@@ -100,9 +100,9 @@ $functions = array(
 	'verify'            => static function ( string $body, string $secret, string $form = 'general' ) {
 		return (array) Signer::verify( $body, $secret, $form );
 	},
-	'settings_validate' => static function ( string $plugin, $input, array $stored = array(), array $constants = array() ) {
+	'settings_validate' => static function ( string $plugin, $input, array $stored = array(), array $constants = array(), bool $may_change_partner = true ) {
 		$validator = new Settings_Validator( Schema::from_file( C2C_TEST_ROOT . '/work/settings.json' ), $plugin );
-		return $validator->validate( $input, $stored, $constants );
+		return $validator->validate( $input, $stored, $constants, $may_change_partner );
 	},
 	'settings_store'    => static function ( string $plugin, $input, array $stored = array(), array $constants = array() ) {
 		$validator = new Settings_Validator( Schema::from_file( C2C_TEST_ROOT . '/work/settings.json' ), $plugin );

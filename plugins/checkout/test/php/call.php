@@ -51,6 +51,10 @@ $functions = array(
 	'over_cap'        => array( Attempt_Policy::class, 'over_cap' ),
 	'before_new_payment' => array( Attempt_Policy::class, 'before_new_payment' ),
 	'too_large'       => array( Callback_Guard::class, 'body_too_large' ),
+	'is_route'        => array( Callback_Guard::class, 'is_route' ),
+	'client_ip'       => array( Callback_Guard::class, 'client_ip' ),
+	'canonical_settings' => array( Callback_Guard::class, 'canonical_settings' ),
+	'counts'          => array( Callback_Guard::class, 'counts_toward_budget' ),
 	'failures'        => static function ( array $times ) {
 		// Counts a refusal at each time and says, after each, whether the address is now over the limit.
 		$window = null;

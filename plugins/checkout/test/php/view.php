@@ -6,7 +6,8 @@
  * status; attempt rows) or asked the service.
  *
  * Input /work/scenario.json: {settings, order, attempts, requests}; each
- * request {order_id, key, order_status?, method?, attempt?: {status, status_code, mismatch?}}
+ * request {order_id, key, order_status?, method?, attempt?: {status, status_code, mismatch?},
+ * customer?, user?, cookie_user?}
  * (order_status, method and attempt: the store's state before the request).
  */
 
@@ -61,6 +62,10 @@ foreach ( $scenario['requests'] as $request ) {
 	if ( isset( $request['method'] ) ) {
 		$order->meta['_payment_method'] = $request['method'];
 	}
+	// The order's customer account, and who asks: the REST API's user, or the user a logged-in cookie names.
+	$order->customer_id          = (int) ( $request['customer'] ?? 0 );
+	$GLOBALS['c2c_user']         = (int) ( $request['user'] ?? 0 );
+	$GLOBALS['c2c_cookie_user']  = (int) ( $request['cookie_user'] ?? 0 );
 	if ( isset( $request['attempt'] ) ) {
 		$GLOBALS['wpdb']->query( $GLOBALS['wpdb']->prepare( 'UPDATE wp_card2crypto_attempts SET status = %s, status_code = %d, mismatch = %d', $request['attempt']['status'], $request['attempt']['status_code'], empty( $request['attempt']['mismatch'] ) ? 0 : 1 ) );
 	}

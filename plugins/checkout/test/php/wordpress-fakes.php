@@ -180,6 +180,11 @@ class WC_Order {
 	public function get_order_key() {
 		return 'wc_order_key' . $this->id;
 	}
+	/** The customer account the order belongs to (0: a guest's order). */
+	public $customer_id = 0;
+	public function get_customer_id() {
+		return $this->customer_id;
+	}
 	public function get_payment_method() {
 		return $this->meta['_payment_method'] ?? 'card2crypto';
 	}
@@ -413,4 +418,17 @@ function c2c_callback_body( array $request, string $secret ): string {
 	}
 	$key = 'right' === $request['sign'] ? $secret : $secret . 'x';
 	return Lossless_Json::encode( Signer::with_signature( array( 'operation_data' => Lossless_Json::decode_object( json_encode( $request['operation'] ) ) ), $key ) );
+}
+
+/** The logged-in user: $GLOBALS['c2c_user'] (0: a visitor), by the REST API's reckoning. */
+if ( ! function_exists( 'get_current_user_id' ) ) {
+	function get_current_user_id() {
+		return (int) ( $GLOBALS['c2c_user'] ?? 0 );
+	}
+}
+/** The user a logged-in cookie names: $GLOBALS['c2c_cookie_user'] (false: none). */
+if ( ! function_exists( 'wp_validate_auth_cookie' ) ) {
+	function wp_validate_auth_cookie( $cookie = '', $scheme = '' ) {
+		return empty( $GLOBALS['c2c_cookie_user'] ) ? false : (int) $GLOBALS['c2c_cookie_user'];
+	}
 }

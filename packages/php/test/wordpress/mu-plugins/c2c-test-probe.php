@@ -119,6 +119,11 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 							'role'       => $user['role'],
 						)
 					);
+					// Capabilities the role grants that this user is denied (e.g. an administrator without
+					// unfiltered_html, as a site administrator of a multisite network is).
+					foreach ( $user['without'] ?? array() as $cap ) {
+						( new WP_User( $ids[ $user['login'] ] ) )->add_cap( $cap, false );
+					}
 				}
 				global $wpdb;
 				$keys = array();
@@ -148,6 +153,16 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				} catch ( Throwable $e ) {
 					return new WP_REST_Response( array( 'exception' => array( 'kind' => $e->kind ?? null, 'message' => $e->getMessage() ) ) );
 				}
+			case 'transport_post':
+				// The checkout's transport alone: which loopback address it lets through, and how a failure reads.
+				remove_filter( 'http_request_host_is_external', '__return_true' );
+				$transport_class = 'Card2Crypto\\Checkout\\Shared\\Api\\Wp_Http_Transport';
+				try {
+					$response = ( new $transport_class( $input['loopback'] ) )->post( $input['url'], '{}', array(), 3.0 );
+					return new WP_REST_Response( array( 'status' => $response->status ) );
+				} catch ( Throwable $e ) {
+					return new WP_REST_Response( array( 'exception' => array( 'kind' => $e->kind ?? null, 'message' => $e->getMessage() ) ) );
+				}
 			case 'sweep':
 				return new WP_REST_Response( c2c_test_sweep( $input ) );
 			case 'gateway_texts':
@@ -158,7 +173,12 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				// uninstall.php with WP_UNINSTALL_PLUGIN defined; here once per scenario.
 				$results = array();
 				foreach ( $input['scenarios'] as $scenario ) {
-					update_option( $scenario['option'], $scenario['stored'] );
+					// What the site holds when the owner deletes the plugin, written as is (a save would judge it).
+					global $wpdb;
+					$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name = %s", $scenario['option'] ) );
+					$wpdb->insert( $wpdb->options, array( 'option_name' => $scenario['option'], 'option_value' => maybe_serialize( $scenario['stored'] ), 'autoload' => 'on' ) );
+					wp_cache_delete( 'alloptions', 'options' );
+					wp_cache_delete( $scenario['option'], 'options' );
 					if ( ! defined( 'WP_UNINSTALL_PLUGIN' ) ) {
 						define( 'WP_UNINSTALL_PLUGIN', $scenario['plugin'] );
 					}
@@ -178,6 +198,10 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				$order->set_billing_email( 'buyer@example.com' );
 				$order->set_total( $input['total'] );
 				$order->set_status( 'pending' );
+				if ( ! empty( $input['customer'] ) ) {
+					// A registered customer's order.
+					$order->set_customer_id( (int) $input['customer'] );
+				}
 				$order->save();
 				return new WP_REST_Response(
 					array(

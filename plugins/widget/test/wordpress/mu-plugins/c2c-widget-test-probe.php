@@ -69,6 +69,16 @@ function c2c_widget_test_run( WP_REST_Request $request ): WP_REST_Response {
 			}
 			return new WP_REST_Response( true );
 
+		case 'set_raw_option':
+			// A value no save path accepts any more (every write is judged by the schema): what an older version
+			// stored, written around update_option's filters, to see that the plugin copes with it.
+			global $wpdb;
+			$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name = %s", $p['name'] ) ); // phpcs:ignore
+			$wpdb->insert( $wpdb->options, array( 'option_name' => $p['name'], 'option_value' => maybe_serialize( $p['value'] ), 'autoload' => 'on' ) ); // phpcs:ignore
+			wp_cache_delete( 'alloptions', 'options' );
+			wp_cache_delete( $p['name'], 'options' );
+			return new WP_REST_Response( true );
+
 		case 'reset_rate_limits':
 			global $wpdb;
 			$wpdb->query( "DELETE FROM {$wpdb->options} WHERE option_name LIKE '\\_transient\\_%c2c\\_rl\\_%'" ); // phpcs:ignore
