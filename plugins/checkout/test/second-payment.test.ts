@@ -183,9 +183,9 @@ for (const version of TEST_PHP_VERSIONS) {
       const nowMs = Date.now();
       const [open] = await play([{ attempt: { status: '', status_code: -1, minutes_ago: 1 }, service: [op(1, serviceTime(-30), 'op-1', { card: CARD })] }]);
       assert.equal(open!.held!.kind, 'open');
-      const after = /start again after (\d\d:\d\d)/.exec(open!.held!.message)?.[1];
+      const afterTime = /start again after (\d\d:\d\d)/.exec(open!.held!.message)?.[1];
       // Now plus the window (not 30 minutes later still): the minute it was asked in, or the next.
-      assert.ok([hhmm(nowMs + HOUR * 1000), hhmm(nowMs + HOUR * 1000 + 60_000)].includes(after!), `${after} in ${open!.held!.message}`);
+      assert.ok([hhmm(nowMs + HOUR * 1000), hhmm(nowMs + HOUR * 1000 + 60_000)].includes(afterTime!), `${afterTime} in ${open!.held!.message}`);
     });
 
     test('the service is asked about the attempt every time, even to sign it again a moment later: a payment may just have started there', async () => {
