@@ -155,7 +155,7 @@ test.describe('checkout callbacks', () => {
     const order = await placeOrder(request, store);
     expect(await sendCallback(store, secret, operationData(order, 'declined', 104))).toBe('200 OK');
     const view = await waitForOrder(page, store, order.id, (v) => v.status === 'wc-failed');
-    expect(view.notes.some((n) => n.includes('payment declined') && n.includes('bank card failed verification'))).toBe(true);
+    expect(view.notes.some((n) => n.includes('the card payment did not go through') && n.includes('bank card failed verification'))).toBe(true);
   });
 
   test('an unknown status pair is answered 200 and flagged, never applied', async ({ page, request }) => {
