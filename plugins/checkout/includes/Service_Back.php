@@ -65,16 +65,7 @@ final class Service_Back {
 
 	/** The service accepts the store again: the waiting orders are mailed in the background. */
 	public static function came_back(): void {
-		if ( ! function_exists( 'as_enqueue_async_action' ) || ! function_exists( 'as_has_scheduled_action' ) ) {
-			return;
-		}
-		try {
-			if ( ! as_has_scheduled_action( self::HOOK, array(), self::GROUP ) ) {
-				as_enqueue_async_action( self::HOOK, array(), self::GROUP );
-			}
-		} catch ( \Throwable $e ) {
-			Log::error( 'The orders waiting for card payment could not be queued for their e-mail: ' . $e->getMessage() );
-		}
+		Service_Health::queue_once( self::HOOK, 'error', 'The orders waiting for card payment could not be queued for their e-mail' );
 	}
 
 	/**

@@ -105,16 +105,24 @@ final class Service_Health {
 	 * protect, so nothing is asked.
 	 */
 	private static function check_later(): void {
+		// Never in the way of a page: the next view queues it again.
+		self::queue_once( self::HOOK, 'debug', 'The service check could not be queued' );
+	}
+
+	/**
+	 * Queues one Action Scheduler async action of $hook unless one already
+	 * waits; nothing without Action Scheduler. A failure is logged at $level.
+	 */
+	public static function queue_once( string $hook, string $level, string $failure ): void {
 		if ( ! function_exists( 'as_enqueue_async_action' ) || ! function_exists( 'as_has_scheduled_action' ) ) {
 			return;
 		}
 		try {
-			if ( ! as_has_scheduled_action( self::HOOK, array(), self::GROUP ) ) {
-				as_enqueue_async_action( self::HOOK, array(), self::GROUP );
+			if ( ! as_has_scheduled_action( $hook, array(), self::GROUP ) ) {
+				as_enqueue_async_action( $hook, array(), self::GROUP );
 			}
 		} catch ( \Throwable $e ) {
-			// Never in the way of a page: the next view queues it again.
-			Log::debug( 'The service check could not be queued: ' . $e->getMessage() );
+			Log::write( $level, $failure . ': ' . $e->getMessage() );
 		}
 	}
 
