@@ -184,7 +184,7 @@ function serviceFields(requiredWhen: Condition[]): Field[] {
     id,
     type: 'url',
     label,
-    help: `${help} Leave empty in the sandbox environment to use the local sandbox (${SANDBOX_SERVICE_URLS[id]}); required in production.`,
+    help: `${help} Required in production. In the sandbox environment, leave it empty to use the local sandbox (its address shows in the empty field).`,
     default: '',
     required: true,
     requiredWhen: [...requiredWhen, { field: 'environment', equals: 'production' }],
@@ -212,9 +212,9 @@ function serviceFields(requiredWhen: Condition[]): Field[] {
       rule: { kind: 'enum', values: ['sandbox', 'production'] },
       group: 'service',
     },
-    url('base_url', 'API address', 'Base address of the partner API ({base_url}).', true),
-    url('widget_script_url', 'Widget script address', 'Address of the widget script ({widget_script_url}).', false),
-    url('landing_url', 'Landing page address', 'Address of the hosted landing page ({landing_url}).', true),
+    url('base_url', 'API address', 'The partner API\'s address, as your partner manager gives it.', true),
+    url('widget_script_url', 'Widget script address', 'The address of the service\'s widget script, as your partner manager gives it.', false),
+    url('landing_url', 'Landing page address', 'The address of the service\'s hosted payment page, as your partner manager gives it.', true),
   ];
 }
 

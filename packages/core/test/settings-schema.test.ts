@@ -307,3 +307,14 @@ test('the client address header is one of the forwarding headers proxies set', (
     );
   }
 });
+
+test('help texts speak to the owner: no raw spec placeholders, no fixed address of one machine', () => {
+  for (const plugin of ['checkout', 'widget'] as const) {
+    for (const f of fieldsOf(plugin)) {
+      assert.doesNotMatch(f.help, /\{[a-z_]+\}/, `${plugin}.${f.id}: a spec placeholder in its help`);
+      assert.doesNotMatch(f.help, /127\.0\.0\.1|localhost/, `${plugin}.${f.id}: an address of one machine in its help (the empty field's placeholder shows it)`);
+    }
+  }
+  // The empty field still shows where the sandbox is.
+  assert.equal(field('checkout', 'base_url').placeholder, SANDBOX_SERVICE_URLS.base_url);
+});
