@@ -62,6 +62,10 @@ test.describe('owner: connection and callback health', () => {
     await expect(field(page, 'partner_secret')).toHaveAttribute('aria-invalid', 'true');
     await expect(field(page, 'partner_secret')).toHaveValue('');
     await expect(field(page, 'title')).toHaveValue('Typed but not saved');
+    // The status box does not greet a refused save with "Connected": it speaks of the saved credentials.
+    await expect(page.locator('[data-card2crypto="connection"]')).toHaveText(
+      'Still connected with the saved credentials: what you typed was not saved, and the store goes on using what was saved before.',
+    );
 
     // An unknown token.
     await field(page, 'partner_token').fill('e2e-no-such-partner');

@@ -113,7 +113,8 @@ class Gateway extends \WC_Payment_Gateway {
 			}
 			echo '</ul></div>';
 		}
-		Settings_Status::render();
+		// After a refused save the box speaks of the saved credentials, not of what was typed.
+		Settings_Status::render( array() !== self::$refused );
 		parent::admin_options();
 	}
 
