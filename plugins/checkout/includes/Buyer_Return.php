@@ -174,6 +174,8 @@ final class Buyer_Return {
 				'status_code' => $known ? $attempt['status_code'] : null,
 				'event'       => $event,
 				'mismatch'    => null !== $attempt && 1 === (int) ( $attempt['mismatch'] ?? 0 ),
+				// A payment of the order in another window (another operation) may be under way.
+				'others_live' => Operation_Store::may_be_paid_besides( $order->get_id(), null === $attempt ? '' : (string) $attempt['operation_id'] ),
 			)
 		);
 		self::note_told(

@@ -43,6 +43,7 @@ final class Buyer_Words {
 	 *     @type int|null    $status_code The attempt's status code after the answer was applied.
 	 *     @type string      $event       "fail" (the service said the payment failed) or "exit" (the buyer closed the widget).
 	 *     @type bool        $mismatch    The payment did not match the order (the attempt is flagged; the order is held).
+	 *     @type bool        $others_live Another operation of the order (another window's payment) may be under way or paid.
 	 * }
 	 * @return array{kind: string, code: int|null, type: string, message: string, retry: bool}
 	 */
@@ -57,8 +58,18 @@ final class Buyer_Words {
 			return self::result( self::ON_HOLD, null === $step ? null : $step['status_code'], 'notice', self::on_hold(), false );
 		}
 		if ( 'unknown' === $asked && 'exit' === ( $facts['event'] ?? '' ) ) {
-			// Closed before a payment existed: nothing happened, nothing to confirm.
-			return self::not_finished();
+			if ( ! empty( $facts['others_live'] ) ) {
+				// This window made no payment, but another window's may be moving money: never "pay again".
+				return self::result( self::IN_PROGRESS, null, 'notice', self::under_way(), false );
+			}
+			// Closed before a payment existed: nothing to confirm, and nothing the service said about a card.
+			return self::result(
+				self::NOT_FINISHED,
+				null,
+				'notice',
+				__( 'The payment was not finished. You can pay again, or choose another payment method.', 'card2crypto-checkout' ),
+				true
+			);
 		}
 		if ( null === $step ) {
 			$why = 'unreachable' === $asked
@@ -191,6 +202,7 @@ final class Buyer_Words {
 		return __( 'Your payment is on hold: it does not match this order, so the store checks it by hand and will contact you. Please do not pay again.', 'card2crypto-checkout' );
 	}
 
+	/** The service says the payment was created and no card was entered: nothing was charged by it. */
 	private static function not_finished(): array {
 		return self::result(
 			self::NOT_FINISHED,

@@ -260,28 +260,6 @@ final class Operation_Events {
 		throw new \RuntimeException( 'The payment state kept changing while this event was applied.' );
 	}
 
-	/**
-	 * Whether another operation of the order than $operation_id may still be
-	 * paid, or was paid (its last state is not an ending without payment).
-	 * An attempt from before operations were recorded one by one counts by
-	 * its own state.
-	 */
-	private static function other_operation_live( \WC_Order $order, string $operation_id ): bool {
-		$recorded = array();
-		foreach ( Operation_Store::operations_of_order( $order->get_id() ) as $op ) {
-			$recorded[ $op['attempt_id'] ] = true;
-			if ( $op['operation_id'] !== $operation_id && Status_Flow::may_be_paid( $op['status'], $op['status_code'] ) ) {
-				return true;
-			}
-		}
-		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
-			if ( ! isset( $recorded[ $attempt['id'] ] ) && (string) $attempt['operation_id'] !== $operation_id && Status_Flow::may_be_paid( $attempt['status'], $attempt['status_code'] ) ) {
-				return true;
-			}
-		}
-		return false;
-	}
-
 	/** What Order_Decision needs to know, read from the attempt, the order and the operation. */
 	private static function facts( \WC_Order $order, array $attempt, ?array $state, Operation $operation ): array {
 		try {
@@ -308,7 +286,7 @@ final class Operation_Events {
 				'wallet'      => $operation->to_address(),
 				'to_currency' => $operation->to_currency(),
 			),
-			'others_live'  => self::other_operation_live( $order, $operation->id() ),
+			'others_live'  => Operation_Store::may_be_paid_besides( $order->get_id(), $operation->id() ),
 			'order'        => array(
 				'paid'              => $order->is_paid(),
 				'failed'            => $order->has_status( 'failed' ),

@@ -394,6 +394,28 @@ CREATE TABLE {$ops} (
 	}
 
 	/**
+	 * Whether an operation of the order other than $operation_id ('' for
+	 * none) may still be paid, or was paid (its last state is not an ending
+	 * without payment). An attempt from before operations were recorded one
+	 * by one counts by its own state.
+	 */
+	public static function may_be_paid_besides( int $order_id, string $operation_id ): bool {
+		$recorded = array();
+		foreach ( self::operations_of_order( $order_id ) as $op ) {
+			$recorded[ $op['attempt_id'] ] = true;
+			if ( $op['operation_id'] !== $operation_id && Status_Flow::may_be_paid( $op['status'], $op['status_code'] ) ) {
+				return true;
+			}
+		}
+		foreach ( self::attempts_of_order( $order_id ) as $attempt ) {
+			if ( ! isset( $recorded[ $attempt['id'] ] ) && (string) $attempt['operation_id'] !== $operation_id && Status_Flow::may_be_paid( $attempt['status'], $attempt['status_code'] ) ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * Writes the attempt's summary from its operations (Status_Flow::leading():
 	 * a success first, then one that may still be paid, then the latest that
 	 * ended). Runs under the order's lock, after an operation moved.

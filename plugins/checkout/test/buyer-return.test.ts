@@ -79,7 +79,7 @@ for (const version of TEST_PHP_VERSIONS) {
     });
 
     test('the decision: failed, paid, in progress, not finished, and an honest "not confirmed"', async () => {
-      const [declined, expired, paid, pending, created, unknownFail, unknownExit, unreachable, strange] = (await words([
+      const [declined, expired, paid, pending, created, unknownFail, unknownExit, unreachable, strange, otherWindow] = (await words([
         ['buyer', { paid: false, asked: 'answered', status: 'declined', status_code: 101, event: 'fail' }],
         ['buyer', { paid: false, asked: 'answered', status: 'declined', status_code: 105, event: 'exit' }],
         ['buyer', { paid: true, asked: 'answered', status: 'success', status_code: 0, event: 'fail' }],
@@ -89,6 +89,7 @@ for (const version of TEST_PHP_VERSIONS) {
         ['buyer', { paid: false, asked: 'unknown', status: null, status_code: null, event: 'exit' }],
         ['buyer', { paid: false, asked: 'unreachable', status: null, status_code: null, event: 'fail' }],
         ['buyer', { paid: false, asked: 'answered', status: 'success', status_code: 101, event: 'fail' }],
+        ['buyer', { paid: false, asked: 'unknown', status: null, status_code: null, event: 'exit', others_live: true }],
       ])) as Told[];
       assert.deepEqual([declined!.kind, declined!.code, declined!.type, declined!.retry], ['failed', 101, 'error', true]);
       assert.deepEqual([expired!.kind, expired!.code], ['failed', 105]);
@@ -99,6 +100,12 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.deepEqual([unknownFail!.kind, unknownFail!.type, unknownFail!.retry], ['unconfirmed', 'notice', true]);
       assert.match(unknownFail!.message, /^We could not confirm your payment yet\. If your card was charged, this order is updated automatically/);
       assert.equal(unknownExit!.kind, 'not_finished');
+      // "Not charged" only when the service says so (created, no card): not for a window that made no payment.
+      assert.match(created!.message, /your card was not charged by it/);
+      assert.doesNotMatch(unknownExit!.message, /charged/);
+      // Another window's payment may be moving money: not "pay again".
+      assert.deepEqual([otherWindow!.kind, otherWindow!.retry], ['in_progress', false]);
+      assert.match(otherWindow!.message, /already under way.*do not pay again/);
       assert.match(unreachable!.message, /could not reach the payment service/);
       assert.equal(strange!.kind, 'unconfirmed', 'a pair outside the flow is never told as a failure');
     });
