@@ -60,6 +60,11 @@ test.describe('the order total outside the service range', () => {
     await expect(told(page, RANGE)).toHaveCount(1);
     await expect(told(page, ADD)).toBeVisible();
     await expect(cardMethod(page)).toHaveCount(0);
+    // One message that fits the store (its only method is ours): WooCommerce's own red "no payment methods", which it
+    // renders here, gives way to ours.
+    const wooNoMethods = page.locator('.wc-block-checkout__no-payment-methods-notice');
+    await expect(wooNoMethods).toHaveCount(1);
+    await expect(wooNoMethods).toBeHidden();
 
     await page.goto(`${store.storeUrl}/cart/`, { waitUntil: 'domcontentloaded' });
     await expect(told(page, RANGE)).toBeVisible({ timeout: 60_000 });

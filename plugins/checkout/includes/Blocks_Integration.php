@@ -46,13 +46,16 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 		$shift     = wc_get_price_decimals() - $limits[0];
 		$scale     = 10 ** abs( $shift );
 		$countries = Availability::countries( $config );
+		$others    = Range_Notice::other_methods();
 		return array(
 			'title'     => Plain_Text::from_html( Test_Mode::buyer_title( $config->title(), $config->environment() ) ),
 			'lines'     => array_map( array( Plain_Text::class, 'from_html' ), Availability::lines( $config, Availability::cart_total_minor( $currency ) ) ),
 			'countries' => null === $countries ? null : array_values( $countries ),
 			'min'       => $shift >= 0 ? $limits[1] * $scale : intdiv( $limits[1], $scale ),
 			'max'       => $shift >= 0 ? $limits[2] * $scale : intdiv( $limits[2], $scale ),
-			'range'     => Range_Notice::messages( $currency, Range_Notice::other_methods() ),
+			'range'     => Range_Notice::messages( $currency, $others ),
+			// The only method: outside the range, our words stand in for WooCommerce's "no payment methods" (Range_Notice::block_style()).
+			'alone'     => ! $others,
 			'supports'  => array( 'features' => array( 'products' ) ),
 		);
 	}

@@ -20,6 +20,22 @@ final class Range_Notice {
 		add_action( 'woocommerce_before_cart', array( self::class, 'cart' ) );
 		add_action( 'woocommerce_review_order_before_payment', array( self::class, 'checkout' ) );
 		add_filter( 'woocommerce_no_available_payment_methods_message', array( self::class, 'no_methods' ) );
+		add_action( 'wp_enqueue_scripts', array( self::class, 'block_style' ) );
+	}
+
+	/**
+	 * The block checkout's own "There are no payment methods available",
+	 * hidden while our range message stands in for it (src/blocks.ts marks
+	 * the page with card2crypto-range-alone when the store has no other
+	 * method and the total is outside the range): one message that fits.
+	 */
+	public static function block_style(): void {
+		if ( ! function_exists( 'is_checkout' ) || ! is_checkout() || self::other_methods() ) {
+			return;
+		}
+		wp_register_style( 'card2crypto-range', false, array(), CARD2CRYPTO_CHECKOUT_VERSION );
+		wp_enqueue_style( 'card2crypto-range' );
+		wp_add_inline_style( 'card2crypto-range', '.card2crypto-range-alone .wc-block-checkout__no-payment-methods-notice{display:none}' );
 	}
 
 	/**
@@ -49,19 +65,23 @@ final class Range_Notice {
 	}
 
 	/**
-	 * Both messages for the currency, for the block checkout's script, which
-	 * knows the total as the buyer changes the cart: below the range, above it.
+	 * The messages for the currency, for the block checkout's script, which
+	 * knows the total as the buyer changes the cart, by its outside() value:
+	 * 0 within the range (nothing to say), 1 below it, 2 above it. A list,
+	 * of empty strings for a currency the service does not take: the script
+	 * stays within its size budget.
 	 *
-	 * @return array{below: string, above: string}|null
+	 * @return array{0: string, 1: string, 2: string}
 	 */
-	public static function messages( string $currency, bool $others = true ): ?array {
+	public static function messages( string $currency, bool $others = true ): array {
 		$limits = Currencies::limits( $currency );
 		if ( null === $limits ) {
-			return null;
+			return array( '', '', '' );
 		}
 		return array(
-			'below' => (string) self::message( $currency, $limits[1] - 1, $others ),
-			'above' => (string) self::message( $currency, $limits[2] + 1, $others ),
+			'',
+			(string) self::message( $currency, $limits[1] - 1, $others ),
+			(string) self::message( $currency, $limits[2] + 1, $others ),
 		);
 	}
 

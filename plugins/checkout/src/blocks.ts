@@ -19,8 +19,10 @@ interface Data {
   countries: string[] | null;
   min: number;
   max: number;
-  /** What to tell a buyer whose total is below min or above max (Range_Notice::messages). */
-  range: { below: string; above: string } | null;
+  /** What to tell a buyer, by outside(): nothing (0), below min (1), above max (2) (Range_Notice::messages). */
+  range: [string, string, string];
+  /** The store's only payment method: our range words then replace WooCommerce's "no payment methods". */
+  alone: boolean;
   /** As registerPaymentMethod takes it. */
   supports: { features: string[] };
 }
@@ -28,8 +30,8 @@ interface Data {
 const data = getSetting<Data>('card2crypto_data');
 const content = h('div', null, ...data.lines.map((line) => h('p', null, line)));
 
-/** Below the currency's minimum, above its maximum, or within (null); a total of 0 or not known yet is within. */
-const outside = (total: number) => (total > 0 && total < data.min ? 'below' : total > data.max ? 'above' : null);
+/** Below the currency's minimum (1), above its maximum (2), or within (0); a total of 0 or not known yet is within. */
+const outside = (total: number) => (total > 0 && total < data.min ? 1 : total > data.max ? 2 : 0);
 
 /**
  * Outside the currency's range the method is not offered (the gateway's
@@ -40,13 +42,13 @@ const outside = (total: number) => (total > 0 && total < data.min ? 'below' : to
  */
 let told = '';
 subscribe(() => {
-  const side = outside(Number(select(CART_STORE_KEY)?.getCartTotals().total_price));
-  const message = (side && data.range?.[side]) || '';
+  const message = data.range[outside(Number(select(CART_STORE_KEY)?.getCartTotals().total_price))];
   if (message !== told) {
     told = message;
     // The checkout also shows the cart's notices (at its top): there, say it by the payment options instead.
     const context = document.querySelector('.wp-block-woocommerce-checkout') ? 'wc/checkout/payments' : 'wc/cart';
     const notices = dispatch(noticesStore);
+    document.body.classList.toggle('card2crypto-range-alone', !!message && data.alone);
     void (message
       ? notices.createNotice('info', message, { id: 'card2crypto-range', context, isDismissible: false })
       : notices.removeNotice('card2crypto-range', context));

@@ -27,10 +27,12 @@ const DATA = {
   countries: ['DE', 'FR'],
   min: 5000,
   max: 500000,
-  range: {
-    below: 'Card payment is available for orders from 50,00 € to 5.000,00 €. Add to your order to pay by card, or choose another payment method.',
-    above: 'Card payment is available for orders from 50,00 € to 5.000,00 €. Split your order to pay by card, or choose another payment method.',
-  },
+  range: [
+    '',
+    'Card payment is available for orders from 50,00 € to 5.000,00 €. Add to your order to pay by card, or choose another payment method.',
+    'Card payment is available for orders from 50,00 € to 5.000,00 €. Split your order to pay by card, or choose another payment method.',
+  ],
+  alone: false,
   supports: { features: ['products'] },
 };
 
@@ -158,10 +160,26 @@ describe('block checkout registration', () => {
     cartTotal('490');
     cartTotal('0');
     expect(rangeNotice(here)).toEqual([]);
+    // The store has another method: WooCommerce's own "no payment methods" never shows, nothing to stand in for.
+    cartTotal('490');
+    expect(document.body.classList.contains('card2crypto-range-alone')).toBe(false);
+  });
+
+  test('the only method: while the range message shows, the page is marked so that WooCommerce\'s "no payment methods" gives way to it', () => {
+    document.body.innerHTML = '<div class="wp-block-woocommerce-checkout"></div>';
+    document.body.className = '';
+    registerWith({ ...DATA, alone: true });
+    expect(document.body.classList.contains('card2crypto-range-alone')).toBe(false);
+    cartTotal('490');
+    expect(rangeNotice('wc/checkout/payments')).toHaveLength(1);
+    expect(document.body.classList.contains('card2crypto-range-alone')).toBe(true);
+    cartTotal('6000');
+    expect(rangeNotice('wc/checkout/payments')).toEqual([]);
+    expect(document.body.classList.contains('card2crypto-range-alone')).toBe(false);
   });
 
   test('no range to tell (a currency without limits) says nothing', () => {
-    registerWith({ ...DATA, min: 0, max: Number.MAX_SAFE_INTEGER, range: null });
+    registerWith({ ...DATA, min: 0, max: Number.MAX_SAFE_INTEGER, range: ['', '', ''] });
     cartTotal('1');
     expect(rangeNotice('wc/checkout/payments')).toEqual([]);
     expect(rangeNotice('wc/cart')).toEqual([]);
