@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { parseLandingUrl } from '@card2crypto/core';
 import { runInfo } from '../run-info.ts';
+import { blockPartner } from './widget-helpers.ts';
 import {
   BUYER,
   adminOrder,
@@ -50,16 +51,6 @@ function mailLog(): string | null {
 }
 const SETTINGS = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`;
 
-/** Blocks or unblocks the store's partner in the sandbox (its dashboard action, packages/sandbox/README.md). */
-async function blockPartner(blocked: boolean): Promise<void> {
-  const response = await fetch(`${store.sandbox!.url}/dashboard/api/partners/${encodeURIComponent(store.partner.token)}/block`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-card2crypto-dashboard': '1' },
-    body: JSON.stringify({ blocked }),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-}
-
 /** Our notice, as WooCommerce shows it (classic notice or block banner). */
 const told = (page: Page) => page.locator('.woocommerce-error, .wc-block-components-notice-banner').filter({ hasText: UNAVAILABLE });
 
@@ -86,7 +77,7 @@ test.describe('the service refuses the store', () => {
   // Never leave the partner blocked for the specs that follow.
   test.afterAll(async () => {
     if (store.sandbox) {
-      await blockPartner(false);
+      await blockPartner(store, false);
     }
   });
 
@@ -113,7 +104,7 @@ test.describe('the service refuses the store', () => {
     fail.searchParams.delete('card2crypto-return');
     const orderPay = fail.href;
 
-    await blockPartner(true);
+    await blockPartner(store, true);
     try {
       // The buyer pays the order again from its payment page: not sent to the service's "Partner blocked" page,
       // but back to the order, told in plain words.
@@ -170,7 +161,7 @@ test.describe('the service refuses the store', () => {
         ).toHaveLength(1);
       }
     } finally {
-      await blockPartner(false);
+      await blockPartner(store, false);
     }
 
     // The service accepts the store again: after the refused state's lifetime (one minute) the checkout asks again

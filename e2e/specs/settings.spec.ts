@@ -1,9 +1,9 @@
 /**
  * The settings round trip of both plugins in a real browser against the
  * e2e store: save, reload, invalid values refused with an error naming the
- * field (the widget saves the other fields; the checkout's refused save
- * writes nothing, keeps what was typed and shows each error next to its
- * field), secrets write-only (never sent
+ * field (a refused save, of either plugin, writes nothing, keeps what was
+ * typed and shows each error next to its field; new credentials the
+ * service refuses are refused too), secrets write-only (never sent
  * back to the browser, kept when the field is left empty).
  *
  * The pages are generated from core's settings schema by the shared PHP
@@ -55,12 +55,34 @@ test.describe('widget settings page (Settings → Card2Crypto Widget)', () => {
       await expect(widgetField(page, 'partner_secret')).toHaveAttribute('type', 'password');
       await expect(page.locator('#card2crypto_widget_settings-partner_secret-description')).toContainText('A secret is saved');
 
-      // 1. A valid save, with a new secret.
+      // 1. A wrong secret, with other changes beside it: the service refuses it, so nothing is saved; the reason is
+      //    next to the field, what was typed is kept (never the secret), and the status box speaks of the saved settings.
       await widgetField(page, 'title').fill('Buy bitcoin here');
       await widgetField(page, 'default_fiat_currency').selectOption('EUR');
       await widgetField(page, 'default_amount').fill('75');
       await widgetField(page, 'partner_secret').fill(rotated);
       await saveWidget(page);
+      await expect(page.getByText('Nothing was saved: the service refuses these credentials.')).toBeVisible();
+      await expect(page.getByText('Settings saved.')).toHaveCount(0);
+      const secretError = page.locator('#card2crypto_widget_settings-partner_secret-error');
+      await expect(secretError).toContainText('Partner secret: Not connected: the service refuses the signature: the partner secret is wrong for this token');
+      await expect(secretError).toContainText('The secret you entered was not saved: enter it again.');
+      await expect(widgetField(page, 'partner_secret')).toHaveAttribute('aria-invalid', 'true');
+      await expect(widgetField(page, 'partner_secret')).toHaveValue('');
+      await expect(widgetField(page, 'title')).toHaveValue('Buy bitcoin here');
+      await expect(widgetField(page, 'default_amount')).toHaveValue('75');
+      await expect(widgetField(page, 'default_fiat_currency')).toHaveValue('EUR');
+      await page.reload();
+      await expect(widgetField(page, 'title')).toHaveValue(before.title);
+      await expect(widgetField(page, 'default_amount')).toHaveValue(before.amount);
+      await expect(page.locator('#card2crypto_widget_settings-partner_secret-error')).toHaveCount(0);
+
+      // 2. A valid save; the secret left empty keeps the saved one.
+      await widgetField(page, 'title').fill('Buy bitcoin here');
+      await widgetField(page, 'default_fiat_currency').selectOption('EUR');
+      await widgetField(page, 'default_amount').fill('75');
+      await saveWidget(page);
+      await expect(page.getByText('Settings saved.')).toBeVisible();
       await expect(page.locator('.notice-error, .error').filter({ hasText: /Card2Crypto|required|:/ })).toHaveCount(0);
       await page.reload();
       await expect(widgetField(page, 'title')).toHaveValue('Buy bitcoin here');
@@ -68,26 +90,27 @@ test.describe('widget settings page (Settings → Card2Crypto Widget)', () => {
       await expect(widgetField(page, 'partner_secret')).toHaveValue('');
       await expect(page.locator('#card2crypto_widget_settings-partner_secret-description')).toContainText('A secret is saved');
 
-      // 2. Invalid amount and colour: named errors, those fields keep their values, the title is saved, the secret is kept.
+      // 3. Invalid amount and colour: nothing is saved, each error next to its field, what was typed kept.
       await widgetField(page, 'title').fill('Buy crypto with a card');
       await widgetField(page, 'default_amount').fill('1,000');
       await setColor(page, 'color_primary_fill', 'red; } body { color: red');
       await saveWidget(page);
-      const errors = page.locator('.notice-error, div.error');
-      await expect(errors.filter({ hasText: 'Default amount: enter a plain amount' })).toHaveCount(1);
-      await expect(errors.filter({ hasText: 'Primary colour: enter a CSS colour' })).toHaveCount(1);
-      await expect(page.getByText('The other settings were saved')).toBeVisible();
+      await expect(page.getByText('Nothing was saved: correct the fields marked below and save again; what you typed is kept in the form.')).toBeVisible();
+      await expect(page.locator('#card2crypto_widget_settings-default_amount-error')).toContainText('Default amount: enter a plain amount');
+      await expect(page.locator('#card2crypto_widget_settings-color_primary_fill-error')).toContainText('Primary colour: enter a CSS colour');
       await expect(widgetField(page, 'default_amount')).toHaveAttribute('aria-invalid', 'true');
-      await page.reload();
+      await expect(widgetField(page, 'default_amount')).toHaveValue('1,000');
       await expect(widgetField(page, 'title')).toHaveValue('Buy crypto with a card');
+      await page.reload();
+      await expect(widgetField(page, 'title')).toHaveValue('Buy bitcoin here');
       await expect(widgetField(page, 'default_amount')).toHaveValue('75.00');
       await expect(widgetField(page, 'color_primary_fill')).toHaveValue('#6a42e9');
       await expect(page.locator('#card2crypto_widget_settings-partner_secret-description')).toContainText('A secret is saved');
 
-      // 3. Below the currency's minimum.
+      // 4. Below the currency's minimum.
       await widgetField(page, 'default_amount').fill('10');
       await saveWidget(page);
-      await expect(page.locator('.notice-error, div.error').filter({ hasText: 'Default amount: must be between 50.00 and 5000.00 EUR' })).toHaveCount(1);
+      await expect(page.locator('#card2crypto_widget_settings-default_amount-error')).toContainText('Default amount: must be between 50.00 and 5000.00 EUR');
 
       expect(phpProblemsIn(await page.locator('body').innerText())).toEqual([]);
     } finally {

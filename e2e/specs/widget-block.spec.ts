@@ -5,10 +5,11 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { test } from '@playwright/test';
+import { test, type Page } from '@playwright/test';
 import { canonicalString, hmacSha512Hex, parseLandingUrl, validateWidgetSettings } from '@card2crypto/core';
 import {
   SETTINGS_PAGE,
+  blockPartner,
   buyInWidget,
   collectWidgetEvents,
   expect,
@@ -84,7 +85,18 @@ test('the admin configures the settings page; the secret is never shown again', 
   await expect(page.locator('.wp-picker-container')).toHaveCount(8);
   await expect(field(page, 'color_primary_fill')).toHaveValue('#6a42e9');
   await expect(field(page, 'color_box_shadow')).toHaveValue('rgba(40, 51, 78, 0.3)');
+  // The service accepts them: the status box above the form says so once asked.
+  await checkConnection(page);
+  await expect(page.locator('[data-card2crypto="widget-connection"]')).toContainText('Connected: the service accepted a signed request with these credentials');
 });
+
+/** Presses "Check the connection now" on the settings page. */
+async function checkConnection(page: Page): Promise<void> {
+  await Promise.all([
+    page.waitForURL(/page=card2crypto-widget/),
+    page.locator('[data-card2crypto="widget-connection"] button', { hasText: 'Check the connection now' }).click(),
+  ]);
+}
 
 test('the admin places the block in the sidebar through the widgets screen', { tag: '@oldest' }, async ({ page }) => {
   test.setTimeout(900_000);
@@ -158,15 +170,58 @@ test('a visitor buys with a sandbox test card and the page sees the success even
   expect(await ours.locator('.c2c-widget__frame').evaluate((el) => parseInt((el as HTMLElement).style.height, 10))).toBeGreaterThan(150);
 });
 
-test('colours from the settings page show in the widget; an invalid one is refused and the others kept', async ({ page, request }) => {
+test("the service refuses the site: visitors see the block's short words, the site admin a notice with the reason", async ({ page, browser }) => {
+  test.setTimeout(600_000);
+  await loginAsAdmin(page, store);
+  try {
+    await blockPartner(store, true);
+    await page.goto(`${store.storeUrl}${SETTINGS_PAGE}`);
+    await checkConnection(page);
+    const box = page.locator('[data-card2crypto="widget-connection"]');
+    await expect(box).toContainText('Not connected: the service has blocked this partner; contact the service');
+    await expect(box).toContainText('Visitors see "unavailable right now" instead of the widget.');
+    // Every other admin screen tells the site admin, with the way to the settings.
+    await page.goto(`${store.storeUrl}/wp-admin/index.php`);
+    const notice = page.locator('.card2crypto-widget-connection');
+    await expect(notice).toContainText("Card2Crypto Widget: visitors cannot use the purchase widget, because the service refuses this site's credentials");
+    await expect(notice.getByRole('link', { name: 'Check the credentials in Settings → Card2Crypto Widget' })).toHaveAttribute(
+      'href',
+      /page=card2crypto-widget/,
+    );
+
+    // A visitor: the block's own words, never the service's.
+    const visitor = await browser.newPage();
+    await visitor.goto(`${store.storeUrl}/`, { waitUntil: 'domcontentloaded' });
+    const error = visitor.locator('.c2c-widget__error').first();
+    await expect(error).toHaveText('The purchase widget is unavailable right now. Please try again later.', { timeout: 120_000 });
+    await expect(visitor.locator('body')).not.toContainText('Partner blocked');
+    await visitor.close();
+  } finally {
+    await blockPartner(store, false);
+  }
+  // Accepted again: asked anew, the notice goes.
+  await page.goto(`${store.storeUrl}${SETTINGS_PAGE}`);
+  await checkConnection(page);
+  await expect(page.locator('[data-card2crypto="widget-connection"]')).toContainText('Connected:');
+  await page.goto(`${store.storeUrl}/wp-admin/index.php`);
+  await expect(page.locator('.card2crypto-widget-connection')).toHaveCount(0);
+});
+
+test('colours from the settings page show in the widget; an invalid one refuses the save, what was typed is kept', async ({ page, request }) => {
   test.setTimeout(600_000);
   await loginAsAdmin(page, store);
   await page.goto(`${store.storeUrl}${SETTINGS_PAGE}`);
   await setColor(page, 'color_primary_fill', '#FF0000');
   await setColor(page, 'color_primary_text', 'not-a-colour');
   await saveSettings(page);
-  await expect(page.locator('.notice-error, .error').filter({ hasText: 'Main text colour' }).first()).toBeVisible();
+  await expect(page.locator('#card2crypto_widget_settings-color_primary_text-error')).toContainText('Main text colour');
+  await expect(field(page, 'color_primary_fill')).toHaveValue(/^#ff0000$/i);
   await page.goto(`${store.storeUrl}${SETTINGS_PAGE}`);
+  await expect(field(page, 'color_primary_fill')).toHaveValue('#6a42e9');
+  // Corrected, it saves.
+  await setColor(page, 'color_primary_fill', '#FF0000');
+  await saveSettings(page);
+  await expect(page.getByText('Settings saved.')).toBeVisible();
   await expect(field(page, 'color_primary_fill')).toHaveValue('#ff0000');
   await expect(field(page, 'color_primary_text')).toHaveValue('#28334e');
 
@@ -282,7 +337,15 @@ test('the buy button sends the visitor to the landing page with settings signed 
   expect(Number(unsigned.timestamp)).toBeGreaterThanOrEqual(before - 1000);
   expect(signature).toBe(hmacSha512Hex(canonicalString(unsigned, { form: 'simple' }), secret));
   expect(validateWidgetSettings(parsed.payload.params)).toEqual([]);
-  expect(parsed.payload.callbacks).toEqual({ success: `${store.storeUrl}/?card2crypto=success`, fail: `${store.storeUrl}/?card2crypto=fail` });
+  // Back to the page the button was on (no Referer here: the home page), with a return only this browser can show.
+  for (const outcome of ['success', 'fail'] as const) {
+    const back = new URL(parsed.payload.callbacks[outcome]);
+    expect(`${back.origin}${back.pathname}`).toBe(`${store.storeUrl}/`);
+    expect(back.searchParams.get('card2crypto')).toBe(outcome);
+    expect(back.searchParams.get('c2c_ref')).toMatch(/^[0-9a-f]{16}$/);
+    expect(back.searchParams.get('c2c_proof')).toMatch(/^[0-9a-f]{32}$/);
+  }
+  expect(go.headers()['set-cookie']).toMatch(/card2crypto_return=[A-Za-z0-9]{32};.*HttpOnly/i);
 
   // A click in the browser ends on the hosted landing page running the widget.
   await link.click();

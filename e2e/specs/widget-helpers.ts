@@ -121,6 +121,19 @@ export async function widgetEvents(page: Page): Promise<{ event: string; data: u
 export { expect };
 
 /**
+ * Blocks or unblocks the store's partner in the sandbox (its dashboard action, packages/sandbox/README.md), as the
+ * service would: every signed request then answers 403 "Partner blocked".
+ */
+export async function blockPartner(store: { sandbox: { url: string } | null; partner: { token: string } }, blocked: boolean): Promise<void> {
+  const response = await fetch(`${store.sandbox!.url}/dashboard/api/partners/${encodeURIComponent(store.partner.token)}/block`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-card2crypto-dashboard': '1' },
+    body: JSON.stringify({ blocked }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+/**
  * Waits until the widget in `container` reports `event` (a block's DOM event), keeping the container in
  * view meanwhile: Chromium does not lay out a cross-origin frame out of view, and widgets above it that
  * start and grow (onLoaded/onResize) push it down again, as a visitor would scroll to it.

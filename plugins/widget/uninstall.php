@@ -20,6 +20,9 @@ $card2crypto_asked    = ( defined( 'WC_REMOVE_ALL_DATA' ) && true === WC_REMOVE_
 
 // The secret's own option (Settings_Store::secret_option_name()): always.
 delete_option( 'card2crypto_widget_partner_secret' );
+// The last connection check (Connection_Check): a hash of the credentials and the service's answer.
+delete_option( 'card2crypto_widget_connection' );
+wp_clear_scheduled_hook( 'card2crypto_widget_check_connection' );
 
 if ( $card2crypto_asked ) {
 	delete_option( 'card2crypto_widget_settings' );

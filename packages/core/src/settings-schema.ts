@@ -212,9 +212,9 @@ function serviceFields(requiredWhen: Condition[]): Field[] {
       rule: { kind: 'enum', values: ['sandbox', 'production'] },
       group: 'service',
     },
-    url('base_url', 'API address', 'The partner API\'s address, as your partner manager gives it.', true),
-    url('widget_script_url', 'Widget script address', 'The address of the service\'s widget script, as your partner manager gives it.', false),
-    url('landing_url', 'Landing page address', 'The address of the service\'s hosted payment page, as your partner manager gives it.', true),
+    url('base_url', 'API address', "The partner API's address, as your partner manager gives it.", true),
+    url('widget_script_url', 'Widget script address', "The address of the service's widget script, as your partner manager gives it.", false),
+    url('landing_url', 'Landing page address', "The address of the service's hosted payment page, as your partner manager gives it.", true),
   ];
 }
 

@@ -312,7 +312,11 @@ test('help texts speak to the owner: no raw spec placeholders, no fixed address 
   for (const plugin of ['checkout', 'widget'] as const) {
     for (const f of fieldsOf(plugin)) {
       assert.doesNotMatch(f.help, /\{[a-z_]+\}/, `${plugin}.${f.id}: a spec placeholder in its help`);
-      assert.doesNotMatch(f.help, /127\.0\.0\.1|localhost/, `${plugin}.${f.id}: an address of one machine in its help (the empty field's placeholder shows it)`);
+      assert.doesNotMatch(
+        f.help,
+        /127\.0\.0\.1|localhost/,
+        `${plugin}.${f.id}: an address of one machine in its help (the empty field's placeholder shows it)`,
+      );
     }
   }
   // The empty field still shows where the sandbox is.

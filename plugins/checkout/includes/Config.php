@@ -12,7 +12,6 @@ namespace Card2Crypto\Checkout;
 
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Wp_Http_Transport;
-use Card2Crypto\Checkout\Shared\Settings\Settings_Validator;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -43,22 +42,12 @@ final class Config {
 	 * @param array<string, string> $values Stored form of every field, by id.
 	 */
 	public static function from_values( array $values ): self {
-		$store = Plugin::settings();
-		$get   = static function ( string $id ) use ( $store, $values, &$get ) {
-			$field = $store->fields()[ $id ] ?? null;
-			if ( null === $field || null !== $store->constant_for( $id ) ) {
-				return $store->get( $id );
+		$effective = Plugin::settings()->effective_of( $values );
+		return new self(
+			static function ( string $id ) use ( $effective ) {
+				return $effective[ $id ] ?? '';
 			}
-			$value = Settings_Validator::from_stored( array_key_exists( $id, $values ) ? $values[ $id ] : $field['default'], $field );
-			if ( '' === $value && isset( $field['environmentDefaults'] ) ) {
-				$environment = $get( 'environment' );
-				if ( is_string( $environment ) && isset( $field['environmentDefaults'][ $environment ] ) ) {
-					return $field['environmentDefaults'][ $environment ];
-				}
-			}
-			return $value;
-		};
-		return new self( $get );
+		);
 	}
 
 	private function text( string $id ): string {

@@ -11,7 +11,7 @@
 
 namespace Card2Crypto\Checkout;
 
-use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -72,70 +72,23 @@ final class Settings_Status {
 	}
 
 	/**
-	 * Why a params call failed, in words, and the setting at fault.
+	 * Why a params call failed, in words, and the setting at fault (Connection_Refusal, shared with the widget).
 	 *
 	 * @return array{field: string|null, why: string}
 	 */
 	public static function refusal( \Throwable $e ): array {
-		if ( $e instanceof \InvalidArgumentException ) {
-			return array(
-				'field' => 'base_url',
-				/* translators: %s: error */
-				'why'   => sprintf( __( 'the settings cannot be used to call the service (%s).', 'card2crypto-checkout' ), $e->getMessage() ),
-			);
-		}
-		if ( ! $e instanceof Partner_Api_Exception ) {
-			/* translators: %s: error */
-			return array( 'field' => null, 'why' => sprintf( __( 'the service could not be asked (%s).', 'card2crypto-checkout' ), $e->getMessage() ) );
-		}
-		// Said inside "(…)." below: its own closing period would read ".).".
-		$detail = rtrim( $e->getMessage(), ". \t\n" );
-		switch ( true ) {
-			case Partner_Api_Exception::HTTP === $e->kind && 401 === $e->status:
-				return array(
-					'field' => 'partner_secret',
-					/* translators: %s: the service's error */
-					'why'   => sprintf( __( 'the service refuses the signature: the partner secret is wrong for this token (%s).', 'card2crypto-checkout' ), $detail ),
-				);
-			case Partner_Api_Exception::BAD_SIGNATURE === $e->kind:
-				return array(
-					'field' => 'partner_secret',
-					/* translators: %s: the error */
-					'why'   => sprintf( __( 'the service\'s answer is not signed with this partner secret: the secret is wrong (%s).', 'card2crypto-checkout' ), $detail ),
-				);
-			case Partner_Api_Exception::INVALID_RESPONSE === $e->kind || ( Partner_Api_Exception::HTTP === $e->kind && null === $e->error_code && 401 !== $e->status ):
-				return array(
-					'field' => 'base_url',
-					/* translators: %s: the error */
-					'why'   => sprintf( __( 'the address does not answer as the service does; check the partner API address (%s).', 'card2crypto-checkout' ), $detail ),
-				);
-			case Partner_Api_Exception::HTTP === $e->kind && 404 === $e->status:
-				return array(
-					'field' => 'partner_token',
-					/* translators: %s: the service's error */
-					'why'   => sprintf( __( 'the service does not know this partner token (%s).', 'card2crypto-checkout' ), $detail ),
-				);
-			case Partner_Api_Exception::HTTP === $e->kind && 403 === $e->status:
-				return array(
-					'field' => 'partner_token',
-					/* translators: %s: the service's error */
-					'why'   => sprintf( __( 'the service has blocked this partner; contact the service (%s).', 'card2crypto-checkout' ), $detail ),
-				);
-			case Partner_Api_Exception::NETWORK === $e->kind || Partner_Api_Exception::TIMEOUT === $e->kind:
-				return array(
-					'field' => 'base_url',
-					/* translators: %s: the error */
-					'why'   => sprintf( __( 'the service address could not be reached (%s).', 'card2crypto-checkout' ), $detail ),
-				);
-			default:
-				/* translators: %s: the service's error */
-				return array( 'field' => null, 'why' => sprintf( __( 'the service refused the request (%s).', 'card2crypto-checkout' ), $detail ) );
-		}
+		return Connection_Refusal::of( $e );
 	}
 
-	public static function render(): void {
+	public static function render( bool $refused_save = false ): void {
 		$config  = Config::load();
 		$status  = self::check( $config );
+		if ( $refused_save ) {
+			$status['message'] = $status['ok']
+				? __( 'Still connected with the saved credentials: what you typed was not saved, and the store goes on using what was saved before.', 'card2crypto-checkout' )
+				/* translators: %s: "Not connected: " and why the saved credentials do not work */
+				: sprintf( __( 'What you typed was not saved; the saved credentials are still in use. %s', 'card2crypto-checkout' ), $status['message'] );
+		}
 		$health  = Callback_Health::summary();
 		$withdrawn = Service_Health::owner_line( $config );
 		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn;

@@ -28,6 +28,9 @@ final class Plugin {
 	/** @var Widget_Config|null */
 	private static $config;
 
+	/** @var Connection_Check|null */
+	private static $connection;
+
 	/** Registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
 	public static function boot( string $file ): void {
 		self::$file = $file;
@@ -39,9 +42,10 @@ final class Plugin {
 		add_action( 'widgets_init', array( Classic_Widget::class, 'register' ) );
 		add_filter( 'widget_types_to_hide_from_legacy_widget_block', array( Classic_Widget::class, 'hide_from_legacy_block' ) );
 
-		// What the "Buy crypto" button's landing page reports on its way back (?card2crypto=success|fail).
+		// What the "Buy crypto" button's landing page reports on the visitor's own way back (?card2crypto=…, proven).
+		add_action( 'template_redirect', array( Return_Notice::class, 'no_cache' ) );
 		add_action( 'wp_enqueue_scripts', array( Return_Notice::class, 'enqueue' ) );
-		add_action( 'wp_body_open', array( Return_Notice::class, 'render' ) );
+		add_action( 'wp_footer', array( Return_Notice::class, 'in_footer' ) );
 
 		add_action( 'rest_api_init', array( Routes::class, 'register' ) );
 		add_filter( 'rest_post_dispatch', array( Route_Output::class, 'refusal_headers' ), 10, 3 );
@@ -64,6 +68,34 @@ final class Plugin {
 		add_action( 'admin_init', array( Settings_Screen::class, 'register' ) );
 		add_action( 'admin_enqueue_scripts', array( Color_Pickers::class, 'enqueue' ) );
 		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( Settings_Screen::class, 'action_links' ) );
+
+		// Whether the service accepts the widget's credentials: told to the site admin, asked again in the background.
+		add_action(
+			'admin_notices',
+			static function (): void {
+				self::connection()->notice();
+			}
+		);
+		add_action(
+			'admin_post_' . Connection_Check::ACTION,
+			static function (): void {
+				self::connection()->check_now();
+			}
+		);
+		add_action(
+			Connection_Check::CRON_HOOK,
+			static function (): void {
+				self::connection()->run_scheduled();
+			}
+		);
+	}
+
+	/** The check of the widget's credentials with the service. */
+	public static function connection(): Connection_Check {
+		if ( null === self::$connection ) {
+			self::$connection = new Connection_Check( self::settings() );
+		}
+		return self::$connection;
 	}
 
 	/** An address inside the plugin (build/view.js ...). */

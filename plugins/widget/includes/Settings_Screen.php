@@ -25,7 +25,17 @@ final class Settings_Screen {
 
 	private static function page(): Settings_Page {
 		if ( null === self::$page ) {
-			self::$page = new Settings_Page( new Field_View( Plugin::settings() ), self::PAGE_SLUG, self::CAPABILITY );
+			$connection = Plugin::connection();
+			self::$page = new Settings_Page(
+				new Field_View( Plugin::settings() ),
+				self::PAGE_SLUG,
+				self::CAPABILITY,
+				array(
+					// A save that changes the credentials is refused when the service refuses them.
+					'check' => array( $connection, 'on_save' ),
+					'intro' => array( $connection, 'render_status' ),
+				)
+			);
 		}
 		return self::$page;
 	}

@@ -239,6 +239,10 @@ final class Settings_Store {
 		if ( $this->migrating ) {
 			return is_array( $value ) ? $this->separate( $value ) : $value;
 		}
+		// The option as it is stored (a refused save hands it back): nothing changes, so nothing is judged or rewritten.
+		if ( $value === get_option( $this->option, null ) ) {
+			return $value;
+		}
 		$judged = $this->judge_write( $value );
 		if ( array() !== $judged['problems'] ) {
 			return $this->refuse_write( $judged['problems'] );
@@ -488,6 +492,30 @@ final class Settings_Store {
 			}
 		}
 		return $value;
+	}
+
+	/**
+	 * The values a save would write (prepare_save() values, stored form),
+	 * read as get() would read them once saved: a defined constant wins, an
+	 * empty service address takes its environment's default. For checking a
+	 * save's credentials with the service before anything is written.
+	 *
+	 * @param array<string, mixed> $values Stored form of the fields, by id.
+	 * @return array<string, string|bool> Every field's effective value, by id.
+	 */
+	public function effective_of( array $values ): array {
+		$out = array();
+		foreach ( $this->fields() as $id => $field ) {
+			$out[ $id ] = null !== $this->constant_for( $id )
+				? $this->get( $id )
+				: Settings_Validator::from_stored( array_key_exists( $id, $values ) ? $values[ $id ] : $field['default'], $field );
+		}
+		foreach ( $this->fields() as $id => $field ) {
+			if ( '' === $out[ $id ] && isset( $field['environmentDefaults'] ) && is_string( $out['environment'] ?? null ) && isset( $field['environmentDefaults'][ $out['environment'] ] ) ) {
+				$out[ $id ] = $field['environmentDefaults'][ $out['environment'] ];
+			}
+		}
+		return $out;
 	}
 
 	/**

@@ -33,6 +33,7 @@ const CHECKOUT_LIB = '2.0.0-test-new';
 const WIDGET_LIB = '1.0.0-test-old';
 const CALLBACK_SECRET = 'wp-callback-secret-Ω';
 const API_SECRET = 'wp-api-secret-123';
+const WIDGET_SECRET = 'wid\\get"secret\'<XYZ>'; // Backslash, quotes and brackets survive as typed.
 const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
 function signedText(text: string, secret: string): string {
@@ -115,7 +116,9 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
               return;
             }
             res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(mode === 'forged' ? `{"service_fee":0.01,"signature":"${'0'.repeat(128)}"}` : signedText('{"service_fee":0.0125}', API_SECRET));
+            // The widget's own address answers as the service does for the widget's secret.
+            const secret = mode === 'widget' ? WIDGET_SECRET : API_SECRET;
+            res.end(mode === 'forged' ? `{"service_fee":0.01,"signature":"${'0'.repeat(128)}"}` : signedText('{"service_fee":0.0125}', secret));
           });
         });
         apiPort = await listenOnFreePort(api);
@@ -262,7 +265,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         }
       });
 
-      test('widget settings page: invalid values refused by name, the rest saved, the secret write-only and kept', async () => {
+      test('widget settings page: a refused save writes nothing and shows what was typed, new credentials asked of the service, the secret write-only', async () => {
         const admin = new AdminSession(site.url);
         await admin.login();
         const pagePath = '/wp-admin/options-general.php?page=card2crypto-widget';
@@ -285,10 +288,12 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         };
 
         const usesConstant = 'CARD2CRYPTO_PARTNER_TOKEN' in config.defines;
-        const widgetSecret = 'wid\\get"secret\'<XYZ>'; // Backslash, quotes and brackets survive as typed.
+        const widgetSecret = WIDGET_SECRET;
+        // Saving new credentials tests them with a signed params request, answered by the fake service.
         let saved = await submit({
           partner_token: 'widget-token',
           partner_secret: widgetSecret,
+          base_url: `http://127.0.0.1:${apiPort}/widget`,
           default_amount: '100',
           default_fiat_currency: 'EUR',
           title: 'Buy bitcoin',
@@ -296,6 +301,8 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         assert.equal(saved.partner_secret, widgetSecret);
         assert.equal(saved.default_amount, '100.00', 'amount normalised to the currency decimals');
         assert.equal(saved.title, 'Buy bitcoin');
+        assert.match(page.text, /Settings saved\. The service accepted the partner token and secret\./);
+        assert.match(page.text, /data-card2crypto="widget-connection"[^>]*>\s*<p>Connected: the service accepted a signed request/);
         for (const form of [widgetSecret, 'secret&#039;&lt;XYZ', "secret'<XYZ"]) {
           assert.equal(page.text.includes(form), false, 'the secret never comes back to the browser');
         }
@@ -308,7 +315,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
           assert.equal(saved.partner_token, 'widget-token');
         }
 
-        // An invalid amount and colour: refused by name, stored values kept, the rest saved; empty secret keeps the secret.
+        // An invalid amount and colour: nothing saved, each error next to its field, what was typed shown again.
         saved = await submit({
           partner_secret: '',
           default_amount: '1,000',
@@ -319,17 +326,32 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         assert.equal(saved.partner_secret, widgetSecret, 'an empty secret field keeps the saved secret');
         assert.equal(saved.default_amount, '100.00', 'the invalid amount was not saved');
         assert.equal(saved.color_primary_fill, '#6a42e9', 'the invalid colour was not saved');
-        assert.equal(saved.title, 'Buy crypto now', 'the valid fields were saved');
-        assert.equal(saved.default_crypto_currency, 'ETH');
-        assert.match(page.text, /Default amount: enter a plain amount/);
-        assert.match(page.text, /Primary colour: enter a CSS colour/);
-        assert.match(page.text, /The other settings were saved/);
+        assert.equal(saved.title, 'Buy bitcoin', 'nothing was saved');
+        assert.match(page.text, /Nothing was saved: correct the fields marked below and save again; what you typed is kept in the form\./);
+        assert.match(page.text, /id="card2crypto_widget_settings-default_amount-error"[^>]*><strong>Default amount: enter a plain amount/);
+        assert.match(page.text, /id="card2crypto_widget_settings-color_primary_fill-error"[^>]*><strong>Primary colour: enter a CSS colour/);
         assert.match(page.text, /id="card2crypto_widget_settings-default_amount"[^>]*aria-invalid="true"/);
+        assert.match(
+          page.text,
+          /value="Buy crypto now"[^>]*id="card2crypto_widget_settings-title"|id="card2crypto_widget_settings-title"[^>]*value="Buy crypto now"|<input type="text" class="regular-text" value="Buy crypto now"/,
+        );
+        // Shown once: the page after is the stored settings again.
+        page = await admin.request(pagePath);
+        assert.equal(page.text.includes('value="Buy crypto now"'), false, 'what was typed is shown once');
 
-        // Below the currency minimum, and a new secret replaces the old one.
-        saved = await submit({ default_amount: '10', partner_secret: 'rotated-secret' });
+        // A new secret the service refuses: nothing saved, the reason next to the secret field.
+        saved = await submit({ partner_secret: 'rotated-secret', title: 'Buy crypto now' });
+        assert.equal(saved.partner_secret, widgetSecret, 'the refused secret was not saved');
+        assert.equal(saved.title, 'Buy bitcoin');
+        assert.match(page.text, /Nothing was saved: the service refuses these credentials\./);
+        assert.match(
+          page.text,
+          /id="card2crypto_widget_settings-partner_secret-error"[^>]*><strong>Partner secret: Not connected: the service&#039;s answer is not signed with this partner secret/,
+        );
+
+        // Below the currency minimum.
+        saved = await submit({ default_amount: '10' });
         assert.equal(saved.default_amount, '100.00');
-        assert.equal(saved.partner_secret, 'rotated-secret');
         assert.match(page.text, /Default amount: must be between 50\.00 and 5000\.00 EUR/);
       });
 
@@ -423,13 +445,14 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
       });
 
       test('uninstall removes the settings only when the owner asked for it', async () => {
+        // Whatever the owner chose, the secret and the widget's last connection check (a hash of the credentials) go.
         const scenarios = [
-          ['card2crypto-checkout/card2crypto-checkout.php', 'woocommerce_card2crypto_settings'],
-          ['card2crypto-widget/card2crypto-widget.php', 'card2crypto_widget_settings'],
-        ].flatMap(([plugin, option]) => [
-          { plugin, option, stored: { title: 'kept', delete_data_on_uninstall: 'no' } },
-          { plugin, option, stored: { title: 'kept' } },
-          { plugin, option, stored: { title: 'gone', delete_data_on_uninstall: 'yes' } },
+          ['card2crypto-checkout/card2crypto-checkout.php', 'woocommerce_card2crypto_settings', ['card2crypto_checkout_partner_secret']],
+          ['card2crypto-widget/card2crypto-widget.php', 'card2crypto_widget_settings', ['card2crypto_widget_partner_secret', 'card2crypto_widget_connection']],
+        ].flatMap(([plugin, option, always]) => [
+          { plugin, option, always, stored: { title: 'kept', delete_data_on_uninstall: 'no' } },
+          { plugin, option, always, stored: { title: 'kept' } },
+          { plugin, option, always, stored: { title: 'gone', delete_data_on_uninstall: 'yes' } },
         ]);
         const remaining = await site.probe<unknown[]>({ action: 'uninstall', scenarios });
         assert.deepEqual(remaining, [

@@ -182,8 +182,18 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 					if ( ! defined( 'WP_UNINSTALL_PLUGIN' ) ) {
 						define( 'WP_UNINSTALL_PLUGIN', $scenario['plugin'] );
 					}
+					// Options the plugin keeps besides its settings, which uninstall removes always.
+					foreach ( $scenario['always'] ?? array() as $other ) {
+						update_option( $other, array( 'written' => 'by the test' ), false );
+					}
 					include WP_PLUGIN_DIR . '/' . dirname( $scenario['plugin'] ) . '/uninstall.php';
 					$results[] = get_option( $scenario['option'], null );
+					foreach ( $scenario['always'] ?? array() as $other ) {
+						wp_cache_delete( $other, 'options' );
+						if ( null !== get_option( $other, null ) ) {
+							$results[] = 'left behind: ' . $other;
+						}
+					}
 				}
 				return new WP_REST_Response( $results );
 			case 'deactivate':
