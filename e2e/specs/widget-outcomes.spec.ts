@@ -142,10 +142,13 @@ async function buttonPage(page: Page, text: string): Promise<{ id: number; link:
 }
 
 for (const [outcome, card, title, detail] of [
-  ['success', CARDS.success, 'Your purchase went through.', 'your crypto is on its way'],
-  ['fail', CARDS.refused, 'Your purchase did not go through.', 'No crypto was bought'],
+  ['success', CARDS.success, 'The payment service reports that your purchase went through.', 'Your crypto is on its way'],
+  ['fail', CARDS.refused, 'The payment service reports that your purchase did not go through.', 'No crypto was bought'],
 ] as const) {
-  test(`back from the landing page after a ${outcome === 'success' ? 'successful' : 'failed'} purchase, the page says what happened`, async ({ page }) => {
+  test(`back from the landing page after a ${outcome === 'success' ? 'successful' : 'failed'} purchase, the button's block says what happened; a shared link shows nothing`, async ({
+    page,
+    browser,
+  }) => {
     test.setTimeout(600_000);
     const text = `Buy bitcoin ${outcome} ${RUN}`;
     const { id, link } = await buttonPage(page, text);
@@ -158,12 +161,31 @@ for (const [outcome, card, title, detail] of [
       await buyInWidget(page.frameLocator('iframe.card2crypto-widget-frame'), card);
       // The landing page opens the button's return address for the outcome (the spec's callbacks).
       await page.waitForURL((url) => url.href.startsWith(store.storeUrl) && url.searchParams.get('card2crypto') === outcome, { timeout: 180_000 });
-      const notice = page.locator(`.c2c-return.c2c-return--${outcome}`);
+      // Back on the page the button was on, in the button's own block (not above the site's header).
+      expect(new URL(page.url()).pathname).toBe(new URL(link).pathname);
+      const notice = page.locator(`.c2c-buy-button .c2c-return.c2c-return--${outcome}`);
       await expect(notice).toHaveCount(1);
       await expect(notice).toBeVisible();
       await expect(notice).toContainText(title);
       await expect(notice).toContainText(detail);
-      await expect(notice).toHaveAttribute('role', outcome === 'fail' ? 'alert' : 'status');
+      await expect(notice.locator(`[role="${outcome === 'fail' ? 'alert' : 'status'}"]`)).toHaveCount(1);
+      await expect(page.locator('.c2c-return')).toHaveCount(1);
+      // It can be dismissed.
+      await notice.getByRole('button', { name: 'Dismiss' }).click();
+      await expect(notice).toBeHidden();
+      // The same address, shared or opened in another browser, proves nothing there.
+      const returned = page.url();
+      const other = await browser.newContext();
+      const stranger = await other.newPage();
+      await stranger.goto(returned, { waitUntil: 'domcontentloaded' });
+      await expect(stranger.getByRole('link', { name: text })).toBeVisible();
+      await expect(stranger.locator('.c2c-return')).toHaveCount(0);
+      // Nor does the other outcome's address written by hand from it.
+      const flipped = new URL(returned);
+      flipped.searchParams.set('card2crypto', outcome === 'success' ? 'fail' : 'success');
+      await page.goto(flipped.href, { waitUntil: 'domcontentloaded' });
+      await expect(page.locator('.c2c-return')).toHaveCount(0);
+      await other.close();
     } finally {
       await loginAsAdmin(page, store);
       await adminRest(page, 'DELETE', `wp/v2/pages/${id}?force=true`);
@@ -171,16 +193,13 @@ for (const [outcome, card, title, detail] of [
   });
 }
 
-test('any other value of ?card2crypto= shows nothing and is never printed', async ({ page }) => {
+test('a hand-written ?card2crypto= shows nothing, whatever its value, and is never printed', async ({ page }) => {
   test.setTimeout(300_000);
-  for (const value of ['pending', '<b>x</b>success', 'SUCCESS!']) {
-    const url = `${store.storeUrl}/?card2crypto=${encodeURIComponent(value)}`;
+  for (const value of ['success', 'fail', 'pending', '<b>x</b>success', 'SUCCESS!']) {
+    const url = `${store.storeUrl}/?card2crypto=${encodeURIComponent(value)}&c2c_ref=0123456789abcdef&c2c_until=${Math.floor(Date.now() / 1000) + 600}&c2c_proof=${'0'.repeat(32)}`;
     const response = await page.goto(url, { waitUntil: 'domcontentloaded' });
     expect(response!.status()).toBe(200);
     await expect(page.locator('.c2c-return'), value).toHaveCount(0);
     expect(await response!.text()).not.toContain('<b>x</b>');
   }
-  // Control: the known value on the same page.
-  await page.goto(`${store.storeUrl}/?card2crypto=success`, { waitUntil: 'domcontentloaded' });
-  await expect(page.locator('.c2c-return--success')).toHaveCount(1);
 });

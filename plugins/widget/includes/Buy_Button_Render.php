@@ -19,16 +19,18 @@ final class Buy_Button_Render {
 	 */
 	public static function render( array $attributes ): string {
 		$payload = Block_Reference::payload( $attributes );
+		$ref     = Plugin::references()->ref( $payload );
 		$href    = add_query_arg(
 			array(
 				'b' => rawurlencode( $payload ),
-				'r' => Plugin::references()->ref( $payload ),
+				'r' => $ref,
 			),
 			Route_Address::url( 'go' )
 		);
 		$text    = isset( $attributes['text'] ) && is_string( $attributes['text'] ) && '' !== trim( $attributes['text'] ) ? $attributes['text'] : __( 'Buy crypto', 'card2crypto-widget' );
 		return sprintf(
-			'<div %1$s><div class="wp-block-button"><a class="wp-block-button__link wp-element-button" href="%2$s" rel="nofollow">%3$s</a></div></div>',
+			// What this block's landing page reported on the visitor's own way back, above the button (Return_Notice).
+			'<div %1$s>%4$s<div class="wp-block-button"><a class="wp-block-button__link wp-element-button" href="%2$s" rel="nofollow">%3$s</a></div></div>',
 			get_block_wrapper_attributes( array( 'class' => 'wp-block-buttons c2c-buy-button' ) ),
 			esc_url( $href ),
 			wp_kses(
@@ -38,7 +40,8 @@ final class Buy_Button_Render {
 					'em'     => array(),
 					'br'     => array(),
 				)
-			)
+			),
+			Return_Notice::in_block( $ref )
 		);
 	}
 }

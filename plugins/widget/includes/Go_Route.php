@@ -24,12 +24,14 @@ final class Go_Route {
 		if ( is_wp_error( $settings ) ) {
 			return Refusal_Page::response( $settings );
 		}
+		// The block's own addresses, else the page the button was on, with a return only this browser can show (Return_Notice).
+		$back = Return_Notice::addresses( self::button_page(), $ref );
 		try {
 			$location = Landing_Url::build(
 				Plugin::config()->service_url( 'landing_url' ),
 				$settings,
-				self::callback( $attributes['successUrl'] ?? '', 'success' ),
-				self::callback( $attributes['failUrl'] ?? '', 'fail' )
+				self::callback( $attributes['successUrl'] ?? '', $back['success'] ),
+				self::callback( $attributes['failUrl'] ?? '', $back['fail'] )
 			);
 		} catch ( \InvalidArgumentException $e ) {
 			return Refusal_Page::response( new \WP_Error( 'c2c_invalid_settings', $e->getMessage(), array( 'status' => 503 ) ) );
@@ -41,8 +43,17 @@ final class Go_Route {
 		return $response;
 	}
 
-	/** The block's own address for the outcome, else the home page with ?card2crypto=success|fail. */
-	private static function callback( string $url, string $outcome ): string {
-		return '' !== $url && Http_Url::is_valid( $url ) ? $url : add_query_arg( 'card2crypto', $outcome, home_url( '/' ) );
+	/** The block's own address for the outcome when it has a valid one, else ours. */
+	private static function callback( string $url, string $ours ): string {
+		return '' !== $url && Http_Url::is_valid( $url ) ? $url : $ours;
+	}
+
+	/** The page the button was clicked on (the Referer, when it is this site's), else the home page. */
+	private static function button_page(): string {
+		$home     = home_url( '/' );
+		$referer  = wp_get_raw_referer();
+		$referer  = false === $referer ? '' : remove_query_arg( array( 'card2crypto', 'c2c_ref', 'c2c_until', 'c2c_proof' ), $referer );
+		$same     = '' !== $referer && wp_parse_url( $referer, PHP_URL_HOST ) === wp_parse_url( $home, PHP_URL_HOST ) && 0 !== strpos( $referer, admin_url() );
+		return $same ? wp_validate_redirect( $referer, $home ) : $home;
 	}
 }

@@ -230,7 +230,35 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
     assert.ok(signedBySecret(settings));
     assert.ok(Number(settings.timestamp) >= startedAt - 1000);
     assert.equal(settings.from_amount, 6000);
-    assert.deepEqual(parsed.payload.callbacks, { success: 'https://shop.example/thanks', fail: `${site.url}/?card2crypto=fail` });
+    // The block's own success address; for the failure, the page the button was on (no Referer: the home page),
+    // with a return only this browser (its cookie) can show.
+    assert.equal(parsed.payload.callbacks.success, 'https://shop.example/thanks');
+    const fail = new URL(parsed.payload.callbacks.fail);
+    assert.equal(`${fail.origin}${fail.pathname}`, `${site.url}/`);
+    assert.equal(fail.searchParams.get('card2crypto'), 'fail');
+    const cookie = /card2crypto_return=([A-Za-z0-9]{32});.*HttpOnly/i.exec(go.headers.get('set-cookie') ?? '')?.[1];
+    assert.ok(cookie, `the browser's half of the proof: ${go.headers.get('set-cookie')}`);
+    const back = fail.pathname + fail.search;
+    const ownResponse = await site.fetch(back, { headers: { cookie: `card2crypto_return=${cookie}` } });
+    const own = await ownResponse.text();
+    assert.equal(ownResponse.status, 200);
+    assert.match(
+      own,
+      /<dialog open class="c2c-return c2c-return--floating c2c-return--fail"/,
+      'the visitor sees what their own return proves (at the end of the page: it holds no button block)',
+    );
+    assert.match(own, /The payment service reports that your purchase did not go through\./);
+    for (const [what, headers] of [
+      ['a shared link (no cookie)', {}],
+      ['another browser', { cookie: `card2crypto_return=${'x'.repeat(32)}` }],
+    ] as const) {
+      assert.doesNotMatch(await (await site.fetch(back, { headers })).text(), /c2c-return/, what);
+    }
+    assert.doesNotMatch(
+      await (await site.fetch(back.replace('card2crypto=fail', 'card2crypto=success'), { headers: { cookie: `card2crypto_return=${cookie}` } })).text(),
+      /c2c-return/,
+      'the other outcome, written by hand',
+    );
 
     const forged = await record('go forged', await site.fetch(route.replace('60', '61')));
     assert.equal(forged.status, 403);
