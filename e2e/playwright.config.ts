@@ -29,7 +29,9 @@ export default defineConfig({
     viewport: { width: 1280, height: 900 },
     actionTimeout: 60_000,
     navigationTimeout: 3 * 60_000,
-    trace: 'retain-on-failure',
+    // Recording a trace costs every action a screenshot and a DOM snapshot, on a 2-core machine already busy with
+    // two WordPress sites: in CI a failed test's retry records it, locally the failed test itself.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: { args: CHROMIUM_ARGS, ...(executablePath ? { executablePath } : {}) },
   },
