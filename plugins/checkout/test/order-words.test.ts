@@ -211,12 +211,15 @@ for (const version of TEST_PHP_VERSIONS) {
           null,
           null,
           null,
-          // Both, for the block checkout's script, which knows the total as the buyer changes the cart.
-          {
-            below: 'Card payment is available for orders from €50.00 to €5,000.00. Add to your order to pay by card, or choose another payment method.',
-            above: 'Card payment is available for orders from €50.00 to €5,000.00. Split your order to pay by card, or choose another payment method.',
-          },
-          null,
+          // Both, for the block checkout's script, which knows the total as the buyer changes the cart: by its
+          // outside() value, within (nothing to say), below, above.
+          [
+            '',
+            'Card payment is available for orders from €50.00 to €5,000.00. Add to your order to pay by card, or choose another payment method.',
+            'Card payment is available for orders from €50.00 to €5,000.00. Split your order to pay by card, or choose another payment method.',
+          ],
+          // A currency the service does not take: nothing to say, whatever the total.
+          ['', '', ''],
           // A store with no other payment method offers none.
           'Card payment is available for orders from €50.00 to €5,000.00. Add to your order to pay by card.',
           'Card payment is available for orders from €50.00 to €5,000.00. Split your order to pay by card.',

@@ -101,12 +101,16 @@ for (const version of TEST_PHP_VERSIONS) {
           'card2crypto-widget/card2crypto-widget.php',
           {
             card2crypto_widget_partner_secret: { value: 'widget-secret' },
+            // The last connection check (Connection_Check): a hash of the credentials, gone whatever is asked.
+            card2crypto_widget_connection: { ok: false, fingerprint: 'f'.repeat(64), at: 1 },
             card2crypto_widget_settings: { partner_token: 't', partner_secret: 'widget-secret', delete_data_on_uninstall: deleteData },
           },
           constants,
         );
       const kept = { card2crypto_widget_settings: { partner_token: 't', delete_data_on_uninstall: 'no' } };
-      assert.deepEqual((await widget('no')).options, kept);
+      const left = await widget('no');
+      assert.deepEqual(left.options, kept);
+      assert.deepEqual(left.unscheduled, [['wp-cron', 'card2crypto_widget_check_connection']], 'its background check unscheduled');
       assert.deepEqual((await widget('yes')).options, {});
       // The site-wide request WooCommerce's plugins honour; the widget needs no WooCommerce but honours it too.
       assert.deepEqual((await widget('no', { WC_REMOVE_ALL_DATA: true })).options, {});

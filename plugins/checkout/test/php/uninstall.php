@@ -36,6 +36,10 @@ function delete_transient( $name ) {
 	unset( $GLOBALS['c2c_options'][ '_transient_' . $name ], $GLOBALS['c2c_options'][ '_transient_timeout_' . $name ] );
 	return true;
 }
+function wp_clear_scheduled_hook( $hook ) {
+	$GLOBALS['c2c_unscheduled'][] = array( 'wp-cron', $hook );
+	return 0;
+}
 function as_unschedule_all_actions( $hook, $args = array(), $group = '' ) {
 	$GLOBALS['c2c_unscheduled'][] = array( $hook, $args, $group );
 }
