@@ -55,7 +55,10 @@ export function buildLandingUrl(landingUrl: string, payload: LandingPayload, opt
   }
   const json = JSON.stringify({ params: payload.params, callbacks: { success: payload.callbacks.success, fail: payload.callbacks.fail } });
   const i = encodeURIComponent(base64Encode(new TextEncoder().encode(json)));
-  return `${url.origin}${url.pathname}${url.search ? `${url.search}&` : '?'}i=${i}`;
+  // The URL standard percent-encodes "^" in a path since 2024: Node 24's parser does, Node 20's did not. Written out
+  // here, so that every Node (and the plugins' PHP builder) gives the same address.
+  const path = url.pathname.replace(/\^/g, '%5E');
+  return `${url.origin}${path}${url.search ? `${url.search}&` : '?'}i=${i}`;
 }
 
 /**

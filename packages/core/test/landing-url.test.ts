@@ -145,3 +145,10 @@ test('build refuses bad landing addresses, callbacks and params with every probl
   assert.throws(() => buildLandingUrl('https://pay.example/#x', payload), /fragment/);
   assert.throws(() => buildLandingUrl('https://pay.example/?i=1', payload), /"i" parameter/);
 });
+
+test('"^" in the landing path is percent-encoded as the URL standard says since 2024, on every Node', () => {
+  const url = buildLandingUrl('https://pay.example/a^b/c', payload);
+  assert.ok(url.startsWith('https://pay.example/a%5Eb/c/?i='), url);
+  // "^" in the query stays as the standard leaves it.
+  assert.ok(buildLandingUrl('https://pay.example/l?x=a^b', payload).startsWith('https://pay.example/l/?x=a^b&i='));
+});

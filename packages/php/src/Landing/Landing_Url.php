@@ -27,8 +27,8 @@ use Card2Crypto\Shared\Settings\Http_Url;
 
 final class Landing_Url {
 
-	/** Bytes WHATWG percent-encodes in a path (besides controls, space and non-ASCII): " # < > ? ` { }. */
-	const PATH_ENCODE = '"#<>?`{}';
+	/** Bytes WHATWG percent-encodes in a path (besides controls, space and non-ASCII): " # < > ? ^ ` { } (^ since 2024, as core writes it on every Node). */
+	const PATH_ENCODE = '"#<>?^`{}';
 
 	/** Bytes WHATWG percent-encodes in the query of an http(s) URL: " # < > '. */
 	const QUERY_ENCODE = '"#<>\'';
