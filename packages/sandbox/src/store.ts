@@ -1,5 +1,5 @@
 /**
- * Durable state of the sandbox: one SQLite file (better-sqlite3, WAL mode) under
+ * Durable state of the sandbox: one SQLite file (Node's own node:sqlite, WAL mode) under
  * the data directory. Every change that matters (an operation step, a callback
  * and its schedule, a partner's block flag) is committed before the sandbox acts
  * on it, so a stop and restart (or a crash) loses no operation and no pending
@@ -10,7 +10,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 
 export interface PartnerRecord {
   token: string;
@@ -421,34 +421,45 @@ export interface NewCallback {
 }
 
 export class Store {
-  readonly db: Database.Database;
+  readonly db: DatabaseSync;
   readonly path: string;
   private readonly stmts: ReturnType<typeof prepare>;
-  /** One compiled transaction runner (nested calls become savepoints). */
-  private readonly runInTransaction: (fn: () => unknown) => unknown;
+  /** How deep the running transaction() calls are (nested calls become savepoints). */
+  private depth = 0;
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
     this.path = join(dataDir, 'sandbox.sqlite');
-    this.db = new Database(this.path);
-    this.db.pragma('journal_mode = WAL');
+    this.db = new DatabaseSync(this.path);
+    this.db.exec('PRAGMA journal_mode = WAL');
     // NORMAL in WAL mode survives a crash of the process (not of the machine), which is what a restart needs.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db.exec('PRAGMA synchronous = NORMAL');
+    this.db.exec('PRAGMA busy_timeout = 5000');
     this.db.exec(SCHEMA);
     this.stmts = prepare(this.db);
-    this.runInTransaction = this.db.transaction((fn: () => unknown) => fn());
   }
 
   close(): void {
-    if (this.db.open) {
+    if (this.db.isOpen) {
       this.db.close();
     }
   }
 
-  /** Runs `fn` in one transaction (all or nothing). */
+  /** Runs `fn` in one transaction (all or nothing); a call inside another is a savepoint of it. */
   transaction<T>(fn: () => T): T {
-    return this.runInTransaction(fn) as T;
+    const savepoint = `sp${this.depth}`;
+    this.db.exec(this.depth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
+    this.depth++;
+    try {
+      const result = fn();
+      this.depth--;
+      this.db.exec(this.depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
+      return result;
+    } catch (error) {
+      this.depth--;
+      this.db.exec(this.depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      throw error;
+    }
   }
 
   // ---------------------------------------------------------------- partners
@@ -699,7 +710,34 @@ export class Store {
   }
 }
 
-function prepare(db: Database.Database) {
+/** Named parameter values, by name without the "@". */
+type Params = Record<string, SQLInputValue>;
+
+/**
+ * A prepared statement that takes its named parameters from an object holding
+ * them and maybe more (node:sqlite refuses a member the statement does not name).
+ */
+function statement(db: DatabaseSync, sql: string) {
+  const compiled = db.prepare(sql);
+  const names = [...new Set([...sql.matchAll(/@([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!))];
+  const only = (params: Params = {}): Params =>
+    Object.fromEntries(
+      names.map((name) => {
+        if (!(name in params)) {
+          throw new TypeError(`Missing named parameter "${name}"`);
+        }
+        return [name, params[name]!];
+      }),
+    );
+  return {
+    run: (params?: Params) => (names.length > 0 ? compiled.run(only(params)) : compiled.run()),
+    get: (params?: Params) => (names.length > 0 ? compiled.get(only(params)) : compiled.get()),
+    all: (params?: Params) => (names.length > 0 ? compiled.all(only(params)) : compiled.all()),
+  };
+}
+
+function prepare(database: DatabaseSync) {
+  const db = { prepare: (sql: string) => statement(database, sql) };
   return {
     upsertPartner: db.prepare(
       `INSERT INTO partners (token, secret, callback_url, blocked, created_at) VALUES (@token, @secret, @callback_url, 0, @created_at)
