@@ -25,6 +25,7 @@
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
 defined( 'ABSPATH' ) || exit;
@@ -192,7 +193,7 @@ final class Service_Health {
 		if ( null === $error ) {
 			self::record( $config, self::OK, '', $now );
 		} elseif ( self::refuses_store( $error ) || self::unreachable( $error ) ) {
-			self::record( $config, self::REFUSED, Settings_Status::refusal( $error )['why'], $now );
+			self::record( $config, self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
 		}
 	}
 
@@ -204,7 +205,7 @@ final class Service_Health {
 		if ( ! self::refuses_store( $error ) ) {
 			return false;
 		}
-		self::record( $config, self::REFUSED, Settings_Status::refusal( $error )['why'], $now );
+		self::record( $config, self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
 		// The status box asks again rather than showing a cached "Connected".
 		delete_transient( Settings_Status::cache_key( $config ) );
 		return true;

@@ -54,7 +54,7 @@ final class Settings_Status {
 		} catch ( \Throwable $e ) {
 			// The method is withdrawn while the service refuses the store (Service_Health).
 			Service_Health::record_check( $config, $e );
-			$refusal = self::refusal( $e );
+			$refusal = Connection_Refusal::of( $e );
 			$result  = array(
 				'ok'      => false,
 				/* translators: %s: why the service refused the credentials */
@@ -72,14 +72,9 @@ final class Settings_Status {
 	}
 
 	/**
-	 * Why a params call failed, in words, and the setting at fault (Connection_Refusal, shared with the widget).
-	 *
-	 * @return array{field: string|null, why: string}
+	 * @param bool $refused_save Whether this request's save was refused: the box then says that
+	 *                           it speaks of the saved settings, which are still the ones in use.
 	 */
-	public static function refusal( \Throwable $e ): array {
-		return Connection_Refusal::of( $e );
-	}
-
 	public static function render( bool $refused_save = false ): void {
 		$config  = Config::load();
 		$status  = self::check( $config );

@@ -119,11 +119,7 @@ final class Connection_Check {
 
 	/** The settings in use, by field id (the secret included: for asking the service only). */
 	private function current(): array {
-		$values = array();
-		foreach ( array_keys( $this->store->fields() ) as $id ) {
-			$values[ $id ] = $this->store->get( $id );
-		}
-		return $values;
+		return Widget_Config::from_store( $this->store )->values();
 	}
 
 	/**
