@@ -7,11 +7,14 @@
  * the payment method instead of sending buyers to a dead end.
  *
  * - Checkout pages only read the state. When it is older than its lifetime
- *   (ok: 5 minutes, refused: 1 minute) they queue one background check
- *   (Action Scheduler, the Settings_Status signed params request) and keep
- *   the previous answer meanwhile: an unreachable service must not hold a
- *   buyer's page for the client's whole timeout. So the method comes back on
- *   its own, within a minute or two, once the service accepts the store.
+ *   (ok: 5 minutes, refused: 1 minute) the page keeps the previous answer
+ *   and the service is asked once (the Settings_Status signed params
+ *   request) without holding anyone's page: under PHP-FPM or LiteSpeed by
+ *   the same request after its answer is sent (one request at a time, a
+ *   database lock shared by every web server), elsewhere by an Action
+ *   Scheduler action. So the method comes back on its own, within a minute
+ *   of the next visit, once the service accepts the store, even where
+ *   WP-Cron's loopback requests never arrive.
  * - A real request (landing route, widget settings, fixed rate,
  *   reconciliation) whose refusal means the store itself is refused (wrong
  *   signature, blocked or unknown partner) marks the state refused at once.
@@ -45,6 +48,12 @@ final class Service_Health {
 	/** The background check's Action Scheduler hook and group. */
 	const HOOK  = 'card2crypto_checkout_health_check';
 	const GROUP = 'card2crypto-checkout';
+
+	/** The database lock held by the one request that asks after its answer. */
+	const LOCK = 'card2crypto_checkout_health';
+
+	/** Whether this request already asks after its answer. */
+	private static $after_answer = false;
 
 	public static function register(): void {
 		add_action( self::HOOK, array( self::class, 'run_check' ) );
@@ -101,13 +110,68 @@ final class Service_Health {
 	}
 
 	/**
-	 * Queues one background check (at most one waits at a time). Without
-	 * Action Scheduler (WooCommerce not loaded) there is no checkout to
-	 * protect, so nothing is asked.
+	 * Asks the service once, never on a page's time: after this request's
+	 * answer where the server can send it first (PHP-FPM, LiteSpeed), else
+	 * one queued Action Scheduler check (at most one waits at a time; without
+	 * Action Scheduler, WooCommerce not loaded, there is no checkout to
+	 * protect, so nothing is asked).
 	 */
 	private static function check_later(): void {
+		if ( self::can_answer_first() ) {
+			if ( ! self::$after_answer ) {
+				self::$after_answer = true;
+				// After every other shutdown callback: WooCommerce's session and Action Scheduler's dispatch come first.
+				add_action( 'shutdown', array( self::class, 'check_after_answer' ), PHP_INT_MAX );
+			}
+			return;
+		}
 		// Never in the way of a page: the next view queues it again.
 		self::queue_once( self::HOOK, 'debug', 'The service check could not be queued' );
+	}
+
+	/** Whether this request can send its answer and go on working (not WP-CLI, whose output is the answer). */
+	private static function can_answer_first(): bool {
+		if ( defined( 'WP_CLI' ) && WP_CLI ) {
+			return false;
+		}
+		return function_exists( 'fastcgi_finish_request' ) || function_exists( 'litespeed_finish_request' );
+	}
+
+	/**
+	 * The check after the answer (shutdown): the visitor has the page; one
+	 * request at a time, across web servers, asks the service (a MySQL lock;
+	 * a database without locks asks anyway, which costs one more params
+	 * request at most). A failure is logged, never shown.
+	 */
+	public static function check_after_answer(): void {
+		global $wpdb;
+		$locked = null;
+		if ( isset( $wpdb ) && is_object( $wpdb ) && method_exists( $wpdb, 'get_var' ) ) {
+			$suppress = $wpdb->suppress_errors( true );
+			$locked   = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', self::LOCK ) );
+			$wpdb->suppress_errors( $suppress );
+			if ( null !== $locked && '1' !== (string) $locked ) {
+				return; // Another request is asking right now.
+			}
+		}
+		if ( function_exists( 'fastcgi_finish_request' ) ) {
+			fastcgi_finish_request();
+		} elseif ( function_exists( 'litespeed_finish_request' ) ) {
+			litespeed_finish_request();
+		}
+		try {
+			// Another request may have asked while this one ran: its answer is in the database, not in this request's options.
+			// The options are read again (the autoloaded set is cached per request); run_check() asks only while still stale.
+			wp_cache_delete( 'alloptions', 'options' );
+			wp_cache_delete( self::OPTION, 'options' );
+			self::run_check();
+		} catch ( \Throwable $e ) {
+			Log::debug( 'The service check after the answer failed: ' . $e->getMessage() );
+		} finally {
+			if ( null !== $locked ) {
+				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', self::LOCK ) );
+			}
+		}
 	}
 
 	/**
@@ -128,8 +192,9 @@ final class Service_Health {
 	}
 
 	/**
-	 * The background check (Action Scheduler): asks the service when the
-	 * state is still stale (a payment start may have asked meanwhile).
+	 * The background check (Action Scheduler, or after a page's answer):
+	 * asks the service when the state is still stale (another request or a
+	 * payment start may have asked meanwhile).
 	 */
 	public static function run_check(): void {
 		$config = Config::load();

@@ -444,6 +444,70 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         }
       });
 
+      test('a stale refusal is asked again without holding a page and without WP-Cron: after the answer on PHP-FPM, once across concurrent requests', async (t) => {
+        if (!site.woocommerce) {
+          t.skip(`WooCommerce not available: ${site.woocommerceMessage}`);
+          return;
+        }
+        const option = 'woocommerce_card2crypto_settings';
+        const secretOption = 'card2crypto_checkout_partner_secret';
+        // (An option not saved yet reads as an empty answer: put back as empty.)
+        const saved = await site.probe<unknown>({ action: 'get_option', name: option }).catch(() => null);
+        const secretBefore = await site.probe<unknown>({ action: 'get_option', name: secretOption }).catch(() => null);
+        t.after(async () => {
+          await site.probe({ action: 'set_raw_option', name: option, value: saved ?? {} });
+          await site.probe({ action: 'set_raw_option', name: secretOption, value: secretBefore ?? {} });
+          await site.probe({ action: 'delete_option', name: 'card2crypto_checkout_service_health' });
+        });
+        // The service answers a params request after 4 s (within the client's 5 s) and accepts the store.
+        // Written as stored, around the settings' own save rules (a service address is an administrator's to change).
+        await site.probe({
+          action: 'set_raw_option',
+          name: option,
+          value: { enabled: 'yes', partner_token: 'shop-token', wallet_address: WALLET, environment: 'sandbox', base_url: `http://127.0.0.1:${apiPort}/slow` },
+        });
+        await site.probe({ action: 'set_raw_option', name: secretOption, value: { value: API_SECRET } });
+        // The service refused the store two minutes ago: the state is older than its one-minute lifetime.
+        await site.probe({ action: 'service_health', write: 'refused', age: 120 });
+        apiRequests.length = 0;
+
+        // Three visitors' requests read the stale state at once.
+        const reads = await Promise.all(
+          [0, 1, 2].map(async () => {
+            const started = Date.now();
+            const read = await site.probe<{ available: boolean; queued: number }>({ action: 'service_health', read: true });
+            return { ...read, ms: Date.now() - started };
+          }),
+        );
+        for (const read of reads) {
+          assert.equal(read.available, false, 'the previous answer holds until the service answers');
+          assert.ok(read.ms < 3500, `a visitor's answer does not wait for the service's 4 s (took ${read.ms} ms)`);
+        }
+        const health = () => site.probe<{ state: string } | null>({ action: 'get_option', name: 'card2crypto_checkout_service_health' });
+        if (config.php === 'native') {
+          // PHP-FPM sends the answer, then the same request asks: no Action Scheduler, no WP-Cron loopback.
+          assert.deepEqual(
+            reads.map((r) => r.queued),
+            [0, 0, 0],
+          );
+          const deadline = Date.now() + 20_000;
+          while ((await health())?.state !== 'ok' && Date.now() < deadline) {
+            await new Promise((resolve) => setTimeout(resolve, 500));
+          }
+          assert.equal((await health())?.state, 'ok', 'the service accepted the store: the method is offered again');
+          assert.equal(apiRequests.length, 1, `one params request for three visitors (${apiRequests.length})`);
+          const later = await site.probe<{ available: boolean; queued: number }>({ action: 'service_health', read: true });
+          assert.deepEqual(later, { available: true, queued: 0 });
+        } else {
+          // Playground's PHP cannot send its answer first: one background check waits in Action Scheduler.
+          assert.ok(
+            reads.every((r) => r.queued === 1),
+            JSON.stringify(reads),
+          );
+          assert.equal(apiRequests.length, 0, 'no visitor request asked the service');
+        }
+      });
+
       test('uninstall removes the settings only when the owner asked for it', async () => {
         // Whatever the owner chose, the secret and the widget's last connection check (a hash of the credentials) go.
         const scenarios = [

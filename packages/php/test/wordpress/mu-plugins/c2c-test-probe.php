@@ -235,6 +235,22 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 						'attempts' => Card2Crypto\Checkout\Operation_Store::attempts_of_order( (int) $input['id'] ),
 					)
 				);
+			case 'service_health':
+				// The checkout's cached answer of the service (Service_Health): written aged by "age" seconds
+				// ("write": ok or refused), or read as a checkout page reads it ("read"). Both say how many
+				// background checks wait in Action Scheduler.
+				$health = 'Card2Crypto\\Checkout\\Service_Health';
+				$config = Card2Crypto\Checkout\Config::load();
+				$answer = array();
+				if ( isset( $input['write'] ) ) {
+					$at = time() - (int) ( $input['age'] ?? 0 );
+					update_option( $health::OPTION, array( 'state' => $input['write'], 'reason' => 'refused by the test', 'at' => $at, 'since' => $at, 'key' => $health::fingerprint( $config ) ), true );
+				}
+				if ( ! empty( $input['read'] ) ) {
+					$answer['available'] = $health::available( $config );
+				}
+				$answer['queued'] = count( as_get_scheduled_actions( array( 'hook' => $health::HOOK, 'status' => ActionScheduler_Store::STATUS_PENDING ), 'ids' ) );
+				return new WP_REST_Response( $answer );
 			case 'log_files':
 				$dir   = wp_upload_dir()['basedir'] . '/wc-logs';
 				$lines = array();
