@@ -31,7 +31,7 @@ final class Admin_Order_Panel {
 
 	public static function add_box( $screen_id, $post_or_order = null ): void {
 		$order = $post_or_order instanceof \WC_Order ? $post_or_order : ( $post_or_order instanceof \WP_Post ? wc_get_order( $post_or_order->ID ) : null );
-		if ( ! $order instanceof \WC_Order || Gateway::ID !== $order->get_payment_method() ) {
+		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
 			return;
 		}
 		$screen = function_exists( 'wc_get_page_screen_id' ) ? wc_get_page_screen_id( 'shop-order' ) : 'shop_order';
@@ -43,9 +43,9 @@ final class Admin_Order_Panel {
 		if ( ! $order instanceof \WC_Order ) {
 			return;
 		}
-		$op      = $order->get_meta( Operation_Events::META_OPERATION );
+		$op      = $order->get_meta( Keys::META_OPERATION );
 		$op      = is_array( $op ) ? $op : array();
-		$attempt = Payments::current_attempt( $order );
+		$attempt = Order_Attempts::current_attempt( $order );
 		$rows    = array();
 		if ( null !== $attempt ) {
 			$rows[ __( 'Partner operation id', 'card2crypto-checkout' ) ] = $attempt['partner_operation_id'];
@@ -185,7 +185,7 @@ final class Admin_Order_Panel {
 	 * @param Partner_Api_Client|null $client The client to use; the configured one when null.
 	 */
 	public static function act( \WC_Order $order, string $do, string $who, ?Partner_Api_Client $client = null ): bool {
-		$attempt = Payments::current_attempt( $order );
+		$attempt = Order_Attempts::current_attempt( $order );
 		if ( null === $attempt ) {
 			$order->add_order_note( __( 'Card2Crypto: no payment attempt to act on.', 'card2crypto-checkout' ) );
 			return false;

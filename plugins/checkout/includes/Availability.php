@@ -153,7 +153,7 @@ final class Availability {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			if ( $order instanceof \WC_Order && $order->get_currency() === $currency ) {
 				try {
-					return Payments::order_amount( $order );
+					return Order_Attempts::order_amount( $order );
 				} catch ( Payment_Refused $e ) {
 					return null;
 				}

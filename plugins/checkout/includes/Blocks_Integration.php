@@ -20,17 +20,17 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 	const HANDLE = 'card2crypto-checkout-blocks';
 
 	/** @var string */
-	protected $name = Gateway::ID;
+	protected $name = Keys::GATEWAY_ID;
 
 	public function initialize() {
-		$this->settings = get_option( Plugin::OPTION, array() );
+		$this->settings = get_option( Keys::SETTINGS_OPTION, array() );
 	}
 
 	/** As the gateway: withdrawn while the service refuses the store (Service_Health, cached). */
 	public function is_active() {
 		$gateways = WC()->payment_gateways() ? WC()->payment_gateways()->payment_gateways() : array();
 		$config   = Config::load();
-		return isset( $gateways[ Gateway::ID ] ) && 'yes' === $gateways[ Gateway::ID ]->enabled && $config->is_configured() && Service_Health::available( $config );
+		return isset( $gateways[ Keys::GATEWAY_ID ] ) && 'yes' === $gateways[ Keys::GATEWAY_ID ]->enabled && $config->is_configured() && Service_Health::available( $config );
 	}
 
 	public function get_payment_method_script_handles() {

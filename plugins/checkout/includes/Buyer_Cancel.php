@@ -5,7 +5,7 @@
  * thank-you page's order actions, My account), and a buyer who pressed Cancel
  * while on the service's confirm step had the order cancelled, then paid.
  *
- * While a payment may be under way (Payments::payment_in_progress(): money
+ * While a payment may be under way (Order_Attempts::payment_in_progress(): money
  * moving, or the current attempt started within its payment window and not
  * ended) the order offers neither, WooCommerce's cancel handler refuses it
  * (the statuses a buyer may cancel from are filtered, as WooCommerce lets a
@@ -83,11 +83,11 @@ final class Buyer_Cancel {
 
 	/** What the buyer is told when cancelling is refused. */
 	public static function message( \WC_Order $order ): string {
-		if ( Payments::money_moving( $order ) ) {
+		if ( Order_Attempts::money_moving( $order ) ) {
 			return __( 'A card payment for this order is under way, so the order cannot be cancelled now. Please contact the store if you need help.', 'card2crypto-checkout' );
 		}
-		$current = Payments::current_attempt( $order );
-		$until   = null === $current ? time() : Payments::window_start( $current ) + Payments::payment_window();
+		$current = Order_Attempts::current_attempt( $order );
+		$until   = null === $current ? time() : Order_Attempts::window_start( $current ) + Order_Attempts::payment_window();
 		return sprintf(
 			/* translators: %s: a time of day in the site's format */
 			__( 'A card payment for this order was started and may still go through, so the order cannot be cancelled now. If you do not finish the payment, you can cancel the order after %s.', 'card2crypto-checkout' ),
@@ -97,6 +97,6 @@ final class Buyer_Cancel {
 
 	/** Whether the order is paid with this method and its payment may be under way. */
 	private static function paying( $order ): bool {
-		return $order instanceof \WC_Order && Gateway::ID === $order->get_payment_method() && ! $order->is_paid() && Payments::payment_in_progress( $order );
+		return $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->is_paid() && Order_Attempts::payment_in_progress( $order );
 	}
 }

@@ -47,7 +47,7 @@ final class Buyer_Mail {
 	 * @return mixed
 	 */
 	public static function on_hold_enabled( $enabled, $order = null ) {
-		if ( $order instanceof \WC_Order && Gateway::ID === $order->get_payment_method() && '1' === (string) $order->get_meta( self::META_QUIET_HOLD ) ) {
+		if ( $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && '1' === (string) $order->get_meta( self::META_QUIET_HOLD ) ) {
 			return false;
 		}
 		return $enabled;
@@ -62,10 +62,10 @@ final class Buyer_Mail {
 	 * @return mixed
 	 */
 	public static function failed_content( $content, $order = null ) {
-		if ( ! $order instanceof \WC_Order || Gateway::ID !== $order->get_payment_method() ) {
+		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
 			return $content;
 		}
-		$attempt = Payments::current_attempt( $order );
+		$attempt = Order_Attempts::current_attempt( $order );
 		$code    = null !== $attempt && Operation_Store::NO_CODE !== $attempt['status_code'] ? (int) $attempt['status_code'] : 0;
 		$words   = Buyer_Words::failure( $code );
 		if ( $order->needs_payment() ) {

@@ -102,7 +102,7 @@ final class Buyer_Return {
 			// Plain words, never the service's message: the order is kept, and the buyer hears when card payment is back.
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = isset( $_GET['key'] ) ? sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification.Recommended
-			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Gateway::ID === $order->get_payment_method();
+			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method();
 			wc_add_notice( esc_html( $mine ? Service_Back::keep( $order ) : Service_Health::buyer_message() ), 'error' );
 			wp_safe_redirect( remove_query_arg( self::UNAVAILABLE_ARG ) );
 			exit;
@@ -113,7 +113,7 @@ final class Buyer_Return {
 		}
 		$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 		$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
-		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) || Gateway::ID !== $order->get_payment_method() ) {
+		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
 			// Not ours to answer: WooCommerce's own order-pay page handles it (and its errors).
 			return;
 		}
@@ -144,7 +144,7 @@ final class Buyer_Return {
 	 */
 	public static function tell( \WC_Order $order, string $event, ?Partner_Api_Client $client = null ): array {
 		$asked   = 'answered';
-		$attempt = Payments::current_attempt( $order );
+		$attempt = Order_Attempts::current_attempt( $order );
 		if ( ! $order->is_paid() && null !== $attempt && ! Reconciler::settled( $attempt, time() ) ) {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
@@ -161,7 +161,7 @@ final class Buyer_Return {
 		} elseif ( null === $attempt ) {
 			$asked = 'unknown';
 		}
-		$order = Payments::reloaded( $order );
+		$order = Order_Attempts::reloaded( $order );
 		$known = null !== $attempt && Operation_Store::NO_CODE !== $attempt['status_code'];
 		if ( 'answered' === $asked && ! $known ) {
 			$asked = 'unknown';
@@ -205,7 +205,7 @@ final class Buyer_Return {
 	 */
 	public static function before_new_payment( \WC_Order $order, ?Partner_Api_Client $client = null, ?int $only = null ): void {
 		$answers = array();
-		$current = (string) $order->get_meta( Payments::META_ATTEMPT );
+		$current = (string) $order->get_meta( Keys::META_ATTEMPT );
 		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
 			if ( Reconciler::settled( $attempt, time() ) || ( null !== $only && (int) $attempt['id'] !== $only ) ) {
 				continue;
@@ -232,8 +232,8 @@ final class Buyer_Return {
 			$answers[] = array(
 				'asked'        => $asked,
 				'status'       => $known ? $fresh['status'] : ( null !== $operation ? $operation->status() : null ),
-				'status_code'  => $known ? $fresh['status_code'] : ( null !== $operation ? Operation_Events::int_code( $operation->status_code() ) : null ),
-				'started'      => Payments::window_start( $fresh, null !== $operation ? $operation->created_at() : null ),
+				'status_code'  => $known ? $fresh['status_code'] : ( null !== $operation ? Status_Flow::int_code( $operation->status_code() ) : null ),
+				'started'      => Order_Attempts::window_start( $fresh, null !== $operation ? $operation->created_at() : null ),
 				'mismatch'     => 1 === (int) ( $fresh['mismatch'] ?? 0 ),
 				'card'         => null === $operation || self::card_entered( $operation ),
 				'operation_id' => null !== $operation ? $operation->id() : null,
@@ -241,8 +241,8 @@ final class Buyer_Return {
 				'attempt'      => $fresh,
 			);
 		}
-		$order   = Payments::reloaded( $order );
-		$verdict = Attempt_Policy::before_new_payment( $order->is_paid(), $answers, time(), Payments::payment_window() );
+		$order   = Order_Attempts::reloaded( $order );
+		$verdict = Attempt_Policy::before_new_payment( $order->is_paid(), $answers, time(), Order_Attempts::payment_window() );
 		foreach ( $verdict['cancel'] ?? array() as $index ) {
 			self::end_unused( $order, $answers[ $index ], $client );
 		}

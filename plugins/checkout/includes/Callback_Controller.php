@@ -38,13 +38,11 @@ defined( 'ABSPATH' ) || exit;
 
 final class Callback_Controller {
 
-	const REST_NAMESPACE = 'card2crypto/v1';
-	const ROUTE          = '/callback';
 
 	public static function register_routes(): void {
 		register_rest_route(
-			self::REST_NAMESPACE,
-			self::ROUTE,
+			Keys::REST_NAMESPACE,
+			Keys::CALLBACK_ROUTE,
 			array(
 				'methods'             => 'POST',
 				'callback'            => array( self::class, 'handle' ),
@@ -121,7 +119,7 @@ final class Callback_Controller {
 	}
 
 	public static function route(): string {
-		return '/' . self::REST_NAMESPACE . self::ROUTE;
+		return '/' . Keys::REST_NAMESPACE . Keys::CALLBACK_ROUTE;
 	}
 
 	/** @return string[] The owner's callback IP allowlist (empty: any address). */

@@ -144,7 +144,7 @@ final class Callback_Health {
 		}
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- Only decides where a notice is shown.
 		$section = isset( $_GET['section'] ) ? sanitize_key( wp_unslash( $_GET['section'] ) ) : '';
-		if ( Gateway::ID === $section ) {
+		if ( Keys::GATEWAY_ID === $section ) {
 			return;
 		}
 		$summary   = self::summary();
@@ -152,7 +152,7 @@ final class Callback_Health {
 		if ( ! $summary['failing'] && null === $withdrawn ) {
 			return;
 		}
-		$settings = admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Gateway::ID );
+		$settings = admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Keys::GATEWAY_ID );
 		echo '<div class="notice notice-error card2crypto-callback-health">';
 		if ( null !== $withdrawn ) {
 			// The service refuses the store (Service_Health): the same notice, one more line.

@@ -24,7 +24,6 @@ class Gateway extends \WC_Payment_Gateway {
 	// Availability, checkout fields and placing the order (includes/Gateway_Payments.php).
 	use Gateway_Payments;
 
-	const ID = 'card2crypto';
 
 	/**
 	 * Why the save in this request refused each field, by field id. Static:
@@ -39,7 +38,7 @@ class Gateway extends \WC_Payment_Gateway {
 	private static $typed;
 
 	public function __construct() {
-		$this->id                 = self::ID;
+		$this->id                 = Keys::GATEWAY_ID;
 		$this->method_title       = __( 'Card2Crypto', 'card2crypto-checkout' );
 		$this->method_description = __( 'Buyers pay with Visa, Mastercard, Maestro, SEPA or Google Pay through the card-to-crypto service; the bitcoin bought is sent to your wallet.', 'card2crypto-checkout' );
 		// The payment box always has something to say (what happens, accepted methods, the

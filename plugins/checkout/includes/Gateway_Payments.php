@@ -33,7 +33,7 @@ trait Gateway_Payments {
 				$currency = $order->get_currency();
 				$country  = $order->get_billing_country();
 				try {
-					$total = Payments::order_amount( $order );
+					$total = Order_Attempts::order_amount( $order );
 				} catch ( Payment_Refused $e ) {
 					return false;
 				}

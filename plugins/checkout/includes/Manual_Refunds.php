@@ -37,7 +37,7 @@ final class Manual_Refunds {
 	 */
 	public static function render_refunds( $render, $order_id = 0, $order = null ) {
 		$order = $order instanceof \WC_Order ? $order : wc_get_order( $order_id );
-		if ( $order instanceof \WC_Order && Gateway::ID === $order->get_payment_method() && ! self::took_money( $order ) ) {
+		if ( $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ! self::took_money( $order ) ) {
 			return false;
 		}
 		return $render;
@@ -46,7 +46,7 @@ final class Manual_Refunds {
 	/** A row under the order totals, just above WooCommerce's "Refund" button. */
 	public static function explain( $order_id ): void {
 		$order = wc_get_order( $order_id );
-		if ( ! $order instanceof \WC_Order || Gateway::ID !== $order->get_payment_method() || ! self::took_money( $order ) ) {
+		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() || ! self::took_money( $order ) ) {
 			return;
 		}
 		echo '<tr class="card2crypto-refund-help"><td colspan="3" style="text-align:left;white-space:normal">' . esc_html( self::explanation() ) . '</td></tr>';
@@ -65,7 +65,7 @@ final class Manual_Refunds {
 	public static function record( $order_id, $refund_id ): void {
 		$order  = wc_get_order( $order_id );
 		$refund = wc_get_order( $refund_id );
-		if ( ! $order instanceof \WC_Order || Gateway::ID !== $order->get_payment_method() || ! $refund instanceof \WC_Order_Refund ) {
+		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() || ! $refund instanceof \WC_Order_Refund ) {
 			return;
 		}
 		$order->add_order_note( self::note( (string) $refund->get_amount(), (string) $order->get_currency(), (string) $refund->get_reason() ) );

@@ -33,14 +33,8 @@ final class Operation_Events {
 	const IGNORED   = Order_Decision::IGNORED;
 	const REVIEW    = Order_Decision::REVIEW;
 
-	/** Order meta: the last applied operation data (for display). */
-	const META_OPERATION = '_card2crypto_operation';
 
-	/** Order meta: partner_operation_id of the attempt that paid the order. */
-	const META_PAID_BY = '_card2crypto_paid_by';
 
-	/** Order meta: the service's id of the operation that paid the order. */
-	const META_PAID_BY_OPERATION = '_card2crypto_paid_by_operation';
 
 	/**
 	 * @param string                  $source callback | reconcile | refresh | return | start
@@ -70,7 +64,7 @@ final class Operation_Events {
 				return self::REVIEW;
 			}
 			if ( ! self::reports_success( $truth ) ) {
-				$behind = sprintf( 'the callback reported "%s" %d, the service reports "%s" %d', $operation->status(), self::int_code( $operation->status_code() ), $truth->status(), self::int_code( $truth->status_code() ) );
+				$behind = sprintf( 'the callback reported "%s" %d, the service reports "%s" %d', $operation->status(), Status_Flow::int_code( $operation->status_code() ), $truth->status(), Status_Flow::int_code( $truth->status_code() ) );
 			}
 			$operation = $truth;
 			$source    = 'confirmed';
@@ -92,7 +86,7 @@ final class Operation_Events {
 	 */
 	private static function apply( \WC_Order $order, array $attempt, Operation $operation, string $source ): string {
 		$status = $operation->status();
-		$code   = self::int_code( $operation->status_code() );
+		$code   = Status_Flow::int_code( $operation->status_code() );
 		if ( ! Operation_Store::claim_event( $attempt, $operation->id(), $status, $code, $source ) ) {
 			Log::debug( sprintf( 'Order %d: %s %d of operation %s already received (%s).', $order->get_id(), $status, $code, $operation->id(), $source ) );
 			return self::DUPLICATE;
@@ -102,7 +96,7 @@ final class Operation_Events {
 				$order->get_id(),
 				static function () use ( $order, $attempt, $operation, $source ): string {
 					$attempt = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
-					return self::apply_claimed( Payments::reloaded( $order ), $attempt, Operation_Store::operation_of( $attempt, $operation->id() ), $operation, self::source_label( $source ) );
+					return self::apply_claimed( Order_Attempts::reloaded( $order ), $attempt, Operation_Store::operation_of( $attempt, $operation->id() ), $operation, self::source_label( $source ) );
 				}
 			);
 		} catch ( \Throwable $e ) {
@@ -114,13 +108,8 @@ final class Operation_Events {
 	}
 
 	private static function reports_success( Operation $operation ): bool {
-		$step = Status_Flow::find_step( $operation->status(), self::int_code( $operation->status_code() ) );
+		$step = Status_Flow::find_step( $operation->status(), Status_Flow::int_code( $operation->status_code() ) );
 		return null !== $step && Status_Flow::PHASE_SUCCEEDED === $step['phase'];
-	}
-
-	/** status_code as an int (a non-integral number can never be a known code). */
-	public static function int_code( $code ): int {
-		return is_int( $code ) ? $code : ( is_float( $code ) && floor( $code ) === $code && abs( $code ) < PHP_INT_MAX ? (int) $code : PHP_INT_MIN );
 	}
 
 	/** The attempt an operation belongs to: by its partner_operation_id, else by the operation's own id. */
@@ -143,7 +132,7 @@ final class Operation_Events {
 			return false;
 		}
 		$known      = Operation_Store::operation_of( $attempt, $operation->id() );
-		$transition = Status_Flow::decide( Operation_Store::state_of( $known ), array( 'status' => $operation->status(), 'status_code' => self::int_code( $operation->status_code() ) ) );
+		$transition = Status_Flow::decide( Operation_Store::state_of( $known ), array( 'status' => $operation->status(), 'status_code' => Status_Flow::int_code( $operation->status_code() ) ) );
 		return 'apply' === $transition['action'];
 	}
 
@@ -163,7 +152,7 @@ final class Operation_Events {
 				$note = sprintf(
 					/* translators: 1: state in words, 2: operation id, 3: error */
 					__( 'Card2Crypto: a callback reported "%1$s" for operation %2$s, but the service does not confirm it (%3$s). Nothing was changed.', 'card2crypto-checkout' ),
-					Order_Words::status( $callback->status(), self::int_code( $callback->status_code() ) ),
+					Order_Words::status( $callback->status(), Status_Flow::int_code( $callback->status_code() ) ),
 					$callback->id(),
 					$e->getMessage()
 				);
@@ -183,9 +172,9 @@ final class Operation_Events {
 			sprintf(
 				/* translators: 1: callback's state in words, 2: operation id, 3: service's state in words */
 				__( 'Card2Crypto: a callback reported "%1$s"; asked about operation %2$s, the service answers "%3$s". The service\'s answer is applied.', 'card2crypto-checkout' ),
-				Order_Words::status( $callback->status(), self::int_code( $callback->status_code() ) ),
+				Order_Words::status( $callback->status(), Status_Flow::int_code( $callback->status_code() ) ),
 				$truth->id(),
-				Order_Words::status( $truth->status(), self::int_code( $truth->status_code() ) )
+				Order_Words::status( $truth->status(), Status_Flow::int_code( $truth->status_code() ) )
 			)
 		);
 		return $truth;
@@ -233,7 +222,7 @@ final class Operation_Events {
 				Order_Actions::perform( $order, $action, $attempt, $state, $operation, $via );
 				return $action['outcome'];
 			}
-			if ( Operation_Store::swap_state( $known, $operation->status(), self::int_code( $operation->status_code() ) ) ) {
+			if ( Operation_Store::swap_state( $known, $operation->status(), Status_Flow::int_code( $operation->status_code() ) ) ) {
 				// The operation moved: the order must move too, or the operation goes back (a re-delivery then finds it where it was).
 				try {
 					Operation_Store::sum_up( (int) $attempt['id'] );
@@ -263,7 +252,7 @@ final class Operation_Events {
 	/** What Order_Decision needs to know, read from the attempt, the order and the operation. */
 	private static function facts( \WC_Order $order, array $attempt, ?array $state, Operation $operation ): array {
 		try {
-			$order_amount = Payments::order_amount( $order );
+			$order_amount = Order_Attempts::order_amount( $order );
 		} catch ( Payment_Refused $e ) {
 			$order_amount = null;
 		}
@@ -271,13 +260,13 @@ final class Operation_Events {
 			'state'        => $state,
 			'event'        => array(
 				'status'       => $operation->status(),
-				'status_code'  => self::int_code( $operation->status_code() ),
+				'status_code'  => Status_Flow::int_code( $operation->status_code() ),
 				'operation_id' => $operation->id(),
 			),
 			'attempt'      => array(
 				'partner_operation_id' => $attempt['partner_operation_id'],
 				'mismatch'             => 1 === $attempt['mismatch'],
-				'current'              => (string) $order->get_meta( Payments::META_ATTEMPT ) === $attempt['partner_operation_id'],
+				'current'              => (string) $order->get_meta( Keys::META_ATTEMPT ) === $attempt['partner_operation_id'],
 			),
 			'expected'     => Operation_Store::expected_of( $attempt ),
 			'received'     => array(
@@ -290,8 +279,8 @@ final class Operation_Events {
 			'order'        => array(
 				'paid'              => $order->is_paid(),
 				'failed'            => $order->has_status( 'failed' ),
-				'paid_by'           => (string) $order->get_meta( self::META_PAID_BY ),
-				'paid_by_operation' => (string) $order->get_meta( self::META_PAID_BY_OPERATION ),
+				'paid_by'           => (string) $order->get_meta( Keys::META_PAID_BY ),
+				'paid_by_operation' => (string) $order->get_meta( Keys::META_PAID_BY_OPERATION ),
 				'amount'            => $order_amount,
 				'currency'          => (string) $order->get_currency(),
 			),
@@ -302,14 +291,14 @@ final class Operation_Events {
 	/** Keeps what the order screens show, from the latest applied event. */
 	private static function store_operation_meta( \WC_Order $order, Operation $operation ): void {
 		$data     = $operation->to_array();
-		$previous = $order->get_meta( self::META_OPERATION );
+		$previous = $order->get_meta( Keys::META_OPERATION );
 		// Another operation's details (its card, its transaction) never stay beside this one's.
 		$previous = is_array( $previous ) && ( $previous['id'] ?? null ) === $operation->id() ? $previous : array();
 		$fresh    = array_filter(
 			array(
 				'id'            => $operation->id(),
 				'status'        => $operation->status(),
-				'status_code'   => self::int_code( $operation->status_code() ),
+				'status_code'   => Status_Flow::int_code( $operation->status_code() ),
 				'from_amount'   => $operation->from_amount(),
 				'from_currency' => $operation->from_currency(),
 				'to_amount'     => $operation->to_amount(),
@@ -326,7 +315,7 @@ final class Operation_Events {
 				return null !== $value;
 			}
 		);
-		$order->update_meta_data( self::META_OPERATION, array_merge( $previous, $fresh, array( 'updated_at' => time() ) ) );
+		$order->update_meta_data( Keys::META_OPERATION, array_merge( $previous, $fresh, array( 'updated_at' => time() ) ) );
 		$order->save();
 	}
 

@@ -29,7 +29,7 @@ final class Order_Actions {
 	 */
 	public static function perform( \WC_Order $order, array $action, array $attempt, ?array $state, Operation $operation, string $via ): void {
 		$status = $operation->status();
-		$code   = Operation_Events::int_code( $operation->status_code() );
+		$code   = Status_Flow::int_code( $operation->status_code() );
 		$label  = Order_Words::status( $status, $code );
 
 		switch ( $action['reason'] ) {
@@ -154,8 +154,8 @@ final class Order_Actions {
 	}
 
 	private static function complete( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
-		$order->update_meta_data( Operation_Events::META_PAID_BY, $attempt['partner_operation_id'] );
-		$order->update_meta_data( Operation_Events::META_PAID_BY_OPERATION, $operation->id() );
+		$order->update_meta_data( Keys::META_PAID_BY, $attempt['partner_operation_id'] );
+		$order->update_meta_data( Keys::META_PAID_BY_OPERATION, $operation->id() );
 		$order->save();
 		if ( ! $order->payment_complete( (string) $operation->tx_id() ) ) {
 			// A hook failed (WooCommerce noted it). A failure before the status changed leaves the order unpaid: it was not
@@ -194,8 +194,8 @@ final class Order_Actions {
 	}
 
 	private static function forget_paid_by( \WC_Order $order ): void {
-		$order->delete_meta_data( Operation_Events::META_PAID_BY );
-		$order->delete_meta_data( Operation_Events::META_PAID_BY_OPERATION );
+		$order->delete_meta_data( Keys::META_PAID_BY );
+		$order->delete_meta_data( Keys::META_PAID_BY_OPERATION );
 		$order->save();
 	}
 

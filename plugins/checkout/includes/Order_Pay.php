@@ -47,7 +47,7 @@ final class Order_Pay {
 
 	public static function register_route(): void {
 		register_rest_route(
-			Callback_Controller::REST_NAMESPACE,
+			Keys::REST_NAMESPACE,
 			'/orders/(?P<order_id>\d+)/landing',
 			array(
 				'methods'             => 'GET',
@@ -58,7 +58,7 @@ final class Order_Pay {
 			)
 		);
 		register_rest_route(
-			Callback_Controller::REST_NAMESPACE,
+			Keys::REST_NAMESPACE,
 			'/orders/(?P<order_id>\d+)/returned',
 			array(
 				'methods'             => 'POST',
@@ -79,7 +79,7 @@ final class Order_Pay {
 			)
 		);
 		register_rest_route(
-			Callback_Controller::REST_NAMESPACE,
+			Keys::REST_NAMESPACE,
 			self::ROUTE,
 			array(
 				'methods'             => 'POST',
@@ -106,11 +106,11 @@ final class Order_Pay {
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
-		if ( Gateway::ID !== $order->get_payment_method() ) {
+		if ( Keys::GATEWAY_ID !== $order->get_payment_method() ) {
 			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
 		}
 		$outcome = Buyer_Return::tell( $order, 'exit' === $request['event'] ? 'exit' : 'fail' );
-		$order   = Payments::reloaded( $order );
+		$order   = Order_Attempts::reloaded( $order );
 		$answer  = array(
 			'kind'    => $outcome['kind'],
 			'code'    => $outcome['code'],
@@ -190,7 +190,7 @@ final class Order_Pay {
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
-		if ( Gateway::ID !== $order->get_payment_method() || ! $order->needs_payment() ) {
+		if ( Keys::GATEWAY_ID !== $order->get_payment_method() || ! $order->needs_payment() ) {
 			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
 		}
 		$config = Config::load();
@@ -244,7 +244,7 @@ final class Order_Pay {
 
 	/** Where placing the order sends the buyer (redirect flow): this route signs the landing URL on arrival. */
 	public static function landing_link( \WC_Order $order ): string {
-		return add_query_arg( 'key', rawurlencode( $order->get_order_key() ), rest_url( Callback_Controller::REST_NAMESPACE . '/orders/' . $order->get_id() . '/landing' ) );
+		return add_query_arg( 'key', rawurlencode( $order->get_order_key() ), rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/landing' ) );
 	}
 
 	/**
@@ -269,7 +269,7 @@ final class Order_Pay {
 		}
 		$config = Config::load();
 		$target = $order->get_checkout_order_received_url();
-		if ( Gateway::ID === $order->get_payment_method() && $order->needs_payment() ) {
+		if ( Keys::GATEWAY_ID === $order->get_payment_method() && $order->needs_payment() ) {
 			try {
 				// Budgeted before the first call to the service (Start_Budget).
 				Start_Budget::charge( $order, Client_Address::current() );
@@ -310,16 +310,16 @@ final class Order_Pay {
 			self::HANDLE,
 			'card2cryptoOrderPay',
 			array(
-				'rest'      => esc_url_raw( rest_url( Callback_Controller::REST_NAMESPACE . '/orders/' . $order->get_id() . '/widget-settings' ) ),
+				'rest'      => esc_url_raw( rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/widget-settings' ) ),
 				'key'       => $order->get_order_key(),
 				'nonce'     => wp_create_nonce( self::NONCE_ACTION . $order->get_id() ),
 				// The REST API runs a cookie request as a guest unless it carries this nonce.
 				'restNonce' => wp_create_nonce( 'wp_rest' ),
 				'script'    => esc_url_raw( $config->widget_script_url() ),
 				'run'       => self::run_function(),
-				'element'   => Payments::WIDGET_ELEMENT,
+				'element'   => Keys::WIDGET_ELEMENT,
 				'success'   => esc_url_raw( $order->get_checkout_order_received_url() ),
-				'returned'  => esc_url_raw( rest_url( Callback_Controller::REST_NAMESPACE . '/orders/' . $order->get_id() . '/returned' ) ),
+				'returned'  => esc_url_raw( rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/returned' ) ),
 				'i18n'      => array(
 					'loading' => __( 'Preparing your secure card payment…', 'card2crypto-checkout' ),
 					'failed'  => __( 'The payment did not go through.', 'card2crypto-checkout' ),
@@ -334,7 +334,7 @@ final class Order_Pay {
 		echo '<div class="card2crypto-order-pay">';
 		echo '<p class="card2crypto-wallet-line">' . esc_html( Availability::wallet_line() ) . '</p>';
 		echo '<p class="card2crypto-status" role="status" aria-live="polite"></p>';
-		echo '<div id="' . esc_attr( Payments::WIDGET_ELEMENT ) . '"></div>';
+		echo '<div id="' . esc_attr( Keys::WIDGET_ELEMENT ) . '"></div>';
 		echo '</div>';
 	}
 }

@@ -37,7 +37,7 @@ final class Order_View {
 
 	public static function register_route(): void {
 		register_rest_route(
-			Callback_Controller::REST_NAMESPACE,
+			Keys::REST_NAMESPACE,
 			'/orders/(?P<order_id>\d+)/payment-state',
 			array(
 				'methods'             => 'GET',
@@ -58,7 +58,7 @@ final class Order_View {
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
-		if ( Gateway::ID !== $order->get_payment_method() ) {
+		if ( Keys::GATEWAY_ID !== $order->get_payment_method() ) {
 			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
 		}
 		$response = new \WP_REST_Response( self::answer( $order ) );
@@ -67,11 +67,11 @@ final class Order_View {
 	}
 
 	public static function render( $order ): void {
-		if ( ! $order instanceof \WC_Order || Gateway::ID !== $order->get_payment_method() ) {
+		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
 			return;
 		}
 		$answer    = self::answer( $order );
-		$operation = $order->get_meta( Operation_Events::META_OPERATION );
+		$operation = $order->get_meta( Keys::META_OPERATION );
 		$operation = is_array( $operation ) ? $operation : array();
 		$live      = ! $answer['final'] && function_exists( 'is_order_received_page' ) && is_order_received_page() && self::enqueue( $order );
 		echo '<section class="card2crypto-payment-state"><h2>' . esc_html__( 'Card payment', 'card2crypto-checkout' ) . '</h2>';
@@ -113,7 +113,7 @@ final class Order_View {
 		$status   = null;
 		$code     = null;
 		$mismatch = false;
-		$attempt  = Payments::current_attempt( $order );
+		$attempt  = Order_Attempts::current_attempt( $order );
 		if ( null !== $attempt ) {
 			if ( Operation_Store::NO_CODE !== $attempt['status_code'] ) {
 				$status = $attempt['status'];
@@ -121,7 +121,7 @@ final class Order_View {
 			}
 			$mismatch = 1 === $attempt['mismatch'];
 		} else {
-			$operation = $order->get_meta( Operation_Events::META_OPERATION );
+			$operation = $order->get_meta( Keys::META_OPERATION );
 			if ( is_array( $operation ) ) {
 				$status = $operation['status'] ?? null;
 				$code   = $operation['status_code'] ?? null;
@@ -205,7 +205,7 @@ final class Order_View {
 			self::HANDLE,
 			'card2cryptoOrderReceived',
 			array(
-				'rest' => esc_url_raw( add_query_arg( 'key', rawurlencode( $order->get_order_key() ), rest_url( Callback_Controller::REST_NAMESPACE . '/orders/' . $order->get_id() . '/payment-state' ) ) ),
+				'rest' => esc_url_raw( add_query_arg( 'key', rawurlencode( $order->get_order_key() ), rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/payment-state' ) ) ),
 				'i18n' => array(
 					'pay'     => self::pay_label(),
 					'stopped' => __( 'This page has stopped checking for updates. Reload it later to see how the payment ended, or check your e-mail: the store writes to you when the payment completes.', 'card2crypto-checkout' ),

@@ -31,7 +31,7 @@ final class Payment_Hooks {
 		}
 		add_action( 'rest_api_init', array( Order_Pay::class, 'register_route' ) );
 		add_filter( 'woocommerce_cancel_unpaid_order', array( self::class, 'keep_paying_orders' ), 10, 2 );
-		add_action( 'woocommerce_receipt_' . Gateway::ID, array( Order_Pay::class, 'render' ) );
+		add_action( 'woocommerce_receipt_' . Keys::GATEWAY_ID, array( Order_Pay::class, 'render' ) );
 		add_action( 'woocommerce_blocks_payment_method_type_registration', array( self::class, 'register_blocks' ) );
 	}
 
@@ -42,7 +42,7 @@ final class Payment_Hooks {
 
 	/** WooCommerce's hold-stock timer never cancels an order whose payment is in flight. */
 	public static function keep_paying_orders( $cancel, $order ) {
-		if ( $cancel && $order instanceof \WC_Order && Gateway::ID === $order->get_payment_method() && Payments::payment_in_progress( $order ) ) {
+		if ( $cancel && $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && Order_Attempts::payment_in_progress( $order ) ) {
 			return false;
 		}
 		return $cancel;

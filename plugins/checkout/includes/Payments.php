@@ -17,19 +17,6 @@ use Card2Crypto\Checkout\Shared\Signing\Signer;
 defined( 'ABSPATH' ) || exit;
 
 final class Payments {
-
-	/** Order meta: partner_operation_id of the order's current attempt. */
-	const META_ATTEMPT = '_card2crypto_partner_operation_id';
-
-	/** Element id of the embedded widget on the order-pay page. */
-	const WIDGET_ELEMENT = 'card2crypto-widget';
-
-	/** The order's current attempt, or null. */
-	public static function current_attempt( \WC_Order $order ): ?array {
-		$id = (string) $order->get_meta( self::META_ATTEMPT );
-		return '' === $id ? null : Operation_Store::attempt_by_partner_id( $id );
-	}
-
 	/**
 	 * The current attempt when it may be signed again for the order as it is
 	 * now (Attempt_Policy::reusable()), else a new one. Either way only after
@@ -43,12 +30,12 @@ final class Payments {
 		if ( $order->is_paid() ) {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
-		$current = self::current_attempt( $order );
+		$current = Order_Attempts::current_attempt( $order );
 		if ( self::fits( $order, $current, $config ) ) {
 			// A reuse asks the service about the current attempt only.
 			Buyer_Return::before_new_payment( $order, $client, (int) $current['id'] );
-			$order   = self::reloaded( $order );
-			$current = self::current_attempt( $order );
+			$order   = Order_Attempts::reloaded( $order );
+			$current = Order_Attempts::current_attempt( $order );
 			if ( self::fits( $order, $current, $config ) ) {
 				return $current;
 			}
@@ -56,13 +43,13 @@ final class Payments {
 			self::refuse_over_cap( $order );
 			Buyer_Return::before_new_payment( $order, $client );
 		}
-		return self::new_attempt( self::reloaded( $order ), $config );
+		return self::new_attempt( Order_Attempts::reloaded( $order ), $config );
 	}
 
 	/** Whether $attempt may be signed again for the order as it is now (Attempt_Policy::reusable()). */
 	private static function fits( \WC_Order $order, ?array $attempt, Config $config ): bool {
 		try {
-			$amount = self::order_amount( $order );
+			$amount = Order_Attempts::order_amount( $order );
 		} catch ( Payment_Refused $e ) {
 			$amount = null;
 		}
@@ -82,83 +69,6 @@ final class Payments {
 	}
 
 	/**
-	 * How long an unpaid payment stays open: the buyer may still finish an
-	 * operation created (1) and not paid for this long after it started, and
-	 * the service ends it then (docs/decisions.md, "Checkout: no second
-	 * payment while one may be under way"). One window for the hold-stock
-	 * timer (payment_in_progress()) and for a new payment (Attempt_Policy).
-	 */
-	public static function payment_window(): int {
-		/**
-		 * Filters how long an unpaid card payment stays open after it started:
-		 * WooCommerce's hold-stock timer leaves an order with such a payment
-		 * alone, and no new payment of the order starts, until it ends.
-		 *
-		 * @since 0.1.0
-		 *
-		 * @param int $seconds Default HOUR_IN_SECONDS (the service's lifetime of an unpaid operation).
-		 */
-		return (int) apply_filters( 'card2crypto_checkout_payment_window', HOUR_IN_SECONDS );
-	}
-
-	/**
-	 * When an attempt's payment started (Unix time): the later of when the
-	 * buyer was sent to pay and when the service created the operation
-	 * (its created_at, when known).
-	 */
-	public static function window_start( array $attempt, ?string $operation_created_at = null, ?int $now = null ): int {
-		$sent    = (int) strtotime( $attempt['created_at'] . ' UTC' );
-		$created = null !== $operation_created_at && '' !== $operation_created_at
-			// The service writes up to 7 fractional digits, which strtotime() does not read.
-			? (int) strtotime( (string) preg_replace( '/\.\d+/', '', $operation_created_at ) )
-			: 0;
-		// A created_at in the future (the service's clock, or a forged answer) never lengthens the window: clamped to now.
-		return min( max( $sent, $created ), max( $sent, $now ?? time() ) );
-	}
-
-	/** The order as stored now: an answer just applied, or another request, may have changed it since it was loaded. */
-	public static function reloaded( \WC_Order $order ): \WC_Order {
-		$fresh = wc_get_order( $order->get_id() );
-		return $fresh instanceof \WC_Order ? $fresh : $order;
-	}
-
-	/** True when money may be moving for this attempt: the buyer paid and no final failure came. */
-	public static function in_flight( ?array $attempt ): bool {
-		if ( null === $attempt || Operation_Store::NO_CODE === $attempt['status_code'] ) {
-			return false;
-		}
-		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
-		return null === $step || ( ! $step['final'] && 1 !== $step['status_code'] ) || Status_Flow::PHASE_SUCCEEDED === $step['phase'];
-	}
-
-	/** Any attempt of the order with money moving (a new attempt could pay the order twice). */
-	public static function money_moving( \WC_Order $order ): bool {
-		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
-			if ( self::in_flight( $attempt ) ) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	/**
-	 * Whether WooCommerce's hold-stock timer must leave the order alone: money
-	 * is moving, or the current attempt started less than payment_window()
-	 * ago and has not ended (no news yet, or "created" 1: the buyer is still
-	 * in the widget, about to enter the card).
-	 */
-	public static function payment_in_progress( \WC_Order $order ): bool {
-		if ( self::money_moving( $order ) ) {
-			return true;
-		}
-		$current = self::current_attempt( $order );
-		if ( null === $current || Reconciler::is_final( $current ) ) {
-			return false;
-		}
-		return time() < self::window_start( $current ) + self::payment_window();
-	}
-
-	/**
 	 * Starts a payment attempt for an order, only after the service was asked
 	 * about the order's attempts that are not final (Buyer_Return::before_new_payment()).
 	 *
@@ -171,7 +81,7 @@ final class Payments {
 		}
 		self::refuse_over_cap( $order );
 		Buyer_Return::before_new_payment( $order, $client );
-		return self::new_attempt( self::reloaded( $order ), $config );
+		return self::new_attempt( Order_Attempts::reloaded( $order ), $config );
 	}
 
 	/**
@@ -184,7 +94,7 @@ final class Payments {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
 		// What the store already knows, whatever the service said: never a second payment while money moves.
-		if ( self::money_moving( $order ) ) {
+		if ( Order_Attempts::money_moving( $order ) ) {
 			throw new Payment_Held( Buyer_Words::before_new_payment( array( 'verdict' => Attempt_Policy::UNDER_WAY ) ) );
 		}
 		$currency = $order->get_currency();
@@ -192,7 +102,7 @@ final class Payments {
 			/* translators: %s: currency code */
 			throw new Payment_Refused( sprintf( __( 'Card payments are not available for orders in %s.', 'card2crypto-checkout' ), $currency ) );
 		}
-		$amount = self::order_amount( $order );
+		$amount = Order_Attempts::order_amount( $order );
 		if ( null !== Currencies::limit_problem( $amount, $currency ) ) {
 			throw new Payment_Refused( __( 'The order total is outside the range card payments accept.', 'card2crypto-checkout' ) );
 		}
@@ -200,24 +110,11 @@ final class Payments {
 		self::refuse_over_cap( $order );
 		$partner_operation_id = 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 12 ) );
 		$attempt              = Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $config->wallet() );
-		$order->update_meta_data( self::META_ATTEMPT, $partner_operation_id );
+		$order->update_meta_data( Keys::META_ATTEMPT, $partner_operation_id );
 		Test_Mode::mark( $order, $config->environment() );
 		$order->save();
 		Reconciler::schedule( $order->get_id() );
 		return $attempt;
-	}
-
-	/**
-	 * The order total in exact minor units.
-	 *
-	 * @throws Payment_Refused When the total cannot be expressed in the currency's minor units.
-	 */
-	public static function order_amount( \WC_Order $order ): int {
-		try {
-			return Currencies::to_minor( wc_format_decimal( $order->get_total(), wc_get_price_decimals() ), $order->get_currency() );
-		} catch ( \DomainException $e ) {
-			throw new Payment_Refused( __( 'The order total cannot be paid by card.', 'card2crypto-checkout' ) );
-		}
 	}
 
 	/**
@@ -228,7 +125,7 @@ final class Payments {
 	 */
 	public static function signed_settings( \WC_Order $order, array $attempt, Config $config, ?string $calculation_id = null ): array {
 		$settings = array(
-			'target_element'       => self::WIDGET_ELEMENT,
+			'target_element'       => Keys::WIDGET_ELEMENT,
 			'partner_token'        => $config->token(),
 			'from_currency'        => $attempt['expected_currency'],
 			'from_amount'          => (int) $attempt['expected_amount'],
@@ -297,7 +194,7 @@ final class Payments {
 			throw new Payment_Refused( self::rate_refused_message() );
 		}
 		// A rate that has already expired would send the buyer to pay at a rate the service no longer holds (declined 105).
-		if ( ! self::still_valid( (string) $rate['expired_at'], time() ) ) {
+		if ( ! Start_Budget::still_valid( (string) $rate['expired_at'], time() ) ) {
 			Log::error( sprintf( 'Order %d: the service fixed a rate that expired at %s, before it could be used; no payment was started.', $attempt['order_id'], (string) $rate['expired_at'] ) );
 			self::unfixed( $attempt );
 			throw new Payment_Refused( self::rate_refused_message() );
@@ -306,18 +203,6 @@ final class Payments {
 		Operation_Store::mark_sent( $attempt, true );
 		Start_Budget::keep_rate( $attempt, $rate, time() );
 		return $rate;
-	}
-
-	/**
-	 * Whether a rate's expired_at (UTC, up to 7 fractional digits, Z) is
-	 * still ahead of $now; a time that cannot be read is not. Pure.
-	 */
-	public static function still_valid( string $expired_at, int $now ): bool {
-		if ( 1 !== preg_match( '/^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d{1,7})?Z$/D', $expired_at, $m ) ) {
-			return false;
-		}
-		$at = strtotime( $m[1] . ' ' . $m[2] . ' UTC' );
-		return false !== $at && $at > $now;
 	}
 
 	/**

@@ -15,8 +15,6 @@ defined( 'ABSPATH' ) || exit;
 
 final class Plugin {
 
-	/** WooCommerce's option for a gateway's settings: woocommerce_<gateway id>_settings. */
-	const OPTION = 'woocommerce_card2crypto_settings';
 
 	/** @var string */
 	private static $file = '';
@@ -30,7 +28,7 @@ final class Plugin {
 		// Before anything can save the settings: the secret kept apart, title and description sanitised.
 		add_action( 'init', array( self::class, 'protect_settings' ), 0 );
 		// A proxy header saved before the list of forwarding headers, spelt in another case, reads as the listed one.
-		add_filter( 'option_' . self::OPTION, array( Callback_Guard::class, 'canonical_settings' ) );
+		add_filter( 'option_' . Keys::SETTINGS_OPTION, array( Callback_Guard::class, 'canonical_settings' ) );
 		add_action( 'before_woocommerce_init', array( self::class, 'declare_compatibility' ) );
 		add_action( 'plugins_loaded', array( self::class, 'on_plugins_loaded' ) );
 		add_action( 'rest_api_init', array( Callback_Controller::class, 'register_routes' ) );
@@ -78,7 +76,7 @@ final class Plugin {
 	 */
 	public static function action_links( array $links ): array {
 		if ( class_exists( 'WC_Payment_Gateway' ) ) {
-			$url = admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Gateway::ID );
+			$url = admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Keys::GATEWAY_ID );
 			array_unshift( $links, '<a href="' . esc_url( $url ) . '">' . esc_html__( 'Settings', 'card2crypto-checkout' ) . '</a>' );
 		}
 		return $links;
@@ -87,7 +85,7 @@ final class Plugin {
 	/** The gateway's settings, read through the schema (constants and sandbox defaults applied). */
 	public static function settings(): Settings_Store {
 		if ( null === self::$settings ) {
-			self::$settings = new Settings_Store( Plugin_Bootstrap::schema(), 'checkout', self::OPTION );
+			self::$settings = new Settings_Store( Plugin_Bootstrap::schema(), 'checkout', Keys::SETTINGS_OPTION );
 		}
 		return self::$settings;
 	}

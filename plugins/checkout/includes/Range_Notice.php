@@ -92,7 +92,7 @@ final class Range_Notice {
 		}
 		$gateways = WC()->payment_gateways()->payment_gateways();
 		foreach ( $gateways as $id => $gateway ) {
-			if ( Gateway::ID !== $id && 'yes' === $gateway->enabled ) {
+			if ( Keys::GATEWAY_ID !== $id && 'yes' === $gateway->enabled ) {
 				return true;
 			}
 		}

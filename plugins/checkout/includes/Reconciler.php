@@ -72,15 +72,15 @@ final class Reconciler {
 		if ( ! $order instanceof \WC_Order ) {
 			return;
 		}
-		$attempt = Payments::current_attempt( $order );
+		$attempt = Order_Attempts::current_attempt( $order );
 		if ( null === $attempt || self::settled( $attempt, time() ) && ! self::ended_unpaid( $attempt ) ) {
 			return;
 		}
 		$delays = self::delays();
 		$quiet  = time() - (int) strtotime( $attempt['updated_at'] . ' UTC' );
 		if ( self::ended_unpaid( $attempt ) ) {
-			if ( $quiet < Payments::payment_window() ) {
-				self::schedule_at( $order->get_id(), time() + Payments::payment_window() - $quiet );
+			if ( $quiet < Order_Attempts::payment_window() ) {
+				self::schedule_at( $order->get_id(), time() + Order_Attempts::payment_window() - $quiet );
 				return;
 			}
 		} else {
@@ -94,7 +94,7 @@ final class Reconciler {
 		self::check( $order, $attempt, 'reconcile' );
 		Operation_Store::count_check( $attempt );
 		$attempt = Operation_Store::attempt( (int) $attempt['id'] );
-		if ( null !== $attempt && ! self::is_final( $attempt ) ) {
+		if ( null !== $attempt && ! Order_Attempts::is_final( $attempt ) ) {
 			self::schedule( $order->get_id(), $attempt['checks'] );
 		}
 	}
@@ -131,7 +131,7 @@ final class Reconciler {
 		}
 		$latest = $result['operation']->id();
 		foreach ( Operation_Store::operations_of_attempt( (int) $attempt['id'] ) as $known ) {
-			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || self::is_final( $known ) ) {
+			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || Order_Attempts::is_final( $known ) ) {
 				continue;
 			}
 			$other = self::ask( $order, $attempt, $known['operation_id'], $source, $client );
@@ -202,18 +202,13 @@ final class Reconciler {
 			'outcome'   => $outcome,
 			'operation' => $operation,
 			/* translators: 1: state in words, 2: outcome */
-			'message'   => sprintf( __( 'The service reports "%1$s" (%2$s).', 'card2crypto-checkout' ), Order_Words::status( $operation->status(), Operation_Events::int_code( $operation->status_code() ) ), $outcome ),
+			'message'   => sprintf( __( 'The service reports "%1$s" (%2$s).', 'card2crypto-checkout' ), Order_Words::status( $operation->status(), Status_Flow::int_code( $operation->status_code() ) ), $outcome ),
 		);
 	}
 
 	/** The partner API client's lines during a check, as debug (check() logs the outcome). */
 	public static function client_log( string $level, string $message ): void {
 		Log::debug( $message );
-	}
-
-	public static function is_final( array $attempt ): bool {
-		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
-		return null !== $step && $step['final'];
 	}
 
 	/**
@@ -228,6 +223,6 @@ final class Reconciler {
 			return false;
 		}
 		return Status_Flow::PHASE_SUCCEEDED === $step['phase']
-			|| $now - (int) strtotime( $attempt['updated_at'] . ' UTC' ) >= Payments::payment_window();
+			|| $now - (int) strtotime( $attempt['updated_at'] . ' UTC' ) >= Order_Attempts::payment_window();
 	}
 }

@@ -29,6 +29,7 @@ final class Service_Back {
 
 	public static function register(): void {
 		add_action( self::HOOK, array( self::class, 'mail_waiting' ) );
+		add_action( Service_Health::CAME_BACK, array( self::class, 'came_back' ) );
 	}
 
 	/**
@@ -59,7 +60,7 @@ final class Service_Back {
 			return false;
 		}
 		$available = WC()->payment_gateways()->get_available_payment_gateways();
-		unset( $available[ Gateway::ID ] );
+		unset( $available[ Keys::GATEWAY_ID ] );
 		return array() !== $available;
 	}
 
@@ -80,7 +81,7 @@ final class Service_Back {
 		$orders = wc_get_orders(
 			array(
 				'limit'          => self::BATCH,
-				'payment_method' => Gateway::ID,
+				'payment_method' => Keys::GATEWAY_ID,
 				'meta_query'     => array( // phpcs:ignore WordPress.DB.SlowDBQuery -- a handful of orders, once per return of the service.
 					array(
 						'key'     => self::META,

@@ -8,8 +8,8 @@
  *
  * - Checkout pages only read the state. When it is older than its lifetime
  *   (ok: 5 minutes, refused: 1 minute) the page keeps the previous answer
- *   and the service is asked once (the Settings_Status signed params
- *   request) without holding anyone's page: under PHP-FPM or LiteSpeed by
+ *   and the service is asked once (a signed params request, ask()) without
+ *   holding anyone's page: under PHP-FPM or LiteSpeed by
  *   the same request after its answer is sent (one request at a time, a
  *   database lock shared by every web server), elsewhere by an Action
  *   Scheduler action. So the method comes back on its own, within a minute
@@ -48,6 +48,14 @@ final class Service_Health {
 	/** The background check's Action Scheduler hook and group. */
 	const HOOK  = 'card2crypto_checkout_health_check';
 	const GROUP = 'card2crypto-checkout';
+
+	/**
+	 * Fired when the service accepts the store again after refusing it
+	 * (Service_Back mails the buyers who were told their order is kept).
+	 *
+	 * @since 0.1.0
+	 */
+	const CAME_BACK = 'card2crypto_checkout_service_came_back';
 
 	/** The database lock held by the one request that asks after its answer. */
 	const LOCK = 'card2crypto_checkout_health';
@@ -202,7 +210,7 @@ final class Service_Health {
 			return;
 		}
 		if ( self::STALE === self::decide( self::state(), self::fingerprint( $config ), time() ) ) {
-			Settings_Status::check( $config, true );
+			self::ask( $config );
 		}
 	}
 
@@ -242,15 +250,44 @@ final class Service_Health {
 			$state['at'] = $now;
 			self::write( $state );
 		}
-		// A fresh signed params request; its answer is recorded (record_check()).
-		Settings_Status::check( $config, true );
+		// A fresh signed params request; its answer is recorded.
+		self::ask( $config );
 		$after = self::state();
 		// An answer that says nothing about the store (a 429 or 500) leaves the previous answer, or the method offered.
 		return null !== $after && ( $after['key'] ?? '' ) === $key && self::REFUSED === ( $after['state'] ?? '' ) ? self::REFUSED : self::OK;
 	}
 
 	/**
-	 * Records what a params check found (Settings_Status::check()): accepted,
+	 * Asks the service with a signed params request and records its answer
+	 * (record_check()): the background check, a payment start, and the
+	 * settings page's status check (Settings_Status) all ask through here.
+	 *
+	 * @return array{fee: mixed, error: \Throwable|null} The partner's fee, or why the request failed.
+	 */
+	public static function ask( Config $config ): array {
+		try {
+			$fee = $config->api_client()->params()['service_fee'];
+			self::record_check( $config, null );
+			return array(
+				'fee'   => $fee,
+				'error' => null,
+			);
+		} catch ( \Throwable $e ) {
+			self::record_check( $config, $e );
+			return array(
+				'fee'   => null,
+				'error' => $e,
+			);
+		}
+	}
+
+	/** The settings page's cached status check for these credentials and address (Settings_Status). */
+	public static function status_cache_key( Config $config ): string {
+		return 'card2crypto_checkout_status_' . self::fingerprint( $config );
+	}
+
+	/**
+	 * Records what a params check found (ask()): accepted,
 	 * or refused when the service refuses the store or cannot be reached.
 	 * Other errors leave the state as it was.
 	 */
@@ -272,7 +309,7 @@ final class Service_Health {
 		}
 		self::record( $config, self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
 		// The status box asks again rather than showing a cached "Connected".
-		delete_transient( Settings_Status::cache_key( $config ) );
+		delete_transient( self::status_cache_key( $config ) );
 		return true;
 	}
 
@@ -311,8 +348,10 @@ final class Service_Health {
 			Log::warning( 'The service refuses this store; card payment is withdrawn from the checkout until it accepts it again: ' . $reason );
 		} elseif ( $changed && null !== $previous && self::REFUSED === ( $previous['state'] ?? '' ) ) {
 			Log::info( 'The service accepts this store again; card payment is offered again.' );
-			// The buyers who were told so get their order's pay link.
-			Service_Back::came_back();
+			// The status box no longer shows the refusal it cached.
+			delete_transient( self::status_cache_key( $config ) );
+			// The buyers who were told so get their order's pay link (Service_Back).
+			do_action( self::CAME_BACK );
 		}
 	}
 

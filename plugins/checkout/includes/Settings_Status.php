@@ -18,7 +18,7 @@ defined( 'ABSPATH' ) || exit;
 final class Settings_Status {
 
 	public static function callback_url(): string {
-		return rest_url( Callback_Controller::REST_NAMESPACE . Callback_Controller::ROUTE );
+		return rest_url( Keys::REST_NAMESPACE . Keys::CALLBACK_ROUTE );
 	}
 
 	/**
@@ -38,23 +38,21 @@ final class Settings_Status {
 				'field'   => '' === $config->token() ? 'partner_token' : 'partner_secret',
 			);
 		}
-		$key    = self::cache_key( $config );
+		$key    = Service_Health::status_cache_key( $config );
 		$cached = $fresh ? false : get_transient( $key );
 		if ( is_array( $cached ) ) {
 			return $cached;
 		}
-		try {
-			$fee    = $config->api_client()->params()['service_fee'];
+		// The service's answer is recorded: the method is withdrawn while it refuses the store (Service_Health).
+		$answer = Service_Health::ask( $config );
+		if ( null === $answer['error'] ) {
 			$result = array(
 				'ok'      => true,
 				'message' => __( 'Connected: the service accepted a signed request with these credentials.', 'card2crypto-checkout' ),
-				'fee'     => rtrim( rtrim( number_format( (float) $fee * 100, 4, '.', '' ), '0' ), '.' ) . '%',
+				'fee'     => rtrim( rtrim( number_format( (float) $answer['fee'] * 100, 4, '.', '' ), '0' ), '.' ) . '%',
 			);
-			Service_Health::record_check( $config, null );
-		} catch ( \Throwable $e ) {
-			// The method is withdrawn while the service refuses the store (Service_Health).
-			Service_Health::record_check( $config, $e );
-			$refusal = Connection_Refusal::of( $e );
+		} else {
+			$refusal = Connection_Refusal::of( $answer['error'] );
 			$result  = array(
 				'ok'      => false,
 				/* translators: %s: why the service refused the credentials */
@@ -64,11 +62,6 @@ final class Settings_Status {
 		}
 		set_transient( $key, $result, MINUTE_IN_SECONDS );
 		return $result;
-	}
-
-	/** The status check's cache for these credentials and address. */
-	public static function cache_key( Config $config ): string {
-		return 'card2crypto_checkout_status_' . Service_Health::fingerprint( $config );
 	}
 
 	/**

@@ -111,7 +111,7 @@ final class Start_Budget {
 	 */
 	public static function kept_rate( array $attempt, int $now ): ?array {
 		$rate = get_transient( self::rate_key( $attempt ) );
-		return is_array( $rate ) && isset( $rate['expired_at'] ) && Payments::still_valid( (string) $rate['expired_at'], $now + self::RATE_MARGIN ) ? $rate : null;
+		return is_array( $rate ) && isset( $rate['expired_at'] ) && self::still_valid( (string) $rate['expired_at'], $now + self::RATE_MARGIN ) ? $rate : null;
 	}
 
 	public static function keep_rate( array $attempt, array $rate, int $now ): void {
@@ -135,5 +135,17 @@ final class Start_Budget {
 			return true;
 		}
 		return microtime( true ) - self::$started < self::TIME_BUDGET;
+	}
+
+	/**
+	 * Whether a rate's expired_at (UTC, up to 7 fractional digits, Z) is
+	 * still ahead of $now; a time that cannot be read is not. Pure.
+	 */
+	public static function still_valid( string $expired_at, int $now ): bool {
+		if ( 1 !== preg_match( '/^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d{1,7})?Z$/D', $expired_at, $m ) ) {
+			return false;
+		}
+		$at = strtotime( $m[1] . ' ' . $m[2] . ' UTC' );
+		return false !== $at && $at > $now;
 	}
 }

@@ -202,4 +202,9 @@ final class Status_Flow {
 		$step = self::find_step( $status, $code );
 		return null !== $step && self::PHASE_FAILED !== $step['phase'];
 	}
+
+	/** status_code as an int (a non-integral number can never be a known code). */
+	public static function int_code( $code ): int {
+		return is_int( $code ) ? $code : ( is_float( $code ) && floor( $code ) === $code && abs( $code ) < PHP_INT_MAX ? (int) $code : PHP_INT_MIN );
+	}
 }

@@ -46,7 +46,7 @@ final class Test_Mode {
 
 	/** The order's payment method title without the buyer's test-mode mark (one title per order). */
 	public static function one_title( $order ): void {
-		if ( ! $order instanceof \WC_Order || Gateway::ID !== $order->get_payment_method() ) {
+		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
 			return;
 		}
 		$title = (string) $order->get_payment_method_title();
@@ -120,7 +120,7 @@ final class Test_Mode {
 	/** @param mixed $title */
 	public static function filter_title( $title, $gateway_id ) {
 		// Buyers only: WooCommerce's own screens show the method name (admin_title()), not this title.
-		if ( Gateway::ID !== $gateway_id || ! is_string( $title ) || is_admin() ) {
+		if ( Keys::GATEWAY_ID !== $gateway_id || ! is_string( $title ) || is_admin() ) {
 			return $title;
 		}
 		return self::buyer_title( $title, Config::load()->environment() );
@@ -128,7 +128,7 @@ final class Test_Mode {
 
 	/** @param mixed $method_title */
 	public static function filter_method_title( $method_title, $gateway ) {
-		if ( ! $gateway instanceof Gateway || ! is_string( $method_title ) ) {
+		if ( ! self::is_ours( $gateway ) || ! is_string( $method_title ) ) {
 			return $method_title;
 		}
 		return self::admin_title( $method_title, Config::load()->environment() );
@@ -136,10 +136,15 @@ final class Test_Mode {
 
 	/** @param mixed $description */
 	public static function filter_method_description( $description, $gateway ) {
-		if ( ! $gateway instanceof Gateway || ! is_string( $description ) || ! self::active() ) {
+		if ( ! self::is_ours( $gateway ) || ! is_string( $description ) || ! self::active() ) {
 			return $description;
 		}
 		return __( 'Test mode: payments go to the sandbox service and move no real money.', 'card2crypto-checkout' ) . ' ' . $description;
+	}
+
+	/** @param mixed $gateway A WooCommerce payment gateway, as its filters pass it. */
+	private static function is_ours( $gateway ): bool {
+		return $gateway instanceof \WC_Payment_Gateway && Keys::GATEWAY_ID === $gateway->id;
 	}
 
 	/** On WooCommerce's screens (settings, orders, reports), while the method is enabled in the sandbox. */
@@ -154,7 +159,7 @@ final class Test_Mode {
 		if ( ! $ours || ! $config->enabled() || 'sandbox' !== $config->environment() ) {
 			return;
 		}
-		$url = admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Gateway::ID );
+		$url = admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Keys::GATEWAY_ID );
 		echo '<div class="notice notice-warning card2crypto-test-mode"><p><strong>' . esc_html__( 'Card2Crypto is in test mode.', 'card2crypto-checkout' ) . '</strong> '
 			. esc_html__( 'Payments go to the sandbox service and move no real money; orders paid this way are not paid.', 'card2crypto-checkout' )
 			. ' <a href="' . esc_url( $url ) . '">' . esc_html__( 'Switch to production in the payment settings', 'card2crypto-checkout' ) . '</a></p></div>';

@@ -163,6 +163,8 @@ switch ( $scenario['case'] ) {
 		);
 		break;
 	case 'service_health':
+		// As Payment_Hooks registers it: the service's return queues the waiting orders' e-mails.
+		Service_Back::register();
 		$config  = Config::load();
 		$key     = Service_Health::fingerprint( $config );
 		$now     = time();

@@ -15,7 +15,7 @@ require __DIR__ . '/wordpress-fakes.php';
 
 use Card2Crypto\Checkout\Order_View;
 
-/** Gateway::ID is read, so the gateway class is loaded. */
+/** Order_View reads Keys::GATEWAY_ID; WooCommerce's gateway base class is stood in for. */
 class WC_Payment_Gateway {
 }
 class WP_Error {

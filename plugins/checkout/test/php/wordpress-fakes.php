@@ -65,13 +65,21 @@ function wp_unslash( $value ) {
 	return $value;
 }
 $GLOBALS['c2c_actions'] = array();
+// The plugin's own actions (card2crypto_*) run what was added to them; WordPress's are only recorded.
+$GLOBALS['c2c_hooks'] = array();
 function do_action( $hook, ...$args ) {
 	$GLOBALS['c2c_actions'][] = $hook;
+	foreach ( $GLOBALS['c2c_hooks'][ $hook ] ?? array() as $callback ) {
+		$callback( ...$args );
+	}
 }
 function apply_filters( $hook, $value ) {
 	return $value;
 }
-function add_action() {
+function add_action( $hook = '', $callback = null ) {
+	if ( 0 === strpos( (string) $hook, 'card2crypto_' ) && null !== $callback ) {
+		$GLOBALS['c2c_hooks'][ $hook ][] = $callback;
+	}
 }
 function add_filter() {
 }

@@ -231,7 +231,7 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				$order = wc_get_order( (int) $input['id'] );
 				return new WP_REST_Response(
 					array(
-						'current'  => $order->get_meta( Card2Crypto\Checkout\Payments::META_ATTEMPT ),
+						'current'  => $order->get_meta( Card2Crypto\Checkout\Keys::META_ATTEMPT ),
 						'attempts' => Card2Crypto\Checkout\Operation_Store::attempts_of_order( (int) $input['id'] ),
 					)
 				);
