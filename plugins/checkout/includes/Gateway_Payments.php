@@ -79,8 +79,8 @@ trait Gateway_Payments {
 				throw new Payment_Refused( __( 'Card payments are not available in your billing country.', 'card2crypto-checkout' ) );
 			}
 			if ( 'embedded' === $config->flow() ) {
-				// Pay pressed again (pay for order): asked here first, so the buyer is told on this page (Buyer_Return).
-				Buyer_Return::before_new_payment( $order );
+				// Pay pressed again (pay for order): asked here first, so the buyer is told on this page (Start_Gate).
+				Start_Gate::before_new_payment( $order );
 				// The attempt starts when the widget does (Order_Pay::rest_settings), signed at that moment.
 				return array(
 					'result'   => 'success',

@@ -33,7 +33,7 @@ final class Operation_Store {
 	const DB_VERSION_OPTION = 'card2crypto_checkout_db_version';
 
 	/** No status recorded yet. */
-	const NO_CODE = -1;
+	const NO_CODE = Status_Flow::NO_CODE;
 
 	public static function attempts_table(): string {
 		global $wpdb;

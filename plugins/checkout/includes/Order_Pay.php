@@ -275,7 +275,7 @@ final class Order_Pay {
 				Start_Budget::charge( $order, Client_Address::current() );
 				Service_Health::before_sending( $config );
 				$attempt = Payments::fitting_attempt( $order, $config );
-				$target  = Payments::landing_url( $order, $attempt, $config );
+				$target  = Payments::landing_url( $order, $attempt, $config, Buyer_Return::fail_url( $order ) );
 			} catch ( Service_Refused $e ) {
 				// Never to the service's dead end: back to the order, told in plain words (Buyer_Return).
 				$target = Buyer_Return::unavailable_url( $order );

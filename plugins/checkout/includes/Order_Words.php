@@ -105,4 +105,23 @@ final class Order_Words {
 		}
 		return Status_Flow::find_step( $status, $code );
 	}
+
+	/** An attempt's state for an order note, or why it is not known ($asked: how the service was asked). */
+	public static function attempt_state( $status, $status_code, string $asked ): string {
+		if ( null !== $status_code && Status_Flow::NO_CODE !== $status_code ) {
+			return self::status( $status, $status_code );
+		}
+		return 'unreachable' === $asked ? __( 'not confirmed: the service could not be asked', 'card2crypto-checkout' ) : __( 'not known to the service yet', 'card2crypto-checkout' );
+	}
+
+	/** The order note saying what the buyer did, the payment's state and what the buyer was told. */
+	public static function told( string $what, string $state, string $message ): string {
+		return sprintf(
+			/* translators: 1: what the buyer did, 2: the state in words, 3: what the buyer was told */
+			__( 'Card2Crypto: %1$s; the payment is "%2$s". The buyer was told: "%3$s"', 'card2crypto-checkout' ),
+			$what,
+			$state,
+			$message
+		);
+	}
 }

@@ -1,7 +1,7 @@
 <?php
 /**
  * A new payment cannot start because an earlier one of the order is paid or
- * may still be paid (Buyer_Return::before_new_payment()). The message is the
+ * may still be paid (Start_Gate::before_new_payment()). The message is the
  * buyer's plain words; outcome is Buyer_Words' result (kind PAID: send the
  * buyer to the order-received page).
  *

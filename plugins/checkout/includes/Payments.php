@@ -21,7 +21,7 @@ final class Payments {
 	 * The current attempt when it may be signed again for the order as it is
 	 * now (Attempt_Policy::reusable()), else a new one. Either way only after
 	 * the service was asked about the order's attempts that are not final
-	 * (Buyer_Return::before_new_payment()).
+	 * (Start_Gate::before_new_payment()).
 	 *
 	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
 	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
@@ -33,7 +33,7 @@ final class Payments {
 		$current = Order_Attempts::current_attempt( $order );
 		if ( self::fits( $order, $current, $config ) ) {
 			// A reuse asks the service about the current attempt only.
-			Buyer_Return::before_new_payment( $order, $client, (int) $current['id'] );
+			Start_Gate::before_new_payment( $order, $client, (int) $current['id'] );
 			$order   = Order_Attempts::reloaded( $order );
 			$current = Order_Attempts::current_attempt( $order );
 			if ( self::fits( $order, $current, $config ) ) {
@@ -41,7 +41,7 @@ final class Payments {
 			}
 		} else {
 			self::refuse_over_cap( $order );
-			Buyer_Return::before_new_payment( $order, $client );
+			Start_Gate::before_new_payment( $order, $client );
 		}
 		return self::new_attempt( Order_Attempts::reloaded( $order ), $config );
 	}
@@ -70,7 +70,7 @@ final class Payments {
 
 	/**
 	 * Starts a payment attempt for an order, only after the service was asked
-	 * about the order's attempts that are not final (Buyer_Return::before_new_payment()).
+	 * about the order's attempts that are not final (Start_Gate::before_new_payment()).
 	 *
 	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
 	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
@@ -80,7 +80,7 @@ final class Payments {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
 		self::refuse_over_cap( $order );
-		Buyer_Return::before_new_payment( $order, $client );
+		Start_Gate::before_new_payment( $order, $client );
 		return self::new_attempt( Order_Attempts::reloaded( $order ), $config );
 	}
 
@@ -222,10 +222,10 @@ final class Payments {
 	 * @throws Service_Refused When the service refuses the store.
 	 * @throws Payment_Refused When fixed rates are on and the rate could not be fixed (never an unlocked payment).
 	 */
-	public static function landing_url( \WC_Order $order, array $attempt, Config $config ): string {
+	public static function landing_url( \WC_Order $order, array $attempt, Config $config, string $fail_url ): string {
 		$rate     = self::fixed_rate( $attempt, $config );
 		$settings = self::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
 		// A failure comes back to the store, which asks the service at once and tells the buyer (Buyer_Return).
-		return Landing_Url::build( $config->landing_url(), $settings, $order->get_checkout_order_received_url(), Buyer_Return::fail_url( $order ) );
+		return Landing_Url::build( $config->landing_url(), $settings, $order->get_checkout_order_received_url(), $fail_url );
 	}
 }

@@ -16,6 +16,9 @@ defined( 'ABSPATH' ) || exit;
 
 final class Status_Flow {
 
+	/** status_code of an attempt the service has not reported on yet. */
+	const NO_CODE = -1;
+
 	const PHASE_IN_PROGRESS  = 'in_progress';
 	const PHASE_NEEDS_ACTION = 'needs_partner_action';
 	const PHASE_SUCCEEDED    = 'succeeded';

@@ -22,6 +22,7 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
+use Card2Crypto\Checkout\Buyer_Return;
 use Card2Crypto\Checkout\Callback_Controller;
 use Card2Crypto\Checkout\Callback_Health;
 use Card2Crypto\Checkout\Config;
@@ -210,7 +211,7 @@ switch ( $scenario['case'] ) {
 						$result = Payments::fixed_rate( $attempt, $config );
 						break;
 					case 'landing_url':
-						$result = Payments::landing_url( $order, $attempt, $config );
+						$result = Payments::landing_url( $order, $attempt, $config, Buyer_Return::fail_url( $order ) );
 						break;
 					case 'reconcile':
 						$result = Reconciler::check( $order, $attempt, 'reconcile' )['ok'];
