@@ -12,10 +12,8 @@
 //                 includes/; a flat folder is the one room "."): a class may
 //                 name classes of its own room and of lower rooms only. A
 //                 subfolder missing from the list is itself a problem.
-//     enforce     true: a problem fails the lint. false: the problems are
-//                 printed and the lint passes. The checkout is false until its
-//                 includes/ is split into rooms (issue 23); whoever moves it
-//                 into subfolders lists them in `rooms` and sets enforce to true.
+//     enforce     true: a problem fails the lint (both plugins). false: the
+//                 problems are printed and the lint passes.
 //
 //   node scripts/lint-classes.mjs [--root DIR] [--config FILE]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -3,7 +3,7 @@
 // wiring class, rooms, and the switch that reports without failing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -222,9 +222,14 @@ describe('npm run lint:classes', () => {
     assert.match(result.stdout, /the wiring class Plugin is not declared here/);
   });
 
-  test("passes on this repository's plugins, the widget enforced", () => {
+  test("passes on this repository's plugins, both enforced, the checkout in its rooms", () => {
     const result = spawnSync(process.execPath, [SCRIPT], { encoding: 'utf8' });
     assert.equal(result.status, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /plugins\/widget\/includes: \d+ classes, clean/);
+    assert.match(result.stdout, /plugins\/checkout\/includes: \d+ classes, clean/);
+    const config = JSON.parse(readFileSync(new URL('../lint-classes.json', import.meta.url), 'utf8'));
+    const checkout = config.plugins.find((p) => p.dir === 'plugins/checkout/includes');
+    assert.equal(checkout.enforce, true);
+    assert.ok(checkout.rooms.length > 5, 'the checkout is split into rooms');
   });
 });

@@ -9,6 +9,7 @@
  * carrying different versions of this library never share a class:
  *   <Plugin>\Shared\Foo\Bar => lib/shared/Foo/Bar.php
  *   <Plugin>\Class_Name     => includes/Class_Name.php
+ *   <Plugin>\Room\Class    => includes/Room/Class.php (a plugin's rooms)
  *
  * @package Card2Crypto\Shared
  */

@@ -9,6 +9,24 @@
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
+use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Attempts\Order_Attempts;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Buyer\Buyer_Cancel;
+use Card2Crypto\Checkout\Buyer\Buyer_Return;
+use Card2Crypto\Checkout\Buyer\Order_Pay;
+use Card2Crypto\Checkout\Buyer\Order_View;
+use Card2Crypto\Checkout\Buyer\Range_Notice;
+use Card2Crypto\Checkout\Gateway\Blocks_Integration;
+use Card2Crypto\Checkout\Order\Buyer_Mail;
+use Card2Crypto\Checkout\Order\Manual_Refunds;
+use Card2Crypto\Checkout\Service\Callback_Health;
+use Card2Crypto\Checkout\Service\Reconciler;
+use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Settings\Test_Mode;
+
 defined( 'ABSPATH' ) || exit;
 
 final class Payment_Hooks {

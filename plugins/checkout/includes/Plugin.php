@@ -7,6 +7,10 @@
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Callback\Callback_Controller;
+use Card2Crypto\Checkout\Callback\Callback_Guard;
+use Card2Crypto\Checkout\Gateway\Gateway;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Settings\Field_View;
 use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
@@ -14,7 +18,6 @@ use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
 defined( 'ABSPATH' ) || exit;
 
 final class Plugin {
-
 
 	/** @var string */
 	private static $file = '';

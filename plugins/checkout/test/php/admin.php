@@ -10,7 +10,7 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
-use Card2Crypto\Checkout\Admin_Order_Panel;
+use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
 
 $results = array();
 foreach ( $scenario['steps'] as $step ) {

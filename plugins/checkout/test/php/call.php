@@ -5,13 +5,13 @@
  * ({"value": ...} or {"error": "Class: message"}).
  */
 
-use Card2Crypto\Checkout\Attempt_Policy;
-use Card2Crypto\Checkout\Callback_Guard;
-use Card2Crypto\Checkout\Currencies;
-use Card2Crypto\Checkout\Order_Decision;
-use Card2Crypto\Checkout\Payment_Match;
-use Card2Crypto\Checkout\Start_Budget;
-use Card2Crypto\Checkout\Status_Flow;
+use Card2Crypto\Checkout\Rules\Attempt_Policy;
+use Card2Crypto\Checkout\Callback\Callback_Guard;
+use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Order_Decision;
+use Card2Crypto\Checkout\Rules\Payment_Match;
+use Card2Crypto\Checkout\Attempts\Start_Budget;
+use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
 use Card2Crypto\Checkout\Shared\Signing\Canonical;

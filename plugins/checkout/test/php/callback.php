@@ -12,7 +12,7 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
-use Card2Crypto\Checkout\Callback_Controller;
+use Card2Crypto\Checkout\Callback\Callback_Controller;
 
 $results = array();
 foreach ( $scenario['requests'] as $request ) {

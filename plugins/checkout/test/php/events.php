@@ -17,7 +17,7 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
-use Card2Crypto\Checkout\Operation_Events;
+use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Shared\Api\Operation;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
 

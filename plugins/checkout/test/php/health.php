@@ -22,16 +22,16 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
-use Card2Crypto\Checkout\Buyer_Return;
-use Card2Crypto\Checkout\Callback_Controller;
-use Card2Crypto\Checkout\Callback_Health;
-use Card2Crypto\Checkout\Config;
-use Card2Crypto\Checkout\Operation_Store;
-use Card2Crypto\Checkout\Payments;
-use Card2Crypto\Checkout\Reconciler;
-use Card2Crypto\Checkout\Service_Back;
-use Card2Crypto\Checkout\Service_Health;
-use Card2Crypto\Checkout\Settings_Status;
+use Card2Crypto\Checkout\Buyer\Buyer_Return;
+use Card2Crypto\Checkout\Callback\Callback_Controller;
+use Card2Crypto\Checkout\Service\Callback_Health;
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Service\Reconciler;
+use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Settings\Settings_Status;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
 

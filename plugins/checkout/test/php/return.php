@@ -13,7 +13,7 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
-use Card2Crypto\Checkout\Buyer_Return;
+use Card2Crypto\Checkout\Buyer\Buyer_Return;
 
 $results = array();
 foreach ( $scenario['steps'] as $step ) {

@@ -16,9 +16,9 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
-use Card2Crypto\Checkout\Config;
-use Card2Crypto\Checkout\Payment_Held;
-use Card2Crypto\Checkout\Payments;
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Attempts\Payment_Held;
+use Card2Crypto\Checkout\Payment\Payments;
 
 $results = array();
 foreach ( $scenario['steps'] as $step ) {

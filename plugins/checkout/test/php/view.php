@@ -13,7 +13,7 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
-use Card2Crypto\Checkout\Order_View;
+use Card2Crypto\Checkout\Buyer\Order_View;
 
 /** Order_View reads Keys::GATEWAY_ID; WooCommerce's gateway base class is stood in for. */
 class WC_Payment_Gateway {

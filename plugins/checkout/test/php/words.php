@@ -6,13 +6,13 @@
  * WooCommerce functions do not exist and the plain form is used.
  */
 
-use Card2Crypto\Checkout\Buyer_Words;
-use Card2Crypto\Checkout\Manual_Refunds;
-use Card2Crypto\Checkout\Order_View;
-use Card2Crypto\Checkout\Order_Words;
-use Card2Crypto\Checkout\Plain_Text;
-use Card2Crypto\Checkout\Range_Notice;
-use Card2Crypto\Checkout\Test_Mode;
+use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Order\Manual_Refunds;
+use Card2Crypto\Checkout\Buyer\Order_View;
+use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Base\Plain_Text;
+use Card2Crypto\Checkout\Buyer\Range_Notice;
+use Card2Crypto\Checkout\Settings\Test_Mode;
 
 require __DIR__ . '/bootstrap.php';
 

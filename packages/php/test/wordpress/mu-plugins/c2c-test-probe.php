@@ -147,7 +147,7 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				// Playground declares every host external (its own mu-plugin); a real WordPress does not:
 				// take that out so WordPress's rules for local and private addresses apply as on a real host.
 				remove_filter( 'http_request_host_is_external', '__return_true' );
-				$client = Card2Crypto\Checkout\Config::load()->api_client();
+				$client = Card2Crypto\Checkout\Base\Config::load()->api_client();
 				try {
 					return new WP_REST_Response( array( 'value' => $client->params() ) );
 				} catch ( Throwable $e ) {
@@ -218,7 +218,7 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 						'id'    => $order->get_id(),
 						'key'   => $order->get_order_key(),
 						// What the order-pay page hands the starter script (Order_Pay::render()), for a visitor.
-						'nonce' => wp_create_nonce( Card2Crypto\Checkout\Order_Pay::NONCE_ACTION . $order->get_id() ),
+						'nonce' => wp_create_nonce( Card2Crypto\Checkout\Buyer\Order_Pay::NONCE_ACTION . $order->get_id() ),
 					)
 				);
 			case 'set_order_total':
@@ -231,16 +231,16 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				$order = wc_get_order( (int) $input['id'] );
 				return new WP_REST_Response(
 					array(
-						'current'  => $order->get_meta( Card2Crypto\Checkout\Keys::META_ATTEMPT ),
-						'attempts' => Card2Crypto\Checkout\Operation_Store::attempts_of_order( (int) $input['id'] ),
+						'current'  => $order->get_meta( Card2Crypto\Checkout\Base\Keys::META_ATTEMPT ),
+						'attempts' => Card2Crypto\Checkout\Attempts\Operation_Store::attempts_of_order( (int) $input['id'] ),
 					)
 				);
 			case 'service_health':
 				// The checkout's cached answer of the service (Service_Health): written aged by "age" seconds
 				// ("write": ok or refused), or read as a checkout page reads it ("read"). Both say how many
 				// background checks wait in Action Scheduler.
-				$health = 'Card2Crypto\\Checkout\\Service_Health';
-				$config = Card2Crypto\Checkout\Config::load();
+				$health = 'Card2Crypto\\Checkout\\Service\\Service_Health';
+				$config = Card2Crypto\Checkout\Base\Config::load();
 				$answer = array();
 				if ( isset( $input['write'] ) ) {
 					$at = time() - (int) ( $input['age'] ?? 0 );

@@ -1,0 +1,153 @@
+<?php
+/**
+ * A visitor's request that makes the store call the service (the landing
+ * route, the widget-settings route, a buyer's return, placing or paying an
+ * order) is budgeted before the first call, per order and per client
+ * address, and its service time is bounded: one anonymous visitor with the
+ * key of their own order must not use up the partner's rate limit at the
+ * service (every buyer's payment and callback confirmation then fails), nor
+ * hold PHP workers while a slow service answers.
+ *
+ * - Budget: at most ORDER_LIMIT such requests per order and ADDRESS_LIMIT per
+ *   client address in WINDOW seconds (fixed windows in transients, shared by
+ *   every web server through the database or a shared object cache). Over it,
+ *   the request makes no call and the buyer reads "try again in a minute".
+ * - Rates: a rate fixed for an attempt is reused while it lives (kept_rate()),
+ *   so signing the same attempt again asks the service one thing: about the
+ *   attempt itself (never answered from memory: a payment may just have
+ *   started there).
+ * - Time: a request stops asking the service once it has spent
+ *   TIME_BUDGET seconds on it (the client's own timeout is short too).
+ *
+ * Pure windows (take()) are unit-tested; the rest runs in WordPress.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Attempts;
+
+use Card2Crypto\Checkout\Base\Log;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Start_Budget {
+
+	/** Requests that may call the service, per order, per WINDOW. */
+	const ORDER_LIMIT = 12;
+
+	/** Requests that may call the service, per client address, per WINDOW. */
+	const ADDRESS_LIMIT = 120;
+
+	const WINDOW = 60;
+
+	/** Seconds one request may spend waiting on the service before it stops asking. */
+	const TIME_BUDGET = 6;
+
+	/** @var float|null When this request first asked the service (microtime). */
+	private static $started;
+
+	/**
+	 * Counts this request against the order's and the address's budgets;
+	 * throws before any service call when either is spent.
+	 *
+	 * @throws Payment_Refused With the buyer's words ("try again in a minute").
+	 */
+	public static function charge( \WC_Order $order, string $address ): void {
+		$now = time();
+		$ok  = self::spend( 'order_' . $order->get_id(), self::ORDER_LIMIT, $now );
+		// The address is counted even when the order's budget is spent: a flood from one address is seen as such.
+		$ok = self::spend( 'addr_' . md5( $address ), self::ADDRESS_LIMIT, $now ) && $ok;
+		if ( ! $ok ) {
+			Log::warning( sprintf( 'Order %d: a payment request from %s was refused before asking the service: too many in a minute.', $order->get_id(), $address ) );
+			throw new Payment_Refused( self::message() );
+		}
+	}
+
+	/** What a buyer over the budget reads. */
+	public static function message(): string {
+		return __( 'Too many payment requests for this order in a short time. Please try again in a minute.', 'card2crypto-checkout' );
+	}
+
+	/** One more request in a budget; false when it is spent. */
+	private static function spend( string $name, int $limit, int $now ): bool {
+		$key    = 'card2crypto_checkout_budget_' . $name;
+		$window = self::take( get_transient( $key ), $limit, $now );
+		set_transient( $key, $window, self::WINDOW );
+		return $window['ok'];
+	}
+
+	/**
+	 * The window after one more request: a fresh one when the stored one has
+	 * ended (or is not one); ok tells whether the request fits. Pure.
+	 *
+	 * @param mixed $window What was stored.
+	 * @return array{start: int, count: int, ok: bool}
+	 */
+	public static function take( $window, int $limit, int $now ): array {
+		if ( ! is_array( $window ) || ! isset( $window['start'], $window['count'] ) || $now - (int) $window['start'] >= self::WINDOW || $now < (int) $window['start'] ) {
+			return array(
+				'start' => $now,
+				'count' => 1,
+				'ok'    => 1 <= $limit,
+			);
+		}
+		$count = (int) $window['count'] + 1;
+		return array(
+			'start' => (int) $window['start'],
+			'count' => $count,
+			'ok'    => $count <= $limit,
+		);
+	}
+
+	/** A fixed rate is reused until this many seconds before it expires. */
+	const RATE_MARGIN = 60;
+
+	/** The longest a fixed rate is reused (seconds), whatever its lifetime. */
+	const RATE_REUSE = 300;
+
+	/**
+	 * The rate fixed for this attempt a moment ago, while it still has
+	 * RATE_MARGIN seconds to live: signing the same attempt again (the buyer
+	 * reloads the landing link or the payment page) needs no new rate, and
+	 * the service is asked about the attempt itself every time.
+	 */
+	public static function kept_rate( array $attempt, int $now ): ?array {
+		$rate = get_transient( self::rate_key( $attempt ) );
+		return is_array( $rate ) && isset( $rate['expired_at'] ) && self::still_valid( (string) $rate['expired_at'], $now + self::RATE_MARGIN ) ? $rate : null;
+	}
+
+	public static function keep_rate( array $attempt, array $rate, int $now ): void {
+		$left = (int) strtotime( (string) preg_replace( '/\.\d+/', '', (string) $rate['expired_at'] ) ) - $now - self::RATE_MARGIN;
+		if ( $left > 0 ) {
+			set_transient( self::rate_key( $attempt ), $rate, min( $left, self::RATE_REUSE ) );
+		}
+	}
+
+	private static function rate_key( array $attempt ): string {
+		return 'card2crypto_checkout_rate_' . md5( (string) $attempt['partner_operation_id'] );
+	}
+
+	/**
+	 * Whether this request may still ask the service: true until it has
+	 * spent TIME_BUDGET seconds since its first question.
+	 */
+	public static function time_left(): bool {
+		if ( null === self::$started ) {
+			self::$started = microtime( true );
+			return true;
+		}
+		return microtime( true ) - self::$started < self::TIME_BUDGET;
+	}
+
+	/**
+	 * Whether a rate's expired_at (UTC, up to 7 fractional digits, Z) is
+	 * still ahead of $now; a time that cannot be read is not. Pure.
+	 */
+	public static function still_valid( string $expired_at, int $now ): bool {
+		if ( 1 !== preg_match( '/^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d{1,7})?Z$/D', $expired_at, $m ) ) {
+			return false;
+		}
+		$at = strtotime( $m[1] . ' ' . $m[2] . ' UTC' );
+		return false !== $at && $at > $now;
+	}
+}

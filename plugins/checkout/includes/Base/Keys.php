@@ -1,0 +1,45 @@
+<?php
+/**
+ * The names the checkout's classes share and the outside world sees: the
+ * payment method's id, the REST namespace and callback route, the order meta
+ * keys and the settings option. A leaf: it names no other class, so any
+ * class may read these without depending on the class that acts on them.
+ *
+ * Stored values: changing one orphans what shops already saved.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Base;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Keys {
+
+	/** The payment method's id: WooCommerce's gateway id and every order's payment_method. */
+	const GATEWAY_ID = 'card2crypto';
+
+	/** WooCommerce's option for a gateway's settings: woocommerce_<gateway id>_settings. */
+	const SETTINGS_OPTION = 'woocommerce_card2crypto_settings';
+
+	/** The REST namespace of every route of the plugin. */
+	const REST_NAMESPACE = 'card2crypto/v1';
+
+	/** The route the service posts its callbacks to (the partner's callback address). */
+	const CALLBACK_ROUTE = '/callback';
+
+	/** Order meta: partner_operation_id of the order's current attempt. */
+	const META_ATTEMPT = '_card2crypto_partner_operation_id';
+
+	/** Order meta: the last applied operation data (for display). */
+	const META_OPERATION = '_card2crypto_operation';
+
+	/** Order meta: partner_operation_id of the attempt that paid the order. */
+	const META_PAID_BY = '_card2crypto_paid_by';
+
+	/** Order meta: the service's id of the operation that paid the order. */
+	const META_PAID_BY_OPERATION = '_card2crypto_paid_by_operation';
+
+	/** Element id of the embedded widget on the order-pay page. */
+	const WIDGET_ELEMENT = 'card2crypto-widget';
+}

@@ -1,0 +1,202 @@
+<?php
+/**
+ * The buyer comes back from a card payment that did not end on the success
+ * page: the landing page's fail redirect (redirect flow, block or classic
+ * checkout) or the embedded widget's onOperationFail / onExit. The store asks
+ * the service about the order's current attempt at once (the operation-info
+ * path of reconciliation, Reconciler::check()), applies the answer through
+ * Operation_Events (idempotent: an order never moves backwards, a success
+ * completes it), notes on the order what the buyer was told, and tells the
+ * buyer in plain words (Buyer_Words) what happened and what they can do.
+ *
+ * Redirect flow: the fail address is the order-pay page with RETURN_ARG; on
+ * template_redirect the order key is checked, the answer applied, a
+ * WooCommerce notice added, and the buyer redirected to the order-pay page
+ * (its "Pay" starts a fresh attempt) or, when paid, the thank-you page.
+ * Embedded flow: Order_Pay::rest_returned() answers the same as JSON.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Buyer;
+
+use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Attempts\Order_Attempts;
+use Card2Crypto\Checkout\Attempts\Start_Budget;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Callback\Client_Address;
+use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Service\Reconciler;
+use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Buyer_Return {
+
+	/** Query argument on the order-pay URL that marks the landing page's fail redirect. */
+	const RETURN_ARG = 'card2crypto-return';
+
+	/** Query argument on the order-pay URL: the service refused the store when the payment was to start (Service_Health). */
+	const UNAVAILABLE_ARG = 'card2crypto-unavailable';
+
+	/** Query argument on the order-pay URL: the landing link was followed and no payment started; the words why are kept for the order (told_url()). */
+	const TOLD_ARG = 'card2crypto-told';
+
+	public static function register(): void {
+		add_action( 'template_redirect', array( self::class, 'on_template_redirect' ), 5 );
+	}
+
+	/** The fail address given to the landing page. */
+	public static function fail_url( \WC_Order $order ): string {
+		return add_query_arg( self::RETURN_ARG, '1', $order->get_checkout_payment_url() );
+	}
+
+	/**
+	 * Where a buyer goes when the service refuses the store as their payment
+	 * was to start (the landing route, the widget settings): the order's
+	 * order-pay page, where the method is withdrawn and a notice says why.
+	 */
+	public static function unavailable_url( \WC_Order $order ): string {
+		return add_query_arg( self::UNAVAILABLE_ARG, '1', $order->get_checkout_payment_url() );
+	}
+
+	/**
+	 * Where a buyer goes when the landing link was followed and no payment
+	 * started (an earlier payment stands in the way, the rate could not be
+	 * fixed, too many attempts): the order's payment page, where the words
+	 * they are told (kept a few minutes for the order, read once after the
+	 * order key is checked) become a notice.
+	 *
+	 * @param string $type WooCommerce notice type: "notice" or "error".
+	 */
+	public static function told_url( \WC_Order $order, string $message, string $type, ?array $link = null ): string {
+		set_transient(
+			self::told_key( $order ),
+			array(
+				'message' => $message,
+				'type'    => 'error' === $type ? 'error' : 'notice',
+				'link'    => $link,
+			),
+			5 * MINUTE_IN_SECONDS
+		);
+		return add_query_arg( self::TOLD_ARG, '1', $order->get_checkout_payment_url() );
+	}
+
+	private static function told_key( \WC_Order $order ): string {
+		return 'card2crypto_checkout_told_' . $order->get_id();
+	}
+
+	/** The landing page's fail redirect: ask, apply, tell (notice), redirect. */
+	public static function on_template_redirect(): void {
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- shows words the store itself kept for this order, once, after the order key is checked.
+		if ( isset( $_GET[ self::TOLD_ARG ], $_GET['key'] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
+			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
+			$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
+			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) ) {
+				$told = get_transient( self::told_key( $order ) );
+				delete_transient( self::told_key( $order ) );
+				if ( is_array( $told ) && isset( $told['message'], $told['type'] ) && '' !== $told['message'] ) {
+					self::start_session();
+					wc_add_notice( Buyer_Words::notice_html( $told ), (string) $told['type'] );
+				}
+			}
+			wp_safe_redirect( remove_query_arg( self::TOLD_ARG ) );
+			exit;
+		}
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- only adds a fixed notice and drops the argument.
+		if ( isset( $_GET[ self::UNAVAILABLE_ARG ] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
+			self::start_session();
+			// Plain words, never the service's message: the order is kept, and the buyer hears when card payment is back.
+			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
+			$key   = isset( $_GET['key'] ) ? sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification.Recommended
+			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method();
+			wc_add_notice( esc_html( $mine ? Service_Back::keep( $order ) : Service_Health::buyer_message() ), 'error' );
+			wp_safe_redirect( remove_query_arg( self::UNAVAILABLE_ARG ) );
+			exit;
+		}
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- a GET redirect from the service's page; the order key is the proof, and it only asks the service.
+		if ( ! isset( $_GET[ self::RETURN_ARG ], $_GET['key'] ) || ! function_exists( 'is_wc_endpoint_url' ) || ! is_wc_endpoint_url( 'order-pay' ) ) {
+			return;
+		}
+		$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
+		$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
+		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
+			// Not ours to answer: WooCommerce's own order-pay page handles it (and its errors).
+			return;
+		}
+		$outcome = self::tell( $order, 'fail' );
+		if ( Buyer_Words::PAID === $outcome['kind'] ) {
+			wp_safe_redirect( $order->get_checkout_order_received_url() );
+			exit;
+		}
+		self::start_session();
+		wc_add_notice( esc_html( $outcome['message'] ), $outcome['type'] );
+		wp_safe_redirect( $order->get_checkout_payment_url() );
+		exit;
+	}
+
+	/** A guest's notice must survive the redirect: it needs a session cookie. */
+	private static function start_session(): void {
+		if ( function_exists( 'WC' ) && WC()->session && ! WC()->session->has_session() ) {
+			WC()->session->set_customer_session_cookie( true );
+		}
+	}
+
+	/**
+	 * Asks the service about the order's current attempt, applies the answer,
+	 * notes what the buyer is told; returns Buyer_Words::outcome().
+	 *
+	 * @param string                  $event  "fail" (landing fail redirect, onOperationFail) or "exit" (onExit).
+	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 */
+	public static function tell( \WC_Order $order, string $event, ?Partner_Api_Client $client = null ): array {
+		$asked   = 'answered';
+		$attempt = Order_Attempts::current_attempt( $order );
+		if ( ! $order->is_paid() && null !== $attempt && ! Reconciler::settled( $attempt, time() ) ) {
+			try {
+				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
+				Start_Budget::charge( $order, Client_Address::current() );
+				$result = Reconciler::check( $order, $attempt, 'return', $client );
+				if ( ! $result['ok'] ) {
+					$asked = $result['reason'] ?? 'unreachable';
+				}
+			} catch ( \Throwable $e ) {
+				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied when the buyer came back: %s', $order->get_id(), $e->getMessage() ) );
+				$asked = 'unreachable';
+			}
+			$attempt = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
+		} elseif ( null === $attempt ) {
+			$asked = 'unknown';
+		}
+		$order = Order_Attempts::reloaded( $order );
+		$known = null !== $attempt && Operation_Store::NO_CODE !== $attempt['status_code'];
+		if ( 'answered' === $asked && ! $known ) {
+			$asked = 'unknown';
+		}
+		$outcome = Buyer_Words::outcome(
+			array(
+				'paid'        => $order->is_paid(),
+				'asked'       => $asked,
+				'status'      => $known ? $attempt['status'] : null,
+				'status_code' => $known ? $attempt['status_code'] : null,
+				'event'       => $event,
+				'mismatch'    => null !== $attempt && 1 === (int) ( $attempt['mismatch'] ?? 0 ),
+				// A payment of the order in another window (another operation) may be under way.
+				'others_live' => Operation_Store::may_be_paid_besides( $order->get_id(), null === $attempt ? '' : (string) $attempt['operation_id'] ),
+			)
+		);
+		$order->add_order_note(
+			Order_Words::told(
+				'exit' === $event ? __( 'the buyer closed the payment window', 'card2crypto-checkout' ) : __( 'the buyer came back from a payment that did not succeed', 'card2crypto-checkout' ),
+				Order_Words::attempt_state( $known ? $attempt['status'] : null, $known ? $attempt['status_code'] : null, $asked ),
+				$outcome['message']
+			)
+		);
+		return $outcome;
+	}
+
+}

@@ -1,0 +1,355 @@
+<?php
+/**
+ * Embedded flow: the order-pay page holds the widget. Its starter script
+ * (build/order-pay.js, loaded only there) asks the REST route below for
+ * settings signed just before the widget runs, then loads the widget script
+ * and calls its run function. The route checks the nonce and the order key,
+ * starts a fresh attempt (never while money for the order is moving) and
+ * signs only what the server decides.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Buyer;
+
+use Card2Crypto\Checkout\Attempts\Order_Attempts;
+use Card2Crypto\Checkout\Attempts\Payment_Held;
+use Card2Crypto\Checkout\Attempts\Payment_Refused;
+use Card2Crypto\Checkout\Attempts\Service_Refused;
+use Card2Crypto\Checkout\Attempts\Start_Budget;
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Script_Asset;
+use Card2Crypto\Checkout\Callback\Client_Address;
+use Card2Crypto\Checkout\Payment\Availability;
+use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Service\Service_Health;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Order_Pay {
+
+	const ROUTE        = '/orders/(?P<order_id>\d+)/widget-settings';
+	const NONCE_ACTION = 'card2crypto-widget-settings';
+	const HANDLE       = 'card2crypto-order-pay';
+
+	/** The order a request is about and its key, which both routes need (the key is the buyer's proof). */
+	const ORDER_ARGS = array(
+		'order_id' => array(
+			'type'     => 'integer',
+			'required' => true,
+		),
+		'key'      => array(
+			'type'     => 'string',
+			'required' => true,
+		),
+	);
+
+	/** Global name of the widget's run function (docs/decisions.md, "Widget run function"). */
+	public static function run_function(): string {
+		/**
+		 * Filters the global name of the widget's run function that the
+		 * order-pay page calls (a dotted path from window).
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param string $name Default "Card2CryptoWidget.run".
+		 */
+		return (string) apply_filters( 'card2crypto_checkout_widget_run_function', 'Card2CryptoWidget.run' );
+	}
+
+	public static function register_route(): void {
+		register_rest_route(
+			Keys::REST_NAMESPACE,
+			'/orders/(?P<order_id>\d+)/landing',
+			array(
+				'methods'             => 'GET',
+				'callback'            => array( self::class, 'rest_landing' ),
+				// The buyer's browser follows this link; the order key is the proof.
+				'permission_callback' => '__return_true',
+				'args'                => self::ORDER_ARGS,
+			)
+		);
+		register_rest_route(
+			Keys::REST_NAMESPACE,
+			'/orders/(?P<order_id>\d+)/returned',
+			array(
+				'methods'             => 'POST',
+				'callback'            => array( self::class, 'rest_returned' ),
+				// Guests pay too: the order key and the nonce are the proof, checked in the callback.
+				'permission_callback' => '__return_true',
+				'args'                => self::ORDER_ARGS + array(
+					'nonce' => array(
+						'type'     => 'string',
+						'required' => true,
+					),
+					'event' => array(
+						'type'    => 'string',
+						'enum'    => array( 'fail', 'exit' ),
+						'default' => 'fail',
+					),
+				),
+			)
+		);
+		register_rest_route(
+			Keys::REST_NAMESPACE,
+			self::ROUTE,
+			array(
+				'methods'             => 'POST',
+				'callback'            => array( self::class, 'rest_settings' ),
+				// Guests pay too: the order key and the nonce are the proof, checked in the callback.
+				'permission_callback' => '__return_true',
+				'args'                => self::ORDER_ARGS + array(
+					'nonce' => array(
+						'type'     => 'string',
+						'required' => true,
+					),
+				),
+			)
+		);
+	}
+
+	/**
+	 * Embedded flow: the widget reported a failure (onOperationFail) or was
+	 * closed (onExit). The store asks the service at once, applies the answer
+	 * and says what to tell the buyer (Buyer_Return::tell()).
+	 */
+	public static function rest_returned( \WP_REST_Request $request ) {
+		$order = self::page_order( $request );
+		if ( $order instanceof \WP_Error ) {
+			return $order;
+		}
+		if ( Keys::GATEWAY_ID !== $order->get_payment_method() ) {
+			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
+		}
+		$outcome = Buyer_Return::tell( $order, 'exit' === $request['event'] ? 'exit' : 'fail' );
+		$order   = Order_Attempts::reloaded( $order );
+		$answer  = array(
+			'kind'    => $outcome['kind'],
+			'code'    => $outcome['code'],
+			'type'    => $outcome['type'],
+			'message' => $outcome['message'],
+			'retry'   => $outcome['retry'] && $order->needs_payment(),
+		);
+		if ( Buyer_Words::PAID === $outcome['kind'] ) {
+			$answer['redirect'] = $order->get_checkout_order_received_url();
+		}
+		$response = new \WP_REST_Response( $answer );
+		$response->header( 'Cache-Control', 'no-store' );
+		return $response;
+	}
+
+	/**
+	 * The order of a request from the order-pay page's script: its key (the
+	 * buyer's proof) and the page's nonce checked; a WP_Error otherwise.
+	 *
+	 * @return \WC_Order|\WP_Error
+	 */
+	private static function page_order( \WP_REST_Request $request ) {
+		$order = self::keyed_order( $request );
+		if ( $order instanceof \WP_Error ) {
+			return $order;
+		}
+		if ( ! wp_verify_nonce( (string) $request['nonce'], self::NONCE_ACTION . $order->get_id() ) ) {
+			return new \WP_Error( 'card2crypto_nonce', __( 'This page has expired. Please reload it.', 'card2crypto-checkout' ), array( 'status' => 403 ) );
+		}
+		return $order;
+	}
+
+	/**
+	 * The order of a request that carries the order's key (the buyer's
+	 * proof), compared in constant time; a WP_Error (404) otherwise. An
+	 * order that belongs to a customer account also needs that customer
+	 * logged in, as WooCommerce's own order-pay page does (its
+	 * pay_for_order capability): the key alone is a guest's proof (403
+	 * card2crypto_login otherwise).
+	 *
+	 * @return \WC_Order|\WP_Error
+	 */
+	public static function keyed_order( \WP_REST_Request $request ) {
+		$order = wc_get_order( (int) $request['order_id'] );
+		$key   = (string) $request['key'];
+		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) ) {
+			return new \WP_Error( 'card2crypto_order', __( 'This order cannot be found.', 'card2crypto-checkout' ), array( 'status' => 404 ) );
+		}
+		if ( ! self::owner_may_act( $order ) ) {
+			return new \WP_Error( 'card2crypto_login', __( 'This order belongs to a customer account: log in to that account to pay for it or to see its payment.', 'card2crypto-checkout' ), array( 'status' => 403 ) );
+		}
+		return $order;
+	}
+
+	/**
+	 * Whether the visitor may act on an order whose key they showed: a guest
+	 * order, or the logged-in customer it belongs to. The REST API runs a
+	 * cookie request without its nonce as a guest (the landing link is
+	 * followed by the browser, the order-received page's script sends no
+	 * nonce), so the logged-in cookie itself names the visitor; it only ever
+	 * narrows what the key allows.
+	 */
+	public static function owner_may_act( \WC_Order $order ): bool {
+		$customer = (int) $order->get_customer_id();
+		if ( 0 === $customer ) {
+			return true;
+		}
+		$user = get_current_user_id();
+		if ( 0 === $user ) {
+			$user = (int) wp_validate_auth_cookie( '', 'logged_in' );
+		}
+		return $customer === $user;
+	}
+
+	public static function rest_settings( \WP_REST_Request $request ) {
+		$order = self::page_order( $request );
+		if ( $order instanceof \WP_Error ) {
+			return $order;
+		}
+		if ( Keys::GATEWAY_ID !== $order->get_payment_method() || ! $order->needs_payment() ) {
+			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
+		}
+		$config = Config::load();
+		try {
+			// Budgeted before the first call to the service (Start_Budget).
+			Start_Budget::charge( $order, Client_Address::current() );
+			Service_Health::before_sending( $config );
+			$attempt  = Payments::start_attempt( $order, $config );
+			$rate     = Payments::fixed_rate( $attempt, $config );
+			$settings = Payments::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
+		} catch ( Service_Refused $e ) {
+			// The page's script follows redirect: the order-pay page, told in plain words, without the method (Buyer_Return).
+			$response = new \WP_REST_Response(
+				array(
+					'code'     => 'card2crypto_service_refused',
+					'message'  => $e->getMessage(),
+					'redirect' => Buyer_Return::unavailable_url( $order ),
+				),
+				503
+			);
+			$response->header( 'Cache-Control', 'no-store' );
+			return $response;
+		} catch ( Payment_Held $e ) {
+			// An earlier payment is paid (the page's script follows redirect to the order-received page) or may still be.
+			$response = new \WP_REST_Response(
+				array(
+					'code'    => 'card2crypto_held',
+					'kind'    => $e->outcome['kind'],
+					'message' => $e->getMessage(),
+				) + ( $e->paid() ? array( 'redirect' => $order->get_checkout_order_received_url() ) : array() )
+				+ ( isset( $e->outcome['link'] ) ? array( 'link' => $e->outcome['link'] ) : array() ),
+				409
+			);
+			$response->header( 'Cache-Control', 'no-store' );
+			return $response;
+		} catch ( Payment_Refused $e ) {
+			return new \WP_Error( 'card2crypto_refused', $e->getMessage(), array( 'status' => 409 ) );
+		} catch ( \Throwable $e ) {
+			Log::error( sprintf( 'Order %d: widget settings could not be signed: %s', $order->get_id(), $e->getMessage() ) );
+			return new \WP_Error( 'card2crypto_unavailable', __( 'The card payment could not start. Please try again in a moment.', 'card2crypto-checkout' ), array( 'status' => 503 ) );
+		}
+		$response = new \WP_REST_Response(
+			array(
+				'settings'   => $settings,
+				'expires_at' => $rate['expired_at'] ?? null,
+			)
+		);
+		$response->header( 'Cache-Control', 'no-store' );
+		return $response;
+	}
+
+	/** Where placing the order sends the buyer (redirect flow): this route signs the landing URL on arrival. */
+	public static function landing_link( \WC_Order $order ): string {
+		return add_query_arg( 'key', rawurlencode( $order->get_order_key() ), rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/landing' ) );
+	}
+
+	/**
+	 * Redirect flow: 302 to the landing page with settings signed now, so the
+	 * timestamp is fresh when the landing page starts the widget (the service
+	 * allows 5 s behind). Uses the attempt placing the order started, or a new
+	 * one if that one already has news (the buyer came back) or no longer asks
+	 * for the order's total, currency and wallet (the order was edited).
+	 */
+	public static function rest_landing( \WP_REST_Request $request ) {
+		$order = self::keyed_order( $request );
+		if ( $order instanceof \WP_Error && 'card2crypto_login' === $order->get_error_code() ) {
+			// A browser follows this link: to WooCommerce's order-pay page, which asks the customer to log in.
+			$found    = wc_get_order( (int) $request['order_id'] );
+			$response = new \WP_REST_Response( null, 302 );
+			$response->header( 'Location', $found instanceof \WC_Order ? $found->get_checkout_payment_url() : home_url( '/' ) );
+			$response->header( 'Cache-Control', 'no-store' );
+			return $response;
+		}
+		if ( $order instanceof \WP_Error ) {
+			return $order;
+		}
+		$config = Config::load();
+		$target = $order->get_checkout_order_received_url();
+		if ( Keys::GATEWAY_ID === $order->get_payment_method() && $order->needs_payment() ) {
+			try {
+				// Budgeted before the first call to the service (Start_Budget).
+				Start_Budget::charge( $order, Client_Address::current() );
+				Service_Health::before_sending( $config );
+				$attempt = Payments::fitting_attempt( $order, $config );
+				$target  = Payments::landing_url( $order, $attempt, $config, Buyer_Return::fail_url( $order ) );
+			} catch ( Service_Refused $e ) {
+				// Never to the service's dead end: back to the order, told in plain words (Buyer_Return).
+				$target = Buyer_Return::unavailable_url( $order );
+			} catch ( Payment_Held $e ) {
+				// An earlier payment is paid (the order-received page says so) or may still be (told on the order's payment page).
+				$target = $e->paid() ? $order->get_checkout_order_received_url() : Buyer_Return::told_url( $order, $e->getMessage(), 'notice', $e->outcome['link'] ?? null );
+			} catch ( Payment_Refused $e ) {
+				// No payment starts (the rate could not be fixed, too many attempts, ...): the buyer reads why on the order's payment page.
+				$target = Buyer_Return::told_url( $order, $e->getMessage(), 'error' );
+			} catch ( \Throwable $e ) {
+				Log::error( sprintf( 'Order %d: the landing URL could not be built: %s', $order->get_id(), $e->getMessage() ) );
+				$target = $order->get_checkout_payment_url();
+			}
+		}
+		$response = new \WP_REST_Response( null, 302 );
+		$response->header( 'Location', $target );
+		$response->header( 'Cache-Control', 'no-store' );
+		return $response;
+	}
+
+	/** The order-pay (receipt) page content. */
+	public static function render( int $order_id ): void {
+		$order = wc_get_order( $order_id );
+		if ( ! $order instanceof \WC_Order || ! $order->needs_payment() ) {
+			return;
+		}
+		$config = Config::load();
+		// Its texts come translated in the data below, so it needs no script translations.
+		Script_Asset::register( self::HANDLE, 'order-pay' );
+		wp_enqueue_script( self::HANDLE );
+		wp_localize_script(
+			self::HANDLE,
+			'card2cryptoOrderPay',
+			array(
+				'rest'      => esc_url_raw( rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/widget-settings' ) ),
+				'key'       => $order->get_order_key(),
+				'nonce'     => wp_create_nonce( self::NONCE_ACTION . $order->get_id() ),
+				// The REST API runs a cookie request as a guest unless it carries this nonce.
+				'restNonce' => wp_create_nonce( 'wp_rest' ),
+				'script'    => esc_url_raw( $config->widget_script_url() ),
+				'run'       => self::run_function(),
+				'element'   => Keys::WIDGET_ELEMENT,
+				'success'   => esc_url_raw( $order->get_checkout_order_received_url() ),
+				'returned'  => esc_url_raw( rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/returned' ) ),
+				'i18n'      => array(
+					'loading' => __( 'Preparing your secure card payment…', 'card2crypto-checkout' ),
+					'failed'  => __( 'The payment did not go through.', 'card2crypto-checkout' ),
+					'retry'   => __( 'Try again', 'card2crypto-checkout' ),
+					'error'   => __( 'The payment form could not be loaded.', 'card2crypto-checkout' ),
+					// Not "received": the store has not checked the payment yet (it may not match); the order's page says what it found.
+					'done'    => __( 'Taking you to your order…', 'card2crypto-checkout' ),
+					'asking'  => __( 'Checking your payment with the payment service…', 'card2crypto-checkout' ),
+				),
+			)
+		);
+		echo '<div class="card2crypto-order-pay">';
+		echo '<p class="card2crypto-wallet-line">' . esc_html( Availability::wallet_line() ) . '</p>';
+		echo '<p class="card2crypto-status" role="status" aria-live="polite"></p>';
+		echo '<div id="' . esc_attr( Keys::WIDGET_ELEMENT ) . '"></div>';
+		echo '</div>';
+	}
+}

@@ -1,0 +1,232 @@
+<?php
+/**
+ * The buyer's view of the payment: on the order-received page and in the
+ * customer's order view, the payment's state in words and the status-page
+ * link. While the state is not final, the order-received page keeps itself
+ * up to date (build/order-received.js): it asks the read-only route below,
+ * which answers with the same words the page was rendered with (answer()),
+ * until the payment is paid, failed or on hold.
+ *
+ * The route reads only what the store already knows: it never asks the
+ * service (so it cannot be used to hammer the service) and writes nothing.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Buyer;
+
+use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Attempts\Order_Attempts;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Script_Asset;
+use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Rules\Status_Flow;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Order_View {
+
+	const HANDLE = 'card2crypto-order-received';
+
+	/** The buyer's states (the script stops at a final one: paid, failed, on hold, cancelled, refunded). */
+	const PAID       = 'paid';
+	const FAILED     = 'failed';
+	const ON_HOLD    = 'on_hold';
+	const CANCELLED  = 'cancelled';
+	const REFUNDED   = 'refunded';
+	const WAITING    = 'waiting';
+	const PROCESSING = 'processing';
+
+	public static function register(): void {
+		add_action( 'woocommerce_order_details_after_order_table', array( self::class, 'render' ), 10, 1 );
+		add_action( 'rest_api_init', array( self::class, 'register_route' ) );
+	}
+
+	public static function register_route(): void {
+		register_rest_route(
+			Keys::REST_NAMESPACE,
+			'/orders/(?P<order_id>\d+)/payment-state',
+			array(
+				'methods'             => 'GET',
+				'callback'            => array( self::class, 'rest_state' ),
+				// Guests pay too: the order key is the buyer's proof, checked in the callback.
+				'permission_callback' => '__return_true',
+				'args'                => Order_Pay::ORDER_ARGS,
+			)
+		);
+	}
+
+	/**
+	 * GET: this order's payment state for the buyer, in words (answer()).
+	 * Read-only: no service call, nothing written.
+	 */
+	public static function rest_state( \WP_REST_Request $request ) {
+		$order = Order_Pay::keyed_order( $request );
+		if ( $order instanceof \WP_Error ) {
+			return $order;
+		}
+		if ( Keys::GATEWAY_ID !== $order->get_payment_method() ) {
+			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
+		}
+		$response = new \WP_REST_Response( self::answer( $order ) );
+		$response->header( 'Cache-Control', 'no-store' );
+		return $response;
+	}
+
+	public static function render( $order ): void {
+		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
+			return;
+		}
+		$answer    = self::answer( $order );
+		$operation = $order->get_meta( Keys::META_OPERATION );
+		$operation = is_array( $operation ) ? $operation : array();
+		$live      = ! $answer['final'] && function_exists( 'is_order_received_page' ) && is_order_received_page() && self::enqueue( $order );
+		echo '<section class="card2crypto-payment-state"><h2>' . esc_html__( 'Card payment', 'card2crypto-checkout' ) . '</h2>';
+		echo '<p class="card2crypto-payment-words" data-state="' . esc_attr( $answer['state'] ) . '"' . ( $live ? ' role="status" aria-live="polite"' : '' ) . '>';
+		echo esc_html( $answer['message'] );
+		echo '</p>';
+		echo '<p class="card2crypto-payment-pay"' . ( isset( $answer['pay_url'] ) ? '' : ' hidden' ) . '>';
+		if ( isset( $answer['pay_url'] ) ) {
+			echo '<a class="button" href="' . esc_url( $answer['pay_url'] ) . '">' . esc_html( self::pay_label() ) . '</a>';
+		}
+		echo '</p>';
+		if ( ! empty( $operation['status_url'] ) ) {
+			echo '<p><a href="' . esc_url( $operation['status_url'] ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'Follow the payment on its status page', 'card2crypto-checkout' ) . '</a></p>';
+		}
+		echo '</section>';
+	}
+
+	/**
+	 * What the buyer is told about the order's payment, as the page prints it
+	 * and the route answers it: words(), plus the order's pay link when the
+	 * payment failed and the order can still be paid.
+	 *
+	 * @return array{state: string, final: bool, message: string, pay_url?: string}
+	 */
+	public static function answer( \WC_Order $order ): array {
+		$answer = self::words( self::facts( $order ) );
+		if ( self::FAILED === $answer['state'] && $order->needs_payment() ) {
+			$answer['pay_url'] = $order->get_checkout_payment_url();
+		}
+		return $answer;
+	}
+
+	/**
+	 * The facts words() needs, read from the order and its current attempt
+	 * (an order from before attempts were kept: the last operation stored on
+	 * the order). Reads only.
+	 */
+	private static function facts( \WC_Order $order ): array {
+		$status   = null;
+		$code     = null;
+		$mismatch = false;
+		$attempt  = Order_Attempts::current_attempt( $order );
+		if ( null !== $attempt ) {
+			if ( Operation_Store::NO_CODE !== $attempt['status_code'] ) {
+				$status = $attempt['status'];
+				$code   = $attempt['status_code'];
+			}
+			$mismatch = 1 === $attempt['mismatch'];
+		} else {
+			$operation = $order->get_meta( Keys::META_OPERATION );
+			if ( is_array( $operation ) ) {
+				$status = $operation['status'] ?? null;
+				$code   = $operation['status_code'] ?? null;
+			}
+		}
+		return array(
+			'paid'         => $order->is_paid(),
+			'order_status' => (string) $order->get_status(),
+			'status'       => $status,
+			'status_code'  => $code,
+			'mismatch'     => $mismatch,
+		);
+	}
+
+	/**
+	 * The payment's state for the buyer, in words: one source for the
+	 * server-rendered page and the route's answer. Pure.
+	 *
+	 * @param array $facts {
+	 *     @type bool       $paid         The order is paid.
+	 *     @type string     $order_status The order's status (without "wc-").
+	 *     @type mixed      $status       The current attempt's status, null when the service reported nothing yet.
+	 *     @type mixed      $status_code  Its status code.
+	 *     @type bool       $mismatch     The payment did not match the order (the order is held for the store).
+	 * }
+	 * @return array{state: string, final: bool, message: string}
+	 */
+	public static function words( array $facts ): array {
+		if ( ! empty( $facts['paid'] ) ) {
+			return self::state( self::PAID, true, __( 'Paid. The bitcoin was sent to the store.', 'card2crypto-checkout' ) );
+		}
+		$order_status = (string) ( $facts['order_status'] ?? '' );
+		if ( 'refunded' === $order_status ) {
+			return self::state( self::REFUNDED, true, __( 'This order was refunded. Contact the store if you have a question about it.', 'card2crypto-checkout' ) );
+		}
+		if ( 'cancelled' === $order_status ) {
+			return self::state( self::CANCELLED, true, __( 'This order was cancelled, so it no longer waits for a payment. Contact the store if you have a question about it.', 'card2crypto-checkout' ) );
+		}
+		$code = $facts['status_code'] ?? null;
+		if ( is_string( $code ) && 1 === preg_match( '/^(0|[1-9][0-9]{0,2})$/', $code ) ) {
+			$code = (int) $code;
+		}
+		$step = null === ( $facts['status'] ?? null ) ? null : Status_Flow::find_step( $facts['status'], $code );
+		if ( null !== $step && Status_Flow::PHASE_FAILED === $step['phase'] ) {
+			return self::state( self::FAILED, true, Buyer_Words::failure( $step['status_code'] ) );
+		}
+		if ( ! empty( $facts['mismatch'] ) ) {
+			return self::state( self::ON_HOLD, true, Buyer_Words::on_hold() );
+		}
+		if ( null === ( $facts['status'] ?? null ) ) {
+			return self::state( self::WAITING, false, __( 'Waiting for the payment. This page shows the result once the service reports it.', 'card2crypto-checkout' ) );
+		}
+		if ( null === $step ) {
+			return self::state( self::PROCESSING, false, __( 'The payment is being reviewed by the store.', 'card2crypto-checkout' ) );
+		}
+		switch ( $step['phase'] ) {
+			case Status_Flow::PHASE_NEEDS_ACTION:
+				return self::state( self::PROCESSING, false, __( 'Your card was charged; the store is confirming the payment.', 'card2crypto-checkout' ) );
+			case Status_Flow::PHASE_SUCCEEDED:
+				return self::state( self::PROCESSING, false, __( 'Your payment was received and is being checked by the store.', 'card2crypto-checkout' ) );
+			default:
+				return 1 === $step['status_code']
+					? self::state( self::WAITING, false, __( 'Waiting for the payment. This page shows the result once the service reports it.', 'card2crypto-checkout' ) )
+					: self::state( self::PROCESSING, false, __( 'Your payment is being processed.', 'card2crypto-checkout' ) );
+		}
+	}
+
+	/** The pay-again link's text. */
+	private static function pay_label(): string {
+		return __( 'Pay again', 'card2crypto-checkout' );
+	}
+
+	/** The live script, only while the state is not final; false when the plugin was not built. */
+	private static function enqueue( \WC_Order $order ): bool {
+		if ( ! Script_Asset::register( self::HANDLE, 'order-received' ) ) {
+			return false;
+		}
+		wp_enqueue_script( self::HANDLE );
+		// Its texts come translated in the data below and in the route's answers, so it needs no script translations.
+		wp_localize_script(
+			self::HANDLE,
+			'card2cryptoOrderReceived',
+			array(
+				'rest' => esc_url_raw( add_query_arg( 'key', rawurlencode( $order->get_order_key() ), rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/payment-state' ) ) ),
+				'i18n' => array(
+					'pay'     => self::pay_label(),
+					'stopped' => __( 'This page has stopped checking for updates. Reload it later to see how the payment ended, or check your e-mail: the store writes to you when the payment completes.', 'card2crypto-checkout' ),
+				),
+			)
+		);
+		return true;
+	}
+
+	private static function state( string $state, bool $final, string $message ): array {
+		return array(
+			'state'   => $state,
+			'final'   => $final,
+			'message' => $message,
+		);
+	}
+}

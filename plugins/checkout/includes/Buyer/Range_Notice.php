@@ -1,0 +1,145 @@
+<?php
+/**
+ * Tells the buyer why card payment is not offered when the cart total is
+ * outside the service's range for the currency (WooCommerce otherwise only
+ * says "There are no payment methods available"): on the cart page and in
+ * the classic checkout's payment section, which WooCommerce refreshes with
+ * the totals. The block checkout shows the same words (messages(), through
+ * Blocks_Integration) from src/blocks.ts.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Buyer;
+
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Payment\Availability;
+use Card2Crypto\Checkout\Rules\Order_Words;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Range_Notice {
+
+	public static function register(): void {
+		add_action( 'woocommerce_before_cart', array( self::class, 'cart' ) );
+		add_action( 'woocommerce_review_order_before_payment', array( self::class, 'checkout' ) );
+		add_filter( 'woocommerce_no_available_payment_methods_message', array( self::class, 'no_methods' ) );
+		add_action( 'wp_enqueue_scripts', array( self::class, 'block_style' ) );
+	}
+
+	/**
+	 * The block checkout's own "There are no payment methods available",
+	 * hidden while our range message stands in for it (src/blocks.ts marks
+	 * the page with card2crypto-range-alone when the store has no other
+	 * method and the total is outside the range): one message that fits.
+	 */
+	public static function block_style(): void {
+		if ( ! function_exists( 'is_checkout' ) || ! is_checkout() || self::other_methods() ) {
+			return;
+		}
+		wp_register_style( 'card2crypto-range', false, array(), CARD2CRYPTO_CHECKOUT_VERSION );
+		wp_enqueue_style( 'card2crypto-range' );
+		wp_add_inline_style( 'card2crypto-range', '.card2crypto-range-alone .wc-block-checkout__no-payment-methods-notice{display:none}' );
+	}
+
+	/**
+	 * "Card payment is available for orders from €50.00 to €5,000.00." when
+	 * the total is outside the range; null when it is inside or unknown.
+	 */
+	public static function message( string $currency, ?int $total_minor, bool $others = true ): ?string {
+		if ( null === $total_minor || ! Currencies::is_supported( $currency ) ) {
+			return null;
+		}
+		$problem = Currencies::limit_problem( $total_minor, $currency );
+		if ( null === $problem ) {
+			return null;
+		}
+		$limits = Currencies::limits( $currency );
+		/* translators: 1: smallest order total, 2: largest order total */
+		$range = sprintf( __( 'Card payment is available for orders from %1$s to %2$s.', 'card2crypto-checkout' ), Order_Words::money( $limits[1], $currency ), Order_Words::money( $limits[2], $currency ) );
+		if ( ! $others ) {
+			// The store has no other method: nothing to choose, and nothing that contradicts WooCommerce's own words.
+			return $range . ' ' . ( 'min' === $problem['rule']
+				? __( 'Add to your order to pay by card.', 'card2crypto-checkout' )
+				: __( 'Split your order to pay by card.', 'card2crypto-checkout' ) );
+		}
+		return $range . ' ' . ( 'min' === $problem['rule']
+			? __( 'Add to your order to pay by card, or choose another payment method.', 'card2crypto-checkout' )
+			: __( 'Split your order to pay by card, or choose another payment method.', 'card2crypto-checkout' ) );
+	}
+
+	/**
+	 * The messages for the currency, for the block checkout's script, which
+	 * knows the total as the buyer changes the cart, by its outside() value:
+	 * 0 within the range (nothing to say), 1 below it, 2 above it. A list,
+	 * of empty strings for a currency the service does not take: the script
+	 * stays within its size budget.
+	 *
+	 * @return array{0: string, 1: string, 2: string}
+	 */
+	public static function messages( string $currency, bool $others = true ): array {
+		$limits = Currencies::limits( $currency );
+		if ( null === $limits ) {
+			return array( '', '', '' );
+		}
+		return array(
+			'',
+			(string) self::message( $currency, $limits[1] - 1, $others ),
+			(string) self::message( $currency, $limits[2] + 1, $others ),
+		);
+	}
+
+	/** Whether the store offers a payment method other than this one right now. */
+	public static function other_methods(): bool {
+		if ( ! function_exists( 'WC' ) || ! WC()->payment_gateways() ) {
+			return true;
+		}
+		$gateways = WC()->payment_gateways()->payment_gateways();
+		foreach ( $gateways as $id => $gateway ) {
+			if ( Keys::GATEWAY_ID !== $id && 'yes' === $gateway->enabled ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * WooCommerce's "no available payment methods" at the classic checkout,
+	 * when the only method is this one and the total is outside its range:
+	 * one message, ours, which says why and what to do.
+	 *
+	 * @param mixed $message
+	 * @return mixed
+	 */
+	public static function no_methods( $message ) {
+		$ours = self::for_cart();
+		return null !== $ours && ! self::other_methods() ? '<span class="card2crypto-range-notice">' . esc_html( $ours ) . '</span>' : $message;
+	}
+
+	/** The message for the current cart, when the method is otherwise usable. */
+	private static function for_cart(): ?string {
+		$config   = Config::load();
+		$currency = $config->currency();
+		if ( null !== Availability::problem( $config, $currency, null, null ) ) {
+			return null; // Disabled, not configured or another currency: nothing the buyer can change.
+		}
+		return self::message( $currency, Availability::cart_total_minor( $currency ), self::other_methods() );
+	}
+
+	public static function cart(): void {
+		$message = self::for_cart();
+		if ( null !== $message ) {
+			wc_print_notice( esc_html( $message ), 'notice' );
+		}
+	}
+
+	public static function checkout(): void {
+		$message = self::for_cart();
+		// With no other method, WooCommerce's own "no payment methods" place carries it (no_methods()): said once.
+		if ( null !== $message && self::other_methods() ) {
+			echo '<div class="woocommerce-info card2crypto-range-notice">' . esc_html( $message ) . '</div>';
+		}
+	}
+}

@@ -1,0 +1,285 @@
+<?php
+/**
+ * The callback endpoint: POST /wp-json/card2crypto/v1/callback.
+ *
+ * The service has no WordPress account, so the route is public
+ * (permission_callback allows everyone) and every request is authenticated
+ * by its signature instead, over the raw body read from php://input (not
+ * WordPress's parsed parameters). Answers, per docs/decisions.md: 200 "OK"
+ * for a verified callback, 400 for an empty, unparseable or invalid body
+ * (or one whose signed string could stand for another body, see
+ * Callback_Guard), 401 "Wrong signature", 403 from an address outside the
+ * allowlist, 413 for a body over 64 KB (refused before it is parsed or
+ * HMAC'd), 429 for an address whose callbacks were refused 20 times in the
+ * last minute, 500 when no secret is configured (so the service sends it
+ * again later). The 403, the 413 by declared length and the 429 need no
+ * body: on a REST request for this route they are answered on rest_api_init,
+ * before WordPress's REST server reads the body or parses its JSON
+ * (refuse_before_reading()); handle() makes the same checks for requests
+ * that did not come that way, and checks what was read (a chunked body).
+ *
+ * A verified callback is applied to its order by Operation_Events (200
+ * also for a duplicate; 500 when it could not be taken in) and announced
+ * with the card2crypto_checkout_callback action. Every refusal (by
+ * reason) and every verified callback is recorded for the settings page's
+ * status box (Callback_Health); recording never changes an answer.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Callback;
+
+use Card2Crypto\Checkout\Attempts\Service_Behind;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Order\Operation_Events;
+use Card2Crypto\Checkout\Plugin;
+use Card2Crypto\Checkout\Service\Callback_Health;
+use Card2Crypto\Checkout\Shared\Callback\Callback_Result;
+use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
+use Card2Crypto\Checkout\Shared\Settings\Ip_Address;
+use Card2Crypto\Checkout\Shared\Settings\Js_Text;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Callback_Controller {
+
+	public static function register_routes(): void {
+		register_rest_route(
+			Keys::REST_NAMESPACE,
+			Keys::CALLBACK_ROUTE,
+			array(
+				'methods'             => 'POST',
+				'callback'            => array( self::class, 'handle' ),
+				// Public on purpose: the signature over the raw body is the authentication.
+				'permission_callback' => '__return_true',
+			)
+		);
+		add_filter( 'rest_request_before_callbacks', array( self::class, 'keep_invalid_json' ), 10, 3 );
+		add_filter( 'rest_pre_serve_request', array( self::class, 'serve_plain_text' ), 10, 4 );
+		self::refuse_before_reading();
+	}
+
+	/**
+	 * Size and budget first: on a REST request for this route, answers the
+	 * refusals that need no body (screen()) and ends the request, before
+	 * WP_REST_Server::serve_request() reads php://input and dispatch()
+	 * parses JSON. Runs on rest_api_init, which rest_api_loaded() fires on
+	 * parse_request just before serving (docs/decisions.md, "Checkout:
+	 * callback route limits"). When the REST server was started earlier in
+	 * the request, or for an internal request, it does nothing and handle()
+	 * refuses the same.
+	 */
+	public static function refuse_before_reading(): void {
+		global $wp;
+		if ( ! defined( 'REST_REQUEST' ) || ! REST_REQUEST || ! $wp instanceof \WP || ! isset( $wp->query_vars['rest_route'] ) || ! is_string( $wp->query_vars['rest_route'] ) ) {
+			return;
+		}
+		$method = isset( $_SERVER['REQUEST_METHOD'] ) ? strtoupper( sanitize_text_field( wp_unslash( $_SERVER['REQUEST_METHOD'] ) ) ) : '';
+		// As the REST server matches it: without regard to case, and with a final newline (Callback_Guard::is_route()).
+		if ( 'POST' !== $method || ! Callback_Guard::is_route( $wp->query_vars['rest_route'], self::route() ) ) {
+			return;
+		}
+		$length  = isset( $_SERVER['CONTENT_LENGTH'] ) ? sanitize_text_field( wp_unslash( $_SERVER['CONTENT_LENGTH'] ) ) : null;
+		$refusal = self::screen( $length );
+		if ( null === $refusal ) {
+			return;
+		}
+		status_header( $refusal->get_status() );
+		foreach ( $refusal->get_headers() as $name => $value ) {
+			header( $name . ': ' . $value );
+		}
+		header( 'X-Content-Type-Options: nosniff' );
+		echo $refusal->get_data(); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- text/plain.
+		exit;
+	}
+
+	/**
+	 * The refusals that need no body, in this order: an address outside the
+	 * allowlist (403), a declared body over the limit (413), an address over
+	 * its budget of refusals (429). Null when none applies.
+	 */
+	private static function screen( ?string $content_length ): ?\WP_REST_Response {
+		$settings = Plugin::settings();
+		$ip       = self::client_ip( (string) $settings->get( 'trust_proxy_header' ) );
+
+		if ( ! self::allowlisted( $ip ) && array() !== self::allowlist() ) {
+			Log::warning( 'Callback refused: ' . $ip . ' is not in the callback IP allowlist.' );
+			Callback_Health::record_refused( Callback_Health::ALLOWLIST );
+			return self::answer( 403, 'Forbidden: address not allowed' );
+		}
+
+		// Size first, then the refusal budget: neither reads the body, nor parses or HMACs anything.
+		if ( Callback_Guard::body_too_large( $content_length ) ) {
+			return self::refuse( $ip, 413, 'Payload Too Large', 'the declared body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
+		}
+		// An allowlisted address is never counted, so never limited.
+		if ( ! self::allowlisted( $ip ) && Callback_Guard::over_limit( get_transient( self::failures_key( $ip ) ), time() ) ) {
+			Callback_Health::record_refused( Callback_Health::RATE_LIMITED );
+			$response = self::answer( 429, 'Too Many Requests' );
+			$response->header( 'Retry-After', (string) Callback_Guard::FAILURE_WINDOW );
+			return $response;
+		}
+		return null;
+	}
+
+	public static function route(): string {
+		return '/' . Keys::REST_NAMESPACE . Keys::CALLBACK_ROUTE;
+	}
+
+	/** @return string[] The owner's callback IP allowlist (empty: any address). */
+	private static function allowlist(): array {
+		return Js_Text::split_list( (string) Plugin::settings()->get( 'callback_ips' ) );
+	}
+
+	/** Whether the owner's allowlist is set and holds the address. */
+	private static function allowlisted( string $ip ): bool {
+		$allowlist = self::allowlist();
+		return array() !== $allowlist && Ip_Address::in_list( $ip, $allowlist );
+	}
+
+	/**
+	 * WordPress answers a JSON body it cannot parse before the route's
+	 * callback runs; for this route the callback judges the raw body itself.
+	 *
+	 * @param mixed            $response
+	 * @param array            $handler
+	 * @param \WP_REST_Request $request
+	 * @return mixed
+	 */
+	public static function keep_invalid_json( $response, $handler, $request ) {
+		if ( is_wp_error( $response ) && 'rest_invalid_json' === $response->get_error_code() && Callback_Guard::is_route( $request->get_route(), self::route() ) ) {
+			return null;
+		}
+		return $response;
+	}
+
+	public static function handle( \WP_REST_Request $request ): \WP_REST_Response {
+		// The checks refuse_before_reading() made for a request from outside (an internal one comes here first).
+		$refusal = self::screen( $request->get_header( 'content_length' ) );
+		if ( null !== $refusal ) {
+			return $refusal;
+		}
+		$settings = Plugin::settings();
+		$ip       = self::client_ip( (string) $settings->get( 'trust_proxy_header' ) );
+		// Without a declared length (chunked), what was read: never more than the limit and one byte.
+		$body = self::raw_body( $request );
+		if ( Callback_Guard::body_too_large( null, strlen( $body ) ) ) {
+			return self::refuse( $ip, 413, 'Payload Too Large', 'the body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
+		}
+
+		$secret = (string) $settings->get( 'partner_secret' );
+		if ( '' === $secret ) {
+			Log::error( 'Callback not taken in: no partner secret is configured.' );
+			Callback_Health::record_refused( Callback_Health::NO_SECRET );
+			return self::answer( 500, 'Callback not received; please send it again' );
+		}
+
+		$result = Callback_Verifier::from_raw( $body, $secret );
+		if ( ! $result->ok ) {
+			$answer = $result->http_response();
+			// Invalid or ambiguous after the signature matched: signed by the service's secret, so not counted against the address.
+			$signed = in_array( $result->reason, array( Callback_Result::INVALID, Callback_Result::AMBIGUOUS ), true );
+			return self::refuse( $ip, $answer['status'], $answer['body'], '(' . $result->reason . ') ' . $result->message, Callback_Result::SIGNATURE === $result->reason ? Callback_Health::SIGNATURE : Callback_Health::INVALID, $signed ? Callback_Guard::SIGNED : Callback_Guard::UNVERIFIED );
+		}
+
+		$operation = $result->operation;
+		Log::info( sprintf( 'Callback verified: operation %s, status "%s" (%s), partner operation %s.', $operation->id(), $operation->status(), (string) $operation->status_code(), (string) $operation->partner_operation_id() ) );
+		$duplicate    = false;
+		$not_received = false;
+		try {
+			// Claims the event, moves the attempt and the order (includes/Order/Operation_Events.php).
+			$outcome   = Operation_Events::process( $operation, 'callback' );
+			$duplicate = Operation_Events::DUPLICATE === $outcome;
+			if ( Operation_Events::UNKNOWN === $outcome ) {
+				Callback_Health::record_refused( Callback_Health::UNKNOWN_OPERATION );
+			} else {
+				Callback_Health::record_verified();
+			}
+		} catch ( Service_Behind $e ) {
+			// The success is not what the service reports yet: answer 500 so that it is sent again.
+			$not_received = true;
+			Callback_Health::record_verified();
+			Log::info( sprintf( 'Callback for operation %s not taken in: %s.', $operation->id(), $e->getMessage() ) );
+		} catch ( \Throwable $e ) {
+			// Not taken in: answer 500 so that the service sends it again.
+			$not_received = true;
+			Callback_Health::record_refused( Callback_Health::NOT_TAKEN_IN );
+			Log::error( sprintf( 'Callback for operation %s not taken in: %s', $operation->id(), $e->getMessage() ) );
+		}
+		/**
+		 * Fires for every verified callback (the signature matched the raw body),
+		 * after the plugin applied it to its order, whether or not that succeeded.
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param \Card2Crypto\Checkout\Shared\Api\Operation $operation The verified operation_data.
+		 * @param array                                      $raw       The whole body as received (Lossless_Json: numbers keep their text).
+		 */
+		do_action( 'card2crypto_checkout_callback', $operation, $result->raw );
+		$answer = $result->http_response( $duplicate, $not_received );
+		return self::answer( $answer['status'], $answer['body'] );
+	}
+
+	/**
+	 * Logs a refused callback, counts it for the status box (Callback_Health)
+	 * and, when it is not shown to be the service's, against the address
+	 * (Callback_Guard::counts_toward_budget()), and answers.
+	 *
+	 * @param string $refusal Callback_Guard::UNVERIFIED or Callback_Guard::SIGNED.
+	 */
+	private static function refuse( string $ip, int $status, string $body, string $why, string $reason, string $refusal = Callback_Guard::UNVERIFIED ): \WP_REST_Response {
+		Log::warning( 'Callback from ' . $ip . ' refused (' . $status . '): ' . $why );
+		Callback_Health::record_refused( $reason );
+		if ( Callback_Guard::counts_toward_budget( $refusal, self::allowlisted( $ip ) ) ) {
+			$key = self::failures_key( $ip );
+			set_transient( $key, Callback_Guard::count_failure( get_transient( $key ), time() ), Callback_Guard::FAILURE_WINDOW );
+		}
+		return self::answer( $status, $body );
+	}
+
+	private static function failures_key( string $ip ): string {
+		return 'card2crypto_checkout_cbfail_' . md5( $ip );
+	}
+
+	/** The body exactly as received (at most one byte over the limit); WordPress's own copy when php://input is empty (internal requests). */
+	private static function raw_body( \WP_REST_Request $request ): string {
+		$input = file_get_contents( 'php://input', false, null, 0, Callback_Guard::MAX_BODY_BYTES + 1 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
+		return ( false === $input || '' === $input ) ? (string) $request->get_body() : $input;
+	}
+
+	/** The caller's address: the connection's, or the last entry of the configured proxy header (Callback_Guard::client_ip()). */
+	private static function client_ip( string $header ): string {
+		$server = array();
+		foreach ( array( 'REMOTE_ADDR', 'HTTP_' . strtoupper( str_replace( '-', '_', $header ) ) ) as $key ) {
+			if ( isset( $_SERVER[ $key ] ) && is_string( $_SERVER[ $key ] ) ) {
+				$server[ $key ] = sanitize_text_field( wp_unslash( $_SERVER[ $key ] ) );
+			}
+		}
+		return Callback_Guard::client_ip( $header, $server );
+	}
+
+	private static function answer( int $status, string $body ): \WP_REST_Response {
+		$response = new \WP_REST_Response( $body, $status );
+		$response->header( 'Content-Type', 'text/plain; charset=utf-8' );
+		$response->header( 'Cache-Control', 'no-store' );
+		return $response;
+	}
+
+	/**
+	 * Sends this route's answers as plain text instead of JSON
+	 * (status and headers are already sent when this filter runs).
+	 *
+	 * @param bool              $served
+	 * @param \WP_HTTP_Response $result
+	 * @param \WP_REST_Request  $request
+	 * @return bool
+	 */
+	public static function serve_plain_text( $served, $result, $request, $server ) {
+		if ( $served || ! Callback_Guard::is_route( $request->get_route(), self::route() ) || ! is_string( $result->get_data() ) ) {
+			return $served;
+		}
+		echo $result->get_data(); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- text/plain.
+		return true;
+	}
+}

@@ -1,0 +1,71 @@
+<?php
+/**
+ * The payment method in the block checkout: a tiny script (build/blocks.js,
+ * registered from its build/blocks.asset.php) that calls registerPaymentMethod
+ * with its data from getSetting('card2crypto_data'). Loaded only when
+ * WooCommerce Blocks asks. It holds no translatable text: every text comes
+ * translated from get_payment_method_data().
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Gateway;
+
+use Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType;
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Plain_Text;
+use Card2Crypto\Checkout\Base\Script_Asset;
+use Card2Crypto\Checkout\Buyer\Range_Notice;
+use Card2Crypto\Checkout\Payment\Availability;
+use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Settings\Test_Mode;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Blocks_Integration extends AbstractPaymentMethodType {
+
+	const HANDLE = 'card2crypto-checkout-blocks';
+
+	/** @var string */
+	protected $name = Keys::GATEWAY_ID;
+
+	public function initialize() {
+		$this->settings = get_option( Keys::SETTINGS_OPTION, array() );
+	}
+
+	/** As the gateway: withdrawn while the service refuses the store (Service_Health, cached). */
+	public function is_active() {
+		$gateways = WC()->payment_gateways() ? WC()->payment_gateways()->payment_gateways() : array();
+		$config   = Config::load();
+		return isset( $gateways[ Keys::GATEWAY_ID ] ) && 'yes' === $gateways[ Keys::GATEWAY_ID ]->enabled && $config->is_configured() && Service_Health::available( $config );
+	}
+
+	public function get_payment_method_script_handles() {
+		return Script_Asset::register( self::HANDLE, 'blocks' ) ? array( self::HANDLE ) : array();
+	}
+
+	/** Everything the script shows or checks, decided here; texts as plain text (Plain_Text). */
+	public function get_payment_method_data() {
+		$config   = Config::load();
+		$currency = $config->currency();
+		$limits   = Currencies::limits( $currency ) ?? array( 2, 0, 0 );
+		// The Store API gives totals in the store's price decimals; convert the limits to that unit.
+		$shift     = wc_get_price_decimals() - $limits[0];
+		$scale     = 10 ** abs( $shift );
+		$countries = Availability::countries( $config );
+		$others    = Range_Notice::other_methods();
+		return array(
+			'title'     => Plain_Text::from_html( Test_Mode::buyer_title( $config->title(), $config->environment() ) ),
+			'lines'     => array_map( array( Plain_Text::class, 'from_html' ), Availability::lines( $config, Availability::cart_total_minor( $currency ) ) ),
+			'countries' => null === $countries ? null : array_values( $countries ),
+			'min'       => $shift >= 0 ? $limits[1] * $scale : intdiv( $limits[1], $scale ),
+			'max'       => $shift >= 0 ? $limits[2] * $scale : intdiv( $limits[2], $scale ),
+			'range'     => Range_Notice::messages( $currency, $others ),
+			// The only method: outside the range, our words stand in for WooCommerce's "no payment methods" (Range_Notice::block_style()).
+			'alone'     => ! $others,
+			'supports'  => array( 'features' => array( 'products' ) ),
+		);
+	}
+}

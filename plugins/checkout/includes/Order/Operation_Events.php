@@ -1,0 +1,346 @@
+<?php
+/**
+ * Applies a verified operation (from a callback, reconciliation or an admin
+ * refresh) to its order: claim the event (Operation_Store), decide
+ * (Order_Decision, pure), move the operation by compare-and-swap and sum up
+ * its attempt, then change the order (Order_Actions). One attempt may have
+ * several operations (a buyer who tries again inside the widget after a
+ * decline): each has its own state, and a confirmed success of any of them
+ * pays the order when it matches. The operation's move and the order's change
+ * stand or fall together: when changing the order fails, the operation is
+ * moved back and the claim released, so the service's next delivery is
+ * applied again.
+ *
+ * A callback that would complete the order is confirmed with the service's
+ * operation-info endpoint first, and the service's answer is what is applied.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Order;
+
+use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Attempts\Order_Attempts;
+use Card2Crypto\Checkout\Attempts\Payment_Refused;
+use Card2Crypto\Checkout\Attempts\Service_Behind;
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Rules\Order_Decision;
+use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Shared\Api\Operation;
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Operation_Events {
+
+	const UNKNOWN   = 'unknown';
+	const DUPLICATE = 'duplicate';
+	const APPLIED   = Order_Decision::APPLIED;
+	const IGNORED   = Order_Decision::IGNORED;
+	const REVIEW    = Order_Decision::REVIEW;
+
+	/**
+	 * @param string                  $source callback | reconcile | refresh | return | start
+	 * @param Partner_Api_Client|null $client Asked to confirm a success callback; the configured client when null.
+	 * @return string One of the constants.
+	 * @throws Service_Behind When a success callback is not (yet) what the service reports: the service's answer was applied,
+	 *                        the callback is to be answered non-200 so that it is sent again.
+	 * @throws \Throwable     When the order could not be updated, or the service could not be asked to confirm a success: the
+	 *                        event is released and the attempt left as it was, so a re-delivery is processed again.
+	 */
+	public static function process( Operation $operation, string $source, ?Partner_Api_Client $client = null ): string {
+		$attempt = self::find_attempt( $operation );
+		if ( null === $attempt ) {
+			Log::info( sprintf( 'Operation %s (partner id %s) is not an order of this store; acknowledged, nothing changed.', $operation->id(), (string) $operation->partner_operation_id() ) );
+			return self::UNKNOWN;
+		}
+		$order = wc_get_order( $attempt['order_id'] );
+		if ( ! $order instanceof \WC_Order ) {
+			Log::warning( sprintf( 'Operation %s belongs to order %d, which no longer exists.', $operation->id(), $attempt['order_id'] ) );
+			return self::UNKNOWN;
+		}
+
+		$behind = null;
+		if ( 'callback' === $source && self::needs_service_answer( $operation, $attempt ) ) {
+			$truth = self::ask_service( $client, $order, $attempt, $operation );
+			if ( null === $truth ) {
+				return self::REVIEW;
+			}
+			if ( ! self::reports_success( $truth ) ) {
+				$behind = sprintf( 'the callback reported "%s" %d, the service reports "%s" %d', $operation->status(), Status_Flow::int_code( $operation->status_code() ), $truth->status(), Status_Flow::int_code( $truth->status_code() ) );
+			}
+			$operation = $truth;
+			$source    = 'confirmed';
+		}
+
+		$outcome = self::apply( $order, $attempt, $operation, $source );
+		if ( null !== $behind ) {
+			// What the service reports was applied; the success was not: the service is asked to send it again.
+			throw new Service_Behind( $behind );
+		}
+		return $outcome;
+	}
+
+	/**
+	 * Claims the event and applies it; a duplicate is not applied again (and
+	 * never waits). Applying holds the order's lock, and reads the order and
+	 * the attempt again under it: another event may have changed them since
+	 * they were loaded.
+	 */
+	private static function apply( \WC_Order $order, array $attempt, Operation $operation, string $source ): string {
+		$status = $operation->status();
+		$code   = Status_Flow::int_code( $operation->status_code() );
+		if ( ! Operation_Store::claim_event( $attempt, $operation->id(), $status, $code, $source ) ) {
+			Log::debug( sprintf( 'Order %d: %s %d of operation %s already received (%s).', $order->get_id(), $status, $code, $operation->id(), $source ) );
+			return self::DUPLICATE;
+		}
+		try {
+			$outcome = Operation_Store::with_order_lock(
+				$order->get_id(),
+				static function () use ( $order, $attempt, $operation, $source ): string {
+					$attempt = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
+					return self::apply_claimed( Order_Attempts::reloaded( $order ), $attempt, Operation_Store::operation_of( $attempt, $operation->id() ), $operation, self::source_label( $source ) );
+				}
+			);
+		} catch ( \Throwable $e ) {
+			Operation_Store::release_event( $attempt, $operation->id(), $status, $code );
+			throw $e;
+		}
+		Operation_Store::set_event_outcome( $attempt, $operation->id(), $status, $code, $outcome );
+		return $outcome;
+	}
+
+	private static function reports_success( Operation $operation ): bool {
+		$step = Status_Flow::find_step( $operation->status(), Status_Flow::int_code( $operation->status_code() ) );
+		return null !== $step && Status_Flow::PHASE_SUCCEEDED === $step['phase'];
+	}
+
+	/** The attempt an operation belongs to: by its partner_operation_id, else by the operation's own id. */
+	private static function find_attempt( Operation $operation ): ?array {
+		$partner_id = $operation->partner_operation_id();
+		if ( null !== $partner_id && '' !== $partner_id ) {
+			return Operation_Store::attempt_by_partner_id( $partner_id );
+		}
+		return Operation_Store::attempt_by_operation_id( $operation->id() );
+	}
+
+	/**
+	 * A callback that would complete an order is only a trigger: the signed
+	 * canonical string cannot be trusted alone (docs/decisions.md, "Callbacks:
+	 * ambiguous bodies and the service's word"), so a success that would move
+	 * the attempt is confirmed with the operation-info endpoint first.
+	 */
+	private static function needs_service_answer( Operation $operation, array $attempt ): bool {
+		if ( ! self::reports_success( $operation ) ) {
+			return false;
+		}
+		$known      = Operation_Store::operation_of( $attempt, $operation->id() );
+		$transition = Status_Flow::decide( Operation_Store::state_of( $known ), array( 'status' => $operation->status(), 'status_code' => Status_Flow::int_code( $operation->status_code() ) ) );
+		return 'apply' === $transition['action'];
+	}
+
+	/**
+	 * The service's answer about the callback's operation, or null when the
+	 * service says it has no such operation for this attempt, or answers
+	 * about another payment (noted, the owner told; nothing is applied).
+	 *
+	 * @throws \RuntimeException When the service cannot be asked (the callback is answered 500 and sent again).
+	 */
+	private static function ask_service( ?Partner_Api_Client $client, \WC_Order $order, array $attempt, Operation $callback ): ?Operation {
+		try {
+			$client = $client ?? Config::load()->api_client();
+			$truth  = $client->operation( $callback->id(), $attempt['partner_operation_id'] );
+		} catch ( Partner_Api_Exception $e ) {
+			if ( Partner_Api_Exception::HTTP === $e->kind && 400 === $e->status ) {
+				$note = sprintf(
+					/* translators: 1: state in words, 2: operation id, 3: error */
+					__( 'Card2Crypto: a callback reported "%1$s" for operation %2$s, but the service does not confirm it (%3$s). Nothing was changed.', 'card2crypto-checkout' ),
+					Order_Words::status( $callback->status(), Status_Flow::int_code( $callback->status_code() ) ),
+					$callback->id(),
+					$e->getMessage()
+				);
+				$order->add_order_note( $note );
+				Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $callback->id() );
+				return null;
+			}
+			throw new \RuntimeException( 'The service could not confirm the callback: ' . $e->getMessage(), 0, $e );
+		} catch ( \InvalidArgumentException $e ) {
+			throw new \RuntimeException( 'The service could not be asked to confirm the callback: ' . $e->getMessage(), 0, $e );
+		}
+		if ( ! self::answers_for( $truth, $attempt, $callback->id() ) ) {
+			self::hold_foreign_answer( $order, $attempt, $truth );
+			return null;
+		}
+		$order->add_order_note(
+			sprintf(
+				/* translators: 1: callback's state in words, 2: operation id, 3: service's state in words */
+				__( 'Card2Crypto: a callback reported "%1$s"; asked about operation %2$s, the service answers "%3$s". The service\'s answer is applied.', 'card2crypto-checkout' ),
+				Order_Words::status( $callback->status(), Status_Flow::int_code( $callback->status_code() ) ),
+				$truth->id(),
+				Order_Words::status( $truth->status(), Status_Flow::int_code( $truth->status_code() ) )
+			)
+		);
+		return $truth;
+	}
+
+	/**
+	 * Whether the service's answer is about this attempt (its
+	 * partner_operation_id) and, when one was asked about, this operation.
+	 */
+	public static function answers_for( Operation $answer, array $attempt, ?string $operation_id = null ): bool {
+		return (string) $answer->partner_operation_id() === (string) $attempt['partner_operation_id']
+			&& ( null === $operation_id || $answer->id() === $operation_id );
+	}
+
+	/**
+	 * An answer of the service about another payment than the one asked
+	 * about is never applied: the order is held (unless paid), the attempt
+	 * flagged, the owner told.
+	 *
+	 * @throws \RuntimeException When the order could not be held.
+	 */
+	public static function hold_foreign_answer( \WC_Order $order, array $attempt, Operation $answer ): void {
+		$note = sprintf(
+			/* translators: 1: the payment's reference at the service, 2: the operation id answered, 3: the reference the answer names */
+			__( 'Card2Crypto: asked about payment %1$s, the service answered about operation %2$s of payment "%3$s", which is not this one. Nothing was applied; the order is on hold until you check the payment in the partner portal.', 'card2crypto-checkout' ),
+			(string) $attempt['partner_operation_id'],
+			$answer->id(),
+			(string) $answer->partner_operation_id()
+		);
+		Log::warning( sprintf( 'Order %d: %s', $order->get_id(), $note ) );
+		Operation_Store::flag_mismatch( $attempt );
+		if ( $order->is_paid() || $order->has_status( 'on-hold' ) ) {
+			$order->add_order_note( $note );
+		} elseif ( false === $order->update_status( 'on-hold', $note ) ) {
+			throw new \RuntimeException( 'The order was not updated: it could not be put on hold.' );
+		}
+		Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $answer->id() );
+	}
+
+	private static function apply_claimed( \WC_Order $order, array $attempt, array $known, Operation $operation, string $via ): string {
+		for ( $try = 0; $try < 10; $try++ ) {
+			$state  = Operation_Store::state_of( $known );
+			$action = Order_Decision::decide( self::facts( $order, $attempt, $state, $operation ) );
+			if ( ! $action['advance'] ) {
+				Order_Actions::perform( $order, $action, $attempt, $state, $operation, $via );
+				return $action['outcome'];
+			}
+			if ( Operation_Store::swap_state( $known, $operation->status(), Status_Flow::int_code( $operation->status_code() ) ) ) {
+				// The operation moved: the order must move too, or the operation goes back (a re-delivery then finds it where it was).
+				try {
+					Operation_Store::sum_up( (int) $attempt['id'] );
+					$summed = Operation_Store::attempt( (int) $attempt['id'] );
+					if ( null === $summed || (string) $summed['operation_id'] === $operation->id() ) {
+						// What the order screens show follows the operation that speaks for the attempt (a late decline of
+						// an earlier operation does not hide the payment of the one after it).
+						self::store_operation_meta( $order, $operation );
+					}
+					Order_Actions::perform( $order, $action, $attempt, $state, $operation, $via );
+				} catch ( \Throwable $e ) {
+					Operation_Store::restore_state( $known );
+					Operation_Store::sum_up( (int) $attempt['id'] );
+					throw $e;
+				}
+				if ( $action['flag_mismatch'] ) {
+					Operation_Store::flag_mismatch( $attempt );
+				}
+				return $action['outcome'];
+			}
+			// Another event moved the operation meanwhile: decide again against its state.
+			$known = Operation_Store::operation( (int) $known['id'] ) ?? $known;
+		}
+		throw new \RuntimeException( 'The payment state kept changing while this event was applied.' );
+	}
+
+	/** What Order_Decision needs to know, read from the attempt, the order and the operation. */
+	private static function facts( \WC_Order $order, array $attempt, ?array $state, Operation $operation ): array {
+		try {
+			$order_amount = Order_Attempts::order_amount( $order );
+		} catch ( Payment_Refused $e ) {
+			$order_amount = null;
+		}
+		return array(
+			'state'        => $state,
+			'event'        => array(
+				'status'       => $operation->status(),
+				'status_code'  => Status_Flow::int_code( $operation->status_code() ),
+				'operation_id' => $operation->id(),
+			),
+			'attempt'      => array(
+				'partner_operation_id' => $attempt['partner_operation_id'],
+				'mismatch'             => 1 === $attempt['mismatch'],
+				'current'              => (string) $order->get_meta( Keys::META_ATTEMPT ) === $attempt['partner_operation_id'],
+			),
+			'expected'     => Operation_Store::expected_of( $attempt ),
+			'received'     => array(
+				'amount'      => $operation->from_amount(),
+				'currency'    => $operation->from_currency(),
+				'wallet'      => $operation->to_address(),
+				'to_currency' => $operation->to_currency(),
+			),
+			'others_live'  => Operation_Store::may_be_paid_besides( $order->get_id(), $operation->id() ),
+			'order'        => array(
+				'paid'              => $order->is_paid(),
+				'failed'            => $order->has_status( 'failed' ),
+				'paid_by'           => (string) $order->get_meta( Keys::META_PAID_BY ),
+				'paid_by_operation' => (string) $order->get_meta( Keys::META_PAID_BY_OPERATION ),
+				'amount'            => $order_amount,
+				'currency'          => (string) $order->get_currency(),
+			),
+			'auto_confirm' => Config::load()->auto_confirm(),
+		);
+	}
+
+	/** Keeps what the order screens show, from the latest applied event. */
+	private static function store_operation_meta( \WC_Order $order, Operation $operation ): void {
+		$data     = $operation->to_array();
+		$previous = $order->get_meta( Keys::META_OPERATION );
+		// Another operation's details (its card, its transaction) never stay beside this one's.
+		$previous = is_array( $previous ) && ( $previous['id'] ?? null ) === $operation->id() ? $previous : array();
+		$fresh    = array_filter(
+			array(
+				'id'            => $operation->id(),
+				'status'        => $operation->status(),
+				'status_code'   => Status_Flow::int_code( $operation->status_code() ),
+				'from_amount'   => $operation->from_amount(),
+				'from_currency' => $operation->from_currency(),
+				'to_amount'     => $operation->to_amount(),
+				'to_currency'   => $operation->to_currency(),
+				'wallet'        => $operation->to_address(),
+				'tx_id'         => $operation->tx_id(),
+				'explorer_url'  => $operation->explorer_url(),
+				'status_url'    => $operation->status_url(),
+				'card_country'  => $data['operation_info']['from']['payment_method_info']['country']['name'] ?? null,
+				'card_type'     => $data['operation_info']['from']['payment_method_info']['type'] ?? null,
+				'card_number'   => $data['operation_info']['from']['payment_method_info']['number'] ?? null,
+			),
+			static function ( $value ): bool {
+				return null !== $value;
+			}
+		);
+		$order->update_meta_data( Keys::META_OPERATION, array_merge( $previous, $fresh, array( 'updated_at' => time() ) ) );
+		$order->save();
+	}
+
+	/** Where the news came from, in the owner's words (order notes). */
+	private static function source_label( string $source ): string {
+		switch ( $source ) {
+			case 'callback':
+				return __( 'reported by the service', 'card2crypto-checkout' );
+			case 'confirmed':
+				return __( 'reported by the service and confirmed with it', 'card2crypto-checkout' );
+			case 'reconcile':
+				return __( 'found when the store checked with the service (no report had come)', 'card2crypto-checkout' );
+			case 'return':
+				return __( 'found when the buyer came back to the store', 'card2crypto-checkout' );
+			case 'start':
+				return __( 'found when the buyer asked to pay again', 'card2crypto-checkout' );
+			default:
+				return __( 'found when the order was refreshed from the service', 'card2crypto-checkout' );
+		}
+	}
+}

@@ -1,0 +1,270 @@
+<?php
+/**
+ * Performs an Order_Decision on the WC_Order: words the note, changes the
+ * status, completes the payment, confirms at the service, e-mails the owner.
+ *
+ * Every failure to change the order throws (payment_complete() answering
+ * false included), so Operation_Events can give the attempt's state and the
+ * event's claim back and answer the service non-200: it then sends the event
+ * again and the order is not left behind its payment.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Order;
+
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Rules\Order_Decision;
+use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Shared\Api\Operation;
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Order_Actions {
+
+	/**
+	 * @param array     $action    Order_Decision::decide()'s answer.
+	 * @param array     $attempt   The attempt row (Operation_Store) as it was before the event.
+	 * @param ?array    $state     The attempt's pair before the event (for conflict notes).
+	 * @param string    $via       Where the event came from, for notes.
+	 * @throws \RuntimeException When the order could not be changed.
+	 */
+	public static function perform( \WC_Order $order, array $action, array $attempt, ?array $state, Operation $operation, string $via ): void {
+		$status = $operation->status();
+		$code   = Status_Flow::int_code( $operation->status_code() );
+		$label  = Order_Words::status( $status, $code );
+
+		switch ( $action['reason'] ) {
+			case 'conflict':
+				$note = sprintf(
+					/* translators: 1: new state in words, 2: stored state in words, 3: source */
+					__( 'Card2Crypto: the service reported "%1$s" after "%2$s" — %3$s. Contradicting outcomes: nothing was changed automatically; check the operation in the partner portal.', 'card2crypto-checkout' ),
+					$label,
+					Order_Words::status( $state['status'] ?? '', $state['status_code'] ?? -1 ),
+					$via
+				);
+				$subject = __( 'A card payment needs your review', 'card2crypto-checkout' );
+				break;
+			case 'unknown_pair':
+				$note = sprintf(
+					/* translators: 1: the unknown state, 2: source */
+					__( 'Card2Crypto: the service reported a state this plugin does not know, %1$s — %2$s; nothing was changed automatically.', 'card2crypto-checkout' ),
+					$label,
+					$via
+				);
+				$subject = __( 'A card payment needs your review', 'card2crypto-checkout' );
+				break;
+			case 'ignored':
+				Log::info( sprintf( 'Order %d: %s %d ignored (%s) after %s %d (%s).', $order->get_id(), $status, $code, $action['why'], $state['status'] ?? '-', $state['status_code'] ?? -1, $via ) );
+				return;
+			case 'declined_other_live':
+				/* translators: 1: status and meaning, 2: where the news came from */
+				$order->add_order_note( sprintf( __( 'Card2Crypto: one card payment of this order ended: %1$s — %2$s. The buyer started another one, which is still under way, so the order was not marked failed.', 'card2crypto-checkout' ), $label, $via ) );
+				return;
+			case 'retried':
+				$note = sprintf(
+					/* translators: 1: status and meaning, 2: where the news came from */
+					__( 'Card2Crypto: the buyer tried again after the declined payment: %1$s — %2$s. The order waits for payment again.', 'card2crypto-checkout' ),
+					$label,
+					$via
+				);
+				self::checked( $order->update_status( 'pending', $note ), 'the order could not be set to pending payment' );
+				return;
+			case 'earlier_attempt_declined':
+				/* translators: 1: status and meaning, 2: source */
+				$order->add_order_note( sprintf( __( 'Card2Crypto: an earlier payment attempt ended: %1$s — %2$s. The newer attempt is not affected.', 'card2crypto-checkout' ), $label, $via ) );
+				return;
+			case 'declined':
+			case 'declined_after_paid':
+				$note = sprintf(
+					/* translators: 1: status and meaning, 2: source */
+					__( 'Card2Crypto: the card payment did not go through: %1$s — %2$s. The buyer can pay again from the order page.', 'card2crypto-checkout' ),
+					$label,
+					$via
+				);
+				if ( Order_Decision::ORDER_FAIL === $action['order'] ) {
+					self::checked( $order->update_status( 'failed', $note ), 'the order could not be marked failed' );
+				} else {
+					$order->add_order_note( $note );
+				}
+				return;
+			case 'mismatch':
+				$problems = array() !== $action['problems'] ? implode( '; ', $action['problems'] ) : __( 'an earlier event of this payment did not match the order', 'card2crypto-checkout' );
+				$note     = sprintf(
+					/* translators: 1: status, 2: problems, 3: source */
+					__( 'Card2Crypto: %1$s does NOT match this order: %2$s — %3$s. The order is on hold and will not be completed automatically.', 'card2crypto-checkout' ),
+					$label,
+					$problems,
+					$via
+				);
+				$subject = __( 'A card payment does not match its order', 'card2crypto-checkout' );
+				break;
+			case 'paid_twice':
+				$note = sprintf(
+					/* translators: 1: status, 2: operation id, 3: source */
+					__( 'Card2Crypto: %1$s for operation %2$s, but this order was already paid by another payment — %3$s. The buyer paid twice: refund one of them.', 'card2crypto-checkout' ),
+					$label,
+					$operation->id(),
+					$via
+				);
+				$subject = __( 'An order was paid twice', 'card2crypto-checkout' );
+				break;
+			case 'incomplete':
+				$note = sprintf(
+					/* translators: 1: status, 2: missing members, 3: source */
+					__( 'Card2Crypto: %1$s, but the operation does not say %2$s, so it cannot be checked against the order — %3$s. The order is on hold; refresh it from the service or check the partner portal.', 'card2crypto-checkout' ),
+					$label,
+					implode( ', ', $action['missing'] ),
+					$via
+				);
+				$subject = __( 'A card payment needs your review', 'card2crypto-checkout' );
+				break;
+			case 'complete':
+				self::complete( $order, $attempt, $operation, $label, $via );
+				return;
+			case 'confirm':
+				self::confirm( $order, $attempt, $operation, $label, $via );
+				return;
+			case 'await_confirmation':
+				$why  = 'auto_confirm_off' === $action['why']
+					? __( 'automatic confirmation is off', 'card2crypto-checkout' )
+					: __( 'it cannot be checked against the order', 'card2crypto-checkout' );
+				$note = sprintf(
+					/* translators: 1: status, 2: source, 3: reason */
+					__( 'Card2Crypto: %1$s — %2$s. The operation waits for your confirmation (%3$s): confirm or cancel it on this order.', 'card2crypto-checkout' ),
+					$label,
+					$via,
+					$why
+				);
+				$subject = __( 'A card payment waits for your confirmation', 'card2crypto-checkout' );
+				break;
+			default: // already_paid, progress.
+				$note    = sprintf( /* translators: 1: status, 2: source */ __( 'Card2Crypto: %1$s — %2$s.', 'card2crypto-checkout' ), $label, $via );
+				$subject = '';
+		}
+
+		if ( Order_Decision::ORDER_HOLD === $action['order'] ) {
+			// Money moving is told on the buyer's pages; a hold that needs the owner mails the buyer as WooCommerce does.
+			Buyer_Mail::quiet_hold( $order, 'progress' === $action['reason'] );
+			self::hold( $order, $note );
+		} else {
+			$order->add_order_note( $note );
+		}
+		if ( $action['notify'] && '' !== $subject ) {
+			Owner_Notice::send( $order, $subject, $note, $operation->id() );
+		}
+	}
+
+	private static function complete( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
+		$order->update_meta_data( Keys::META_PAID_BY, $attempt['partner_operation_id'] );
+		$order->update_meta_data( Keys::META_PAID_BY_OPERATION, $operation->id() );
+		$order->save();
+		if ( ! $order->payment_complete( (string) $operation->tx_id() ) ) {
+			// A hook failed (WooCommerce noted it). A failure before the status changed leaves the order unpaid: it was not
+			// paid by this operation. After it, the order is paid by this operation and the re-delivery only notes it.
+			if ( ! $order->is_paid() ) {
+				self::forget_paid_by( $order );
+			}
+			throw new \RuntimeException( 'The order was not updated: payment_complete() failed.' );
+		}
+		if ( ! $order->is_paid() ) {
+			// The order is in a status WooCommerce does not complete from (e.g. refunded): tell the owner, never force it.
+			self::forget_paid_by( $order );
+			$note = sprintf(
+				/* translators: 1: status, 2: source, 3: order status */
+				__( 'Card2Crypto: %1$s — %2$s, but the order is "%3$s", which WooCommerce does not mark paid: check the payment and the order by hand.', 'card2crypto-checkout' ),
+				$label,
+				$via,
+				$order->get_status()
+			);
+			$order->add_order_note( $note );
+			Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $operation->id() );
+			return;
+		}
+		$order->add_order_note( self::success_note( $operation, $label, $via ) );
+		$current = Config::load()->wallet();
+		if ( '' !== $current && (string) $attempt['expected_wallet'] !== $current ) {
+			$order->add_order_note(
+				sprintf(
+					/* translators: 1: the wallet the payment went to, 2: the store's wallet now */
+					__( 'Card2Crypto: this payment went to %1$s, the wallet the store used when the buyer was sent to pay; the store\'s wallet has since been changed to %2$s. Make sure you still control the earlier wallet.', 'card2crypto-checkout' ),
+					(string) $attempt['expected_wallet'],
+					$current
+				)
+			);
+		}
+	}
+
+	private static function forget_paid_by( \WC_Order $order ): void {
+		$order->delete_meta_data( Keys::META_PAID_BY );
+		$order->delete_meta_data( Keys::META_PAID_BY_OPERATION );
+		$order->save();
+	}
+
+	private static function confirm( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
+		try {
+			Config::load()->api_client()->confirm( $operation->id(), $attempt['partner_operation_id'] );
+			self::hold(
+				$order,
+				sprintf(
+					/* translators: 1: status, 2: source */
+					__( 'Card2Crypto: %1$s — %2$s. Amount, currency and wallet match the order: confirmed automatically.', 'card2crypto-checkout' ),
+					$label,
+					$via
+				)
+			);
+			return;
+		} catch ( Partner_Api_Exception $e ) {
+			$failure = $e->getMessage();
+		} catch ( \InvalidArgumentException $e ) {
+			$failure = $e->getMessage();
+		}
+		$note = sprintf(
+			/* translators: 1: status, 2: source, 3: error */
+			__( 'Card2Crypto: %1$s — %2$s. Automatic confirmation failed (%3$s): confirm or cancel it on this order.', 'card2crypto-checkout' ),
+			$label,
+			$via,
+			$failure
+		);
+		self::hold( $order, $note );
+		Owner_Notice::send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note, $operation->id() );
+	}
+
+	private static function hold( \WC_Order $order, string $note ): void {
+		if ( $order->is_paid() || $order->has_status( 'on-hold' ) ) {
+			$order->add_order_note( $note );
+			return;
+		}
+		self::checked( $order->update_status( 'on-hold', $note ), 'the order could not be put on hold' );
+	}
+
+	/** update_status() and payment_complete() answer false when they did not do it. */
+	private static function checked( $result, string $what ): void {
+		if ( false === $result ) {
+			throw new \RuntimeException( 'The order was not updated: ' . $what . '.' );
+		}
+	}
+
+	private static function success_note( Operation $operation, string $label, string $via ): string {
+		$parts = array(
+			sprintf( /* translators: 1: status, 2: source */ __( 'Card2Crypto: %1$s — %2$s. Payment complete.', 'card2crypto-checkout' ), $label, $via ),
+		);
+		if ( null !== $operation->tx_id() ) {
+			/* translators: %s: blockchain transaction id */
+			$parts[] = sprintf( __( 'BTC transaction: %s.', 'card2crypto-checkout' ), $operation->tx_id() );
+		}
+		if ( null !== $operation->explorer_url() ) {
+			/* translators: %s: URL */
+			$parts[] = sprintf( __( 'Explorer: %s', 'card2crypto-checkout' ), esc_url_raw( $operation->explorer_url() ) );
+		}
+		if ( null !== $operation->status_url() ) {
+			/* translators: %s: URL */
+			$parts[] = sprintf( __( 'Status page: %s', 'card2crypto-checkout' ), esc_url_raw( $operation->status_url() ) );
+		}
+		return implode( ' ', $parts );
+	}
+}

@@ -1,0 +1,182 @@
+<?php
+/**
+ * When the payment method is offered, and what it tells the buyer: the
+ * service's countries (countries endpoint, cached 12 h, last good list kept
+ * as a fallback) and a BTC estimate from the exchange price endpoint
+ * (cached one minute).
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Payment;
+
+use Card2Crypto\Checkout\Attempts\Order_Attempts;
+use Card2Crypto\Checkout\Attempts\Payment_Refused;
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Base\Log;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Availability {
+
+	const COUNTRIES_TRANSIENT = 'card2crypto_checkout_countries';
+	const COUNTRIES_FALLBACK  = 'card2crypto_checkout_countries_last';
+	const PAIRS_TRANSIENT     = 'card2crypto_checkout_pairs';
+
+	/** Payment methods the service accepts (spec, "Supported payment methods"). */
+	const METHODS = 'Visa, Maestro, MasterCard, SEPA, Google Pay';
+
+	/**
+	 * Why the method cannot be offered for this total and country, or null.
+	 *
+	 * @param int|null    $total_minor Order/cart total in the currency's minor units; null: unknown yet.
+	 * @param string|null $country     Billing country (alpha-2); null or '': not entered yet.
+	 */
+	public static function problem( Config $config, string $currency, ?int $total_minor, ?string $country ): ?string {
+		if ( ! $config->enabled() ) {
+			return 'disabled';
+		}
+		if ( ! $config->is_configured() ) {
+			return 'not_configured';
+		}
+		if ( ! Currencies::is_supported( $currency ) || $currency !== $config->currency() ) {
+			return 'currency';
+		}
+		if ( null !== $total_minor && null !== Currencies::limit_problem( $total_minor, $currency ) ) {
+			return 'amount';
+		}
+		if ( null !== $country && '' !== $country ) {
+			$countries = self::countries( $config );
+			if ( null !== $countries && ! in_array( strtoupper( $country ), $countries, true ) ) {
+				return 'country';
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Alpha-2 codes the service serves, or null when it could never be asked.
+	 *
+	 * @return string[]|null
+	 */
+	public static function countries( Config $config ): ?array {
+		$cached = get_transient( self::COUNTRIES_TRANSIENT );
+		if ( is_array( $cached ) ) {
+			return $cached;
+		}
+		if ( 'unknown' === $cached ) {
+			return null;
+		}
+		try {
+			$codes = array();
+			foreach ( $config->api_client()->countries() as $country ) {
+				$codes[] = strtoupper( (string) $country['alpha2'] );
+			}
+			set_transient( self::COUNTRIES_TRANSIENT, $codes, 12 * HOUR_IN_SECONDS );
+			update_option( self::COUNTRIES_FALLBACK, $codes, false );
+			return $codes;
+		} catch ( \Throwable $e ) {
+			Log::warning( 'The service\'s country list could not be fetched: ' . $e->getMessage() );
+			$last = get_option( self::COUNTRIES_FALLBACK );
+			// Try again in five minutes rather than on every page.
+			set_transient( self::COUNTRIES_TRANSIENT, is_array( $last ) ? $last : 'unknown', 5 * MINUTE_IN_SECONDS );
+			return is_array( $last ) ? $last : null;
+		}
+	}
+
+	/**
+	 * Satoshis an amount buys at the current price (after the partner's
+	 * commission), or null when the price is unknown.
+	 */
+	public static function btc_estimate( Config $config, string $currency, int $total_minor ): ?int {
+		$pairs = get_transient( self::PAIRS_TRANSIENT );
+		if ( ! is_array( $pairs ) ) {
+			$pairs = array();
+			try {
+				foreach ( $config->api_client()->exchange() as $pair ) {
+					if ( 'BTC' === ( $pair['to']['code'] ?? '' ) ) {
+						$pairs[ (string) $pair['from']['code'] ] = array( (int) $pair['from']['amount'], (int) $pair['to']['amount'] );
+					}
+				}
+			} catch ( \Throwable $e ) {
+				Log::warning( 'The exchange prices could not be fetched: ' . $e->getMessage() );
+			}
+			set_transient( self::PAIRS_TRANSIENT, $pairs, MINUTE_IN_SECONDS );
+		}
+		if ( ! isset( $pairs[ $currency ] ) || $pairs[ $currency ][0] <= 0 ) {
+			return null;
+		}
+		list( $from, $to ) = $pairs[ $currency ];
+		if ( $total_minor > intdiv( PHP_INT_MAX, max( 1, $to ) ) ) {
+			return null;
+		}
+		return intdiv( $total_minor * $to, $from );
+	}
+
+	/** "0.00123456" for 123456 satoshis. */
+	public static function format_btc( int $sats ): string {
+		return intdiv( $sats, 100000000 ) . '.' . str_pad( (string) ( $sats % 100000000 ), 8, '0', STR_PAD_LEFT );
+	}
+
+	/**
+	 * The lines shown under the method at checkout.
+	 *
+	 * @return string[]
+	 */
+	public static function lines( Config $config, ?int $total_minor ): array {
+		$lines = array();
+		if ( '' !== $config->description() ) {
+			$lines[] = $config->description();
+		}
+		$lines[] = __( 'Pay by card; the amount buys bitcoin (BTC), which goes straight to the store.', 'card2crypto-checkout' );
+		// The service shows the receiving address in an editable field and offers no way to lock it: said before the buyer gets there.
+		$lines[] = self::wallet_line();
+		/* translators: %s: list of payment methods */
+		$lines[] = sprintf( __( 'Accepted: %s.', 'card2crypto-checkout' ), self::METHODS );
+		if ( null !== $total_minor && $total_minor > 0 ) {
+			$sats = self::btc_estimate( $config, $config->currency(), $total_minor );
+			if ( null !== $sats ) {
+				/* translators: %s: BTC amount */
+				$lines[] = sprintf( __( 'This order buys about %s BTC at the current price.', 'card2crypto-checkout' ), self::format_btc( $sats ) );
+			}
+		}
+		return $lines;
+	}
+
+	/** One line for the buyer: the bitcoin address on the payment page is the store's and must stay as it is. */
+	public static function wallet_line(): string {
+		return __( "On the payment page, leave the bitcoin address as it is: it is the store's wallet, and a payment sent to another address cannot be matched to your order.", 'card2crypto-checkout' );
+	}
+
+	/**
+	 * The total being paid in minor units: the order's on its payment page
+	 * (an order the store made for the buyer has no cart), else the cart's;
+	 * null when neither.
+	 */
+	public static function paying_total_minor( string $currency ): ?int {
+		if ( function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
+			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
+			if ( $order instanceof \WC_Order && $order->get_currency() === $currency ) {
+				try {
+					return Order_Attempts::order_amount( $order );
+				} catch ( Payment_Refused $e ) {
+					return null;
+				}
+			}
+		}
+		return self::cart_total_minor( $currency );
+	}
+
+	/** The cart total in minor units, or null outside a cart. */
+	public static function cart_total_minor( string $currency ): ?int {
+		if ( ! function_exists( 'WC' ) || null === WC()->cart ) {
+			return null;
+		}
+		try {
+			return Currencies::to_minor( wc_format_decimal( WC()->cart->get_total( 'edit' ), wc_get_price_decimals() ), $currency );
+		} catch ( \DomainException $e ) {
+			return null;
+		}
+	}
+}

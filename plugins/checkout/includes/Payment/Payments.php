@@ -1,0 +1,246 @@
+<?php
+/**
+ * Payment attempts of an order: starting one (a fresh, unguessable
+ * partner_operation_id bound to the order and to what it asks for), and the
+ * widget settings and landing URL that send the buyer to the service, signed
+ * at that moment with values the server decides.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Payment;
+
+use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Attempts\Order_Attempts;
+use Card2Crypto\Checkout\Attempts\Payment_Held;
+use Card2Crypto\Checkout\Attempts\Payment_Refused;
+use Card2Crypto\Checkout\Attempts\Service_Refused;
+use Card2Crypto\Checkout\Attempts\Start_Budget;
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Rules\Attempt_Policy;
+use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Service\Reconciler;
+use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Settings\Test_Mode;
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
+use Card2Crypto\Checkout\Shared\Landing\Landing_Url;
+use Card2Crypto\Checkout\Shared\Signing\Signer;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Payments {
+	/**
+	 * The current attempt when it may be signed again for the order as it is
+	 * now (Attempt_Policy::reusable()), else a new one. Either way only after
+	 * the service was asked about the order's attempts that are not final
+	 * (Start_Gate::before_new_payment()).
+	 *
+	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
+	 */
+	public static function fitting_attempt( \WC_Order $order, Config $config, ?Partner_Api_Client $client = null ): array {
+		if ( $order->is_paid() ) {
+			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
+		}
+		$current = Order_Attempts::current_attempt( $order );
+		if ( self::fits( $order, $current, $config ) ) {
+			// A reuse asks the service about the current attempt only.
+			Start_Gate::before_new_payment( $order, $client, (int) $current['id'] );
+			$order   = Order_Attempts::reloaded( $order );
+			$current = Order_Attempts::current_attempt( $order );
+			if ( self::fits( $order, $current, $config ) ) {
+				return $current;
+			}
+		} else {
+			self::refuse_over_cap( $order );
+			Start_Gate::before_new_payment( $order, $client );
+		}
+		return self::new_attempt( Order_Attempts::reloaded( $order ), $config );
+	}
+
+	/** Whether $attempt may be signed again for the order as it is now (Attempt_Policy::reusable()). */
+	private static function fits( \WC_Order $order, ?array $attempt, Config $config ): bool {
+		try {
+			$amount = Order_Attempts::order_amount( $order );
+		} catch ( Payment_Refused $e ) {
+			$amount = null;
+		}
+		return Attempt_Policy::reusable( $attempt, $amount, (string) $order->get_currency(), $config->wallet() );
+	}
+
+	/**
+	 * The order's starts in the last hour are counted before the service is
+	 * asked anything: a request over the cap costs the service no call.
+	 *
+	 * @throws Payment_Refused Over the cap.
+	 */
+	private static function refuse_over_cap( \WC_Order $order ): void {
+		if ( Attempt_Policy::over_cap( Operation_Store::attempts_started_since( $order->get_id(), gmdate( 'Y-m-d H:i:s', time() - Attempt_Policy::CAP_WINDOW ) ) ) ) {
+			throw new Payment_Refused( __( 'Too many card payments were started for this order in the last hour. Please try again later.', 'card2crypto-checkout' ) );
+		}
+	}
+
+	/**
+	 * Starts a payment attempt for an order, only after the service was asked
+	 * about the order's attempts that are not final (Start_Gate::before_new_payment()).
+	 *
+	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
+	 */
+	public static function start_attempt( \WC_Order $order, Config $config, ?Partner_Api_Client $client = null ): array {
+		if ( $order->is_paid() ) {
+			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
+		}
+		self::refuse_over_cap( $order );
+		Start_Gate::before_new_payment( $order, $client );
+		return self::new_attempt( Order_Attempts::reloaded( $order ), $config );
+	}
+
+	/**
+	 * A new attempt, once the service was asked (start_attempt(), fitting_attempt()).
+	 *
+	 * @throws Payment_Refused With a message for the buyer.
+	 */
+	private static function new_attempt( \WC_Order $order, Config $config ): array {
+		if ( $order->is_paid() ) {
+			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
+		}
+		// What the store already knows, whatever the service said: never a second payment while money moves.
+		if ( Order_Attempts::money_moving( $order ) ) {
+			throw new Payment_Held( Buyer_Words::before_new_payment( array( 'verdict' => Attempt_Policy::UNDER_WAY ) ) );
+		}
+		$currency = $order->get_currency();
+		if ( $currency !== $config->currency() || ! Currencies::is_supported( $currency ) ) {
+			/* translators: %s: currency code */
+			throw new Payment_Refused( sprintf( __( 'Card payments are not available for orders in %s.', 'card2crypto-checkout' ), $currency ) );
+		}
+		$amount = Order_Attempts::order_amount( $order );
+		if ( null !== Currencies::limit_problem( $amount, $currency ) ) {
+			throw new Payment_Refused( __( 'The order total is outside the range card payments accept.', 'card2crypto-checkout' ) );
+		}
+		// Each start is a row and a signature: a page reloaded in a loop must not make them without end.
+		self::refuse_over_cap( $order );
+		$partner_operation_id = 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 12 ) );
+		$attempt              = Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $config->wallet() );
+		$order->update_meta_data( Keys::META_ATTEMPT, $partner_operation_id );
+		Test_Mode::mark( $order, $config->environment() );
+		$order->save();
+		Reconciler::schedule( $order->get_id() );
+		return $attempt;
+	}
+
+	/**
+	 * Widget settings for an attempt, stamped and signed now (simple form).
+	 * Only server-decided values: nothing comes from the browser.
+	 *
+	 * @return array<string, mixed>
+	 */
+	public static function signed_settings( \WC_Order $order, array $attempt, Config $config, ?string $calculation_id = null ): array {
+		$settings = array(
+			'target_element'       => Keys::WIDGET_ELEMENT,
+			'partner_token'        => $config->token(),
+			'from_currency'        => $attempt['expected_currency'],
+			'from_amount'          => (int) $attempt['expected_amount'],
+			'to_currency'          => 'BTC',
+			'to_account'           => $attempt['expected_wallet'],
+			'partner_operation_id' => $attempt['partner_operation_id'],
+		);
+		$email = (string) $order->get_billing_email();
+		if ( '' !== $email && is_email( $email ) ) {
+			$settings['user_login'] = $email;
+		}
+		$lang = strtolower( substr( (string) get_locale(), 0, 2 ) );
+		if ( 1 === preg_match( '/^[a-z]{2}$/', $lang ) ) {
+			$settings['lang'] = $lang;
+		}
+		if ( null !== $calculation_id && '' !== $calculation_id ) {
+			$settings['calculation_id'] = $calculation_id;
+		}
+		$settings['timestamp'] = (int) floor( microtime( true ) * 1000 );
+		return Signer::with_signature( $settings, $config->secret(), 'simple' );
+	}
+
+	/**
+	 * What the buyer is told when fixed rates are on and the rate could not
+	 * be fixed (other than the service refusing the store): no payment starts
+	 * at an unfixed, editable rate. Plain words, never the service's.
+	 */
+	public static function rate_refused_message(): string {
+		return __( 'Card payment could not be prepared. Please try again in a minute.', 'card2crypto-checkout' );
+	}
+
+	/**
+	 * A fixed rate for the attempt when the owner asked for one (the default),
+	 * else null. With the rate fixed, the widget locks the amount and the
+	 * currencies. When the rate cannot be fixed, no payment starts at the
+	 * current rate (the buyer could change the amount): the failure is logged
+	 * and the buyer is asked to try again; when the service refuses the store
+	 * itself, Service_Health takes over.
+	 *
+	 * @throws Service_Refused When the service refuses the store.
+	 * @throws Payment_Refused When the rate could not be fixed (rate_refused_message()).
+	 */
+	public static function fixed_rate( array $attempt, Config $config ): ?array {
+		if ( ! $config->fix_rate() ) {
+			return null;
+		}
+		// Signing the same attempt again while its rate still lives needs no new rate (Start_Budget).
+		$kept = Start_Budget::kept_rate( $attempt, time() );
+		if ( null !== $kept && (string) $kept['from_amount'] === (string) (int) $attempt['expected_amount'] ) {
+			return $kept;
+		}
+		try {
+			$rate = $config->api_client()->calculate( $attempt['expected_currency'], 'BTC', (int) $attempt['expected_amount'], null );
+		} catch ( \Throwable $e ) {
+			if ( Service_Health::saw( $config, $e ) ) {
+				throw new Service_Refused( Service_Health::buyer_message() );
+			}
+			Log::error( sprintf( 'Order %d: the rate could not be fixed (%s); no payment was started at an unfixed rate and the buyer was asked to try again.', $attempt['order_id'], $e->getMessage() ) );
+			self::unfixed( $attempt );
+			throw new Payment_Refused( self::rate_refused_message() );
+		}
+		// The widget locks what the rate fixed: a rate for another amount would make the buyer pay that amount.
+		if ( (string) $rate['from_amount'] !== (string) (int) $attempt['expected_amount'] || '' === (string) $rate['calculation_id'] ) {
+			Log::error( sprintf( 'Order %d: the service fixed a rate for %s minor units, not the %d the order asks; no payment was started.', $attempt['order_id'], (string) $rate['from_amount'], (int) $attempt['expected_amount'] ) );
+			self::unfixed( $attempt );
+			throw new Payment_Refused( self::rate_refused_message() );
+		}
+		// A rate that has already expired would send the buyer to pay at a rate the service no longer holds (declined 105).
+		if ( ! Start_Budget::still_valid( (string) $rate['expired_at'], time() ) ) {
+			Log::error( sprintf( 'Order %d: the service fixed a rate that expired at %s, before it could be used; no payment was started.', $attempt['order_id'], (string) $rate['expired_at'] ) );
+			self::unfixed( $attempt );
+			throw new Payment_Refused( self::rate_refused_message() );
+		}
+		// Sent now: it counts toward the cap again (an earlier try may have failed to fix its rate).
+		Operation_Store::mark_sent( $attempt, true );
+		Start_Budget::keep_rate( $attempt, $rate, time() );
+		return $rate;
+	}
+
+	/**
+	 * An attempt whose rate could not be fixed was never sent to the buyer:
+	 * it does not count toward the order's hourly cap (Attempt_Policy), so a
+	 * service that cannot fix rates for a while does not lock the buyer out.
+	 */
+	private static function unfixed( array $attempt ): void {
+		if ( Operation_Store::NO_CODE === (int) $attempt['status_code'] ) {
+			Operation_Store::mark_sent( $attempt, false );
+		}
+	}
+
+	/**
+	 * The landing page address for an attempt, signed now.
+	 *
+	 * @throws Service_Refused When the service refuses the store.
+	 * @throws Payment_Refused When fixed rates are on and the rate could not be fixed (never an unlocked payment).
+	 */
+	public static function landing_url( \WC_Order $order, array $attempt, Config $config, string $fail_url ): string {
+		$rate     = self::fixed_rate( $attempt, $config );
+		$settings = self::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
+		// A failure comes back to the store, which asks the service at once and tells the buyer (Buyer_Return).
+		return Landing_Url::build( $config->landing_url(), $settings, $order->get_checkout_order_received_url(), $fail_url );
+	}
+}

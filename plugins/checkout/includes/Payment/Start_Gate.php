@@ -1,0 +1,159 @@
+<?php
+/**
+ * The gate every new payment of an order passes before it starts
+ * (Payments::start_attempt(), Payments::fitting_attempt(), and "Pay" in the
+ * embedded flow): the service is asked about the order's earlier attempts
+ * that are not final, their answers applied (Reconciler::check(): a success
+ * completes the order), and the pure rule (Attempt_Policy::before_new_payment())
+ * decides whether nothing stands in the way. What the buyer is told is
+ * Buyer_Words'; the order note says it too.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Payment;
+
+use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Attempts\Order_Attempts;
+use Card2Crypto\Checkout\Attempts\Payment_Held;
+use Card2Crypto\Checkout\Attempts\Service_Refused;
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Rules\Attempt_Policy;
+use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Service\Reconciler;
+use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Start_Gate {
+
+	/**
+	 * Before a new payment of the order starts: asks the service about every
+	 * attempt of the order that is not settled here and that the service can
+	 * have an operation for (the current one, or one it reported on), only the
+	 * current one ($only) when it is to be signed again, one operation-info
+	 * call each (Reconciler::check(), which applies the answer idempotently: a
+	 * success completes the order), and decides (Attempt_Policy::before_new_payment()).
+	 * Returns when nothing stands in the way; otherwise notes on the order
+	 * what the buyer is told (Buyer_Words::before_new_payment()) and throws.
+	 *
+	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
+	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
+	 */
+	public static function before_new_payment( \WC_Order $order, ?Partner_Api_Client $client = null, ?int $only = null ): void {
+		$answers = array();
+		$current = (string) $order->get_meta( Keys::META_ATTEMPT );
+		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
+			if ( Reconciler::settled( $attempt, time() ) || ( null !== $only && (int) $attempt['id'] !== $only ) ) {
+				continue;
+			}
+			if ( Operation_Store::NO_CODE === $attempt['status_code'] && $attempt['partner_operation_id'] !== $current ) {
+				// The service never reported on it, and a newer attempt replaced it (it was asked about then): not asked again.
+				continue;
+			}
+			$asked     = 'answered';
+			$operation = null;
+			try {
+				$result = Reconciler::check( $order, $attempt, 'start', $client );
+				if ( ! $result['ok'] ) {
+					$asked = $result['reason'] ?? 'unreachable';
+				} else {
+					$operation = $result['operation'] ?? null;
+				}
+			} catch ( \Throwable $e ) {
+				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied before a new payment: %s', $order->get_id(), $e->getMessage() ) );
+				$asked = 'unreachable';
+			}
+			$fresh     = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
+			$known     = Operation_Store::NO_CODE !== $fresh['status_code'];
+			$answers[] = array(
+				'asked'        => $asked,
+				'status'       => $known ? $fresh['status'] : ( null !== $operation ? $operation->status() : null ),
+				'status_code'  => $known ? $fresh['status_code'] : ( null !== $operation ? Status_Flow::int_code( $operation->status_code() ) : null ),
+				'started'      => Order_Attempts::window_start( $fresh, null !== $operation ? $operation->created_at() : null ),
+				'mismatch'     => 1 === (int) ( $fresh['mismatch'] ?? 0 ),
+				'card'         => null === $operation || self::card_entered( $operation ),
+				'operation_id' => null !== $operation ? $operation->id() : null,
+				'status_url'   => null !== $operation ? $operation->status_url() : null,
+				'attempt'      => $fresh,
+			);
+		}
+		$order   = Order_Attempts::reloaded( $order );
+		$verdict = Attempt_Policy::before_new_payment( $order->is_paid(), $answers, time(), Order_Attempts::payment_window() );
+		foreach ( $verdict['cancel'] ?? array() as $index ) {
+			self::end_unused( $order, $answers[ $index ], $client );
+		}
+		$outcome = Buyer_Words::before_new_payment( $verdict + ( isset( $verdict['answer'] ) ? array( 'status_url' => $answers[ $verdict['answer'] ]['status_url'] ) : array() ) );
+		if ( null === $outcome ) {
+			return;
+		}
+		foreach ( Attempt_Policy::UNDER_WAY === $verdict['verdict'] ? $answers : array() as $answer ) {
+			if ( $answer['mismatch'] ) {
+				// A payment that does not match the order holds it: told as such, never "under way".
+				$outcome = Buyer_Words::outcome( array( 'paid' => false ) + $answer );
+				break;
+			}
+		}
+		if ( Attempt_Policy::UNCONFIRMED === $verdict['verdict'] ) {
+			$config = Config::load();
+			if ( Service_Health::REFUSED === Service_Health::decide( Service_Health::state(), Service_Health::fingerprint( $config ), time() ) ) {
+				// The service refuses the store itself: its path, its words (the method is withdrawn).
+				throw new Service_Refused( Service_Back::keep( $order ) );
+			}
+		}
+		// The attempt that stands in the way, for the note.
+		$blocking = isset( $verdict['answer'] ) ? $answers[ $verdict['answer'] ] : null;
+		$state    = null !== $blocking ? Order_Words::attempt_state( $blocking['status'], $blocking['status_code'], $blocking['asked'] ) : '';
+		$order->add_order_note(
+			Order_Words::told(
+				__( 'the buyer asked to pay again while an earlier payment of this order was not final', 'card2crypto-checkout' ),
+				'' !== $state ? $state : __( 'paid', 'card2crypto-checkout' ),
+				$outcome['message']
+			)
+		);
+		throw new Payment_Held( $outcome );
+	}
+
+	/**
+	 * Whether the buyer entered card data in an operation: its
+	 * payment_method_info holds something (the service leaves it empty until
+	 * the card is entered). Not said at all: taken as entered.
+	 */
+	private static function card_entered( \Card2Crypto\Checkout\Shared\Api\Operation $operation ): bool {
+		$data = $operation->to_array();
+		if ( ! isset( $data['operation_info']['from'] ) || ! array_key_exists( 'payment_method_info', (array) $data['operation_info']['from'] ) ) {
+			return true;
+		}
+		$info = $data['operation_info']['from']['payment_method_info'];
+		return ! ( is_array( $info ) && array() === $info ) && ! ( is_object( $info ) && array() === get_object_vars( $info ) );
+	}
+
+	/**
+	 * An earlier operation in which no card was entered, left in a window the
+	 * buyer closed: ended at the service (cancellation) so that it cannot be
+	 * paid later beside the new payment. Best effort: a service that refuses
+	 * is noted; nothing was charged in it either way.
+	 */
+	private static function end_unused( \WC_Order $order, array $answer, ?Partner_Api_Client $client ): void {
+		$operation_id = (string) ( $answer['operation_id'] ?? '' );
+		if ( '' === $operation_id ) {
+			return;
+		}
+		try {
+			( $client ?? Config::load()->api_client() )->cancel( $operation_id, (string) $answer['attempt']['partner_operation_id'] );
+			/* translators: %s: operation id */
+			$order->add_order_note( sprintf( __( 'Card2Crypto: the buyer started paying again; the earlier payment (operation %s), in which no card had been entered, was cancelled at the service.', 'card2crypto-checkout' ), $operation_id ) );
+		} catch ( \Throwable $e ) {
+			Log::warning( sprintf( 'Order %d: operation %s could not be cancelled: %s', $order->get_id(), $operation_id, $e->getMessage() ) );
+			/* translators: 1: operation id, 2: the service's answer */
+			$order->add_order_note( sprintf( __( 'Card2Crypto: the buyer started paying again; the earlier payment (operation %1$s), in which no card had been entered, could not be cancelled at the service (%2$s). If the buyer pays both, the order is marked "paid twice".', 'card2crypto-checkout' ), $operation_id, $e->getMessage() ) );
+		}
+	}
+}

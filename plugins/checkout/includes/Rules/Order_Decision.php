@@ -1,0 +1,186 @@
+<?php
+/**
+ * What one verified operation event does to its order: a pure function of
+ * the event and the facts about the attempt and the order, with no WordPress
+ * or WooCommerce call, so every branch is unit-tested without them
+ * (test/order-decision.test.ts). Order_Actions performs the answer on the
+ * WC_Order; Operation_Events claims the event, moves the attempt and calls
+ * both.
+ *
+ * Mapping (README "Order states", docs/decisions.md "Checkout: order mapping"):
+ * pending 2 and later in-progress steps hold the order; pending 1 is a note;
+ * awaiting confirm 8 holds and asks the owner (or is confirmed automatically
+ * when allowed and everything matches); success 6 / 0 completes the order only
+ * when amount, currency, wallet and asset match what the attempt asked for and
+ * the order still asks for what the attempt was started with; declined
+ * 101..106 fails the current attempt's order unless another operation of the
+ * order may still be paid. One attempt may have several operations (the buyer
+ * tried again inside the widget): each is decided against its own state, a
+ * confirmed, matching success of any of them pays the order, and a second
+ * success is "paid twice". Anything that does not match is held and never
+ * completed.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Rules;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Order_Decision {
+
+	/** Outcomes, recorded with the event. */
+	const APPLIED = 'applied';
+	const IGNORED = 'ignored';
+	const REVIEW  = 'review';
+
+	/** What to do to the order. */
+	const ORDER_NONE     = 'none';
+	const ORDER_NOTE     = 'note';
+	const ORDER_HOLD     = 'hold';
+	const ORDER_FAIL     = 'fail';
+	const ORDER_COMPLETE = 'complete';
+	/** The buyer started a new operation of a failed order's payment: the order waits for payment again. */
+	const ORDER_PENDING = 'pending';
+	/** Confirm the operation at the service, then hold (Order_Actions notes a failure to confirm). */
+	const ORDER_CONFIRM = 'confirm';
+
+	/**
+	 * @param array $facts {
+	 *     @type array|null $state    The operation's last applied pair (status, status_code), null when none yet.
+	 *     @type array      $event    status (string), status_code (int; PHP_INT_MIN when not an integer), operation_id (string).
+	 *     @type array      $attempt  mismatch (bool, an earlier event of the attempt did not match), current (bool, the order's
+	 *                                current attempt), partner_operation_id (string, the attempt's own id, compared with the
+	 *                                order's paid_by for orders paid before operations were recorded).
+	 *     @type bool       $others_live Another operation of the order (of this attempt or another) may still be paid, or was.
+	 *     @type array      $expected What the attempt asked for: amount (int, minor units), currency, wallet.
+	 *     @type array      $received What the operation says: amount, currency, wallet, to_currency (each may be null).
+	 *     @type array      $order    paid (bool), failed (bool, its status is "failed"), paid_by (string, partner_operation_id
+	 *                                that paid it, '' when none), paid_by_operation (string, the operation id that paid it, '' when
+	 *                                none or not recorded), amount (?int, the order's total now in minor units; null when it cannot be expressed), currency (string).
+	 *     @type bool       $auto_confirm The owner allows automatic confirmation.
+	 * }
+	 * @return array{outcome: string, advance: bool, order: string, reason: string, notify: bool, flag_mismatch: bool, why: string, problems: string[], missing: string[]}
+	 *         advance: move the attempt to the event's pair; reason: which note (Order_Actions words it);
+	 *         notify: e-mail the owner; flag_mismatch: mark the attempt as not matching for good.
+	 */
+	public static function decide( array $facts ): array {
+		$event   = $facts['event'];
+		$attempt = $facts['attempt'];
+
+		$transition = Status_Flow::decide( $facts['state'], array( 'status' => $event['status'], 'status_code' => $event['status_code'] ) );
+		if ( 'review' === $transition['action'] ) {
+			return self::action( self::REVIEW, false, self::ORDER_NOTE, 'conflict' === $transition['why'] ? 'conflict' : 'unknown_pair', true, false, $transition['why'] );
+		}
+		if ( 'apply' !== $transition['action'] ) {
+			return self::action( self::IGNORED, false, self::ORDER_NONE, 'ignored', false, false, $transition['why'] ?? '' );
+		}
+
+		$step  = Status_Flow::find_step( $event['status'], $event['status_code'] );
+		$order = $facts['order'];
+		$paid  = (bool) $order['paid'];
+
+		if ( Status_Flow::PHASE_FAILED === $step['phase'] ) {
+			if ( ! $attempt['current'] ) {
+				return self::action( self::APPLIED, true, self::ORDER_NOTE, 'earlier_attempt_declined' );
+			}
+			if ( ! $paid && ! empty( $facts['others_live'] ) ) {
+				// The buyer tried again (another operation is under way or paid): this ending does not fail the order.
+				return self::action( self::APPLIED, true, self::ORDER_NOTE, 'declined_other_live' );
+			}
+			return $paid
+				? self::action( self::APPLIED, true, self::ORDER_NOTE, 'declined_after_paid' )
+				: self::action( self::APPLIED, true, self::ORDER_FAIL, 'declined' );
+		}
+
+		$match    = Payment_Match::compare( $facts['expected'], $facts['received'] );
+		$problems = $match['problems'];
+		$changed  = self::order_changed( $facts['expected'], $order );
+		if ( null !== $changed ) {
+			$problems[] = $changed;
+		}
+		$flag = array() !== $problems;
+		if ( $flag || $attempt['mismatch'] ) {
+			$action             = self::action( self::APPLIED, true, self::ORDER_HOLD, 'mismatch', true, $flag );
+			$action['problems'] = $problems;
+			return $action;
+		}
+
+		if ( Status_Flow::PHASE_SUCCEEDED === $step['phase'] ) {
+			if ( $paid ) {
+				return self::paid_by_another( $order, $attempt, $event )
+					? self::action( self::APPLIED, true, self::ORDER_NOTE, 'paid_twice', true )
+					: self::action( self::APPLIED, true, self::ORDER_NOTE, 'already_paid' );
+			}
+			if ( ! $match['complete'] ) {
+				$action            = self::action( self::APPLIED, true, self::ORDER_HOLD, 'incomplete', true );
+				$action['missing'] = $match['missing'];
+				return $action;
+			}
+			return self::action( self::APPLIED, true, self::ORDER_COMPLETE, 'complete' );
+		}
+
+		if ( Status_Flow::PHASE_NEEDS_ACTION === $step['phase'] ) {
+			if ( ! $facts['auto_confirm'] ) {
+				return self::action( self::APPLIED, true, self::ORDER_HOLD, 'await_confirmation', true, false, 'auto_confirm_off' );
+			}
+			if ( $match['complete'] && $attempt['current'] && ! $paid ) {
+				return self::action( self::APPLIED, true, self::ORDER_CONFIRM, 'confirm' );
+			}
+			$action            = self::action( self::APPLIED, true, self::ORDER_HOLD, 'await_confirmation', true, false, 'unchecked' );
+			$action['missing'] = $match['missing'];
+			return $action;
+		}
+
+		// In progress. Code 1 (created) tells nothing about money yet; after a decline it means the buyer tries again.
+		if ( 1 === $event['status_code'] && ! $paid && ! empty( $order['failed'] ) && $attempt['current'] ) {
+			return self::action( self::APPLIED, true, self::ORDER_PENDING, 'retried' );
+		}
+		return $event['status_code'] >= 2 && ! $paid
+			? self::action( self::APPLIED, true, self::ORDER_HOLD, 'progress' )
+			: self::action( self::APPLIED, true, self::ORDER_NOTE, 'progress' );
+	}
+
+	/**
+	 * Whether a paid order was paid by another operation than the event's:
+	 * the operation that paid it when recorded, else (orders paid before
+	 * operations were recorded) another attempt.
+	 */
+	private static function paid_by_another( array $order, array $attempt, array $event ): bool {
+		$operation = (string) ( $order['paid_by_operation'] ?? '' );
+		if ( '' !== $operation ) {
+			return $operation !== $event['operation_id'];
+		}
+		$paid_by = (string) ( $order['paid_by'] ?? '' );
+		return '' !== $paid_by && $paid_by !== $attempt['partner_operation_id'];
+	}
+
+	/**
+	 * A problem when the order no longer asks for what the attempt was
+	 * started with (edited after the buyer was sent to pay), else null.
+	 */
+	private static function order_changed( array $expected, array $order ): ?string {
+		$amount = $order['amount'] ?? null;
+		if ( ! is_int( $amount ) ) {
+			return sprintf( 'order: its total can no longer be expressed exactly in %s', (string) ( $order['currency'] ?? '' ) );
+		}
+		if ( $amount !== $expected['amount'] || ( $order['currency'] ?? '' ) !== $expected['currency'] ) {
+			return sprintf( 'order: it now asks for %s; this payment was started for %s', Order_Words::money( $amount, (string) ( $order['currency'] ?? '' ) ), Order_Words::money( $expected['amount'], $expected['currency'] ) );
+		}
+		return null;
+	}
+
+	private static function action( string $outcome, bool $advance, string $order, string $reason, bool $notify = false, bool $flag_mismatch = false, string $why = '' ): array {
+		return array(
+			'outcome'       => $outcome,
+			'advance'       => $advance,
+			'order'         => $order,
+			'reason'        => $reason,
+			'notify'        => $notify,
+			'flag_mismatch' => $flag_mismatch,
+			'why'           => $why,
+			'problems'      => array(),
+			'missing'       => array(),
+		);
+	}
+}

@@ -1,0 +1,389 @@
+<?php
+/**
+ * Whether the service accepts this store, kept as one cached state (an
+ * option: ok or refused, with the owner's reason, the time and the
+ * credentials it was found with), so that a service that refuses the store
+ * (blocked partner, wrong secret or token, unreachable address) withdraws
+ * the payment method instead of sending buyers to a dead end.
+ *
+ * - Checkout pages only read the state. When it is older than its lifetime
+ *   (ok: 5 minutes, refused: 1 minute) the page keeps the previous answer
+ *   and the service is asked once (a signed params request, ask()) without
+ *   holding anyone's page: under PHP-FPM or LiteSpeed by
+ *   the same request after its answer is sent (one request at a time, a
+ *   database lock shared by every web server), elsewhere by an Action
+ *   Scheduler action. So the method comes back on its own, within a minute
+ *   of the next visit, once the service accepts the store, even where
+ *   WP-Cron's loopback requests never arrive.
+ * - A real request (landing route, widget settings, fixed rate,
+ *   reconciliation) whose refusal means the store itself is refused (wrong
+ *   signature, blocked or unknown partner) marks the state refused at once.
+ *   A per-operation error (400, 429, 500) never does.
+ * - Before the buyer is sent to the service (landing route, widget
+ *   settings) one real signed request is made: the fixed rate's calculate
+ *   when the owner fixes rates, else a fresh params check.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Service;
+
+use Card2Crypto\Checkout\Attempts\Service_Refused;
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Service_Health {
+
+	const OPTION  = 'card2crypto_checkout_service_health';
+	const OK      = 'ok';
+	const REFUSED = 'refused';
+	const STALE   = 'stale';
+
+	/** Seconds an accepted state is trusted before checkout pages ask again. */
+	const LIFETIME_OK = 300;
+	/** Seconds a refused state is trusted: then the service is asked again, so the method comes back on its own. */
+	const LIFETIME_REFUSED = 60;
+
+	/** The background check's Action Scheduler hook and group. */
+	const HOOK  = 'card2crypto_checkout_health_check';
+	const GROUP = 'card2crypto-checkout';
+
+	/**
+	 * Fired when the service accepts the store again after refusing it
+	 * (Service_Back mails the buyers who were told their order is kept).
+	 *
+	 * @since 0.1.0
+	 */
+	const CAME_BACK = 'card2crypto_checkout_service_came_back';
+
+	/** The database lock held by the one request that asks after its answer. */
+	const LOCK = 'card2crypto_checkout_health';
+
+	/** Whether this request already asks after its answer. */
+	private static $after_answer = false;
+
+	public static function register(): void {
+		add_action( self::HOOK, array( self::class, 'run_check' ) );
+	}
+
+	/** The credentials and address a state was found with (the status check's cache key too). */
+	public static function fingerprint( Config $config ): string {
+		return md5( $config->base_url() . "\n" . $config->token() . "\n" . hash( 'sha256', $config->secret() ) );
+	}
+
+	/**
+	 * What a stored state says now: ok, refused, or stale (none, other
+	 * credentials, older than its lifetime, or from the future).
+	 *
+	 * @param array|null $state  The stored state.
+	 * @param int|null   $ok_age Seconds an accepted state is trusted (LIFETIME_OK by default; 0: ask again).
+	 */
+	public static function decide( $state, string $fingerprint, int $now, ?int $ok_age = null ): string {
+		if ( ! is_array( $state ) || ( $state['key'] ?? '' ) !== $fingerprint || ! isset( $state['state'], $state['at'] ) ) {
+			return self::STALE;
+		}
+		$refused = self::REFUSED === $state['state'];
+		$age     = $now - (int) $state['at'];
+		$life    = $refused ? self::LIFETIME_REFUSED : ( $ok_age ?? self::LIFETIME_OK );
+		if ( $age < 0 || $age >= $life ) {
+			return self::STALE;
+		}
+		return $refused ? self::REFUSED : self::OK;
+	}
+
+	/** @return array{state?: string, reason?: string, at?: int, key?: string}|null */
+	public static function state(): ?array {
+		$state = get_option( self::OPTION, null );
+		return is_array( $state ) ? $state : null;
+	}
+
+	/**
+	 * Whether the method may be offered: from the cached state, never asking
+	 * the service on the page's time. A stale state queues a background
+	 * check and keeps its answer meanwhile (none yet: offered). A store
+	 * without credentials is not this class's concern (the settings checks
+	 * withdraw it).
+	 */
+	public static function available( Config $config, ?int $now = null ): bool {
+		if ( '' === $config->token() || '' === $config->secret() ) {
+			return true;
+		}
+		$key   = self::fingerprint( $config );
+		$state = self::state();
+		if ( self::STALE === self::decide( $state, $key, $now ?? time() ) ) {
+			self::check_later();
+		}
+		return ! ( null !== $state && ( $state['key'] ?? '' ) === $key && self::REFUSED === ( $state['state'] ?? '' ) );
+	}
+
+	/**
+	 * Asks the service once, never on a page's time: after this request's
+	 * answer where the server can send it first (PHP-FPM, LiteSpeed), else
+	 * one queued Action Scheduler check (at most one waits at a time; without
+	 * Action Scheduler, WooCommerce not loaded, there is no checkout to
+	 * protect, so nothing is asked).
+	 */
+	private static function check_later(): void {
+		if ( self::can_answer_first() ) {
+			if ( ! self::$after_answer ) {
+				self::$after_answer = true;
+				// After every other shutdown callback: WooCommerce's session and Action Scheduler's dispatch come first.
+				add_action( 'shutdown', array( self::class, 'check_after_answer' ), PHP_INT_MAX );
+			}
+			return;
+		}
+		// Never in the way of a page: the next view queues it again.
+		self::queue_once( self::HOOK, 'debug', 'The service check could not be queued' );
+	}
+
+	/** Whether this request can send its answer and go on working (not WP-CLI, whose output is the answer). */
+	private static function can_answer_first(): bool {
+		if ( defined( 'WP_CLI' ) && WP_CLI ) {
+			return false;
+		}
+		return function_exists( 'fastcgi_finish_request' ) || function_exists( 'litespeed_finish_request' );
+	}
+
+	/**
+	 * The check after the answer (shutdown): the visitor has the page; one
+	 * request at a time, across web servers, asks the service (a MySQL lock;
+	 * a database without locks asks anyway, which costs one more params
+	 * request at most). A failure is logged, never shown.
+	 */
+	public static function check_after_answer(): void {
+		global $wpdb;
+		$locked = null;
+		if ( isset( $wpdb ) && is_object( $wpdb ) && method_exists( $wpdb, 'get_var' ) ) {
+			$suppress = $wpdb->suppress_errors( true );
+			$locked   = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', self::LOCK ) );
+			$wpdb->suppress_errors( $suppress );
+			if ( null !== $locked && '1' !== (string) $locked ) {
+				return; // Another request is asking right now.
+			}
+		}
+		if ( function_exists( 'fastcgi_finish_request' ) ) {
+			fastcgi_finish_request();
+		} elseif ( function_exists( 'litespeed_finish_request' ) ) {
+			litespeed_finish_request();
+		}
+		try {
+			// Another request may have asked while this one ran: its answer is in the database, not in this request's options.
+			// The options are read again (the autoloaded set is cached per request); run_check() asks only while still stale.
+			wp_cache_delete( 'alloptions', 'options' );
+			wp_cache_delete( self::OPTION, 'options' );
+			self::run_check();
+		} catch ( \Throwable $e ) {
+			Log::debug( 'The service check after the answer failed: ' . $e->getMessage() );
+		} finally {
+			if ( null !== $locked ) {
+				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', self::LOCK ) );
+			}
+		}
+	}
+
+	/**
+	 * Queues one Action Scheduler async action of $hook unless one already
+	 * waits; nothing without Action Scheduler. A failure is logged at $level.
+	 */
+	public static function queue_once( string $hook, string $level, string $failure ): void {
+		if ( ! function_exists( 'as_enqueue_async_action' ) || ! function_exists( 'as_has_scheduled_action' ) ) {
+			return;
+		}
+		try {
+			if ( ! as_has_scheduled_action( $hook, array(), self::GROUP ) ) {
+				as_enqueue_async_action( $hook, array(), self::GROUP );
+			}
+		} catch ( \Throwable $e ) {
+			Log::write( $level, $failure . ': ' . $e->getMessage() );
+		}
+	}
+
+	/**
+	 * The background check (Action Scheduler, or after a page's answer):
+	 * asks the service when the state is still stale (another request or a
+	 * payment start may have asked meanwhile).
+	 */
+	public static function run_check(): void {
+		$config = Config::load();
+		if ( '' === $config->token() || '' === $config->secret() ) {
+			return;
+		}
+		if ( self::STALE === self::decide( self::state(), self::fingerprint( $config ), time() ) ) {
+			self::ask( $config );
+		}
+	}
+
+	/**
+	 * Before a payment starts: true when the service accepts the store,
+	 * asking it when the state is older than $ok_age (a refused state within
+	 * its lifetime is not asked again).
+	 */
+	public static function confirm( Config $config, int $ok_age, ?int $now = null ): bool {
+		return self::REFUSED !== self::current( $config, $now ?? time(), $ok_age );
+	}
+
+	/**
+	 * Before the buyer is sent to the service (landing route, widget
+	 * settings): one real signed request. The fixed rate's calculate is that
+	 * request when rates are fixed (Payments::fixed_rate() reports its
+	 * refusal); else a fresh params check.
+	 *
+	 * @throws Service_Refused When the service refuses the store.
+	 */
+	public static function before_sending( Config $config ): void {
+		if ( ! self::confirm( $config, $config->fix_rate() ? self::LIFETIME_OK : 0 ) ) {
+			throw new Service_Refused( self::buyer_message() );
+		}
+	}
+
+	/** The state now, asking the service when it is stale. */
+	private static function current( Config $config, int $now, ?int $ok_age ): string {
+		$key      = self::fingerprint( $config );
+		$state    = self::state();
+		$decision = self::decide( $state, $key, $now, $ok_age );
+		if ( self::STALE !== $decision ) {
+			return $decision;
+		}
+		if ( null !== $state && ( $state['key'] ?? '' ) === $key && isset( $state['state'] ) ) {
+			// Other requests keep the previous answer while this one asks.
+			$state['at'] = $now;
+			self::write( $state );
+		}
+		// A fresh signed params request; its answer is recorded.
+		self::ask( $config );
+		$after = self::state();
+		// An answer that says nothing about the store (a 429 or 500) leaves the previous answer, or the method offered.
+		return null !== $after && ( $after['key'] ?? '' ) === $key && self::REFUSED === ( $after['state'] ?? '' ) ? self::REFUSED : self::OK;
+	}
+
+	/**
+	 * Asks the service with a signed params request and records its answer
+	 * (record_check()): the background check, a payment start, and the
+	 * settings page's status check (Settings_Status) all ask through here.
+	 *
+	 * @return array{fee: mixed, error: \Throwable|null} The partner's fee, or why the request failed.
+	 */
+	public static function ask( Config $config ): array {
+		try {
+			$fee = $config->api_client()->params()['service_fee'];
+			self::record_check( $config, null );
+			return array(
+				'fee'   => $fee,
+				'error' => null,
+			);
+		} catch ( \Throwable $e ) {
+			self::record_check( $config, $e );
+			return array(
+				'fee'   => null,
+				'error' => $e,
+			);
+		}
+	}
+
+	/** The settings page's cached status check for these credentials and address (Settings_Status). */
+	public static function status_cache_key( Config $config ): string {
+		return 'card2crypto_checkout_status_' . self::fingerprint( $config );
+	}
+
+	/**
+	 * Records what a params check found (ask()): accepted,
+	 * or refused when the service refuses the store or cannot be reached.
+	 * Other errors leave the state as it was.
+	 */
+	public static function record_check( Config $config, ?\Throwable $error, ?int $now = null ): void {
+		if ( null === $error ) {
+			self::record( $config, self::OK, '', $now );
+		} elseif ( self::refuses_store( $error ) || self::unreachable( $error ) ) {
+			self::record( $config, self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
+		}
+	}
+
+	/**
+	 * A real request failed: when the failure means the service refuses the
+	 * store, the state is marked refused at once. True when it was.
+	 */
+	public static function saw( Config $config, \Throwable $error, ?int $now = null ): bool {
+		if ( ! self::refuses_store( $error ) ) {
+			return false;
+		}
+		self::record( $config, self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
+		// The status box asks again rather than showing a cached "Connected".
+		delete_transient( self::status_cache_key( $config ) );
+		return true;
+	}
+
+	/** Wrong signature, blocked or unknown partner, or an answer not signed with our secret. */
+	public static function refuses_store( \Throwable $error ): bool {
+		if ( ! $error instanceof Partner_Api_Exception ) {
+			return false;
+		}
+		return Partner_Api_Exception::BAD_SIGNATURE === $error->kind
+			|| ( Partner_Api_Exception::HTTP === $error->kind && in_array( $error->status, array( 401, 403, 404 ), true ) );
+	}
+
+	/** No answer, or not the service's answer, or settings that cannot call it. */
+	public static function unreachable( \Throwable $error ): bool {
+		if ( ! $error instanceof Partner_Api_Exception ) {
+			return true;
+		}
+		return in_array( $error->kind, array( Partner_Api_Exception::NETWORK, Partner_Api_Exception::TIMEOUT, Partner_Api_Exception::INVALID_RESPONSE ), true );
+	}
+
+	private static function record( Config $config, string $state, string $reason, ?int $now ): void {
+		$key      = self::fingerprint( $config );
+		$previous = self::state();
+		$changed  = null === $previous || ( $previous['key'] ?? '' ) !== $key || ( $previous['state'] ?? '' ) !== $state;
+		self::write(
+			array(
+				'state'  => $state,
+				'reason' => $reason,
+				'at'     => $now ?? time(),
+				// When the service first refused (kept while it still does), for the owner.
+				'since'  => self::REFUSED === $state && ! $changed && isset( $previous['since'] ) ? (int) $previous['since'] : ( $now ?? time() ),
+				'key'    => $key,
+			)
+		);
+		if ( $changed && self::REFUSED === $state ) {
+			Log::warning( 'The service refuses this store; card payment is withdrawn from the checkout until it accepts it again: ' . $reason );
+		} elseif ( $changed && null !== $previous && self::REFUSED === ( $previous['state'] ?? '' ) ) {
+			Log::info( 'The service accepts this store again; card payment is offered again.' );
+			// The status box no longer shows the refusal it cached.
+			delete_transient( self::status_cache_key( $config ) );
+			// The buyers who were told so get their order's pay link (Service_Back).
+			do_action( self::CAME_BACK );
+		}
+	}
+
+	private static function write( array $state ): void {
+		try {
+			update_option( self::OPTION, $state, true );
+		} catch ( \Throwable $e ) {
+			// Never in the way of a page or a payment.
+			unset( $e );
+		}
+	}
+
+	/** What a buyer is told: plain words, never the service's message. */
+	public static function buyer_message(): string {
+		return __( 'Card payment is unavailable right now. Please choose another payment method.', 'card2crypto-checkout' );
+	}
+
+	/** The owner's line while the method is withdrawn for these settings, else null. */
+	public static function owner_line( Config $config ): ?string {
+		$state = self::state();
+		if ( null === $state || self::REFUSED !== ( $state['state'] ?? '' ) || ( $state['key'] ?? '' ) !== self::fingerprint( $config ) ) {
+			return null;
+		}
+		$format = get_option( 'date_format' ) . ' ' . get_option( 'time_format' );
+		return sprintf(
+			/* translators: 1: date and time, 2: why the service refuses the store */
+			__( 'Card payment is withdrawn from the checkout: the service refuses this store (since %1$s: %2$s). The store asks again every minute and offers card payment again as soon as the service accepts it.', 'card2crypto-checkout' ),
+			(string) wp_date( (string) $format, (int) ( $state['since'] ?? $state['at'] ?? time() ) ),
+			(string) ( $state['reason'] ?? '' )
+		);
+	}
+}
