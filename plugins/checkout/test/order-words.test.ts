@@ -76,6 +76,67 @@ for (const version of TEST_PHP_VERSIONS) {
       );
     });
 
+    test('each decision the order only notes is worded with the state, the source and, where the owner must act, a mail subject', async () => {
+      const via = 'callback';
+      const cases: Array<[Record<string, unknown>, RegExp, string]> = [
+        [
+          { reason: 'conflict' },
+          /reported "Card payment received \(pending\)" after "Payment complete \(success\)" — callback\. Contradicting/,
+          'A card payment needs your review',
+        ],
+        [{ reason: 'unknown_pair' }, /a state this plugin does not know, Card payment received \(pending\) — callback;/, 'A card payment needs your review'],
+        [{ reason: 'declined_other_live' }, /one card payment of this order ended: .* — callback\. The buyer started another one/, ''],
+        [{ reason: 'retried' }, /the buyer tried again after the declined payment: .* — callback\. The order waits for payment again\./, ''],
+        [{ reason: 'earlier_attempt_declined' }, /an earlier payment attempt ended: .* — callback\. The newer attempt is not affected\./, ''],
+        [{ reason: 'declined' }, /the card payment did not go through: .* — callback\. The buyer can pay again/, ''],
+        [{ reason: 'declined_after_paid' }, /the card payment did not go through/, ''],
+        [
+          { reason: 'mismatch', problems: ['amount 7800 is not 7900'] },
+          /does NOT match this order: amount 7800 is not 7900 — callback\./,
+          'A card payment does not match its order',
+        ],
+        [
+          { reason: 'mismatch', problems: [] },
+          /does NOT match this order: an earlier event of this payment did not match the order — callback/,
+          'A card payment does not match its order',
+        ],
+        [
+          { reason: 'paid_twice' },
+          /for operation op-9, but this order was already paid by another payment — callback\. The buyer paid twice/,
+          'An order was paid twice',
+        ],
+        [
+          { reason: 'incomplete', missing: ['from.amount', 'to.currency'] },
+          /does not say from\.amount, to\.currency, so it cannot be checked/,
+          'A card payment needs your review',
+        ],
+        [
+          { reason: 'await_confirmation', why: 'auto_confirm_off' },
+          /waits for your confirmation \(automatic confirmation is off\)/,
+          'A card payment waits for your confirmation',
+        ],
+        [
+          { reason: 'await_confirmation', why: 'incomplete' },
+          /waits for your confirmation \(it cannot be checked against the order\)/,
+          'A card payment waits for your confirmation',
+        ],
+        [{ reason: 'progress' }, /^Card2Crypto: Card payment received \(pending\) — callback\.$/, ''],
+      ];
+      const results = await php.runJson<Array<{ value?: { note: string; subject: string }; error?: string }>>('words.php', {
+        'store.json': 'null',
+        'calls.json': JSON.stringify(
+          cases.map(([action]) => ['decision', action, 'Card payment received (pending)', { status: 'success', status_code: 0 }, via, 'op-9']),
+        ),
+      });
+      results.forEach((result, i) => {
+        const [action, note, subject] = cases[i]!;
+        assert.ok(result.value, `${JSON.stringify(action)}: ${result.error}`);
+        assert.match(result.value.note, note, JSON.stringify(action));
+        assert.match(result.value.note, /^Card2Crypto: /);
+        assert.equal(result.value.subject, subject, JSON.stringify(action));
+      });
+    });
+
     test('money counts as received from code 2 on, never for a decline; crypto as bought from code 4 on', async () => {
       const pairs: Array<[string, number]> = [
         ['pending', 1],

@@ -30,6 +30,9 @@ final class Settings_Store {
 		'description' => 'html',
 	);
 
+	/** @var array{key: string, problems: array}|null The last problems() answer and the values it was for. */
+	private $problems_memo = null;
+
 	/** @var Schema */
 	private $schema;
 
@@ -529,7 +532,16 @@ final class Settings_Store {
 		foreach ( $this->fields() as $id => $field ) {
 			$values[ $id ] = $this->get( $id );
 		}
-		return $this->validator->validate( $values, array(), $this->defined_constants() )['problems'];
+		$constants = $this->defined_constants();
+		// Asked on every checkout page and payment: validated once per set of values (a save changes them).
+		$key = md5( serialize( array( $values, $constants ) ) );
+		if ( null === $this->problems_memo || $this->problems_memo['key'] !== $key ) {
+			$this->problems_memo = array(
+				'key'      => $key,
+				'problems' => $this->validator->validate( $values, array(), $constants )['problems'],
+			);
+		}
+		return $this->problems_memo['problems'];
 	}
 
 	/**

@@ -126,7 +126,7 @@ final class Config {
 		return $this->flag( 'debug_logging' );
 	}
 
-	/** Everything a payment needs is set and valid (the schema's rules). */
+	/** Everything a payment needs is set and valid (the schema's rules, validated once per set of values: Settings_Store::problems()). */
 	public function is_configured(): bool {
 		return array() === Plugin::settings()->problems() && '' !== $this->token() && '' !== $this->secret() && '' !== $this->wallet() && '' !== $this->currency();
 	}

@@ -39,112 +39,34 @@ final class Order_Actions {
 		$label  = Order_Words::status( $status, $code );
 
 		switch ( $action['reason'] ) {
-			case 'conflict':
-				$note = sprintf(
-					/* translators: 1: new state in words, 2: stored state in words, 3: source */
-					__( 'Card2Crypto: the service reported "%1$s" after "%2$s" — %3$s. Contradicting outcomes: nothing was changed automatically; check the operation in the partner portal.', 'card2crypto-checkout' ),
-					$label,
-					Order_Words::status( $state['status'] ?? '', $state['status_code'] ?? -1 ),
-					$via
-				);
-				$subject = __( 'A card payment needs your review', 'card2crypto-checkout' );
-				break;
-			case 'unknown_pair':
-				$note = sprintf(
-					/* translators: 1: the unknown state, 2: source */
-					__( 'Card2Crypto: the service reported a state this plugin does not know, %1$s — %2$s; nothing was changed automatically.', 'card2crypto-checkout' ),
-					$label,
-					$via
-				);
-				$subject = __( 'A card payment needs your review', 'card2crypto-checkout' );
-				break;
 			case 'ignored':
 				Log::info( sprintf( 'Order %d: %s %d ignored (%s) after %s %d (%s).', $order->get_id(), $status, $code, $action['why'], $state['status'] ?? '-', $state['status_code'] ?? -1, $via ) );
 				return;
-			case 'declined_other_live':
-				/* translators: 1: status and meaning, 2: where the news came from */
-				$order->add_order_note( sprintf( __( 'Card2Crypto: one card payment of this order ended: %1$s — %2$s. The buyer started another one, which is still under way, so the order was not marked failed.', 'card2crypto-checkout' ), $label, $via ) );
-				return;
-			case 'retried':
-				$note = sprintf(
-					/* translators: 1: status and meaning, 2: where the news came from */
-					__( 'Card2Crypto: the buyer tried again after the declined payment: %1$s — %2$s. The order waits for payment again.', 'card2crypto-checkout' ),
-					$label,
-					$via
-				);
-				self::checked( $order->update_status( 'pending', $note ), 'the order could not be set to pending payment' );
-				return;
-			case 'earlier_attempt_declined':
-				/* translators: 1: status and meaning, 2: source */
-				$order->add_order_note( sprintf( __( 'Card2Crypto: an earlier payment attempt ended: %1$s — %2$s. The newer attempt is not affected.', 'card2crypto-checkout' ), $label, $via ) );
-				return;
-			case 'declined':
-			case 'declined_after_paid':
-				$note = sprintf(
-					/* translators: 1: status and meaning, 2: source */
-					__( 'Card2Crypto: the card payment did not go through: %1$s — %2$s. The buyer can pay again from the order page.', 'card2crypto-checkout' ),
-					$label,
-					$via
-				);
-				if ( Order_Decision::ORDER_FAIL === $action['order'] ) {
-					self::checked( $order->update_status( 'failed', $note ), 'the order could not be marked failed' );
-				} else {
-					$order->add_order_note( $note );
-				}
-				return;
-			case 'mismatch':
-				$problems = array() !== $action['problems'] ? implode( '; ', $action['problems'] ) : __( 'an earlier event of this payment did not match the order', 'card2crypto-checkout' );
-				$note     = sprintf(
-					/* translators: 1: status, 2: problems, 3: source */
-					__( 'Card2Crypto: %1$s does NOT match this order: %2$s — %3$s. The order is on hold and will not be completed automatically.', 'card2crypto-checkout' ),
-					$label,
-					$problems,
-					$via
-				);
-				$subject = __( 'A card payment does not match its order', 'card2crypto-checkout' );
-				break;
-			case 'paid_twice':
-				$note = sprintf(
-					/* translators: 1: status, 2: operation id, 3: source */
-					__( 'Card2Crypto: %1$s for operation %2$s, but this order was already paid by another payment — %3$s. The buyer paid twice: refund one of them.', 'card2crypto-checkout' ),
-					$label,
-					$operation->id(),
-					$via
-				);
-				$subject = __( 'An order was paid twice', 'card2crypto-checkout' );
-				break;
-			case 'incomplete':
-				$note = sprintf(
-					/* translators: 1: status, 2: missing members, 3: source */
-					__( 'Card2Crypto: %1$s, but the operation does not say %2$s, so it cannot be checked against the order — %3$s. The order is on hold; refresh it from the service or check the partner portal.', 'card2crypto-checkout' ),
-					$label,
-					implode( ', ', $action['missing'] ),
-					$via
-				);
-				$subject = __( 'A card payment needs your review', 'card2crypto-checkout' );
-				break;
 			case 'complete':
 				self::complete( $order, $attempt, $operation, $label, $via );
 				return;
 			case 'confirm':
 				self::confirm( $order, $attempt, $operation, $label, $via );
 				return;
-			case 'await_confirmation':
-				$why  = 'auto_confirm_off' === $action['why']
-					? __( 'automatic confirmation is off', 'card2crypto-checkout' )
-					: __( 'it cannot be checked against the order', 'card2crypto-checkout' );
-				$note = sprintf(
-					/* translators: 1: status, 2: source, 3: reason */
-					__( 'Card2Crypto: %1$s — %2$s. The operation waits for your confirmation (%3$s): confirm or cancel it on this order.', 'card2crypto-checkout' ),
-					$label,
-					$via,
-					$why
-				);
-				$subject = __( 'A card payment waits for your confirmation', 'card2crypto-checkout' );
-				break;
-			default: // already_paid, progress.
-				$note    = sprintf( /* translators: 1: status, 2: source */ __( 'Card2Crypto: %1$s — %2$s.', 'card2crypto-checkout' ), $label, $via );
-				$subject = '';
+		}
+		$words = Order_Words::decision( $action, $label, $state, $via, (string) $operation->id() );
+		$note  = $words['note'];
+		switch ( $action['reason'] ) {
+			case 'declined_other_live':
+			case 'earlier_attempt_declined':
+				$order->add_order_note( $note );
+				return;
+			case 'retried':
+				self::checked( $order->update_status( 'pending', $note ), 'the order could not be set to pending payment' );
+				return;
+			case 'declined':
+			case 'declined_after_paid':
+				if ( Order_Decision::ORDER_FAIL === $action['order'] ) {
+					self::checked( $order->update_status( 'failed', $note ), 'the order could not be marked failed' );
+				} else {
+					$order->add_order_note( $note );
+				}
+				return;
 		}
 
 		if ( Order_Decision::ORDER_HOLD === $action['order'] ) {
@@ -154,8 +76,8 @@ final class Order_Actions {
 		} else {
 			$order->add_order_note( $note );
 		}
-		if ( $action['notify'] && '' !== $subject ) {
-			Owner_Notice::send( $order, $subject, $note, $operation->id() );
+		if ( $action['notify'] && '' !== $words['subject'] ) {
+			Owner_Notice::send( $order, $words['subject'], $note, $operation->id() );
 		}
 	}
 

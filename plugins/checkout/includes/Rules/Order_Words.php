@@ -126,4 +126,130 @@ final class Order_Words {
 			$message
 		);
 	}
+
+	/**
+	 * The order note (and, for the owner's e-mail, its subject: '' for none)
+	 * of an Order_Decision that Order_Actions::perform() words rather than
+	 * performs itself (every reason but ignored, complete and confirm).
+	 *
+	 * @param array       $action       Order_Decision::decide()'s answer.
+	 * @param string      $label        The reported state in words (status()).
+	 * @param array|null  $state        The attempt's state before the event (for a conflict).
+	 * @param string      $via          Where the news came from.
+	 * @param string      $operation_id The service's operation id.
+	 * @return array{note: string, subject: string}
+	 */
+	public static function decision( array $action, string $label, ?array $state, string $via, string $operation_id ): array {
+		$review = __( 'A card payment needs your review', 'card2crypto-checkout' );
+		switch ( $action['reason'] ) {
+			case 'conflict':
+				return array(
+					'note'    => sprintf(
+						/* translators: 1: new state in words, 2: stored state in words, 3: source */
+						__( 'Card2Crypto: the service reported "%1$s" after "%2$s" — %3$s. Contradicting outcomes: nothing was changed automatically; check the operation in the partner portal.', 'card2crypto-checkout' ),
+						$label,
+						self::status( $state['status'] ?? '', $state['status_code'] ?? -1 ),
+						$via
+					),
+					'subject' => $review,
+				);
+			case 'unknown_pair':
+				return array(
+					'note'    => sprintf(
+						/* translators: 1: the unknown state, 2: source */
+						__( 'Card2Crypto: the service reported a state this plugin does not know, %1$s — %2$s; nothing was changed automatically.', 'card2crypto-checkout' ),
+						$label,
+						$via
+					),
+					'subject' => $review,
+				);
+			case 'declined_other_live':
+				return array(
+					/* translators: 1: status and meaning, 2: where the news came from */
+					'note'    => sprintf( __( 'Card2Crypto: one card payment of this order ended: %1$s — %2$s. The buyer started another one, which is still under way, so the order was not marked failed.', 'card2crypto-checkout' ), $label, $via ),
+					'subject' => '',
+				);
+			case 'retried':
+				return array(
+					'note'    => sprintf(
+						/* translators: 1: status and meaning, 2: where the news came from */
+						__( 'Card2Crypto: the buyer tried again after the declined payment: %1$s — %2$s. The order waits for payment again.', 'card2crypto-checkout' ),
+						$label,
+						$via
+					),
+					'subject' => '',
+				);
+			case 'earlier_attempt_declined':
+				return array(
+					/* translators: 1: status and meaning, 2: source */
+					'note'    => sprintf( __( 'Card2Crypto: an earlier payment attempt ended: %1$s — %2$s. The newer attempt is not affected.', 'card2crypto-checkout' ), $label, $via ),
+					'subject' => '',
+				);
+			case 'declined':
+			case 'declined_after_paid':
+				return array(
+					'note'    => sprintf(
+						/* translators: 1: status and meaning, 2: source */
+						__( 'Card2Crypto: the card payment did not go through: %1$s — %2$s. The buyer can pay again from the order page.', 'card2crypto-checkout' ),
+						$label,
+						$via
+					),
+					'subject' => '',
+				);
+			case 'mismatch':
+				$problems = array() !== ( $action['problems'] ?? array() ) ? implode( '; ', $action['problems'] ) : __( 'an earlier event of this payment did not match the order', 'card2crypto-checkout' );
+				return array(
+					'note'    => sprintf(
+						/* translators: 1: status, 2: problems, 3: source */
+						__( 'Card2Crypto: %1$s does NOT match this order: %2$s — %3$s. The order is on hold and will not be completed automatically.', 'card2crypto-checkout' ),
+						$label,
+						$problems,
+						$via
+					),
+					'subject' => __( 'A card payment does not match its order', 'card2crypto-checkout' ),
+				);
+			case 'paid_twice':
+				return array(
+					'note'    => sprintf(
+						/* translators: 1: status, 2: operation id, 3: source */
+						__( 'Card2Crypto: %1$s for operation %2$s, but this order was already paid by another payment — %3$s. The buyer paid twice: refund one of them.', 'card2crypto-checkout' ),
+						$label,
+						$operation_id,
+						$via
+					),
+					'subject' => __( 'An order was paid twice', 'card2crypto-checkout' ),
+				);
+			case 'incomplete':
+				return array(
+					'note'    => sprintf(
+						/* translators: 1: status, 2: missing members, 3: source */
+						__( 'Card2Crypto: %1$s, but the operation does not say %2$s, so it cannot be checked against the order — %3$s. The order is on hold; refresh it from the service or check the partner portal.', 'card2crypto-checkout' ),
+						$label,
+						implode( ', ', $action['missing'] ?? array() ),
+						$via
+					),
+					'subject' => $review,
+				);
+			case 'await_confirmation':
+				$why = 'auto_confirm_off' === ( $action['why'] ?? '' )
+					? __( 'automatic confirmation is off', 'card2crypto-checkout' )
+					: __( 'it cannot be checked against the order', 'card2crypto-checkout' );
+				return array(
+					'note'    => sprintf(
+						/* translators: 1: status, 2: source, 3: reason */
+						__( 'Card2Crypto: %1$s — %2$s. The operation waits for your confirmation (%3$s): confirm or cancel it on this order.', 'card2crypto-checkout' ),
+						$label,
+						$via,
+						$why
+					),
+					'subject' => __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ),
+				);
+			default: // already_paid, progress.
+				return array(
+					/* translators: 1: status, 2: source */
+					'note'    => sprintf( __( 'Card2Crypto: %1$s — %2$s.', 'card2crypto-checkout' ), $label, $via ),
+					'subject' => '',
+				);
+		}
+	}
 }

@@ -91,6 +91,7 @@ c2c_test_run_calls(
 		'status'   => array( Order_Words::class, 'status' ),
 		'received' => array( Order_Words::class, 'received' ),
 		'bought'   => array( Order_Words::class, 'bought' ),
+		'decision' => array( Order_Words::class, 'decision' ),
 		'buyer'    => array( Buyer_Words::class, 'outcome' ),
 		'failure'  => array( Buyer_Words::class, 'failure' ),
 		'view'     => array( Order_View::class, 'words' ),
