@@ -375,9 +375,9 @@ test('the signing route refuses forged blocks and element ids, never returns the
   const answer = JSON.parse(body) as Answer;
   expect(answer.script).toBe(`${store.sandbox!.url}/widget.js`);
   expect(validateWidgetSettings(answer.results[0]!.settings)).toEqual([]);
-  expect(answer.results[1]).toMatchObject({ code: 'c2c_unknown_block' });
+  expect(answer.results[1]).toMatchObject({ code: 'card2crypto_unknown_block' });
   expect(answer.results[1]!.settings).toBeUndefined();
-  expect(answer.results[2]).toMatchObject({ code: 'c2c_bad_target' });
+  expect(answer.results[2]).toMatchObject({ code: 'card2crypto_bad_target' });
   expect((await sign([])).status()).toBe(400);
 
   // The limit through its documented filter, lowered so a slow test site reaches it within one window.
@@ -397,7 +397,7 @@ test('the signing route refuses forged blocks and element ids, never returns the
     }
     expect(statuses.slice(-1), statuses.join(',')).toEqual([429]);
     expect(Number(limited!.headers()['retry-after'])).toBeGreaterThan(0);
-    expect(((await limited!.json()) as { code: string }).code).toBe('c2c_too_many_requests');
+    expect(((await limited!.json()) as { code: string }).code).toBe('card2crypto_too_many_requests');
   } finally {
     rmSync(filter, { force: true });
   }

@@ -21,7 +21,7 @@ final class Block_Settings {
 	public static function attributes( string $payload, string $ref ) {
 		$attributes = Plugin::references()->attributes( $payload, $ref );
 		if ( null === $attributes ) {
-			return new \WP_Error( 'c2c_unknown_block', __( 'This purchase widget is out of date. Please reload the page.', 'card2crypto-widget' ), array( 'status' => 403 ) );
+			return new \WP_Error( 'card2crypto_unknown_block', __( 'This purchase widget is out of date. Please reload the page.', 'card2crypto-widget' ), array( 'status' => 403 ) );
 		}
 		return $attributes;
 	}
@@ -36,7 +36,7 @@ final class Block_Settings {
 	public static function signed( array $attributes, string $target ) {
 		$config = Plugin::config();
 		if ( ! $config->has_credentials() ) {
-			return new \WP_Error( 'c2c_not_configured', __( 'The purchase widget is not set up yet: the site has no partner credentials.', 'card2crypto-widget' ), array( 'status' => 503 ) );
+			return new \WP_Error( 'card2crypto_not_configured', __( 'The purchase widget is not set up yet: the site has no partner credentials.', 'card2crypto-widget' ), array( 'status' => 503 ) );
 		}
 		$css    = $config->partner_css();
 		$css_at = '' === $css ? null : add_query_arg( 'v', Partner_Css::version( $css ), Route_Address::url( 'partner.css' ) );
@@ -53,7 +53,7 @@ final class Block_Settings {
 				$result['problems']
 			);
 			return new \WP_Error(
-				'c2c_invalid_settings',
+				'card2crypto_invalid_settings',
 				__( 'The purchase widget cannot start: its settings are not valid.', 'card2crypto-widget' ),
 				array(
 					'status'   => 503,

@@ -34,7 +34,7 @@ final class Go_Route {
 				self::callback( $attributes['failUrl'] ?? '', $back['fail'] )
 			);
 		} catch ( \InvalidArgumentException $e ) {
-			return Refusal_Page::response( new \WP_Error( 'c2c_invalid_settings', $e->getMessage(), array( 'status' => 503 ) ) );
+			return Refusal_Page::response( new \WP_Error( 'card2crypto_invalid_settings', $e->getMessage(), array( 'status' => 503 ) ) );
 		}
 		$response = new \WP_REST_Response( '', 302 );
 		$response->header( 'Location', $location );

@@ -64,7 +64,7 @@ final class Rate_Limiter {
 			return null;
 		}
 		return new \WP_Error(
-			'c2c_too_many_requests',
+			'card2crypto_too_many_requests',
 			__( 'Too many requests for the purchase widget. Please wait a moment and try again.', 'card2crypto-widget' ),
 			array(
 				'status'      => 429,

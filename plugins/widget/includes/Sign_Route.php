@@ -45,7 +45,7 @@ final class Sign_Route {
 		$ref        = is_string( $item['ref'] ?? null ) ? $item['ref'] : '';
 		$attributes = Block_Settings::attributes( is_string( $item['block'] ?? null ) ? $item['block'] : '', $ref );
 		if ( ! is_wp_error( $attributes ) && ! Block_Reference::is_element_id( $item['target'] ?? null, $ref ) ) {
-			$attributes = new \WP_Error( 'c2c_bad_target', __( 'The widget element id does not belong to this block.', 'card2crypto-widget' ), array( 'status' => 400 ) );
+			$attributes = new \WP_Error( 'card2crypto_bad_target', __( 'The widget element id does not belong to this block.', 'card2crypto-widget' ), array( 'status' => 400 ) );
 		}
 		$settings = is_wp_error( $attributes ) ? $attributes : Block_Settings::signed( $attributes, (string) $item['target'] );
 		if ( is_wp_error( $settings ) ) {

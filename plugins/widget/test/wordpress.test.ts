@@ -169,7 +169,7 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
     const results = (JSON.parse(answer.text) as SignAnswer).results;
     assert.deepEqual(
       results.map((r) => r.code),
-      ['c2c_unknown_block', 'c2c_bad_target', 'c2c_unknown_block'],
+      ['card2crypto_unknown_block', 'card2crypto_bad_target', 'card2crypto_unknown_block'],
     );
     for (const r of results) {
       assert.equal(r.settings, undefined);
@@ -196,7 +196,7 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
     // A block whose stored amount the service would refuse: the problem names the block's attribute.
     const [low] = containers((await render('<!-- wp:card2crypto/widget {"amount":"10"} /-->')).html);
     const invalid = (JSON.parse((await sign({ blocks: [low] })).text) as SignAnswer).results[0]!;
-    assert.equal(invalid.code, 'c2c_invalid_settings');
+    assert.equal(invalid.code, 'card2crypto_invalid_settings');
     assert.equal(invalid.problems?.[0]?.field, 'block.amount');
     assert.match(invalid.problems![0]!.message, /50\.00/);
 
@@ -205,7 +205,7 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
     await site.probe({ action: 'set_option', name: 'card2crypto_widget_partner_secret', value: null });
     try {
       const unset = (JSON.parse((await sign({ blocks: [block] })).text) as SignAnswer).results[0]!;
-      assert.equal(unset.code, 'c2c_not_configured');
+      assert.equal(unset.code, 'card2crypto_not_configured');
       assert.equal(unset.settings, undefined);
     } finally {
       await site.probe({ action: 'set_option', name: OPTION, value: SETTINGS });
@@ -313,7 +313,7 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
       }
       assert.deepEqual(statuses, [200, 200, 200, 429]);
       assert.ok(Number(limited!.headers.get('retry-after')) > 0);
-      assert.equal((JSON.parse(limited!.text) as { code: string }).code, 'c2c_too_many_requests');
+      assert.equal((JSON.parse(limited!.text) as { code: string }).code, 'card2crypto_too_many_requests');
       // The go route counts on its own.
       const page = await render('<!-- wp:card2crypto/buy-button /-->');
       const route = decode(/href="([^"]+)"/.exec(page.html)![1]!);
