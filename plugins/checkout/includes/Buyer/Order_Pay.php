@@ -117,12 +117,9 @@ final class Order_Pay {
 	 * and says what to tell the buyer (Buyer_Return::tell()).
 	 */
 	public static function rest_returned( \WP_REST_Request $request ) {
-		$order = self::page_order( $request );
+		$order = Order_Routes::our_order( $request, self::NONCE_ACTION, false );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
-		}
-		if ( Keys::GATEWAY_ID !== $order->get_payment_method() ) {
-			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
 		}
 		$outcome = Buyer_Return::tell( $order, 'exit' === $request['event'] ? 'exit' : 'fail' );
 		$order   = Order_Attempts::reloaded( $order );
@@ -136,77 +133,13 @@ final class Order_Pay {
 		if ( Buyer_Words::PAID === $outcome['kind'] ) {
 			$answer['redirect'] = $order->get_checkout_order_received_url();
 		}
-		$response = new \WP_REST_Response( $answer );
-		$response->header( 'Cache-Control', 'no-store' );
-		return $response;
-	}
-
-	/**
-	 * The order of a request from the order-pay page's script: its key (the
-	 * buyer's proof) and the page's nonce checked; a WP_Error otherwise.
-	 *
-	 * @return \WC_Order|\WP_Error
-	 */
-	private static function page_order( \WP_REST_Request $request ) {
-		$order = self::keyed_order( $request );
-		if ( $order instanceof \WP_Error ) {
-			return $order;
-		}
-		if ( ! wp_verify_nonce( (string) $request['nonce'], self::NONCE_ACTION . $order->get_id() ) ) {
-			return new \WP_Error( 'card2crypto_nonce', __( 'This page has expired. Please reload it.', 'card2crypto-checkout' ), array( 'status' => 403 ) );
-		}
-		return $order;
-	}
-
-	/**
-	 * The order of a request that carries the order's key (the buyer's
-	 * proof), compared in constant time; a WP_Error (404) otherwise. An
-	 * order that belongs to a customer account also needs that customer
-	 * logged in, as WooCommerce's own order-pay page does (its
-	 * pay_for_order capability): the key alone is a guest's proof (403
-	 * card2crypto_login otherwise).
-	 *
-	 * @return \WC_Order|\WP_Error
-	 */
-	public static function keyed_order( \WP_REST_Request $request ) {
-		$order = wc_get_order( (int) $request['order_id'] );
-		$key   = (string) $request['key'];
-		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) ) {
-			return new \WP_Error( 'card2crypto_order', __( 'This order cannot be found.', 'card2crypto-checkout' ), array( 'status' => 404 ) );
-		}
-		if ( ! self::owner_may_act( $order ) ) {
-			return new \WP_Error( 'card2crypto_login', __( 'This order belongs to a customer account: log in to that account to pay for it or to see its payment.', 'card2crypto-checkout' ), array( 'status' => 403 ) );
-		}
-		return $order;
-	}
-
-	/**
-	 * Whether the visitor may act on an order whose key they showed: a guest
-	 * order, or the logged-in customer it belongs to. The REST API runs a
-	 * cookie request without its nonce as a guest (the landing link is
-	 * followed by the browser, the order-received page's script sends no
-	 * nonce), so the logged-in cookie itself names the visitor; it only ever
-	 * narrows what the key allows.
-	 */
-	public static function owner_may_act( \WC_Order $order ): bool {
-		$customer = (int) $order->get_customer_id();
-		if ( 0 === $customer ) {
-			return true;
-		}
-		$user = get_current_user_id();
-		if ( 0 === $user ) {
-			$user = (int) wp_validate_auth_cookie( '', 'logged_in' );
-		}
-		return $customer === $user;
+		return Order_Routes::answer( $answer );
 	}
 
 	public static function rest_settings( \WP_REST_Request $request ) {
-		$order = self::page_order( $request );
+		$order = Order_Routes::our_order( $request, self::NONCE_ACTION, true );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
-		}
-		if ( Keys::GATEWAY_ID !== $order->get_payment_method() || ! $order->needs_payment() ) {
-			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
 		}
 		$config = Config::load();
 		try {
@@ -218,7 +151,7 @@ final class Order_Pay {
 			$settings = Payments::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
 		} catch ( Service_Refused $e ) {
 			// The page's script follows redirect: the order-pay page, told in plain words, without the method (Buyer_Return).
-			$response = new \WP_REST_Response(
+			return Order_Routes::answer(
 				array(
 					'code'     => 'card2crypto_service_refused',
 					'message'  => $e->getMessage(),
@@ -226,11 +159,9 @@ final class Order_Pay {
 				),
 				503
 			);
-			$response->header( 'Cache-Control', 'no-store' );
-			return $response;
 		} catch ( Payment_Held $e ) {
 			// An earlier payment is paid (the page's script follows redirect to the order-received page) or may still be.
-			$response = new \WP_REST_Response(
+			return Order_Routes::answer(
 				array(
 					'code'    => 'card2crypto_held',
 					'kind'    => $e->outcome['kind'],
@@ -239,22 +170,18 @@ final class Order_Pay {
 				+ ( isset( $e->outcome['link'] ) ? array( 'link' => $e->outcome['link'] ) : array() ),
 				409
 			);
-			$response->header( 'Cache-Control', 'no-store' );
-			return $response;
 		} catch ( Payment_Refused $e ) {
 			return new \WP_Error( 'card2crypto_refused', $e->getMessage(), array( 'status' => 409 ) );
 		} catch ( \Throwable $e ) {
 			Log::error( sprintf( 'Order %d: widget settings could not be signed: %s', $order->get_id(), $e->getMessage() ) );
 			return new \WP_Error( 'card2crypto_unavailable', __( 'The card payment could not start. Please try again in a moment.', 'card2crypto-checkout' ), array( 'status' => 503 ) );
 		}
-		$response = new \WP_REST_Response(
+		return Order_Routes::answer(
 			array(
 				'settings'   => $settings,
 				'expires_at' => $rate['expired_at'] ?? null,
 			)
 		);
-		$response->header( 'Cache-Control', 'no-store' );
-		return $response;
 	}
 
 	/** Where placing the order sends the buyer (redirect flow): this route signs the landing URL on arrival. */
@@ -270,7 +197,7 @@ final class Order_Pay {
 	 * for the order's total, currency and wallet (the order was edited).
 	 */
 	public static function rest_landing( \WP_REST_Request $request ) {
-		$order = self::keyed_order( $request );
+		$order = Order_Routes::keyed_order( $request );
 		if ( $order instanceof \WP_Error && 'card2crypto_login' === $order->get_error_code() ) {
 			// A browser follows this link: to WooCommerce's order-pay page, which asks the customer to log in.
 			$found    = wc_get_order( (int) $request['order_id'] );

@@ -61,16 +61,11 @@ final class Order_View {
 	 * Read-only: no service call, nothing written.
 	 */
 	public static function rest_state( \WP_REST_Request $request ) {
-		$order = Order_Pay::keyed_order( $request );
+		$order = Order_Routes::our_order( $request, null, false );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
-		if ( Keys::GATEWAY_ID !== $order->get_payment_method() ) {
-			return new \WP_Error( 'card2crypto_state', __( 'This order does not need a card payment.', 'card2crypto-checkout' ), array( 'status' => 409 ) );
-		}
-		$response = new \WP_REST_Response( self::answer( $order ) );
-		$response->header( 'Cache-Control', 'no-store' );
-		return $response;
+		return Order_Routes::answer( self::answer( $order ) );
 	}
 
 	public static function render( $order ): void {
