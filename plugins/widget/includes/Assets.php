@@ -2,7 +2,8 @@
 /**
  * The block's scripts and styles, registered by handle (block.json names
  * them): the editor script and style, and the front-end view script and
- * style. Versions and dependencies come from the build's *.asset.php files.
+ * style. Versions and dependencies come from the build's *.asset.php files
+ * (the shared Build_Assets, as the checkout's scripts).
  *
  * @package card2crypto-widget
  */
@@ -20,38 +21,19 @@ final class Assets {
 
 	/** On init, before the block types. */
 	public static function register(): void {
-		$editor = self::asset( 'editor' );
-		wp_register_script( self::EDITOR_SCRIPT, Plugin::url( 'build/editor.js' ), $editor['dependencies'], $editor['version'], true );
+		$build = Plugin::assets();
+		$build->script( self::EDITOR_SCRIPT, 'editor' );
 		wp_set_script_translations( self::EDITOR_SCRIPT, 'card2crypto-widget', Plugin::path( 'languages' ) );
-		wp_register_style( self::EDITOR_STYLE, Plugin::url( 'build/editor.css' ), array(), $editor['version'] );
-		// wp-scripts writes editor-rtl.css and view-rtl.css beside each stylesheet.
-		wp_style_add_data( self::EDITOR_STYLE, 'rtl', 'replace' );
-		$view = self::asset( 'view' );
-		wp_register_script(
+		// wp-scripts writes editor-rtl.css and view-rtl.css beside each stylesheet (Build_Assets::style()).
+		$build->style( self::EDITOR_STYLE, 'editor' );
+		$build->script(
 			self::VIEW_SCRIPT,
-			Plugin::url( 'build/view.js' ),
-			$view['dependencies'],
-			$view['version'],
+			'view',
 			array(
 				'in_footer' => true,
 				'strategy'  => 'defer',
 			)
 		);
-		wp_register_style( self::VIEW_STYLE, Plugin::url( 'build/view.css' ), array(), $view['version'] );
-		wp_style_add_data( self::VIEW_STYLE, 'rtl', 'replace' );
-	}
-
-	/**
-	 * What build/<name>.asset.php says (none when the scripts were not built).
-	 *
-	 * @return array{dependencies: string[], version: string|false}
-	 */
-	private static function asset( string $name ): array {
-		$file  = Plugin::path( 'build/' . $name . '.asset.php' );
-		$asset = is_readable( $file ) ? require $file : array();
-		return array(
-			'dependencies' => $asset['dependencies'] ?? array(),
-			'version'      => $asset['version'] ?? false,
-		);
+		$build->style( self::VIEW_STYLE, 'view' );
 	}
 }

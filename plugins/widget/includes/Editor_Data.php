@@ -29,7 +29,7 @@ final class Editor_Data {
 			'configured'  => $config->has_credentials(),
 			'settingsUrl' => current_user_can( Settings_Screen::CAPABILITY ) ? Settings_Screen::url() : '',
 		);
-		wp_add_inline_script( Assets::EDITOR_SCRIPT, 'window.card2cryptoWidget=' . wp_json_encode( $data ) . ';', 'before' );
+		Plugin::assets()->data( Assets::EDITOR_SCRIPT, 'card2cryptoWidget', $data );
 	}
 
 	/**

@@ -10,6 +10,7 @@
 
 namespace Card2Crypto\Widget;
 
+use Card2Crypto\Widget\Shared\Assets\Build_Assets;
 use Card2Crypto\Widget\Shared\Plugin_Bootstrap;
 use Card2Crypto\Widget\Shared\Settings\Settings_Store;
 
@@ -30,6 +31,9 @@ final class Plugin {
 
 	/** @var Connection_Check|null */
 	private static $connection;
+
+	/** @var Build_Assets|null */
+	private static $assets;
 
 	/** Registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
 	public static function boot( string $file ): void {
@@ -88,6 +92,14 @@ final class Plugin {
 				self::connection()->run_scheduled();
 			}
 		);
+	}
+
+	/** The plugin's built scripts and styles (build/), and the one way data reaches them. */
+	public static function assets(): Build_Assets {
+		if ( null === self::$assets ) {
+			self::$assets = new Build_Assets( self::$file );
+		}
+		return self::$assets;
 	}
 
 	/** The check of the widget's credentials with the service. */

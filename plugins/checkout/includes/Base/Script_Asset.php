@@ -1,40 +1,46 @@
 <?php
 /**
- * Registers a browser script built by `wp-scripts build` from the asset file
- * written beside it (build/<name>.asset.php: the script handles it imports
- * and a version that changes with its content), so no dependency list or
- * version is kept by hand.
+ * The checkout's browser scripts, built by `wp-scripts build`: registered
+ * and given their data through the shared Build_Assets (as the widget's),
+ * one instance for the plugin.
  *
  * @package card2crypto-checkout
  */
 
 namespace Card2Crypto\Checkout\Base;
 
+use Card2Crypto\Checkout\Shared\Assets\Build_Assets;
+
 defined( 'ABSPATH' ) || exit;
 
 final class Script_Asset {
+
+	/** @var Build_Assets|null */
+	private static $build;
 
 	/**
 	 * Registers build/<name>.js under $handle, in the footer. False when the
 	 * plugin was not built (no asset file): the script does not exist either.
 	 */
 	public static function register( string $handle, string $name ): bool {
-		// WooCommerce asks a payment method for its handles more than once per
-		// page; wp_register_script() answers false for a handle it already has.
-		if ( wp_script_is( $handle, 'registered' ) ) {
-			return true;
+		return self::build()->script( $handle, $name );
+	}
+
+	/**
+	 * Data for a registered script: window.<$name>, set before it runs. Its
+	 * texts come translated in $data (the buyer's scripts keep to a size
+	 * budget, so they carry no translation library).
+	 *
+	 * @param array<string, mixed> $data
+	 */
+	public static function data( string $handle, string $name, array $data ): bool {
+		return self::build()->data( $handle, $name, $data );
+	}
+
+	private static function build(): Build_Assets {
+		if ( null === self::$build ) {
+			self::$build = new Build_Assets( CARD2CRYPTO_CHECKOUT_FILE );
 		}
-		$file = dirname( CARD2CRYPTO_CHECKOUT_FILE ) . '/build/' . $name . '.asset.php';
-		if ( ! is_readable( $file ) ) {
-			return false;
-		}
-		$asset = require $file;
-		return wp_register_script(
-			$handle,
-			plugins_url( 'build/' . $name . '.js', CARD2CRYPTO_CHECKOUT_FILE ),
-			$asset['dependencies'],
-			$asset['version'],
-			array( 'in_footer' => true )
-		);
+		return self::$build;
 	}
 }

@@ -248,7 +248,7 @@ final class Order_Pay {
 		// Its texts come translated in the data below, so it needs no script translations.
 		Script_Asset::register( self::HANDLE, 'order-pay' );
 		wp_enqueue_script( self::HANDLE );
-		wp_localize_script(
+		Script_Asset::data(
 			self::HANDLE,
 			'card2cryptoOrderPay',
 			array(

@@ -203,7 +203,7 @@ final class Order_View {
 		}
 		wp_enqueue_script( self::HANDLE );
 		// Its texts come translated in the data below and in the route's answers, so it needs no script translations.
-		wp_localize_script(
+		Script_Asset::data(
 			self::HANDLE,
 			'card2cryptoOrderReceived',
 			array(
