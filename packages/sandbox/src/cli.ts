@@ -41,6 +41,9 @@ Options:
   --prices FILE             JSON {"fiat": {"EUR": "1.08"}, "crypto": {"BTC": "65000"}}: USD values
                             overriding the default price table
   --max-body-bytes N        largest request body accepted (default 65536)
+  --latency MS              every partner API answer waits MS real milliseconds, as from a
+                            service far away (default 0)
+  --latency-jitter MS       and up to MS more, drawn anew for each answer (default 0)
   --help                    this text
 `;
 
@@ -88,6 +91,8 @@ export function parseCli(argv: readonly string[]): SandboxOptions | 'help' {
       'kyc-threshold-percent': { type: 'string' },
       prices: { type: 'string' },
       'max-body-bytes': { type: 'string' },
+      latency: { type: 'string' },
+      'latency-jitter': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -119,6 +124,8 @@ export function parseCli(argv: readonly string[]): SandboxOptions | 'help' {
   set('unpaidLifetimeSeconds', positive('unpaid-lifetime', values['unpaid-lifetime'], false));
   set('kycThresholdPercent', positive('kyc-threshold-percent', values['kyc-threshold-percent'], false));
   set('maxBodyBytes', positive('max-body-bytes', values['max-body-bytes'], true));
+  set('latencyMs', positive('latency', values.latency, false, true));
+  set('latencyJitterMs', positive('latency-jitter', values['latency-jitter'], false, true));
   if (values['service-fee'] !== undefined) {
     options.serviceFee = values['service-fee'];
   }

@@ -23,6 +23,10 @@ export interface ResolvedSettings {
   /** Accepted distance of a request timestamp from real time, milliseconds. */
   timestampAheadMs: number;
   timestampBehindMs: number;
+  /** Real milliseconds every partner API answer waits before it is sent (a service far away). */
+  latencyMs: number;
+  /** Up to this many more real milliseconds, drawn anew for each answer. */
+  latencyJitterMs: number;
 }
 
 export interface SandboxContext {

@@ -58,6 +58,10 @@ export interface SandboxOptions {
   callbackTimeoutMs?: number;
   /** Callback deliveries in flight per partner. Default 8. */
   callbackConcurrency?: number;
+  /** Real milliseconds every partner API answer waits, as from a service far away. Default 0. */
+  latencyMs?: number;
+  /** Up to this many more real milliseconds per answer, drawn anew each time. Default 0. */
+  latencyJitterMs?: number;
 }
 
 export interface Sandbox {
@@ -70,10 +74,24 @@ export interface Sandbox {
   close: () => Promise<void>;
 }
 
+/** A delay option: a finite number of milliseconds, 0 or more (0 when not given). */
+function nonNegative(name: string, value: number | undefined): number {
+  if (value === undefined) {
+    return 0;
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(`startSandbox: ${name} must be a number of milliseconds >= 0, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (!options || typeof options.dataDir !== 'string' || options.dataDir === '') {
     throw new TypeError('startSandbox: dataDir is required');
   }
+  // Checked before anything starts: a bad option leaves nothing running.
+  const latencyMs = nonNegative('latencyMs', options.latencyMs);
+  const latencyJitterMs = nonNegative('latencyJitterMs', options.latencyJitterMs);
   const host = options.host ?? '127.0.0.1';
   const clock = createClock(options.clockSpeed ?? 1);
   const pricing = new Pricing(options.prices ?? {}, options.serviceFee ?? '0.01', options.kycThresholdPercent ?? 20);
@@ -132,6 +150,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         maxBodyBytes: options.maxBodyBytes ?? 65536,
         timestampAheadMs: 30_000,
         timestampBehindMs: 5_000,
+        latencyMs,
+        latencyJitterMs,
       },
     };
     handle = createHandler(context);

@@ -133,6 +133,10 @@ describe('card2crypto-sandbox bin', () => {
         prices,
         '--max-body-bytes',
         '1000',
+        '--latency',
+        '300',
+        '--latency-jitter',
+        '50',
       ]);
       assert.notEqual(options, 'help');
       assert.deepEqual(options, {
@@ -151,10 +155,17 @@ describe('card2crypto-sandbox bin', () => {
         kycThresholdPercent: 50,
         prices: { crypto: { BTC: '50000' } },
         maxBodyBytes: 1000,
+        latencyMs: 300,
+        latencyJitterMs: 50,
       });
     } finally {
       dir.remove();
     }
+  });
+
+  it('refuses a latency that is not a number of milliseconds, naming the flag', () => {
+    assert.throws(() => parseCli(['--latency=-5']), /--latency must be a number >= 0, got "-5"/);
+    assert.throws(() => parseCli(['--latency-jitter', 'slow']), /--latency-jitter must be a number >= 0, got "slow"/);
   });
 });
 

@@ -6,6 +6,7 @@
  * "Wrong signature") -> timestamp window on real time (400, field timestamp) ->
  * the endpoint's own parameters (400) -> 200 with a signed JSON body (or no
  * body for confirmation and cancellation). Anything unexpected is a 500.
+ * Every answer, refusals included, waits the configured latency first.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JsonParseError, parseJsonLossless, sign, verify, type PartnerApiEndpoint } from '@card2crypto/core';
@@ -33,9 +34,17 @@ export function signedJson(body: Record<string, unknown>, secret: string): strin
   return toJson({ ...body, signature: sign(body, secret, { form: 'general' }) });
 }
 
+/** The answer's wait (--latency, --latency-jitter): real time, as a network's, never the sandbox clock. */
+function latency(ctx: SandboxContext): Promise<void> | undefined {
+  const { latencyMs, latencyJitterMs } = ctx.settings;
+  const ms = latencyMs + (latencyJitterMs > 0 ? Math.random() * latencyJitterMs : 0);
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined;
+}
+
 export async function handlePartnerApi(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext, endpoint: Endpoint): Promise<void> {
   try {
     const answer = await answer_(req, ctx, endpoint);
+    await latency(ctx);
     if ('empty' in answer) {
       sendEmpty(res, 200);
     } else {
@@ -44,6 +53,8 @@ export async function handlePartnerApi(req: IncomingMessage, res: ServerResponse
       res.end(answer.text);
     }
   } catch (error) {
+    // A refusal travels as far as an answer.
+    await latency(ctx);
     if (error instanceof ApiError) {
       if (error.status === 401) {
         sendText(res, 401, `Wrong signature: ${error.message}`, error.headers);
