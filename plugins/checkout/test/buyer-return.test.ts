@@ -124,6 +124,24 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.ok(step!.new_notes.some((n) => n.includes('The buyer was told: "Your card payment was declined.')));
     });
 
+    test("the service's answer is told even while its callback, arriving at the same moment, is still applying it", async () => {
+      // The callback claimed the decline and holds it: the return's answer is a duplicate, applied by the callback.
+      const [step] = await tell([
+        { event: 'fail', service: [{ operation_data: op(101) }], claimed: { operation_id: 'op-1', status: 'declined', status_code: 101 } },
+      ]);
+      assert.equal(step!.error, undefined, step!.error);
+      assert.equal(step!.service_calls, 1);
+      // Not applied twice: the order and the attempt are the callback's to change.
+      assert.equal(step!.status, 'pending');
+      assert.match(step!.attempt, / -1$/);
+      // Told what the service said, never "could not confirm".
+      assert.deepEqual([step!.told!.kind, step!.told!.code, step!.told!.retry], ['failed', 101, true]);
+      assert.ok(
+        step!.new_notes.some((n) => n.includes('the payment is "The card payment was refused (declined)"')),
+        step!.new_notes.join('\n'),
+      );
+    });
+
     test('the service reports a success: the order is completed, the buyer sent to the thank-you page', async () => {
       const [step] = await tell([{ event: 'fail', service: [{ operation_data: op(0) }] }]);
       assert.equal(step!.status, 'processing');

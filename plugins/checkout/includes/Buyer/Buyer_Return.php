@@ -28,6 +28,7 @@ use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
@@ -155,6 +156,7 @@ final class Buyer_Return {
 	 */
 	public static function tell( \WC_Order $order, string $event, ?Partner_Api_Client $client = null ): array {
 		$asked   = 'answered';
+		$answer  = null;
 		$attempt = Order_Attempts::current_attempt( $order );
 		if ( ! $order->is_paid() && null !== $attempt && ! Reconciler::settled( $attempt, time() ) ) {
 			try {
@@ -163,6 +165,8 @@ final class Buyer_Return {
 				$result = Reconciler::check( $order, $attempt, 'return', $client );
 				if ( ! $result['ok'] ) {
 					$asked = $result['reason'] ?? 'unreachable';
+				} else {
+					$answer = $result['operation'] ?? null;
 				}
 			} catch ( \Throwable $e ) {
 				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied when the buyer came back: %s', $order->get_id(), $e->getMessage() ) );
@@ -173,7 +177,16 @@ final class Buyer_Return {
 			$asked = 'unknown';
 		}
 		$order = Order_Attempts::reloaded( $order );
-		$known = null !== $attempt && Operation_Store::NO_CODE !== $attempt['status_code'];
+		$known  = null !== $attempt && Operation_Store::NO_CODE !== $attempt['status_code'];
+		$status = $known ? $attempt['status'] : null;
+		$code   = $known ? $attempt['status_code'] : null;
+		if ( null !== $answer ) {
+			// The service's signed answer, just given, is what the buyer is told: the callback of the same news may
+			// have claimed it a moment earlier and still be applying it (the answer is then a duplicate here).
+			$status = $answer->status();
+			$code   = Status_Flow::int_code( $answer->status_code() );
+			$known  = true;
+		}
 		if ( 'answered' === $asked && ! $known ) {
 			$asked = 'unknown';
 		}
@@ -181,8 +194,8 @@ final class Buyer_Return {
 			array(
 				'paid'        => $order->is_paid(),
 				'asked'       => $asked,
-				'status'      => $known ? $attempt['status'] : null,
-				'status_code' => $known ? $attempt['status_code'] : null,
+				'status'      => $status,
+				'status_code' => $code,
 				'event'       => $event,
 				'mismatch'    => null !== $attempt && 1 === (int) ( $attempt['mismatch'] ?? 0 ),
 				// A payment of the order in another window (another operation) may be under way.
@@ -192,7 +205,7 @@ final class Buyer_Return {
 		$order->add_order_note(
 			Order_Words::told(
 				'exit' === $event ? __( 'the buyer closed the payment window', 'card2crypto-checkout' ) : __( 'the buyer came back from a payment that did not succeed', 'card2crypto-checkout' ),
-				Order_Words::attempt_state( $known ? $attempt['status'] : null, $known ? $attempt['status_code'] : null, $asked ),
+				Order_Words::attempt_state( $status, $code, $asked ),
 				$outcome['message']
 			)
 		);

@@ -7,12 +7,15 @@
  * service calls.
  *
  * Input /work/scenario.json: {settings, order, attempts, steps}; each step
- * {event: fail|exit, service: [answers], attempt?: {status, status_code, minutes_ago?}}
- * (attempt: what the store already knew before the buyer came back).
+ * {event: fail|exit, service: [answers], attempt?: {status, status_code, minutes_ago?}, claimed?: {operation_id, status, status_code}}
+ * (attempt: what the store already knew before the buyer came back; claimed:
+ * an event another request, the service's callback, has claimed and is still
+ * applying).
  */
 
 require __DIR__ . '/wordpress-fakes.php';
 
+use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Buyer\Buyer_Return;
 
 $results = array();
@@ -22,6 +25,10 @@ foreach ( $scenario['steps'] as $step ) {
 	if ( isset( $step['attempt'] ) ) {
 		// minutes_ago: when the store last had news of the payment.
 		$GLOBALS['wpdb']->query( $GLOBALS['wpdb']->prepare( "UPDATE wp_card2crypto_attempts SET status = %s, status_code = %d, operation_id = CASE WHEN %d = -1 THEN NULL ELSE 'op-1' END, updated_at = %s", $step['attempt']['status'], $step['attempt']['status_code'], $step['attempt']['status_code'], gmdate( 'Y-m-d H:i:s', time() - 60 * (int) ( $step['attempt']['minutes_ago'] ?? 0 ) ) ) );
+	}
+	if ( isset( $step['claimed'] ) ) {
+		$row = $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )[0];
+		Operation_Store::claim_event( array( 'id' => (int) $row['id'] ), $step['claimed']['operation_id'], $step['claimed']['status'], (int) $step['claimed']['status_code'], 'callback' );
 	}
 	$notes_before = count( $order->notes );
 	try {
