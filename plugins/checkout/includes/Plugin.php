@@ -1,69 +1,214 @@
 <?php
 /**
- * Wires the plugin into WordPress and WooCommerce.
+ * Wires the plugin into WordPress and WooCommerce, in one place: boot()
+ * builds the plugin's services once (the settings, the configuration and
+ * the credentials read from them, the service client, the start gate ...),
+ * passes each the services it needs through its constructor, and has each
+ * register its own hooks. No other class names this one.
  *
  * @package card2crypto-checkout
  */
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
+use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Attempts\Order_Attempts;
+use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Buyer\Buyer_Cancel;
+use Card2Crypto\Checkout\Buyer\Buyer_Return;
+use Card2Crypto\Checkout\Buyer\Order_Pay;
+use Card2Crypto\Checkout\Buyer\Order_View;
+use Card2Crypto\Checkout\Buyer\Range_Notice;
 use Card2Crypto\Checkout\Callback\Callback_Controller;
 use Card2Crypto\Checkout\Callback\Callback_Guard;
+use Card2Crypto\Checkout\Gateway\Blocks_Integration;
 use Card2Crypto\Checkout\Gateway\Gateway;
+use Card2Crypto\Checkout\Order\Buyer_Mail;
+use Card2Crypto\Checkout\Order\Manual_Refunds;
+use Card2Crypto\Checkout\Order\Operation_Events;
+use Card2Crypto\Checkout\Order\Order_Actions;
+use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Start_Gate;
+use Card2Crypto\Checkout\Service\Callback_Health;
+use Card2Crypto\Checkout\Service\Reconciler;
+use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
-use Card2Crypto\Checkout\Shared\Settings\Field_View;
 use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Plugin {
 
-	/** @var string */
-	private static $file = '';
+	/** @var array<string, object> The services boot() built, by class name. */
+	private static $services = array();
 
-	/** @var Settings_Store|null */
-	private static $settings;
-
-	/** Registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
+	/** Builds the services and registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
 	public static function boot( string $file ): void {
-		self::$file = $file;
+		$services       = self::build( new Settings_Store( Plugin_Bootstrap::schema(), 'checkout', Keys::SETTINGS_OPTION ) );
+		self::$services = $services;
+		$settings       = $services[ Settings_Store::class ];
+		$config         = $services[ Config::class ];
+
+		// The log redacts the credentials in use and keeps debug lines only when the owner asks for them.
+		Log::wire( array( $config, 'credentials' ), array( $config, 'debug' ) );
+		// A save (or a change made some other way) is read again: credentials, client and service state follow it.
+		add_action( 'add_option_' . Keys::SETTINGS_OPTION, array( $config, 'forget' ) );
+		add_action( 'update_option_' . Keys::SETTINGS_OPTION, array( $config, 'forget' ) );
+
 		// Before anything can save the settings: the secret kept apart, title and description sanitised.
-		add_action( 'init', array( self::class, 'protect_settings' ), 0 );
+		add_action( 'init', array( $settings, 'protect' ), 0 );
 		// A proxy header saved before the list of forwarding headers, spelt in another case, reads as the listed one.
 		add_filter( 'option_' . Keys::SETTINGS_OPTION, array( Callback_Guard::class, 'canonical_settings' ) );
-		add_action( 'before_woocommerce_init', array( self::class, 'declare_compatibility' ) );
-		add_action( 'plugins_loaded', array( self::class, 'on_plugins_loaded' ) );
-		add_action( 'rest_api_init', array( Callback_Controller::class, 'register_routes' ) );
+		add_action(
+			'before_woocommerce_init',
+			static function () use ( $file ): void {
+				self::declare_compatibility( $file );
+			}
+		);
+		add_action(
+			'plugins_loaded',
+			static function () use ( $services ): void {
+				self::on_plugins_loaded( $services );
+			}
+		);
+		add_action( 'rest_api_init', array( $services[ Callback_Controller::class ], 'register_routes' ) );
 		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( self::class, 'action_links' ) );
-		register_activation_hook( $file, array( Payment_Hooks::class, 'activate' ) );
+		register_activation_hook( $file, array( Operation_Store::class, 'install' ) );
 	}
 
-	public static function file(): string {
-		return self::$file;
+	/**
+	 * The plugin's object graph over a settings store: each service gets
+	 * what it uses, built once, through its constructor.
+	 *
+	 * @return array<string, object> By class name.
+	 */
+	public static function build( Settings_Store $settings ): array {
+		$config     = new Config( $settings );
+		$actions    = new Order_Actions( $config );
+		$events     = new Operation_Events( $config, $actions );
+		$reconciler = new Reconciler( $config, $events );
+		$gate       = new Start_Gate( $config, $reconciler );
+		$payments   = new Payments( $config, $gate );
+		$return     = new Buyer_Return( $config, $reconciler );
+		$services   = array(
+			Settings_Store::class      => $settings,
+			Config::class              => $config,
+			Order_Actions::class       => $actions,
+			Operation_Events::class    => $events,
+			Reconciler::class          => $reconciler,
+			Start_Gate::class          => $gate,
+			Payments::class            => $payments,
+			Buyer_Return::class        => $return,
+			Order_Pay::class           => new Order_Pay( $config, $payments, $return ),
+			Callback_Controller::class => new Callback_Controller( $config, $events ),
+			Service_Health::class      => new Service_Health( $config ),
+			Service_Back::class        => new Service_Back( $config ),
+			Callback_Health::class     => new Callback_Health( $config ),
+			Test_Mode::class           => new Test_Mode( $config ),
+			Range_Notice::class        => new Range_Notice( $config ),
+			Admin_Order_Panel::class   => new Admin_Order_Panel( $config, $reconciler ),
+		);
+		return $services;
+	}
+
+	/**
+	 * One service boot() built, for tests and tools (WP-CLI): the plugin's own
+	 * classes get theirs through their constructors.
+	 *
+	 * @template T of object
+	 * @param class-string<T> $class
+	 * @return T
+	 */
+	public static function service( string $class ) {
+		if ( ! isset( self::$services[ $class ] ) ) {
+			throw new \LogicException( $class . ' is not a service of Card2Crypto Checkout, or the plugin has not booted.' );
+		}
+		return self::$services[ $class ];
 	}
 
 	/** HPOS (custom order tables) and the block checkout. */
-	public static function declare_compatibility(): void {
+	private static function declare_compatibility( string $file ): void {
 		if ( class_exists( \Automattic\WooCommerce\Utilities\FeaturesUtil::class ) ) {
-			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'custom_order_tables', self::$file, true );
-			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'cart_checkout_blocks', self::$file, true );
+			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'custom_order_tables', $file, true );
+			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'cart_checkout_blocks', $file, true );
 		}
 	}
 
-	public static function on_plugins_loaded(): void {
+	/**
+	 * WooCommerce is loaded (or not): the payment side's hooks.
+	 *
+	 * @param array<string, object> $services By class name (build()).
+	 */
+	private static function on_plugins_loaded( array $services ): void {
 		if ( ! class_exists( 'WC_Payment_Gateway' ) ) {
 			add_action( 'admin_notices', array( self::class, 'woocommerce_missing_notice' ) );
 			return;
 		}
+		$config = $services[ Config::class ];
+		// One gateway object for WooCommerce, built with its services (WooCommerce takes objects as well as class names).
+		$gateway = null;
 		add_filter(
 			'woocommerce_payment_gateways',
-			static function ( array $gateways ): array {
-				$gateways[] = Gateway::class;
+			static function ( array $gateways ) use ( $services, &$gateway ): array {
+				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ] );
+				$gateways[] = $gateway;
 				return $gateways;
 			}
 		);
-		Payment_Hooks::register();
+		add_action(
+			'woocommerce_blocks_payment_method_type_registration',
+			static function ( $registry ) use ( $config ): void {
+				if ( class_exists( '\Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType' ) ) {
+					$registry->register( new Blocks_Integration( $config ) );
+				}
+			}
+		);
+
+		// The plugin's tables, after an update that did not run the activation hook.
+		add_action( 'init', array( Operation_Store::class, 'maybe_install' ), 5 );
+		// WooCommerce's hold-stock timer never cancels an order whose payment is in flight.
+		add_filter( 'woocommerce_cancel_unpaid_order', array( self::class, 'keep_paying_orders' ), 10, 2 );
+
+		// The service: reconciliation, its acceptance of the store, the orders kept while it refused.
+		$services[ Reconciler::class ]->register();
+		$services[ Service_Health::class ]->register();
+		$services[ Service_Back::class ]->register();
+		$services[ Test_Mode::class ]->register();
+
+		// The buyer: the order-pay page and its routes, the return from the service, the order's page, notices.
+		add_action( 'rest_api_init', array( $services[ Order_Pay::class ], 'register_route' ) );
+		add_action( 'woocommerce_receipt_' . Keys::GATEWAY_ID, array( $services[ Order_Pay::class ], 'render' ) );
+		$services[ Buyer_Return::class ]->register();
+		$services[ Range_Notice::class ]->register();
+		Order_View::register();
+		Buyer_Cancel::register();
+
+		// The order: refunds recorded by hand, the buyer's e-mail.
+		Manual_Refunds::register();
+		Buyer_Mail::register();
+
+		// The owner: the order's payment panel, callback and service health.
+		if ( is_admin() ) {
+			$services[ Admin_Order_Panel::class ]->register();
+			$services[ Callback_Health::class ]->register();
+		}
+	}
+
+	/**
+	 * @param bool|mixed $cancel Whether WooCommerce cancels the unpaid order.
+	 * @param mixed      $order  The order.
+	 * @return bool|mixed
+	 */
+	public static function keep_paying_orders( $cancel, $order ) {
+		if ( $cancel && $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && Order_Attempts::payment_in_progress( $order ) ) {
+			return false;
+		}
+		return $cancel;
 	}
 
 	public static function woocommerce_missing_notice(): void {
@@ -83,21 +228,5 @@ final class Plugin {
 			array_unshift( $links, '<a href="' . esc_url( $url ) . '">' . esc_html__( 'Settings', 'card2crypto-checkout' ) . '</a>' );
 		}
 		return $links;
-	}
-
-	/** The gateway's settings, read through the schema (constants and sandbox defaults applied). */
-	public static function settings(): Settings_Store {
-		if ( null === self::$settings ) {
-			self::$settings = new Settings_Store( Plugin_Bootstrap::schema(), 'checkout', Keys::SETTINGS_OPTION );
-		}
-		return self::$settings;
-	}
-
-	public static function protect_settings(): void {
-		self::settings()->protect();
-	}
-
-	public static function field_view(): Field_View {
-		return new Field_View( self::settings() );
 	}
 }

@@ -27,6 +27,7 @@ interface Step {
   new_notes: string[];
   attempts: string[];
   service_calls: number;
+  budget: number;
 }
 
 const STATUS_OF: Record<number, string> = { 1: 'pending', 2: 'pending', 3: 'pending', 0: 'success', 6: 'success', 8: 'awaiting confirm' };
@@ -199,6 +200,23 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(again!.service_calls, 1);
       assert.equal(moving!.service_calls, 1);
       assert.equal(moving!.held!.kind, 'in_progress', 'money moving a moment after: not signed again');
+    });
+
+    test('one pass through the gate per start: the budget is charged once per start, and past it the service is not asked', async () => {
+      // Signed again eleven times (a reuse), then a new start: each counts once; the thirteenth is refused before any call.
+      const steps = [...Array.from({ length: 12 }, () => ({ call: 'fitting', service: [UNKNOWN] })), { call: 'start', service: [UNKNOWN] }];
+      const got = await play(steps);
+      got.slice(0, 12).forEach((step, i) => {
+        assert.equal(step.error, undefined, `start ${i + 1}: ${step.error}`);
+        assert.equal(step.started, POID, `start ${i + 1} signs the attempt again`);
+        assert.equal(step.budget, i + 1, `start ${i + 1} is charged once`);
+        assert.equal(step.service_calls, 1, `start ${i + 1} asks the service once`);
+      });
+      const over = got[12]!;
+      assert.equal(over.budget, 13, 'the refused start is counted too');
+      assert.equal(over.service_calls, 0, 'past the budget nothing is asked');
+      assert.equal(over.started, undefined);
+      assert.match(over.error ?? '', /Payment_Refused: Too many payment requests for this order in a short time/);
     });
 
     test('the buyer closed the payment window before entering a card: the earlier operation is cancelled and a new payment starts at once', async () => {

@@ -35,9 +35,20 @@ final class Admin_Order_Panel {
 	/** Query argument of the order screen after a failed action. */
 	const FAILED_ARG = 'card2crypto_failed';
 
-	public static function register(): void {
+	/** @var Config */
+	private $config;
+
+	/** @var Reconciler */
+	private $reconciler;
+
+	public function __construct( Config $config, Reconciler $reconciler ) {
+		$this->config     = $config;
+		$this->reconciler = $reconciler;
+	}
+
+	public function register(): void {
 		add_action( 'add_meta_boxes', array( self::class, 'add_box' ), 10, 2 );
-		add_action( 'admin_post_' . self::ACTION, array( self::class, 'handle' ) );
+		add_action( 'admin_post_' . self::ACTION, array( $this, 'handle' ) );
 		add_action( 'admin_notices', array( self::class, 'failure_notice' ) );
 	}
 
@@ -156,7 +167,7 @@ final class Admin_Order_Panel {
 		echo '<a class="button' . ( $primary ? ' button-primary' : '' ) . '" data-card2crypto-action="' . esc_attr( $do ) . '" href="' . esc_url( $url ) . '"' . $confirm . '>' . esc_html( $label ) . '</a> '; // phpcs:ignore WordPress.Security.EscapeOutput -- $confirm is built from esc_js().
 	}
 
-	public static function handle(): void {
+	public function handle(): void {
 		$order_id = isset( $_GET['order_id'] ) ? absint( $_GET['order_id'] ) : 0; // phpcs:ignore WordPress.Security.NonceVerification -- verified below.
 		$do       = isset( $_GET['do'] ) ? sanitize_key( wp_unslash( $_GET['do'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification -- verified below.
 		if ( ! in_array( $do, array( 'confirm', 'cancel', 'refresh' ), true ) ) {
@@ -172,7 +183,7 @@ final class Admin_Order_Panel {
 		}
 		$back = $order->get_edit_order_url();
 		try {
-			self::act( $order, $do, wp_get_current_user()->user_login );
+			$this->act( $order, $do, wp_get_current_user()->user_login );
 		} catch ( \Throwable $e ) {
 			// Even the note may have failed (the database is down): the log and the notice on the next screen tell the admin.
 			Log::error( sprintf( 'Order %d: the "%s" action failed: %s', $order_id, $do, $e->getMessage() ) );
@@ -196,20 +207,20 @@ final class Admin_Order_Panel {
 	 *
 	 * @param Partner_Api_Client|null $client The client to use; the configured one when null.
 	 */
-	public static function act( \WC_Order $order, string $do, string $who, ?Partner_Api_Client $client = null ): bool {
+	public function act( \WC_Order $order, string $do, string $who, ?Partner_Api_Client $client = null ): bool {
 		$attempt = Order_Attempts::current_attempt( $order );
 		if ( null === $attempt ) {
 			$order->add_order_note( __( 'Card2Crypto: no payment attempt to act on.', 'card2crypto-checkout' ) );
 			return false;
 		}
 		if ( 'refresh' === $do ) {
-			$result = self::refresh( $order, $attempt, $client );
+			$result = $this->refresh( $order, $attempt, $client );
 			/* translators: 1: user, 2: result */
 			$order->add_order_note( sprintf( __( 'Card2Crypto: %1$s refreshed the payment from the service. %2$s', 'card2crypto-checkout' ), $who, $result['message'] ) );
 			return $result['ok'];
 		}
 		try {
-			$client = $client ?? Config::load()->api_client();
+			$client = $client ?? $this->config->api_client();
 			$op_id  = '' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : null;
 			if ( 'confirm' === $do ) {
 				$client->confirm( $op_id, $attempt['partner_operation_id'] );
@@ -230,7 +241,7 @@ final class Admin_Order_Panel {
 			return false;
 		}
 		// The service's callback moves the order; ask now too, so the screen is current.
-		self::refresh( $order, $attempt, $client );
+		$this->refresh( $order, $attempt, $client );
 		return true;
 	}
 
@@ -240,9 +251,9 @@ final class Admin_Order_Panel {
 	 *
 	 * @return array{ok: bool, message: string}
 	 */
-	private static function refresh( \WC_Order $order, array $attempt, ?Partner_Api_Client $client ): array {
+	private function refresh( \WC_Order $order, array $attempt, ?Partner_Api_Client $client ): array {
 		try {
-			return Reconciler::check( $order, $attempt, 'refresh', $client );
+			return $this->reconciler->check( $order, $attempt, 'refresh', $client );
 		} catch ( \Throwable $e ) {
 			Log::error( sprintf( 'Order %d: the refresh could not be applied: %s', $order->get_id(), $e->getMessage() ) );
 			return array(

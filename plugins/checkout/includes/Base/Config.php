@@ -1,38 +1,48 @@
 <?php
 /**
  * Typed access to the payment method's settings for the payment code, over
- * Plugin::settings() (the schema-driven store: wp-config.php constants win,
- * empty sandbox addresses take the local sandbox's), plus the partner API
- * client built from them.
+ * the schema-driven settings store (wp-config.php constants win, empty
+ * sandbox addresses take the local sandbox's), plus what is built from them
+ * once: the partner's credentials and the service client.
+ *
+ * Plugin::boot() builds the one Config of a request and passes it in; a
+ * settings save makes it read again (forget(), hooked by the wiring).
  *
  * @package card2crypto-checkout
  */
 
 namespace Card2Crypto\Checkout\Base;
 
-use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Wp_Http_Transport;
+use Card2Crypto\Checkout\Shared\Settings\Js_Text;
+use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Config {
 
+	/** @var Settings_Store */
+	private $store;
+
 	/** @var callable(string): (string|bool) */
 	private $get;
 
-	/** @param callable(string): (string|bool) $get Setting by schema field id. */
-	public function __construct( callable $get ) {
-		$this->get = $get;
-	}
+	/** @var Credentials|null Read once, until the settings change. */
+	private $credentials = null;
 
-	public static function load(): self {
-		$store = Plugin::settings();
-		return new self(
-			static function ( string $id ) use ( $store ) {
-				return $store->get( $id );
-			}
-		);
+	/** @var Partner_Api_Client|null Built once, until the settings change. */
+	private $client = null;
+
+	/**
+	 * @param Settings_Store                      $store The checkout's settings.
+	 * @param (callable(string): (string|bool))|null $get   Setting by schema field id; default the store's current value.
+	 */
+	public function __construct( Settings_Store $store, ?callable $get = null ) {
+		$this->store = $store;
+		$this->get   = $get ?? static function ( string $id ) use ( $store ) {
+			return $store->get( $id );
+		};
 	}
 
 	/**
@@ -42,13 +52,25 @@ final class Config {
 	 *
 	 * @param array<string, string> $values Stored form of every field, by id.
 	 */
-	public static function from_values( array $values ): self {
-		$effective = Plugin::settings()->effective_of( $values );
+	public function with_values( array $values ): self {
+		$effective = $this->store->effective_of( $values );
 		return new self(
+			$this->store,
 			static function ( string $id ) use ( $effective ) {
 				return $effective[ $id ] ?? '';
 			}
 		);
+	}
+
+	/** The settings were saved: the credentials and the client are read and built again at their next use. */
+	public function forget(): void {
+		$this->credentials = null;
+		$this->client      = null;
+	}
+
+	/** The schema-driven store these settings are read from (the settings page's fields and rules). */
+	public function store(): Settings_Store {
+		return $this->store;
 	}
 
 	private function text( string $id ): string {
@@ -72,13 +94,13 @@ final class Config {
 		return $this->text( 'description' );
 	}
 
-	public function token(): string {
-		return $this->text( 'partner_token' );
-	}
-
-	public function secret(): string {
-		$value = ( $this->get )( 'partner_secret' );
-		return is_string( $value ) ? $value : '';
+	/** The partner token and secret: the one place the secret is read from the settings. */
+	public function credentials(): Credentials {
+		if ( null === $this->credentials ) {
+			$secret            = ( $this->get )( 'partner_secret' );
+			$this->credentials = new Credentials( $this->text( 'partner_token' ), is_string( $secret ) ? $secret : '' );
+		}
+		return $this->credentials;
 	}
 
 	public function wallet(): string {
@@ -122,24 +144,54 @@ final class Config {
 		return $this->flag( 'fix_rate' );
 	}
 
+	/** The forwarding header the owner's own proxy sets ('' for none: the connection's address counts). */
+	public function trust_proxy_header(): string {
+		return $this->text( 'trust_proxy_header' );
+	}
+
+	/** @return string[] The owner's callback IP allowlist (empty: any address). */
+	public function callback_ips(): array {
+		return Js_Text::split_list( $this->text( 'callback_ips' ) );
+	}
+
 	public function debug(): bool {
 		return $this->flag( 'debug_logging' );
 	}
 
-	/** Everything a payment needs is set and valid (the schema's rules, validated once per set of values: Settings_Store::problems()). */
+	/**
+	 * Everything a payment needs is set and valid. The cheap checks come
+	 * first; the schema's rules run once per set of stored values
+	 * (Settings_Store::problems() remembers its answer).
+	 */
 	public function is_configured(): bool {
-		return array() === Plugin::settings()->problems() && '' !== $this->token() && '' !== $this->secret() && '' !== $this->wallet() && '' !== $this->currency();
+		return $this->credentials()->complete() && '' !== $this->wallet() && '' !== $this->currency() && array() === $this->store->problems();
 	}
 
 	/**
+	 * The service client: built once for these settings (the default logger),
+	 * or anew for a caller with its own logger.
+	 *
 	 * @param callable|null $logger fn(string $level, string $message) for the client's own lines; default Log::write().
 	 * @throws \InvalidArgumentException When the credentials or address are unusable.
 	 */
 	public function api_client( ?callable $logger = null ): Partner_Api_Client {
+		if ( null === $logger && null !== $this->client ) {
+			return $this->client;
+		}
+		$client = $this->build_client( $logger );
+		if ( null === $logger ) {
+			$this->client = $client;
+		}
+		return $client;
+	}
+
+	/** @throws \InvalidArgumentException When the credentials or address are unusable. */
+	private function build_client( ?callable $logger ): Partner_Api_Client {
+		$credentials = $this->credentials();
 		return new Partner_Api_Client(
 			$this->base_url(),
-			$this->token(),
-			$this->secret(),
+			$credentials->token(),
+			$credentials->secret(),
 			array(
 				// Short: a buyer's page waits on it, and a request stops asking once it spent Start_Budget::TIME_BUDGET.
 				'timeout'   => 5.0,

@@ -4,22 +4,40 @@
  * shaped like a signature redacted, and goes to WooCommerce's logger (source
  * card2crypto-checkout; errors always, the rest with debug logging on).
  *
+ * Like WooCommerce's wc_get_logger(), it is reached from anywhere; what it
+ * needs (the credentials to redact, whether debug lines are kept) is handed
+ * to it once by the wiring (Plugin::boot() calls wire()), so it names no
+ * class that could log.
+ *
  * @package card2crypto-checkout
  */
 
 namespace Card2Crypto\Checkout\Base;
 
-use Card2Crypto\Checkout\Plugin;
-
 defined( 'ABSPATH' ) || exit;
 
 final class Log {
 
+	/** @var (callable(): Credentials)|null */
+	private static $credentials = null;
+
+	/** @var (callable(): bool)|null */
+	private static $debug = null;
+
+	/**
+	 * @param callable(): Credentials $credentials The current credentials (their secret is redacted).
+	 * @param callable(): bool        $debug       Whether info, warning and debug lines are kept.
+	 */
+	public static function wire( callable $credentials, callable $debug ): void {
+		self::$credentials = $credentials;
+		self::$debug       = $debug;
+	}
+
 	public static function write( string $level, string $message ): void {
-		if ( 'error' !== $level && true !== Plugin::settings()->get( 'debug_logging' ) ) {
+		if ( 'error' !== $level && ( null === self::$debug || true !== ( self::$debug )() ) ) {
 			return;
 		}
-		$message = self::redact( $message, Config::load()->secret() );
+		$message = ( null === self::$credentials ? new Credentials( '', '' ) : ( self::$credentials )() )->redact( $message );
 		if ( function_exists( 'wc_get_logger' ) ) {
 			wc_get_logger()->log( $level, $message, array( 'source' => 'card2crypto-checkout' ) );
 		} else {
@@ -41,13 +59,5 @@ final class Log {
 
 	public static function debug( string $message ): void {
 		self::write( 'debug', $message );
-	}
-
-	/** Removes the secret and 128-hex signatures from a text. */
-	public static function redact( string $text, string $secret ): string {
-		if ( '' !== $secret ) {
-			$text = str_replace( $secret, '[redacted]', $text );
-		}
-		return (string) preg_replace( '/\b[0-9a-fA-F]{128}\b/', '[signature]', $text );
 	}
 }

@@ -23,6 +23,7 @@ namespace Card2Crypto\Checkout\Buyer;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
+use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Callback\Client_Address;
@@ -47,8 +48,19 @@ final class Buyer_Return {
 	/** Query argument on the order-pay URL: the landing link was followed and no payment started; the words why are kept for the order (told_url()). */
 	const TOLD_ARG = 'card2crypto-told';
 
-	public static function register(): void {
-		add_action( 'template_redirect', array( self::class, 'on_template_redirect' ), 5 );
+	/** @var Config */
+	private $config;
+
+	/** @var Reconciler */
+	private $reconciler;
+
+	public function __construct( Config $config, Reconciler $reconciler ) {
+		$this->config     = $config;
+		$this->reconciler = $reconciler;
+	}
+
+	public function register(): void {
+		add_action( 'template_redirect', array( $this, 'on_template_redirect' ), 5 );
 	}
 
 	/** The fail address given to the landing page. */
@@ -92,7 +104,7 @@ final class Buyer_Return {
 	}
 
 	/** The landing page's fail redirect: ask, apply, tell (notice), redirect. */
-	public static function on_template_redirect(): void {
+	public function on_template_redirect(): void {
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- shows words the store itself kept for this order, once, after the order key is checked.
 		if ( isset( $_GET[ self::TOLD_ARG ], $_GET['key'] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
@@ -129,7 +141,7 @@ final class Buyer_Return {
 			// Not ours to answer: WooCommerce's own order-pay page handles it (and its errors).
 			return;
 		}
-		$outcome = self::tell( $order, 'fail' );
+		$outcome = $this->tell( $order, 'fail' );
 		if ( Buyer_Words::PAID === $outcome['kind'] ) {
 			wp_safe_redirect( $order->get_checkout_order_received_url() );
 			exit;
@@ -154,15 +166,15 @@ final class Buyer_Return {
 	 * @param string                  $event  "fail" (landing fail redirect, onOperationFail) or "exit" (onExit).
 	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
 	 */
-	public static function tell( \WC_Order $order, string $event, ?Partner_Api_Client $client = null ): array {
+	public function tell( \WC_Order $order, string $event, ?Partner_Api_Client $client = null ): array {
 		$asked   = 'answered';
 		$answer  = null;
 		$attempt = Order_Attempts::current_attempt( $order );
 		if ( ! $order->is_paid() && null !== $attempt && ! Reconciler::settled( $attempt, time() ) ) {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
-				Start_Budget::charge( $order, Client_Address::current() );
-				$result = Reconciler::check( $order, $attempt, 'return', $client );
+				Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
+				$result = $this->reconciler->check( $order, $attempt, 'return', $client );
 				if ( ! $result['ok'] ) {
 					$asked = $result['reason'] ?? 'unreachable';
 				} else {

@@ -16,7 +16,6 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Held;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
 use Card2Crypto\Checkout\Attempts\Service_Refused;
-use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
@@ -24,8 +23,8 @@ use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
-use Card2Crypto\Checkout\Service\Service_Health;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -47,6 +46,21 @@ final class Order_Pay {
 		),
 	);
 
+	/** @var Config */
+	private $config;
+
+	/** @var Payments */
+	private $payments;
+
+	/** @var Buyer_Return */
+	private $buyer_return;
+
+	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return ) {
+		$this->config       = $config;
+		$this->payments     = $payments;
+		$this->buyer_return = $buyer_return;
+	}
+
 	/** Global name of the widget's run function (docs/decisions.md, "Widget run function"). */
 	public static function run_function(): string {
 		/**
@@ -60,13 +74,13 @@ final class Order_Pay {
 		return (string) apply_filters( 'card2crypto_checkout_widget_run_function', 'Card2CryptoWidget.run' );
 	}
 
-	public static function register_route(): void {
+	public function register_route(): void {
 		register_rest_route(
 			Keys::REST_NAMESPACE,
 			'/orders/(?P<order_id>\d+)/landing',
 			array(
 				'methods'             => 'GET',
-				'callback'            => array( self::class, 'rest_landing' ),
+				'callback'            => array( $this, 'rest_landing' ),
 				// The buyer's browser follows this link; the order key is the proof.
 				'permission_callback' => '__return_true',
 				'args'                => self::ORDER_ARGS,
@@ -77,7 +91,7 @@ final class Order_Pay {
 			'/orders/(?P<order_id>\d+)/returned',
 			array(
 				'methods'             => 'POST',
-				'callback'            => array( self::class, 'rest_returned' ),
+				'callback'            => array( $this, 'rest_returned' ),
 				// Guests pay too: the order key and the nonce are the proof, checked in the callback.
 				'permission_callback' => '__return_true',
 				'args'                => self::ORDER_ARGS + array(
@@ -98,7 +112,7 @@ final class Order_Pay {
 			self::ROUTE,
 			array(
 				'methods'             => 'POST',
-				'callback'            => array( self::class, 'rest_settings' ),
+				'callback'            => array( $this, 'rest_settings' ),
 				// Guests pay too: the order key and the nonce are the proof, checked in the callback.
 				'permission_callback' => '__return_true',
 				'args'                => self::ORDER_ARGS + array(
@@ -114,14 +128,14 @@ final class Order_Pay {
 	/**
 	 * Embedded flow: the widget reported a failure (onOperationFail) or was
 	 * closed (onExit). The store asks the service at once, applies the answer
-	 * and says what to tell the buyer (Buyer_Return::tell()).
+	 * and says what to tell the buyer ($this->buyer_return->tell()).
 	 */
-	public static function rest_returned( \WP_REST_Request $request ) {
+	public function rest_returned( \WP_REST_Request $request ) {
 		$order = Order_Routes::our_order( $request, self::NONCE_ACTION, false );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
-		$outcome = Buyer_Return::tell( $order, 'exit' === $request['event'] ? 'exit' : 'fail' );
+		$outcome = $this->buyer_return->tell( $order, 'exit' === $request['event'] ? 'exit' : 'fail' );
 		$order   = Order_Attempts::reloaded( $order );
 		$answer  = array(
 			'kind'    => $outcome['kind'],
@@ -136,17 +150,15 @@ final class Order_Pay {
 		return Order_Routes::answer( $answer );
 	}
 
-	public static function rest_settings( \WP_REST_Request $request ) {
+	public function rest_settings( \WP_REST_Request $request ) {
 		$order = Order_Routes::our_order( $request, self::NONCE_ACTION, true );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
-		$config = Config::load();
+		$config = $this->config;
 		try {
-			// Budgeted before the first call to the service (Start_Budget).
-			Start_Budget::charge( $order, Client_Address::current() );
-			Service_Health::before_sending( $config );
-			$attempt  = Payments::start_attempt( $order, $config );
+			// One pass through the gate (budget, the service's acceptance, the cap, earlier attempts), then a new attempt.
+			$attempt  = $this->payments->start( $order, Client_Address::of( $config->trust_proxy_header() ), Start_Gate::SIGNING );
 			$rate     = Payments::fixed_rate( $attempt, $config );
 			$settings = Payments::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
 		} catch ( Service_Refused $e ) {
@@ -196,7 +208,7 @@ final class Order_Pay {
 	 * one if that one already has news (the buyer came back) or no longer asks
 	 * for the order's total, currency and wallet (the order was edited).
 	 */
-	public static function rest_landing( \WP_REST_Request $request ) {
+	public function rest_landing( \WP_REST_Request $request ) {
 		$order = Order_Routes::keyed_order( $request );
 		if ( $order instanceof \WP_Error && 'card2crypto_login' === $order->get_error_code() ) {
 			// A browser follows this link: to WooCommerce's order-pay page, which asks the customer to log in.
@@ -209,14 +221,12 @@ final class Order_Pay {
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
-		$config = Config::load();
+		$config = $this->config;
 		$target = $order->get_checkout_order_received_url();
 		if ( Keys::GATEWAY_ID === $order->get_payment_method() && $order->needs_payment() ) {
 			try {
-				// Budgeted before the first call to the service (Start_Budget).
-				Start_Budget::charge( $order, Client_Address::current() );
-				Service_Health::before_sending( $config );
-				$attempt = Payments::fitting_attempt( $order, $config );
+				// One pass through the gate, then the current attempt signed again or a new one.
+				$attempt = $this->payments->fitting( $order, Client_Address::of( $config->trust_proxy_header() ) );
 				$target  = Payments::landing_url( $order, $attempt, $config, Buyer_Return::fail_url( $order ) );
 			} catch ( Service_Refused $e ) {
 				// Never to the service's dead end: back to the order, told in plain words (Buyer_Return).
@@ -239,12 +249,12 @@ final class Order_Pay {
 	}
 
 	/** The order-pay (receipt) page content. */
-	public static function render( int $order_id ): void {
+	public function render( int $order_id ): void {
 		$order = wc_get_order( $order_id );
 		if ( ! $order instanceof \WC_Order || ! $order->needs_payment() ) {
 			return;
 		}
-		$config = Config::load();
+		$config = $this->config;
 		// Its texts come translated in the data below, so it needs no script translations.
 		Script_Asset::register( self::HANDLE, 'order-pay' );
 		wp_enqueue_script( self::HANDLE );

@@ -22,10 +22,17 @@ defined( 'ABSPATH' ) || exit;
 
 final class Range_Notice {
 
-	public static function register(): void {
-		add_action( 'woocommerce_before_cart', array( self::class, 'cart' ) );
-		add_action( 'woocommerce_review_order_before_payment', array( self::class, 'checkout' ) );
-		add_filter( 'woocommerce_no_available_payment_methods_message', array( self::class, 'no_methods' ) );
+	/** @var Config */
+	private $config;
+
+	public function __construct( Config $config ) {
+		$this->config = $config;
+	}
+
+	public function register(): void {
+		add_action( 'woocommerce_before_cart', array( $this, 'cart' ) );
+		add_action( 'woocommerce_review_order_before_payment', array( $this, 'checkout' ) );
+		add_filter( 'woocommerce_no_available_payment_methods_message', array( $this, 'no_methods' ) );
 		add_action( 'wp_enqueue_scripts', array( self::class, 'block_style' ) );
 	}
 
@@ -113,14 +120,14 @@ final class Range_Notice {
 	 * @param mixed $message
 	 * @return mixed
 	 */
-	public static function no_methods( $message ) {
-		$ours = self::for_cart();
+	public function no_methods( $message ) {
+		$ours = $this->for_cart();
 		return null !== $ours && ! self::other_methods() ? '<span class="card2crypto-range-notice">' . esc_html( $ours ) . '</span>' : $message;
 	}
 
 	/** The message for the current cart, when the method is otherwise usable. */
-	private static function for_cart(): ?string {
-		$config   = Config::load();
+	private function for_cart(): ?string {
+		$config   = $this->config;
 		$currency = $config->currency();
 		if ( null !== Availability::problem( $config, $currency, null, null ) ) {
 			return null; // Disabled, not configured or another currency: nothing the buyer can change.
@@ -128,15 +135,15 @@ final class Range_Notice {
 		return self::message( $currency, Availability::cart_total_minor( $currency ), self::other_methods() );
 	}
 
-	public static function cart(): void {
-		$message = self::for_cart();
+	public function cart(): void {
+		$message = $this->for_cart();
 		if ( null !== $message ) {
 			wc_print_notice( esc_html( $message ), 'notice' );
 		}
 	}
 
-	public static function checkout(): void {
-		$message = self::for_cart();
+	public function checkout(): void {
+		$message = $this->for_cart();
 		// With no other method, WooCommerce's own "no payment methods" place carries it (no_methods()): said once.
 		if ( null !== $message && self::other_methods() ) {
 			echo '<div class="woocommerce-info card2crypto-range-notice">' . esc_html( $message ) . '</div>';

@@ -30,34 +30,44 @@
 namespace Card2Crypto\Checkout\Callback;
 
 use Card2Crypto\Checkout\Attempts\Service_Behind;
+use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Order\Operation_Events;
-use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Result;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
 use Card2Crypto\Checkout\Shared\Settings\Ip_Address;
-use Card2Crypto\Checkout\Shared\Settings\Js_Text;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Callback_Controller {
 
-	public static function register_routes(): void {
+	/** @var Config */
+	private $config;
+
+	/** @var Operation_Events */
+	private $events;
+
+	public function __construct( Config $config, Operation_Events $events ) {
+		$this->config = $config;
+		$this->events = $events;
+	}
+
+	public function register_routes(): void {
 		register_rest_route(
 			Keys::REST_NAMESPACE,
 			Keys::CALLBACK_ROUTE,
 			array(
 				'methods'             => 'POST',
-				'callback'            => array( self::class, 'handle' ),
+				'callback'            => array( $this, 'handle' ),
 				// Public on purpose: the signature over the raw body is the authentication.
 				'permission_callback' => '__return_true',
 			)
 		);
 		add_filter( 'rest_request_before_callbacks', array( self::class, 'keep_invalid_json' ), 10, 3 );
 		add_filter( 'rest_pre_serve_request', array( self::class, 'serve_plain_text' ), 10, 4 );
-		self::refuse_before_reading();
+		$this->refuse_before_reading();
 	}
 
 	/**
@@ -70,7 +80,7 @@ final class Callback_Controller {
 	 * the request, or for an internal request, it does nothing and handle()
 	 * refuses the same.
 	 */
-	public static function refuse_before_reading(): void {
+	public function refuse_before_reading(): void {
 		global $wp;
 		if ( ! defined( 'REST_REQUEST' ) || ! REST_REQUEST || ! $wp instanceof \WP || ! isset( $wp->query_vars['rest_route'] ) || ! is_string( $wp->query_vars['rest_route'] ) ) {
 			return;
@@ -81,7 +91,7 @@ final class Callback_Controller {
 			return;
 		}
 		$length  = isset( $_SERVER['CONTENT_LENGTH'] ) ? sanitize_text_field( wp_unslash( $_SERVER['CONTENT_LENGTH'] ) ) : null;
-		$refusal = self::screen( $length );
+		$refusal = $this->screen( $length );
 		if ( null === $refusal ) {
 			return;
 		}
@@ -99,11 +109,10 @@ final class Callback_Controller {
 	 * allowlist (403), a declared body over the limit (413), an address over
 	 * its budget of refusals (429). Null when none applies.
 	 */
-	private static function screen( ?string $content_length ): ?\WP_REST_Response {
-		$settings = Plugin::settings();
-		$ip       = self::client_ip( (string) $settings->get( 'trust_proxy_header' ) );
+	private function screen( ?string $content_length ): ?\WP_REST_Response {
+		$ip = self::client_ip( $this->config->trust_proxy_header() );
 
-		if ( ! self::allowlisted( $ip ) && array() !== self::allowlist() ) {
+		if ( ! $this->allowlisted( $ip ) && array() !== $this->allowlist() ) {
 			Log::warning( 'Callback refused: ' . $ip . ' is not in the callback IP allowlist.' );
 			Callback_Health::record_refused( Callback_Health::ALLOWLIST );
 			return self::answer( 403, 'Forbidden: address not allowed' );
@@ -111,10 +120,10 @@ final class Callback_Controller {
 
 		// Size first, then the refusal budget: neither reads the body, nor parses or HMACs anything.
 		if ( Callback_Guard::body_too_large( $content_length ) ) {
-			return self::refuse( $ip, 413, 'Payload Too Large', 'the declared body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
+			return $this->refuse( $ip, 413, 'Payload Too Large', 'the declared body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
 		}
 		// An allowlisted address is never counted, so never limited.
-		if ( ! self::allowlisted( $ip ) && Callback_Guard::over_limit( get_transient( self::failures_key( $ip ) ), time() ) ) {
+		if ( ! $this->allowlisted( $ip ) && Callback_Guard::over_limit( get_transient( self::failures_key( $ip ) ), time() ) ) {
 			Callback_Health::record_refused( Callback_Health::RATE_LIMITED );
 			$response = self::answer( 429, 'Too Many Requests' );
 			$response->header( 'Retry-After', (string) Callback_Guard::FAILURE_WINDOW );
@@ -128,13 +137,13 @@ final class Callback_Controller {
 	}
 
 	/** @return string[] The owner's callback IP allowlist (empty: any address). */
-	private static function allowlist(): array {
-		return Js_Text::split_list( (string) Plugin::settings()->get( 'callback_ips' ) );
+	private function allowlist(): array {
+		return $this->config->callback_ips();
 	}
 
 	/** Whether the owner's allowlist is set and holds the address. */
-	private static function allowlisted( string $ip ): bool {
-		$allowlist = self::allowlist();
+	private function allowlisted( string $ip ): bool {
+		$allowlist = $this->allowlist();
 		return array() !== $allowlist && Ip_Address::in_list( $ip, $allowlist );
 	}
 
@@ -154,21 +163,20 @@ final class Callback_Controller {
 		return $response;
 	}
 
-	public static function handle( \WP_REST_Request $request ): \WP_REST_Response {
+	public function handle( \WP_REST_Request $request ): \WP_REST_Response {
 		// The checks refuse_before_reading() made for a request from outside (an internal one comes here first).
-		$refusal = self::screen( $request->get_header( 'content_length' ) );
+		$refusal = $this->screen( $request->get_header( 'content_length' ) );
 		if ( null !== $refusal ) {
 			return $refusal;
 		}
-		$settings = Plugin::settings();
-		$ip       = self::client_ip( (string) $settings->get( 'trust_proxy_header' ) );
+		$ip = self::client_ip( $this->config->trust_proxy_header() );
 		// Without a declared length (chunked), what was read: never more than the limit and one byte.
 		$body = self::raw_body( $request );
 		if ( Callback_Guard::body_too_large( null, strlen( $body ) ) ) {
-			return self::refuse( $ip, 413, 'Payload Too Large', 'the body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
+			return $this->refuse( $ip, 413, 'Payload Too Large', 'the body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
 		}
 
-		$secret = (string) $settings->get( 'partner_secret' );
+		$secret = $this->config->credentials()->secret();
 		if ( '' === $secret ) {
 			Log::error( 'Callback not taken in: no partner secret is configured.' );
 			Callback_Health::record_refused( Callback_Health::NO_SECRET );
@@ -180,7 +188,7 @@ final class Callback_Controller {
 			$answer = $result->http_response();
 			// Invalid or ambiguous after the signature matched: signed by the service's secret, so not counted against the address.
 			$signed = in_array( $result->reason, array( Callback_Result::INVALID, Callback_Result::AMBIGUOUS ), true );
-			return self::refuse( $ip, $answer['status'], $answer['body'], '(' . $result->reason . ') ' . $result->message, Callback_Result::SIGNATURE === $result->reason ? Callback_Health::SIGNATURE : Callback_Health::INVALID, $signed ? Callback_Guard::SIGNED : Callback_Guard::UNVERIFIED );
+			return $this->refuse( $ip, $answer['status'], $answer['body'], '(' . $result->reason . ') ' . $result->message, Callback_Result::SIGNATURE === $result->reason ? Callback_Health::SIGNATURE : Callback_Health::INVALID, $signed ? Callback_Guard::SIGNED : Callback_Guard::UNVERIFIED );
 		}
 
 		$operation = $result->operation;
@@ -189,7 +197,7 @@ final class Callback_Controller {
 		$not_received = false;
 		try {
 			// Claims the event, moves the attempt and the order (includes/Order/Operation_Events.php).
-			$outcome   = Operation_Events::process( $operation, 'callback' );
+			$outcome   = $this->events->process( $operation, 'callback' );
 			$duplicate = Operation_Events::DUPLICATE === $outcome;
 			if ( Operation_Events::UNKNOWN === $outcome ) {
 				Callback_Health::record_refused( Callback_Health::UNKNOWN_OPERATION );
@@ -228,10 +236,10 @@ final class Callback_Controller {
 	 *
 	 * @param string $refusal Callback_Guard::UNVERIFIED or Callback_Guard::SIGNED.
 	 */
-	private static function refuse( string $ip, int $status, string $body, string $why, string $reason, string $refusal = Callback_Guard::UNVERIFIED ): \WP_REST_Response {
+	private function refuse( string $ip, int $status, string $body, string $why, string $reason, string $refusal = Callback_Guard::UNVERIFIED ): \WP_REST_Response {
 		Log::warning( 'Callback from ' . $ip . ' refused (' . $status . '): ' . $why );
 		Callback_Health::record_refused( $reason );
-		if ( Callback_Guard::counts_toward_budget( $refusal, self::allowlisted( $ip ) ) ) {
+		if ( Callback_Guard::counts_toward_budget( $refusal, $this->allowlisted( $ip ) ) ) {
 			$key = self::failures_key( $ip );
 			set_transient( $key, Callback_Guard::count_failure( get_transient( $key ), time() ), Callback_Guard::FAILURE_WINDOW );
 		}

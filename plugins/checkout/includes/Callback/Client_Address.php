@@ -10,8 +10,6 @@
 
 namespace Card2Crypto\Checkout\Callback;
 
-use Card2Crypto\Checkout\Plugin;
-
 defined( 'ABSPATH' ) || exit;
 
 final class Client_Address {
@@ -20,10 +18,5 @@ final class Client_Address {
 	public static function of( string $header ): string {
 		// phpcs:ignore WordPress.Security.ValidatedSanitizedInput -- read, never output; Callback_Guard::client_ip() keeps only an address.
 		return Callback_Guard::client_ip( $header, $_SERVER );
-	}
-
-	/** This request's client, by the store's settings. */
-	public static function current(): string {
-		return self::of( (string) Plugin::settings()->get( 'trust_proxy_header' ) );
 	}
 }

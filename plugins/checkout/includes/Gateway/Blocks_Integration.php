@@ -31,6 +31,13 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 	/** @var string */
 	protected $name = Keys::GATEWAY_ID;
 
+	/** @var Config */
+	private $config;
+
+	public function __construct( Config $config ) {
+		$this->config = $config;
+	}
+
 	public function initialize() {
 		$this->settings = get_option( Keys::SETTINGS_OPTION, array() );
 	}
@@ -38,7 +45,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 	/** As the gateway: withdrawn while the service refuses the store (Service_Health, cached). */
 	public function is_active() {
 		$gateways = WC()->payment_gateways() ? WC()->payment_gateways()->payment_gateways() : array();
-		$config   = Config::load();
+		$config   = $this->config;
 		return isset( $gateways[ Keys::GATEWAY_ID ] ) && 'yes' === $gateways[ Keys::GATEWAY_ID ]->enabled && $config->is_configured() && Service_Health::available( $config );
 	}
 
@@ -48,7 +55,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 
 	/** Everything the script shows or checks, decided here; texts as plain text (Plain_Text). */
 	public function get_payment_method_data() {
-		$config   = Config::load();
+		$config   = $this->config;
 		$currency = $config->currency();
 		$limits   = Currencies::limits( $currency ) ?? array( 2, 0, 0 );
 		// The Store API gives totals in the store's price decimals; convert the limits to that unit.

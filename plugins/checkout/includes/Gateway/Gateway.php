@@ -17,11 +17,12 @@ namespace Card2Crypto\Checkout\Gateway;
 
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
-use Card2Crypto\Checkout\Plugin;
+use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Settings_Status;
-use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Settings\Field_Renderer;
+use Card2Crypto\Checkout\Shared\Settings\Field_View;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -42,7 +43,21 @@ class Gateway extends \WC_Payment_Gateway {
 	/** @var array<string, string>|null What the owner typed in a refused save in this request, by field id; null otherwise. */
 	private static $typed;
 
-	public function __construct() {
+	/** @var Config */
+	private $config;
+
+	/** @var Payments */
+	private $payments;
+
+	/** @var Start_Gate */
+	private $gate;
+
+	/** Built once by the wiring (Plugin::boot()) and handed to WooCommerce as an object. */
+	public function __construct( Config $config, Payments $payments, Start_Gate $gate ) {
+		$this->config   = $config;
+		$this->payments = $payments;
+		$this->gate     = $gate;
+
 		$this->id                 = Keys::GATEWAY_ID;
 		$this->method_title       = __( 'Card2Crypto', 'card2crypto-checkout' );
 		$this->method_description = __( 'Buyers pay with Visa, Mastercard, Maestro, SEPA or Google Pay through the card-to-crypto service; the bitcoin bought is sent to your wallet.', 'card2crypto-checkout' );
@@ -58,16 +73,21 @@ class Gateway extends \WC_Payment_Gateway {
 		add_action( 'woocommerce_update_options_payment_gateways_' . $this->id, array( $this, 'process_admin_options' ) );
 	}
 
+	/** The schema's words for fields and problems, over the settings in use. */
+	private function field_view(): Field_View {
+		return new Field_View( $this->config->store() );
+	}
+
 	/** Form fields from the schema: a heading per group, then its fields. */
 	public function init_form_fields() {
-		$view   = Plugin::field_view();
+		$view   = $this->field_view();
 		$fields = array();
 		foreach ( $view->groups() as $group ) {
 			$fields[ 'c2c_group_' . $group['id'] ] = array(
 				'title' => $group['label'],
 				'type'  => 'title',
 			);
-			foreach ( Plugin::settings()->fields() as $id => $field ) {
+			foreach ( $this->config->store()->fields() as $id => $field ) {
 				if ( $field['group'] !== $group['id'] ) {
 					continue;
 				}
@@ -101,16 +121,16 @@ class Gateway extends \WC_Payment_Gateway {
 				$typed = self::$typed[ $key ] ?? '';
 			}
 		}
-		$control = Field_Renderer::control( Plugin::field_view(), $field, $html_id, $html_id, isset( self::$refused[ $key ] ), $typed, self::$refused[ $key ] ?? '' );
+		$control = Field_Renderer::control( $this->field_view(), $field, $html_id, $html_id, isset( self::$refused[ $key ] ), $typed, self::$refused[ $key ] ?? '' );
 		return '<tr valign="top"><th scope="row" class="titledesc"><label for="' . esc_attr( $html_id ) . '">' . esc_html( $data['title'] ) . '</label></th>'
 			. '<td class="forminp"><fieldset><legend class="screen-reader-text"><span>' . esc_html( $data['title'] ) . '</span></legend>' . $control . '</fieldset></td></tr>';
 	}
 
 	/** The settings page: what still blocks the gateway, then the form. */
 	public function admin_options() {
-		$problems = Plugin::settings()->problems();
+		$problems = $this->config->store()->problems();
 		if ( 'yes' === $this->enabled && array() !== $problems ) {
-			$view = Plugin::field_view();
+			$view = $this->field_view();
 			echo '<div class="notice notice-warning inline"><p>' . esc_html__( 'Buyers cannot use this payment method until these settings are fixed:', 'card2crypto-checkout' ) . '</p><ul>';
 			foreach ( $problems as $problem ) {
 				echo '<li>' . esc_html( $view->problem_message( $problem ) ) . '</li>';
@@ -118,7 +138,7 @@ class Gateway extends \WC_Payment_Gateway {
 			echo '</ul></div>';
 		}
 		// After a refused save the box speaks of the saved credentials, not of what was typed.
-		Settings_Status::render( array() !== self::$refused );
+		Settings_Status::render( $this->config, array() !== self::$refused );
 		parent::admin_options();
 	}
 
@@ -135,14 +155,14 @@ class Gateway extends \WC_Payment_Gateway {
 		$this->init_settings();
 		$post      = $this->get_post_data();
 		$submitted = array();
-		foreach ( Plugin::settings()->fields() as $id => $field ) {
+		foreach ( $this->config->store()->fields() as $id => $field ) {
 			$key = $this->get_field_key( $id );
 			if ( isset( $post[ $key ] ) && is_string( $post[ $key ] ) ) {
 				$submitted[ $id ] = wp_unslash( $post[ $key ] );
 			}
 		}
-		$prepared = Plugin::settings()->prepare_save( $submitted );
-		$view     = Plugin::field_view();
+		$prepared = $this->config->store()->prepare_save( $submitted );
+		$view     = $this->field_view();
 		$errors   = array();
 		foreach ( $prepared['problems'] as $problem ) {
 			$message                      = $view->problem_message( $problem );
@@ -150,11 +170,11 @@ class Gateway extends \WC_Payment_Gateway {
 		}
 		$check = null;
 		if ( array() === $errors ) {
-			$candidate = Config::from_values( $prepared['values'] );
-			if ( '' !== $candidate->token() && '' !== $candidate->secret() ) {
+			$candidate = $this->config->with_values( $prepared['values'] );
+			if ( $candidate->credentials()->complete() ) {
 				// A fresh signed params request with what would be saved (cached for the status box).
 				$check = Settings_Status::check( $candidate, true );
-				if ( ! $check['ok'] && self::connection_changed( Config::load(), $candidate ) ) {
+				if ( ! $check['ok'] && self::connection_changed( $this->config, $candidate ) ) {
 					$errors[ $check['field'] ?? 'partner_token' ] = $check['message'];
 				}
 			}
@@ -188,7 +208,7 @@ class Gateway extends \WC_Payment_Gateway {
 	 * @param array<string, string> $submitted What was typed, by field id.
 	 */
 	private function refuse_save( array $errors, array $submitted, bool $service_refused ): void {
-		foreach ( Plugin::settings()->secret_ids() as $id ) {
+		foreach ( $this->config->store()->secret_ids() as $id ) {
 			if ( isset( $submitted[ $id ] ) && '' !== trim( $submitted[ $id ] ) ) {
 				$again         = __( 'The secret you entered was not saved: enter it again.', 'card2crypto-checkout' );
 				$errors[ $id ] = isset( $errors[ $id ] ) ? $errors[ $id ] . ' ' . $again : $again;
@@ -208,7 +228,7 @@ class Gateway extends \WC_Payment_Gateway {
 
 	/** Whether a save changes which credentials or which service address are used. */
 	private static function connection_changed( Config $stored, Config $candidate ): bool {
-		return $stored->token() !== $candidate->token() || $stored->secret() !== $candidate->secret()
+		return $stored->credentials()->differ( $candidate->credentials() )
 			|| $stored->environment() !== $candidate->environment() || $stored->base_url() !== $candidate->base_url();
 	}
 
@@ -229,7 +249,7 @@ class Gateway extends \WC_Payment_Gateway {
 	 * a cached state, refreshed by a background check when it is stale).
 	 */
 	public function is_available() {
-		return parent::is_available() && array() === Plugin::settings()->problems() && $this->can_take_payment() && Service_Health::available( Config::load() );
+		return parent::is_available() && array() === $this->config->store()->problems() && $this->can_take_payment() && Service_Health::available( $this->config );
 	}
 
 	/**
@@ -237,7 +257,7 @@ class Gateway extends \WC_Payment_Gateway {
 	 * gateways this and shows its own "Test mode" badge for true.
 	 */
 	public function is_test_mode(): bool {
-		return Test_Mode::active();
+		return 'sandbox' === $this->config->environment();
 	}
 
 	/**

@@ -16,18 +16,12 @@ namespace Card2Crypto\Checkout\Gateway;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Held;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
-use Card2Crypto\Checkout\Attempts\Service_Refused;
-use Card2Crypto\Checkout\Attempts\Start_Budget;
-use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Buyer\Order_Pay;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Payment\Availability;
-use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
-use Card2Crypto\Checkout\Service\Service_Back;
-use Card2Crypto\Checkout\Service\Service_Health;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -38,7 +32,7 @@ trait Gateway_Payments {
 	 * within the currency's limits, billing country among the service's.
 	 */
 	protected function can_take_payment(): bool {
-		$config   = Config::load();
+		$config   = $this->config;
 		$currency = function_exists( 'get_woocommerce_currency' ) ? (string) get_woocommerce_currency() : '';
 		$total    = null;
 		$country  = null;
@@ -63,7 +57,7 @@ trait Gateway_Payments {
 
 	/** Classic checkout: what will happen, accepted methods, the BTC estimate. */
 	public function payment_fields() {
-		$config = Config::load();
+		$config = $this->config;
 		echo '<div class="card2crypto-payment-fields">';
 		foreach ( Availability::lines( $config, Availability::paying_total_minor( $config->currency() ) ) as $line ) {
 			echo '<p>' . esc_html( $line ) . '</p>';
@@ -76,35 +70,24 @@ trait Gateway_Payments {
 	 * (redirect flow) or to the order-pay page with the widget (embedded flow).
 	 */
 	protected function start_payment( int $order_id ): array {
-		$order  = wc_get_order( $order_id );
-		$config = Config::load();
+		$order = wc_get_order( $order_id );
 		if ( ! $order instanceof \WC_Order ) {
 			wc_add_notice( __( 'The order could not be found.', 'card2crypto-checkout' ), 'error' );
 			return array( 'result' => 'failure' );
 		}
 		try {
-			// Budgeted before the first call to the service (Start_Budget).
-			Start_Budget::charge( $order, Client_Address::current() );
-			// The service refused the store since the page was shown: the buyer stays here and is told (Service_Health).
-			if ( ! Service_Health::confirm( $config, MINUTE_IN_SECONDS ) ) {
-				throw new Service_Refused( Service_Back::keep( $order ) );
-			}
-			$country   = $order->get_billing_country();
-			$countries = '' !== $country ? Availability::countries( $config ) : null;
-			if ( null !== $countries && ! in_array( strtoupper( $country ), $countries, true ) ) {
-				throw new Payment_Refused( __( 'Card payments are not available in your billing country.', 'card2crypto-checkout' ) );
-			}
-			if ( 'embedded' === $config->flow() ) {
-				// Pay pressed again (pay for order): asked here first, so the buyer is told on this page (Start_Gate).
-				Start_Gate::before_new_payment( $order );
-				// The attempt starts when the widget does (Order_Pay::rest_settings), signed at that moment.
+			$address = Client_Address::of( $this->config->trust_proxy_header() );
+			if ( 'embedded' === $this->config->flow() ) {
+				// Pay pressed (again): the gate is passed here, so the buyer is told on this page; the attempt starts
+				// when the widget does (Order_Pay::rest_settings), signed at that moment.
+				$this->gate->pass( $order, $address, Start_Gate::AT_CHECKOUT );
 				return array(
 					'result'   => 'success',
 					'redirect' => $order->get_checkout_payment_url( true ),
 				);
 			}
 			// The attempt starts now; the landing URL is signed when the browser follows the link.
-			Payments::start_attempt( $order, $config );
+			$this->payments->start( $order, $address, Start_Gate::AT_CHECKOUT );
 			$url = Order_Pay::landing_link( $order );
 		} catch ( Payment_Held $e ) {
 			if ( $e->paid() ) {

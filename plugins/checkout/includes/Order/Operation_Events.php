@@ -43,6 +43,17 @@ final class Operation_Events {
 	const IGNORED   = Order_Decision::IGNORED;
 	const REVIEW    = Order_Decision::REVIEW;
 
+	/** @var Config */
+	private $config;
+
+	/** @var Order_Actions */
+	private $actions;
+
+	public function __construct( Config $config, Order_Actions $actions ) {
+		$this->config  = $config;
+		$this->actions = $actions;
+	}
+
 	/**
 	 * @param string                  $source callback | reconcile | refresh | return | start
 	 * @param Partner_Api_Client|null $client Asked to confirm a success callback; the configured client when null.
@@ -52,7 +63,7 @@ final class Operation_Events {
 	 * @throws \Throwable     When the order could not be updated, or the service could not be asked to confirm a success: the
 	 *                        event is released and the attempt left as it was, so a re-delivery is processed again.
 	 */
-	public static function process( Operation $operation, string $source, ?Partner_Api_Client $client = null ): string {
+	public function process( Operation $operation, string $source, ?Partner_Api_Client $client = null ): string {
 		$attempt = self::find_attempt( $operation );
 		if ( null === $attempt ) {
 			Log::info( sprintf( 'Operation %s (partner id %s) is not an order of this store; acknowledged, nothing changed.', $operation->id(), (string) $operation->partner_operation_id() ) );
@@ -66,7 +77,7 @@ final class Operation_Events {
 
 		$behind = null;
 		if ( 'callback' === $source && self::needs_service_answer( $operation, $attempt ) ) {
-			$truth = self::ask_service( $client, $order, $attempt, $operation );
+			$truth = $this->ask_service( $client, $order, $attempt, $operation );
 			if ( null === $truth ) {
 				return self::REVIEW;
 			}
@@ -77,7 +88,7 @@ final class Operation_Events {
 			$source    = 'confirmed';
 		}
 
-		$outcome = self::apply( $order, $attempt, $operation, $source );
+		$outcome = $this->apply( $order, $attempt, $operation, $source );
 		if ( null !== $behind ) {
 			// What the service reports was applied; the success was not: the service is asked to send it again.
 			throw new Service_Behind( $behind );
@@ -91,7 +102,7 @@ final class Operation_Events {
 	 * the attempt again under it: another event may have changed them since
 	 * they were loaded.
 	 */
-	private static function apply( \WC_Order $order, array $attempt, Operation $operation, string $source ): string {
+	private function apply( \WC_Order $order, array $attempt, Operation $operation, string $source ): string {
 		$status = $operation->status();
 		$code   = Status_Flow::int_code( $operation->status_code() );
 		if ( ! Operation_Store::claim_event( $attempt, $operation->id(), $status, $code, $source ) ) {
@@ -101,9 +112,9 @@ final class Operation_Events {
 		try {
 			$outcome = Operation_Store::with_order_lock(
 				$order->get_id(),
-				static function () use ( $order, $attempt, $operation, $source ): string {
+				function () use ( $order, $attempt, $operation, $source ): string {
 					$attempt = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
-					return self::apply_claimed( Order_Attempts::reloaded( $order ), $attempt, Operation_Store::operation_of( $attempt, $operation->id() ), $operation, self::source_label( $source ) );
+					return $this->apply_claimed( Order_Attempts::reloaded( $order ), $attempt, Operation_Store::operation_of( $attempt, $operation->id() ), $operation, self::source_label( $source ) );
 				}
 			);
 		} catch ( \Throwable $e ) {
@@ -150,9 +161,9 @@ final class Operation_Events {
 	 *
 	 * @throws \RuntimeException When the service cannot be asked (the callback is answered 500 and sent again).
 	 */
-	private static function ask_service( ?Partner_Api_Client $client, \WC_Order $order, array $attempt, Operation $callback ): ?Operation {
+	private function ask_service( ?Partner_Api_Client $client, \WC_Order $order, array $attempt, Operation $callback ): ?Operation {
 		try {
-			$client = $client ?? Config::load()->api_client();
+			$client = $client ?? $this->config->api_client();
 			$truth  = $client->operation( $callback->id(), $attempt['partner_operation_id'] );
 		} catch ( Partner_Api_Exception $e ) {
 			if ( Partner_Api_Exception::HTTP === $e->kind && 400 === $e->status ) {
@@ -221,12 +232,12 @@ final class Operation_Events {
 		Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $answer->id() );
 	}
 
-	private static function apply_claimed( \WC_Order $order, array $attempt, array $known, Operation $operation, string $via ): string {
+	private function apply_claimed( \WC_Order $order, array $attempt, array $known, Operation $operation, string $via ): string {
 		for ( $try = 0; $try < 10; $try++ ) {
 			$state  = Operation_Store::state_of( $known );
-			$action = Order_Decision::decide( self::facts( $order, $attempt, $state, $operation ) );
+			$action = Order_Decision::decide( $this->facts( $order, $attempt, $state, $operation ) );
 			if ( ! $action['advance'] ) {
-				Order_Actions::perform( $order, $action, $attempt, $state, $operation, $via );
+				$this->actions->perform( $order, $action, $attempt, $state, $operation, $via );
 				return $action['outcome'];
 			}
 			if ( Operation_Store::swap_state( $known, $operation->status(), Status_Flow::int_code( $operation->status_code() ) ) ) {
@@ -239,7 +250,7 @@ final class Operation_Events {
 						// an earlier operation does not hide the payment of the one after it).
 						self::store_operation_meta( $order, $operation );
 					}
-					Order_Actions::perform( $order, $action, $attempt, $state, $operation, $via );
+					$this->actions->perform( $order, $action, $attempt, $state, $operation, $via );
 				} catch ( \Throwable $e ) {
 					Operation_Store::restore_state( $known );
 					Operation_Store::sum_up( (int) $attempt['id'] );
@@ -257,7 +268,7 @@ final class Operation_Events {
 	}
 
 	/** What Order_Decision needs to know, read from the attempt, the order and the operation. */
-	private static function facts( \WC_Order $order, array $attempt, ?array $state, Operation $operation ): array {
+	private function facts( \WC_Order $order, array $attempt, ?array $state, Operation $operation ): array {
 		try {
 			$order_amount = Order_Attempts::order_amount( $order );
 		} catch ( Payment_Refused $e ) {
@@ -291,7 +302,7 @@ final class Operation_Events {
 				'amount'            => $order_amount,
 				'currency'          => (string) $order->get_currency(),
 			),
-			'auto_confirm' => Config::load()->auto_confirm(),
+			'auto_confirm' => $this->config->auto_confirm(),
 		);
 	}
 

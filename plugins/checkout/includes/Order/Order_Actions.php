@@ -26,6 +26,13 @@ defined( 'ABSPATH' ) || exit;
 
 final class Order_Actions {
 
+	/** @var Config */
+	private $config;
+
+	public function __construct( Config $config ) {
+		$this->config = $config;
+	}
+
 	/**
 	 * @param array     $action    Order_Decision::decide()'s answer.
 	 * @param array     $attempt   The attempt row (Operation_Store) as it was before the event.
@@ -33,7 +40,7 @@ final class Order_Actions {
 	 * @param string    $via       Where the event came from, for notes.
 	 * @throws \RuntimeException When the order could not be changed.
 	 */
-	public static function perform( \WC_Order $order, array $action, array $attempt, ?array $state, Operation $operation, string $via ): void {
+	public function perform( \WC_Order $order, array $action, array $attempt, ?array $state, Operation $operation, string $via ): void {
 		$status = $operation->status();
 		$code   = Status_Flow::int_code( $operation->status_code() );
 		$label  = Order_Words::status( $status, $code );
@@ -43,10 +50,10 @@ final class Order_Actions {
 				Log::info( sprintf( 'Order %d: %s %d ignored (%s) after %s %d (%s).', $order->get_id(), $status, $code, $action['why'], $state['status'] ?? '-', $state['status_code'] ?? -1, $via ) );
 				return;
 			case 'complete':
-				self::complete( $order, $attempt, $operation, $label, $via );
+				$this->complete( $order, $attempt, $operation, $label, $via );
 				return;
 			case 'confirm':
-				self::confirm( $order, $attempt, $operation, $label, $via );
+				$this->confirm( $order, $attempt, $operation, $label, $via );
 				return;
 		}
 		$words = Order_Words::decision( $action, $label, $state, $via, (string) $operation->id() );
@@ -81,7 +88,7 @@ final class Order_Actions {
 		}
 	}
 
-	private static function complete( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
+	private function complete( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
 		$order->update_meta_data( Keys::META_PAID_BY, $attempt['partner_operation_id'] );
 		$order->update_meta_data( Keys::META_PAID_BY_OPERATION, $operation->id() );
 		$order->save();
@@ -108,7 +115,7 @@ final class Order_Actions {
 			return;
 		}
 		$order->add_order_note( self::success_note( $operation, $label, $via ) );
-		$current = Config::load()->wallet();
+		$current = $this->config->wallet();
 		if ( '' !== $current && (string) $attempt['expected_wallet'] !== $current ) {
 			$order->add_order_note(
 				sprintf(
@@ -127,9 +134,9 @@ final class Order_Actions {
 		$order->save();
 	}
 
-	private static function confirm( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
+	private function confirm( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
 		try {
-			Config::load()->api_client()->confirm( $operation->id(), $attempt['partner_operation_id'] );
+			$this->config->api_client()->confirm( $operation->id(), $attempt['partner_operation_id'] );
 			self::hold(
 				$order,
 				sprintf(

@@ -32,75 +32,73 @@ use Card2Crypto\Checkout\Shared\Signing\Signer;
 defined( 'ABSPATH' ) || exit;
 
 final class Payments {
+
+	/** @var Config */
+	private $config;
+
+	/** @var Start_Gate */
+	private $gate;
+
+	public function __construct( Config $config, Start_Gate $gate ) {
+		$this->config = $config;
+		$this->gate   = $gate;
+	}
+
+	/**
+	 * Starts a new payment attempt for an order, once it passed the gate
+	 * (Start_Gate::pass(): budget, the service's acceptance, the cap, the
+	 * order's earlier attempts asked about).
+	 *
+	 * @param string                  $address The visitor's address (Client_Address::of()).
+	 * @param string                  $where   Start_Gate::AT_CHECKOUT or Start_Gate::SIGNING.
+	 * @param Partner_Api_Client|null $client  The client to ask; the configured one when null.
+	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
+	 * @throws Service_Refused The service refuses the store.
+	 */
+	public function start( \WC_Order $order, string $address, string $where, ?Partner_Api_Client $client = null ): array {
+		$this->gate->pass( $order, $address, $where, null, $client );
+		return self::new_attempt( Order_Attempts::reloaded( $order ), $this->config );
+	}
+
 	/**
 	 * The current attempt when it may be signed again for the order as it is
-	 * now (Attempt_Policy::reusable()), else a new one. Either way only after
-	 * the service was asked about the order's attempts that are not final
-	 * (Start_Gate::before_new_payment()).
+	 * now (Attempt_Policy::reusable()), else a new one; either way after one
+	 * pass through the gate (a reuse asks the service about the current
+	 * attempt only).
 	 *
-	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 * @param string                  $address The visitor's address (Client_Address::of()).
+	 * @param Partner_Api_Client|null $client  The client to ask; the configured one when null.
 	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
+	 * @throws Service_Refused The service refuses the store.
 	 */
-	public static function fitting_attempt( \WC_Order $order, Config $config, ?Partner_Api_Client $client = null ): array {
-		if ( $order->is_paid() ) {
-			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
-		}
+	public function fitting( \WC_Order $order, string $address, ?Partner_Api_Client $client = null ): array {
 		$current = Order_Attempts::current_attempt( $order );
-		if ( self::fits( $order, $current, $config ) ) {
-			// A reuse asks the service about the current attempt only.
-			Start_Gate::before_new_payment( $order, $client, (int) $current['id'] );
+		if ( ! $order->is_paid() && $this->fits( $order, $current ) ) {
+			$this->gate->pass( $order, $address, Start_Gate::SIGNING, (int) $current['id'], $client );
 			$order   = Order_Attempts::reloaded( $order );
 			$current = Order_Attempts::current_attempt( $order );
-			if ( self::fits( $order, $current, $config ) ) {
+			if ( $this->fits( $order, $current ) ) {
 				return $current;
 			}
-		} else {
-			self::refuse_over_cap( $order );
-			Start_Gate::before_new_payment( $order, $client );
+			// The answer changed the attempt: a new one, within the order's hourly cap (the pass above did not count it).
+			Start_Gate::refuse_over_cap( $order );
+			return self::new_attempt( $order, $this->config );
 		}
-		return self::new_attempt( Order_Attempts::reloaded( $order ), $config );
+		return $this->start( $order, $address, Start_Gate::SIGNING, $client );
 	}
 
 	/** Whether $attempt may be signed again for the order as it is now (Attempt_Policy::reusable()). */
-	private static function fits( \WC_Order $order, ?array $attempt, Config $config ): bool {
+	private function fits( \WC_Order $order, ?array $attempt ): bool {
 		try {
 			$amount = Order_Attempts::order_amount( $order );
 		} catch ( Payment_Refused $e ) {
 			$amount = null;
 		}
-		return Attempt_Policy::reusable( $attempt, $amount, (string) $order->get_currency(), $config->wallet() );
+		return Attempt_Policy::reusable( $attempt, $amount, (string) $order->get_currency(), $this->config->wallet() );
 	}
 
 	/**
-	 * The order's starts in the last hour are counted before the service is
-	 * asked anything: a request over the cap costs the service no call.
-	 *
-	 * @throws Payment_Refused Over the cap.
-	 */
-	private static function refuse_over_cap( \WC_Order $order ): void {
-		if ( Attempt_Policy::over_cap( Operation_Store::attempts_started_since( $order->get_id(), gmdate( 'Y-m-d H:i:s', time() - Attempt_Policy::CAP_WINDOW ) ) ) ) {
-			throw new Payment_Refused( __( 'Too many card payments were started for this order in the last hour. Please try again later.', 'card2crypto-checkout' ) );
-		}
-	}
-
-	/**
-	 * Starts a payment attempt for an order, only after the service was asked
-	 * about the order's attempts that are not final (Start_Gate::before_new_payment()).
-	 *
-	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
-	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
-	 */
-	public static function start_attempt( \WC_Order $order, Config $config, ?Partner_Api_Client $client = null ): array {
-		if ( $order->is_paid() ) {
-			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
-		}
-		self::refuse_over_cap( $order );
-		Start_Gate::before_new_payment( $order, $client );
-		return self::new_attempt( Order_Attempts::reloaded( $order ), $config );
-	}
-
-	/**
-	 * A new attempt, once the service was asked (start_attempt(), fitting_attempt()).
+	 * A new attempt, once the order passed the gate (start(), fitting()).
 	 *
 	 * @throws Payment_Refused With a message for the buyer.
 	 */
@@ -121,8 +119,6 @@ final class Payments {
 		if ( null !== Currencies::limit_problem( $amount, $currency ) ) {
 			throw new Payment_Refused( __( 'The order total is outside the range card payments accept.', 'card2crypto-checkout' ) );
 		}
-		// Each start is a row and a signature: a page reloaded in a loop must not make them without end.
-		self::refuse_over_cap( $order );
 		$partner_operation_id = 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 12 ) );
 		$attempt              = Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $config->wallet() );
 		$order->update_meta_data( Keys::META_ATTEMPT, $partner_operation_id );
@@ -141,7 +137,7 @@ final class Payments {
 	public static function signed_settings( \WC_Order $order, array $attempt, Config $config, ?string $calculation_id = null ): array {
 		$settings = array(
 			'target_element'       => Keys::WIDGET_ELEMENT,
-			'partner_token'        => $config->token(),
+			'partner_token'        => $config->credentials()->token(),
 			'from_currency'        => $attempt['expected_currency'],
 			'from_amount'          => (int) $attempt['expected_amount'],
 			'to_currency'          => 'BTC',
@@ -160,7 +156,7 @@ final class Payments {
 			$settings['calculation_id'] = $calculation_id;
 		}
 		$settings['timestamp'] = (int) floor( microtime( true ) * 1000 );
-		return Signer::with_signature( $settings, $config->secret(), 'simple' );
+		return Signer::with_signature( $settings, $config->credentials()->secret(), 'simple' );
 	}
 
 	/**

@@ -1,12 +1,21 @@
 <?php
 /**
- * The gate every new payment of an order passes before it starts
- * (Payments::start_attempt(), Payments::fitting_attempt(), and "Pay" in the
- * embedded flow): the service is asked about the order's earlier attempts
- * that are not final, their answers applied (Reconciler::check(): a success
- * completes the order), and the pure rule (Attempt_Policy::before_new_payment())
- * decides whether nothing stands in the way. What the buyer is told is
- * Buyer_Words'; the order note says it too.
+ * The one way a payment of an order starts. Every request that starts a
+ * payment or signs one again ("Place order" and "Pay", the landing route,
+ * the widget-settings route) passes it exactly once, before anything asks
+ * the service, through pass():
+ *
+ * 1. the order is not paid already;
+ * 2. the visitor's budget, per order and per client address (Start_Budget);
+ * 3. the service accepts the store (Service_Health) and, when the order is
+ *    placed or paid, serves the buyer's billing country;
+ * 4. for a new attempt, the order's hourly cap of attempts (Attempt_Policy::over_cap());
+ * 5. the order's earlier attempts that are not final are asked about, their
+ *    answers applied (Reconciler::check(): a success completes the order),
+ *    and the pure rule (Attempt_Policy::before_new_payment()) decides.
+ *
+ * It refuses with the typed exceptions; what the buyer is told is
+ * Buyer_Words', and the order note says it too.
  *
  * @package card2crypto-checkout
  */
@@ -16,7 +25,9 @@ namespace Card2Crypto\Checkout\Payment;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Held;
+use Card2Crypto\Checkout\Attempts\Payment_Refused;
 use Card2Crypto\Checkout\Attempts\Service_Refused;
+use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
@@ -33,6 +44,73 @@ defined( 'ABSPATH' ) || exit;
 
 final class Start_Gate {
 
+	/** Placing the order or pressing "Pay": a refusal of the store keeps the order and mails the buyer later (Service_Back). */
+	const AT_CHECKOUT = 'checkout';
+
+	/** A route that signs the payment (landing, widget settings): the service must accept the store now. */
+	const SIGNING = 'signing';
+
+	/** @var Config */
+	private $config;
+
+	/** @var Reconciler */
+	private $reconciler;
+
+	public function __construct( Config $config, Reconciler $reconciler ) {
+		$this->config     = $config;
+		$this->reconciler = $reconciler;
+	}
+
+	/**
+	 * The pass (see the file's header). $only: the current attempt's id when
+	 * it is to be signed again (no new attempt: the cap does not apply, and
+	 * only that attempt is asked about).
+	 *
+	 * @param string                  $address The visitor's address (Client_Address::of()).
+	 * @param string                  $where   AT_CHECKOUT or SIGNING.
+	 * @param Partner_Api_Client|null $client  The client to ask; the configured one when null.
+	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
+	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
+	 * @throws Payment_Refused The order is paid, the visitor is over the budget, or the order over the cap.
+	 */
+	public function pass( \WC_Order $order, string $address, string $where, ?int $only = null, ?Partner_Api_Client $client = null ): void {
+		if ( $order->is_paid() ) {
+			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
+		}
+		Start_Budget::charge( $order, $address );
+		if ( self::AT_CHECKOUT === $where ) {
+			// The service refused the store since the page was shown: the buyer stays here and is told (Service_Health).
+			if ( ! Service_Health::confirm( $this->config, MINUTE_IN_SECONDS ) ) {
+				throw new Service_Refused( Service_Back::keep( $order ) );
+			}
+			$country   = $order->get_billing_country();
+			$countries = '' !== $country ? Availability::countries( $this->config ) : null;
+			if ( null !== $countries && ! in_array( strtoupper( $country ), $countries, true ) ) {
+				throw new Payment_Refused( __( 'Card payments are not available in your billing country.', 'card2crypto-checkout' ) );
+			}
+		} else {
+			Service_Health::before_sending( $this->config );
+		}
+		if ( null === $only ) {
+			self::refuse_over_cap( $order );
+		}
+		$this->before_new_payment( $order, $client, $only );
+	}
+
+	/**
+	 * The order's starts in the last hour are counted before the service is
+	 * asked anything: a request over the cap costs the service no call.
+	 *
+	 * Each start is a row and a signature: a page reloaded in a loop must not make them without end.
+	 *
+	 * @throws Payment_Refused Over the cap.
+	 */
+	public static function refuse_over_cap( \WC_Order $order ): void {
+		if ( Attempt_Policy::over_cap( Operation_Store::attempts_started_since( $order->get_id(), gmdate( 'Y-m-d H:i:s', time() - Attempt_Policy::CAP_WINDOW ) ) ) ) {
+			throw new Payment_Refused( __( 'Too many card payments were started for this order in the last hour. Please try again later.', 'card2crypto-checkout' ) );
+		}
+	}
+
 	/**
 	 * Before a new payment of the order starts: asks the service about every
 	 * attempt of the order that is not settled here and that the service can
@@ -43,11 +121,10 @@ final class Start_Gate {
 	 * Returns when nothing stands in the way; otherwise notes on the order
 	 * what the buyer is told (Buyer_Words::before_new_payment()) and throws.
 	 *
-	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
 	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
 	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
 	 */
-	public static function before_new_payment( \WC_Order $order, ?Partner_Api_Client $client = null, ?int $only = null ): void {
+	private function before_new_payment( \WC_Order $order, ?Partner_Api_Client $client, ?int $only ): void {
 		$answers = array();
 		$current = (string) $order->get_meta( Keys::META_ATTEMPT );
 		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
@@ -61,7 +138,7 @@ final class Start_Gate {
 			$asked     = 'answered';
 			$operation = null;
 			try {
-				$result = Reconciler::check( $order, $attempt, 'start', $client );
+				$result = $this->reconciler->check( $order, $attempt, 'start', $client );
 				if ( ! $result['ok'] ) {
 					$asked = $result['reason'] ?? 'unreachable';
 				} else {
@@ -88,7 +165,7 @@ final class Start_Gate {
 		$order   = Order_Attempts::reloaded( $order );
 		$verdict = Attempt_Policy::before_new_payment( $order->is_paid(), $answers, time(), Order_Attempts::payment_window() );
 		foreach ( $verdict['cancel'] ?? array() as $index ) {
-			self::end_unused( $order, $answers[ $index ], $client );
+			$this->end_unused( $order, $answers[ $index ], $client );
 		}
 		$outcome = Buyer_Words::before_new_payment( $verdict + ( isset( $verdict['answer'] ) ? array( 'status_url' => $answers[ $verdict['answer'] ]['status_url'] ) : array() ) );
 		if ( null === $outcome ) {
@@ -102,8 +179,7 @@ final class Start_Gate {
 			}
 		}
 		if ( Attempt_Policy::UNCONFIRMED === $verdict['verdict'] ) {
-			$config = Config::load();
-			if ( Service_Health::REFUSED === Service_Health::decide( Service_Health::state(), Service_Health::fingerprint( $config ), time() ) ) {
+			if ( Service_Health::REFUSED === Service_Health::decide( Service_Health::state(), Service_Health::fingerprint( $this->config ), time() ) ) {
 				// The service refuses the store itself: its path, its words (the method is withdrawn).
 				throw new Service_Refused( Service_Back::keep( $order ) );
 			}
@@ -141,13 +217,13 @@ final class Start_Gate {
 	 * paid later beside the new payment. Best effort: a service that refuses
 	 * is noted; nothing was charged in it either way.
 	 */
-	private static function end_unused( \WC_Order $order, array $answer, ?Partner_Api_Client $client ): void {
+	private function end_unused( \WC_Order $order, array $answer, ?Partner_Api_Client $client ): void {
 		$operation_id = (string) ( $answer['operation_id'] ?? '' );
 		if ( '' === $operation_id ) {
 			return;
 		}
 		try {
-			( $client ?? Config::load()->api_client() )->cancel( $operation_id, (string) $answer['attempt']['partner_operation_id'] );
+			( $client ?? $this->config->api_client() )->cancel( $operation_id, (string) $answer['attempt']['partner_operation_id'] );
 			/* translators: %s: operation id */
 			$order->add_order_note( sprintf( __( 'Card2Crypto: the buyer started paying again; the earlier payment (operation %s), in which no card had been entered, was cancelled at the service.', 'card2crypto-checkout' ), $operation_id ) );
 		} catch ( \Throwable $e ) {

@@ -38,8 +38,15 @@ final class Callback_Health {
 
 	const WINDOW = 86400;
 
-	public static function register(): void {
-		add_action( 'admin_notices', array( self::class, 'notice' ) );
+	/** @var Config */
+	private $config;
+
+	public function __construct( Config $config ) {
+		$this->config = $config;
+	}
+
+	public function register(): void {
+		add_action( 'admin_notices', array( $this, 'notice' ) );
 	}
 
 	/** A verified callback for an order of this store arrived. */
@@ -141,7 +148,7 @@ final class Callback_Health {
 	 * status box says it), while callbacks are being refused or the service
 	 * refuses the store (the method is withdrawn).
 	 */
-	public static function notice(): void {
+	public function notice(): void {
 		if ( ! current_user_can( 'manage_woocommerce' ) ) {
 			return;
 		}
@@ -151,7 +158,7 @@ final class Callback_Health {
 			return;
 		}
 		$summary   = self::summary();
-		$withdrawn = Service_Health::owner_line( Config::load() );
+		$withdrawn = Service_Health::owner_line( $this->config );
 		if ( ! $summary['failing'] && null === $withdrawn ) {
 			return;
 		}

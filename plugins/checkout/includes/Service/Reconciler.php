@@ -28,8 +28,19 @@ final class Reconciler {
 	const HOOK  = 'card2crypto_checkout_reconcile';
 	const GROUP = 'card2crypto-checkout';
 
-	public static function register(): void {
-		add_action( self::HOOK, array( self::class, 'run' ), 10, 1 );
+	/** @var Config */
+	private $config;
+
+	/** @var Operation_Events */
+	private $events;
+
+	public function __construct( Config $config, Operation_Events $events ) {
+		$this->config = $config;
+		$this->events = $events;
+	}
+
+	public function register(): void {
+		add_action( self::HOOK, array( $this, 'run' ), 10, 1 );
 	}
 
 	/**
@@ -75,7 +86,7 @@ final class Reconciler {
 	 * have tried again inside the widget, which makes a new operation under
 	 * the same attempt whose callbacks may be lost too.
 	 */
-	public static function run( $order_id ): void {
+	public function run( $order_id ): void {
 		$order = wc_get_order( (int) $order_id );
 		if ( ! $order instanceof \WC_Order ) {
 			return;
@@ -99,7 +110,7 @@ final class Reconciler {
 				return;
 			}
 		}
-		self::check( $order, $attempt, 'reconcile' );
+		$this->check( $order, $attempt, 'reconcile' );
 		Operation_Store::count_check( $attempt );
 		$attempt = Operation_Store::attempt( (int) $attempt['id'] );
 		if ( null !== $attempt && ! Order_Attempts::is_final( $attempt ) ) {
@@ -132,8 +143,8 @@ final class Reconciler {
 	 *                                                                     operation for the attempt yet) or "unreachable". operation: the latest.
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
-	public static function check( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client = null ): array {
-		$result = self::ask( $order, $attempt, null, $source, $client );
+	public function check( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client = null ): array {
+		$result = $this->ask( $order, $attempt, null, $source, $client );
 		if ( ! $result['ok'] ) {
 			return $result;
 		}
@@ -142,7 +153,7 @@ final class Reconciler {
 			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || Order_Attempts::is_final( $known ) ) {
 				continue;
 			}
-			$other = self::ask( $order, $attempt, $known['operation_id'], $source, $client );
+			$other = $this->ask( $order, $attempt, $known['operation_id'], $source, $client );
 			if ( ! $other['ok'] ) {
 				return $other;
 			}
@@ -156,7 +167,7 @@ final class Reconciler {
 	 *
 	 * @throws \Throwable When the answer could not be applied.
 	 */
-	private static function ask( \WC_Order $order, array $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): array {
+	private function ask( \WC_Order $order, array $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): array {
 		// A visitor's request (a payment start, a return) stops asking once it has spent its time on the service
 		// (Start_Budget); reconciliation and the owner's refresh always ask.
 		$visitor = in_array( $source, array( 'start', 'return' ), true );
@@ -170,11 +181,11 @@ final class Reconciler {
 		try {
 			// The client's own lines as debug: the outcome is logged below at its true level
 			// (an attempt the buyer never started paying, or abandoned, is ordinary, not an error).
-			$client    = $client ?? Config::load()->api_client( array( self::class, 'client_log' ) );
+			$client    = $client ?? $this->config->api_client( array( self::class, 'client_log' ) );
 			$operation = $client->operation( $operation_id, $attempt['partner_operation_id'] );
 		} catch ( Partner_Api_Exception $e ) {
 			// A refusal of the store itself withdraws the method at once (Service_Health).
-			Service_Health::saw( Config::load(), $e );
+			Service_Health::saw( $this->config, $e );
 			$reason = 'unreachable';
 			if ( 'invalid_parameter' === $e->error_code && null === $operation_id && Operation_Store::NO_CODE === $attempt['status_code'] ) {
 				$reason  = 'unknown';
@@ -204,7 +215,7 @@ final class Reconciler {
 				'message' => __( 'The service answered about another payment; nothing was applied.', 'card2crypto-checkout' ),
 			);
 		}
-		$outcome = Operation_Events::process( $operation, $source );
+		$outcome = $this->events->process( $operation, $source );
 		return array(
 			'ok'        => true,
 			'outcome'   => $outcome,

@@ -30,8 +30,15 @@ final class Service_Back {
 	/** Orders mailed per run; a longer list queues another run. */
 	const BATCH = 50;
 
-	public static function register(): void {
-		add_action( self::HOOK, array( self::class, 'mail_waiting' ) );
+	/** @var Config */
+	private $config;
+
+	public function __construct( Config $config ) {
+		$this->config = $config;
+	}
+
+	public function register(): void {
+		add_action( self::HOOK, array( $this, 'mail_waiting' ) );
 		add_action( Service_Health::CAME_BACK, array( self::class, 'came_back' ) );
 	}
 
@@ -77,8 +84,8 @@ final class Service_Back {
 	 * payment gets WooCommerce's customer invoice (its pay link) once; the
 	 * mark is removed first, so a failing mail is never sent twice.
 	 */
-	public static function mail_waiting(): void {
-		if ( ! Service_Health::available( Config::load() ) ) {
+	public function mail_waiting(): void {
+		if ( ! Service_Health::available( $this->config ) ) {
 			return; // Refused again meanwhile: the next time it comes back.
 		}
 		$orders = wc_get_orders(

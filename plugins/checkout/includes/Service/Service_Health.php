@@ -66,13 +66,25 @@ final class Service_Health {
 	/** Whether this request already asks after its answer. */
 	private static $after_answer = false;
 
-	public static function register(): void {
-		add_action( self::HOOK, array( self::class, 'run_check' ) );
+	/** @var Config */
+	private $config;
+
+	public function __construct( Config $config ) {
+		$this->config = $config;
+	}
+
+	public function register(): void {
+		add_action( self::HOOK, array( $this, 'queued_check' ) );
+	}
+
+	/** The queued check (Action Scheduler). */
+	public function queued_check(): void {
+		self::run_check( $this->config );
 	}
 
 	/** The credentials and address a state was found with (the status check's cache key too). */
 	public static function fingerprint( Config $config ): string {
-		return md5( $config->base_url() . "\n" . $config->token() . "\n" . hash( 'sha256', $config->secret() ) );
+		return md5( $config->base_url() . "\n" . $config->credentials()->fingerprint() );
 	}
 
 	/**
@@ -109,13 +121,13 @@ final class Service_Health {
 	 * withdraw it).
 	 */
 	public static function available( Config $config, ?int $now = null ): bool {
-		if ( '' === $config->token() || '' === $config->secret() ) {
+		if ( ! $config->credentials()->complete() ) {
 			return true;
 		}
 		$key   = self::fingerprint( $config );
 		$state = self::state();
 		if ( self::STALE === self::decide( $state, $key, $now ?? time() ) ) {
-			self::check_later();
+			self::check_later( $config );
 		}
 		return ! ( null !== $state && ( $state['key'] ?? '' ) === $key && self::REFUSED === ( $state['state'] ?? '' ) );
 	}
@@ -127,12 +139,18 @@ final class Service_Health {
 	 * Action Scheduler, WooCommerce not loaded, there is no checkout to
 	 * protect, so nothing is asked).
 	 */
-	private static function check_later(): void {
+	private static function check_later( Config $config ): void {
 		if ( self::can_answer_first() ) {
 			if ( ! self::$after_answer ) {
 				self::$after_answer = true;
 				// After every other shutdown callback: WooCommerce's session and Action Scheduler's dispatch come first.
-				add_action( 'shutdown', array( self::class, 'check_after_answer' ), PHP_INT_MAX );
+				add_action(
+					'shutdown',
+					static function () use ( $config ): void {
+						self::check_after_answer( $config );
+					},
+					PHP_INT_MAX
+				);
 			}
 			return;
 		}
@@ -154,7 +172,7 @@ final class Service_Health {
 	 * a database without locks asks anyway, which costs one more params
 	 * request at most). A failure is logged, never shown.
 	 */
-	public static function check_after_answer(): void {
+	public static function check_after_answer( Config $config ): void {
 		global $wpdb;
 		$locked = null;
 		if ( isset( $wpdb ) && is_object( $wpdb ) && method_exists( $wpdb, 'get_var' ) ) {
@@ -175,7 +193,7 @@ final class Service_Health {
 			// The options are read again (the autoloaded set is cached per request); run_check() asks only while still stale.
 			wp_cache_delete( 'alloptions', 'options' );
 			wp_cache_delete( self::OPTION, 'options' );
-			self::run_check();
+			self::run_check( $config );
 		} catch ( \Throwable $e ) {
 			Log::debug( 'The service check after the answer failed: ' . $e->getMessage() );
 		} finally {
@@ -207,9 +225,8 @@ final class Service_Health {
 	 * asks the service when the state is still stale (another request or a
 	 * payment start may have asked meanwhile).
 	 */
-	public static function run_check(): void {
-		$config = Config::load();
-		if ( '' === $config->token() || '' === $config->secret() ) {
+	public static function run_check( Config $config ): void {
+		if ( ! $config->credentials()->complete() ) {
 			return;
 		}
 		if ( self::STALE === self::decide( self::state(), self::fingerprint( $config ), time() ) ) {

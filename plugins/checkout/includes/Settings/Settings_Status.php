@@ -35,11 +35,11 @@ final class Settings_Status {
 	 * @return array{ok: bool, message: string, fee?: string, field?: string|null}
 	 */
 	public static function check( Config $config, bool $fresh = false ): array {
-		if ( '' === $config->token() || '' === $config->secret() ) {
+		if ( ! $config->credentials()->complete() ) {
 			return array(
 				'ok'      => false,
 				'message' => __( 'Enter the partner token and secret to connect.', 'card2crypto-checkout' ),
-				'field'   => '' === $config->token() ? 'partner_token' : 'partner_secret',
+				'field'   => '' === $config->credentials()->token() ? 'partner_token' : 'partner_secret',
 			);
 		}
 		$key    = Service_Health::status_cache_key( $config );
@@ -69,19 +69,19 @@ final class Settings_Status {
 	}
 
 	/**
-	 * @param bool $refused_save Whether this request's save was refused: the box then says that
+	 * @param Config $config       The settings in use.
+	 * @param bool   $refused_save Whether this request's save was refused: the box then says that
 	 *                           it speaks of the saved settings, which are still the ones in use.
 	 */
-	public static function render( bool $refused_save = false ): void {
-		$config  = Config::load();
-		$status  = self::check( $config );
+	public static function render( Config $config, bool $refused_save = false ): void {
+		$status = self::check( $config );
 		if ( $refused_save ) {
 			$status['message'] = $status['ok']
 				? __( 'Still connected with the saved credentials: what you typed was not saved, and the store goes on using what was saved before.', 'card2crypto-checkout' )
 				/* translators: %s: "Not connected: " and why the saved credentials do not work */
 				: sprintf( __( 'What you typed was not saved; the saved credentials are still in use. %s', 'card2crypto-checkout' ), $status['message'] );
 		}
-		$health  = Callback_Health::summary();
+		$health    = Callback_Health::summary();
 		$withdrawn = Service_Health::owner_line( $config );
 		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn;
 		echo '<div class="card2crypto-status-box notice inline ' . ( $warning ? 'notice-warning' : 'notice-success' ) . '" style="padding:8px 12px">';

@@ -21,11 +21,18 @@ defined( 'ABSPATH' ) || exit;
 
 final class Test_Mode {
 
-	public static function register(): void {
-		add_filter( 'woocommerce_gateway_title', array( self::class, 'filter_title' ), 10, 2 );
-		add_filter( 'woocommerce_gateway_method_title', array( self::class, 'filter_method_title' ), 10, 2 );
-		add_filter( 'woocommerce_gateway_method_description', array( self::class, 'filter_method_description' ), 10, 2 );
-		add_action( 'admin_notices', array( self::class, 'notice' ) );
+	/** @var Config */
+	private $config;
+
+	public function __construct( Config $config ) {
+		$this->config = $config;
+	}
+
+	public function register(): void {
+		add_filter( 'woocommerce_gateway_title', array( $this, 'filter_title' ), 10, 2 );
+		add_filter( 'woocommerce_gateway_method_title', array( $this, 'filter_method_title' ), 10, 2 );
+		add_filter( 'woocommerce_gateway_method_description', array( $this, 'filter_method_description' ), 10, 2 );
+		add_action( 'admin_notices', array( $this, 'notice' ) );
 		add_action( 'woocommerce_before_order_object_save', array( self::class, 'one_title' ) );
 		add_filter( 'manage_woocommerce_page_wc-orders_columns', array( self::class, 'columns' ) );
 		add_filter( 'manage_edit-shop_order_columns', array( self::class, 'columns' ) );
@@ -102,8 +109,8 @@ final class Test_Mode {
 		}
 	}
 
-	public static function active(): bool {
-		return 'sandbox' === Config::load()->environment();
+	public function active(): bool {
+		return 'sandbox' === $this->config->environment();
 	}
 
 	/** The title buyers see: marked in the sandbox. */
@@ -121,25 +128,25 @@ final class Test_Mode {
 	}
 
 	/** @param mixed $title */
-	public static function filter_title( $title, $gateway_id ) {
+	public function filter_title( $title, $gateway_id ) {
 		// Buyers only: WooCommerce's own screens show the method name (admin_title()), not this title.
 		if ( Keys::GATEWAY_ID !== $gateway_id || ! is_string( $title ) || is_admin() ) {
 			return $title;
 		}
-		return self::buyer_title( $title, Config::load()->environment() );
+		return self::buyer_title( $title, $this->config->environment() );
 	}
 
 	/** @param mixed $method_title */
-	public static function filter_method_title( $method_title, $gateway ) {
+	public function filter_method_title( $method_title, $gateway ) {
 		if ( ! self::is_ours( $gateway ) || ! is_string( $method_title ) ) {
 			return $method_title;
 		}
-		return self::admin_title( $method_title, Config::load()->environment() );
+		return self::admin_title( $method_title, $this->config->environment() );
 	}
 
 	/** @param mixed $description */
-	public static function filter_method_description( $description, $gateway ) {
-		if ( ! self::is_ours( $gateway ) || ! is_string( $description ) || ! self::active() ) {
+	public function filter_method_description( $description, $gateway ) {
+		if ( ! self::is_ours( $gateway ) || ! is_string( $description ) || ! $this->active() ) {
 			return $description;
 		}
 		return __( 'Test mode: payments go to the sandbox service and move no real money.', 'card2crypto-checkout' ) . ' ' . $description;
@@ -151,14 +158,14 @@ final class Test_Mode {
 	}
 
 	/** On WooCommerce's screens (settings, orders, reports), while the method is enabled in the sandbox. */
-	public static function notice(): void {
+	public function notice(): void {
 		if ( ! current_user_can( 'manage_woocommerce' ) || ! function_exists( 'get_current_screen' ) ) {
 			return;
 		}
 		$screen = get_current_screen();
 		$id     = null === $screen ? '' : (string) $screen->id;
 		$ours   = false !== strpos( $id, 'woocommerce' ) || false !== strpos( $id, 'wc-' ) || in_array( $id, array( 'shop_order', 'edit-shop_order' ), true );
-		$config = Config::load();
+		$config = $this->config;
 		if ( ! $ours || ! $config->enabled() || 'sandbox' !== $config->environment() ) {
 			return;
 		}

@@ -10,6 +10,7 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
+use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
 
 $results = array();
@@ -18,7 +19,7 @@ foreach ( $scenario['steps'] as $step ) {
 	$GLOBALS['wpdb']->fail = $step['db_fail'] ?? '';
 	$notes_before         = count( $order->notes );
 	try {
-		$result = array( 'returned' => Admin_Order_Panel::act( $order, $step['do'], 'shopadmin', $client ) );
+		$result = array( 'returned' => Plugin::service( Admin_Order_Panel::class )->act( $order, $step['do'], 'shopadmin', $client ) );
 	} catch ( Throwable $e ) {
 		$result = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
 	}

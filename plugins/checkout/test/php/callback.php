@@ -12,6 +12,7 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
+use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Callback\Callback_Controller;
 
 $results = array();
@@ -19,7 +20,7 @@ foreach ( $scenario['requests'] as $request ) {
 	$body = c2c_callback_body( $request, $secret );
 	$_SERVER['REMOTE_ADDR'] = $request['ip'];
 	for ( $i = 0; $i < (int) ( $request['repeat'] ?? 1 ); $i++ ) {
-		$response  = Callback_Controller::handle( new WP_REST_Request( $body, $request['headers'] ?? array() ) );
+		$response  = Plugin::service( Callback_Controller::class )->handle( new WP_REST_Request( $body, $request['headers'] ?? array() ) );
 		$results[] = array(
 			'status'  => $response->status,
 			'body'    => $response->data,

@@ -17,6 +17,7 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
+use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Shared\Api\Operation;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
@@ -37,14 +38,14 @@ foreach ( $scenario['steps'] as $step ) {
 		$other        = Operation::from_decoded( Lossless_Json::decode_object( json_encode( $step['meanwhile'] ) ) )['operation'];
 		$order->during = static function () use ( $other, $client, &$nested ): void {
 			try {
-				$nested = Operation_Events::process( $other, 'callback', $client );
+				$nested = Plugin::service( Operation_Events::class )->process( $other, 'callback', $client );
 			} catch ( Throwable $e ) {
 				$nested = 'error: ' . $e->getMessage();
 			}
 		};
 	}
 	try {
-		$result = array( 'outcome' => Operation_Events::process( $parsed['operation'], $step['source'] ?? 'callback', $client ) );
+		$result = array( 'outcome' => Plugin::service( Operation_Events::class )->process( $parsed['operation'], $step['source'] ?? 'callback', $client ) );
 	} catch ( Throwable $e ) {
 		$result = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
 	}

@@ -22,6 +22,7 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
+use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Buyer\Buyer_Return;
 use Card2Crypto\Checkout\Callback\Callback_Controller;
 use Card2Crypto\Checkout\Service\Callback_Health;
@@ -119,7 +120,7 @@ function wp_remote_retrieve_body( $response ) {
 function c2c_send_callback( array $request, string $secret ) {
 	$body = c2c_callback_body( $request, $secret );
 	$_SERVER['REMOTE_ADDR'] = $request['ip'];
-	return Callback_Controller::handle( new WP_REST_Request( $body, $request['headers'] ?? array() ) );
+	return Plugin::service( Callback_Controller::class )->handle( new WP_REST_Request( $body, $request['headers'] ?? array() ) );
 }
 
 $results = array();
@@ -147,7 +148,7 @@ switch ( $scenario['case'] ) {
 	case 'check':
 		$values = array_merge( get_option( 'woocommerce_card2crypto_settings' ), array( 'partner_secret' => $secret ), $scenario['values'] ?? array() );
 		foreach ( $scenario['fresh'] as $fresh ) {
-			$results[] = Settings_Status::check( Config::from_values( $values ), (bool) $fresh );
+			$results[] = Settings_Status::check( Plugin::service( Config::class )->with_values( $values ), (bool) $fresh );
 		}
 		$results = array(
 			'checks' => $results,
@@ -159,14 +160,14 @@ switch ( $scenario['case'] ) {
 		$attempt['status_code'] = (int) $attempt['status_code'];
 		$attempt['checks']      = (int) $attempt['checks'];
 		$results                = array(
-			'check' => Reconciler::check( $order, $attempt, 'reconcile' ),
+			'check' => Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' ),
 			'log'   => $GLOBALS['c2c_log'],
 		);
 		break;
 	case 'service_health':
-		// As Payment_Hooks registers it: the service's return queues the waiting orders' e-mails.
-		Service_Back::register();
-		$config  = Config::load();
+		// As the wiring (Plugin::boot()) registers it: the service's return queues the waiting orders' e-mails.
+		Plugin::service( Service_Back::class )->register();
+		$config  = Plugin::service( Config::class );
 		$key     = Service_Health::fingerprint( $config );
 		$now     = time();
 		$state   = static function ( string $state, int $ago, ?string $other = null ) use ( $key, $now ) {
@@ -214,7 +215,7 @@ switch ( $scenario['case'] ) {
 						$result = Payments::landing_url( $order, $attempt, $config, Buyer_Return::fail_url( $order ) );
 						break;
 					case 'reconcile':
-						$result = Reconciler::check( $order, $attempt, 'reconcile' )['ok'];
+						$result = Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' )['ok'];
 						break;
 					case 'status_box':
 						$result = Settings_Status::check( $config );
@@ -228,7 +229,7 @@ switch ( $scenario['case'] ) {
 						$GLOBALS['c2c_queued'] = array();
 						foreach ( $queued as $hook ) {
 							if ( Service_Health::HOOK === $hook ) {
-								Service_Health::run_check();
+								Service_Health::run_check( $config );
 							}
 							// Service_Back::HOOK (mailing the orders waiting for card payment) is counted, not run: it needs WooCommerce's orders and mailer (e2e: checkout-service-refuses.spec.ts).
 						}

@@ -15,6 +15,7 @@
 
 require __DIR__ . '/wordpress-fakes.php';
 
+use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Buyer\Buyer_Return;
 
@@ -32,7 +33,7 @@ foreach ( $scenario['steps'] as $step ) {
 	}
 	$notes_before = count( $order->notes );
 	try {
-		$result = array( 'told' => Buyer_Return::tell( $order, $step['event'] ?? 'fail', $client ) );
+		$result = array( 'told' => Plugin::service( Buyer_Return::class )->tell( $order, $step['event'] ?? 'fail', $client ) );
 	} catch ( Throwable $e ) {
 		$result = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
 	}

@@ -1,6 +1,6 @@
 <?php
 /**
- * Runs Payments::start_attempt() / fitting_attempt() without WordPress (fakes
+ * Runs Payments::start() / fitting() without WordPress (fakes
  * in wordpress-fakes.php) while the order's one earlier attempt may still be
  * under way: the store asks the service (answers from a list), applies the
  * answer and decides. Prints, per step, whether a new attempt started or what
@@ -19,8 +19,14 @@ require __DIR__ . '/wordpress-fakes.php';
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Attempts\Payment_Held;
 use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Start_Gate;
+use Card2Crypto\Checkout\Plugin;
+use Card2Crypto\Checkout\Service\Service_Health;
 
-$results = array();
+// The service accepted the store a moment ago: the gate does not ask it again (Service_Health).
+Service_Health::record_check( Plugin::service( Config::class ), null );
+$payments = Plugin::service( Payments::class );
+$results  = array();
 foreach ( $scenario['steps'] as $step ) {
 	$service->answers = $step['service'] ?? array();
 	$service->calls   = array();
@@ -39,8 +45,8 @@ foreach ( $scenario['steps'] as $step ) {
 	$notes_before = count( $order->notes );
 	try {
 		$attempt = 'fitting' === ( $step['call'] ?? 'start' )
-			? Payments::fitting_attempt( $order, Config::load(), $client )
-			: Payments::start_attempt( $order, Config::load(), $client );
+			? $payments->fitting( $order, '192.0.2.10', $client )
+			: $payments->start( $order, '192.0.2.10', Start_Gate::SIGNING, $client );
 		$result  = array( 'started' => $attempt['partner_operation_id'] );
 	} catch ( Payment_Held $e ) {
 		$result = array( 'held' => $e->outcome );
@@ -57,6 +63,8 @@ foreach ( $scenario['steps'] as $step ) {
 			$GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )
 		),
 		'service_calls' => count( $service->calls ),
+		// How many passes through the gate the order's budget counted in this minute (Start_Budget).
+		'budget'        => (int) ( get_transient( 'card2crypto_checkout_budget_order_' . $order->get_id() )['count'] ?? 0 ),
 		'cancelled'     => array_values(
 			array_map(
 				static function ( $call ) {

@@ -147,7 +147,7 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				// Playground declares every host external (its own mu-plugin); a real WordPress does not:
 				// take that out so WordPress's rules for local and private addresses apply as on a real host.
 				remove_filter( 'http_request_host_is_external', '__return_true' );
-				$client = Card2Crypto\Checkout\Base\Config::load()->api_client();
+				$client = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Base\Config::class )->api_client();
 				try {
 					return new WP_REST_Response( array( 'value' => $client->params() ) );
 				} catch ( Throwable $e ) {
@@ -240,7 +240,7 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				// ("write": ok or refused), or read as a checkout page reads it ("read"). Both say how many
 				// background checks wait in Action Scheduler.
 				$health = 'Card2Crypto\\Checkout\\Service\\Service_Health';
-				$config = Card2Crypto\Checkout\Base\Config::load();
+				$config = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Base\Config::class );
 				$answer = array();
 				if ( isset( $input['write'] ) ) {
 					$at = time() - (int) ( $input['age'] ?? 0 );
