@@ -28,12 +28,17 @@ $card2crypto_all      = ( defined( 'WC_REMOVE_ALL_DATA' ) && true === WC_REMOVE_
 
 // The secret's own option (Settings_Store::secret_option_name()): always.
 delete_option( 'card2crypto_checkout_partner_secret' );
+// The wallet's extended public key, kept like the secret (it reveals every address of the wallet): always.
+delete_option( 'card2crypto_checkout_wallet_key_secret' );
 
 if ( $card2crypto_all ) {
 	global $wpdb;
 	delete_option( 'woocommerce_card2crypto_settings' );
 	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_events' ) ); // phpcs:ignore WordPress.DB
 	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_attempts' ) ); // phpcs:ignore WordPress.DB
+	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_operations' ) ); // phpcs:ignore WordPress.DB
+	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_addresses' ) ); // phpcs:ignore WordPress.DB
+	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_address_counters' ) ); // phpcs:ignore WordPress.DB
 	// Through the API first, so a persistent object cache forgets them too.
 	delete_option( 'card2crypto_checkout_db_version' );
 	delete_option( 'card2crypto_checkout_countries_last' );

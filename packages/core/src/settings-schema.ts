@@ -32,6 +32,14 @@ export type Rule =
   | { kind: 'url'; stripTrailingSlash: boolean; environmentField?: string }
   /** Bitcoin address (base58check or bech32/bech32m) of a network allowed in the environment chosen in environmentField. */
   | { kind: 'btc_address'; environmentField: string; networks: Record<Environment, BtcNetwork[]> }
+  /**
+   * An extended public key (xpub/ypub/zpub, tpub/upub/vpub) or a ranged output
+   * descriptor of one, of the network the environment in environmentField
+   * takes (production: mainnet; sandbox: testnet). Private keys, bad
+   * checksums and hardened steps after the key are refused (bip32/index.ts,
+   * parseWalletKey; PHP Btc\Bip32::parse_wallet_key()).
+   */
+  | { kind: 'wallet_key'; environmentField: string }
   /** Code of reference.fiat. */
   | { kind: 'fiat_currency' }
   /** Symbol of reference.crypto (exact case). */
@@ -272,19 +280,57 @@ const checkout: PluginSchema = {
       group: 'general',
     },
     {
+      id: 'wallet_mode',
+      type: 'select',
+      label: 'Where the bitcoin goes',
+      help: "One address receives every payment, or each order gets a new address of your wallet, derived from its extended public key, so that no one can read the store's income from one address and each payment on chain belongs to one order.",
+      default: 'address',
+      required: false,
+      secret: false,
+      options: [
+        { value: 'address', label: 'One address' },
+        { value: 'xpub', label: 'A new address for each order (from an extended public key)' },
+      ],
+      rule: { kind: 'enum', values: ['address', 'xpub'] },
+      group: 'payment',
+    },
+    {
       id: 'wallet_address',
       type: 'text',
       label: 'Bitcoin wallet address',
       help: 'Your wallet that receives the bitcoin bought with each payment. Production accepts mainnet addresses only; the sandbox also accepts testnet and regtest addresses.',
       default: '',
       required: true,
-      requiredWhen: ENABLED,
+      requiredWhen: [...ENABLED, { field: 'wallet_mode', equals: 'address' }],
       secret: false,
       rule: {
         kind: 'btc_address',
         environmentField: 'environment',
         networks: { production: ['mainnet'], sandbox: ['mainnet', 'testnet', 'regtest'] },
       },
+      group: 'payment',
+    },
+    {
+      id: 'wallet_key_secret',
+      type: 'secret',
+      label: 'Extended public key or descriptor',
+      help: "Your wallet's zpub, ypub or xpub (vpub, upub or tpub for the sandbox and testnet), or an output descriptor such as wpkh([fingerprint/84h/0h/0h]xpub…/0/*). Public keys only: never paste a private key (xprv, zprv…). Kept like the partner secret: it reveals every address of the wallet.",
+      default: '',
+      required: true,
+      requiredWhen: [...ENABLED, { field: 'wallet_mode', equals: 'xpub' }],
+      secret: true,
+      rule: { kind: 'wallet_key', environmentField: 'environment' },
+      group: 'payment',
+    },
+    {
+      id: 'gap_limit',
+      type: 'text',
+      label: 'Wallet gap limit',
+      help: 'How many unused addresses in a row your wallet looks ahead (20 in most wallets). The store warns you before the addresses in use past the last paid one reach it.',
+      default: '20',
+      required: false,
+      secret: false,
+      rule: { kind: 'text', maxLength: 4, pattern: '^(?:[1-9][0-9]{0,2}|1000)$', patternMessage: 'enter a whole number from 1 to 1000.' },
       group: 'payment',
     },
     {

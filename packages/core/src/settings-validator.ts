@@ -28,6 +28,14 @@ export interface SettingsValidationOptions {
    * differs from the stored one (both normalised) is the problem `partner_only`.
    */
   mayChangePartnerSettings?: boolean;
+  /**
+   * Checks a `wallet_key` value (an extended public key or descriptor) for the
+   * environment: null when it may be used, else why not. The server entry of
+   * the package (`@card2crypto/core`) passes BIP32's `parseWalletKey`; the
+   * browser entry has no key parser (the key never reaches a browser), so
+   * there a `wallet_key` value is a problem.
+   */
+  walletKey?: (text: string, environment: FieldValue | undefined) => string | null;
 }
 
 /** Why a partner's field was refused: the reason part of a `partner_only` problem (after "<Label>: "). */
@@ -108,7 +116,7 @@ export function validateSettings(plugin: PluginId, input: unknown, options: Sett
       continue;
     }
     const found = problems.length;
-    checkField(field, values, constants, problems);
+    checkField(field, values, constants, problems, options.walletKey);
     if (lockPartner && field.partnerOnly && problems.length === found && values[field.id] !== storedPartnerValue(field, options.stored, values)) {
       problems.push(problem(field.id, 'partner_only', `${field.label}: ${PARTNER_ONLY_MESSAGE}`));
     }
@@ -117,7 +125,13 @@ export function validateSettings(plugin: PluginId, input: unknown, options: Sett
 }
 
 /** Required and rule checks of one field (pass 2): normalises values[field.id] or adds its problem. */
-function checkField(field: Field, values: Record<string, FieldValue>, constants: ReadonlySet<string>, problems: Problem[]): void {
+function checkField(
+  field: Field,
+  values: Record<string, FieldValue>,
+  constants: ReadonlySet<string>,
+  problems: Problem[],
+  walletKey: SettingsValidationOptions['walletKey'],
+): void {
   const value = values[field.id]!;
   if (value === '' || value === false) {
     const coveredByConstant = field.constant !== undefined && constants.has(field.constant);
@@ -127,7 +141,7 @@ function checkField(field: Field, values: Record<string, FieldValue>, constants:
     }
     return;
   }
-  const check = checkRule(field, value, values);
+  const check = checkRule(field, value, values, walletKey);
   if (check.ok) {
     values[field.id] = check.value;
   } else {
@@ -171,7 +185,7 @@ function toBoolean(raw: unknown): boolean | undefined {
 const PRODUCTION_LOCAL_HOST =
   'production cannot use this computer or a private network (localhost, 127.x, 10.x, 192.168.x, ...): that is the sandbox. Enter the address your partner manager gave you, or choose the sandbox environment.';
 
-function checkRule(field: Field, value: FieldValue, values: Record<string, FieldValue>): Check {
+function checkRule(field: Field, value: FieldValue, values: Record<string, FieldValue>, walletKey?: SettingsValidationOptions['walletKey']): Check {
   const rule = field.rule;
   const text = String(value);
   switch (rule.kind) {
@@ -210,6 +224,13 @@ function checkRule(field: Field, value: FieldValue, values: Record<string, Field
       const networks = env === 'sandbox' || env === 'production' ? rule.networks[env as Environment] : rule.networks.production;
       const result = validateBtcAddress(text, { networks });
       return result.valid ? { ok: true, value: text } : { ok: false, message: result.reason };
+    }
+    case 'wallet_key': {
+      if (!walletKey) {
+        return { ok: false, message: 'an extended public key is checked on the server only.' };
+      }
+      const why = walletKey(text, values[rule.environmentField]);
+      return why === null ? { ok: true, value: text } : { ok: false, message: why };
     }
     case 'fiat_currency':
       return findFiatCurrency(text) ? { ok: true, value: text } : { ok: false, message: `"${text}" is not a supported fiat currency.` };

@@ -4,6 +4,7 @@
  * tests (same (field, rule) problems, same normalised values).
  */
 import { type PluginId } from './settings-schema.js';
+import { checkWalletKey } from './bip32/index.js';
 import { type SettingsValidationOptions, validateSettings } from './settings-validator.js';
 
 export interface SettingsVectorCase {
@@ -21,12 +22,45 @@ export interface SettingsVector extends SettingsVectorCase {
 }
 
 const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+/** BIP84's account key (mainnet) and a testnet one (vectors/bip32-addresses.json). */
+const ZPUB = 'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
 const CREDS = { partner_token: 'tok_123', partner_secret: 'sec_456' };
 
 export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
   { name: 'checkout defaults are valid while disabled', plugin: 'checkout', input: {} },
   { name: 'enabling requires wallet and credentials', plugin: 'checkout', input: { enabled: 'yes' } },
   { name: 'enabled with everything set', plugin: 'checkout', input: { enabled: true, wallet_address: WALLET, ...CREDS } },
+  {
+    name: 'a new address per order: the key is required instead of the address',
+    plugin: 'checkout',
+    input: { enabled: true, wallet_mode: 'xpub', ...CREDS },
+  },
+  {
+    name: 'a new address per order from a mainnet zpub in production',
+    plugin: 'checkout',
+    input: {
+      enabled: true,
+      wallet_mode: 'xpub',
+      wallet_key_secret: `  ${ZPUB}\n`,
+      environment: 'production',
+      ...CREDS,
+      base_url: 'https://api.example.com',
+      widget_script_url: 'https://api.example.com/w.js',
+      landing_url: 'https://pay.example.com',
+    },
+  },
+  { name: 'a mainnet key is refused in the sandbox', plugin: 'checkout', input: { enabled: true, wallet_mode: 'xpub', wallet_key_secret: ZPUB, ...CREDS } },
+  {
+    name: 'a private key is refused',
+    plugin: 'checkout',
+    input: {
+      wallet_mode: 'xpub',
+      wallet_key_secret: 'xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi',
+    },
+  },
+  { name: 'a bitcoin address where the key goes is refused', plugin: 'checkout', input: { wallet_mode: 'xpub', wallet_key_secret: WALLET } },
+  { name: 'the gap limit is a whole number from 1 to 1000', plugin: 'checkout', input: { gap_limit: '0' } },
+  { name: 'a gap limit of 50', plugin: 'checkout', input: { gap_limit: ' 50 ' } },
   {
     name: 'credentials from wp-config constants',
     plugin: 'checkout',
@@ -228,7 +262,7 @@ export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
 
 export function settingsRuleVectors(): SettingsVector[] {
   return SETTINGS_VECTOR_CASES.map((c) => {
-    const result = validateSettings(c.plugin, c.input, c.options);
+    const result = validateSettings(c.plugin, c.input, { walletKey: checkWalletKey, ...c.options });
     const values: Record<string, string | boolean> = {};
     for (const key of Object.keys(c.input)) {
       if (key in result.values) {

@@ -38,7 +38,10 @@ test('shape: documented fields of both plugins, well formed', () => {
       'enabled',
       'title',
       'description',
+      'wallet_mode',
       'wallet_address',
+      'wallet_key_secret',
+      'gap_limit',
       'store_currency',
       'payment_flow',
       'auto_confirm',
@@ -133,7 +136,13 @@ test('shape: documented fields of both plugins, well formed', () => {
       assert.equal(field(plugin, id).environmentDefaults?.sandbox, SANDBOX_SERVICE_URLS[id]);
     }
   }
-  assert.equal(fieldsOf('checkout').filter((f) => f.secret).length, 1, 'only the secret is secret');
+  assert.deepEqual(
+    fieldsOf('checkout')
+      .filter((f) => f.secret)
+      .map((f) => f.id),
+    ['wallet_key_secret', 'partner_secret'],
+    'the partner secret and the wallet key (it reveals every address of the wallet) are secret',
+  );
   assert.equal(field('checkout', 'wallet_address').rule.kind, 'btc_address');
   assert.deepEqual(
     field('checkout', 'store_currency')
@@ -321,4 +330,36 @@ test('help texts speak to the owner: no raw spec placeholders, no fixed address 
   }
   // The empty field still shows where the sandbox is.
   assert.equal(field('checkout', 'base_url').placeholder, SANDBOX_SERVICE_URLS.base_url);
+});
+
+test('a new address per order: the key is required in that mode only, checked for its network, a private key refused with why', async () => {
+  const { validateSettings: validateOnServer } = await import('../src/index.js');
+  const zpub = 'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
+  const vpub = 'vpub5a4dEdDnep63MvxDLiqv26g1p6LS4uq2KhUq6gmaJhgzVLuVB19FJ8Deb4UbNg3Pv4UXq2AxawQgg6mRCeSWX7Eor8SG3omJPhuVgtwya1o';
+  const on = { enabled: true, partner_token: 't', partner_secret: 's' };
+  const problems = (values: Record<string, unknown>) => validateOnServer('checkout', values).problems.map((p) => `${p.field} ${p.rule}: ${p.message}`);
+  // One address: the key is not asked for; a new address per order: the key is, the address is not.
+  assert.deepEqual(problems({ ...on, wallet_address: 'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7' }), []);
+  assert.deepEqual(problems({ ...on, wallet_mode: 'xpub' }), ['wallet_key_secret required: Extended public key or descriptor is required.']);
+  // The sandbox takes testnet keys (no real bitcoin to a test store); production mainnet ones.
+  const sandboxZpub = problems({ ...on, wallet_mode: 'xpub', wallet_key_secret: zpub });
+  assert.equal(sandboxZpub.length, 1);
+  assert.match(
+    sandboxZpub[0]!,
+    /^wallet_key_secret wallet_key: Extended public key or descriptor: This is a mainnet key \(zpub\); the sandbox takes testnet keys/,
+  );
+  const ok = validateOnServer('checkout', { ...on, wallet_mode: 'xpub', wallet_key_secret: ` ${vpub}\n` });
+  assert.deepEqual(ok.problems, []);
+  assert.equal(ok.values.wallet_key_secret, vpub, 'stored trimmed');
+  const xprv = problems({
+    wallet_mode: 'xpub',
+    wallet_key_secret: 'xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi',
+  });
+  assert.equal(xprv.length, 1);
+  assert.match(xprv[0]!, /^wallet_key_secret wallet_key: .*private/i);
+  assert.ok(!xprv[0]!.includes('xprv9s21'), 'the refusal never repeats the key');
+  // The browser entry has no key parser: a key is never checked (or seen) there.
+  assert.deepEqual(rules('checkout', { wallet_mode: 'xpub', wallet_key_secret: vpub }), [['wallet_key_secret', 'wallet_key']]);
+  assert.deepEqual(rules('checkout', { gap_limit: '1001' }), [['gap_limit', 'text']]);
+  assert.deepEqual(rules('checkout', { gap_limit: '1000' }), []);
 });

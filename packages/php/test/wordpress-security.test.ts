@@ -56,6 +56,8 @@ import { nativeWordPressMissing, startWordPress, type WordPressSite } from './su
 const CHECKOUT_SECRET = 'c2c-checkout-secret-Qm7x2Vb9';
 const WIDGET_SECRET = 'c2c-widget-secret-Lp4k8Rz1';
 const API_SECRET = 'c2c-api-secret-Tz5n3Wq8';
+/** The wallet's extended public key is kept like the secret (it reveals every address of the wallet): a testnet vpub. */
+const WALLET_KEY = 'vpub5UXEZ74jfrGL3wZUaqJ2ba6w6YnsCF8kwLnVPiaRBoiGwRFqiLzEU4a17HKMT19MYD4PydkrB9hvsogDRTGC1L11r7tvx9Gg5ycMkdih8H3';
 const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const MANAGER = { login: 'shopmanager', password: 'manager-pass-1', role: 'shop_manager' };
 const CUSTOMER = { login: 'customer', password: 'customer-pass-1', role: 'customer' };
@@ -66,7 +68,7 @@ const KEYS = [
   { user: 'shopmanager', permissions: 'read_write', consumer_key: 'ck_' + 'c'.repeat(40), consumer_secret: 'cs_' + 'd'.repeat(40) },
 ];
 const CHECKOUT_OPTION = 'woocommerce_card2crypto_settings';
-const SECRET_OPTIONS = ['card2crypto_checkout_partner_secret', 'card2crypto_widget_partner_secret'];
+const SECRET_OPTIONS = ['card2crypto_checkout_partner_secret', 'card2crypto_widget_partner_secret', 'card2crypto_checkout_wallet_key_secret'];
 /** Whether the service accepts the store, as the checkout last found (Service_Health). */
 const SERVICE_HEALTH_OPTION = 'card2crypto_checkout_service_health';
 
@@ -74,7 +76,7 @@ const SERVICE_HEALTH_OPTION = 'card2crypto_checkout_service_health';
 function secretForms(secret: string): string[] {
   return [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), Buffer.from(secret).toString('base64').slice(0, 24)];
 }
-const FORMS = [...secretForms(CHECKOUT_SECRET), ...secretForms(WIDGET_SECRET)];
+const FORMS = [...secretForms(CHECKOUT_SECRET), ...secretForms(WIDGET_SECRET), ...secretForms(WALLET_KEY)];
 
 /** Splits "/a/(?P<id>[\d]+)/b" into literal text and named groups (with their patterns). */
 function routeParts(route: string): Array<string | { name: string; pattern: string }> {
@@ -200,6 +202,7 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
         partner_token: 'checkout-token',
         partner_secret: CHECKOUT_SECRET,
         wallet_address: WALLET,
+        wallet_key_secret: WALLET_KEY,
         environment: 'sandbox',
         base_url: `http://127.0.0.1:${apiPort}`,
       },
@@ -226,6 +229,7 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     const settings = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
     assert.equal(settings.partner_token, 'checkout-token');
     assert.equal('partner_secret' in settings, false, 'the gateway settings hold no secret');
+    assert.equal('wallet_key_secret' in settings, false, 'nor the wallet key');
     const rows = await site.probe<Array<{ option_name: string; option_value: string; autoload: string }>>({ action: 'options_like', like: 'card2crypto\\_%' });
     for (const name of SECRET_OPTIONS) {
       const row = rows.find((r) => r.option_name === name);

@@ -11,6 +11,7 @@
 
 namespace Card2Crypto\Checkout;
 
+use Card2Crypto\Checkout\Admin\Address_Gap_Notice;
 use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
@@ -30,6 +31,7 @@ use Card2Crypto\Checkout\Order\Buyer_Mail;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Order\Order_Actions;
+use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Service\Callback_Health;
@@ -93,7 +95,8 @@ final class Plugin {
 		$events     = new Operation_Events( $config, $actions );
 		$reconciler = new Reconciler( $config, $events );
 		$gate       = new Start_Gate( $config, $reconciler );
-		$payments   = new Payments( $config, $gate );
+		$addresses  = new Order_Address( $config );
+		$payments   = new Payments( $config, $gate, $addresses );
 		$return     = new Buyer_Return( $config, $reconciler );
 		$services   = array(
 			Settings_Store::class      => $settings,
@@ -102,6 +105,7 @@ final class Plugin {
 			Operation_Events::class    => $events,
 			Reconciler::class          => $reconciler,
 			Start_Gate::class          => $gate,
+			Order_Address::class       => $addresses,
 			Payments::class            => $payments,
 			Buyer_Return::class        => $return,
 			Order_Pay::class           => new Order_Pay( $config, $payments, $return ),
@@ -112,6 +116,7 @@ final class Plugin {
 			Test_Mode::class           => new Test_Mode( $config ),
 			Range_Notice::class        => new Range_Notice( $config ),
 			Admin_Order_Panel::class   => new Admin_Order_Panel( $config, $reconciler ),
+			Address_Gap_Notice::class  => new Address_Gap_Notice( $addresses ),
 		);
 		return $services;
 	}
@@ -155,7 +160,7 @@ final class Plugin {
 		add_filter(
 			'woocommerce_payment_gateways',
 			static function ( array $gateways ) use ( $services, &$gateway ): array {
-				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ] );
+				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ] );
 				$gateways[] = $gateway;
 				return $gateways;
 			}
@@ -196,6 +201,7 @@ final class Plugin {
 		if ( is_admin() ) {
 			$services[ Admin_Order_Panel::class ]->register();
 			$services[ Callback_Health::class ]->register();
+			$services[ Address_Gap_Notice::class ]->register();
 		}
 	}
 

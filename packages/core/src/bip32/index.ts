@@ -550,3 +550,20 @@ export function deriveAddresses(key: string | WalletKey, options: DeriveOptions 
   }
   return out;
 }
+
+/**
+ * The settings rule `wallet_key` (validateSettings' `walletKey` option):
+ * null when the text is a wallet key the environment takes, else why not,
+ * as PHP's Settings_Validator says it (WalletKeyError's words).
+ */
+export function checkWalletKey(text: string, environment: unknown): string | null {
+  try {
+    parseWalletKey(text, environment === 'production' || environment === 'sandbox' ? { environment } : {});
+    return null;
+  } catch (error) {
+    if (error instanceof WalletKeyError) {
+      return error.message;
+    }
+    throw error;
+  }
+}

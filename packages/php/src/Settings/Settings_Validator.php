@@ -16,6 +16,8 @@
 namespace Card2Crypto\Shared\Settings;
 
 use Card2Crypto\Shared\Btc\Btc_Address;
+use Card2Crypto\Shared\Btc\Bip32;
+use Card2Crypto\Shared\Btc\Bip32_Exception;
 
 final class Settings_Validator {
 
@@ -296,6 +298,15 @@ final class Settings_Validator {
 				$networks = ( 'sandbox' === $env || 'production' === $env ) ? $rule['networks'][ $env ] : $rule['networks']['production'];
 				$result   = Btc_Address::validate( $text, $networks );
 				return $result['valid'] ? self::ok( $text ) : self::fail( $result['reason'] );
+			case 'wallet_key':
+				$env = $values[ $rule['environmentField'] ] ?? null;
+				try {
+					// Built per check: a save checks one key, and derivation needs GMP or BCMath (a host with neither is told so here).
+					( new Bip32() )->parse_wallet_key( $text, ( 'sandbox' === $env || 'production' === $env ) ? $env : null );
+				} catch ( Bip32_Exception $e ) {
+					return self::fail( $e->getMessage() );
+				}
+				return self::ok( $text );
 			case 'fiat_currency':
 				return null !== $this->schema->fiat( $text ) ? self::ok( $text ) : self::fail( '"' . $text . '" is not a supported fiat currency.' );
 			case 'crypto_currency':

@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseJsonLossless, sign } from '@card2crypto/core';
+import { deriveAddresses, parseJsonLossless, sign } from '@card2crypto/core';
 import { AdminSession, formFields } from '../support/admin-session.js';
 import { closedPort, listenOnFreePort } from '../support/listen.js';
 import { nativeWordPressMissing, startWordPress, type WordPressSite } from '../support/wordpress.js';
@@ -35,6 +35,8 @@ const CALLBACK_SECRET = 'wp-callback-secret-Ω';
 const API_SECRET = 'wp-api-secret-123';
 const WIDGET_SECRET = 'wid\\get"secret\'<XYZ>'; // Backslash, quotes and brackets survive as typed.
 const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+/** A testnet account key (core's vectors/bip32-addresses.json, random-vpub-0): native segwit tb1q… addresses. */
+const WALLET_VPUB = 'vpub5a4dEdDnep63MvxDLiqv26g1p6LS4uq2KhUq6gmaJhgzVLuVB19FJ8Deb4UbNg3Pv4UXq2AxawQgg6mRCeSWX7Eor8SG3omJPhuVgtwya1o';
 
 function signedText(text: string, secret: string): string {
   return `${text.slice(0, -1)},"signature":"${sign(parseJsonLossless(text) as object, secret)}"}`;
@@ -506,6 +508,64 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
           );
           assert.equal(apiRequests.length, 0, 'no visitor request asked the service');
         }
+      });
+
+      test('a new address per order: concurrent checkouts on every PHP worker take distinct indexes with no gap; a freed index is taken first', async (t) => {
+        if (!site.woocommerce) {
+          t.skip(`WooCommerce not available: ${site.woocommerceMessage}`);
+          return;
+        }
+        const option = 'woocommerce_card2crypto_settings';
+        const keyOption = 'card2crypto_checkout_wallet_key_secret';
+        const saved = await site.probe<unknown>({ action: 'get_option', name: option }).catch(() => null);
+        t.after(async () => {
+          await site.probe({ action: 'set_raw_option', name: option, value: saved ?? {} });
+          await site.probe({ action: 'delete_option', name: keyOption });
+        });
+        await site.probe({ action: 'set_raw_option', name: option, value: { enabled: 'yes', wallet_mode: 'xpub', environment: 'sandbox', gap_limit: '20' } });
+        await site.probe({ action: 'set_raw_option', name: keyOption, value: { value: WALLET_VPUB } });
+        const expected = deriveAddresses(WALLET_VPUB, { from: 0, count: 201, environment: 'sandbox' }).map((a) => a.address);
+        const fresh = await site.probe<{ first: string[]; gap: number }>({ action: 'order_address', gap: true });
+        assert.deepEqual(fresh.first, expected.slice(0, 3), "the settings page shows the wallet's first three addresses, as core derives them");
+        assert.equal(fresh.gap, 0);
+
+        // 200 checkouts at once (PHP-FPM's workers take them four at a time, on one MariaDB).
+        const count = config.php === 'native' ? 200 : 20;
+        const taken = await Promise.all(
+          Array.from({ length: count }, () =>
+            site.probe<{ order: number; attempt: number; wallet: string; index: number; address: string; meta: { index: number; address: string } }>({
+              action: 'order_address',
+            }),
+          ),
+        );
+        const failed = taken.filter((x) => typeof x.index !== 'number');
+        assert.deepEqual(failed, [], 'every checkout got its address');
+        const indexes = taken.map((x) => x.index).sort((a, b) => a - b);
+        assert.deepEqual(
+          indexes,
+          Array.from({ length: count }, (_, i) => i),
+          'every index once, none skipped',
+        );
+        for (const x of taken) {
+          assert.equal(x.address, expected[x.index], `index ${x.index} is the wallet's address ${x.index}`);
+          assert.equal(x.wallet, x.address, 'the attempt asks for that address');
+          assert.deepEqual(x.meta, { index: x.index, address: x.address, payment: '' }, 'the order keeps the index and the address');
+        }
+        assert.equal(new Set(taken.map((x) => x.address)).size, count, 'no two orders share an address');
+
+        // The service confirmed that the payment at index 7 ended unpaid: the next order takes 7, the one after the next new index.
+        const seventh = taken.find((x) => x.index === 7)!;
+        const freed = await site.probe<{ gap: number; highest: number }>({ action: 'order_address', free: seventh.attempt });
+        assert.equal(freed.highest, count - 1);
+        const reuse = await site.probe<{ index: number; address: string }>({ action: 'order_address' });
+        assert.equal(reuse.index, 7, "the freed index is taken first (the wallet's gap limit)");
+        assert.equal(reuse.address, expected[7]);
+        const next = await site.probe<{ index: number }>({ action: 'order_address' });
+        assert.equal(next.index, count);
+        const gap = await site.probe<{ gap: number; warn: boolean; limit: number }>({ action: 'order_address', gap: true });
+        assert.equal(gap.gap, count + 1, 'no payment yet: every address handed out counts');
+        assert.equal(gap.limit, 20);
+        assert.equal(gap.warn, true, 'past the gap limit: the owner is warned');
       });
 
       test('uninstall removes the settings only when the owner asked for it', async () => {

@@ -19,6 +19,7 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Payment\Availability;
+use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Service\Reconciler;
@@ -76,6 +77,13 @@ final class Admin_Order_Panel {
 		if ( isset( $op['id'] ) ) {
 			$rows[ __( 'Operation id', 'card2crypto-checkout' ) ] = $op['id'];
 		}
+		// A new address for each order: which address of the owner's wallet this order pays, and its index there.
+		$own = Order_Address::of_order( $order );
+		if ( null !== $own ) {
+			$rows[ __( 'Bitcoin address', 'card2crypto-checkout' ) ] = $own['address'];
+			/* translators: %d: the address's index in the wallet's receive chain */
+			$rows[ __( 'Address index', 'card2crypto-checkout' ) ] = sprintf( __( '%d (receive chain)', 'card2crypto-checkout' ), $own['index'] );
+		}
 		$status   = $op['status'] ?? null;
 		$code     = $op['status_code'] ?? null;
 		$received = Order_Words::received( $status, $code );
@@ -125,6 +133,9 @@ final class Admin_Order_Panel {
 			echo '<dt>' . esc_html( $label ) . '</dt><dd data-card2crypto="' . esc_attr( sanitize_title( $label ) ) . '">' . esc_html( (string) $value ) . '</dd>';
 		}
 		echo '</dl>';
+		if ( null !== $own ) {
+			echo '<p><a data-card2crypto="address-explorer" href="' . esc_url( Order_Address::explorer_url( $own['address'] ) ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'View the address on a block explorer', 'card2crypto-checkout' ) . '</a></p>';
+		}
 		if ( ! empty( $op['explorer_url'] ) && Test_Mode::is_test_order( $order ) ) {
 			// The sandbox makes up its transaction ids: no block explorer knows them.
 			echo '<p data-card2crypto="simulated-transaction">' . esc_html__( 'Test payment: the sandbox simulated this transaction; it is not on the blockchain.', 'card2crypto-checkout' ) . '</p>';

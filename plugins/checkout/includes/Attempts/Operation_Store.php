@@ -32,7 +32,7 @@ defined( 'ABSPATH' ) || exit;
 
 final class Operation_Store {
 
-	const DB_VERSION        = '2';
+	const DB_VERSION        = '3';
 	const DB_VERSION_OPTION = 'card2crypto_checkout_db_version';
 
 	/** No status recorded yet. */
@@ -110,7 +110,8 @@ CREATE TABLE {$ops} (
   PRIMARY KEY  (id),
   UNIQUE KEY attempt_operation (attempt_id,operation_id),
   KEY order_id (order_id)
-) {$collate};"
+) {$collate};
+" . Address_Store::schema( $collate )
 		);
 		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true ); // Autoloaded: read on every request by maybe_install().
 	}
@@ -127,6 +128,7 @@ CREATE TABLE {$ops} (
 		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::events_table() ) ); // phpcs:ignore WordPress.DB
 		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::operations_table() ) ); // phpcs:ignore WordPress.DB
 		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::attempts_table() ) ); // phpcs:ignore WordPress.DB
+		Address_Store::drop();
 		delete_option( self::DB_VERSION_OPTION );
 	}
 

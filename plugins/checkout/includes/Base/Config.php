@@ -98,13 +98,35 @@ final class Config {
 	public function credentials(): Credentials {
 		if ( null === $this->credentials ) {
 			$secret            = ( $this->get )( 'partner_secret' );
-			$this->credentials = new Credentials( $this->text( 'partner_token' ), is_string( $secret ) ? $secret : '' );
+			$key               = ( $this->get )( 'wallet_key_secret' );
+			$this->credentials = new Credentials( $this->text( 'partner_token' ), is_string( $secret ) ? $secret : '', array( is_string( $key ) ? trim( $key ) : '' ) );
 		}
 		return $this->credentials;
 	}
 
+	/** The one wallet address ("One address"); '' in the other mode (each order's address is derived: wallet_key()). */
 	public function wallet(): string {
-		return $this->text( 'wallet_address' );
+		return $this->derives_addresses() ? '' : $this->text( 'wallet_address' );
+	}
+
+	/** Whether each order gets a new address derived from the wallet's extended public key. */
+	public function derives_addresses(): bool {
+		return 'xpub' === $this->text( 'wallet_mode' );
+	}
+
+	/**
+	 * The extended public key or descriptor ('' unless each order gets a new
+	 * address). Kept like the secret: it reveals every address of the wallet.
+	 */
+	public function wallet_key(): string {
+		$value = ( $this->get )( 'wallet_key_secret' );
+		return $this->derives_addresses() && is_string( $value ) ? trim( $value ) : '';
+	}
+
+	/** How many unused addresses in a row the owner's wallet looks ahead (the setting, 20 by default). */
+	public function gap_limit(): int {
+		$limit = (int) $this->text( 'gap_limit' );
+		return $limit >= 1 && $limit <= 1000 ? $limit : 20;
 	}
 
 	/** The currency buyers pay in: the setting, else the store's currency. */
@@ -164,7 +186,8 @@ final class Config {
 	 * (Settings_Store::problems() remembers its answer).
 	 */
 	public function is_configured(): bool {
-		return $this->credentials()->complete() && '' !== $this->wallet() && '' !== $this->currency() && array() === $this->store->problems();
+		$wallet = $this->derives_addresses() ? $this->wallet_key() : $this->wallet();
+		return $this->credentials()->complete() && '' !== $wallet && '' !== $this->currency() && array() === $this->store->problems();
 	}
 
 	/**

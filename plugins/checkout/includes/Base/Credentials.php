@@ -23,9 +23,14 @@ final class Credentials {
 	/** @var string */
 	private $secret;
 
-	public function __construct( string $token, string $secret ) {
-		$this->token  = $token;
-		$this->secret = $secret;
+	/** @var string[] Other texts no log may carry (the wallet's extended public key: it reveals every address). */
+	private $private_texts;
+
+	/** @param string[] $private_texts Other texts no log may carry. */
+	public function __construct( string $token, string $secret, array $private_texts = array() ) {
+		$this->token         = $token;
+		$this->secret        = $secret;
+		$this->private_texts = array_values( array_filter( $private_texts, 'strlen' ) );
 	}
 
 	public function token(): string {
@@ -51,10 +56,12 @@ final class Credentials {
 		return $this->token . "\n" . hash( 'sha256', $this->secret );
 	}
 
-	/** Removes the secret and 128-hex signatures from a text (the log's redactor). */
+	/** Removes the secret, the other private texts and 128-hex signatures from a text (the log's redactor). */
 	public function redact( string $text ): string {
-		if ( '' !== $this->secret ) {
-			$text = str_replace( $this->secret, '[redacted]', $text );
+		foreach ( array_merge( array( $this->secret ), $this->private_texts ) as $private ) {
+			if ( '' !== $private ) {
+				$text = str_replace( $private, '[redacted]', $text );
+			}
 		}
 		return (string) preg_replace( '/\b[0-9a-fA-F]{128}\b/', '[signature]', $text );
 	}

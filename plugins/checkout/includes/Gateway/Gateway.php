@@ -17,6 +17,7 @@ namespace Card2Crypto\Checkout\Gateway;
 
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Service\Service_Health;
@@ -52,11 +53,15 @@ class Gateway extends \WC_Payment_Gateway {
 	/** @var Start_Gate */
 	private $gate;
 
+	/** @var Order_Address */
+	private $addresses;
+
 	/** Built once by the wiring (Plugin::boot()) and handed to WooCommerce as an object. */
-	public function __construct( Config $config, Payments $payments, Start_Gate $gate ) {
-		$this->config   = $config;
-		$this->payments = $payments;
-		$this->gate     = $gate;
+	public function __construct( Config $config, Payments $payments, Start_Gate $gate, Order_Address $addresses ) {
+		$this->config    = $config;
+		$this->payments  = $payments;
+		$this->gate      = $gate;
+		$this->addresses = $addresses;
 
 		$this->id                 = Keys::GATEWAY_ID;
 		$this->method_title       = __( 'Card2Crypto', 'card2crypto-checkout' );
@@ -139,7 +144,33 @@ class Gateway extends \WC_Payment_Gateway {
 		}
 		// After a refused save the box speaks of the saved credentials, not of what was typed.
 		Settings_Status::render( $this->config, array() !== self::$refused );
+		$this->render_addresses();
 		parent::admin_options();
+	}
+
+	/**
+	 * With a new address for each order: the first three addresses of the
+	 * saved key, to compare with the wallet's own list before taking
+	 * payments, and how close the addresses in use come to the wallet's gap
+	 * limit. A key that cannot be used says why.
+	 */
+	private function render_addresses(): void {
+		if ( ! $this->addresses->active() ) {
+			return;
+		}
+		echo '<div class="card2crypto-addresses notice inline notice-info" style="padding:8px 12px" data-card2crypto="addresses">';
+		try {
+			$first = $this->addresses->first( 3 );
+			$gap   = $this->addresses->gap();
+		} catch ( \Throwable $e ) {
+			echo '<p><strong>' . esc_html__( 'The saved extended public key cannot be used:', 'card2crypto-checkout' ) . '</strong> ' . esc_html( $e->getMessage() ) . '</p></div>';
+			return;
+		}
+		echo '<p><strong>' . esc_html__( 'The first addresses of your wallet, as the store derives them. Compare them with your wallet\'s receive addresses before taking payments:', 'card2crypto-checkout' ) . '</strong></p><ol start="0" data-card2crypto="first-addresses">';
+		foreach ( $first as $address ) {
+			echo '<li><code>' . esc_html( $address ) . '</code></li>';
+		}
+		echo '</ol><p data-card2crypto="address-gap">' . esc_html( Order_Address::gap_text( $gap ) ) . '</p></div>';
 	}
 
 	/**

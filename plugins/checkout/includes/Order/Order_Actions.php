@@ -13,6 +13,7 @@
 
 namespace Card2Crypto\Checkout\Order;
 
+use Card2Crypto\Checkout\Attempts\Address_Store;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
@@ -44,6 +45,11 @@ final class Order_Actions {
 		$status = $operation->status();
 		$code   = Status_Flow::int_code( $operation->status_code() );
 		$label  = Order_Words::status( $status, $code );
+		$step   = Status_Flow::find_step( $status, $code );
+		if ( null !== $step && Status_Flow::PHASE_SUCCEEDED === $step['phase'] ) {
+			// Bitcoin went to the attempt's address: with a new address per order, it is never handed out again.
+			Address_Store::mark_paid( (int) $attempt['id'] );
+		}
 
 		switch ( $action['reason'] ) {
 			case 'ignored':

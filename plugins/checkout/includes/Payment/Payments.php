@@ -39,9 +39,13 @@ final class Payments {
 	/** @var Start_Gate */
 	private $gate;
 
-	public function __construct( Config $config, Start_Gate $gate ) {
-		$this->config = $config;
-		$this->gate   = $gate;
+	/** @var Order_Address */
+	private $addresses;
+
+	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses ) {
+		$this->config    = $config;
+		$this->gate      = $gate;
+		$this->addresses = $addresses;
 	}
 
 	/**
@@ -57,7 +61,7 @@ final class Payments {
 	 */
 	public function start( \WC_Order $order, string $address, string $where, ?Partner_Api_Client $client = null ): array {
 		$this->gate->pass( $order, $address, $where, null, $client );
-		return self::new_attempt( Order_Attempts::reloaded( $order ), $this->config );
+		return $this->new_attempt( Order_Attempts::reloaded( $order ) );
 	}
 
 	/**
@@ -82,7 +86,7 @@ final class Payments {
 			}
 			// The answer changed the attempt: a new one, within the order's hourly cap (the pass above did not count it).
 			Start_Gate::refuse_over_cap( $order );
-			return self::new_attempt( $order, $this->config );
+			return $this->new_attempt( $order );
 		}
 		return $this->start( $order, $address, Start_Gate::SIGNING, $client );
 	}
@@ -94,7 +98,9 @@ final class Payments {
 		} catch ( Payment_Refused $e ) {
 			$amount = null;
 		}
-		return Attempt_Policy::reusable( $attempt, $amount, (string) $order->get_currency(), $this->config->wallet() );
+		// With a new address per order, the attempt's own address while it is of the wallet in the settings.
+		$wallet = $this->addresses->active() ? $this->addresses->wallet_of( $attempt ) : $this->config->wallet();
+		return Attempt_Policy::reusable( $attempt, $amount, (string) $order->get_currency(), $wallet );
 	}
 
 	/**
@@ -102,7 +108,8 @@ final class Payments {
 	 *
 	 * @throws Payment_Refused With a message for the buyer.
 	 */
-	private static function new_attempt( \WC_Order $order, Config $config ): array {
+	private function new_attempt( \WC_Order $order ): array {
+		$config = $this->config;
 		if ( $order->is_paid() ) {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
@@ -120,7 +127,11 @@ final class Payments {
 			throw new Payment_Refused( __( 'The order total is outside the range card payments accept.', 'card2crypto-checkout' ) );
 		}
 		$partner_operation_id = 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 12 ) );
-		$attempt              = Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $config->wallet() );
+		$create               = static function ( string $wallet ) use ( $order, $partner_operation_id, $amount, $currency ): array {
+			return Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $wallet );
+		};
+		// The wallet of this attempt: the one address, or a new one of the owner's wallet, taken with the attempt (Order_Address).
+		$attempt = $this->addresses->active() ? $this->addresses->new_attempt( $order, $create ) : $create( $config->wallet() );
 		$order->update_meta_data( Keys::META_ATTEMPT, $partner_operation_id );
 		Test_Mode::mark( $order, $config->environment() );
 		$order->save();

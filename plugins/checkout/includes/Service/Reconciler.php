@@ -10,6 +10,7 @@
 
 namespace Card2Crypto\Checkout\Service;
 
+use Card2Crypto\Checkout\Attempts\Address_Store;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
@@ -110,9 +111,15 @@ final class Reconciler {
 				return;
 			}
 		}
-		$this->check( $order, $attempt, 'reconcile' );
+		$result = $this->check( $order, $attempt, 'reconcile' );
 		Operation_Store::count_check( $attempt );
 		$attempt = Operation_Store::attempt( (int) $attempt['id'] );
+		// The service confirmed, after the payment window, that this payment ended without payment, or that the buyer
+		// never started it: with a new address per order, its index may serve the next order (the wallet's gap limit).
+		$never = null !== $attempt && ! $result['ok'] && 'unknown' === ( $result['reason'] ?? '' ) && time() - (int) strtotime( $attempt['created_at'] . ' UTC' ) >= Order_Attempts::payment_window();
+		if ( null !== $attempt && ( $never || self::settled( $attempt, time() ) && self::ended_unpaid( $attempt ) ) ) {
+			Address_Store::mark_free( (int) $attempt['id'] );
+		}
 		if ( null !== $attempt && ! Order_Attempts::is_final( $attempt ) ) {
 			self::schedule( $order->get_id(), $attempt['checks'] );
 		}

@@ -221,6 +221,40 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 						'nonce' => wp_create_nonce( Card2Crypto\Checkout\Buyer\Order_Pay::NONCE_ACTION . $order->get_id() ),
 					)
 				);
+			case 'order_address':
+				// A new order whose payment attempt takes the next address of the wallet in the settings (Order_Address:
+				// an index taken in one transaction with the attempt), or, with "attempt", that attempt's address freed.
+				$addresses = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Payment\Order_Address::class );
+				if ( isset( $input['free'] ) ) {
+					Card2Crypto\Checkout\Attempts\Address_Store::mark_free( (int) $input['free'] );
+					return new WP_REST_Response( $addresses->gap() );
+				}
+				if ( ! empty( $input['gap'] ) ) {
+					return new WP_REST_Response( $addresses->gap() + array( 'first' => $addresses->first( 3 ) ) );
+				}
+				$order = wc_create_order();
+				$order->set_currency( 'EUR' );
+				$order->set_payment_method( 'card2crypto' );
+				$order->set_total( '25.00' );
+				$order->save();
+				$attempt = $addresses->new_attempt(
+					$order,
+					static function ( string $address ) use ( $order ): array {
+						return Card2Crypto\Checkout\Attempts\Operation_Store::create_attempt( $order->get_id(), 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 6 ) ), 2500, 'EUR', $address );
+					}
+				);
+				$order->save();
+				$row = Card2Crypto\Checkout\Attempts\Address_Store::of_attempt( (int) $attempt['id'] );
+				return new WP_REST_Response(
+					array(
+						'order'   => $order->get_id(),
+						'attempt' => (int) $attempt['id'],
+						'wallet'  => $attempt['expected_wallet'],
+						'index'   => $row['address_index'],
+						'address' => $row['address'],
+						'meta'    => Card2Crypto\Checkout\Payment\Order_Address::of_order( wc_get_order( $order->get_id() ) ),
+					)
+				);
 			case 'set_order_total':
 				// An order edited after the buyer was sent to pay.
 				$order = wc_get_order( (int) $input['id'] );

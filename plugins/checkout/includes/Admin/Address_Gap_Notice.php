@@ -1,0 +1,48 @@
+<?php
+/**
+ * With a new address for each order: an admin notice, for those who manage
+ * the store, when the addresses in use past the last paid one come close to
+ * the wallet's gap limit (Order_Address::gap()), with the one thing to do.
+ * The settings page says the same in its box (Gateway).
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Admin;
+
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Payment\Order_Address;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Address_Gap_Notice {
+
+	/** @var Order_Address */
+	private $addresses;
+
+	public function __construct( Order_Address $addresses ) {
+		$this->addresses = $addresses;
+	}
+
+	public function register(): void {
+		add_action( 'admin_notices', array( $this, 'notice' ) );
+	}
+
+	public function notice(): void {
+		if ( ! current_user_can( 'manage_woocommerce' ) || ! $this->addresses->active() ) {
+			return;
+		}
+		try {
+			$gap = $this->addresses->gap();
+		} catch ( \Throwable $e ) {
+			return; // The settings page says why the key cannot be used.
+		}
+		if ( ! $gap['warn'] ) {
+			return;
+		}
+		$url = admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Keys::GATEWAY_ID );
+		echo '<div class="notice notice-warning card2crypto-address-gap"><p><strong>' . esc_html__( 'Card2Crypto: your wallet may soon miss payments.', 'card2crypto-checkout' ) . '</strong> '
+			. esc_html( Order_Address::gap_text( $gap ) )
+			. ' <a href="' . esc_url( $url ) . '">' . esc_html__( 'Payment settings', 'card2crypto-checkout' ) . '</a></p></div>';
+	}
+}
