@@ -36,6 +36,8 @@ const API_SECRET = 'wp-api-secret-123';
 const WIDGET_SECRET = 'wid\\get"secret\'<XYZ>'; // Backslash, quotes and brackets survive as typed.
 const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 /** A testnet account key (core's vectors/bip32-addresses.json, random-vpub-0): native segwit tb1q… addresses. */
+/** BIP84's documented account key (m/84'/0'/0' of its test mnemonic). */
+const BIP84_ZPUB = 'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
 const WALLET_VPUB = 'vpub5a4dEdDnep63MvxDLiqv26g1p6LS4uq2KhUq6gmaJhgzVLuVB19FJ8Deb4UbNg3Pv4UXq2AxawQgg6mRCeSWX7Eor8SG3omJPhuVgtwya1o';
 
 function signedText(text: string, secret: string): string {
@@ -566,6 +568,26 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         assert.equal(gap.gap, count + 1, 'no payment yet: every address handed out counts');
         assert.equal(gap.limit, 20);
         assert.equal(gap.warn, true, 'past the gap limit: the owner is warned');
+
+        // The owner pastes BIP84's documented account key (a zpub: mainnet, so production) and sees the addresses
+        // every BIP84 wallet shows for it, and the warning, on the settings page.
+        await site.probe({
+          action: 'set_raw_option',
+          name: option,
+          value: { enabled: 'yes', wallet_mode: 'xpub', environment: 'production', gap_limit: '20' },
+        });
+        await site.probe({ action: 'set_raw_option', name: keyOption, value: { value: BIP84_ZPUB } });
+        const admin = new AdminSession(site.url);
+        await admin.login();
+        const settingsPage = await admin.request('/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto');
+        assert.equal(settingsPage.status, 200);
+        const box = /<ol start="0" data-card2crypto="first-addresses">([\s\S]*?)<\/ol>/.exec(settingsPage.text)?.[1] ?? '';
+        assert.deepEqual(
+          [...box.matchAll(/<code>([^<]+)<\/code>/g)].map((m) => m[1]),
+          ['bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu', 'bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g', 'bc1qp59yckz4ae5c4efgw2s5wfyvrz0ala7rgvuz8z'],
+        );
+        assert.ok(!settingsPage.text.includes(BIP84_ZPUB), 'the page never shows the key');
+        assert.match(settingsPage.text, /data-card2crypto="address-gap">0 addresses past the last paid one are in use; your wallet looks 20 addresses ahead/);
       });
 
       test('uninstall removes the settings only when the owner asked for it', async () => {
