@@ -436,7 +436,8 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
         body: JSON.stringify({
           title: 'Card<script>alert(1)</script><img src=x onerror=alert(2)>',
           description: 'Pay <b>now</b><img src=x onerror=alert(3)><script>alert(4)</script>',
-          settings: { title: 'Card<script>alert(5)</script>' },
+          // The wallet key as stored (a secret field: the answer to an update must not echo it either).
+          settings: { title: 'Card<script>alert(5)</script>', wallet_key_secret: WALLET_KEY },
         }),
       },
     );

@@ -27,6 +27,7 @@ use Card2Crypto\Checkout\Callback\Callback_Controller;
 use Card2Crypto\Checkout\Callback\Callback_Guard;
 use Card2Crypto\Checkout\Gateway\Blocks_Integration;
 use Card2Crypto\Checkout\Gateway\Gateway;
+use Card2Crypto\Checkout\Gateway\Gateway_Rest;
 use Card2Crypto\Checkout\Order\Buyer_Mail;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Order\Operation_Events;
@@ -117,6 +118,7 @@ final class Plugin {
 			Range_Notice::class        => new Range_Notice( $config ),
 			Admin_Order_Panel::class   => new Admin_Order_Panel( $config, $reconciler ),
 			Address_Gap_Notice::class  => new Address_Gap_Notice( $addresses ),
+			Gateway_Rest::class        => new Gateway_Rest( $config ),
 		);
 		return $services;
 	}
@@ -165,6 +167,8 @@ final class Plugin {
 				return $gateways;
 			}
 		);
+		// WooCommerce's gateway REST answers never carry a secret field's value, even right after an update.
+		$services[ Gateway_Rest::class ]->register();
 		add_action(
 			'woocommerce_blocks_payment_method_type_registration',
 			static function ( $registry ) use ( $config ): void {
