@@ -8,7 +8,7 @@
  * its address back once the payment window has passed and the reconciler has
  * asked the service, and the next order takes it.
  */
-import { writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { deriveAddresses, parseLandingUrl } from '@card2crypto/core';
@@ -67,7 +67,9 @@ test.describe('a new address for each order', () => {
     expect(saved.status).toBe(200);
     expect(JSON.stringify(saved.json)).not.toContain(VPUB);
     // A payment window of 20 s for this test (the filter the plugin offers), so that an unpaid payment ends soon.
-    const muPlugin = path.join(store.dirs.siteDir, 'wp-content', 'mu-plugins', 'card2crypto-e2e-payment-window.php');
+    const muPlugins = path.join(store.dirs.siteDir, 'wp-content', 'mu-plugins');
+    const muPlugin = path.join(muPlugins, 'card2crypto-e2e-payment-window.php');
+    mkdirSync(muPlugins, { recursive: true });
     writeFileSync(muPlugin, "<?php\nadd_filter( 'card2crypto_checkout_payment_window', static function () { return 20; } );\n");
     try {
       // The owner compares these with the wallet's receive addresses before taking payments.
