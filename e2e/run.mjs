@@ -66,7 +66,8 @@ const GROUP_A = [
   'checkout-retry',
   'checkout-owner-words',
   'checkout-service-refuses',
-  'checkout-mail',
+  // Issue 25's spec (3.1 min) here, checkout-mail (1.1 min) to b: both lanes measured about 31-32 min before it.
+  'checkout-order-addresses',
 ];
 
 function banner(lines) {
