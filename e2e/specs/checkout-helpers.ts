@@ -228,28 +228,7 @@ export async function adminOrder(page: Page, store: RunningStore, orderId: numbe
   };
 }
 
-/**
- * What the order is now, as cheap REST reads give it (the order and its notes, WooCommerce's
- * wc/v3 routes, as the admin of `page`): it changes whenever the status, a visible field or
- * the notes change. Not the admin's view: only a hint that the order screen is worth reading again.
- */
-async function orderFingerprint(page: Page, orderId: number): Promise<string> {
-  return page
-    .evaluate(async (id) => {
-      const nonce = await (await fetch('/wp-admin/admin-ajax.php?action=rest-nonce')).text();
-      const get = async (route: string) => (await fetch(`/wp-json/wc/v3/${route}`, { headers: { 'X-WP-Nonce': nonce } })).text();
-      return (await Promise.all([get(`orders/${id}`), get(`orders/${id}/notes`)])).join('\n');
-    }, orderId)
-    .catch((error: Error) => `unreadable: ${error.message}`);
-}
-
-/**
- * Waits until the admin view satisfies `check` (callbacks arrive asynchronously). Reading the order
- * screen costs Chromium a whole WordPress admin page (seconds of CPU on a 2-core machine shared by two
- * runs): between two readings the order is watched through REST (orderFingerprint, every second) and the
- * screen is read again as soon as the order changes, or after 10 s at the latest (a change REST does not
- * show, such as the payment panel's hidden meta alone). What `check` is given is still the order screen.
- */
+/** Waits until the admin view satisfies `check` (callbacks arrive asynchronously). */
 export async function waitForOrder(
   page: Page,
   store: RunningStore,
@@ -258,22 +237,12 @@ export async function waitForOrder(
   timeoutMs = 120_000,
 ): Promise<AdminOrderView> {
   const deadline = Date.now() + timeoutMs;
-  // Taken before each reading of the screen: a change while the screen loads is not missed.
-  let seen = await orderFingerprint(page, orderId);
   let view = await adminOrder(page, store, orderId);
   while (!check(view)) {
     if (Date.now() > deadline) {
       throw new Error(`Order ${orderId} never reached the expected state: ${JSON.stringify(view, null, 1)}`);
     }
-    const next = Math.min(deadline, Date.now() + 10_000);
-    for (;;) {
-      await page.waitForTimeout(1000);
-      const now = await orderFingerprint(page, orderId);
-      if (now !== seen || Date.now() >= next) {
-        seen = now;
-        break;
-      }
-    }
+    await page.waitForTimeout(2000);
     view = await adminOrder(page, store, orderId);
   }
   return view;
