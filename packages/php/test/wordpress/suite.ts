@@ -568,6 +568,14 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         assert.equal(gap.gap, count + 1, 'no payment yet: every address handed out counts');
         assert.equal(gap.limit, 20);
         assert.equal(gap.warn, true, 'past the gap limit: the owner is warned');
+        const owner = new AdminSession(site.url);
+        await owner.login();
+        const dashboard = await owner.request('/wp-admin/index.php');
+        assert.match(
+          dashboard.text,
+          /card2crypto-address-gap[\s\S]*?Card2Crypto: your wallet may soon miss payments\./,
+          'the admin notice says so on any screen',
+        );
 
         // The owner pastes BIP84's documented account key (a zpub: mainnet, so production) and sees the addresses
         // every BIP84 wallet shows for it, and the warning, on the settings page.
