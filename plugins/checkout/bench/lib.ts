@@ -276,4 +276,3 @@ export async function followLanding(link: string, address: string): Promise<bool
   const response = await fetch(link, { redirect: 'manual', headers: { 'X-C2C-Bench-Clients': '1', 'X-Forwarded-For': address } });
   return parseLandingUrl(response.headers.get('location') ?? '').ok;
 }
-
