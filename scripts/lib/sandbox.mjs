@@ -41,7 +41,7 @@ export function pickAddress(urls, words, fallback) {
  * @return {Promise<null | {url: string, urls: Record<string,string>, dashboardUrl: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void>}>}
  *   null (with `onMissing` told why) when the sandbox is not built yet.
  */
-export async function startSandbox({ port, host = '127.0.0.1', partner, logFile, dataDir, timeoutMs = 60_000, onMissing = () => {} }) {
+export async function startSandbox({ port, host = '127.0.0.1', partner, logFile, dataDir, extraArgs = [], timeoutMs = 60_000, onMissing = () => {} }) {
   if (!existsSync(SANDBOX_BIN)) {
     onMissing(`The sandbox is not built yet (${SANDBOX_BIN} missing): starting without it.`);
     return null;
@@ -58,7 +58,7 @@ export async function startSandbox({ port, host = '127.0.0.1', partner, logFile,
   if (dataDir) {
     args.push('--data-dir', dataDir);
   }
-  args.push('--callback-ip', '127.0.0.1');
+  args.push('--callback-ip', '127.0.0.1', ...extraArgs);
   const lines = [];
   const child = spawnLogged(process.execPath, args, { logFile, onLine: (line) => lines.push(line) });
   const stop = () => stopChild(child);

@@ -118,6 +118,7 @@ async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpr
  * @param {string}                 [options.host]        the interface WordPress and the sandbox listen on (127.0.0.1)
  * @param {boolean}                options.mountPlugins  mount plugins/checkout and plugins/widget from source and activate them
  * @param {string}                 [options.what]        who runs it, for a second run's message ("npm start")
+ * @param {string[]}               [options.sandboxArgs] more sandbox flags (the benchmarks: --latency 300, --rate-limit 5)
  * @param {(line: string) => void} [options.log]
  */
 export async function startStore({
@@ -129,20 +130,21 @@ export async function startStore({
   host = '127.0.0.1',
   mountPlugins,
   what = 'a harness run',
+  sandboxArgs = [],
   log = console.log,
 }) {
   const dirs = siteDirs(name, runtime);
   // One run per site folder: a second one is told where the first one is (site-lock.mjs).
   const lock = await lockSite(dirs.stateDir, { what, log });
   try {
-    return await startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock });
+    return await startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock, sandboxArgs });
   } catch (error) {
     await lock.release();
     throw error;
   }
 }
 
-async function startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock }) {
+async function startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock, sandboxArgs = [] }) {
   if (reset && existsSync(dirs.stateDir)) {
     log(`Resetting ${dirs.stateDir}`);
     await rm(dirs.stateDir, { recursive: true, force: true });
@@ -174,6 +176,7 @@ async function startLockedStore({ name, runtime, reset, port, sandboxPort, host,
       harnessDir: dirs.harnessDir,
       logFile: join(dirs.logDir, 'sandbox.log'),
       dataDir: join(dirs.stateDir, 'sandbox'),
+      extraArgs: sandboxArgs,
       onMissing: (message) => log(message),
     }).catch((error) => {
       log(`*** The sandbox failed to start, continuing without it: ${error.message}`);
