@@ -1060,4 +1060,67 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     assert.equal(paying.status, 302);
     assert.ok(parseLandingUrl(paying.headers.get('location') ?? '').ok, `a signed landing URL: ${paying.headers.get('location')}`);
   });
+  test("issue 26, point 4: a thank-you page's poll of an unchanged state is answered before WooCommerce loads; anything else gets the full route's checks", async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    await payInEuro(t);
+    const guest = await site.probe<{ id: number; key: string }>({ action: 'create_order', currency: 'EUR', total: '79.00' });
+    const route = (id: number, name: string) => `${site.url}/wp-json/card2crypto/v1/orders/${id}/${name}`;
+    const state = (id: number, query: string, init: RequestInit = {}) => fetch(`${route(id, 'payment-state')}?${query}`, init);
+    const full = await state(guest.id, `key=${encodeURIComponent(guest.key)}`);
+    const first = (await full.json()) as { state: string; v: string };
+    assert.equal(full.status, 200);
+    assert.match(first.v, /^[0-9a-f]{16}$/, 'the full answer carries the version the page names next time');
+    assert.ok(full.headers.get('allow'), 'the REST server answered it');
+
+    // Unchanged: answered without the REST server (no Allow header), never cached.
+    const asked = apiRequests.length;
+    for (const url of [
+      `${route(guest.id, 'payment-state')}?key=${encodeURIComponent(guest.key)}&since=${first.v}`,
+      `${site.url}/?rest_route=${encodeURIComponent(`/card2crypto/v1/orders/${guest.id}/payment-state`)}&key=${encodeURIComponent(guest.key)}&since=${first.v}`,
+    ]) {
+      const quick = await fetch(url);
+      assert.equal(quick.status, 200, url);
+      assert.equal(await quick.text(), '{"changed":false}', url);
+      assert.equal(quick.headers.get('allow'), null, `${url}: answered before the REST server`);
+      assert.equal(quick.headers.get('cache-control'), 'no-store');
+      assert.match(quick.headers.get('content-type') ?? '', /^application\/json/);
+    }
+    assert.deepEqual(
+      apiRequests.slice(asked).filter((r) => !r.startsWith('/api/partner/params ')),
+      [],
+      'no poll asked the service',
+    );
+
+    // A wrong key, or another version, reaches the route: 404, or the state in full.
+    const wrong = await state(guest.id, `key=${encodeURIComponent(`${guest.key}x`)}&since=${first.v}`);
+    assert.equal(wrong.status, 404);
+    assert.equal(((await wrong.json()) as { code: string }).code, 'card2crypto_order');
+    const other = await state(guest.id, `key=${encodeURIComponent(guest.key)}&since=0000000000000000`);
+    assert.deepEqual(await other.json(), first);
+
+    // The buyer is sent to pay: a new attempt is the order's current one, so the same version now brings the new state in full.
+    const landing = await fetch(`${route(guest.id, 'landing')}?key=${encodeURIComponent(guest.key)}`, { redirect: 'manual' });
+    assert.ok(parseLandingUrl(landing.headers.get('location') ?? '').ok, `sent to pay: ${landing.status} ${landing.headers.get('location')}`);
+    const changed = await state(guest.id, `key=${encodeURIComponent(guest.key)}&since=${first.v}`);
+    const next = (await changed.json()) as { state: string; v: string };
+    assert.equal(changed.status, 200);
+    assert.equal(next.state, 'waiting');
+    assert.notEqual(next.v, first.v);
+    assert.equal(await (await state(guest.id, `key=${encodeURIComponent(guest.key)}&since=${next.v}`)).text(), '{"changed":false}');
+
+    // A registered customer's order: never answered early; without its login the route refuses (403), with it, it answers.
+    const order = await site.probe<{ id: number; key: string }>({ action: 'create_order', currency: 'EUR', total: '79.00', customer: users[CUSTOMER.login] });
+    const customer = new AdminSession(site.url);
+    await customer.login(CUSTOMER.login, CUSTOMER.password);
+    const own = (await (await state(order.id, `key=${encodeURIComponent(order.key)}`, { headers: { cookie: customer.cookieHeader() } })).json()) as {
+      v: string;
+    };
+    const stranger = await state(order.id, `key=${encodeURIComponent(order.key)}&since=${own.v}`);
+    assert.equal(stranger.status, 403);
+    const mine = await state(order.id, `key=${encodeURIComponent(order.key)}&since=${own.v}`, { headers: { cookie: customer.cookieHeader() } });
+    assert.equal(mine.status, 200);
+    assert.ok(mine.headers.get('allow'), "a customer's poll is answered by the route, which checks the login");
+  });
 });

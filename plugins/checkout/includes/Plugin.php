@@ -22,6 +22,7 @@ use Card2Crypto\Checkout\Buyer\Buyer_Cancel;
 use Card2Crypto\Checkout\Buyer\Buyer_Return;
 use Card2Crypto\Checkout\Buyer\Order_Pay;
 use Card2Crypto\Checkout\Buyer\Order_View;
+use Card2Crypto\Checkout\Buyer\State_Poll;
 use Card2Crypto\Checkout\Buyer\Range_Notice;
 use Card2Crypto\Checkout\Callback\Callback_Controller;
 use Card2Crypto\Checkout\Callback\Callback_Guard;
@@ -52,6 +53,8 @@ final class Plugin {
 
 	/** Builds the services and registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
 	public static function boot( string $file ): void {
+		// A thank-you page's poll of an unchanged state is answered here, before anything is built (State_Poll).
+		State_Poll::answer_if_unchanged();
 		$services       = self::build( new Settings_Store( Plugin_Bootstrap::schema(), 'checkout', Keys::SETTINGS_OPTION ) );
 		self::$services = $services;
 		$settings       = $services[ Settings_Store::class ];

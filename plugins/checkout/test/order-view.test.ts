@@ -170,16 +170,22 @@ for (const version of TEST_PHP_VERSIONS) {
         assert.equal(answer.headers!['Cache-Control'], 'no-store');
         assert.deepEqual(
           Object.keys(answer.data!).sort(),
-          answer.data!.state === 'failed' ? ['final', 'message', 'pay_url', 'state'] : ['final', 'message', 'state'],
+          answer.data!.state === 'failed' ? ['final', 'message', 'pay_url', 'state', 'v'] : ['final', 'message', 'state', 'v'],
         );
+        // The version the page names next time (State_Poll).
+        assert.match((answer.data as State & { v: string }).v, /^[0-9a-f]{16}$/);
       }
-      assert.deepEqual(answers[5]!.data, {
+      const withoutVersion = (data?: State) => Object.fromEntries(Object.entries(data ?? {}).filter(([k]) => k !== 'v'));
+      assert.deepEqual(withoutVersion(answers[5]!.data), {
         state: 'failed',
         final: true,
         message: DECLINED,
         pay_url: 'https://shop.test/checkout/order-pay/7/?pay_for_order=true&key=wc_order_key7',
       });
-      assert.deepEqual(answers[6]!.data, { state: 'on_hold', final: true, message: ON_HOLD });
+      assert.deepEqual(withoutVersion(answers[6]!.data), { state: 'on_hold', final: true, message: ON_HOLD });
+      // A different state is a different version.
+      const shown = answers.filter((a) => a.status === 200).map((a) => a.data as State & { v: string });
+      assert.ok(new Set(shown.map((d) => d.v)).size >= new Set(shown.map((d) => d.state)).size);
       assert.deepEqual(
         answers.map((a) => [a.wrote, a.service_calls]),
         answers.map(() => [false, 0]),

@@ -58,7 +58,9 @@ final class Order_View {
 
 	/**
 	 * GET: this order's payment state for the buyer, in words (answer()).
-	 * Read-only: no service call, nothing written.
+	 * Read-only: no service call, nothing written. An ask naming the state
+	 * it shows (since) was already answered, cheaply, when that state is
+	 * unchanged (State_Poll); it gets here when it changed.
 	 */
 	public static function rest_state( \WP_REST_Request $request ) {
 		$order = Order_Routes::our_order( $request, null, false );
@@ -75,7 +77,7 @@ final class Order_View {
 		$answer    = self::answer( $order );
 		$operation = $order->get_meta( Keys::META_OPERATION );
 		$operation = is_array( $operation ) ? $operation : array();
-		$live      = ! $answer['final'] && function_exists( 'is_order_received_page' ) && is_order_received_page() && self::enqueue( $order );
+		$live      = ! $answer['final'] && function_exists( 'is_order_received_page' ) && is_order_received_page() && self::enqueue( $order, $answer['v'] );
 		echo '<section class="card2crypto-payment-state"><h2>' . esc_html__( 'Card payment', 'card2crypto-checkout' ) . '</h2>';
 		echo '<p class="card2crypto-payment-words" data-state="' . esc_attr( $answer['state'] ) . '"' . ( $live ? ' role="status" aria-live="polite"' : '' ) . '>';
 		echo esc_html( $answer['message'] );
@@ -94,15 +96,18 @@ final class Order_View {
 	/**
 	 * What the buyer is told about the order's payment, as the page prints it
 	 * and the route answers it: words(), plus the order's pay link when the
-	 * payment failed and the order can still be paid.
+	 * payment failed and the order can still be paid, and the state's
+	 * version (v: the page names it when it asks again, State_Poll).
 	 *
-	 * @return array{state: string, final: bool, message: string, pay_url?: string}
+	 * @return array{state: string, final: bool, message: string, pay_url?: string, v: string}
 	 */
 	public static function answer( \WC_Order $order ): array {
-		$answer = self::words( self::facts( $order ) );
+		$attempt = Order_Attempts::current_attempt( $order );
+		$answer  = self::words( self::facts( $order, $attempt ) );
 		if ( self::FAILED === $answer['state'] && $order->needs_payment() ) {
 			$answer['pay_url'] = $order->get_checkout_payment_url();
 		}
+		$answer['v'] = State_Poll::version( (string) $order->get_status(), $attempt );
 		return $answer;
 	}
 
@@ -111,11 +116,10 @@ final class Order_View {
 	 * (an order from before attempts were kept: the last operation stored on
 	 * the order). Reads only.
 	 */
-	private static function facts( \WC_Order $order ): array {
+	private static function facts( \WC_Order $order, ?array $attempt ): array {
 		$status   = null;
 		$code     = null;
 		$mismatch = false;
-		$attempt  = Order_Attempts::current_attempt( $order );
 		if ( null !== $attempt ) {
 			if ( Operation_Store::NO_CODE !== $attempt['status_code'] ) {
 				$status = $attempt['status'];
@@ -197,7 +201,7 @@ final class Order_View {
 	}
 
 	/** The live script, only while the state is not final; false when the plugin was not built. */
-	private static function enqueue( \WC_Order $order ): bool {
+	private static function enqueue( \WC_Order $order, string $version ): bool {
 		if ( ! Script_Asset::register( self::HANDLE, 'order-received' ) ) {
 			return false;
 		}
@@ -208,6 +212,8 @@ final class Order_View {
 			'card2cryptoOrderReceived',
 			array(
 				'rest' => esc_url_raw( add_query_arg( 'key', rawurlencode( $order->get_order_key() ), rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/payment-state' ) ) ),
+				// The state the page shows: asked again with it (since), an unchanged state is answered cheaply (State_Poll).
+				'v'    => $version,
 				'i18n' => array(
 					'pay'     => self::pay_label(),
 					'stopped' => __( 'This page has stopped checking for updates. Reload it later to see how the payment ended, or check your e-mail: the store writes to you when the payment completes.', 'card2crypto-checkout' ),

@@ -1,12 +1,12 @@
 /**
  * The live thank-you page (src/order-received.ts) against Order_View's
  * section as PHP renders it: it asks the payment-state route with back-off
- * (2 s growing to 15 s), puts the store's words in place, stops at a final
+ * (2 s growing to 30 s), puts the store's words in place, stops at a final
  * state (with the pay link after a failure), keeps asking through errors,
  * and after 10 minutes stops and says so. Timers are jest's; fetch answers
  * from a list.
  */
-import { FIRST_DELAY, GIVE_UP_AFTER, MAX_DELAY, nextDelay, watch, type OrderReceivedConfig, type PaymentState } from '../../src/order-received';
+import { askUrl, FIRST_DELAY, GIVE_UP_AFTER, MAX_DELAY, nextDelay, watch, type OrderReceivedConfig, type PaymentState } from '../../src/order-received';
 
 const CONFIG: OrderReceivedConfig = {
   rest: 'https://shop.test/wp-json/card2crypto/v1/orders/7/payment-state?key=wc_order_k',
@@ -22,8 +22,9 @@ const FAILED: PaymentState = {
   pay_url: 'https://shop.test/checkout/order-pay/7/?pay_for_order=true&key=wc_order_k',
 };
 
-type Reply = PaymentState | { status: number } | 'network';
+type Reply = PaymentState | { status: number } | { changed: false } | 'network';
 let replies: Reply[] = [];
+let sinces: Array<string | null> = [];
 let asked: number[] = [];
 let fetchMock: jest.Mock;
 
@@ -40,13 +41,15 @@ beforeEach(() => {
   jest.useFakeTimers();
   replies = [];
   asked = [];
+  sinces = [];
   const start = Date.now();
   fetchMock = jest.fn(async (url: string, init: RequestInit) => {
-    if (url !== CONFIG.rest || init.cache !== 'no-store') {
+    if (url.split('&since=')[0] !== CONFIG.rest || init.cache !== 'no-store') {
       // Swallowed by the script like a network error: its words never change, so the test fails.
       throw new Error(`asked ${url} with cache ${String(init.cache)}`);
     }
     asked.push(Date.now() - start);
+    sinces.push(new URL(url).searchParams.get('since'));
     const reply = replies.shift() ?? WAITING;
     if (reply === 'network') {
       throw new TypeError('Failed to fetch');
@@ -60,13 +63,13 @@ afterEach(() => {
   jest.useRealTimers();
 });
 
-test('the waits grow from 2 s by half again up to 15 s', () => {
+test('the waits grow from 2 s by half again up to 30 s', () => {
   const waits = [FIRST_DELAY];
   while (waits.length < 8) {
     waits.push(nextDelay(waits[waits.length - 1]!));
   }
-  expect(waits).toEqual([2000, 3000, 4500, 6750, 10125, 15000, 15000, 15000]);
-  expect(MAX_DELAY).toBe(15_000);
+  expect(waits).toEqual([2000, 3000, 4500, 6750, 10125, 15188, 22782, 30000]);
+  expect(MAX_DELAY).toBe(30_000);
 });
 
 test('asks with back-off, puts each answer in place, stops at paid', async () => {
@@ -156,9 +159,9 @@ test('errors and odd answers change nothing and it keeps asking; after 10 minute
   await jest.advanceTimersByTimeAsync(GIVE_UP_AFTER);
   const calls = fetchMock.mock.calls.length;
   expect(asked[asked.length - 1]).toBeLessThanOrEqual(GIVE_UP_AFTER);
-  // 2 + 3 + 4.5 + 6.75 + 10.125 s, then every 15 s: about 45 questions in 10 minutes, not hundreds.
-  expect(calls).toBeGreaterThan(35);
-  expect(calls).toBeLessThan(50);
+  // 2 + 3 + 4.5 + 6.75 + 10.1 + 15.2 + 22.8 s, then every 30 s: about 25 questions in 10 minutes, not hundreds.
+  expect(calls).toBeGreaterThan(20);
+  expect(calls).toBeLessThan(30);
   // The last answer (the list's end: waiting) and then that it stopped.
   expect(words()).toHaveTextContent(`${WAITING.message} ${CONFIG.i18n.stopped}`);
   await jest.advanceTimersByTimeAsync(GIVE_UP_AFTER);
@@ -182,4 +185,51 @@ test('runs by itself only on a page that hands it its data', async () => {
   expect(fetchMock).toHaveBeenCalledTimes(1);
   expect(words()).toHaveTextContent(PAID.message);
   delete (window as unknown as { card2cryptoOrderReceived?: OrderReceivedConfig }).card2cryptoOrderReceived;
+});
+
+test('names the state it shows; an unchanged answer changes nothing, a new state brings its own version', async () => {
+  const UNCHANGED = { changed: false } as const;
+  replies = [UNCHANGED, UNCHANGED, { ...PROCESSING, v: 'v2' }, UNCHANGED, { ...PAID, v: 'v3' }];
+  watch({ ...CONFIG, v: 'v1' }, section());
+  await jest.advanceTimersByTimeAsync(2000 + 3000);
+  // The page's own state (v1) is named; "unchanged" leaves its words and it asks again with the same version.
+  expect(sinces).toEqual(['v1', 'v1']);
+  expect(words()).toHaveTextContent(WAITING.message);
+  await jest.advanceTimersByTimeAsync(4500);
+  expect(words()).toHaveTextContent(PROCESSING.message);
+  await jest.advanceTimersByTimeAsync(6750 + 10125);
+  expect(sinces).toEqual(['v1', 'v1', 'v1', 'v2', 'v2']);
+  expect(words()).toHaveTextContent(PAID.message);
+  await jest.advanceTimersByTimeAsync(GIVE_UP_AFTER);
+  expect(fetchMock).toHaveBeenCalledTimes(5);
+});
+
+test('askUrl adds the version to the route, keeping its key', () => {
+  expect(askUrl(CONFIG.rest, undefined)).toBe(CONFIG.rest);
+  expect(askUrl(CONFIG.rest, 'ab12')).toBe(`${CONFIG.rest}&since=ab12`);
+  expect(askUrl('https://shop.test/?rest_route=%2Fcard2crypto%2Fv1%2Forders%2F7%2Fpayment-state&key=k', 'ab12')).toBe(
+    'https://shop.test/?rest_route=%2Fcard2crypto%2Fv1%2Forders%2F7%2Fpayment-state&key=k&since=ab12',
+  );
+});
+
+test('a hidden page asks nothing; seen again, it asks at once and goes on', async () => {
+  let visibility: DocumentVisibilityState = 'hidden';
+  const spy = jest.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
+  replies = [PROCESSING, PAID];
+  watch(CONFIG, section());
+  await jest.advanceTimersByTimeAsync(60_000);
+  expect(fetchMock).not.toHaveBeenCalled();
+  visibility = 'visible';
+  document.dispatchEvent(new Event('visibilitychange'));
+  await jest.advanceTimersByTimeAsync(0);
+  expect(fetchMock).toHaveBeenCalledTimes(1);
+  expect(words()).toHaveTextContent(PROCESSING.message);
+  // Seen again and again asks nothing more than its waits allow.
+  document.dispatchEvent(new Event('visibilitychange'));
+  await jest.advanceTimersByTimeAsync(0);
+  expect(fetchMock).toHaveBeenCalledTimes(1);
+  await jest.advanceTimersByTimeAsync(3000);
+  expect(fetchMock).toHaveBeenCalledTimes(2);
+  expect(words()).toHaveTextContent(PAID.message);
+  spy.mockRestore();
 });

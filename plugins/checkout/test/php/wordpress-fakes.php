@@ -47,6 +47,10 @@ function __( $text, $domain = '' ) {
 function get_option( $name, $default = false ) {
 	return $GLOBALS['c2c_options'][ $name ] ?? $default;
 }
+/** WordPress's default REST prefix (State_Poll looks for its route under it). */
+function rest_get_url_prefix() {
+	return 'wp-json';
+}
 function get_transient( $name ) {
 	return $GLOBALS['c2c_options'][ '_transient_' . $name ] ?? false;
 }
