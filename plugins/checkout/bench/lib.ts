@@ -276,3 +276,26 @@ export async function followLanding(link: string, address: string): Promise<bool
   const response = await fetch(link, { redirect: 'manual', headers: { 'X-C2C-Bench-Clients': '1', 'X-Forwarded-For': address } });
   return parseLandingUrl(response.headers.get('location') ?? '').ok;
 }
+
+/** The scale benchmark's goals: each printed as it is measured, and all of them again at the end. */
+export class Goals {
+  readonly rows: Array<{ section: string; what: string; figure: string; goal: string; met: boolean }> = [];
+
+  add(section: string, what: string, figure: string, goal: string, met: boolean): void {
+    this.rows.push({ section, what, figure, goal, met });
+    console.log(`${what}: ${figure} (goal ${goal}): ${met ? 'met' : 'NOT met'}`);
+  }
+
+  print(): void {
+    console.log('\n== Scale: every goal ==');
+    const width = Math.max(...this.rows.map((r) => r.what.length), 10);
+    for (const r of this.rows) {
+      console.log(`${r.section.padEnd(18)} ${r.what.padEnd(width)}  ${r.figure.padEnd(28)} goal ${r.goal.padEnd(22)} ${r.met ? 'met' : 'NOT met'}`);
+    }
+  }
+}
+
+/** The store's partner secret (the harness keeps it in partner.json). */
+export function partnerSecret(s: Store): string {
+  return (JSON.parse(readFileSync(path.join(s.dirs.harnessDir, 'partner.json'), 'utf8')) as { secret: string }).secret;
+}
