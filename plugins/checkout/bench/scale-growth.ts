@@ -14,7 +14,7 @@
  */
 import { readFileSync, writeFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { callbackBody, median, partnerSecret, placeOrder, serviceHas, type Goals, type Harness, type Store } from './lib.js';
+import { BENCH_PLUGIN, callbackBody, median, partnerSecret, placeOrder, serviceHas, type Goals, type Harness, type Store } from './lib.js';
 import type { Seeded } from './scale-seed.js';
 
 /** Benchmark only: keeps the plugin's queries of requests that ask for it (X-C2C-Bench-Queries). */
@@ -88,6 +88,7 @@ async function prepare(lib: Harness, s: Store, count: number, seed: (template: n
   const muPlugins = path.join(s.dirs.siteDir, 'wp-content', 'mu-plugins');
   mkdirSync(muPlugins, { recursive: true });
   writeFileSync(path.join(muPlugins, 'c2c-bench-queries.php'), QUERY_LOG_PLUGIN);
+  writeFileSync(path.join(muPlugins, 'c2c-bench.php'), BENCH_PLUGIN);
   const secret = partnerSecret(s);
   const template = await placeOrder(s);
   const seeded = await seed(orderOf(template));
@@ -172,6 +173,14 @@ function paths(): Path[] {
     {
       label: 'admin order list',
       ask: async (x) => ({ status: await get(`${x.s.storeUrl}/wp-admin/admin.php?page=wc-orders`, { cookie: x.cookie }), expect: 200 }),
+    },
+    {
+      // The same list with our plugins off for the request: what WooCommerce's own list costs as the store grows.
+      label: 'admin order list, our plugins off (WooCommerce alone)',
+      ask: async (x) => ({
+        status: await get(`${x.s.storeUrl}/wp-admin/admin.php?page=wc-orders`, { cookie: x.cookie, 'x-c2c-bench-plugins': 'off' }),
+        expect: 200,
+      }),
     },
     {
       label: "one order's screen (our panel)",
