@@ -129,6 +129,16 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.deepEqual(clock!.value, [true, true, false], 'a clock that went back starts a fresh window');
     });
 
+    test('two presses of Pay at once: the one that finds an attempt started while it asked the service joins it, no second attempt', async () => {
+      // Issue 26: the second press (on this web server or another) passed the gate while the first started its attempt.
+      const [press] = await play([{ call: 'start', service: [UNKNOWN], meanwhile: true }]);
+      assert.equal(press!.started, 'wc-7-meanwhile', JSON.stringify(press));
+      assert.deepEqual(press!.attempts, [`${POID}  -1`, 'wc-7-meanwhile  -1'], 'no third attempt');
+      // A press after that one, with nothing started meanwhile, is a new payment as before (the service asked about the current one).
+      const [later] = await play([{ call: 'start', service: [UNKNOWN] }]);
+      assert.match(later!.started ?? '', /^wc-7-[0-9a-f]{24}$/);
+    });
+
     test('pending 2 at the service, no callback received: asked once, applied, no new attempt, the buyer told it is under way', async () => {
       const [step] = await play([{ service: [op(2)] }]);
       assert.equal(step!.error, undefined, step!.error);

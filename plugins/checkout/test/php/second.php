@@ -9,9 +9,10 @@
  *
  * Input /work/scenario.json: {settings, order, attempts, steps}; each step
  * {call: start|fitting, service: [answers], attempt?: {status, status_code,
- * minutes_ago?, news_minutes_ago?}} (attempt: what the store knew before Pay
- * was pressed; started minutes_ago, last news news_minutes_ago, by default the
- * same).
+ * minutes_ago?, news_minutes_ago?}, meanwhile?: true} (attempt: what the store
+ * knew before Pay was pressed; started minutes_ago, last news
+ * news_minutes_ago, by default the same; meanwhile: another request, a second
+ * press of Pay, starts attempt wc-7-meanwhile while this one asks the service).
  */
 
 require __DIR__ . '/wordpress-fakes.php';
@@ -41,6 +42,26 @@ foreach ( $scenario['steps'] as $step ) {
 				gmdate( 'Y-m-d H:i:s', time() - 60 * (int) ( $step['attempt']['news_minutes_ago'] ?? $step['attempt']['minutes_ago'] ?? 0 ) )
 			)
 		);
+	}
+	if ( ! empty( $step['meanwhile'] ) ) {
+		$service->meanwhile = static function () use ( $order, $scenario ) {
+			$GLOBALS['wpdb']->insert(
+				'wp_card2crypto_attempts',
+				array(
+					'order_id'             => $order->get_id(),
+					'partner_operation_id' => 'wc-7-meanwhile',
+					'expected_amount'      => 7900,
+					'expected_currency'    => 'EUR',
+					'expected_wallet'      => $scenario['settings']['wallet_address'],
+					'status'               => '',
+					'status_code'          => -1,
+					'version'              => 0,
+					'created_at'           => gmdate( 'Y-m-d H:i:s' ),
+					'updated_at'           => gmdate( 'Y-m-d H:i:s' ),
+				)
+			);
+			$order->update_meta_data( '_card2crypto_partner_operation_id', 'wc-7-meanwhile' );
+		};
 	}
 	$notes_before = count( $order->notes );
 	try {

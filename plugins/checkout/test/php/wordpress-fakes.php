@@ -371,6 +371,8 @@ $GLOBALS['wpdb'] = new C2C_Sqlite_Wpdb();
 final class C2C_Service implements Http_Transport {
 	public $answers = array();
 	public $calls   = array();
+	/** @var callable|null Runs once, at the next call: what another request does while this one waits on the service. */
+	public $meanwhile = null;
 	private $secret;
 
 	public function __construct( string $secret ) {
@@ -384,6 +386,11 @@ final class C2C_Service implements Http_Transport {
 			'operation_id'         => $request['operation_id'] ?? null,
 			'partner_operation_id' => $request['partner_operation_id'] ?? null,
 		);
+		if ( null !== $this->meanwhile ) {
+			$meanwhile       = $this->meanwhile;
+			$this->meanwhile = null;
+			$meanwhile();
+		}
 		$answer = array_shift( $this->answers );
 		if ( null === $answer || isset( $answer['network'] ) ) {
 			throw new Transport_Exception( Transport_Exception::NETWORK, 'cURL error 7: Failed to connect' );
