@@ -229,6 +229,14 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.match(over.error ?? '', /Payment_Refused: Too many payment requests for this order in a short time/);
     });
 
+    test('the budget holds across web servers: a server whose object cache never saw the earlier requests still counts them', async () => {
+      // Issue 26: each step on "another server" (no transient of the earlier steps); the thirteenth is still refused.
+      const got = await play(Array.from({ length: 13 }, () => ({ call: 'fitting', service: [UNKNOWN], other_server: true })));
+      got.slice(0, 12).forEach((step, i) => assert.equal(step.budget, i + 1, `start ${i + 1} is counted`));
+      assert.match(got[12]!.error ?? '', /Payment_Refused: Too many payment requests for this order in a short time/);
+      assert.equal(got[12]!.service_calls, 0);
+    });
+
     test('the buyer closed the payment window before entering a card: the earlier operation is cancelled and a new payment starts at once', async () => {
       const [again] = await play([
         { attempt: { status: '', status_code: -1, minutes_ago: 2 }, service: [op(1, serviceTime(1), 'op-1', { card: {} }), { empty: true }] },

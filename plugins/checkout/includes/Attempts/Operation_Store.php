@@ -26,6 +26,7 @@
 namespace Card2Crypto\Checkout\Attempts;
 
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 
 defined( 'ABSPATH' ) || exit;
@@ -231,7 +232,7 @@ CREATE TABLE {$ops} (
 	 * @return mixed What $fn returns.
 	 */
 	public static function with_order_lock( int $order_id, callable $fn ) {
-		return self::with_lock( 'card2crypto_order_' . $order_id, $fn, sprintf( 'Order %d is being updated by another request.', $order_id ) );
+		return Shared_Store::locked( 'card2crypto_order_' . $order_id, $fn, sprintf( 'Order %d is being updated by another request.', $order_id ) );
 	}
 
 	/**
@@ -246,27 +247,7 @@ CREATE TABLE {$ops} (
 	 * @return mixed What $fn returns.
 	 */
 	public static function with_start_lock( int $order_id, callable $fn ) {
-		return self::with_lock( 'card2crypto_start_' . $order_id, $fn, sprintf( 'A payment of order %d is being started by another request.', $order_id ) );
-	}
-
-	/** GET_LOCK / RELEASE_LOCK around $fn (with_order_lock()); without named locks (SQLite) $fn runs without one. */
-	private static function with_lock( string $name, callable $fn, string $busy ) {
-		global $wpdb;
-		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
-		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, %d)', $name, 30 ) );
-		if ( null !== $suppress ) {
-			$wpdb->suppress_errors( $suppress );
-		}
-		if ( null !== $got && '1' !== (string) $got ) {
-			throw new \RuntimeException( $busy );
-		}
-		try {
-			return $fn();
-		} finally {
-			if ( null !== $got ) {
-				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $name ) );
-			}
-		}
+		return Shared_Store::locked( 'card2crypto_start_' . $order_id, $fn, sprintf( 'A payment of order %d is being started by another request.', $order_id ) );
 	}
 
 	public static function claim_event( array $attempt, string $operation_id, string $status, int $code, string $source ): bool {

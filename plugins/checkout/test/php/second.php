@@ -12,11 +12,14 @@
  * minutes_ago?, news_minutes_ago?}, meanwhile?: true} (attempt: what the store
  * knew before Pay was pressed; started minutes_ago, last news
  * news_minutes_ago, by default the same; meanwhile: another request, a second
- * press of Pay, starts attempt wc-7-meanwhile while this one asks the service).
+ * press of Pay, starts attempt wc-7-meanwhile while this one asks the service;
+ * other_server: the step lands on another web server, whose object cache holds
+ * none of the transients the earlier steps set).
  */
 
 require __DIR__ . '/wordpress-fakes.php';
 
+use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Attempts\Payment_Held;
 use Card2Crypto\Checkout\Payment\Payments;
@@ -42,6 +45,13 @@ foreach ( $scenario['steps'] as $step ) {
 				gmdate( 'Y-m-d H:i:s', time() - 60 * (int) ( $step['attempt']['news_minutes_ago'] ?? $step['attempt']['minutes_ago'] ?? 0 ) )
 			)
 		);
+	}
+	if ( ! empty( $step['other_server'] ) ) {
+		foreach ( array_keys( $GLOBALS['c2c_options'] ) as $name ) {
+			if ( 0 === strpos( $name, '_transient_' ) ) {
+				unset( $GLOBALS['c2c_options'][ $name ] );
+			}
+		}
 	}
 	if ( ! empty( $step['meanwhile'] ) ) {
 		$service->meanwhile = static function () use ( $order, $scenario ) {
@@ -85,7 +95,7 @@ foreach ( $scenario['steps'] as $step ) {
 		),
 		'service_calls' => count( $service->calls ),
 		// How many passes through the gate the order's budget counted in this minute (Start_Budget).
-		'budget'        => (int) ( get_transient( 'card2crypto_checkout_budget_order_' . $order->get_id() )['count'] ?? 0 ),
+		'budget'        => Start_Budget::spent( 'order_' . $order->get_id() ),
 		'cancelled'     => array_values(
 			array_map(
 				static function ( $call ) {
