@@ -27,6 +27,11 @@
  *   both passed it. A new attempt is now taken under the order's start lock
  *   (GET_LOCK in the shared database), and a press that finds an attempt
  *   started while it was passing the gate joins it (Payments::new_attempt()).
+ * - The visitor's start budget, the words a buyer is told on the next page
+ *   and the refused callbacks counted per address were transients, read and
+ *   written back without a lock (concurrent requests each counted once) and,
+ *   under an object cache of each server's own, per server. They now live in
+ *   the shared database (Base\Shared_Store), the counts under GET_LOCK.
  *
  * Run alone: node dist/bench/scale-two-servers.js (plugins/checkout, after
  * tsc -b); ports 9820/9870.
