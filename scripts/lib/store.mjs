@@ -74,7 +74,7 @@ async function startPlaygroundSite({ dirs, port, host, woocommerce, mountPlugins
   };
 }
 
-async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpress, log }) {
+async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpress, servers = 1, log }) {
   const native = detectNative();
   const site = await startNativeSite({
     stateDir: dirs.stateDir,
@@ -91,20 +91,21 @@ async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpr
     seed: { harnessDir: dirs.harnessDir, file: join(SCRIPTS_PLAYGROUND_DIR, 'seed.php') },
     admin: ADMIN,
     title: 'card2crypto demo store',
+    servers,
   });
   return {
     url: site.url,
     source: wordpress.source,
     runtime: {
       name: 'native',
-      php: `${native.versions.php} (PHP-FPM, 4 workers)`,
+      php: servers > 1 ? `${native.versions.php} (${servers} web servers: PHP-FPM masters of 4 workers each)` : `${native.versions.php} (PHP-FPM, 4 workers)`,
       database: `MariaDB ${native.versions.mariadb}`,
       webServer: `nginx ${native.versions.nginx}`,
     },
     pids: site.pids,
     children: site.children,
     stop: site.stop,
-    native: { dbSocket: site.dbSocket, runPhp: site.runPhp },
+    native: { dbSocket: site.dbSocket, runPhp: site.runPhp, servers: site.servers },
   };
 }
 
@@ -119,6 +120,8 @@ async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpr
  * @param {boolean}                options.mountPlugins  mount plugins/checkout and plugins/widget from source and activate them
  * @param {string}                 [options.what]        who runs it, for a second run's message ("npm start")
  * @param {string[]}               [options.sandboxArgs] more sandbox flags (the benchmarks: --latency 300, --rate-limit 5)
+ * @param {number}                 [options.servers]     native only: web servers (PHP-FPM masters, each with its own
+ *                                                       folders and OPcache) behind one nginx, sharing MariaDB (1)
  * @param {(line: string) => void} [options.log]
  */
 export async function startStore({
@@ -131,20 +134,24 @@ export async function startStore({
   mountPlugins,
   what = 'a harness run',
   sandboxArgs = [],
+  servers = 1,
   log = console.log,
 }) {
+  if (servers > 1 && runtime !== 'native') {
+    throw new Error(`${servers} web servers need the native runtime (Playground is one PHP)`);
+  }
   const dirs = siteDirs(name, runtime);
   // One run per site folder: a second one is told where the first one is (site-lock.mjs).
   const lock = await lockSite(dirs.stateDir, { what, log });
   try {
-    return await startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock, sandboxArgs });
+    return await startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock, sandboxArgs, servers });
   } catch (error) {
     await lock.release();
     throw error;
   }
 }
 
-async function startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock, sandboxArgs = [] }) {
+async function startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock, sandboxArgs = [], servers = 1 }) {
   if (reset && existsSync(dirs.stateDir)) {
     log(`Resetting ${dirs.stateDir}`);
     await rm(dirs.stateDir, { recursive: true, force: true });
@@ -190,7 +197,7 @@ async function startLockedStore({ name, runtime, reset, port, sandboxPort, host,
     await unlink(join(dirs.harnessDir, 'seed-result.json')).catch(() => {});
 
     const started = Date.now();
-    const options = { dirs, port: wpPort, host, woocommerce, mountPlugins, wordpress, blueprint, log };
+    const options = { dirs, port: wpPort, host, woocommerce, mountPlugins, wordpress, blueprint, servers, log };
     const server = runtime === 'native' ? await startNative(options) : await startPlaygroundSite(options);
     stoppers.push(server.stop);
     const bootSeconds = (Date.now() - started) / 1000;

@@ -12,6 +12,10 @@ import { describe, test } from 'node:test';
 import { claimedNewestPair, shortOfClaim } from '../lib/claimed-pair.mjs';
 import { compareWordPressVersions, listNpmWordPressBuilds, wpVersionFromPhp } from '../lib/find-wordpress.mjs';
 import { findWooCommerce, pluginHeaders } from '../lib/find-woocommerce.mjs';
+import { detectNative } from '../lib/native/detect.mjs';
+import { startNginx } from '../lib/native/nginx.mjs';
+import { startPhpFpm } from '../lib/native/php-fpm.mjs';
+import { wpConfig } from '../lib/native/site.mjs';
 import { freePort, isPortFree } from '../lib/ports.mjs';
 import { parseSandboxAddresses, pickAddress, startSandbox } from '../lib/sandbox.mjs';
 
@@ -55,6 +59,70 @@ describe('servers the harness starts', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('two web servers behind one nginx (startStore servers: 2)', () => {
+  // The two-server bench (plugins/checkout/bench/scale-two-servers.ts) rests on this: two PHP-FPM
+  // masters, each with its own folders and OPcache, both serving, each answer naming its server.
+  test(
+    'each master answers with its own folders; requests alternate; the header names the one that answered',
+    { skip: !detectNative().available && 'no native runtime' },
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'c2c-servers-'));
+      const root = join(dir, 'root');
+      await mkdir(join(root, 'wp-includes', 'images'), { recursive: true });
+      await writeFile(join(root, 'wp-includes', 'images', 'blank.gif'), 'GIF89a');
+      await writeFile(
+        join(root, 'index.php'),
+        `<?php echo json_encode( array( 'server' => getenv( 'CARD2CRYPTO_SERVER' ), 'uploads' => getenv( 'CARD2CRYPTO_UPLOADS' ), 'temp' => sys_get_temp_dir(), 'upload_tmp' => ini_get( 'upload_tmp_dir' ), 'pid' => getmypid(), 'opcache' => function_exists( 'opcache_get_status' ) ) );`,
+      );
+      const stops = [];
+      try {
+        const servers = [];
+        for (const name of ['server-1', 'server-2']) {
+          const fpm = await startPhpFpm({
+            dir: join(dir, name),
+            socketDir: dir,
+            logDir: join(dir, 'logs', name),
+            server: { name, tempDir: join(dir, name), uploads: `wp-content/uploads-${name}` },
+          });
+          stops.push(fpm.stop);
+          servers.push([name, fpm.socket, fpm.pid]);
+        }
+        assert.notEqual(servers[0][1], servers[1][1], 'a socket each');
+        const port = await freePort(9890);
+        const web = await startNginx({ dir, logDir: join(dir, 'logs'), port, root, fpmServers: servers.map(([name, socket]) => [name, socket]) }).catch(
+          async (e) => {
+            console.log(await readFile(join(dir, 'logs', 'nginx-error.log'), 'utf8'));
+            throw e;
+          },
+        );
+        stops.push(web.stop);
+        const seen = new Map();
+        for (let i = 0; i < 6; i++) {
+          const response = await fetch(`${web.url}/index.php`);
+          const body = await response.json();
+          assert.equal(response.headers.get('x-card2crypto-server'), body.server, 'the header names the server that answered');
+          seen.set(body.server, body);
+        }
+        assert.deepEqual([...seen.keys()].sort(), ['server-1', 'server-2'], 'both served');
+        for (const [name] of servers) {
+          const body = seen.get(name);
+          assert.equal(body.temp, join(dir, name, 'tmp'));
+          assert.equal(body.upload_tmp, join(dir, name, 'uploads-tmp'));
+          assert.equal(body.uploads, `wp-content/uploads-${name}`);
+        }
+        // One server's site reads its own uploads folder from the pool (UPLOADS, relative to the site).
+        assert.match(wpConfig({ url: 'http://x', dbSocket: '/s', salts: {}, serverUploads: true }), /define\( 'UPLOADS', getenv\( 'CARD2CRYPTO_UPLOADS' \) \)/);
+        assert.doesNotMatch(wpConfig({ url: 'http://x', dbSocket: '/s', salts: {} }), /UPLOADS/, 'one server: wp-config as before');
+      } finally {
+        for (const stop of stops.reverse()) {
+          await stop().catch(() => {});
+        }
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('the newest pair the plugins claim', () => {

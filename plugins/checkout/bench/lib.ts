@@ -18,7 +18,8 @@ export interface Store {
   woocommerce: { products: Array<{ id: number }> } | null;
   dirs: { harnessDir: string; siteDir: string };
   runtime: { name: string; php: string; database: string; webServer: string };
-  native: { dbSocket: string; runPhp: (files: string[]) => Promise<unknown> } | null;
+  /** servers: the web servers' names on a store started with servers > 1 (scripts/lib/store.mjs). */
+  native: { dbSocket: string; runPhp: (files: string[]) => Promise<unknown>; servers?: string[] } | null;
   stop: () => Promise<void>;
 }
 
@@ -95,7 +96,7 @@ export function callbackBody(params: Record<string, unknown>, secret: string, co
  * requests queue behind the site's PHP workers (a real service waits too:
  * partner rules say not to limit delivery time).
  */
-export function postUnlimited(url: string, body: string): Promise<{ ms: number; status: number; text: string }> {
+export function postUnlimited(url: string, body: string): Promise<{ ms: number; status: number; text: string; server: string }> {
   const t0 = performance.now();
   return new Promise((resolve) => {
     const req = http.request(
@@ -105,12 +106,24 @@ export function postUnlimited(url: string, body: string): Promise<{ ms: number; 
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0, text }));
+        res.on('end', () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0, text, server: String(res.headers[SERVER_HEADER] ?? '') }));
       },
     );
-    req.on('error', (e) => resolve({ ms: performance.now() - t0, status: 0, text: `network error: ${e.message}` }));
+    req.on('error', (e) => resolve({ ms: performance.now() - t0, status: 0, text: `network error: ${e.message}`, server: '' }));
     req.end(body);
   });
+}
+
+/** The header nginx names the answering web server in, on a store started with servers > 1 (scripts/lib/native/nginx.mjs). */
+export const SERVER_HEADER = 'x-card2crypto-server';
+
+/** How many answers each web server gave ('' when the store has one server). */
+export function servedBy(answers: Array<{ server: string }>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const a of answers) {
+    counts.set(a.server, (counts.get(a.server) ?? 0) + 1);
+  }
+  return counts;
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -298,4 +311,78 @@ export class Goals {
 /** The store's partner secret (the harness keeps it in partner.json). */
 export function partnerSecret(s: Store): string {
   return (JSON.parse(readFileSync(path.join(s.dirs.harnessDir, 'partner.json'), 'utf8')) as { secret: string }).secret;
+
+/**
+ * 200 concurrent deliveries of one new callback (run.ts, scale-two-servers.ts):
+ * exactly one transition, the others acknowledged as already received, the
+ * order's notes and meta written once, within 10 s. Prints its figures with
+ * their goals; returns whether every goal was met and which servers answered.
+ */
+export async function concurrentDuplicates(
+  lib: Harness,
+  s: Store,
+  secret: string,
+  params: Record<string, unknown>,
+  dup = Number(process.env.BENCH_DUPLICATES ?? 200),
+): Promise<{ met: boolean; servers: Map<string, number> }> {
+  const route = `${s.storeUrl}/wp-json/card2crypto/v1/callback`;
+  const orderId = Number(String(params.partner_operation_id).match(/\d+/)?.[0]);
+  console.log(`\n== ${dup} concurrent deliveries of one new callback (order ${orderId}) ==`);
+  const notesBefore = (await orderNotes(lib, s, orderId)).length;
+  const next = callbackBody(params, secret, 3);
+  const t0 = performance.now();
+  const answers = await Promise.all(Array.from({ length: dup }, () => postUnlimited(route, next)));
+  const seconds = (performance.now() - t0) / 1000;
+  const counts = tally(answers);
+  const transitions = counts.get('200 OK') ?? 0;
+  const duplicates = counts.get('200 OK (already received)') ?? 0;
+  // The one transition writes one note of ours; the e-mails it sends add WooCommerce's own notes, each once.
+  const added = (await orderNotes(lib, s, orderId)).slice(notesBefore);
+  const ours = added.filter((note) => note.startsWith('Card2Crypto:')).length;
+  const repeatedNotes = added.length - new Set(added).size;
+  console.log(`notes added:\n${added.map((note) => `  ${note.slice(0, 140)}`).join('\n')}`);
+  const repeated = await count(lib, s, repeatedMeta(orderId));
+  const ok = transitions === 1 && duplicates === dup - 1 && ours === 1 && repeatedNotes === 0 && repeated === 0;
+  console.log(
+    `transitions: ${transitions} (expected exactly 1), duplicates acknowledged: ${duplicates}/${dup - 1}, notes of ours: ${ours} (expected 1), ` +
+      `notes written twice: ${repeatedNotes}, meta keys stored twice: ${repeated}: ${ok ? 'met' : 'NOT met'}`,
+  );
+  console.log(`wall time ${seconds.toFixed(1)} s for ${dup} deliveries (goal <= 10 s): ${seconds <= 10 ? 'met' : 'NOT met'}`);
+  return { met: ok && seconds <= 10, servers: servedBy(answers) };
+}
+
+/**
+ * 200 concurrent deliveries of different events of one order (2, 8, 9, 6, 0
+ * and their duplicates, shuffled): the order ends paid and its status never
+ * moved backwards. Returns whether that was met and which servers answered.
+ */
+export async function shuffledEvents(
+  lib: Harness,
+  s: Store,
+  secret: string,
+  params: Record<string, unknown>,
+  total = Number(process.env.BENCH_DUPLICATES ?? 200),
+): Promise<{ met: boolean; servers: Map<string, number> }> {
+  const route = `${s.storeUrl}/wp-json/card2crypto/v1/callback`;
+  const orderId = Number(String(params.partner_operation_id).match(/\d+/)?.[0]);
+  const codes = [2, 8, 9, 6, 0];
+  // The service's own state: the checkout completes an order only once operation info says success.
+  await serviceHas(s, secret, params, 0);
+  const bodies = shuffle(Array.from({ length: total }, (_, i) => callbackBody(params, secret, codes[i % codes.length]!)));
+  console.log(
+    `\n== ${total} concurrent deliveries of different events for one order (codes ${codes.join(', ')} and duplicates, shuffled; order ${orderId}) ==`,
+  );
+  const t0 = performance.now();
+  const answers = await Promise.all(bodies.map((body) => postUnlimited(route, body)));
+  const seconds = (performance.now() - t0) / 1000;
+  tally(answers);
+  const refused = answers.filter((a) => a.status !== 200).length;
+  const status = (await lib.sql(s.native!.dbSocket, `USE wordpress; SELECT status FROM wp_wc_orders WHERE id = ${orderId}`)).trim();
+  const changes = statusChanges(s, orderId);
+  const backwards = changes.filter(([from, to]) => (STATUS_RANK[to] ?? 0) < (STATUS_RANK[from] ?? 0));
+  const ok = refused === 0 && status === 'wc-processing' && backwards.length === 0;
+  console.log(
+    `final status ${status} (expected wc-processing); status changes: ${changes.map(([a, b]) => `${a}->${b}`).join(', ') || 'none'}; backwards: ${backwards.length}; non-200 answers: ${refused}: ${ok ? 'met' : 'NOT met'}; ${seconds.toFixed(1)} s`,
+  );
+  return { met: ok, servers: servedBy(answers) };
 }

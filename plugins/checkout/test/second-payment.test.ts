@@ -129,6 +129,16 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.deepEqual(clock!.value, [true, true, false], 'a clock that went back starts a fresh window');
     });
 
+    test('two presses of Pay at once: the one that finds an attempt started while it asked the service joins it, no second attempt', async () => {
+      // Issue 26: the second press (on this web server or another) passed the gate while the first started its attempt.
+      const [press] = await play([{ call: 'start', service: [UNKNOWN], meanwhile: true }]);
+      assert.equal(press!.started, 'wc-7-meanwhile', JSON.stringify(press));
+      assert.deepEqual(press!.attempts, [`${POID}  -1`, 'wc-7-meanwhile  -1'], 'no third attempt');
+      // A press after that one, with nothing started meanwhile, is a new payment as before (the service asked about the current one).
+      const [later] = await play([{ call: 'start', service: [UNKNOWN] }]);
+      assert.match(later!.started ?? '', /^wc-7-[0-9a-f]{24}$/);
+    });
+
     test('pending 2 at the service, no callback received: asked once, applied, no new attempt, the buyer told it is under way', async () => {
       const [step] = await play([{ service: [op(2)] }]);
       assert.equal(step!.error, undefined, step!.error);
@@ -217,6 +227,14 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(over.service_calls, 0, 'past the budget nothing is asked');
       assert.equal(over.started, undefined);
       assert.match(over.error ?? '', /Payment_Refused: Too many payment requests for this order in a short time/);
+    });
+
+    test('the budget holds across web servers: a server whose object cache never saw the earlier requests still counts them', async () => {
+      // Issue 26: each step on "another server" (no transient of the earlier steps); the thirteenth is still refused.
+      const got = await play(Array.from({ length: 13 }, () => ({ call: 'fitting', service: [UNKNOWN], other_server: true })));
+      got.slice(0, 12).forEach((step, i) => assert.equal(step.budget, i + 1, `start ${i + 1} is counted`));
+      assert.match(got[12]!.error ?? '', /Payment_Refused: Too many payment requests for this order in a short time/);
+      assert.equal(got[12]!.service_calls, 0);
     });
 
     test('the buyer closed the payment window before entering a card: the earlier operation is cancelled and a new payment starts at once', async () => {

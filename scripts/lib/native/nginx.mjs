@@ -13,11 +13,30 @@ const isRoot = process.getuid?.() === 0;
 const MIME_TYPES = '/etc/nginx/mime.types';
 
 /**
- * @param {{ dir: string, logDir: string, port: number, host?: string, root: string, fpmSocket: string, timeoutMs?: number }} options
+ * `fpmSocket`: the one PHP-FPM. `fpmServers` instead: several web servers
+ * ([name, socket] pairs, each its own PHP-FPM master), requests spread over
+ * them in turn (round robin), each answer naming its server in the
+ * X-Card2Crypto-Server header.
+ *
+ * @param {{ dir: string, logDir: string, port: number, host?: string, root: string, fpmSocket?: string,
+ *           fpmServers?: Array<[string, string]>, timeoutMs?: number }} options
  * @return {Promise<{ url: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }>}
  */
-export async function startNginx({ dir, logDir, port, host = '127.0.0.1', root, fpmSocket, timeoutMs = 30_000 }) {
+export async function startNginx({ dir, logDir, port, host = '127.0.0.1', root, fpmSocket, fpmServers = null, timeoutMs = 30_000 }) {
   const { programs } = detectNative();
+  const upstream = fpmServers
+    ? `upstream card2crypto_servers {
+${fpmServers.map(([, socket]) => `    server unix:${socket};`).join('\n')}
+  }
+  map $upstream_addr $card2crypto_server {
+${fpmServers.map(([name, socket]) => `    "~${socket.replace(/[^\w/-]/g, '\\$&')}$" ${name};`).join('\n')}
+    default $upstream_addr;
+  }
+`
+    : '';
+  const pass = fpmServers
+    ? 'fastcgi_pass card2crypto_servers;\n      add_header X-Card2Crypto-Server $card2crypto_server always;'
+    : `fastcgi_pass unix:${fpmSocket};`;
   const temp = join(dir, 'temp');
   for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
     await mkdir(join(temp, sub), { recursive: true });
@@ -46,7 +65,7 @@ http {
   client_max_body_size 64m;
   sendfile on;
   keepalive_timeout 30;
-  server {
+  ${upstream}server {
     listen ${host}:${port};
     server_name _;
     root ${root};
@@ -79,7 +98,7 @@ http {
       fastcgi_param SERVER_NAME $host;
       fastcgi_param HTTPS "";
       fastcgi_param HTTP_PROXY "";
-      fastcgi_pass unix:${fpmSocket};
+      ${pass}
       fastcgi_read_timeout 300;
       fastcgi_buffers 16 16k;
       fastcgi_buffer_size 32k;

@@ -20,14 +20,36 @@ export function mailSink(logDir) {
 }
 
 /**
- * @param {{ dir: string, socketDir: string, logDir: string, children?: number, timeoutMs?: number }} options
+ * One master. A site with several web servers (`server`: its name and its
+ * own folders) starts one master each: its own config, socket, pid, logs,
+ * temp, upload and session folders, its own OPcache (each master has its
+ * own shared memory) and its own WordPress uploads folder (`uploads`,
+ * relative to the site, passed as CARD2CRYPTO_UPLOADS for wp-config.php),
+ * as on hosts whose web servers share only the database.
+ *
+ * @param {{ dir: string, socketDir: string, logDir: string, children?: number, timeoutMs?: number,
+ *           server?: { name: string, tempDir: string, uploads: string } }} options
  * @return {Promise<{ socket: string, pid: number, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }>}
  */
-export async function startPhpFpm({ dir, socketDir, logDir, children = 4, timeoutMs = 30_000 }) {
+export async function startPhpFpm({ dir, socketDir, logDir, children = 4, timeoutMs = 30_000, server = null }) {
   const { programs } = detectNative();
   await mkdir(dir, { recursive: true });
   await mkdir(logDir, { recursive: true });
-  const socket = join(socketDir, 'php-fpm.sock');
+  const socket = join(socketDir, server ? `php-fpm-${server.name}.sock` : 'php-fpm.sock');
+  const own = [];
+  if (server) {
+    for (const sub of ['tmp', 'uploads-tmp', 'sessions']) {
+      await mkdir(join(server.tempDir, sub), { recursive: true });
+    }
+    own.push(
+      `; ${server.name}: folders of its own, nothing shared with the other servers but the database.`,
+      `env[CARD2CRYPTO_SERVER] = ${server.name}`,
+      `env[CARD2CRYPTO_UPLOADS] = ${server.uploads}`,
+      `php_admin_value[sys_temp_dir] = ${join(server.tempDir, 'tmp')}`,
+      `php_admin_value[upload_tmp_dir] = ${join(server.tempDir, 'uploads-tmp')}`,
+      `php_admin_value[session.save_path] = ${join(server.tempDir, 'sessions')}`,
+    );
+  }
   await rm(socket, { force: true });
   const config = join(dir, 'php-fpm.conf');
   const lines = [
@@ -37,7 +59,7 @@ export async function startPhpFpm({ dir, socketDir, logDir, children = 4, timeou
     `error_log = ${join(logDir, 'php-fpm.log')}`,
     'daemonize = no',
     '',
-    '[site]',
+    server ? `[${server.name}]` : '[site]',
     ...(isRoot ? ['user = root', 'group = root'] : []),
     `listen = ${socket}`,
     'listen.mode = 0600',
@@ -60,6 +82,7 @@ export async function startPhpFpm({ dir, socketDir, logDir, children = 4, timeou
     `php_admin_value[sendmail_path] = "${mailSink(logDir)}"`,
     // Plugins are mounted from source in `npm start`: an edited file counts at the next request.
     'php_admin_value[opcache.revalidate_freq] = 0',
+    ...own,
   ];
   await writeFile(config, `${lines.join('\n')}\n`);
   const args = ['--nodaemonize', '--fpm-config', config];

@@ -21,8 +21,12 @@ export { phpLiteral };
 const run = promisify(execFile);
 const SETUP_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'wp-setup.php');
 
-/** The site's wp-config.php: the socket database, fixed URLs, debug log on, no calls home. */
-export function wpConfig({ url, dbSocket, salts, defines = {} }) {
+/**
+ * The site's wp-config.php: the socket database, fixed URLs, debug log on, no
+ * calls home. `serverUploads`: each web server (PHP-FPM master) keeps its
+ * uploads in the folder its pool names (CARD2CRYPTO_UPLOADS, php-fpm.mjs).
+ */
+export function wpConfig({ url, dbSocket, salts, defines = {}, serverUploads = false }) {
   const constants = {
     DB_NAME: DATABASE.name,
     DB_USER: DATABASE.user,
@@ -47,6 +51,14 @@ export function wpConfig({ url, dbSocket, salts, defines = {} }) {
   const lines = ['<?php', '// Written by scripts/lib/native/site.mjs at every start.'];
   for (const [name, value] of Object.entries(constants)) {
     lines.push(`define( '${name}', ${phpLiteral(value)} );`);
+  }
+  if (serverUploads) {
+    lines.push(
+      '// Several web servers: each its own uploads folder (php-fpm.mjs); the CLI uses the usual one.',
+      "if ( false !== getenv( 'CARD2CRYPTO_UPLOADS' ) && '' !== getenv( 'CARD2CRYPTO_UPLOADS' ) ) {",
+      "\tdefine( 'UPLOADS', getenv( 'CARD2CRYPTO_UPLOADS' ) );",
+      '}',
+    );
   }
   lines.push(
     "$table_prefix = 'wp_';",
@@ -122,7 +134,8 @@ export async function wpSetup(step, siteDir, options, { runDir, logDir }) {
  * @param {Record<string, string|boolean|number>} [options.defines]  extra wp-config constants
  * @param {string[]}                              [options.activate] plugin basenames to activate
  * @param {{harnessDir: string, file: string}}    [options.seed]     the harness seed to run after activation
- * @param {number}                                [options.children] PHP-FPM workers (at least 4)
+ * @param {number}                                [options.children] PHP-FPM workers (at least 4) of each web server
+ * @param {number}                                [options.servers]  web servers: PHP-FPM masters behind the one nginx (1)
  * @param {{username: string, password: string}}  options.admin
  * @param {string}                                [options.title]    the site title
  */
@@ -138,6 +151,7 @@ export async function startNativeSite({
   activate = [],
   seed,
   children = 4,
+  servers = 1,
   admin,
   title = 'card2crypto',
 }) {
@@ -172,11 +186,30 @@ export async function startNativeSite({
   try {
     const db = await startMariaDb({ dir: join(stateDir, 'mariadb'), socketDir: sockets, logFile: join(logDir, 'mariadb.log') });
     stoppers.push(db.stop);
-    await writeFile(join(siteDir, 'wp-config.php'), wpConfig({ url, dbSocket: db.socket, salts: await saltsFor(stateDir), defines }));
+    const several = servers > 1;
+    await writeFile(join(siteDir, 'wp-config.php'), wpConfig({ url, dbSocket: db.socket, salts: await saltsFor(stateDir), defines, serverUploads: several }));
     const installed = await wpSetup('install', siteDir, { url, title, admin: { ...admin, email: `${admin.username}@example.com` } }, { runDir, logDir });
-    const fpm = await startPhpFpm({ dir: runDir, socketDir: sockets, logDir, children });
-    stoppers.push(fpm.stop);
-    const web = await startNginx({ dir: runDir, logDir, port, host, root: siteDir, fpmSocket: fpm.socket });
+    // One PHP-FPM master per web server (php-fpm.mjs); the first one's folders stay where a single server's are.
+    const fpms = [];
+    for (let i = 1; i <= servers; i++) {
+      const name = `server-${i}`;
+      const fpm = several
+        ? await startPhpFpm({
+            dir: join(runDir, name),
+            socketDir: sockets,
+            logDir: join(logDir, name),
+            children,
+            server: { name, tempDir: join(runDir, name), uploads: `wp-content/uploads-${name}` },
+          })
+        : await startPhpFpm({ dir: runDir, socketDir: sockets, logDir, children });
+      stoppers.push(fpm.stop);
+      fpms.push([name, fpm]);
+    }
+    const web = await startNginx(
+      several
+        ? { dir: runDir, logDir, port, host, root: siteDir, fpmServers: fpms.map(([name, fpm]) => [name, fpm.socket]) }
+        : { dir: runDir, logDir, port, host, root: siteDir, fpmSocket: fpms[0][1].socket },
+    );
     stoppers.push(web.stop);
     // Plugins are activated in a request of their own: the seed then runs with
     // them loaded from the start, as on every later request (WooCommerce
@@ -185,7 +218,11 @@ export async function startNativeSite({
     if (seed) {
       setup = await wpSetup('setup', siteDir, { url, activate: [], seed }, { runDir, logDir });
     }
-    const children_ = { MariaDB: db.child, 'PHP-FPM': fpm.child, nginx: web.child };
+    const children_ = {
+      MariaDB: db.child,
+      ...Object.fromEntries(fpms.map(([name, fpm]) => [several ? `PHP-FPM ${name}` : 'PHP-FPM', fpm.child])),
+      nginx: web.child,
+    };
     const unexpectedExit = new Promise((resolveExit) => {
       for (const [name, child] of Object.entries(children_)) {
         child.once('exit', (code, signal) => resolveExit({ name, code, signal }));
@@ -199,7 +236,12 @@ export async function startNativeSite({
       installedNow: installed.installed,
       wordpressVersion: installed.version,
       activated: setup.activated,
-      pids: { mariadb: db.pid, phpFpm: fpm.pid, nginx: web.pid },
+      pids: {
+        mariadb: db.pid,
+        ...(several ? Object.fromEntries(fpms.map(([name, fpm]) => [`phpFpm-${name}`, fpm.pid])) : { phpFpm: fpms[0][1].pid }),
+        nginx: web.pid,
+      },
+      servers: fpms.map(([name]) => name),
       children: children_,
       unexpectedExit,
       stop,

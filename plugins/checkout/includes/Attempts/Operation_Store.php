@@ -26,6 +26,7 @@
 namespace Card2Crypto\Checkout\Attempts;
 
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 
 defined( 'ABSPATH' ) || exit;
@@ -191,6 +192,12 @@ CREATE TABLE {$ops} (
 		return array_map( array( self::class, 'typed' ), $rows ?: array() );
 	}
 
+	/** The id of the order's newest attempt, 0 when it has none (read from the database, never from a cache). */
+	public static function newest_attempt_id( int $order_id ): int {
+		global $wpdb;
+		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT MAX(id) FROM %i WHERE order_id = %d', self::attempts_table(), $order_id ) ); // phpcs:ignore WordPress.DB
+	}
+
 	/** How many attempts the order started since $since (UTC, MySQL format); one never sent to the buyer (uncount()) does not count. */
 	public static function attempts_started_since( int $order_id, string $since ): int {
 		global $wpdb;
@@ -225,23 +232,22 @@ CREATE TABLE {$ops} (
 	 * @return mixed What $fn returns.
 	 */
 	public static function with_order_lock( int $order_id, callable $fn ) {
-		global $wpdb;
-		$name     = 'card2crypto_order_' . $order_id;
-		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
-		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, %d)', $name, 30 ) );
-		if ( null !== $suppress ) {
-			$wpdb->suppress_errors( $suppress );
-		}
-		if ( null !== $got && '1' !== (string) $got ) {
-			throw new \RuntimeException( sprintf( 'Order %d is being updated by another request.', $order_id ) );
-		}
-		try {
-			return $fn();
-		} finally {
-			if ( null !== $got ) {
-				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $name ) );
-			}
-		}
+		return Shared_Store::locked( 'card2crypto_order_' . $order_id, $fn, sprintf( 'Order %d is being updated by another request.', $order_id ) );
+	}
+
+	/**
+	 * Runs $fn holding the database's named lock of the order's payment
+	 * starts: the requests that start an attempt of one order (two presses of
+	 * "Pay" at once, on one web server or several) take it one after the
+	 * other, so the second sees the first's attempt (Payments). Apart from
+	 * with_order_lock(), which the service's events of the order take, so
+	 * that a start waiting on the service never holds them up.
+	 *
+	 * @throws \RuntimeException When another request holds the lock for 30 s.
+	 * @return mixed What $fn returns.
+	 */
+	public static function with_start_lock( int $order_id, callable $fn ) {
+		return Shared_Store::locked( 'card2crypto_start_' . $order_id, $fn, sprintf( 'A payment of order %d is being started by another request.', $order_id ) );
 	}
 
 	public static function claim_event( array $attempt, string $operation_id, string $status, int $code, string $source ): bool {

@@ -9,9 +9,11 @@
  * hold PHP workers while a slow service answers.
  *
  * - Budget: at most ORDER_LIMIT such requests per order and ADDRESS_LIMIT per
- *   client address in WINDOW seconds (fixed windows in transients, shared by
- *   every web server through the database or a shared object cache). Over it,
- *   the request makes no call and the buyer reads "try again in a minute".
+ *   client address in WINDOW seconds (fixed windows in the database every web
+ *   server shares, never in an object cache, counted under a named lock so
+ *   that requests at the same moment on any server each count: Shared_Store).
+ *   Over it, the request makes no call and the buyer reads "try again in a
+ *   minute".
  * - Rates: a rate fixed for an attempt is reused while it lives (kept_rate()),
  *   so signing the same attempt again asks the service one thing: about the
  *   attempt itself (never answered from memory: a payment may just have
@@ -27,6 +29,7 @@
 namespace Card2Crypto\Checkout\Attempts;
 
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Shared_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -68,12 +71,27 @@ final class Start_Budget {
 		return __( 'Too many payment requests for this order in a short time. Please try again in a minute.', 'card2crypto-checkout' );
 	}
 
-	/** One more request in a budget; false when it is spent. */
+	/** One more request in a budget; false when it is spent. The window is read and written in one turn of its lock. */
 	private static function spend( string $name, int $limit, int $now ): bool {
-		$key    = 'card2crypto_checkout_budget_' . $name;
-		$window = self::take( get_transient( $key ), $limit, $now );
-		set_transient( $key, $window, self::WINDOW );
-		return $window['ok'];
+		return Shared_Store::locked(
+			'card2crypto_budget_' . md5( $name ),
+			static function () use ( $name, $limit, $now ): bool {
+				$window = self::take( Shared_Store::get( self::budget_key( $name ) ), $limit, $now );
+				Shared_Store::put( self::budget_key( $name ), $window, self::WINDOW );
+				return $window['ok'];
+			},
+			'The payment request budget is busy.'
+		);
+	}
+
+	/** Requests counted in a budget's current window ("order_<id>", "addr_<md5>"); tests and the bench read it. */
+	public static function spent( string $name ): int {
+		$window = Shared_Store::get( self::budget_key( $name ) );
+		return is_array( $window ) ? (int) ( $window['count'] ?? 0 ) : 0;
+	}
+
+	private static function budget_key( string $name ): string {
+		return 'card2crypto_checkout_budget_' . $name;
 	}
 
 	/**

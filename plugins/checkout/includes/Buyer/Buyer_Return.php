@@ -26,6 +26,7 @@ use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
@@ -87,7 +88,8 @@ final class Buyer_Return {
 	 * @param string $type WooCommerce notice type: "notice" or "error".
 	 */
 	public static function told_url( \WC_Order $order, string $message, string $type, ?array $link = null ): string {
-		set_transient(
+		// In the shared database: the next page may be served by another web server (Shared_Store).
+		Shared_Store::put(
 			self::told_key( $order ),
 			array(
 				'message' => $message,
@@ -110,8 +112,8 @@ final class Buyer_Return {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
 			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) ) {
-				$told = get_transient( self::told_key( $order ) );
-				delete_transient( self::told_key( $order ) );
+				$told = Shared_Store::get( self::told_key( $order ) );
+				Shared_Store::delete( self::told_key( $order ) );
 				if ( is_array( $told ) && isset( $told['message'], $told['type'] ) && '' !== $told['message'] ) {
 					self::start_session();
 					wc_add_notice( Buyer_Words::notice_html( $told ), (string) $told['type'] );

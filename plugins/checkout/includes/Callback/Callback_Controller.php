@@ -33,6 +33,7 @@ use Card2Crypto\Checkout\Attempts\Service_Behind;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Result;
@@ -123,7 +124,7 @@ final class Callback_Controller {
 			return $this->refuse( $ip, 413, 'Payload Too Large', 'the declared body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
 		}
 		// An allowlisted address is never counted, so never limited.
-		if ( ! $this->allowlisted( $ip ) && Callback_Guard::over_limit( get_transient( self::failures_key( $ip ) ), time() ) ) {
+		if ( ! $this->allowlisted( $ip ) && Callback_Guard::over_limit( Shared_Store::get( self::failures_key( $ip ) ), time() ) ) {
 			Callback_Health::record_refused( Callback_Health::RATE_LIMITED );
 			$response = self::answer( 429, 'Too Many Requests' );
 			$response->header( 'Retry-After', (string) Callback_Guard::FAILURE_WINDOW );
@@ -240,8 +241,15 @@ final class Callback_Controller {
 		Log::warning( 'Callback from ' . $ip . ' refused (' . $status . '): ' . $why );
 		Callback_Health::record_refused( $reason );
 		if ( Callback_Guard::counts_toward_budget( $refusal, $this->allowlisted( $ip ) ) ) {
+			// In the shared database, counted under a lock: refusals at the same moment on any web server each count (Shared_Store).
 			$key = self::failures_key( $ip );
-			set_transient( $key, Callback_Guard::count_failure( get_transient( $key ), time() ), Callback_Guard::FAILURE_WINDOW );
+			Shared_Store::locked(
+				'card2crypto_cbfail_' . md5( $ip ),
+				static function () use ( $key ): void {
+					Shared_Store::put( $key, Callback_Guard::count_failure( Shared_Store::get( $key ), time() ), Callback_Guard::FAILURE_WINDOW );
+				},
+				'The callback refusal count is busy.'
+			);
 		}
 		return self::answer( $status, $body );
 	}

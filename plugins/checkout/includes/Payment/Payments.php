@@ -60,8 +60,9 @@ final class Payments {
 	 * @throws Service_Refused The service refuses the store.
 	 */
 	public function start( \WC_Order $order, string $address, string $where, ?Partner_Api_Client $client = null ): array {
+		$seen = Operation_Store::newest_attempt_id( $order->get_id() );
 		$this->gate->pass( $order, $address, $where, null, $client );
-		return $this->new_attempt( Order_Attempts::reloaded( $order ) );
+		return $this->new_attempt( Order_Attempts::reloaded( $order ), $seen );
 	}
 
 	/**
@@ -76,6 +77,7 @@ final class Payments {
 	 * @throws Service_Refused The service refuses the store.
 	 */
 	public function fitting( \WC_Order $order, string $address, ?Partner_Api_Client $client = null ): array {
+		$seen    = Operation_Store::newest_attempt_id( $order->get_id() );
 		$current = Order_Attempts::current_attempt( $order );
 		if ( ! $order->is_paid() && $this->fits( $order, $current ) ) {
 			$this->gate->pass( $order, $address, Start_Gate::SIGNING, (int) $current['id'], $client );
@@ -86,7 +88,7 @@ final class Payments {
 			}
 			// The answer changed the attempt: a new one, within the order's hourly cap (the pass above did not count it).
 			Start_Gate::refuse_over_cap( $order );
-			return $this->new_attempt( $order );
+			return $this->new_attempt( $order, $seen );
 		}
 		return $this->start( $order, $address, Start_Gate::SIGNING, $client );
 	}
@@ -104,11 +106,40 @@ final class Payments {
 	}
 
 	/**
-	 * A new attempt, once the order passed the gate (start(), fitting()).
+	 * A new attempt, once the order passed the gate (start(), fitting()),
+	 * taken under the order's start lock in the shared database: two requests
+	 * that passed the gate at the same moment (two presses of "Pay", on one
+	 * web server or two) would each start one, and the buyer could pay both.
+	 * An attempt started since this request looked ($seen: the newest
+	 * attempt's id then) that still fits the order is that same payment: it
+	 * is joined, not doubled.
+	 *
+	 * @param int $seen The order's newest attempt id before the gate (Operation_Store::newest_attempt_id()).
+	 * @throws Payment_Refused With a message for the buyer.
+	 */
+	private function new_attempt( \WC_Order $order, int $seen ): array {
+		return Operation_Store::with_start_lock(
+			$order->get_id(),
+			function () use ( $order, $seen ): array {
+				$newest = Operation_Store::newest_attempt_id( $order->get_id() );
+				if ( $newest > $seen ) {
+					$order  = Order_Attempts::reloaded( $order );
+					$joined = Operation_Store::attempt( $newest );
+					if ( ! $order->is_paid() && $this->fits( $order, $joined ) ) {
+						return $joined;
+					}
+				}
+				return $this->create_attempt( $order );
+			}
+		);
+	}
+
+	/**
+	 * Records the attempt and makes it the order's current one (new_attempt(), under the start lock).
 	 *
 	 * @throws Payment_Refused With a message for the buyer.
 	 */
-	private function new_attempt( \WC_Order $order ): array {
+	private function create_attempt( \WC_Order $order ): array {
 		$config = $this->config;
 		if ( $order->is_paid() ) {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );

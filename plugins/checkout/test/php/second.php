@@ -9,13 +9,17 @@
  *
  * Input /work/scenario.json: {settings, order, attempts, steps}; each step
  * {call: start|fitting, service: [answers], attempt?: {status, status_code,
- * minutes_ago?, news_minutes_ago?}} (attempt: what the store knew before Pay
- * was pressed; started minutes_ago, last news news_minutes_ago, by default the
- * same).
+ * minutes_ago?, news_minutes_ago?}, meanwhile?: true} (attempt: what the store
+ * knew before Pay was pressed; started minutes_ago, last news
+ * news_minutes_ago, by default the same; meanwhile: another request, a second
+ * press of Pay, starts attempt wc-7-meanwhile while this one asks the service;
+ * other_server: the step lands on another web server, whose object cache holds
+ * none of the transients the earlier steps set).
  */
 
 require __DIR__ . '/wordpress-fakes.php';
 
+use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Attempts\Payment_Held;
 use Card2Crypto\Checkout\Payment\Payments;
@@ -42,6 +46,33 @@ foreach ( $scenario['steps'] as $step ) {
 			)
 		);
 	}
+	if ( ! empty( $step['other_server'] ) ) {
+		foreach ( array_keys( $GLOBALS['c2c_options'] ) as $name ) {
+			if ( 0 === strpos( $name, '_transient_' ) ) {
+				unset( $GLOBALS['c2c_options'][ $name ] );
+			}
+		}
+	}
+	if ( ! empty( $step['meanwhile'] ) ) {
+		$service->meanwhile = static function () use ( $order, $scenario ) {
+			$GLOBALS['wpdb']->insert(
+				'wp_card2crypto_attempts',
+				array(
+					'order_id'             => $order->get_id(),
+					'partner_operation_id' => 'wc-7-meanwhile',
+					'expected_amount'      => 7900,
+					'expected_currency'    => 'EUR',
+					'expected_wallet'      => $scenario['settings']['wallet_address'],
+					'status'               => '',
+					'status_code'          => -1,
+					'version'              => 0,
+					'created_at'           => gmdate( 'Y-m-d H:i:s' ),
+					'updated_at'           => gmdate( 'Y-m-d H:i:s' ),
+				)
+			);
+			$order->update_meta_data( '_card2crypto_partner_operation_id', 'wc-7-meanwhile' );
+		};
+	}
 	$notes_before = count( $order->notes );
 	try {
 		$attempt = 'fitting' === ( $step['call'] ?? 'start' )
@@ -64,7 +95,7 @@ foreach ( $scenario['steps'] as $step ) {
 		),
 		'service_calls' => count( $service->calls ),
 		// How many passes through the gate the order's budget counted in this minute (Start_Budget).
-		'budget'        => (int) ( get_transient( 'card2crypto_checkout_budget_order_' . $order->get_id() )['count'] ?? 0 ),
+		'budget'        => Start_Budget::spent( 'order_' . $order->get_id() ),
 		'cancelled'     => array_values(
 			array_map(
 				static function ( $call ) {

@@ -51,6 +51,16 @@ function get_option( $name, $default = false ) {
 function rest_get_url_prefix() {
 	return 'wp-json';
 }
+function maybe_serialize( $data ) {
+	return is_array( $data ) || is_object( $data ) ? serialize( $data ) : $data;
+}
+function maybe_unserialize( $data ) {
+	if ( ! is_string( $data ) ) {
+		return $data;
+	}
+	$value = @unserialize( $data, array( 'allowed_classes' => false ) ); // phpcs:ignore
+	return false === $value && 'b:0;' !== $data ? $data : $value;
+}
 function get_transient( $name ) {
 	return $GLOBALS['c2c_options'][ '_transient_' . $name ] ?? false;
 }
@@ -287,6 +297,7 @@ class WP_REST_Response {
 // ---- $wpdb over SQLite. ----
 final class C2C_Sqlite_Wpdb {
 	public $prefix     = 'wp_';
+	public $options    = 'wp_options';
 	public $last_error = '';
 	private $pdo;
 
@@ -295,6 +306,7 @@ final class C2C_Sqlite_Wpdb {
 		$this->pdo->setAttribute( PDO::ATTR_ERRMODE, PDO::ERRMODE_SILENT );
 		$this->pdo->exec( "CREATE TABLE wp_card2crypto_attempts (id INTEGER PRIMARY KEY AUTOINCREMENT, order_id INTEGER NOT NULL, partner_operation_id TEXT NOT NULL UNIQUE, operation_id TEXT DEFAULT NULL, expected_amount INTEGER NOT NULL, expected_currency TEXT NOT NULL, expected_wallet TEXT NOT NULL, status TEXT NOT NULL DEFAULT '', status_code INTEGER NOT NULL DEFAULT -1, version INTEGER NOT NULL DEFAULT 0, mismatch INTEGER NOT NULL DEFAULT 0, checks INTEGER NOT NULL DEFAULT 0, unsent INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)" );
 		$this->pdo->exec( "CREATE TABLE wp_card2crypto_operations (id INTEGER PRIMARY KEY AUTOINCREMENT, attempt_id INTEGER NOT NULL, order_id INTEGER NOT NULL, operation_id TEXT NOT NULL, status TEXT NOT NULL DEFAULT '', status_code INTEGER NOT NULL DEFAULT -1, version INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (attempt_id, operation_id))" );
+		$this->pdo->exec( "CREATE TABLE wp_options (option_id INTEGER PRIMARY KEY AUTOINCREMENT, option_name TEXT NOT NULL UNIQUE, option_value TEXT NOT NULL, autoload TEXT NOT NULL DEFAULT 'yes')" );
 		$this->pdo->exec( "CREATE TABLE wp_card2crypto_events (id INTEGER PRIMARY KEY AUTOINCREMENT, event_key TEXT NOT NULL UNIQUE, attempt_id INTEGER NOT NULL, operation_id TEXT NOT NULL, status TEXT NOT NULL, status_code INTEGER NOT NULL, source TEXT NOT NULL, outcome TEXT NOT NULL DEFAULT '', received_at TEXT NOT NULL)" );
 	}
 
@@ -375,6 +387,8 @@ $GLOBALS['wpdb'] = new C2C_Sqlite_Wpdb();
 final class C2C_Service implements Http_Transport {
 	public $answers = array();
 	public $calls   = array();
+	/** @var callable|null Runs once, at the next call: what another request does while this one waits on the service. */
+	public $meanwhile = null;
 	private $secret;
 
 	public function __construct( string $secret ) {
@@ -388,6 +402,11 @@ final class C2C_Service implements Http_Transport {
 			'operation_id'         => $request['operation_id'] ?? null,
 			'partner_operation_id' => $request['partner_operation_id'] ?? null,
 		);
+		if ( null !== $this->meanwhile ) {
+			$meanwhile       = $this->meanwhile;
+			$this->meanwhile = null;
+			$meanwhile();
+		}
 		$answer = array_shift( $this->answers );
 		if ( null === $answer || isset( $answer['network'] ) ) {
 			throw new Transport_Exception( Transport_Exception::NETWORK, 'cURL error 7: Failed to connect' );

@@ -1,0 +1,84 @@
+<?php
+/**
+ * Short-lived values every web server must see alike (a visitor's budget,
+ * the words a buyer is told on the next page), kept in the database that
+ * all of them share, never in an object cache: a transient lives in the
+ * object cache when one is installed, and a cache of each server's own
+ * (APCu, say) would give each server its own budget and lose a message set
+ * on one server and read on another. Stored as the database form of a
+ * transient (the _transient_ and _transient_timeout_ rows of the options
+ * table), so WordPress's clean-up of expired transients removes them too;
+ * read and written with SQL of our own, which no cache answers. A
+ * read-then-write runs under a named lock of the database (locked()).
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Base;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Shared_Store {
+
+	/** The value stored under $key, or null when there is none or it has expired. */
+	public static function get( string $key ) {
+		global $wpdb;
+		$rows  = $wpdb->get_results( $wpdb->prepare( 'SELECT option_name, option_value FROM %i WHERE option_name IN (%s, %s)', $wpdb->options, '_transient_' . $key, '_transient_timeout_' . $key ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		$found = array();
+		foreach ( (array) $rows as $row ) {
+			$found[ $row['option_name'] ] = $row['option_value'];
+		}
+		if ( ! isset( $found[ '_transient_' . $key ] ) || (int) ( $found[ '_transient_timeout_' . $key ] ?? 0 ) < time() ) {
+			return null;
+		}
+		return maybe_unserialize( $found[ '_transient_' . $key ] );
+	}
+
+	/** Stores $value under $key for $ttl seconds. */
+	public static function put( string $key, $value, int $ttl ): void {
+		global $wpdb;
+		$rows = array(
+			'_transient_timeout_' . $key => (string) ( time() + $ttl ),
+			'_transient_' . $key         => maybe_serialize( $value ),
+		);
+		foreach ( $rows as $name => $stored ) {
+			// Portable (MariaDB, MySQL, SQLite): the row made if missing, then written.
+			$wpdb->query( $wpdb->prepare( 'INSERT IGNORE INTO %i (option_name, option_value, autoload) VALUES (%s, %s, %s)', $wpdb->options, $name, $stored, 'no' ) ); // phpcs:ignore WordPress.DB
+			$wpdb->query( $wpdb->prepare( 'UPDATE %i SET option_value = %s WHERE option_name = %s', $wpdb->options, $stored, $name ) ); // phpcs:ignore WordPress.DB
+		}
+	}
+
+	public static function delete( string $key ): void {
+		global $wpdb;
+		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE option_name IN (%s, %s)', $wpdb->options, '_transient_' . $key, '_transient_timeout_' . $key ) ); // phpcs:ignore WordPress.DB
+	}
+
+	/**
+	 * Runs $fn holding the database's named lock $name (GET_LOCK, up to 30 s),
+	 * so that requests on every web server take turns. Where the database has
+	 * no named locks (SQLite in Playground, one request at a time per worker)
+	 * $fn runs without one.
+	 *
+	 * @param string $busy What the exception says when another request holds the lock for 30 s.
+	 * @throws \RuntimeException When another request holds the lock for 30 s.
+	 * @return mixed What $fn returns.
+	 */
+	public static function locked( string $name, callable $fn, string $busy ) {
+		global $wpdb;
+		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
+		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, %d)', $name, 30 ) );
+		if ( null !== $suppress ) {
+			$wpdb->suppress_errors( $suppress );
+		}
+		if ( null !== $got && '1' !== (string) $got ) {
+			throw new \RuntimeException( $busy );
+		}
+		try {
+			return $fn();
+		} finally {
+			if ( null !== $got ) {
+				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $name ) );
+			}
+		}
+	}
+}
