@@ -311,6 +311,7 @@ export class Goals {
 /** The store's partner secret (the harness keeps it in partner.json). */
 export function partnerSecret(s: Store): string {
   return (JSON.parse(readFileSync(path.join(s.dirs.harnessDir, 'partner.json'), 'utf8')) as { secret: string }).secret;
+}
 
 /**
  * 200 concurrent deliveries of one new callback (run.ts, scale-two-servers.ts):
