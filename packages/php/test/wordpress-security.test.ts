@@ -1100,8 +1100,16 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     const other = await state(guest.id, `key=${encodeURIComponent(guest.key)}&since=0000000000000000`);
     assert.deepEqual(await other.json(), first);
 
-    // The buyer is sent to pay: a new attempt is the order's current one, so the same version now brings the new state in full.
+    // "Place order" starts an attempt; the buyer's browser then follows the landing link. The service is not asked about
+    // that attempt before it is signed (it cannot know it): the landing costs no operation-info question.
+    const placed = await site.probe<{ partner_operation_id: string }>({ action: 'start_payment', id: guest.id });
+    const beforeLanding = apiRequests.length;
     const landing = await fetch(`${route(guest.id, 'landing')}?key=${encodeURIComponent(guest.key)}`, { redirect: 'manual' });
+    assert.deepEqual(
+      apiRequests.slice(beforeLanding).filter((r) => r.includes('/operation')),
+      [],
+      `the landing of ${placed.partner_operation_id} asked nothing about it`,
+    );
     assert.ok(parseLandingUrl(landing.headers.get('location') ?? '').ok, `sent to pay: ${landing.status} ${landing.headers.get('location')}`);
     const changed = await state(guest.id, `key=${encodeURIComponent(guest.key)}&since=${first.v}`);
     const next = (await changed.json()) as { state: string; v: string };

@@ -26,6 +26,10 @@ const BUYER = { email: 'far@example.com', first_name: 'Far', last_name: 'Buyer',
 
 type Mode = 'up' | 'down';
 
+/** The store checks the service's health now (as its queued check does), for the address in its settings. */
+const HEALTH_CHECK =
+  '\\Card2Crypto\\Checkout\\Service\\Service_Health::run_check( \\Card2Crypto\\Checkout\\Plugin::service( \\Card2Crypto\\Checkout\\Base\\Config::class ) );';
+
 /** A relay from `listenPort` to the sandbox; in "down" it accepts and never answers. */
 async function serviceSwitch(target: URL): Promise<{ url: string; set: (mode: Mode) => void; close: () => Promise<void> }> {
   let mode: Mode = 'up';
@@ -88,7 +92,7 @@ function diff(after: Record<string, number>, before: Record<string, number>): { 
 }
 
 /** Block checkout as a guest up to "Place order"; answers the time the order was sent and the landing route it answered with. */
-async function placeOrder(page: Page, s: Store): Promise<{ sentAt: () => number; redirect: () => string }> {
+async function placeOrder(page: Page, s: Store, beforeClick: () => void = () => {}): Promise<{ sentAt: () => number; redirect: () => string }> {
   const product = s.woocommerce!.products[0]!;
   const added = await page.request.get(`${s.storeUrl}/?add-to-cart=${product.id}`);
   if (added.status() !== 200) {
@@ -102,7 +106,11 @@ async function placeOrder(page: Page, s: Store): Promise<{ sentAt: () => number;
   await form.getByLabel('Address', { exact: true }).first().fill(BUYER.address_1);
   await form.getByLabel('City').first().fill(BUYER.city);
   await form.getByLabel('Postal code').first().fill(BUYER.postcode);
-  await page.locator('.wc-block-components-payment-method-label').filter({ hasText: 'Credit or debit card' }).first().waitFor();
+  await page
+    .locator('.wc-block-components-radio-control__label, .wc-block-components-payment-method-label')
+    .filter({ hasText: 'Credit or debit card' })
+    .first()
+    .waitFor();
   let sentAt = 0;
   let redirect = '';
   page.on('request', (r) => {
@@ -110,12 +118,13 @@ async function placeOrder(page: Page, s: Store): Promise<{ sentAt: () => number;
       sentAt = performance.now();
     }
   });
-  page.on('response', async (r) => {
-    if (r.request().method() === 'POST' && /wc\/store\/v1\/checkout/.test(r.url())) {
-      const body = (await r.json().catch(() => null)) as { payment_result?: { redirect_url?: string } } | null;
-      redirect = body?.payment_result?.redirect_url ?? '';
+  // The store's landing route the browser follows (it carries the order's id and key).
+  page.on('request', (r) => {
+    if (!redirect && /card2crypto\/v1\/orders\/\d+\/landing/.test(r.url())) {
+      redirect = r.url();
     }
   });
+  beforeClick();
   // The block checkout ignores "Place order" while it is still saving the address: click until it sends.
   for (let i = 0; i < 6 && !sentAt; i++) {
     await page.getByRole('button', { name: 'Place order' }).click();
@@ -212,16 +221,15 @@ export async function slowService(s: Store, setOption: (php: string) => Promise<
 
     // A payment started while the service is down (the store still believes it healthy).
     relay.set('up');
-    await setOption(`delete_option( 'card2crypto_checkout_service_health' );`);
-    await fetch(`${s.storeUrl}/checkout/`, { headers: { cookie: jar } }).then((r) => r.text());
+    // A fresh health check: the store believes the service healthy when it goes down.
+    await setOption(HEALTH_CHECK);
     const context = await browser.newContext();
     const page = await context.newPage();
-    const placed = await placeOrder(page, s).catch(async (error: Error) => {
+    // The page is filled in with the service up (the store believes it healthy); it goes down just before "Place order".
+    const placed = await placeOrder(page, s, () => relay.set('down')).catch(async (error: Error) => {
       await context.close();
       throw error;
     });
-    // The order is placed; the switch goes down just before the store asks for the rate.
-    relay.set('down');
     const outcome = await Promise.race([
       page.waitForURL(LANDING, { timeout: 30_000 }).then(() => 'landing'),
       page

@@ -19,10 +19,13 @@
  *   swamped the store: an unchanged state is now answered while plugins load
  *   (State_Poll, about 11 ms), and the page's longest wait is 30 s.
  */
-import { Goals, harness, type Harness, type Store } from './lib.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BENCH_PLUGIN, Goals, harness, partnerSecret, type Harness, type Store } from './lib.js';
 import { storeGrowth } from './scale-growth.js';
 import { thousandBuyers } from './scale-polling.js';
 import { phpRunner, slowService } from './scale-latency.js';
+import { twoServers } from './scale-two-servers.js';
 
 const only = process.env.BENCH_SCALE_SECTIONS?.split(',');
 const wants = (name: string) => !only || only.includes(name);
@@ -70,6 +73,16 @@ if (process.env.BENCH_SKIP_WORDPRESS === '1') {
             }
           }),
         ),
+      );
+    }
+    if (wants('servers')) {
+      await section(goals, '2 two servers', () =>
+        withStore(lib, { name: 'bench-scale-servers', port: 9820, sandboxPort: 9870, servers: 2 }, async (s) => {
+          const muPlugins = path.join(s.dirs.siteDir, 'wp-content', 'mu-plugins');
+          mkdirSync(muPlugins, { recursive: true });
+          writeFileSync(path.join(muPlugins, 'c2c-bench.php'), BENCH_PLUGIN);
+          await twoServers(lib, s, partnerSecret(s), goals);
+        }),
       );
     }
     if (wants('latency')) {

@@ -44,7 +44,7 @@ final class Start_Budget {
 	const WINDOW = 60;
 
 	/** Seconds one request may spend waiting on the service before it stops asking. */
-	const TIME_BUDGET = 6;
+	const TIME_BUDGET = 3.5;
 
 	/** @var float|null When this request first asked the service (microtime). */
 	private static $started;

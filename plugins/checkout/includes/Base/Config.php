@@ -217,7 +217,7 @@ final class Config {
 			$credentials->secret(),
 			array(
 				// Short: a buyer's page waits on it, and a request stops asking once it spent Start_Budget::TIME_BUDGET.
-				'timeout'   => 5.0,
+				'timeout'   => 3.0,
 				// wp_safe_remote_post(); only the sandbox environment may reach this computer, and there only its own API address.
 				'transport' => new Wp_Http_Transport( 'sandbox' === $this->environment() ? $this->base_url() : false ),
 				'logger'    => $logger ?? static function ( string $level, string $message ): void {

@@ -31,6 +31,13 @@ final class Keys {
 	/** Order meta: partner_operation_id of the order's current attempt. */
 	const META_ATTEMPT = '_card2crypto_partner_operation_id';
 
+	/**
+	 * Order meta: the current attempt while it has never been signed for the
+	 * buyer (no landing URL or widget settings made for it yet), so the
+	 * service cannot know it and is not asked about it (Start_Gate).
+	 */
+	const META_UNSIGNED = '_card2crypto_unsigned_attempt';
+
 	/** Order meta: the last applied operation data (for display). */
 	const META_OPERATION = '_card2crypto_operation';
 

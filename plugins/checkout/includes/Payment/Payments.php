@@ -164,6 +164,8 @@ final class Payments {
 		// The wallet of this attempt: the one address, or a new one of the owner's wallet, taken with the attempt (Order_Address).
 		$attempt = $this->addresses->active() ? $this->addresses->new_attempt( $order, $create ) : $create( $config->wallet() );
 		$order->update_meta_data( Keys::META_ATTEMPT, $partner_operation_id );
+		// Not signed for the buyer yet: until it is, the service cannot have an operation for it (Start_Gate does not ask).
+		$order->update_meta_data( Keys::META_UNSIGNED, $partner_operation_id );
 		Test_Mode::mark( $order, $config->environment() );
 		$order->save();
 		Reconciler::schedule( $order->get_id() );
@@ -198,7 +200,13 @@ final class Payments {
 			$settings['calculation_id'] = $calculation_id;
 		}
 		$settings['timestamp'] = (int) floor( microtime( true ) * 1000 );
-		return Signer::with_signature( $settings, $config->credentials()->secret(), 'simple' );
+		$signed                = Signer::with_signature( $settings, $config->credentials()->secret(), 'simple' );
+		// From now on the buyer may reach the service with it: the next start asks about it.
+		if ( $attempt['partner_operation_id'] === $order->get_meta( Keys::META_UNSIGNED ) ) {
+			$order->delete_meta_data( Keys::META_UNSIGNED );
+			$order->save_meta_data();
+		}
+		return $signed;
 	}
 
 	/**

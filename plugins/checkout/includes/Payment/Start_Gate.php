@@ -126,9 +126,14 @@ final class Start_Gate {
 	 */
 	private function before_new_payment( \WC_Order $order, ?Partner_Api_Client $client, ?int $only ): void {
 		$answers = array();
-		$current = (string) $order->get_meta( Keys::META_ATTEMPT );
+		$current  = (string) $order->get_meta( Keys::META_ATTEMPT );
+		$unsigned = (string) $order->get_meta( Keys::META_UNSIGNED );
 		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
 			if ( Reconciler::settled( $attempt, time() ) || ( null !== $only && (int) $attempt['id'] !== $only ) ) {
+				continue;
+			}
+			if ( Operation_Store::NO_CODE === $attempt['status_code'] && $attempt['partner_operation_id'] === $unsigned ) {
+				// Never signed for the buyer (placed a moment ago, the landing link not yet followed): the service cannot know it.
 				continue;
 			}
 			if ( Operation_Store::NO_CODE === $attempt['status_code'] && $attempt['partner_operation_id'] !== $current ) {

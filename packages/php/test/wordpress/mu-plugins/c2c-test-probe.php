@@ -255,6 +255,10 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 						'meta'    => Card2Crypto\Checkout\Payment\Order_Address::of_order( wc_get_order( $order->get_id() ) ),
 					)
 				);
+			case 'start_payment':
+				// What "Place order" does for the order (Payments::start() at checkout): an attempt, not yet signed for the buyer.
+				$attempt = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Payment\Payments::class )->start( wc_get_order( (int) $input['id'] ), '127.0.0.1', Card2Crypto\Checkout\Payment\Start_Gate::AT_CHECKOUT );
+				return new WP_REST_Response( array( 'partner_operation_id' => $attempt['partner_operation_id'] ) );
 			case 'set_order_total':
 				// An order edited after the buyer was sent to pay.
 				$order = wc_get_order( (int) $input['id'] );
