@@ -349,7 +349,7 @@ describe('request rate limit', () => {
     assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params)).status, 200);
   });
 
-  it('the dashboard state counts each partner\'s requests a second and its 429s; the test helper is neither limited nor counted', async () => {
+  it("the dashboard state counts each partner's requests a second and its 429s; the test helper is neither limited nor counted", async () => {
     const rateOf = async (token: string) => {
       const state = (await (await fetch(`${sandbox.urls.base_url}/dashboard/api/state?limit=1`)).json()) as {
         partners: Array<{ token: string; api_rate: { peak_per_second: number; peak_second: number | null; limited: number; recent: Array<[number, number]> } }>;
