@@ -510,11 +510,24 @@ CREATE TABLE {$ops} (
 				$limit
 			)
 		);
-		if ( ! $done ) {
+		if ( false === $done ) {
+			// A database without UPDATE ... ORDER BY ... LIMIT (SQLite in Playground): the due rows read, then each
+			// claimed by its own compare-and-set UPDATE, so still no row is taken twice.
+			self::claim_one_by_one( $token, $limit, $now, $lease );
+		} elseif ( 0 === (int) $done ) {
 			return array();
 		}
 		$ids = $wpdb->get_col( $wpdb->prepare( 'SELECT id FROM %i WHERE claim_token = %s ORDER BY next_check_at, id', self::attempts_table(), $token ) ); // phpcs:ignore WordPress.DB
 		return array_map( 'intval', $ids ?: array() );
+	}
+
+	private static function claim_one_by_one( string $token, int $limit, int $now, int $lease ): void {
+		global $wpdb;
+		$at  = gmdate( 'Y-m-d H:i:s', $now );
+		$ids = $wpdb->get_col( $wpdb->prepare( 'SELECT id FROM %i WHERE next_check_at <= %s AND retired_at IS NULL AND ( claimed_until IS NULL OR claimed_until < %s ) ORDER BY next_check_at LIMIT %d', self::attempts_table(), $at, $at, $limit ) ); // phpcs:ignore WordPress.DB
+		foreach ( $ids ?: array() as $id ) {
+			$wpdb->query( $wpdb->prepare( 'UPDATE %i SET claim_token = %s, claimed_until = %s WHERE id = %d AND next_check_at <= %s AND retired_at IS NULL AND ( claimed_until IS NULL OR claimed_until < %s )', self::attempts_table(), $token, gmdate( 'Y-m-d H:i:s', $now + $lease ), (int) $id, $at, $at ) ); // phpcs:ignore WordPress.DB
+		}
 	}
 
 	/** Gives back what a batch claimed and did not check (still due: the next batch takes it first). */
