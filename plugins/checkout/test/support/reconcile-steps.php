@@ -17,6 +17,8 @@
  *   per-order). With `wait`, sleeps until a pending batch comes due (a
  *   Retry-After) instead of stopping.
  * - "state": {orders}: the orders' statuses, notes and attempts; our pending actions.
+ * - "schedule": {order}: Reconciler::schedule() of the order, as a payment start does.
+ * - "panel": {order}: the owner's order panel as HTML.
  * - "old_action": {order}: queues a per-order action of the earlier versions, due now.
  *
  * @package card2crypto-checkout
@@ -223,6 +225,12 @@ function c2c_reconcile_step( string $action, array $input ) {
 		case 'schedule':
 			Reconciler::schedule( (int) $input['order'] );
 			return c2c_reconcile_pending();
+
+		case 'panel':
+			// The owner's order panel, as the order screen renders it.
+			ob_start();
+			Card2Crypto\Checkout\Admin\Admin_Order_Panel::render( wc_get_order( (int) $input['order'] ) );
+			return ob_get_clean();
 
 		case 'old_action':
 			return as_schedule_single_action( time() - 1, Reconciler::HOOK, array( (int) $input['order'] ), Reconciler::GROUP );

@@ -161,6 +161,9 @@ describe('reconciliation at scale in a real store', { skip: runtime !== 'native'
     }
     assert.equal(state.pending.per_order, 0);
 
+    const panel = await storeStep<string>(s, 'panel', { order: orders[20]! });
+    assert.match(panel, /<dd data-card2crypto="background-checks">Stopped: the buyer never started paying, and the time to pay has passed\.<\/dd>/);
+
     // Whatever asks for a check of a retired attempt (a new plan, an old per-order action): never asked again.
     const retired = orders[25]!;
     await storeStep(s, 'schedule', { order: retired });
