@@ -6,7 +6,7 @@
  * the sandbox widget's purchase steps.
  * Specs that need WooCommerce skip loudly when the store has none.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type FrameLocator, type Page, type APIRequestContext } from '@playwright/test';
 import { parseLandingUrl, sign } from '@card2crypto/core';
@@ -19,7 +19,7 @@ export interface RunningStore {
   partner: { token: string; callbackUrl: string };
   woocommerce: { products: Array<{ sku: string; id: number; url: string }>; pages: Record<string, string> } | null;
   woocommerceMessage: string | null;
-  dirs: { harnessDir: string };
+  dirs: { harnessDir: string; siteDir: string };
 }
 
 /** The store the harness started for this run (its state directory is in the run's info). */
@@ -399,98 +399,118 @@ export function orderIdFromUrl(url: string): number {
   return Number(match[1]);
 }
 
-/** A reconciliation job of an order as WooCommerce → Status → Scheduled Actions lists it. */
-export interface ReconcileAction {
-  actionId: number;
-  /** When Action Scheduler will run it (ms since the epoch, from the "Scheduled Date" column). */
-  scheduledAt: number;
-  /** When it was scheduled (the "action created" entry of its log). */
-  createdAt: number;
-  /** The row's "Run" link (pending actions only). */
-  runUrl: string | null;
+/**
+ * Test only, written into the store by the helpers below: reads an order's
+ * reconciliation plan (its current attempt's next check, checks done,
+ * retirement) and makes its next check due now, for the logged-in owner.
+ * The plugin keeps no such route: a store's owner waits for the check or
+ * uses "Refresh from the service".
+ */
+const RECONCILE_PROBE = `<?php
+add_action( 'rest_api_init', static function () {
+	register_rest_route( 'card2crypto-e2e/v1', '/reconcile/(?P<id>\\d+)', array(
+		'methods'             => array( 'GET', 'POST' ),
+		'permission_callback' => static function () { return current_user_can( 'manage_woocommerce' ); },
+		'callback'            => static function ( WP_REST_Request $request ) {
+			$order   = wc_get_order( (int) $request['id'] );
+			$attempt = $order ? Card2Crypto\\Checkout\\Attempts\\Order_Attempts::current_attempt( $order ) : null;
+			if ( null === $attempt ) {
+				return new WP_REST_Response( array( 'error' => 'no attempt' ), 404 );
+			}
+			if ( 'POST' === $request->get_method() ) {
+				Card2Crypto\\Checkout\\Attempts\\Operation_Store::check_by( (int) $attempt['id'], time() );
+				Card2Crypto\\Checkout\\Service\\Reconciler::ensure_batch( time() );
+				$attempt = Card2Crypto\\Checkout\\Attempts\\Operation_Store::attempt( (int) $attempt['id'] );
+			}
+			return array(
+				'now'           => time(),
+				'next_check_at' => null === $attempt['next_check_at'] ? null : strtotime( $attempt['next_check_at'] . ' UTC' ),
+				'checks'        => (int) $attempt['checks'],
+				'retired'       => null !== $attempt['retired_at'],
+			);
+		},
+	) );
+} );
+`;
+
+const BATCH_HOOK = 'card2crypto_checkout_reconcile_batch';
+
+/** An order's reconciliation plan as the store keeps it (its current attempt). */
+export interface ReconcilePlan {
+  /** When the batch checks it next (Unix seconds), null when no check is planned. */
+  nextCheckAt: number | null;
+  /** Checks done so far. */
+  checks: number;
+  /** Retired: the service never heard of it; never checked again. */
+  retired: boolean;
+  /** Seconds from now to the next check, to the nearest minute (the plan is read seconds after it was made); null without one. */
+  delaySeconds: number | null;
 }
 
-const RECONCILE_HOOK = 'card2crypto_checkout_reconcile';
-
-/** "2026-11-22 00:02:34 +0000" (Action Scheduler's display format) in ms. */
-function actionSchedulerDate(text: string): number {
-  const match = /(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) \+0000/.exec(text);
-  if (!match) {
-    throw new Error(`Not an Action Scheduler date: ${text}`);
+function installReconcileProbe(store: RunningStore): void {
+  const dir = path.join(store.dirs.siteDir, 'wp-content', 'mu-plugins');
+  const file = path.join(dir, 'card2crypto-e2e-reconcile.php');
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, RECONCILE_PROBE);
   }
-  return Date.parse(`${match[1]}T${match[2]}Z`);
+}
+
+/** The order's reconciliation plan (`due`: its next check made due now first). */
+export async function reconcilePlan(page: Page, store: RunningStore, orderId: number, due = false): Promise<ReconcilePlan> {
+  installReconcileProbe(store);
+  const answer = await adminRest(page, due ? 'POST' : 'GET', `card2crypto-e2e/v1/reconcile/${orderId}`);
+  expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+  const plan = answer.json as { now: number; next_check_at: number | null; checks: number; retired: boolean };
+  return {
+    nextCheckAt: plan.next_check_at,
+    checks: plan.checks,
+    retired: plan.retired,
+    delaySeconds: plan.next_check_at === null ? null : Math.round((plan.next_check_at - plan.now) / 60) * 60,
+  };
+}
+
+/** The order's planned check: there must be one; its delay from now, to the nearest minute. */
+export async function pendingReconcile(page: Page, store: RunningStore, orderId: number): Promise<ReconcilePlan & { delaySeconds: number }> {
+  const plan = await reconcilePlan(page, store, orderId);
+  expect(plan.nextCheckAt, `a check of order ${orderId} is planned`).not.toBeNull();
+  return plan as ReconcilePlan & { delaySeconds: number };
 }
 
 /**
- * The order's reconciliation jobs in one status ("pending", "complete"), read
- * from the Scheduled Actions screen. The screen is searched for the job's
- * arguments (`[<order id>]`, as Action Scheduler stores them) and sorted
- * newest first, so the order's rows are on the first page whatever else is
- * scheduled; each row is then checked for the hook and the exact argument.
+ * Runs the order's next check now, as the owner can: its check made due
+ * (test probe), then the one reconciliation batch action run through its
+ * "Run" link in WooCommerce → Status → Scheduled Actions, which processes it
+ * as Action Scheduler's queue runner would. The check must have been done.
  */
-export async function reconcileActions(page: Page, store: RunningStore, orderId: number, status: 'pending' | 'complete'): Promise<ReconcileAction[]> {
-  const search = encodeURIComponent(`[${orderId}]`);
-  await page.goto(`${store.storeUrl}/wp-admin/admin.php?page=wc-status&tab=action-scheduler&status=${status}&s=${search}&orderby=schedule&order=desc`, {
-    waitUntil: 'domcontentloaded',
-    timeout: 240_000,
-  });
-  const actions: ReconcileAction[] = [];
-  for (const row of await page.locator('#the-list tr').all()) {
-    // Cells by class only: which of them are <th> changes between Action Scheduler versions (the hook is a row header in WooCommerce 11).
-    const hook =
-      (await row
-        .locator('.column-hook')
-        .textContent()
-        .catch(() => null)) ?? '';
-    if (!hook.trim().startsWith(RECONCILE_HOOK)) {
-      continue;
+export async function runReconcile(page: Page, store: RunningStore, orderId: number): Promise<void> {
+  const before = await reconcilePlan(page, store, orderId, true);
+  // Done: checked (a check counted), or planned again (a decline's last look, or nothing more: no next check).
+  const done = (p: ReconcilePlan) => p.checks > before.checks || p.nextCheckAt === null || p.nextCheckAt > (before.nextCheckAt ?? 0);
+  for (let tries = 0; tries < 5; tries++) {
+    // WP-Cron's runner may have taken the batch meanwhile: that is the same check.
+    if (done(await reconcilePlan(page, store, orderId))) {
+      return;
     }
-    const args = (await row.locator('.column-args code').allInnerTexts()).map((t) => t.trim());
-    if (args.length !== 1 || args[0] !== `0 => ${orderId}`) {
-      continue;
+    await page.goto(
+      `${store.storeUrl}/wp-admin/admin.php?page=wc-status&tab=action-scheduler&status=pending&s=${encodeURIComponent(BATCH_HOOK)}&orderby=schedule&order=asc`,
+      { waitUntil: 'domcontentloaded', timeout: 240_000 },
+    );
+    for (const row of await page.locator('#the-list tr').all()) {
+      const hook =
+        (await row
+          .locator('.column-hook')
+          .textContent()
+          .catch(() => null)) ?? '';
+      const run = row.locator('.row-actions .run a');
+      if (hook.trim().startsWith(BATCH_HOOK) && (await run.count()) > 0) {
+        await page.goto(new URL((await run.getAttribute('href'))!, page.url()).href, { waitUntil: 'domcontentloaded', timeout: 300_000 });
+        break;
+      }
     }
-    const log = await row.locator('.column-log_entries li').allInnerTexts();
-    const created = log.find((entry) => entry.includes('action created'));
-    if (!created) {
-      throw new Error(`Action without a creation entry: ${log.join(' | ')}`);
-    }
-    const run = row.locator('.row-actions .run a');
-    actions.push({
-      actionId: Number(await row.locator('.check-column input').getAttribute('value')),
-      scheduledAt: actionSchedulerDate(await row.locator('.column-schedule').innerText()),
-      createdAt: actionSchedulerDate(created),
-      runUrl: (await run.count()) > 0 ? new URL((await run.getAttribute('href'))!, page.url()).href : null,
-    });
+    await page.waitForTimeout(1000);
   }
-  return actions;
-}
-
-/**
- * The order's one pending reconciliation job, and the delay it was scheduled
- * with (seconds from its creation to its scheduled time).
- */
-export async function pendingReconcile(page: Page, store: RunningStore, orderId: number): Promise<ReconcileAction & { delaySeconds: number }> {
-  const pending = await reconcileActions(page, store, orderId, 'pending');
-  expect(pending, `pending reconciliation jobs of order ${orderId}`).toHaveLength(1);
-  const action = pending[0]!;
-  return { ...action, delaySeconds: Math.round((action.scheduledAt - action.createdAt) / 1000) };
-}
-
-/**
- * Runs a job through the row's "Run" link, as the owner does: Action
- * Scheduler processes it as its queue runner would. Then the job must be
- * listed as complete (a job that threw is listed as failed instead).
- */
-export async function runScheduledAction(page: Page, store: RunningStore, orderId: number, action: ReconcileAction): Promise<void> {
-  if (!action.runUrl) {
-    throw new Error(`Action ${action.actionId} has no Run link`);
-  }
-  await page.goto(action.runUrl, { waitUntil: 'domcontentloaded', timeout: 300_000 });
-  const complete = await reconcileActions(page, store, orderId, 'complete');
-  expect(
-    complete.map((a) => a.actionId),
-    `action ${action.actionId} completed`,
-  ).toContain(action.actionId);
+  expect(done(await reconcilePlan(page, store, orderId)), `the check of order ${orderId} ran`).toBe(true);
 }
 
 /** A REST call as the logged-in admin of `page` (cookie + the REST nonce WordPress hands out to logged-in users). */
@@ -551,5 +571,5 @@ export async function expectDeclineToldAndRecorded(admin: Page, store: RunningSt
     view.notes.some((n) => n.includes('The card payment was refused') && n.includes('The buyer was told: "Your card payment was declined.')),
     view.notes.join('\n'),
   ).toBe(true);
-  expect(await reconcileActions(admin, store, orderId, 'complete')).toHaveLength(0);
+  expect((await reconcilePlan(admin, store, orderId)).checks).toBe(0);
 }

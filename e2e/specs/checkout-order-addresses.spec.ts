@@ -24,7 +24,7 @@ import {
   payInWidget,
   pendingReconcile,
   requireWooCommerce,
-  runScheduledAction,
+  runReconcile,
   runningStore,
   setSettings,
   waitForOrder,
@@ -119,7 +119,8 @@ test.describe('a new address for each order', () => {
       await three.close();
       await waitForOrder(admin, store, c.orderId, (v) => v.status === 'wc-failed');
       await admin.waitForTimeout(21_000);
-      await runScheduledAction(admin, store, c.orderId, await pendingReconcile(admin, store, c.orderId));
+      await pendingReconcile(admin, store, c.orderId);
+      await runReconcile(admin, store, c.orderId);
 
       // The next order takes the freed address, not a new one.
       const four = await browser.newPage();

@@ -14,9 +14,9 @@ import {
   partnerSecret,
   payInWidget,
   pendingReconcile,
-  reconcileActions,
+  reconcilePlan,
   requireWooCommerce,
-  runScheduledAction,
+  runReconcile,
   runningStore,
   setSettings,
   waitForOrder,
@@ -124,11 +124,11 @@ test.describe('owner', () => {
       const before = await adminOrder(admin, store, orderId);
       expect(before.status).toBe('wc-pending');
 
-      // Placing the order scheduled the first check 15 minutes out; the owner runs it now from
-      // Tools → Scheduled Actions ("Run": Action Scheduler processes it as its queue runner would).
+      // Placing the order planned the first check 15 minutes out; it runs now through the batch action's "Run" in
+      // Tools → Scheduled Actions (Action Scheduler processes it as its queue runner would).
       const job = await pendingReconcile(admin, store, orderId);
       expect(job.delaySeconds).toBe(900);
-      await runScheduledAction(admin, store, orderId, job);
+      await runReconcile(admin, store, orderId);
 
       const view = await waitForOrder(admin, store, orderId, (v) => v.status === 'wc-processing');
       expect(view.panel.transaction).toBe(txId);
@@ -138,9 +138,10 @@ test.describe('owner', () => {
           (n) => n.includes('found when the store checked with the service') && n.includes('Payment complete') && n.includes(`BTC transaction: ${txId}`),
         ),
       ).toBe(true);
-      // Complete (0) is final: the job ran once and scheduled nothing more.
-      expect(await reconcileActions(admin, store, orderId, 'pending')).toEqual([]);
-      expect((await reconcileActions(admin, store, orderId, 'complete')).map((a) => a.actionId)).toEqual([job.actionId]);
+      // Complete (0) is final: checked once, nothing more planned.
+      const plan = await reconcilePlan(admin, store, orderId);
+      expect(plan.checks).toBe(1);
+      expect(plan.nextCheckAt).toBeNull();
     } finally {
       await setSettings(admin, { callback_ips: '' });
     }

@@ -400,6 +400,17 @@ const checkout: PluginSchema = {
       rule: { kind: 'enum', values: ['', ...PROXY_ADDRESS_HEADERS] },
       group: 'security',
     },
+    {
+      id: 'reconcile_rate',
+      type: 'text',
+      label: 'Background checks a second',
+      help: "How many requests a second the store may send the service while it catches up on payments whose callbacks were lost (in the background, through WooCommerce's scheduled actions). The service limits each partner's requests a second; keep this well under that limit, so buyers' own payment requests always have room. 10 by default (the sandbox allows 20).",
+      default: '10',
+      required: false,
+      secret: false,
+      rule: { kind: 'text', maxLength: 3, pattern: '^(?:[1-9][0-9]?|100)$', patternMessage: 'enter a whole number from 1 to 100.' },
+      group: 'advanced',
+    },
     boolean(
       'debug_logging',
       'Debug logging',

@@ -61,6 +61,8 @@ export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
   { name: 'a bitcoin address where the key goes is refused', plugin: 'checkout', input: { wallet_mode: 'xpub', wallet_key_secret: WALLET } },
   { name: 'the gap limit is a whole number from 1 to 1000', plugin: 'checkout', input: { gap_limit: '0' } },
   { name: 'a gap limit of 50', plugin: 'checkout', input: { gap_limit: ' 50 ' } },
+  { name: 'the background check rate is a whole number from 1 to 100', plugin: 'checkout', input: { reconcile_rate: '0' } },
+  { name: 'a background check rate of 15', plugin: 'checkout', input: { reconcile_rate: ' 15 ' } },
   {
     name: 'credentials from wp-config constants',
     plugin: 'checkout',

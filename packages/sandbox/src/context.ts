@@ -4,7 +4,7 @@ import type { Clock } from './clock.js';
 import type { Operations } from './operations.js';
 import type { PartnerRegistry } from './partners.js';
 import type { Pricing } from './pricing.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateCounter, RateLimiter } from './rate-limit.js';
 import type { Store } from './store.js';
 
 /** The addresses the sandbox prints (the spec's placeholders) plus its dashboard. */
@@ -39,6 +39,8 @@ export interface SandboxContext {
   rateLimiter: RateLimiter;
   /** Partner API requests received, per partner token and endpoint (refused ones included): what a store's traffic costs. */
   apiCalls: Map<string, Map<string, number>>;
+  /** Partner API requests per wall-clock second and 429s, per partner token (the test helper not counted). */
+  apiRate: RateCounter;
   urls: SandboxUrls;
   settings: ResolvedSettings;
 }

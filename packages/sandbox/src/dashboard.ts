@@ -86,6 +86,8 @@ function state(ctx: SandboxContext, url: URL) {
       callback_url: p.callbackUrl,
       // Partner API requests received since the sandbox started, per endpoint.
       api_calls: Object.fromEntries(ctx.apiCalls.get(p.token) ?? []),
+      // Its partner API requests a second (peak, the last two minutes) and its 429s, the test helper not counted.
+      api_rate: ctx.apiRate.view(p.token),
     })),
     total_operations: ctx.store.countOperations(),
     offset,

@@ -13,7 +13,7 @@ import type { SandboxContext, SandboxUrls } from './context.js';
 import { Operations } from './operations.js';
 import { PartnerRegistry, type PartnerConfig } from './partners.js';
 import { Pricing, type PriceTable } from './pricing.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateCounter, RateLimiter } from './rate-limit.js';
 import { createHandler } from './server.js';
 import { Store } from './store.js';
 
@@ -144,6 +144,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       dispatcher,
       rateLimiter: new RateLimiter(options.rateLimit ?? 20, clock.now),
       apiCalls: new Map(),
+      apiRate: new RateCounter(),
       urls,
       settings: {
         rateLifetimeSeconds: options.rateLifetimeSeconds ?? 600,

@@ -52,3 +52,71 @@ export class RateLimiter {
     this.buckets.delete(key);
   }
 }
+
+/** A partner's requests a second as the sandbox saw them (dashboard state `api_rate`). */
+export interface RateView {
+  /** The most partner API requests received within one wall-clock second (refused ones included). */
+  peak_per_second: number;
+  /** That second (ms since the epoch, its start), or null before any request. */
+  peak_second: number | null;
+  /** Requests answered 429 since the sandbox started. */
+  limited: number;
+  /** The last seconds with requests, oldest first: [second start (ms), requests]. */
+  recent: Array<[number, number]>;
+}
+
+/**
+ * Counts each partner's API requests per wall-clock second (real time, like
+ * the bucket), so a test or a benchmark can read the peak rate a store
+ * reached and how many of its requests were refused with 429. The test
+ * helper (POST /sandbox/operations) is not counted: it is no partner traffic.
+ */
+export class RateCounter {
+  private readonly partners = new Map<string, { peak: number; peakSecond: number | null; limited: number; recent: Array<[number, number]> }>();
+
+  constructor(private readonly keep = 120) {}
+
+  count(key: string, nowMs: number): void {
+    const second = Math.floor(nowMs / 1000) * 1000;
+    const p = this.of(key);
+    const last = p.recent[p.recent.length - 1];
+    if (last && last[0] === second) {
+      last[1] += 1;
+    } else {
+      p.recent.push([second, 1]);
+      if (p.recent.length > this.keep) {
+        p.recent.shift();
+      }
+    }
+    const now = p.recent[p.recent.length - 1]!;
+    if (now[1] > p.peak) {
+      p.peak = now[1];
+      p.peakSecond = second;
+    }
+  }
+
+  limited(key: string): void {
+    this.of(key).limited += 1;
+  }
+
+  view(key: string): RateView {
+    const p = this.partners.get(key);
+    return p
+      ? { peak_per_second: p.peak, peak_second: p.peakSecond, limited: p.limited, recent: p.recent.map(([s, n]) => [s, n]) }
+      : { peak_per_second: 0, peak_second: null, limited: 0, recent: [] };
+  }
+
+  /** Forgets a partner's counts (the dashboard's reset of its bucket). */
+  reset(key: string): void {
+    this.partners.delete(key);
+  }
+
+  private of(key: string) {
+    let p = this.partners.get(key);
+    if (!p) {
+      p = { peak: 0, peakSecond: null, limited: 0, recent: [] };
+      this.partners.set(key, p);
+    }
+    return p;
+  }
+}

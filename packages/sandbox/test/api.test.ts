@@ -14,6 +14,7 @@ import {
   verify,
   LosslessNumber,
 } from '@card2crypto/core';
+import { SANDBOX_OPERATIONS_PATH } from '../src/index.js';
 import { callApi, createOperation, OTHER, PARTNER, post, signedBody, startTestSandbox, type TestSandbox } from './helpers.js';
 
 const P = PARTNER_API_PATHS;
@@ -346,5 +347,42 @@ describe('request rate limit', () => {
     // The bucket refills: one request a third of a second.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params)).status, 200);
+  });
+
+  it("the dashboard state counts each partner's requests a second and its 429s; the test helper is neither limited nor counted", async () => {
+    const rateOf = async (token: string) => {
+      const state = (await (await fetch(`${sandbox.urls.base_url}/dashboard/api/state?limit=1`)).json()) as {
+        partners: Array<{ token: string; api_rate: { peak_per_second: number; peak_second: number | null; limited: number; recent: Array<[number, number]> } }>;
+      };
+      return state.partners.find((p) => p.token === token)!.api_rate;
+    };
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const before_ = await rateOf(PARTNER.token);
+    // At the start of a wall-clock second, so the five below fall within it.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
+    // Five at once within one second (the limit is 3): three answered, two refused, all five seen that second.
+    const statuses = await Promise.all(Array.from({ length: 5 }, () => callApi(sandbox, PARTNER_API_PATHS.params).then((r) => r.status)));
+    const after_ = await rateOf(PARTNER.token);
+    assert.equal(statuses.filter((s) => s === 429).length, 2, statuses.join(','));
+    assert.equal(after_.limited - before_.limited, 2);
+    assert.ok(after_.peak_per_second >= 5, JSON.stringify(after_));
+    assert.equal(after_.recent.reduce((n, [, c]) => n + c, 0) - before_.recent.reduce((n, [, c]) => n + c, 0), 5);
+    // Ten test-helper requests in a row: none refused, none counted.
+    for (let i = 0; i < 10; i++) {
+      const reply = await callApi(sandbox, SANDBOX_OPERATIONS_PATH, {
+        operation_id: `op-rate-${i}`,
+        partner_operation_id: `wc-rate-${i}`,
+        status: 'pending',
+        status_code: 1,
+        from_currency: 'EUR',
+        from_amount: 2500,
+        to_currency: 'BTC',
+        to_amount: 1000,
+        to_account: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx',
+      });
+      assert.equal(reply.status, 200, reply.text);
+    }
+    assert.deepEqual((await rateOf(PARTNER.token)).recent, after_.recent);
+    assert.equal((await rateOf(OTHER.token)).limited, 0);
   });
 });

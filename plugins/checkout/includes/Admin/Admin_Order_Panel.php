@@ -119,6 +119,10 @@ final class Admin_Order_Panel {
 			// The buyer tried again (inside the widget, or on the landing page): every operation of the order, for the partner portal.
 			$rows[ __( 'Other operations', 'card2crypto-checkout' ) ] = implode( '; ', $others );
 		}
+		if ( null !== $attempt && ! empty( $attempt['retired_at'] ) ) {
+			// Reconciliation retired it (Reconciler): the service never heard of it and its payment window passed.
+			$rows[ __( 'Background checks', 'card2crypto-checkout' ) ] = __( 'Stopped: the buyer never started paying, and the time to pay has passed.', 'card2crypto-checkout' );
+		}
 		if ( null !== $attempt && 1 === $attempt['mismatch'] ) {
 			$rows[ __( 'Check', 'card2crypto-checkout' ) ] = __( 'Does NOT match the order: see the notes.', 'card2crypto-checkout' );
 		}

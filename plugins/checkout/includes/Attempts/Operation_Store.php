@@ -7,7 +7,11 @@
  *   (partner_operation_id UNIQUE). Its status pair and operation id sum up
  *   the attempt's operations (sum_up(): a success first, then one that may
  *   still be paid, then the latest ending), for everything that asks "where
- *   is this payment".
+ *   is this payment". next_check_at (indexed) is when reconciliation asks the
+ *   service about it next (NULL: never); a batch claims due rows with an
+ *   UPDATE that writes its claim_token and a lease (claimed_until), so two
+ *   servers never take the same row; retired_at marks an attempt the service
+ *   never heard of, no longer asked about.
  * - {prefix}card2crypto_operations: one row per operation the service made
  *   for an attempt (a buyer may try again inside the widget after a decline:
  *   the service makes a new operation under the same partner_operation_id),
@@ -33,7 +37,7 @@ defined( 'ABSPATH' ) || exit;
 
 final class Operation_Store {
 
-	const DB_VERSION        = '3';
+	const DB_VERSION        = '4';
 	const DB_VERSION_OPTION = 'card2crypto_checkout_db_version';
 
 	/** No status recorded yet. */
@@ -77,12 +81,17 @@ final class Operation_Store {
   mismatch tinyint(1) NOT NULL DEFAULT 0,
   checks int(10) unsigned NOT NULL DEFAULT 0,
   unsent tinyint(1) NOT NULL DEFAULT 0,
+  next_check_at datetime DEFAULT NULL,
+  claim_token char(16) DEFAULT NULL,
+  claimed_until datetime DEFAULT NULL,
+  retired_at datetime DEFAULT NULL,
   created_at datetime NOT NULL,
   updated_at datetime NOT NULL,
   PRIMARY KEY  (id),
   UNIQUE KEY partner_operation_id (partner_operation_id),
   KEY order_id (order_id),
-  KEY operation_id (operation_id)
+  KEY operation_id (operation_id),
+  KEY next_check_at (next_check_at)
 ) {$collate};
 CREATE TABLE {$events} (
   id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
@@ -461,6 +470,93 @@ CREATE TABLE {$ops} (
 	public static function flag_mismatch( array $attempt ): void {
 		global $wpdb;
 		$wpdb->update( self::attempts_table(), array( 'mismatch' => 1 ), array( 'id' => (int) $attempt['id'] ), array( '%d' ), array( '%d' ) ); // phpcs:ignore WordPress.DB
+	}
+
+	/** When reconciliation asks about the attempt next (Unix time; null: never), its claim released. */
+	public static function set_next_check( int $attempt_id, ?int $when ): void {
+		global $wpdb;
+		$at = null === $when ? null : gmdate( 'Y-m-d H:i:s', $when );
+		// NULLIF: prepare() has no NULL placeholder; '' is never a date.
+		$wpdb->query( $wpdb->prepare( "UPDATE %i SET next_check_at = NULLIF(%s, ''), claim_token = NULL, claimed_until = NULL WHERE id = %d AND retired_at IS NULL", self::attempts_table(), (string) $at, $attempt_id ) ); // phpcs:ignore WordPress.DB
+	}
+
+	/** Moves the attempt's next check to $when unless it is due sooner already (an old per-order action coming due). */
+	public static function check_by( int $attempt_id, int $when ): void {
+		global $wpdb;
+		$at = gmdate( 'Y-m-d H:i:s', $when );
+		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET next_check_at = %s WHERE id = %d AND retired_at IS NULL AND ( next_check_at IS NULL OR next_check_at > %s )', self::attempts_table(), $at, $attempt_id, $at ) ); // phpcs:ignore WordPress.DB
+	}
+
+	/** No more checks of the order's attempts other than $attempt_id (reconciliation follows the order's current attempt). */
+	public static function stop_checks_besides( int $order_id, int $attempt_id ): void {
+		global $wpdb;
+		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET next_check_at = NULL WHERE order_id = %d AND id <> %d AND next_check_at IS NOT NULL', self::attempts_table(), $order_id, $attempt_id ) ); // phpcs:ignore WordPress.DB
+	}
+
+	/**
+	 * Claims up to $limit attempts due at $now, earliest first, for
+	 * $lease seconds: one UPDATE writes the claim, so a second server running
+	 * the same query at once takes other rows (InnoDB locks the rows it
+	 * updates; a row claimed and not released is free again once its lease
+	 * ends). Returns the claimed attempt ids, earliest due first.
+	 *
+	 * @return int[]
+	 */
+	public static function claim_due( string $token, int $limit, int $now, int $lease ): array {
+		global $wpdb;
+		$at   = gmdate( 'Y-m-d H:i:s', $now );
+		$done = $wpdb->query( // phpcs:ignore WordPress.DB
+			$wpdb->prepare(
+				'UPDATE %i SET claim_token = %s, claimed_until = %s WHERE next_check_at <= %s AND retired_at IS NULL AND ( claimed_until IS NULL OR claimed_until < %s ) ORDER BY next_check_at LIMIT %d',
+				self::attempts_table(),
+				$token,
+				gmdate( 'Y-m-d H:i:s', $now + $lease ),
+				$at,
+				$at,
+				$limit
+			)
+		);
+		if ( false === $done ) {
+			// A database without UPDATE ... ORDER BY ... LIMIT (SQLite in Playground): the due rows read, then each
+			// claimed by its own compare-and-set UPDATE, so still no row is taken twice.
+			self::claim_one_by_one( $token, $limit, $now, $lease );
+		} elseif ( 0 === (int) $done ) {
+			return array();
+		}
+		$ids = $wpdb->get_col( $wpdb->prepare( 'SELECT id FROM %i WHERE claim_token = %s ORDER BY next_check_at, id', self::attempts_table(), $token ) ); // phpcs:ignore WordPress.DB
+		return array_map( 'intval', $ids ?: array() );
+	}
+
+	private static function claim_one_by_one( string $token, int $limit, int $now, int $lease ): void {
+		global $wpdb;
+		$at  = gmdate( 'Y-m-d H:i:s', $now );
+		$ids = $wpdb->get_col( $wpdb->prepare( 'SELECT id FROM %i WHERE next_check_at <= %s AND retired_at IS NULL AND ( claimed_until IS NULL OR claimed_until < %s ) ORDER BY next_check_at LIMIT %d', self::attempts_table(), $at, $at, $limit ) ); // phpcs:ignore WordPress.DB
+		foreach ( $ids ?: array() as $id ) {
+			$wpdb->query( $wpdb->prepare( 'UPDATE %i SET claim_token = %s, claimed_until = %s WHERE id = %d AND next_check_at <= %s AND retired_at IS NULL AND ( claimed_until IS NULL OR claimed_until < %s )', self::attempts_table(), $token, gmdate( 'Y-m-d H:i:s', $now + $lease ), (int) $id, $at, $at ) ); // phpcs:ignore WordPress.DB
+		}
+	}
+
+	/** Gives back what a batch claimed and did not check (still due: the next batch takes it first). */
+	public static function release_claims( string $token ): void {
+		global $wpdb;
+		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET claim_token = NULL, claimed_until = NULL WHERE claim_token = %s', self::attempts_table(), $token ) ); // phpcs:ignore WordPress.DB
+	}
+
+	/** The earliest next check of any attempt (Unix time), or null when none is planned. */
+	public static function earliest_check(): ?int {
+		global $wpdb;
+		$at = $wpdb->get_var( $wpdb->prepare( 'SELECT MIN(next_check_at) FROM %i WHERE retired_at IS NULL', self::attempts_table() ) ); // phpcs:ignore WordPress.DB
+		return null === $at ? null : (int) strtotime( $at . ' UTC' );
+	}
+
+	/**
+	 * Retires the attempt: never asked about again. True for the one caller
+	 * that retired it (a second retirement changes nothing).
+	 */
+	public static function retire( int $attempt_id ): bool {
+		global $wpdb;
+		$affected = $wpdb->query( $wpdb->prepare( 'UPDATE %i SET retired_at = %s, next_check_at = NULL, claim_token = NULL, claimed_until = NULL WHERE id = %d AND retired_at IS NULL', self::attempts_table(), current_time( 'mysql', true ), $attempt_id ) ); // phpcs:ignore WordPress.DB
+		return 1 === (int) $affected;
 	}
 
 	public static function count_check( array $attempt ): void {

@@ -13,6 +13,7 @@
 
 namespace Card2Crypto\Checkout\Base;
 
+use Card2Crypto\Checkout\Shared\Api\Http_Transport;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Wp_Http_Transport;
 use Card2Crypto\Checkout\Shared\Settings\Js_Text;
@@ -208,9 +209,31 @@ final class Config {
 		return $client;
 	}
 
+	/**
+	 * A client of its own whose every request first passes through $wrap's
+	 * transport (reconciliation paces its requests with it).
+	 *
+	 * @param callable(Http_Transport): Http_Transport $wrap
+	 * @throws \InvalidArgumentException When the credentials or address are unusable.
+	 */
+	public function api_client_through( callable $logger, callable $wrap ): Partner_Api_Client {
+		return $this->build_client( $logger, $wrap );
+	}
+
+	/**
+	 * Reconciliation's requests a second to the service (the setting, 1 to
+	 * 100; 10 by default: half the sandbox's limit, docs/decisions.md
+	 * "Checkout: reconciliation rate").
+	 */
+	public function reconcile_rate(): int {
+		$rate = (int) $this->text( 'reconcile_rate' );
+		return $rate >= 1 && $rate <= 100 ? $rate : 10;
+	}
+
 	/** @throws \InvalidArgumentException When the credentials or address are unusable. */
-	private function build_client( ?callable $logger ): Partner_Api_Client {
+	private function build_client( ?callable $logger, ?callable $wrap = null ): Partner_Api_Client {
 		$credentials = $this->credentials();
+		$transport   = new Wp_Http_Transport( 'sandbox' === $this->environment() ? $this->base_url() : false );
 		return new Partner_Api_Client(
 			$this->base_url(),
 			$credentials->token(),
@@ -219,7 +242,7 @@ final class Config {
 				// Short: a buyer's page waits on it, and a request stops asking once it spent Start_Budget::TIME_BUDGET.
 				'timeout'   => 3.0,
 				// wp_safe_remote_post(); only the sandbox environment may reach this computer, and there only its own API address.
-				'transport' => new Wp_Http_Transport( 'sandbox' === $this->environment() ? $this->base_url() : false ),
+				'transport' => null === $wrap ? $transport : $wrap( $transport ),
 				'logger'    => $logger ?? static function ( string $level, string $message ): void {
 					Log::write( $level, $message );
 				},

@@ -1,9 +1,18 @@
 <?php
 /**
- * Reconciliation: an Action Scheduler job asks the operation-info endpoint
- * about an order whose payment has waited too long for a callback, with
- * growing delays, and stops at a final state (or when the delays run out,
- * matching the service's own 11-day callback schedule).
+ * Reconciliation: asks the operation-info endpoint about payments that have
+ * waited too long for a callback, with growing delays, and stops at a final
+ * state (or when the delays run out, matching the service's own 11-day
+ * callback schedule).
+ *
+ * Each attempt keeps its due time (next_check_at, indexed). One Action
+ * Scheduler action at a time (BATCH_HOOK, never one per order) claims the due
+ * attempts in the database, checks them at the owner's background rate
+ * (every partner API request a check makes waits its turn), stops well inside
+ * Action Scheduler's time limit and queues the next batch: at once while more
+ * are due, else at the earliest due time; on a 429 after the service's
+ * Retry-After. An attempt the service never heard of, once its payment
+ * window has passed, is retired: never asked about again.
  *
  * @package card2crypto-checkout
  */
@@ -18,7 +27,9 @@ use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Reconcile_Pace;
 use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Shared\Api\Http_Transport;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
@@ -26,14 +37,28 @@ defined( 'ABSPATH' ) || exit;
 
 final class Reconciler {
 
-	const HOOK  = 'card2crypto_checkout_reconcile';
+	/** The per-order action of versions before the batch (args [order_id]): still handled, never queued again. */
+	const HOOK = 'card2crypto_checkout_reconcile';
+
+	/** The one batch action (no args). */
+	const BATCH_HOOK = 'card2crypto_checkout_reconcile_batch';
+
 	const GROUP = 'card2crypto-checkout';
+
+	/** The database's named lock one batch holds while it runs (one batch at a time, whatever the servers). */
+	const BATCH_LOCK = 'card2crypto_checkout_reconcile_batch';
 
 	/** @var Config */
 	private $config;
 
 	/** @var Operation_Events */
 	private $events;
+
+	/** @var int|null When this batch's last request left (ms). */
+	private $last_send_ms = null;
+
+	/** @var int Partner API requests this batch made. */
+	private $requests = 0;
 
 	public function __construct( Config $config, Operation_Events $events ) {
 		$this->config = $config;
@@ -42,6 +67,7 @@ final class Reconciler {
 
 	public function register(): void {
 		add_action( self::HOOK, array( $this, 'run' ), 10, 1 );
+		add_action( self::BATCH_HOOK, array( $this, 'run_batch' ), 10, 0 );
 	}
 
 	/**
@@ -68,24 +94,90 @@ final class Reconciler {
 		return is_array( $filtered ) && array() !== $filtered ? array_values( array_map( 'intval', $filtered ) ) : $delays;
 	}
 
-	/** Schedules the next check of an order (replacing a pending one). */
+	/**
+	 * Seconds one batch may spend checking: well inside Action Scheduler's
+	 * 30 s per queue run.
+	 */
+	public static function batch_seconds(): int {
+		/**
+		 * Filters how long one reconciliation batch may spend checking payments
+		 * (seconds, 1 to 25); Action Scheduler gives a queue run 30 s.
+		 *
+		 * @since 0.2.0
+		 *
+		 * @param int $seconds Default 20.
+		 */
+		return max( 1, min( 25, (int) apply_filters( 'card2crypto_checkout_reconcile_batch_seconds', 20 ) ) );
+	}
+
+	/**
+	 * Plans the next check of an order's current attempt (replacing a planned
+	 * one; the order's other attempts are no longer checked) and makes sure
+	 * the batch action runs by then.
+	 */
 	public static function schedule( int $order_id, int $checks_done = 0 ): void {
 		if ( ! function_exists( 'as_schedule_single_action' ) ) {
 			return;
 		}
-		$delays = self::delays();
-		if ( $checks_done >= count( $delays ) ) {
+		$order   = wc_get_order( $order_id );
+		$attempt = $order instanceof \WC_Order ? Order_Attempts::current_attempt( $order ) : null;
+		if ( null === $attempt ) {
 			return;
 		}
-		as_unschedule_all_actions( self::HOOK, array( $order_id ), self::GROUP );
-		as_schedule_single_action( time() + max( 0, $delays[ $checks_done ] ), self::HOOK, array( $order_id ), self::GROUP );
+		Operation_Store::stop_checks_besides( $order_id, (int) $attempt['id'] );
+		self::plan( (int) $attempt['id'], self::due_after( $checks_done ) );
+	}
+
+	/** When the check after $checks_done checks is due (Unix time), or null when the delays have run out. */
+	private static function due_after( int $checks_done ): ?int {
+		$delays = self::delays();
+		return $checks_done >= count( $delays ) ? null : time() + max( 0, $delays[ $checks_done ] );
+	}
+
+	/** Sets the attempt's next check (null: none) and makes sure a batch runs by then. */
+	private static function plan( int $attempt_id, ?int $when ): void {
+		Operation_Store::set_next_check( $attempt_id, $when );
+		if ( null !== $when ) {
+			self::ensure_batch( $when );
+		}
 	}
 
 	/**
-	 * The Action Scheduler callback. A payment that ended without payment
-	 * gets one last look when its payment window has passed: the buyer may
-	 * have tried again inside the widget, which makes a new operation under
-	 * the same attempt whose callbacks may be lost too.
+	 * Makes sure one batch action is pending at $when or sooner: a later one
+	 * is moved to $when. Two requests doing this at once may queue two; the
+	 * second finds nothing due or waits for the named lock's holder, and the
+	 * next batch queues one again.
+	 */
+	public static function ensure_batch( int $when ): void {
+		if ( ! function_exists( 'as_get_scheduled_actions' ) ) {
+			return;
+		}
+		$pending = as_get_scheduled_actions(
+			array(
+				'hook'     => self::BATCH_HOOK,
+				'group'    => self::GROUP,
+				'status'   => \ActionScheduler_Store::STATUS_PENDING,
+				'orderby'  => 'date',
+				'order'    => 'ASC',
+				'per_page' => 1,
+			),
+			'objects'
+		);
+		$first = is_array( $pending ) ? reset( $pending ) : false;
+		if ( $first instanceof \ActionScheduler_Action ) {
+			$date = $first->get_schedule()->get_date();
+			if ( null === $date || (int) $date->format( 'U' ) <= $when ) {
+				return;
+			}
+			as_unschedule_action( self::BATCH_HOOK, array(), self::GROUP );
+		}
+		as_schedule_single_action( $when, self::BATCH_HOOK, array(), self::GROUP );
+	}
+
+	/**
+	 * The per-order action of earlier versions, still queued in stores that
+	 * updated: its order's current attempt becomes due now and the batch
+	 * checks it. Nothing queues this action any more, so they do not pile up.
 	 */
 	public function run( $order_id ): void {
 		$order = wc_get_order( (int) $order_id );
@@ -93,42 +185,182 @@ final class Reconciler {
 			return;
 		}
 		$attempt = Order_Attempts::current_attempt( $order );
-		if ( null === $attempt || self::settled( $attempt, time() ) && ! self::ended_unpaid( $attempt ) ) {
+		if ( null === $attempt ) {
 			return;
+		}
+		Operation_Store::check_by( (int) $attempt['id'], time() );
+		self::ensure_batch( time() );
+	}
+
+	/**
+	 * The batch action: claims the due attempts (as many as its time allows
+	 * at the background rate), checks each, gives back what it did not reach,
+	 * and queues the next batch.
+	 */
+	public function run_batch(): void {
+		global $wpdb;
+		$suppress = $wpdb->suppress_errors( true );
+		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', self::BATCH_LOCK ) );
+		$wpdb->suppress_errors( $suppress );
+		if ( null !== $got && '1' !== (string) $got ) {
+			return; // Another server runs a batch now; it queues the next one.
+		}
+		try {
+			$retry = $this->batch();
+		} finally {
+			if ( null !== $got ) {
+				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', self::BATCH_LOCK ) );
+			}
+		}
+		if ( null !== $retry ) {
+			// Action Scheduler keeps whole seconds: from the next one, or a Retry-After of 1 s could come due at once.
+			self::ensure_batch( (int) ceil( microtime( true ) ) + $retry );
+			return;
+		}
+		$next = Operation_Store::earliest_check();
+		if ( null !== $next ) {
+			self::ensure_batch( max( time(), $next ) );
+		}
+	}
+
+	/** @return int|null Seconds to wait before the next batch when the service said 429, else null. */
+	private function batch(): ?int {
+		$started = microtime( true );
+		$seconds = self::batch_seconds();
+		$rate    = $this->config->reconcile_rate();
+		$token   = bin2hex( random_bytes( 8 ) );
+		$claimed = Operation_Store::claim_due( $token, Reconcile_Pace::batch_size( $rate, $seconds ), time(), $seconds + 60 );
+		if ( array() === $claimed ) {
+			return null;
+		}
+		// As if a request had just left: the previous batch's last one (this process's or another's) may have, and the
+		// pacing must hold across batches too (the sandbox counted 4 in one second at a rate of 3 without this).
+		$this->last_send_ms = (int) floor( microtime( true ) * 1000 );
+		$this->requests     = 0;
+		$retry              = null;
+		try {
+			$client = $this->paced_client( $rate );
+			foreach ( $claimed as $attempt_id ) {
+				// The next request may have to wait its turn: stop while there is time to give the rest back.
+				if ( microtime( true ) - $started + Reconcile_Pace::interval_ms( $rate ) / 1000 >= $seconds ) {
+					break;
+				}
+				$retry = $this->reconcile( $attempt_id, $client );
+				if ( null !== $retry ) {
+					break;
+				}
+			}
+		} finally {
+			Operation_Store::release_claims( $token );
+		}
+		Log::debug( sprintf( 'Reconciliation batch: %d payments claimed, %d requests to the service in %.1f s%s.', count( $claimed ), $this->requests, microtime( true ) - $started, null === $retry ? '' : sprintf( '; the service asked to slow down, next batch in %d s', $retry ) ) );
+		return $retry;
+	}
+
+	/** Reconciliation's client: each request waits its turn at $rate a second. Null when the settings cannot make one (check() then says why). */
+	private function paced_client( int $rate ): ?Partner_Api_Client {
+		try {
+			return $this->config->api_client_through(
+				array( self::class, 'client_log' ),
+				function ( Http_Transport $inner ) use ( $rate ): Http_Transport {
+					return new Paced_Transport(
+						$inner,
+						function () use ( $rate ): void {
+							$now  = (int) floor( microtime( true ) * 1000 );
+							$wait = Reconcile_Pace::next_send_ms( $this->last_send_ms, $rate, $now ) - $now;
+							if ( $wait > 0 ) {
+								usleep( $wait * 1000 );
+							}
+							$this->last_send_ms = (int) floor( microtime( true ) * 1000 );
+							++$this->requests;
+						}
+					);
+				}
+			);
+		} catch ( \InvalidArgumentException $e ) {
+			return null;
+		}
+	}
+
+	/**
+	 * Checks one claimed attempt as the per-order action did and plans its
+	 * next check. A payment that ended without payment gets one last look
+	 * when its payment window has passed: the buyer may have tried again
+	 * inside the widget, which makes a new operation under the same attempt
+	 * whose callbacks may be lost too.
+	 *
+	 * @return int|null Seconds to wait when the service said 429 (the attempt stays due), else null.
+	 */
+	private function reconcile( int $attempt_id, ?Partner_Api_Client $client ): ?int {
+		$attempt = Operation_Store::attempt( $attempt_id );
+		$order   = null === $attempt ? null : wc_get_order( (int) $attempt['order_id'] );
+		$current = $order instanceof \WC_Order ? Order_Attempts::current_attempt( $order ) : null;
+		if ( null === $attempt || null === $current || $current['id'] !== $attempt['id'] ) {
+			// The order is gone, or moved on to another attempt (that one is checked instead).
+			Operation_Store::set_next_check( $attempt_id, null );
+			return null;
+		}
+		if ( self::settled( $attempt, time() ) && ! self::ended_unpaid( $attempt ) ) {
+			Operation_Store::set_next_check( $attempt_id, null );
+			return null;
 		}
 		$delays = self::delays();
 		$quiet  = time() - (int) strtotime( $attempt['updated_at'] . ' UTC' );
 		if ( self::ended_unpaid( $attempt ) ) {
 			if ( $quiet < Order_Attempts::payment_window() ) {
-				self::schedule_at( $order->get_id(), time() + Order_Attempts::payment_window() - $quiet );
-				return;
+				Operation_Store::set_next_check( $attempt_id, time() + Order_Attempts::payment_window() - $quiet );
+				return null;
 			}
 		} else {
 			$wait = $delays[ min( $attempt['checks'], count( $delays ) - 1 ) ];
 			if ( $quiet < $wait && Operation_Store::NO_CODE !== $attempt['status_code'] ) {
 				// A callback arrived meanwhile: wait again from that news.
-				self::schedule_at( $order->get_id(), time() + ( $wait - $quiet ) );
-				return;
+				Operation_Store::set_next_check( $attempt_id, time() + ( $wait - $quiet ) );
+				return null;
 			}
 		}
-		$result = $this->check( $order, $attempt, 'reconcile' );
+		try {
+			$result = $this->check( $order, $attempt, 'reconcile', $client );
+		} catch ( \Throwable $e ) {
+			// The answer could not be applied (a database error): asked again at the next delay.
+			Log::error( sprintf( 'Order %d (reconcile): the answer could not be applied: %s', $order->get_id(), $e->getMessage() ) );
+			$result = array(
+				'ok'      => false,
+				'reason'  => 'unreachable',
+				'message' => $e->getMessage(),
+			);
+		}
+		if ( isset( $result['retry_after'] ) ) {
+			return (int) $result['retry_after']; // Not asked: the attempt stays due, given back with the batch's claim.
+		}
 		Operation_Store::count_check( $attempt );
-		$attempt = Operation_Store::attempt( (int) $attempt['id'] );
-		// The service confirmed, after the payment window, that this payment ended without payment, or that the buyer
-		// never started it: with a new address per order, its index may serve the next order (the wallet's gap limit).
-		$never = null !== $attempt && ! $result['ok'] && 'unknown' === ( $result['reason'] ?? '' ) && time() - (int) strtotime( $attempt['created_at'] . ' UTC' ) >= Order_Attempts::payment_window();
-		if ( null !== $attempt && ( $never || self::settled( $attempt, time() ) && self::ended_unpaid( $attempt ) ) ) {
-			Address_Store::mark_free( (int) $attempt['id'] );
+		$attempt = Operation_Store::attempt( $attempt_id );
+		if ( null === $attempt ) {
+			return null;
 		}
-		if ( null !== $attempt && ! Order_Attempts::is_final( $attempt ) ) {
-			self::schedule( $order->get_id(), $attempt['checks'] );
+		// The service says it never heard of this payment, and its payment window has passed: the buyer never started
+		// paying. Retired: never asked again, its address (with a new address per order) free for the next order.
+		if ( ! $result['ok'] && 'unknown' === ( $result['reason'] ?? '' ) && time() - (int) strtotime( $attempt['created_at'] . ' UTC' ) >= Order_Attempts::payment_window() ) {
+			$this->retire( $order, $attempt );
+			return null;
 		}
+		// The service confirmed, after the payment window, that this payment ended without payment: with a new address
+		// per order, its index may serve the next order (the wallet's gap limit).
+		if ( self::settled( $attempt, time() ) && self::ended_unpaid( $attempt ) ) {
+			Address_Store::mark_free( $attempt_id );
+		}
+		Operation_Store::set_next_check( $attempt_id, Order_Attempts::is_final( $attempt ) ? null : self::due_after( $attempt['checks'] ) );
+		return null;
 	}
 
-	private static function schedule_at( int $order_id, int $when ): void {
-		if ( function_exists( 'as_schedule_single_action' ) ) {
-			as_schedule_single_action( $when, self::HOOK, array( $order_id ), self::GROUP );
+	/** Retires an attempt the service never heard of: no more checks, its address freed, one log line and one note. The order is left to WooCommerce. */
+	private function retire( \WC_Order $order, array $attempt ): void {
+		if ( ! Operation_Store::retire( (int) $attempt['id'] ) ) {
+			return;
 		}
+		Address_Store::mark_free( (int) $attempt['id'] );
+		Log::info( sprintf( 'Order %d (reconcile): payment %s retired: the service never heard of it and its payment window has passed; it is no longer checked.', $order->get_id(), $attempt['partner_operation_id'] ) );
+		$order->add_order_note( __( 'Card payment: the buyer never started paying (the service has no record of this payment), and the time to pay has passed. The store no longer checks it. If the order stays unpaid, WooCommerce cancels it when its hold stock time runs out.', 'card2crypto-checkout' ) );
 	}
 
 	/** The attempt's payment ended without payment (a final decline). */
@@ -146,8 +378,9 @@ final class Reconciler {
 	 * payment than the one asked about is never applied (the order is held).
 	 *
 	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
-	 * @return array{ok: bool, outcome?: string, operation?: \Card2Crypto\Checkout\Shared\Api\Operation, reason?: string, message: string} reason when not ok: "unknown" (the service has no
-	 *                                                                     operation for the attempt yet) or "unreachable". operation: the latest.
+	 * @return array{ok: bool, outcome?: string, operation?: \Card2Crypto\Checkout\Shared\Api\Operation, reason?: string, message: string, retry_after?: int} reason when not ok: "unknown" (the service has no
+	 *                                                                     operation for the attempt yet) or "unreachable". operation: the latest. retry_after: the
+	 *                                                                     service answered 429; seconds to wait (Reconcile_Pace::retry_wait()).
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
 	public function check( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client = null ): array {
@@ -194,6 +427,16 @@ final class Reconciler {
 			// A refusal of the store itself withdraws the method at once (Service_Health).
 			Service_Health::saw( $this->config, $e );
 			$reason = 'unreachable';
+			if ( 429 === $e->status ) {
+				Log::info( sprintf( 'Order %d (%s): the service asked to slow down (429).', $order->get_id(), $source ) );
+				return array(
+					'ok'          => false,
+					'reason'      => 'unreachable',
+					/* translators: %s: error */
+					'message'     => sprintf( __( 'The service could not be asked about this payment: %s', 'card2crypto-checkout' ), $e->getMessage() ),
+					'retry_after' => Reconcile_Pace::retry_wait( $e->retry_after ),
+				);
+			}
 			if ( 'invalid_parameter' === $e->error_code && null === $operation_id && Operation_Store::NO_CODE === $attempt['status_code'] ) {
 				$reason  = 'unknown';
 				$message = __( 'The service has no operation for this payment yet: the buyer has not started paying.', 'card2crypto-checkout' );

@@ -10,6 +10,7 @@ use Card2Crypto\Checkout\Callback\Callback_Guard;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Payment_Match;
+use Card2Crypto\Checkout\Rules\Reconcile_Pace;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
@@ -49,6 +50,10 @@ $functions = array(
 	},
 	'reusable'        => array( Attempt_Policy::class, 'reusable' ),
 	'over_cap'        => array( Attempt_Policy::class, 'over_cap' ),
+	'interval_ms'     => array( Reconcile_Pace::class, 'interval_ms' ),
+	'next_send_ms'    => array( Reconcile_Pace::class, 'next_send_ms' ),
+	'retry_wait'      => array( Reconcile_Pace::class, 'retry_wait' ),
+	'batch_size'      => array( Reconcile_Pace::class, 'batch_size' ),
 	'before_new_payment' => array( Attempt_Policy::class, 'before_new_payment' ),
 	'too_large'       => array( Callback_Guard::class, 'body_too_large' ),
 	'is_route'        => array( Callback_Guard::class, 'is_route' ),

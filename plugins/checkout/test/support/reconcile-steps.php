@@ -1,0 +1,246 @@
+<?php
+/**
+ * Steps of the reconciliation tests and benchmark inside a real store (run
+ * by the harness's runPhp with WordPress loaded; test/support/reconcile-store.ts
+ * writes $c2c_step = array( action, input, out ) before requiring this file):
+ *
+ * - "settings": merges values into the checkout's settings.
+ * - "seed": {count, age, tag}: `count` stale orders awaiting payment, each
+ *   with an attempt sent `age` seconds ago that never heard from the service
+ *   and is due for a check now, cloned from one order WooCommerce made
+ *   (INSERT ... SELECT over MariaDB's sequence engine: 10,000 in seconds);
+ *   one batch action ensured. Returns the orders' ids, partner operation ids
+ *   and what the service must have for them to match.
+ * - "run": {seconds, batch_seconds, wait}: runs due reconciliation actions
+ *   as Action Scheduler's queue runner does, one at a time, for up to
+ *   `seconds`; before each, counts our group's pending actions (batch and
+ *   per-order). With `wait`, sleeps until a pending batch comes due (a
+ *   Retry-After) instead of stopping.
+ * - "state": {orders}: the orders' statuses, notes and attempts; our pending actions.
+ * - "schedule": {order}: Reconciler::schedule() of the order, as a payment start does.
+ * - "panel": {order}: the owner's order panel as HTML.
+ * - "old_action": {order}: queues a per-order action of the earlier versions, due now.
+ *
+ * @package card2crypto-checkout
+ */
+
+use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Plugin;
+use Card2Crypto\Checkout\Service\Reconciler;
+
+/** Our group's pending actions, by hook: [batch, per-order], and the earliest batch's time. */
+function c2c_reconcile_pending(): array {
+	global $wpdb;
+	$rows  = $wpdb->get_results(
+		$wpdb->prepare(
+			"SELECT a.hook, COUNT(*) AS n, MIN(UNIX_TIMESTAMP(a.scheduled_date_gmt)) AS first FROM {$wpdb->prefix}actionscheduler_actions a JOIN {$wpdb->prefix}actionscheduler_groups g ON g.group_id = a.group_id WHERE g.slug = %s AND a.status = 'pending' AND a.hook IN (%s, %s) GROUP BY a.hook",
+			Reconciler::GROUP,
+			Reconciler::BATCH_HOOK,
+			Reconciler::HOOK
+		),
+		ARRAY_A
+	);
+	$out = array(
+		'batch'     => 0,
+		'per_order' => 0,
+		'first'     => null,
+	);
+	foreach ( $rows as $row ) {
+		if ( Reconciler::BATCH_HOOK === $row['hook'] ) {
+			$out['batch'] = (int) $row['n'];
+			$out['first'] = (int) $row['first'];
+		} else {
+			$out['per_order'] = (int) $row['n'];
+		}
+	}
+	return $out;
+}
+
+function c2c_reconcile_step( string $action, array $input ) {
+	global $wpdb;
+	switch ( $action ) {
+		case 'settings':
+			$settings = get_option( 'woocommerce_card2crypto_settings', array() );
+			update_option( 'woocommerce_card2crypto_settings', array_merge( is_array( $settings ) ? $settings : array(), $input ) );
+			return get_option( 'woocommerce_card2crypto_settings' );
+
+		case 'seed':
+			$count    = (int) $input['count'];
+			$config   = Plugin::service( Config::class );
+			$currency = $config->currency();
+			$template = wc_create_order();
+			$template->set_currency( $currency );
+			$template->set_payment_method( 'card2crypto' );
+			$template->set_payment_method_title( 'Card' );
+			$template->set_billing_email( 'stale@example.com' );
+			$template->set_total( '25.00' );
+			$template->set_status( 'pending' );
+			$template->save();
+			$tid  = $template->get_id();
+			$base = (int) $wpdb->get_var( "SELECT GREATEST(COALESCE(MAX(id), 0), 1000000) FROM {$wpdb->prefix}wc_orders" ) + 1000;
+			$base = max( $base, (int) $wpdb->get_var( "SELECT MAX(ID) FROM {$wpdb->posts}" ) + 1000 );
+			$seq  = "seq_1_to_{$count}";
+			// Each table holding the template order, cloned once per number of the sequence (new id: base + seq).
+			$clone = static function ( string $table, string $id_column, ?string $own_id, string $where ) use ( $wpdb, $seq, $base ): void {
+				$columns = $wpdb->get_col( "SHOW COLUMNS FROM {$table}" );
+				$names   = array();
+				$values  = array();
+				foreach ( $columns as $column ) {
+					if ( $column === $own_id ) {
+						continue; // Its own AUTO_INCREMENT id.
+					}
+					$names[]  = "`{$column}`";
+					$values[] = $column === $id_column ? "({$base} + s.seq)" : "t.`{$column}`";
+				}
+				$done = $wpdb->query( 'INSERT INTO ' . $table . ' (' . implode( ', ', $names ) . ') SELECT ' . implode( ', ', $values ) . " FROM {$table} t JOIN {$seq} s WHERE {$where}" ); // phpcs:ignore WordPress.DB
+				if ( false === $done ) {
+					throw new RuntimeException( "{$table}: {$wpdb->last_error}" );
+				}
+			};
+			$clone( "{$wpdb->prefix}wc_orders", 'id', null, "t.id = {$tid}" );
+			$clone( "{$wpdb->prefix}wc_order_operational_data", 'order_id', 'id', "t.order_id = {$tid}" );
+			$clone( "{$wpdb->prefix}wc_order_addresses", 'order_id', 'id', "t.order_id = {$tid}" );
+			if ( $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->posts} WHERE ID = %d", $tid ) ) ) {
+				// HPOS keeps a placeholder post per order (its ids come from the posts table).
+				$clone( $wpdb->posts, 'ID', null, "t.ID = {$tid}" );
+			}
+			$tag      = preg_replace( '/[^a-z0-9]/', '', (string) $input['tag'] );
+			$attempts = Operation_Store::attempts_table();
+			$sent     = gmdate( 'Y-m-d H:i:s', time() - (int) $input['age'] );
+			// Due a minute ago; or, as in stores updated from before the batch, no due time (a per-order action stands for it).
+			$due      = isset( $input['due'] ) && false === $input['due'] ? '' : gmdate( 'Y-m-d H:i:s', time() - 60 );
+			$wpdb->query( $wpdb->prepare( "INSERT INTO {$wpdb->prefix}wc_orders_meta (order_id, meta_key, meta_value) SELECT {$base} + seq, %s, CONCAT('wc-', {$base} + seq, %s) FROM {$seq}", Keys::META_ATTEMPT, '-' . $tag ) ); // phpcs:ignore WordPress.DB
+			$done = $wpdb->query( // phpcs:ignore WordPress.DB
+				$wpdb->prepare(
+					"INSERT INTO {$attempts} (order_id, partner_operation_id, expected_amount, expected_currency, expected_wallet, status, status_code, version, mismatch, checks, unsent, next_check_at, created_at, updated_at)
+					SELECT {$base} + seq, CONCAT('wc-', {$base} + seq, %s), 2500, %s, %s, '', -1, 0, 0, 0, 0, NULLIF(%s, ''), %s, %s FROM {$seq}",
+					'-' . $tag,
+					$currency,
+					$config->wallet(),
+					$due,
+					$sent,
+					$sent
+				)
+			);
+			if ( false === $done ) {
+				throw new RuntimeException( $wpdb->last_error );
+			}
+			$template->delete( true );
+			Reconciler::ensure_batch( time() );
+			return array(
+				'first'    => $base + 1,
+				'last'     => $base + $count,
+				'tag'      => $tag,
+				'currency' => $currency,
+				'amount'   => 2500,
+				'wallet'   => $config->wallet(),
+				'pending'  => c2c_reconcile_pending(),
+			);
+
+		case 'run':
+			if ( isset( $input['batch_seconds'] ) ) {
+				$seconds = (int) $input['batch_seconds'];
+				add_filter(
+					'card2crypto_checkout_reconcile_batch_seconds',
+					static function () use ( $seconds ) {
+						return $seconds;
+					}
+				);
+			}
+			$until   = microtime( true ) + (float) $input['seconds'];
+			$rounds  = array();
+			$store   = ActionScheduler::store();
+			$runner  = ActionScheduler::runner();
+			$started = microtime( true );
+			while ( microtime( true ) < $until ) {
+				$pending = c2c_reconcile_pending();
+				$due     = $store->query_actions(
+					array(
+						'hook'         => Reconciler::BATCH_HOOK,
+						'group'        => Reconciler::GROUP,
+						'status'       => ActionScheduler_Store::STATUS_PENDING,
+						'date'         => as_get_datetime_object(),
+						'date_compare' => '<=',
+						'orderby'      => 'date',
+						'order'        => 'ASC',
+						'per_page'     => 1,
+					)
+				);
+				$old     = $store->query_actions(
+					array(
+						'hook'         => Reconciler::HOOK,
+						'group'        => Reconciler::GROUP,
+						'status'       => ActionScheduler_Store::STATUS_PENDING,
+						'date'         => as_get_datetime_object(),
+						'date_compare' => '<=',
+						'per_page'     => 1,
+					)
+				);
+				$id = $due ? (int) reset( $due ) : ( $old ? (int) reset( $old ) : 0 );
+				if ( 0 === $id ) {
+					if ( ! empty( $input['wait'] ) && $pending['batch'] > 0 && null !== $pending['first'] && $pending['first'] < $until ) {
+						usleep( (int) max( 0, ( $pending['first'] - microtime( true ) + 0.05 ) * 1e6 ) );
+						continue;
+					}
+					break;
+				}
+				$t0 = microtime( true );
+				$runner->process_action( $id, 'c2c-test' );
+				$rounds[] = array(
+					'at'      => round( $t0 - $started, 2 ),
+					'ms'      => (int) ( ( microtime( true ) - $t0 ) * 1000 ),
+					'hook'    => $due ? 'batch' : 'per_order',
+					'pending' => $pending,
+					'after'   => c2c_reconcile_pending(),
+					'ended'   => time(),
+					'due'     => (int) $wpdb->get_var( $wpdb->prepare( 'SELECT COUNT(*) FROM %i WHERE next_check_at <= %s', Operation_Store::attempts_table(), gmdate( 'Y-m-d H:i:s' ) ) ),
+				);
+				wp_cache_flush();
+			}
+			return array(
+				'rounds'  => $rounds,
+				'pending' => c2c_reconcile_pending(),
+			);
+
+		case 'state':
+			$ids    = array_map( 'intval', (array) $input['orders'] );
+			$in     = implode( ',', $ids ?: array( 0 ) );
+			$orders = array();
+			foreach ( $wpdb->get_results( "SELECT id, status FROM {$wpdb->prefix}wc_orders WHERE id IN ({$in})", ARRAY_A ) as $row ) {
+				$orders[ $row['id'] ] = array( 'status' => $row['status'] );
+			}
+			foreach ( $wpdb->get_results( 'SELECT order_id, partner_operation_id, status, status_code, checks, next_check_at, claim_token, retired_at FROM ' . Operation_Store::attempts_table() . " WHERE order_id IN ({$in})", ARRAY_A ) as $row ) {
+				$orders[ $row['order_id'] ]['attempt'] = $row;
+			}
+			foreach ( $wpdb->get_results( "SELECT comment_post_ID AS id, comment_content AS note FROM {$wpdb->comments} WHERE comment_type = 'order_note' AND comment_post_ID IN ({$in}) ORDER BY comment_ID", ARRAY_A ) as $row ) {
+				$orders[ $row['id'] ]['notes'][] = $row['note'];
+			}
+			return array(
+				'orders'  => $orders,
+				'pending' => c2c_reconcile_pending(),
+			);
+
+		case 'schedule':
+			Reconciler::schedule( (int) $input['order'] );
+			return c2c_reconcile_pending();
+
+		case 'panel':
+			// The owner's order panel, as the order screen renders it.
+			ob_start();
+			Card2Crypto\Checkout\Admin\Admin_Order_Panel::render( wc_get_order( (int) $input['order'] ) );
+			return ob_get_clean();
+
+		case 'old_action':
+			return as_schedule_single_action( time() - 1, Reconciler::HOOK, array( (int) $input['order'] ), Reconciler::GROUP );
+	}
+	throw new RuntimeException( "unknown step {$action}" );
+}
+
+try {
+	$c2c_result = array( 'value' => c2c_reconcile_step( $c2c_step['action'], $c2c_step['input'] ) );
+} catch ( Throwable $c2c_error ) {
+	$c2c_result = array( 'error' => get_class( $c2c_error ) . ': ' . $c2c_error->getMessage() );
+}
+file_put_contents( $c2c_step['out'], wp_json_encode( $c2c_result ) );
