@@ -14,7 +14,8 @@
  * BENCH_SCALE_SECTIONS=growth,polling,latency,servers,reconcile runs some
  * of them (polling needs growth's large store and runs with it).
  *
- * Findings that changed the code (details in docs/decisions.md):
+ * Findings that changed the code (details in docs/decisions.md and in each
+ * section's header):
  * - 1,000 pollers through the full payment-state route (about 115 ms each)
  *   swamped the store: an unchanged state is now answered while plugins load
  *   (State_Poll, about 11 ms), and the page's longest wait is 30 s.
@@ -26,6 +27,7 @@ import { storeGrowth } from './scale-growth.js';
 import { thousandBuyers } from './scale-polling.js';
 import { phpRunner, slowService } from './scale-latency.js';
 import { twoServers } from './scale-two-servers.js';
+import { reconcileAtScale } from './scale-reconcile.js';
 
 const only = process.env.BENCH_SCALE_SECTIONS?.split(',');
 const wants = (name: string) => !only || only.includes(name);
@@ -90,6 +92,14 @@ if (process.env.BENCH_SKIP_WORDPRESS === '1') {
         withStore(lib, { name: 'bench-scale-latency', port: 9940, sandboxPort: 9990, sandboxArgs: ['--latency', '300'] }, (s) =>
           slowService(s, phpRunner(s), goals),
         ),
+      );
+    }
+    if (wants('reconcile')) {
+      await section(goals, '5 reconciliation', () =>
+        withStore(lib, { name: 'bench-scale-reconcile', port: 9720, sandboxPort: 9770 }, async (s) => {
+          const met = await reconcileAtScale(lib, s, partnerSecret(s));
+          goals.add('5 reconciliation', 'every figure of the reconciliation above', met ? 'all met' : 'see above', 'each figure above', met);
+        }),
       );
     }
     goals.print();
