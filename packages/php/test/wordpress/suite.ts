@@ -111,7 +111,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
             apiRequests.push(raw);
             const mode = (req.url ?? '').split('/')[1];
             if (mode === 'slow') {
-              setTimeout(() => res.end(signedText('{"service_fee":0.01}', API_SECRET)), 4000);
+              setTimeout(() => res.end(signedText('{"service_fee":0.01}', API_SECRET)), 2500);
               return;
             }
             if (mode === 'e429') {
@@ -463,7 +463,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
           await site.probe({ action: 'set_raw_option', name: secretOption, value: secretBefore ?? {} });
           await site.probe({ action: 'delete_option', name: 'card2crypto_checkout_service_health' });
         });
-        // The service answers a params request after 4 s (within the client's 5 s) and accepts the store.
+        // The service answers a params request after 2.5 s (within the client's 3 s) and accepts the store.
         // Written as stored, around the settings' own save rules (a service address is an administrator's to change).
         await site.probe({
           action: 'set_raw_option',
@@ -485,7 +485,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         );
         for (const read of reads) {
           assert.equal(read.available, false, 'the previous answer holds until the service answers');
-          assert.ok(read.ms < 3500, `a visitor's answer does not wait for the service's 4 s (took ${read.ms} ms)`);
+          assert.ok(read.ms < 2000, `a visitor's answer does not wait for the service's 2.5 s (took ${read.ms} ms)`);
         }
         const health = () => site.probe<{ state: string } | null>({ action: 'get_option', name: 'card2crypto_checkout_service_health' });
         if (config.php === 'native') {
