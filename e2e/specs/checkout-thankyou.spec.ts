@@ -56,11 +56,22 @@ test.describe('the thank-you page updates itself', () => {
     const first = seen.answers[0]!;
     expect(first.request().method()).toBe('GET');
     expect(first.headers()['cache-control']).toBe('no-store');
-    expect(await first.json()).toEqual({ state: 'processing', final: false, message: 'Your payment is being processed.' });
+    // The page names the state it shows (since): unchanged, the store answers before WooCommerce loads (State_Poll).
+    const shown = new URL(first.url()).searchParams.get('since');
+    expect(shown).toMatch(/^[0-9a-f]{16}$/);
+    expect(await first.json()).toEqual({ changed: false });
     await buyer.evaluate(() => ((window as unknown as { c2cSamePage: boolean }).c2cSamePage = true));
 
-    // The route answers only with the order's key.
+    // Asked in full, the route says the state in words, with the version the page showed.
     const route = new URL(first.url());
+    route.searchParams.delete('since');
+    expect(await (await buyerContext.request.get(route.href)).json()).toEqual({
+      state: 'processing',
+      final: false,
+      message: 'Your payment is being processed.',
+      v: shown,
+    });
+    // The route answers only with the order's key.
     route.searchParams.set('key', `${order.key}x`);
     expect((await buyerContext.request.get(route.href)).status()).toBe(404);
 
