@@ -189,6 +189,14 @@ function paths(): Path[] {
         expect: 200,
       }),
     },
+    {
+      // The same screen with our plugins off for the request: what WooCommerce's own order screen costs as the store grows.
+      label: "one order's screen, our plugins off (WooCommerce alone)",
+      ask: async (x) => ({
+        status: await get(`${x.s.storeUrl}/wp-admin/admin.php?page=wc-orders&action=edit&id=${x.orderId}`, { cookie: x.cookie, 'x-c2c-bench-plugins': 'off' }),
+        expect: 200,
+      }),
+    },
     { label: 'checkout page', ask: async (x) => ({ status: await get(`${x.s.storeUrl}/checkout/`, { cookie: x.cart }), expect: 200 }) },
   ];
 }
