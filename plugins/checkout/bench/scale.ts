@@ -19,6 +19,15 @@
  * - 1,000 pollers through the full payment-state route (about 115 ms each)
  *   swamped the store: an unchanged state is now answered while plugins load
  *   (State_Poll, about 11 ms), and the page's longest wait is 30 s.
+ * - A new order asked the service twice (its rate, then about the attempt it
+ *   had just made, which the service cannot know before it is signed) and
+ *   "Pay again" three times: an unsigned attempt is no longer asked about.
+ * - With a service that never answers, the buyer was told after more than
+ *   5 s: one question now waits 3 s at most, a request asks for 3.5 s.
+ * - Two web servers (scale-two-servers.ts) and reconciliation at scale
+ *   (scale-reconcile.ts) list their own findings in their headers.
+ * - The admin order list and one order's screen grow about 1.25x with
+ *   100,000 orders with our plugins off too: WooCommerce's own.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
