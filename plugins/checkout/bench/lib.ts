@@ -387,3 +387,13 @@ export async function shuffledEvents(
   );
   return { met: ok, servers: servedBy(answers) };
 }
+
+/** A WooCommerce session with one product in its cart, as a Cookie header. */
+export async function cartCookie(s: Store): Promise<string> {
+  const r = await fetch(`${s.storeUrl}/?add-to-cart=${s.woocommerce!.products[0]!.id}`, { redirect: 'manual' });
+  await r.text();
+  return r.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}

@@ -14,7 +14,7 @@
  */
 import { readFileSync, writeFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { BENCH_PLUGIN, callbackBody, median, partnerSecret, placeOrder, serviceHas, type Goals, type Harness, type Store } from './lib.js';
+import { cartCookie, BENCH_PLUGIN, callbackBody, median, partnerSecret, placeOrder, serviceHas, type Goals, type Harness, type Store } from './lib.js';
 import type { Seeded } from './scale-seed.js';
 
 /** Benchmark only: keeps the plugin's queries of requests that ask for it (X-C2C-Bench-Queries). */
@@ -71,15 +71,6 @@ async function login(s: Store): Promise<string> {
     throw new Error(`could not log in to ${s.storeUrl} as admin (${r.status})`);
   }
   return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-}
-
-async function cartCookie(s: Store): Promise<string> {
-  const r = await fetch(`${s.storeUrl}/?add-to-cart=${s.woocommerce!.products[0]!.id}`, { redirect: 'manual' });
-  await r.text();
-  return r.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
 }
 
 const orderOf = (params: Record<string, unknown>) => Number(String(params.partner_operation_id).match(/\d+/)?.[0]);

@@ -19,7 +19,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { median, quantile, type Goals, type Store } from './lib.js';
+import { cartCookie, median, quantile, type Goals, type Store } from './lib.js';
 import { launchChromium } from './scale-browser.js';
 
 const BUYER = { email: 'far@example.com', first_name: 'Far', last_name: 'Buyer', address_1: 'Main 1', city: 'Berlin', postcode: '10115' };
@@ -197,7 +197,7 @@ export async function slowService(s: Store, setOption: (php: string) => Promise<
 
     // The checkout page with the service down against up, interleaved (a cart in a cookie session).
     const pairs = Number(process.env.BENCH_REQUESTS ?? 40);
-    const jar = await cartSession(s);
+    const jar = await cartCookie(s);
     const up: number[] = [];
     const down: number[] = [];
     for (let i = 0; i < pairs + 3; i++) {
@@ -258,16 +258,6 @@ export async function slowService(s: Store, setOption: (php: string) => Promise<
       `$o = get_option( 'woocommerce_card2crypto_settings' ); $o['base_url'] = '${s.sandbox!.url}'; update_option( 'woocommerce_card2crypto_settings', $o );`,
     );
   }
-}
-
-/** A WooCommerce session with one product in its cart, as a Cookie header. */
-async function cartSession(s: Store): Promise<string> {
-  const r = await fetch(`${s.storeUrl}/?add-to-cart=${s.woocommerce!.products[0]!.id}`, { redirect: 'manual' });
-  await r.text();
-  return r.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
 }
 
 /** Writes a PHP snippet next to the site and runs it inside WordPress. */

@@ -36,7 +36,7 @@
  * Run alone: node dist/bench/scale-two-servers.js (plugins/checkout, after
  * tsc -b); ports 9820/9870.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseLandingUrl } from '@card2crypto/core';
@@ -45,6 +45,7 @@ import {
   concurrentDuplicates,
   count,
   harness,
+  partnerSecret,
   placeOrder,
   placeOrderLink,
   SERVER_HEADER,
@@ -320,7 +321,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
         const muPlugins = path.join(s.dirs.siteDir, 'wp-content', 'mu-plugins');
         mkdirSync(muPlugins, { recursive: true });
         writeFileSync(path.join(muPlugins, 'c2c-bench.php'), BENCH_PLUGIN);
-        const secret = (JSON.parse(readFileSync(path.join(s.dirs.harnessDir, 'partner.json'), 'utf8')) as { secret: string }).secret;
+        const secret = partnerSecret(s);
         if (!(await twoServers(lib, s, secret))) {
           process.exitCode = 1;
         }
