@@ -8,6 +8,7 @@
  *   POST /dashboard/api/callbacks/:id/resend
  *   POST /dashboard/api/operations/:id/move      { "status_code": 0 | 8 | 101..106 }
  *   POST /dashboard/api/partners/:token/block    { "blocked": true | false }
+ *   POST /dashboard/api/clock                    { "offset_ms": integer }: the service's clock that far off this computer's
  *
  * Changes need the header `x-card2crypto-dashboard: 1` and a JSON body: a page on
  * another origin can send neither without a CORS preflight, which is never
@@ -80,6 +81,7 @@ function state(ctx: SandboxContext, url: URL) {
   return {
     now: ctx.clock.now(),
     clock_speed: ctx.clock.speed,
+    clock_offset_ms: ctx.clock.offsetMs,
     partners: ctx.partners.list().map((p) => ({
       token: p.token,
       blocked: p.blocked,
@@ -243,6 +245,16 @@ export async function handleDashboard(req: IncomingMessage, res: ServerResponse,
         }
         throw error;
       }
+      return;
+    }
+    if (path === '/dashboard/api/clock') {
+      const body = await readAction(req, ctx);
+      const offset = body.offset_ms;
+      if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || Math.abs(offset) > 86_400_000) {
+        throw new ApiError(400, 'invalid_parameter', 'offset_ms must be a whole number of milliseconds within a day', 'offset_ms');
+      }
+      ctx.clock.setOffset(offset);
+      sendJson(res, 200, { offset_ms: ctx.clock.offsetMs, now: ctx.clock.now() });
       return;
     }
     if ((m = /^\/dashboard\/api\/partners\/([^/]+)\/block$/.exec(path))) {

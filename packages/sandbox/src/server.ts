@@ -23,6 +23,8 @@ export function createHandler(ctx: SandboxContext): (req: IncomingMessage, res: 
 }
 
 async function route(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext): Promise<void> {
+  // The service's own time in every answer (its clock may be set off this computer's: Clock.setOffset()).
+  res.setHeader('date', new Date(ctx.clock.now()).toUTCString());
   // The partner API is the hot path: its paths carry no query, so look them up before parsing a URL.
   const direct = API_ROUTES.get(req.url ?? '');
   if (direct) {

@@ -262,6 +262,28 @@ describe('partner API', () => {
     });
   });
 
+  it("a service clock set off this computer's: a partner's timestamp judged against it, and its time in the Date header", async () => {
+    const clock = (offset: unknown) =>
+      post(`${sandbox.urls.base_url}/dashboard/api/clock`, JSON.stringify({ offset_ms: offset }), {
+        'content-type': 'application/json',
+        'x-card2crypto-dashboard': '1',
+      });
+    assertError(await clock(1.5), 400, 'invalid_parameter', 'offset_ms');
+    assertError(await clock(86_400_001), 400, 'invalid_parameter', 'offset_ms');
+    assert.equal((await clock(10_000)).status, 200);
+    try {
+      // This computer's clock is 10 s behind the service's: a timestamp stamped now is refused, with the service's time said.
+      const reply = await post(sandbox.urls.base_url + P.params, JSON.stringify(signedBody({}, PARTNER)));
+      assertError(reply, 400, 'invalid_parameter', 'timestamp');
+      const said = Date.parse(reply.headers.get('date') ?? '');
+      assert.ok(Math.abs(said - (Date.now() + 10_000)) < 2_000, `the Date header says the service's time: ${reply.headers.get('date')}`);
+      assert.equal((await post(sandbox.urls.base_url + P.params, JSON.stringify(signedBody({}, PARTNER, Date.now() + 10_000)))).status, 200);
+    } finally {
+      assert.equal((await clock(0)).status, 200);
+    }
+    assert.equal((await callApi(sandbox, P.params, {})).status, 200);
+  });
+
   describe('bad bodies', () => {
     const url = () => sandbox.urls.base_url + P.params;
 
