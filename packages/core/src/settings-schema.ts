@@ -326,11 +326,16 @@ const checkout: PluginSchema = {
       id: 'gap_limit',
       type: 'text',
       label: 'Wallet gap limit',
-      help: 'How many unused addresses in a row your wallet looks ahead (20 in most wallets). The store warns you before the addresses in use past the last paid one reach it.',
+      help: 'How many unused addresses in a row your wallet looks ahead (20 in most wallets, the least any uses). The store never hands out an address past it, warns you before every address inside it is in use, and then takes new card payments again as soon as one is paid or freed.',
       default: '20',
       required: false,
       secret: false,
-      rule: { kind: 'text', maxLength: 4, pattern: '^(?:[1-9][0-9]{0,2}|1000)$', patternMessage: 'enter a whole number from 1 to 1000.' },
+      rule: {
+        kind: 'text',
+        maxLength: 4,
+        pattern: '^(?:[2-9][0-9]|[1-9][0-9]{2}|1000)$',
+        patternMessage: 'enter a whole number from 20 (the least any wallet uses) to 1000.',
+      },
       group: 'payment',
     },
     {

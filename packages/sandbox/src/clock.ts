@@ -12,6 +12,8 @@
 export interface Clock {
   /** Real time (plus the offset a tester set: setOffset()), milliseconds since the epoch. */
   now: () => number;
+  /** This computer's time, whatever the offset: what the request rate limit counts in. */
+  real: () => number;
   /** How far the service's clock is set from this computer's (ms; 0 unless a tester moved it). */
   readonly offsetMs: number;
   /**
@@ -33,6 +35,7 @@ export function createClock(speed = 1, now: () => number = Date.now): Clock {
   let offset = 0;
   return {
     now: () => now() + offset,
+    real: now,
     get offsetMs() {
       return offset;
     },

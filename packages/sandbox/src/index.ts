@@ -142,7 +142,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       partners,
       operations,
       dispatcher,
-      rateLimiter: new RateLimiter(options.rateLimit ?? 20, clock.now),
+      rateLimiter: new RateLimiter(options.rateLimit ?? 20, clock.real),
       apiCalls: new Map(),
       apiRate: new RateCounter(),
       urls,

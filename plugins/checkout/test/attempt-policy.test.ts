@@ -38,6 +38,8 @@ for (const version of TEST_PHP_VERSIONS) {
         [ATTEMPT, null, 'EUR', WALLET, false, 'order total not expressible'],
         [{ ...ATTEMPT, status: 'pending', status_code: 1 }, 7900, 'EUR', WALLET, false, 'the attempt already has news'],
         [null, 7900, 'EUR', WALLET, false, 'no attempt'],
+        [{ ...ATTEMPT, retired_at: '2026-11-28 08:00:00' }, 7900, 'EUR', WALLET, false, "a retired (dead) attempt: its address may be another order's"],
+        [{ ...ATTEMPT, retired_at: null }, 7900, 'EUR', WALLET, true, 'not retired'],
       ];
       const got = await php.call(cases.map(([attempt, amount, currency, wallet]) => ['reusable', attempt, amount, currency, wallet]));
       got.forEach((r, i) => assert.equal(r.value, cases[i]![4], cases[i]![5]));

@@ -124,6 +124,17 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.ok(step!.new_notes.some((n) => n.includes('The buyer was told: "Your card payment was declined.')));
     });
 
+    test('coming back again and again to the same state adds one note, not one per request', async () => {
+      const again = { event: 'fail', service: [UNKNOWN] };
+      const declined = { event: 'fail', service: [{ operation_data: op(101) }] };
+      const steps = await tell([again, again, again, declined, declined]);
+      for (const step of steps) {
+        assert.equal(step.error, undefined, step.error);
+      }
+      const told = steps.map((step) => step.new_notes.filter((n) => n.includes('The buyer was told')).length);
+      assert.deepEqual(told, [1, 0, 0, 1, 0], 'a note when what the buyer is told changes, none when it is the same');
+    });
+
     test("the service's answer is told even while its callback, arriving at the same moment, is still applying it", async () => {
       // The callback claimed the decline and holds it: the return's answer is a duplicate, applied by the callback.
       const [step] = await tell([

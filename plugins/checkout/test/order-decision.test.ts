@@ -207,6 +207,22 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.match(got[0]!.problems[0]!, /237\.00 EUR.*79\.00 EUR/);
     });
 
+    test('a success to an address given to another order since is held, never completed, and the owner told', async () => {
+      const got = await decideAll([
+        facts(6, { address_elsewhere: 42 } as Record<string, unknown>),
+        facts(0, { address_elsewhere: 42 } as Record<string, unknown>),
+        facts(8, { address_elsewhere: 42, auto_confirm: true } as Record<string, unknown>),
+        facts(0, { address_elsewhere: 0 } as Record<string, unknown>),
+      ]);
+      for (const a of got.slice(0, 3)) {
+        assert.equal(brief(a), 'applied/advance/hold/mismatch/notify');
+        assert.deepEqual(a.problems, [`wallet: the address ${WALLET} now belongs to order 42`]);
+      }
+      assert.equal(brief(got[3]!), 'applied/advance/complete/complete', 'an address no other order holds pays as before');
+      // A decline to it changes nothing about whose the address is: the order fails as any decline does.
+      assert.equal(brief((await decideAll([facts(104, { address_elsewhere: 42 } as Record<string, unknown>)]))[0]!), 'applied/advance/fail/declined');
+    });
+
     test('duplicates, late and out-of-order events change nothing', async () => {
       const got = await decideAll([
         facts(6, { state: pair(6) }),

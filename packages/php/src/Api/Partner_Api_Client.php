@@ -366,6 +366,12 @@ final class Partner_Api_Client {
 		if ( null !== $retry_after ) {
 			$details['retry_after'] = $retry_after;
 		}
+		// The service's clock against ours (its Date header, whole seconds): a timestamp refusal says by how much ours is off.
+		$date = $response->header( 'date' );
+		$at   = null === $date ? false : strtotime( $date );
+		if ( false !== $at && $at > 0 ) {
+			$details['clock_offset_ms'] = $at * 1000 - ( $this->clock )();
+		}
 		$described = self::service_error( $response->status, $response->body );
 		if ( null === $described ) {
 			$details['detail'] = 'the answer is not a service error (' . strlen( $response->body ) . ' bytes, not shown)';

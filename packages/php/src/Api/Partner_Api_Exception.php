@@ -67,8 +67,11 @@ final class Partner_Api_Exception extends \RuntimeException {
 	/** @var int|null Seconds to wait, from Retry-After (429). */
 	public $retry_after;
 
+	/** @var int|null The service's clock minus ours when it answered (ms, from its Date header: whole seconds), null when not said. */
+	public $clock_offset_ms;
+
 	/**
-	 * @param array{kind: string, endpoint: string, status: int, code?: string, field?: string, server_message?: string, retry_after?: int, detail?: string} $details
+	 * @param array{kind: string, endpoint: string, status: int, code?: string, field?: string, server_message?: string, retry_after?: int, detail?: string, clock_offset_ms?: int} $details
 	 */
 	public function __construct( array $details ) {
 		$this->kind           = $details['kind'];
@@ -79,6 +82,7 @@ final class Partner_Api_Exception extends \RuntimeException {
 		$this->field          = $details['field'] ?? null;
 		$this->server_message = $details['server_message'] ?? null;
 		$this->retry_after    = $details['retry_after'] ?? null;
+		$this->clock_offset_ms = $details['clock_offset_ms'] ?? null;
 
 		$parts = array( 'Partner API ' . $this->endpoint . ': ' . ( 0 === $this->status ? $this->meaning : 'HTTP ' . $this->status . ' ' . $this->meaning ) );
 		if ( null !== $this->field ) {

@@ -524,7 +524,8 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
           await site.probe({ action: 'set_raw_option', name: option, value: saved ?? {} });
           await site.probe({ action: 'delete_option', name: keyOption });
         });
-        await site.probe({ action: 'set_raw_option', name: option, value: { enabled: 'yes', wallet_mode: 'xpub', environment: 'sandbox', gap_limit: '20' } });
+        // A gap limit of 1000: the 200 checkouts below stay inside what the wallet sees.
+        await site.probe({ action: 'set_raw_option', name: option, value: { enabled: 'yes', wallet_mode: 'xpub', environment: 'sandbox', gap_limit: '1000' } });
         await site.probe({ action: 'set_raw_option', name: keyOption, value: { value: WALLET_VPUB } });
         const expected = deriveAddresses(WALLET_VPUB, { from: 0, count: 201, environment: 'sandbox' }).map((a) => a.address);
         const fresh = await site.probe<{ first: string[]; gap: number }>({ action: 'order_address', gap: true });
@@ -562,20 +563,43 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         const reuse = await site.probe<{ index: number; address: string }>({ action: 'order_address' });
         assert.equal(reuse.index, 7, "the freed index is taken first (the wallet's gap limit)");
         assert.equal(reuse.address, expected[7]);
-        const next = await site.probe<{ index: number }>({ action: 'order_address' });
+        const next = await site.probe<{ order: number; index: number }>({ action: 'order_address' });
         assert.equal(next.index, count);
-        const gap = await site.probe<{ gap: number; warn: boolean; limit: number }>({ action: 'order_address', gap: true });
+        // An unpaid order keeps its address across its payments: ten more payments of one order, one index.
+        const again = await Promise.all(
+          Array.from({ length: 10 }, () => site.probe<{ index: number; address: string }>({ action: 'order_address', order: next.order })),
+        );
+        assert.deepEqual(
+          again.map((x) => x.index),
+          Array(10).fill(count),
+          'every payment of the order is signed for its one address',
+        );
+
+        // The owner lowers the gap limit to 20 (an older version handed out 201 addresses with no payment): the wallet
+        // does not show the addresses past index 19, and the notice says so, with the gap limit the wallet needs.
+        await site.probe({ action: 'set_raw_option', name: option, value: { enabled: 'yes', wallet_mode: 'xpub', environment: 'sandbox', gap_limit: '20' } });
+        const gap = await site.probe<{ gap: number; warn: boolean; limit: number; standing: string; cap: number }>({ action: 'order_address', gap: true });
         assert.equal(gap.gap, count + 1, 'no payment yet: every address handed out counts');
         assert.equal(gap.limit, 20);
+        assert.equal(gap.cap, 19);
+        assert.equal(gap.standing, 'past');
         assert.equal(gap.warn, true, 'past the gap limit: the owner is warned');
         const owner = new AdminSession(site.url);
         await owner.login();
         const dashboard = await owner.request('/wp-admin/index.php');
         assert.match(
           dashboard.text,
-          /card2crypto-address-gap[\s\S]*?Card2Crypto: your wallet may soon miss payments\./,
-          'the admin notice says so on any screen',
+          /card2crypto-address-gap[\s\S]*?Card2Crypto: your wallet does not show payments to some addresses\.[\s\S]*?Some addresses are already past it \(up to index 200\): payments to them do not show in your wallet until you raise its gap limit to at least 201\./,
+          'the admin notice says so on any screen, and what the wallet needs',
         );
+        // No new address past what the wallet sees: a new order's payment is refused in plain words ...
+        const refused = await site.probe<{ refused?: string }>({ action: 'order_address' });
+        assert.equal(refused.refused, 'Card payment cannot take new orders right now. Please try again in an hour.');
+        // ... until an order inside the gap gives its address back: the next order takes it.
+        const third = taken.find((x) => x.index === 3)!;
+        await site.probe({ action: 'order_address', free: third.attempt });
+        const inside = await site.probe<{ index: number }>({ action: 'order_address' });
+        assert.equal(inside.index, 3, 'a freed index inside the gap');
 
         // The owner pastes BIP84's documented account key (a zpub: mainnet, so production) and sees the addresses
         // every BIP84 wallet shows for it, and the warning, on the settings page.
@@ -596,6 +620,27 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         );
         assert.ok(!settingsPage.text.includes(BIP84_ZPUB), 'the page never shows the key');
         assert.match(settingsPage.text, /data-card2crypto="address-gap">0 addresses past the last paid one are in use; your wallet looks 20 addresses ahead/);
+
+        // Twenty orders of this wallet hold every address it sees: the owner was told before (near), is told now (full),
+        // and the twenty-first order is refused rather than given an address the wallet would not show.
+        const standings: string[] = [];
+        for (let i = 0; i < 20; i++) {
+          const one = await site.probe<{ index: number }>({ action: 'order_address' });
+          assert.equal(one.index, i);
+          standings.push((await site.probe<{ standing: string }>({ action: 'order_address', gap: true })).standing);
+        }
+        assert.deepEqual(standings.slice(0, 14), Array(14).fill('ok'));
+        assert.deepEqual(standings.slice(14, 19), Array(5).fill('near'), 'told before it happens');
+        assert.equal(standings[19], 'full');
+        assert.equal(
+          (await site.probe<{ refused?: string }>({ action: 'order_address' })).refused,
+          'Card payment cannot take new orders right now. Please try again in an hour.',
+        );
+        const full = await admin.request('/wp-admin/index.php');
+        assert.match(
+          full.text,
+          /card2crypto-address-gap[\s\S]*?Card2Crypto: new orders cannot be paid by card now: every address your wallet sees is in use\./,
+        );
       });
 
       test('uninstall removes the settings only when the owner asked for it', async () => {

@@ -12,6 +12,7 @@ namespace Card2Crypto\Checkout\Admin;
 
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Payment\Order_Address;
+use Card2Crypto\Checkout\Rules\Address_Policy;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -41,7 +42,13 @@ final class Address_Gap_Notice {
 			return;
 		}
 		$url = admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Keys::GATEWAY_ID );
-		echo '<div class="notice notice-warning card2crypto-address-gap"><p><strong>' . esc_html__( 'Card2Crypto: your wallet may soon miss payments.', 'card2crypto-checkout' ) . '</strong> '
+		$headlines = array(
+			Address_Policy::NEAR => __( 'Card2Crypto: new orders may soon wait for a wallet address.', 'card2crypto-checkout' ),
+			Address_Policy::FULL => __( 'Card2Crypto: new orders cannot be paid by card now: every address your wallet sees is in use.', 'card2crypto-checkout' ),
+			Address_Policy::PAST => __( 'Card2Crypto: your wallet does not show payments to some addresses.', 'card2crypto-checkout' ),
+		);
+		$class     = Address_Policy::NEAR === $gap['standing'] ? 'notice-warning' : 'notice-error';
+		echo '<div class="notice ' . esc_attr( $class ) . ' card2crypto-address-gap"><p><strong>' . esc_html( $headlines[ $gap['standing'] ] ?? '' ) . '</strong> '
 			. esc_html( Order_Address::gap_text( $gap ) )
 			. ' <a href="' . esc_url( $url ) . '">' . esc_html__( 'Payment settings', 'card2crypto-checkout' ) . '</a></p></div>';
 	}

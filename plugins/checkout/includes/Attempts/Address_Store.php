@@ -5,23 +5,32 @@
  * per (wallet, index), never the key itself (a wallet is named by a hash of
  * its descriptor).
  *
- * An index is taken in one transaction with the attempt that uses it:
- * - first the lowest index the store freed (its attempt ended without
- *   payment, as the service confirmed, and no other attempt holds it), so
- *   abandoned payments do not push real ones past the wallet's gap limit;
- * - else the wallet's next index, from its counter row.
+ * An address belongs to one order (order_id), whatever number of payment
+ * attempts the order makes: the order keeps it across them (attempt_id is the
+ * last attempt signed with it). An index is taken when an order's payment is
+ * first signed for the buyer, in one transaction with the attempt that uses it:
+ * - the order's own address, when it holds one;
+ * - else the lowest index the store freed (every payment to it ended without
+ *   payment, as the service confirmed, or was never started), so abandoned
+ *   payments do not push real ones past the wallet's gap limit;
+ * - else the wallet's next index, from its counter row, but never past the
+ *   last paid index plus the gap limit (the cap): an address the owner's
+ *   wallet would not see is never handed out (Addresses_Exhausted).
  * Every take of a wallet first locks that counter row, so concurrent
  * checkouts, on any web server (the database is the shared truth), wait for
  * each other instead of colliding; a failed attempt rolls the counter back:
  * no gap. A deadlock with another statement is undone and tried again.
  *
- * States: held (an attempt uses it), paid (money arrived there: never
- * reused), free (reusable).
+ * States: held (an order uses it), paid (money arrived there: never reused,
+ * recorded by the address, whichever attempt paid), free (reusable).
  *
  * @package card2crypto-checkout
  */
 
 namespace Card2Crypto\Checkout\Attempts;
+
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Rules\Address_Policy;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -57,7 +66,9 @@ final class Address_Store {
   PRIMARY KEY  (id),
   UNIQUE KEY wallet_index (wallet,address_index),
   KEY wallet_state (wallet,state,address_index),
-  KEY attempt_id (attempt_id)
+  KEY attempt_id (attempt_id),
+  KEY order_id (order_id),
+  KEY address (address)
 ) {$collate};
 CREATE TABLE {$counters} (
   wallet char(64) NOT NULL,
@@ -73,22 +84,29 @@ CREATE TABLE {$counters} (
 	}
 
 	/**
-	 * Takes an index of $wallet for one attempt and runs $use( $index ) inside
-	 * the same transaction; $use answers [attempt id, address]. The row is
-	 * written, and the transaction committed, only when $use returns: an
-	 * exception rolls everything back (the index is not lost) and is thrown on.
+	 * The address an order's payment is signed for: the order's own (held)
+	 * address of $wallet, else a freed index, else the next one up to $cap
+	 * (the highest index the owner's wallet sees). $derive( $index ) answers
+	 * the index's address; $use( $address ) records it on the attempt and
+	 * answers the attempt's id. Everything is written, and the transaction
+	 * committed, only when $use returns: an exception rolls it back (the index
+	 * is not lost) and is thrown on.
 	 *
-	 * @param callable(int): array{0: int, 1: string} $use
-	 * @return array{index: int, address: string, reused: bool, attempt_id: int}
-	 * @throws \Throwable What $use throws, or a database error (RuntimeException).
+	 * @param callable(int): string $derive
+	 * @param callable(string): int $use
+	 * @return array{index: int, address: string, reused: bool, kept: bool, attempt_id: int}
+	 * @throws Addresses_Exhausted When no index inside the gap is free.
+	 * @throws \Throwable What $derive or $use throws, or a database error (RuntimeException).
 	 */
-	public static function take( string $wallet, int $order_id, callable $use ): array {
+	public static function take( string $wallet, int $order_id, int $cap, callable $derive, callable $use ): array {
 		global $wpdb;
 		// The wallet's counter row, made once, outside the transaction (its shared lock on a duplicate key ends at once).
 		self::query( $wpdb->prepare( 'INSERT IGNORE INTO %i (wallet, next_index) VALUES (%s, 0)', self::counters_table(), $wallet ) );
 		for ( $try = 1; ; $try++ ) {
 			try {
-				return self::take_once( $wallet, $order_id, $use );
+				return self::take_once( $wallet, $order_id, $cap, $derive, $use );
+			} catch ( Addresses_Exhausted $e ) {
+				throw $e;
 			} catch ( \RuntimeException $e ) {
 				// A deadlock with another statement on these tables is undone whole: the take is tried again.
 				if ( $try >= 3 || false === stripos( $e->getMessage(), 'deadlock' ) ) {
@@ -101,87 +119,174 @@ CREATE TABLE {$counters} (
 	/**
 	 * One try of take(): the counter row's lock first, so that every
 	 * checkout of the wallet waits for the one before it, on every web
-	 * server; then the lowest freed index, else the counter's.
+	 * server; then the order's own address, the lowest freed index, else the
+	 * counter's.
 	 *
-	 * @return array{index: int, address: string, reused: bool, attempt_id: int}
+	 * @return array{index: int, address: string, reused: bool, kept: bool, attempt_id: int}
 	 */
-	private static function take_once( string $wallet, int $order_id, callable $use ): array {
+	private static function take_once( string $wallet, int $order_id, int $cap, callable $derive, callable $use ): array {
 		global $wpdb;
 		$table = self::table();
 		self::query( 'START TRANSACTION' );
 		try {
-			$next = $wpdb->get_var( $wpdb->prepare( 'SELECT next_index FROM %i WHERE wallet = %s FOR UPDATE', self::counters_table(), $wallet ) ); // phpcs:ignore WordPress.DB
+			$next = $wpdb->get_var( $wpdb->prepare( 'SELECT next_index FROM %i WHERE wallet = %s FOR UPDATE', self::counters_table(), $wallet ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
 			if ( null === $next ) {
 				throw new \RuntimeException( 'The address could not be recorded: ' . ( '' !== $wpdb->last_error ? $wpdb->last_error : 'no counter for this wallet' ) );
 			}
-			$free = $wpdb->get_row( $wpdb->prepare( 'SELECT id, address_index FROM %i WHERE wallet = %s AND state = %s ORDER BY address_index LIMIT 1 FOR UPDATE', $table, $wallet, self::FREE ), ARRAY_A ); // phpcs:ignore WordPress.DB
-			$reused = is_array( $free );
-			if ( $reused ) {
-				$index = (int) $free['address_index'];
+			$row  = $wpdb->get_row( $wpdb->prepare( 'SELECT id, address_index, address FROM %i WHERE wallet = %s AND order_id = %d AND state = %s ORDER BY id DESC LIMIT 1 FOR UPDATE', $table, $wallet, $order_id, self::HELD ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			$kept = is_array( $row );
+			if ( ! $kept ) {
+				$row = $wpdb->get_row( $wpdb->prepare( 'SELECT id, address_index FROM %i WHERE wallet = %s AND state = %s AND address_index <= %d ORDER BY address_index LIMIT 1 FOR UPDATE', $table, $wallet, self::FREE, $cap ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			}
+			$reused = ! $kept && is_array( $row );
+			if ( $kept || $reused ) {
+				$index = (int) $row['address_index'];
 			} else {
 				$index = (int) $next;
+				if ( $index > $cap ) {
+					throw new Addresses_Exhausted( $index, $cap );
+				}
 				self::query( $wpdb->prepare( 'UPDATE %i SET next_index = next_index + 1 WHERE wallet = %s', self::counters_table(), $wallet ) );
 			}
-			list( $attempt_id, $address ) = $use( $index );
-			$now = current_time( 'mysql', true );
-			if ( $reused ) {
-				self::query( $wpdb->prepare( 'UPDATE %i SET state = %s, order_id = %d, attempt_id = %d, address = %s, updated_at = %s WHERE id = %d', $table, self::HELD, $order_id, $attempt_id, $address, $now, (int) $free['id'] ) );
+			$address    = $kept ? (string) $row['address'] : (string) $derive( $index );
+			$attempt_id = (int) $use( $address );
+			$now        = current_time( 'mysql', true );
+			if ( $kept || $reused ) {
+				self::query( $wpdb->prepare( 'UPDATE %i SET state = %s, order_id = %d, attempt_id = %d, address = %s, updated_at = %s WHERE id = %d', $table, self::HELD, $order_id, $attempt_id, $address, $now, (int) $row['id'] ) );
 			} else {
 				self::query( $wpdb->prepare( 'INSERT INTO %i (wallet, address_index, address, order_id, attempt_id, state, updated_at) VALUES (%s, %d, %s, %d, %d, %s, %s)', $table, $wallet, $index, $address, $order_id, $attempt_id, self::HELD, $now ) );
 			}
 			self::query( 'COMMIT' );
 		} catch ( \Throwable $e ) {
-			$wpdb->query( 'ROLLBACK' ); // phpcs:ignore WordPress.DB
+			$wpdb->query( 'ROLLBACK' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
 			throw $e;
 		}
 		return array(
 			'index'      => $index,
 			'address'    => $address,
 			'reused'     => $reused,
-			'attempt_id' => (int) $attempt_id,
+			'kept'       => $kept,
+			'attempt_id' => $attempt_id,
 		);
+	}
+
+	/** The address of $wallet the order holds now (a payment of it may be signed for it), or null. */
+	public static function held_by_order( string $wallet, int $order_id ): ?array {
+		global $wpdb;
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE wallet = %s AND order_id = %d AND state = %s ORDER BY id DESC LIMIT 1', self::table(), $wallet, $order_id, self::HELD ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		return is_array( $row ) ? self::typed( $row ) : null;
+	}
+
+	/** Whether the order holds $address of $wallet now: only then may a payment be signed for it. */
+	public static function holds( string $wallet, int $order_id, string $address ): bool {
+		global $wpdb;
+		return null !== $wpdb->get_var( $wpdb->prepare( 'SELECT id FROM %i WHERE wallet = %s AND address = %s AND order_id = %d AND state = %s LIMIT 1', self::table(), $wallet, $address, $order_id, self::HELD ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+	}
+
+	/** The row of an address handed out by the store (any wallet), or null when the store never gave it to an order. */
+	public static function of_address( string $address ): ?array {
+		global $wpdb;
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE address = %s ORDER BY id DESC LIMIT 1', self::table(), $address ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		return is_array( $row ) ? self::typed( $row ) : null;
+	}
+
+	/** @return array<int, array> The addresses the order holds now, of any wallet. */
+	public static function held_rows_of_order( int $order_id ): array {
+		global $wpdb;
+		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT * FROM %i WHERE order_id = %d AND state = %s', self::table(), $order_id, self::HELD ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		return array_map( array( self::class, 'typed' ), $rows ?: array() );
 	}
 
 	/** The address row an attempt was given, or null (one address for every order, or an older attempt). */
 	public static function of_attempt( int $attempt_id ): ?array {
 		global $wpdb;
 		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE attempt_id = %d', self::table(), $attempt_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
-		if ( ! is_array( $row ) ) {
-			return null;
-		}
+		return is_array( $row ) ? self::typed( $row ) : null;
+	}
+
+	private static function typed( array $row ): array {
 		foreach ( array( 'id', 'address_index', 'order_id', 'attempt_id' ) as $int ) {
 			$row[ $int ] = (int) $row[ $int ];
 		}
 		return $row;
 	}
 
-	/** Money arrived at the attempt's address: it is never handed out again. */
-	public static function mark_paid( int $attempt_id ): void {
-		self::set_state( $attempt_id, self::PAID, array( self::HELD, self::FREE ) );
-	}
-
-	/** The attempt ended without payment, as the service confirmed: its index may serve another order. */
-	public static function mark_free( int $attempt_id ): void {
-		self::set_state( $attempt_id, self::FREE, array( self::HELD ) );
-	}
-
-	/** @param string[] $from The states the row may move from (paid never moves). */
-	private static function set_state( int $attempt_id, string $state, array $from ): void {
+	/**
+	 * Money arrived at $address: it is never handed out again, whichever
+	 * attempt or order it was given to (recorded by the address itself).
+	 */
+	public static function mark_paid( string $address ): void {
 		global $wpdb;
-		$placeholders = implode( ', ', array_fill( 0, count( $from ), '%s' ) );
-		$wpdb->query( $wpdb->prepare( "UPDATE %i SET state = %s, updated_at = %s WHERE attempt_id = %d AND state IN ($placeholders)", self::table(), $state, current_time( 'mysql', true ), $attempt_id, ...$from ) ); // phpcs:ignore WordPress.DB
+		if ( '' === $address ) {
+			return;
+		}
+		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET state = %s, updated_at = %s WHERE address = %s AND state <> %s', self::table(), self::PAID, current_time( 'mysql', true ), $address, self::PAID ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+	}
+
+	/**
+	 * Every payment of the order to $address ended without payment, or was
+	 * never started, as the service confirmed: the index may serve another
+	 * order (the order's payments to it are retired first, so none is ever
+	 * signed again). True when this call freed it.
+	 */
+	public static function release( int $order_id, string $address ): bool {
+		global $wpdb;
+		$affected = $wpdb->query( $wpdb->prepare( 'UPDATE %i SET state = %s, updated_at = %s WHERE order_id = %d AND address = %s AND state = %s', self::table(), self::FREE, current_time( 'mysql', true ), $order_id, $address, self::HELD ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		return 0 < (int) $affected;
+	}
+
+	/**
+	 * Frees the addresses the order holds whose payments are all dead
+	 * (Address_Policy::releasable()): its payments to them are retired first,
+	 * so none is ever signed again, and the order forgets the address. Called
+	 * by reconciliation after each check of one of the order's payments.
+	 *
+	 * @param callable(array): bool $settled_unpaid Whether an attempt ended without payment longer ago than a payment stays open.
+	 * @return string[] The addresses freed.
+	 */
+	public static function release_dead( \WC_Order $order, callable $settled_unpaid ): array {
+		$freed = array();
+		foreach ( self::held_rows_of_order( $order->get_id() ) as $row ) {
+			$attempts = Operation_Store::attempts_of_order_to( $order->get_id(), (string) $row['address'] );
+			$facts    = array_map(
+				static function ( array $attempt ) use ( $settled_unpaid ): array {
+					return array(
+						'signed'         => null !== ( $attempt['signed_at'] ?? null ),
+						'retired'        => null !== ( $attempt['retired_at'] ?? null ),
+						'settled_unpaid' => (bool) $settled_unpaid( $attempt ),
+					);
+				},
+				$attempts
+			);
+			if ( ! Address_Policy::releasable( $order->is_paid(), $facts ) ) {
+				continue;
+			}
+			foreach ( $attempts as $attempt ) {
+				Operation_Store::retire( (int) $attempt['id'] );
+			}
+			if ( self::release( $order->get_id(), (string) $row['address'] ) ) {
+				$freed[] = (string) $row['address'];
+				if ( (string) $order->get_meta( Keys::META_ADDRESS ) === (string) $row['address'] ) {
+					$order->delete_meta_data( Keys::META_ADDRESS_INDEX );
+					$order->delete_meta_data( Keys::META_ADDRESS );
+					$order->save_meta_data();
+				}
+			}
+		}
+		return $freed;
 	}
 
 	/**
 	 * How far past the last paid address the wallet's addresses in use reach
 	 * (what a wallet's gap limit counts): the highest index handed out that
-	 * is not free, minus the highest paid one (-1 when none is paid).
+	 * is not free, minus the highest paid one (-1 when none is paid); how
+	 * many freed indexes wait to be taken again.
 	 *
-	 * @return array{in_use: int, last_paid: int|null, highest: int|null, gap: int}
+	 * @return array{in_use: int, last_paid: int|null, highest: int|null, gap: int, free: int}
 	 */
 	public static function gap( string $wallet ): array {
 		global $wpdb;
-		$row       = $wpdb->get_row( $wpdb->prepare( 'SELECT MAX(CASE WHEN state = %s THEN address_index END) AS last_paid, MAX(CASE WHEN state <> %s THEN address_index END) AS highest, SUM(state = %s) AS held FROM %i WHERE wallet = %s', self::PAID, self::FREE, self::HELD, self::table(), $wallet ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		$row       = $wpdb->get_row( $wpdb->prepare( 'SELECT MAX(CASE WHEN state = %s THEN address_index END) AS last_paid, MAX(CASE WHEN state <> %s THEN address_index END) AS highest, SUM(state = %s) AS held, SUM(state = %s) AS freed FROM %i WHERE wallet = %s', self::PAID, self::FREE, self::HELD, self::FREE, self::table(), $wallet ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
 		$last_paid = isset( $row['last_paid'] ) ? (int) $row['last_paid'] : null;
 		$highest   = isset( $row['highest'] ) ? (int) $row['highest'] : null;
 		return array(
@@ -189,7 +294,14 @@ CREATE TABLE {$counters} (
 			'last_paid' => $last_paid,
 			'highest'   => $highest,
 			'gap'       => null === $highest ? 0 : $highest - ( null === $last_paid ? -1 : $last_paid ),
+			'free'      => (int) ( $row['freed'] ?? 0 ),
 		);
+	}
+
+	/** The wallet's next new index (its counter), 0 before the first. */
+	public static function next_index( string $wallet ): int {
+		global $wpdb;
+		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT next_index FROM %i WHERE wallet = %s', self::counters_table(), $wallet ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
 	}
 
 	/** @throws \RuntimeException When the database refuses the statement. */

@@ -37,7 +37,7 @@ defined( 'ABSPATH' ) || exit;
 
 final class Operation_Store {
 
-	const DB_VERSION        = '4';
+	const DB_VERSION        = '5';
 	const DB_VERSION_OPTION = 'card2crypto_checkout_db_version';
 
 	/** No status recorded yet. */
@@ -85,6 +85,7 @@ final class Operation_Store {
   claim_token char(16) DEFAULT NULL,
   claimed_until datetime DEFAULT NULL,
   retired_at datetime DEFAULT NULL,
+  signed_at datetime DEFAULT NULL,
   created_at datetime NOT NULL,
   updated_at datetime NOT NULL,
   PRIMARY KEY  (id),
@@ -487,10 +488,15 @@ CREATE TABLE {$ops} (
 		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET next_check_at = %s WHERE id = %d AND retired_at IS NULL AND ( next_check_at IS NULL OR next_check_at > %s )', self::attempts_table(), $at, $attempt_id, $at ) ); // phpcs:ignore WordPress.DB
 	}
 
-	/** No more checks of the order's attempts other than $attempt_id (reconciliation follows the order's current attempt). */
+	/**
+	 * No more checks of the order's attempts other than $attempt_id that were
+	 * never signed for the buyer (the service cannot know them). One that was
+	 * signed is still checked until it is paid, settled or retired: the
+	 * buyer may still pay it in a tab left open.
+	 */
 	public static function stop_checks_besides( int $order_id, int $attempt_id ): void {
 		global $wpdb;
-		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET next_check_at = NULL WHERE order_id = %d AND id <> %d AND next_check_at IS NOT NULL', self::attempts_table(), $order_id, $attempt_id ) ); // phpcs:ignore WordPress.DB
+		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET next_check_at = NULL WHERE order_id = %d AND id <> %d AND next_check_at IS NOT NULL AND signed_at IS NULL', self::attempts_table(), $order_id, $attempt_id ) ); // phpcs:ignore WordPress.DB
 	}
 
 	/**
@@ -557,6 +563,44 @@ CREATE TABLE {$ops} (
 		global $wpdb;
 		$affected = $wpdb->query( $wpdb->prepare( 'UPDATE %i SET retired_at = %s, next_check_at = NULL, claim_token = NULL, claimed_until = NULL WHERE id = %d AND retired_at IS NULL', self::attempts_table(), current_time( 'mysql', true ), $attempt_id ) ); // phpcs:ignore WordPress.DB
 		return 1 === (int) $affected;
+	}
+
+	/**
+	 * Records that the attempt was signed for the buyer (a landing URL or
+	 * widget settings): from then on the buyer may reach the service with it,
+	 * so its address is never freed while it could still be paid.
+	 */
+	public static function mark_signed( int $attempt_id ): void {
+		global $wpdb;
+		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET signed_at = %s WHERE id = %d AND signed_at IS NULL', self::attempts_table(), current_time( 'mysql', true ), $attempt_id ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+	}
+
+	/**
+	 * Gives an attempt created without an address (a new address per order,
+	 * taken when it is first signed) its address. Only an attempt without one
+	 * is changed: true when this call gave it.
+	 *
+	 * @throws \RuntimeException When the database refuses the statement.
+	 */
+	public static function give_wallet( int $attempt_id, string $wallet ): bool {
+		global $wpdb;
+		$affected = $wpdb->query( $wpdb->prepare( "UPDATE %i SET expected_wallet = %s WHERE id = %d AND expected_wallet = ''", self::attempts_table(), $wallet, $attempt_id ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		if ( false === $affected ) {
+			throw new \RuntimeException( 'The payment\'s address could not be recorded: ' . $wpdb->last_error );
+		}
+		return 1 === (int) $affected;
+	}
+
+	/** @return array<int, array> The order's attempts that ask for $wallet, newest first. */
+	public static function attempts_of_order_to( int $order_id, string $wallet ): array {
+		return array_values(
+			array_filter(
+				self::attempts_of_order( $order_id ),
+				static function ( array $attempt ) use ( $wallet ): bool {
+					return (string) $attempt['expected_wallet'] === $wallet;
+				}
+			)
+		);
 	}
 
 	public static function count_check( array $attempt ): void {

@@ -30,6 +30,7 @@ namespace Card2Crypto\Checkout\Attempts;
 
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Shared_Store;
+use Card2Crypto\Checkout\Rules\Address_Policy;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -72,12 +73,30 @@ final class Start_Budget {
 	}
 
 	/** One more request in a budget; false when it is spent. The window is read and written in one turn of its lock. */
-	private static function spend( string $name, int $limit, int $now ): bool {
+	/**
+	 * Charges a new address of the owner's wallet (a new order's first
+	 * payment takes one) to the client and to the order: a visitor cannot
+	 * spend the wallet's gap with orders of its own. Checked only when the
+	 * order has no address yet.
+	 *
+	 * @throws Payment_Refused When the client or the order took as many as it may.
+	 */
+	public static function charge_new_address( \WC_Order $order, string $address ): void {
+		$now = time();
+		$ok  = self::spend( 'address_order_' . $order->get_id(), Address_Policy::ORDER_LIMIT, $now, Address_Policy::ORDER_WINDOW );
+		$ok  = self::spend( 'address_client_' . md5( $address ), Address_Policy::CLIENT_LIMIT, $now, Address_Policy::CLIENT_WINDOW ) && $ok;
+		if ( ! $ok ) {
+			Log::warning( sprintf( 'Order %d: no new wallet address for a payment from %s: that client or order took as many as it may.', $order->get_id(), $address ) );
+			throw new Payment_Refused( __( 'Too many new card payments from your connection in a short time. Please try again later.', 'card2crypto-checkout' ) );
+		}
+	}
+
+	private static function spend( string $name, int $limit, int $now, int $span = self::WINDOW ): bool {
 		return Shared_Store::locked(
 			'card2crypto_budget_' . md5( $name ),
-			static function () use ( $name, $limit, $now ): bool {
-				$window = self::take( Shared_Store::get( self::budget_key( $name ) ), $limit, $now );
-				Shared_Store::put( self::budget_key( $name ), $window, self::WINDOW );
+			static function () use ( $name, $limit, $now, $span ): bool {
+				$window = self::take( Shared_Store::get( self::budget_key( $name ) ), $limit, $now, $span );
+				Shared_Store::put( self::budget_key( $name ), $window, $span );
 				return $window['ok'];
 			},
 			'The payment request budget is busy.'
@@ -101,8 +120,8 @@ final class Start_Budget {
 	 * @param mixed $window What was stored.
 	 * @return array{start: int, count: int, ok: bool}
 	 */
-	public static function take( $window, int $limit, int $now ): array {
-		if ( ! is_array( $window ) || ! isset( $window['start'], $window['count'] ) || $now - (int) $window['start'] >= self::WINDOW || $now < (int) $window['start'] ) {
+	public static function take( $window, int $limit, int $now, int $span = self::WINDOW ): array {
+		if ( ! is_array( $window ) || ! isset( $window['start'], $window['count'] ) || $now - (int) $window['start'] >= $span || $now < (int) $window['start'] ) {
 			return array(
 				'start' => $now,
 				'count' => 1,

@@ -127,7 +127,7 @@ final class Config {
 	/** How many unused addresses in a row the owner's wallet looks ahead (the setting, 20 by default). */
 	public function gap_limit(): int {
 		$limit = (int) $this->text( 'gap_limit' );
-		return $limit >= 1 && $limit <= 1000 ? $limit : 20;
+		return $limit >= 20 && $limit <= 1000 ? $limit : 20; // The schema's range: 20, the least any wallet uses, to 1000.
 	}
 
 	/** The currency buyers pay in: the setting, else the store's currency. */

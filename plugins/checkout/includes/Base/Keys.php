@@ -38,6 +38,10 @@ final class Keys {
 	 */
 	const META_UNSIGNED = '_card2crypto_unsigned_attempt';
 
+	/** Order meta: the index and the address of the owner's wallet the order holds (a new address per order). */
+	const META_ADDRESS_INDEX = '_card2crypto_address_index';
+	const META_ADDRESS       = '_card2crypto_address';
+
 	/** Order meta: the last applied operation data (for display). */
 	const META_OPERATION = '_card2crypto_operation';
 

@@ -49,6 +49,9 @@ final class Buyer_Return {
 	/** Query argument on the order-pay URL: the landing link was followed and no payment started; the words why are kept for the order (told_url()). */
 	const TOLD_ARG = 'card2crypto-told';
 
+	/** Order meta: a hash of the last note saying what the buyer was told on coming back (one note per change). */
+	const META_TOLD = '_card2crypto_told_note';
+
 	/** @var Config */
 	private $config;
 
@@ -111,7 +114,8 @@ final class Buyer_Return {
 		if ( isset( $_GET[ self::TOLD_ARG ], $_GET['key'] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
-			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) ) {
+			// Only the order's owner reads them: a registered customer's order asks its customer to log in, as WooCommerce does.
+			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Order_Routes::owner_may_act( $order ) ) {
 				$told = Shared_Store::get( self::told_key( $order ) );
 				Shared_Store::delete( self::told_key( $order ) );
 				if ( is_array( $told ) && isset( $told['message'], $told['type'] ) && '' !== $told['message'] ) {
@@ -128,7 +132,7 @@ final class Buyer_Return {
 			// Plain words, never the service's message: the order is kept, and the buyer hears when card payment is back.
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = isset( $_GET['key'] ) ? sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification.Recommended
-			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method();
+			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && Order_Routes::owner_may_act( $order );
 			wc_add_notice( esc_html( $mine ? Service_Back::keep( $order ) : Service_Health::buyer_message() ), 'error' );
 			wp_safe_redirect( remove_query_arg( self::UNAVAILABLE_ARG ) );
 			exit;
@@ -139,8 +143,9 @@ final class Buyer_Return {
 		}
 		$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 		$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
-		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
-			// Not ours to answer: WooCommerce's own order-pay page handles it (and its errors).
+		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) || Keys::GATEWAY_ID !== $order->get_payment_method() || ! Order_Routes::owner_may_act( $order ) ) {
+			// Not ours to answer: WooCommerce's own order-pay page handles it (and its errors; a registered customer's
+			// order asks its customer to log in, and the key alone asks the service nothing and notes nothing).
 			return;
 		}
 		$outcome = $this->tell( $order, 'fail' );
@@ -216,13 +221,19 @@ final class Buyer_Return {
 				'others_live' => Operation_Store::may_be_paid_besides( $order->get_id(), null === $attempt ? '' : (string) $attempt['operation_id'] ),
 			)
 		);
-		$order->add_order_note(
-			Order_Words::told(
-				'exit' === $event ? __( 'the buyer closed the payment window', 'card2crypto-checkout' ) : __( 'the buyer came back from a payment that did not succeed', 'card2crypto-checkout' ),
-				Order_Words::attempt_state( $status, $code, $asked ),
-				$outcome['message']
-			)
+		$note = Order_Words::told(
+			'exit' === $event ? __( 'the buyer closed the payment window', 'card2crypto-checkout' ) : __( 'the buyer came back from a payment that did not succeed', 'card2crypto-checkout' ),
+			Order_Words::attempt_state( $status, $code, $asked ),
+			$outcome['message']
 		);
+		// One note per change of what the buyer is told: a buyer (or anyone with the link) coming back again and again
+		// to the same state adds nothing more.
+		$said = hash( 'sha256', $note );
+		if ( (string) $order->get_meta( self::META_TOLD ) !== $said ) {
+			$order->add_order_note( $note );
+			$order->update_meta_data( self::META_TOLD, $said );
+			$order->save_meta_data();
+		}
 		return $outcome;
 	}
 

@@ -19,6 +19,7 @@
 
 namespace Card2Crypto\Checkout\Order;
 
+use Card2Crypto\Checkout\Attempts\Address_Store;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
@@ -303,7 +304,14 @@ final class Operation_Events {
 				'currency'          => (string) $order->get_currency(),
 			),
 			'auto_confirm' => $this->config->auto_confirm(),
+			'address_elsewhere' => self::address_elsewhere( $order, $attempt ),
 		);
+	}
+
+	/** The other order the attempt's address was given to since (a new address per order), 0 when none. */
+	private static function address_elsewhere( \WC_Order $order, array $attempt ): int {
+		$row = Address_Store::of_address( (string) $attempt['expected_wallet'] );
+		return null !== $row && $row['order_id'] !== $order->get_id() ? $row['order_id'] : 0;
 	}
 
 	/** Keeps what the order screens show, from the latest applied event. */

@@ -47,8 +47,10 @@ final class Order_Actions {
 		$label  = Order_Words::status( $status, $code );
 		$step   = Status_Flow::find_step( $status, $code );
 		if ( null !== $step && Status_Flow::PHASE_SUCCEEDED === $step['phase'] ) {
-			// Bitcoin went to the attempt's address: with a new address per order, it is never handed out again.
-			Address_Store::mark_paid( (int) $attempt['id'] );
+			// Bitcoin went to the attempt's address (and to the one the service reports): with a new address per order,
+			// neither is handed out again, whichever attempt or order it was given to.
+			Address_Store::mark_paid( (string) $attempt['expected_wallet'] );
+			Address_Store::mark_paid( (string) $operation->to_address() );
 		}
 
 		switch ( $action['reason'] ) {

@@ -1,9 +1,12 @@
 <?php
 /**
- * "A new address for each order": the address a new payment attempt sends
- * the bitcoin to, derived from the owner's extended public key (BIP32, the
- * shared library's Btc\Bip32) at an index taken atomically with the attempt
- * (Address_Store::take(): a freed index first, else the next one).
+ * "A new address for each order": the address an order's payments send the
+ * bitcoin to, derived from the owner's extended public key (BIP32, the
+ * shared library's Btc\Bip32). The order keeps one address across all its
+ * payment attempts; its index is taken when its first payment is signed for
+ * the buyer (for_signing(), Address_Store::take(): a freed index first, else
+ * the next one, never past what the wallet sees), charged to the client and
+ * the order (Start_Budget::charge_new_address()).
  *
  * The key never leaves the server: it is read from the settings (Config),
  * derived here, and only the address is written to the attempt, the order
@@ -15,20 +18,23 @@
 namespace Card2Crypto\Checkout\Payment;
 
 use Card2Crypto\Checkout\Attempts\Address_Store;
+use Card2Crypto\Checkout\Attempts\Addresses_Exhausted;
+use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Attempts\Payment_Refused;
+use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Shared\Btc\Bip32;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Order_Address {
 
-	/** Order meta: the index and the address of the order's current attempt. */
-	const META_INDEX   = '_card2crypto_address_index';
-	const META_ADDRESS = '_card2crypto_address';
-
-	/** Warn the owner when the addresses in use past the last paid one come this close to the gap limit. */
-	const WARN_MARGIN = 5;
+	/** Order meta: the index and the address the order holds. */
+	const META_INDEX   = Keys::META_ADDRESS_INDEX;
+	const META_ADDRESS = Keys::META_ADDRESS;
 
 	/** @var Config */
 	private $config;
@@ -70,48 +76,88 @@ final class Order_Address {
 	}
 
 	/**
-	 * Creates a payment attempt with a new address: $create( $address )
-	 * records the attempt and answers its row. The index and the attempt are
-	 * written in one transaction; the order keeps the index and the address.
-	 *
-	 * @param callable(string): array $create
-	 * @return array The attempt.
-	 * @throws \Throwable What $create throws, a bad key, or a database error: no index is used then.
+	 * The address a new attempt of the order is created with: the one the
+	 * order holds (it keeps it across its attempts), else '' (an index is
+	 * taken when the attempt is first signed: for_signing()).
 	 */
-	public function new_attempt( \WC_Order $order, callable $create ): array {
-		$wallet  = $this->wallet();
-		$attempt = null;
-		$taken   = Address_Store::take(
-			$this->wallet_id(),
-			$order->get_id(),
-			function ( int $index ) use ( $wallet, $create, &$attempt ): array {
-				$address = $this->bip32()->derive_addresses( $wallet, $index, 1 )[0]['address'];
-				$attempt = $create( $address );
-				if ( ! is_array( $attempt ) || empty( $attempt['id'] ) ) {
-					throw new \RuntimeException( 'The payment attempt could not be recorded.' );
-				}
-				return array( (int) $attempt['id'], $address );
-			}
-		);
-		$order->update_meta_data( self::META_INDEX, (string) $taken['index'] );
-		$order->update_meta_data( self::META_ADDRESS, $taken['address'] );
-		return $attempt;
+	public function held_address( \WC_Order $order ): string {
+		try {
+			$row = Address_Store::held_by_order( $this->wallet_id(), $order->get_id() );
+		} catch ( \Throwable $e ) {
+			return '';
+		}
+		return null === $row ? '' : (string) $row['address'];
 	}
 
 	/**
-	 * The wallet an attempt may still be signed for: its own address when
-	 * that was derived from the key in the settings now, else '' (the key
-	 * changed: a new attempt, with an address of the new wallet).
+	 * The attempt about to be signed for the buyer, with its address: the
+	 * one the order holds, else a new index of the wallet, taken now (a
+	 * freed one first), charged to the client and the order. An attempt
+	 * whose address the order no longer holds (freed: its payments ended)
+	 * is never signed: null, and the caller starts a new one.
+	 *
+	 * @param string $client The visitor's address (Client_Address::of()).
+	 * @return array|null The attempt with its address, or null when it may not be signed.
+	 * @throws Payment_Refused When no address can be given (the client's or order's budget, the wallet's gap).
 	 */
-	public function wallet_of( ?array $attempt ): string {
+	public function for_signing( \WC_Order $order, array $attempt, string $client ): ?array {
+		$wallet = $this->wallet_id();
+		if ( '' !== (string) $attempt['expected_wallet'] ) {
+			return Address_Store::holds( $wallet, $order->get_id(), (string) $attempt['expected_wallet'] ) ? $attempt : null;
+		}
+		if ( null === Address_Store::held_by_order( $wallet, $order->get_id() ) ) {
+			Start_Budget::charge_new_address( $order, $client );
+		}
+		$key = $this->wallet();
+		$gap = Address_Store::gap( $wallet );
+		try {
+			$taken = Address_Store::take(
+				$wallet,
+				$order->get_id(),
+				Address_Policy::cap( $gap['last_paid'], $this->config->gap_limit() ),
+				function ( int $index ) use ( $key ): string {
+					return $this->bip32()->derive_addresses( $key, $index, 1 )[0]['address'];
+				},
+				static function ( string $address ) use ( $attempt ): int {
+					if ( ! Operation_Store::give_wallet( (int) $attempt['id'], $address ) ) {
+						throw new \RuntimeException( 'The payment already has an address.' );
+					}
+					return (int) $attempt['id'];
+				}
+			);
+		} catch ( Addresses_Exhausted $e ) {
+			Log::error( sprintf( 'Order %d: card payment refused: %s Orders holding addresses free them when their payments end unpaid; raise the gap limit in your wallet and in the settings to take more at once.', $order->get_id(), $e->getMessage() ) );
+			throw new Payment_Refused( self::exhausted_message() );
+		}
+		$order->update_meta_data( self::META_INDEX, (string) $taken['index'] );
+		$order->update_meta_data( self::META_ADDRESS, $taken['address'] );
+		$order->save_meta_data();
+		return Operation_Store::attempt( (int) $attempt['id'] );
+	}
+
+	/** What a buyer is told when no address inside the wallet's gap limit is free. */
+	public static function exhausted_message(): string {
+		return __( 'Card payment cannot take new orders right now. Please try again in an hour.', 'card2crypto-checkout' );
+	}
+
+	/**
+	 * The wallet an attempt may still be signed for, or null when it may not:
+	 * its own address while the order holds it and it is of the key in the
+	 * settings now; '' for an attempt not given an address yet (it takes the
+	 * order's at signing).
+	 */
+	public function wallet_of( \WC_Order $order, ?array $attempt ): ?string {
 		if ( null === $attempt || ! $this->active() ) {
+			return null;
+		}
+		$address = (string) $attempt['expected_wallet'];
+		if ( '' === $address ) {
 			return '';
 		}
-		$row = Address_Store::of_attempt( (int) $attempt['id'] );
 		try {
-			return null !== $row && $row['wallet'] === $this->wallet_id() ? (string) $attempt['expected_wallet'] : '';
+			return Address_Store::holds( $this->wallet_id(), $order->get_id(), $address ) ? $address : null;
 		} catch ( \Throwable $e ) {
-			return '';
+			return null;
 		}
 	}
 
@@ -134,14 +180,20 @@ final class Order_Address {
 	/**
 	 * How close the addresses in use come to the wallet's gap limit.
 	 *
-	 * @return array{gap: int, limit: int, warn: bool, in_use: int, last_paid: int|null, highest: int|null}
+	 * @return array{gap: int, limit: int, warn: bool, standing: string, cap: int, next: int, free: int, in_use: int, last_paid: int|null, highest: int|null}
 	 */
 	public function gap(): array {
-		$gap   = Address_Store::gap( $this->wallet_id() );
-		$limit = $this->config->gap_limit();
+		$wallet   = $this->wallet_id();
+		$gap      = Address_Store::gap( $wallet );
+		$limit    = $this->config->gap_limit();
+		$next     = Address_Store::next_index( $wallet );
+		$standing = Address_Policy::standing( $gap, $next, $limit );
 		return $gap + array(
-			'limit' => $limit,
-			'warn'  => $gap['gap'] >= max( 1, $limit - self::WARN_MARGIN ),
+			'limit'    => $limit,
+			'cap'      => Address_Policy::cap( $gap['last_paid'], $limit ),
+			'next'     => $next,
+			'standing' => $standing,
+			'warn'     => Address_Policy::OK !== $standing,
 		);
 	}
 
@@ -161,9 +213,9 @@ final class Order_Address {
 	/**
 	 * The gap in words, for the settings page and the admin notice: how many
 	 * addresses past the last paid one are in use, against the gap limit,
-	 * and, when close, the one thing to do.
+	 * and, when it matters, what happens next and the one thing to do.
 	 *
-	 * @param array{gap: int, limit: int, warn: bool} $gap gap().
+	 * @param array{gap: int, limit: int, standing: string, cap: int, highest: int|null} $gap gap().
 	 */
 	public static function gap_text( array $gap ): string {
 		$text = sprintf(
@@ -172,8 +224,19 @@ final class Order_Address {
 			$gap['gap'],
 			$gap['limit']
 		);
-		if ( $gap['warn'] ) {
-			$text .= ' ' . __( 'Payments to addresses past the gap limit do not show in your wallet: raise its gap limit (in Electrum: wallet.change_gap_limit(…) in the console; in Sparrow: Settings → Advanced → Gap limit) and set the same number here.', 'card2crypto-checkout' );
+		$raise = __( 'To take more orders at once, raise your wallet\'s gap limit (in Electrum: wallet.change_gap_limit(…) in the console; in Sparrow: Settings → Advanced → Gap limit) and set the same number here.', 'card2crypto-checkout' );
+		switch ( $gap['standing'] ) {
+			case Address_Policy::PAST:
+				return $text . ' ' . sprintf(
+					/* translators: 1: the highest address index in use, 2: the gap limit the wallet needs */
+					__( 'Some addresses are already past it (up to index %1$d): payments to them do not show in your wallet until you raise its gap limit to at least %2$d.', 'card2crypto-checkout' ),
+					(int) $gap['highest'],
+					(int) $gap['highest'] - (int) $gap['cap'] + (int) $gap['limit']
+				) . ' ' . $raise;
+			case Address_Policy::FULL:
+				return $text . ' ' . __( 'Every address your wallet sees is held by an order that may still be paid: new orders cannot be paid by card until one is paid, or freed an hour after its payment ended unpaid.', 'card2crypto-checkout' ) . ' ' . $raise;
+			case Address_Policy::NEAR:
+				return $text . ' ' . __( 'When every address your wallet sees is held by an unpaid order, new orders cannot be paid by card until one is paid or freed; the store never hands out an address your wallet would not show.', 'card2crypto-checkout' ) . ' ' . $raise;
 		}
 		return $text;
 	}

@@ -60,9 +60,11 @@ final class Payments {
 	 * @throws Service_Refused The service refuses the store.
 	 */
 	public function start( \WC_Order $order, string $address, string $where, ?Partner_Api_Client $client = null ): array {
-		$seen = Operation_Store::newest_attempt_id( $order->get_id() );
+		$seen    = Operation_Store::newest_attempt_id( $order->get_id() );
 		$this->gate->pass( $order, $address, $where, null, $client );
-		return $this->new_attempt( Order_Attempts::reloaded( $order ), $seen );
+		$order   = Order_Attempts::reloaded( $order );
+		$attempt = $this->new_attempt( $order, $seen );
+		return Start_Gate::SIGNING === $where ? $this->addressed( $order, $attempt, $address ) : $attempt;
 	}
 
 	/**
@@ -84,11 +86,11 @@ final class Payments {
 			$order   = Order_Attempts::reloaded( $order );
 			$current = Order_Attempts::current_attempt( $order );
 			if ( $this->fits( $order, $current ) ) {
-				return $current;
+				return $this->addressed( $order, $current, $address );
 			}
 			// The answer changed the attempt: a new one, within the order's hourly cap (the pass above did not count it).
 			Start_Gate::refuse_over_cap( $order );
-			return $this->new_attempt( $order, $seen );
+			return $this->addressed( $order, $this->new_attempt( $order, $seen ), $address );
 		}
 		return $this->start( $order, $address, Start_Gate::SIGNING, $client );
 	}
@@ -100,9 +102,29 @@ final class Payments {
 		} catch ( Payment_Refused $e ) {
 			$amount = null;
 		}
-		// With a new address per order, the attempt's own address while it is of the wallet in the settings.
-		$wallet = $this->addresses->active() ? $this->addresses->wallet_of( $attempt ) : $this->config->wallet();
-		return Attempt_Policy::reusable( $attempt, $amount, (string) $order->get_currency(), $wallet );
+		// With a new address per order, the attempt's own address while the order holds it ('' before it has one).
+		$wallet = $this->addresses->active() ? $this->addresses->wallet_of( $order, $attempt ) : $this->config->wallet();
+		return null !== $wallet && Attempt_Policy::reusable( $attempt, $amount, (string) $order->get_currency(), $wallet );
+	}
+
+	/**
+	 * The attempt about to be signed for the buyer, with its address: with a
+	 * new address per order, the one the order holds, else one taken now
+	 * (Order_Address::for_signing()); never an address the order does not hold.
+	 *
+	 * @param string $address The visitor's address (Client_Address::of()).
+	 * @throws Payment_Refused When no address can be given.
+	 */
+	private function addressed( \WC_Order $order, array $attempt, string $address ): array {
+		if ( ! $this->addresses->active() ) {
+			return $attempt;
+		}
+		$addressed = $this->addresses->for_signing( $order, $attempt, $address );
+		if ( null === $addressed ) {
+			// Another request freed the order's address since this one looked: the buyer starts again.
+			throw new Payment_Refused( __( 'This payment can no longer be used. Please try again.', 'card2crypto-checkout' ) );
+		}
+		return $addressed;
 	}
 
 	/**
@@ -161,8 +183,9 @@ final class Payments {
 		$create               = static function ( string $wallet ) use ( $order, $partner_operation_id, $amount, $currency ): array {
 			return Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $wallet );
 		};
-		// The wallet of this attempt: the one address, or a new one of the owner's wallet, taken with the attempt (Order_Address).
-		$attempt = $this->addresses->active() ? $this->addresses->new_attempt( $order, $create ) : $create( $config->wallet() );
+		// The wallet of this attempt: the one address, or the order's own address of the owner's wallet ('' until its first
+		// payment is signed: Order_Address::for_signing() takes the index then).
+		$attempt = $create( $this->addresses->active() ? $this->addresses->held_address( $order ) : $config->wallet() );
 		$order->update_meta_data( Keys::META_ATTEMPT, $partner_operation_id );
 		// Not signed for the buyer yet: until it is, the service cannot have an operation for it (Start_Gate does not ask).
 		$order->update_meta_data( Keys::META_UNSIGNED, $partner_operation_id );
@@ -199,8 +222,14 @@ final class Payments {
 		if ( null !== $calculation_id && '' !== $calculation_id ) {
 			$settings['calculation_id'] = $calculation_id;
 		}
+		if ( '' === (string) $attempt['expected_wallet'] ) {
+			// Never a payment without the address it pays (with a new address per order, Order_Address::for_signing() gives it).
+			throw new \RuntimeException( sprintf( 'Order %d: the payment has no address to send the bitcoin to.', $order->get_id() ) );
+		}
 		$settings['timestamp'] = (int) floor( microtime( true ) * 1000 );
 		$signed                = Signer::with_signature( $settings, $config->credentials()->secret(), 'simple' );
+		// Signed for the buyer: its address is never freed while this payment could still be paid (Order_Address::release_dead()).
+		Operation_Store::mark_signed( (int) $attempt['id'] );
 		// From now on the buyer may reach the service with it: the next start asks about it.
 		if ( $attempt['partner_operation_id'] === $order->get_meta( Keys::META_UNSIGNED ) ) {
 			$order->delete_meta_data( Keys::META_UNSIGNED );

@@ -20,8 +20,9 @@ final class Attempt_Policy {
 
 	/**
 	 * Whether an attempt may be signed again for the order as it is now: it
-	 * has no news from the service yet, and it asks for exactly the order's
-	 * current total, currency and the store's current wallet. Re-signing an
+	 * has no news from the service yet, it was not retired (a dead attempt:
+	 * its address may belong to another order now), and it asks for exactly
+	 * the order's current total, currency and the store's current wallet. Re-signing an
 	 * attempt after the order grew would ask the buyer for the old total.
 	 *
 	 * @param array|null $attempt  Operation_Store row.
@@ -30,6 +31,7 @@ final class Attempt_Policy {
 	public static function reusable( ?array $attempt, ?int $amount, string $currency, string $wallet ): bool {
 		return null !== $attempt
 			&& -1 === (int) $attempt['status_code'] // Operation_Store::NO_CODE (that class needs WordPress).
+			&& empty( $attempt['retired_at'] )
 			&& null !== $amount
 			&& (int) $attempt['expected_amount'] === $amount
 			&& (string) $attempt['expected_currency'] === $currency

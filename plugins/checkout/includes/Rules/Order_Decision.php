@@ -59,6 +59,8 @@ final class Order_Decision {
 	 *                                that paid it, '' when none), paid_by_operation (string, the operation id that paid it, '' when
 	 *                                none or not recorded), amount (?int, the order's total now in minor units; null when it cannot be expressed), currency (string).
 	 *     @type bool       $auto_confirm The owner allows automatic confirmation.
+	 *     @type int        $address_elsewhere With a new address per order: the other order the attempt's address now
+	 *                                belongs to (it was freed and given again), 0 when none (optional).
 	 * }
 	 * @return array{outcome: string, advance: bool, order: string, reason: string, notify: bool, flag_mismatch: bool, why: string, problems: string[], missing: string[]}
 	 *         advance: move the attempt to the event's pair; reason: which note (Order_Actions words it);
@@ -98,6 +100,11 @@ final class Order_Decision {
 		$changed  = self::order_changed( $facts['expected'], $order );
 		if ( null !== $changed ) {
 			$problems[] = $changed;
+		}
+		$elsewhere = (int) ( $facts['address_elsewhere'] ?? 0 );
+		if ( 0 !== $elsewhere ) {
+			// Each address on chain belongs to one order: money to an address given to another order is never this order's alone.
+			$problems[] = sprintf( 'wallet: the address %s now belongs to order %d', (string) $facts['expected']['wallet'], $elsewhere );
 		}
 		$flag = array() !== $problems;
 		if ( $flag || $attempt['mismatch'] ) {

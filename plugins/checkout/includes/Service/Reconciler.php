@@ -48,6 +48,9 @@ final class Reconciler {
 	/** The database's named lock one batch holds while it runs (one batch at a time, whatever the servers). */
 	const BATCH_LOCK = 'card2crypto_checkout_reconcile_batch';
 
+	/** Seconds before the next batch when the service refused this server's timestamps (its clock is off). */
+	const CLOCK_WAIT = 300;
+
 	/** @var Config */
 	private $config;
 
@@ -295,9 +298,16 @@ final class Reconciler {
 		$attempt = Operation_Store::attempt( $attempt_id );
 		$order   = null === $attempt ? null : wc_get_order( (int) $attempt['order_id'] );
 		$current = $order instanceof \WC_Order ? Order_Attempts::current_attempt( $order ) : null;
-		if ( null === $attempt || null === $current || $current['id'] !== $attempt['id'] ) {
-			// The order is gone, or moved on to another attempt (that one is checked instead).
+		if ( null === $attempt || ! $order instanceof \WC_Order ) {
 			Operation_Store::set_next_check( $attempt_id, null );
+			return null;
+		}
+		$is_current = null !== $current && $current['id'] === $attempt['id'];
+		if ( ! $is_current && null === ( $attempt['signed_at'] ?? null ) ) {
+			// An earlier attempt never signed for the buyer: the service cannot know it. Dead, and its order's address
+			// free once nothing else may pay it.
+			Operation_Store::retire( $attempt_id );
+			$this->release_dead( $order );
 			return null;
 		}
 		if ( self::settled( $attempt, time() ) && ! self::ended_unpaid( $attempt ) ) {
@@ -333,33 +343,58 @@ final class Reconciler {
 		if ( isset( $result['retry_after'] ) ) {
 			return (int) $result['retry_after']; // Not asked: the attempt stays due, given back with the batch's claim.
 		}
+		if ( ! empty( $result['clock'] ) ) {
+			// The service refused this server's timestamps: every check would be refused alike. The batch stops, this
+			// payment stays due (not counted as a check) and the next batch tries again in CLOCK_WAIT seconds.
+			return self::CLOCK_WAIT;
+		}
 		Operation_Store::count_check( $attempt );
 		$attempt = Operation_Store::attempt( $attempt_id );
 		if ( null === $attempt ) {
 			return null;
 		}
-		// The service says it never heard of this payment, and its payment window has passed: the buyer never started
-		// paying. Retired: never asked again, its address (with a new address per order) free for the next order.
+		// The service says it never heard of this payment (it names the payment's id as unknown), and its payment window
+		// has passed: the buyer never started paying. Retired: never asked again, never signed again.
 		if ( ! $result['ok'] && 'unknown' === ( $result['reason'] ?? '' ) && time() - (int) strtotime( $attempt['created_at'] . ' UTC' ) >= Order_Attempts::payment_window() ) {
-			$this->retire( $order, $attempt );
+			$this->retire( $order, $attempt, $is_current );
+			$this->release_dead( $order );
 			return null;
 		}
 		// The service confirmed, after the payment window, that this payment ended without payment: with a new address
-		// per order, its index may serve the next order (the wallet's gap limit).
+		// per order, the order's address may serve the next order once none of its payments can still be paid.
 		if ( self::settled( $attempt, time() ) && self::ended_unpaid( $attempt ) ) {
-			Address_Store::mark_free( $attempt_id );
+			$this->release_dead( Order_Attempts::reloaded( $order ) );
 		}
 		Operation_Store::set_next_check( $attempt_id, Order_Attempts::is_final( $attempt ) ? null : self::due_after( $attempt['checks'] ) );
 		return null;
 	}
 
-	/** Retires an attempt the service never heard of: no more checks, its address freed, one log line and one note. The order is left to WooCommerce. */
-	private function retire( \WC_Order $order, array $attempt ): void {
+	/** Frees the order's addresses none of whose payments can still be paid (Address_Store::release_dead()), with a log line. */
+	private function release_dead( \WC_Order $order ): void {
+		$freed = Address_Store::release_dead(
+			$order,
+			static function ( array $attempt ): bool {
+				return self::settled( $attempt, time() ) && self::ended_unpaid( $attempt );
+			}
+		);
+		foreach ( $freed as $address ) {
+			Log::info( sprintf( 'Order %d (reconcile): address %s freed for another order: every payment to it ended unpaid or was never started.', $order->get_id(), $address ) );
+		}
+	}
+
+	/**
+	 * Retires an attempt the service never heard of: no more checks, one log
+	 * line and, for the order's current attempt, one note (an earlier one the
+	 * buyer left for a newer one needs none). The order is left to WooCommerce.
+	 */
+	private function retire( \WC_Order $order, array $attempt, bool $is_current ): void {
 		if ( ! Operation_Store::retire( (int) $attempt['id'] ) ) {
 			return;
 		}
-		Address_Store::mark_free( (int) $attempt['id'] );
 		Log::info( sprintf( 'Order %d (reconcile): payment %s retired: the service never heard of it and its payment window has passed; it is no longer checked.', $order->get_id(), $attempt['partner_operation_id'] ) );
+		if ( ! $is_current ) {
+			return;
+		}
 		$order->add_order_note( __( 'Card payment: the buyer never started paying (the service has no record of this payment), and the time to pay has passed. The store no longer checks it. If the order stays unpaid, WooCommerce cancels it when its hold stock time runs out.', 'card2crypto-checkout' ) );
 	}
 
@@ -378,7 +413,7 @@ final class Reconciler {
 	 * payment than the one asked about is never applied (the order is held).
 	 *
 	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
-	 * @return array{ok: bool, outcome?: string, operation?: \Card2Crypto\Checkout\Shared\Api\Operation, reason?: string, message: string, retry_after?: int} reason when not ok: "unknown" (the service has no
+	 * @return array{ok: bool, outcome?: string, operation?: \Card2Crypto\Checkout\Shared\Api\Operation, reason?: string, message: string, retry_after?: int, clock?: bool} reason when not ok: "unknown" (the service has no
 	 *                                                                     operation for the attempt yet) or "unreachable". operation: the latest. retry_after: the
 	 *                                                                     service answered 429; seconds to wait (Reconcile_Pace::retry_wait()).
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
@@ -437,7 +472,23 @@ final class Reconciler {
 					'retry_after' => Reconcile_Pace::retry_wait( $e->retry_after ),
 				);
 			}
-			if ( 'invalid_parameter' === $e->error_code && null === $operation_id && Operation_Store::NO_CODE === $attempt['status_code'] ) {
+			if ( Clock_Offset::refused_for( $e ) ) {
+				// Not news about the payment: this server's clock is off. Nothing is retired; background checks back off.
+				Clock_Offset::saw_refusal( $e, time() );
+				return array(
+					'ok'      => false,
+					'reason'  => 'unreachable',
+					'clock'   => true,
+					/* translators: %s: how far the clock is off */
+					'message' => sprintf( __( 'The service was not asked about this payment: %s', 'card2crypto-checkout' ), Clock_Offset::words( $e->clock_offset_ms ) ),
+				);
+			}
+			if ( 400 === $e->status ) {
+				// The service judged the request past its timestamp: this server's clock is within its window again.
+				Clock_Offset::saw_answer();
+			}
+			// Only an answer that names this payment's own id as unknown means the service never heard of it.
+			if ( 'invalid_parameter' === $e->error_code && 'partner_operation_id' === $e->field && null === $operation_id && Operation_Store::NO_CODE === $attempt['status_code'] ) {
 				$reason  = 'unknown';
 				$message = __( 'The service has no operation for this payment yet: the buyer has not started paying.', 'card2crypto-checkout' );
 			} else {
@@ -457,6 +508,7 @@ final class Reconciler {
 				'message' => $e->getMessage(),
 			);
 		}
+		Clock_Offset::saw_answer();
 		if ( ! Operation_Events::answers_for( $operation, $attempt, $operation_id ) ) {
 			Operation_Events::hold_foreign_answer( $order, $attempt, $operation );
 			return array(

@@ -14,6 +14,7 @@ namespace Card2Crypto\Checkout\Settings;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Service\Callback_Health;
+use Card2Crypto\Checkout\Service\Clock_Offset;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
 
@@ -83,11 +84,16 @@ final class Settings_Status {
 		}
 		$health    = Callback_Health::summary();
 		$withdrawn = Service_Health::owner_line( $config );
-		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn;
+		$clock     = Clock_Offset::last();
+		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn || null !== $clock;
 		echo '<div class="card2crypto-status-box notice inline ' . ( $warning ? 'notice-warning' : 'notice-success' ) . '" style="padding:8px 12px">';
 		echo '<p><strong data-card2crypto="connection">' . esc_html( $status['message'] ) . '</strong></p>';
 		if ( null !== $withdrawn ) {
 			echo '<p data-card2crypto="service-refused"><strong>' . esc_html( $withdrawn ) . '</strong></p>';
+		}
+		if ( null !== $clock ) {
+			/* translators: 1: when the service last refused a request, 2: how far this server's clock is off */
+			echo '<p data-card2crypto="clock-off"><strong>' . esc_html( sprintf( __( 'The service refused this server\'s requests for their time (last %1$s ago): %2$s Fix the server\'s clock (NTP); payments are not checked in the background until then.', 'card2crypto-checkout' ), human_time_diff( (int) $clock['at'], time() ), Clock_Offset::words( isset( $clock['offset_ms'] ) ? (int) $clock['offset_ms'] : null ) ) ) . '</strong></p>';
 		}
 		if ( $health['failing'] ) {
 			echo '<p data-card2crypto="callback-warning"><strong>' . esc_html__( 'Callbacks are being refused: none has been accepted since the last refusal, so orders may not be updated when buyers pay. See the reasons below and the logs.', 'card2crypto-checkout' ) . '</strong></p>';

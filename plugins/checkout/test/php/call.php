@@ -5,6 +5,7 @@
  * ({"value": ...} or {"error": "Class: message"}).
  */
 
+use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Callback\Callback_Guard;
 use Card2Crypto\Checkout\Base\Currencies;
@@ -49,6 +50,9 @@ $functions = array(
 		return Callback_Verifier::ambiguity( Lossless_Json::decode_object( $json ) );
 	},
 	'reusable'        => array( Attempt_Policy::class, 'reusable' ),
+	'address_cap'     => array( Address_Policy::class, 'cap' ),
+	'address_standing' => array( Address_Policy::class, 'standing' ),
+	'address_releasable' => array( Address_Policy::class, 'releasable' ),
 	'over_cap'        => array( Attempt_Policy::class, 'over_cap' ),
 	'interval_ms'     => array( Reconcile_Pace::class, 'interval_ms' ),
 	'next_send_ms'    => array( Reconcile_Pace::class, 'next_send_ms' ),

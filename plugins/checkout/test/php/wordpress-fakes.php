@@ -174,6 +174,9 @@ class WC_Order {
 		++$this->saves;
 		return $this->id;
 	}
+	public function save_meta_data() {
+		// WC_Data::save_meta_data(): the meta alone (kept in memory here, as the rest of the order).
+	}
 	public function add_order_note( $note ) {
 		$this->notes[] = $note;
 		return count( $this->notes );

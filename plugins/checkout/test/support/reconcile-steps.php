@@ -20,6 +20,14 @@
  * - "schedule": {order}: Reconciler::schedule() of the order, as a payment start does.
  * - "panel": {order}: the owner's order panel as HTML.
  * - "old_action": {order}: queues a per-order action of the earlier versions, due now.
+ * - "wallet": {key, gap_limit}: a new address per order from the extended public key `key`.
+ * - "order": {customer}: a new order awaiting card payment (a guest's, or a new customer's with `customer`);
+ *   its id, key, landing link and payment page.
+ * - "addresses": {order}: the order's attempts, the addresses it holds or held, and its address meta.
+ * - "age": {order, seconds}: the order's attempts started and last heard of `seconds` earlier, due for a check now.
+ * - "check": {order}: the owner's "ask the service now" for each of the order's attempts (Reconciler::check()).
+ * - "status_box": the settings page's status box as HTML.
+ * - "notes": {order}: the order's notes.
  *
  * @package card2crypto-checkout
  */
@@ -234,6 +242,81 @@ function c2c_reconcile_step( string $action, array $input ) {
 
 		case 'old_action':
 			return as_schedule_single_action( time() - 1, Reconciler::HOOK, array( (int) $input['order'] ), Reconciler::GROUP );
+
+		case 'wallet':
+			update_option( 'card2crypto_checkout_wallet_key_secret', array( 'value' => (string) $input['key'] ), false );
+			c2c_reconcile_step(
+				'settings',
+				array(
+					'wallet_mode' => 'xpub',
+					'gap_limit'   => (string) ( $input['gap_limit'] ?? '20' ),
+				)
+			);
+			return Plugin::service( Card2Crypto\Checkout\Payment\Order_Address::class )->gap();
+
+		case 'order':
+			$order = wc_create_order();
+			$order->set_currency( Plugin::service( Config::class )->currency() );
+			$order->set_payment_method( 'card2crypto' );
+			$order->set_payment_method_title( 'Card' );
+			$order->set_billing_email( 'buyer@example.com' );
+			$order->set_total( '79.00' );
+			if ( ! empty( $input['customer'] ) ) {
+				$login = 'customer' . wp_rand( 1000, 999999 );
+				$order->set_customer_id( (int) wp_create_user( $login, wp_generate_password(), $login . '@example.com' ) );
+			}
+			$order->set_status( 'pending' );
+			$order->save();
+			return array(
+				'id'      => $order->get_id(),
+				'key'     => $order->get_order_key(),
+				'landing' => Card2Crypto\Checkout\Buyer\Order_Pay::landing_link( $order ),
+				'pay'     => $order->get_checkout_payment_url(),
+			);
+
+		case 'addresses':
+			$order_id = (int) $input['order'];
+			$rows     = $wpdb->get_results( $wpdb->prepare( 'SELECT address_index, address, order_id, attempt_id, state FROM %i WHERE order_id = %d ORDER BY id', Card2Crypto\Checkout\Attempts\Address_Store::table(), $order_id ), ARRAY_A );
+			$order    = wc_get_order( $order_id );
+			return array(
+				'attempts' => $wpdb->get_results( $wpdb->prepare( 'SELECT id, partner_operation_id, expected_wallet, status, status_code, signed_at, retired_at, next_check_at FROM %i WHERE order_id = %d ORDER BY id', Operation_Store::attempts_table(), $order_id ), ARRAY_A ),
+				'rows'     => $rows,
+				'meta'     => Card2Crypto\Checkout\Payment\Order_Address::of_order( $order ),
+				'status'   => $order->get_status(),
+			);
+
+		case 'age':
+			$at  = gmdate( 'Y-m-d H:i:s', time() - (int) $input['seconds'] );
+			$due = gmdate( 'Y-m-d H:i:s', time() - 60 );
+			$wpdb->query( $wpdb->prepare( 'UPDATE %i SET created_at = %s, updated_at = %s, next_check_at = %s WHERE order_id = %d AND retired_at IS NULL', Operation_Store::attempts_table(), $at, $at, $due, (int) $input['order'] ) );
+			Reconciler::ensure_batch( time() );
+			return c2c_reconcile_pending();
+
+		case 'check':
+			$order   = wc_get_order( (int) $input['order'] );
+			$results = array();
+			foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
+				$result    = Plugin::service( Reconciler::class )->check( $order, $attempt, 'refresh' );
+				$results[] = array(
+					'ok'      => $result['ok'],
+					'reason'  => $result['reason'] ?? null,
+					'message' => $result['message'] ?? null,
+				);
+			}
+			return $results;
+
+		case 'status_box':
+			ob_start();
+			Card2Crypto\Checkout\Settings\Settings_Status::render( Plugin::service( Config::class ) );
+			return ob_get_clean();
+
+		case 'notes':
+			return array_map(
+				static function ( $note ) {
+					return $note->content;
+				},
+				wc_get_order_notes( array( 'order_id' => (int) $input['order'] ) )
+			);
 	}
 	throw new RuntimeException( "unknown step {$action}" );
 }

@@ -222,29 +222,34 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 					)
 				);
 			case 'order_address':
-				// A new order whose payment attempt takes the next address of the wallet in the settings (Order_Address:
-				// an index taken in one transaction with the attempt), or, with "attempt", that attempt's address freed.
+				// A new order whose first payment is signed: it takes the next address of the wallet in the settings
+				// (Order_Address::for_signing(): an index taken in one transaction with the attempt), from a client of its
+				// own; with "free", that attempt's order gives its address back; with "order", a further payment of that order.
 				$addresses = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Payment\Order_Address::class );
 				if ( isset( $input['free'] ) ) {
-					Card2Crypto\Checkout\Attempts\Address_Store::mark_free( (int) $input['free'] );
+					$freed = Card2Crypto\Checkout\Attempts\Operation_Store::attempt( (int) $input['free'] );
+					Card2Crypto\Checkout\Attempts\Address_Store::release( (int) $freed['order_id'], (string) $freed['expected_wallet'] );
 					return new WP_REST_Response( $addresses->gap() );
 				}
 				if ( ! empty( $input['gap'] ) ) {
 					return new WP_REST_Response( $addresses->gap() + array( 'first' => $addresses->first( 3 ) ) );
 				}
-				$order = wc_create_order();
-				$order->set_currency( 'EUR' );
-				$order->set_payment_method( 'card2crypto' );
-				$order->set_total( '25.00' );
-				$order->save();
-				$attempt = $addresses->new_attempt(
-					$order,
-					static function ( string $address ) use ( $order ): array {
-						return Card2Crypto\Checkout\Attempts\Operation_Store::create_attempt( $order->get_id(), 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 6 ) ), 2500, 'EUR', $address );
-					}
-				);
-				$order->save();
-				$row = Card2Crypto\Checkout\Attempts\Address_Store::of_attempt( (int) $attempt['id'] );
+				if ( isset( $input['order'] ) ) {
+					$order = wc_get_order( (int) $input['order'] );
+				} else {
+					$order = wc_create_order();
+					$order->set_currency( 'EUR' );
+					$order->set_payment_method( 'card2crypto' );
+					$order->set_total( '25.00' );
+					$order->save();
+				}
+				$attempt = Card2Crypto\Checkout\Attempts\Operation_Store::create_attempt( $order->get_id(), 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 6 ) ), 2500, 'EUR', $addresses->held_address( $order ) );
+				try {
+					$attempt = $addresses->for_signing( $order, $attempt, '198.51.100.' . wp_rand( 1, 254 ) . '-' . bin2hex( random_bytes( 4 ) ) );
+				} catch ( Card2Crypto\Checkout\Attempts\Payment_Refused $e ) {
+					return new WP_REST_Response( array( 'refused' => $e->getMessage(), 'order' => $order->get_id() ) );
+				}
+				$row = Card2Crypto\Checkout\Attempts\Address_Store::held_by_order( $addresses->wallet_id(), $order->get_id() );
 				return new WP_REST_Response(
 					array(
 						'order'   => $order->get_id(),
