@@ -13,6 +13,7 @@ namespace Card2Crypto\Checkout;
 
 use Card2Crypto\Checkout\Admin\Address_Gap_Notice;
 use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
+use Card2Crypto\Checkout\Admin\Privacy;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Config;
@@ -122,6 +123,7 @@ final class Plugin {
 			Admin_Order_Panel::class   => new Admin_Order_Panel( $config, $reconciler ),
 			Address_Gap_Notice::class  => new Address_Gap_Notice( $addresses ),
 			Gateway_Rest::class        => new Gateway_Rest( $config ),
+			Privacy::class             => new Privacy(),
 		);
 		return $services;
 	}
@@ -203,6 +205,10 @@ final class Plugin {
 		// The order: refunds recorded by hand, the buyer's e-mail.
 		Manual_Refunds::register();
 		Buyer_Mail::register();
+
+		// The owner's privacy guide, personal-data export and erasure (registered outside the admin too:
+		// WooCommerce anonymises old orders from WP-Cron).
+		$services[ Privacy::class ]->register();
 
 		// The owner: the order's payment panel, callback and service health.
 		if ( is_admin() ) {
