@@ -13,6 +13,9 @@ namespace Card2Crypto\Checkout;
 
 use Card2Crypto\Checkout\Admin\Address_Gap_Notice;
 use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
+use Card2Crypto\Checkout\Admin\Health_Checks;
+use Card2Crypto\Checkout\Admin\Privacy;
+use Card2Crypto\Checkout\Admin\Site_Health;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Config;
@@ -102,6 +105,7 @@ final class Plugin {
 		$addresses  = new Order_Address( $config );
 		$payments   = new Payments( $config, $gate, $addresses );
 		$return     = new Buyer_Return( $config, $reconciler );
+		$health     = new Health_Checks( $config, $addresses );
 		$services   = array(
 			Settings_Store::class      => $settings,
 			Config::class              => $config,
@@ -122,6 +126,9 @@ final class Plugin {
 			Admin_Order_Panel::class   => new Admin_Order_Panel( $config, $reconciler ),
 			Address_Gap_Notice::class  => new Address_Gap_Notice( $addresses ),
 			Gateway_Rest::class        => new Gateway_Rest( $config ),
+			Health_Checks::class       => $health,
+			Site_Health::class         => new Site_Health( $config, $health ),
+			Privacy::class             => new Privacy(),
 		);
 		return $services;
 	}
@@ -203,6 +210,11 @@ final class Plugin {
 		// The order: refunds recorded by hand, the buyer's e-mail.
 		Manual_Refunds::register();
 		Buyer_Mail::register();
+
+		// The owner's privacy guide, personal-data export and erasure; Site Health and WooCommerce's status report
+		// (registered outside the admin too: WordPress and WooCommerce run them from WP-Cron as well).
+		$services[ Privacy::class ]->register();
+		$services[ Site_Health::class ]->register();
 
 		// The owner: the order's payment panel, callback and service health.
 		if ( is_admin() ) {

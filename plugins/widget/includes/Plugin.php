@@ -92,6 +92,15 @@ final class Plugin {
 				self::connection()->run_scheduled();
 			}
 		);
+
+		// The privacy policy guide's suggested text; Tools → Site Health's check of the credentials (the last answer, never a new call).
+		add_action( 'admin_init', array( Privacy_Policy::class, 'add' ) );
+		add_filter(
+			'site_status_tests',
+			static function ( $tests ) {
+				return ( new Site_Health( self::connection(), self::settings() ) )->add_tests( $tests );
+			}
+		);
 	}
 
 	/** The plugin's built scripts and styles (build/), and the one way data reaches them. */

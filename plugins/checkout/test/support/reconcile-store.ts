@@ -19,17 +19,19 @@ export interface ReconcileStore {
 }
 
 const STEPS = path.join(REPO_DIR, 'plugins', 'checkout', 'test', 'support', 'reconcile-steps.php');
+/** The steps of test/wordpress/privacy-health.test.ts. */
+export const HEALTH_STEPS = path.join(REPO_DIR, 'plugins', 'checkout', 'test', 'support', 'health-steps.php');
 const WORK = mkdtempSync(path.join(os.tmpdir(), 'c2c-reconcile-'));
 let calls = 0;
 
-/** One step of reconcile-steps.php in the store (a CLI PHP run with WordPress loaded). */
-export async function storeStep<T>(s: ReconcileStore, action: string, input: Record<string, unknown> = {}): Promise<T> {
+/** One step of reconcile-steps.php (or another steps file of test/support) in the store (a CLI PHP run with WordPress loaded). */
+export async function storeStep<T>(s: ReconcileStore, action: string, input: Record<string, unknown> = {}, steps = STEPS): Promise<T> {
   const n = ++calls;
   const out = path.join(WORK, `out-${n}.json`);
   const script = path.join(WORK, `step-${n}.php`);
   writeFileSync(
     script,
-    `<?php\n$c2c_step = json_decode(${JSON.stringify(JSON.stringify({ action, input, out }))}, true);\nrequire ${JSON.stringify(STEPS)};\n`,
+    `<?php\n$c2c_step = json_decode(${JSON.stringify(JSON.stringify({ action, input, out }))}, true);\nrequire ${JSON.stringify(steps)};\n`,
   );
   await s.native!.runPhp([script]);
   const result = JSON.parse(readFileSync(out, 'utf8')) as { value?: T; error?: string };

@@ -1,0 +1,176 @@
+<?php
+/**
+ * Steps of test/wordpress/privacy-health.test.ts inside a real store (run by
+ * the harness's runPhp with WordPress loaded as the admin; the test writes
+ * $c2c_step = array( action, input, out ) before requiring this file):
+ *
+ * - "settings": merges values into the checkout's settings (written as stored).
+ * - "option": sets (value, written as stored) or deletes (no value) an option.
+ * - "new_address": a new order whose attempt takes the wallet's next address.
+ * - "wc_remove": {id}: WooCommerce's own removal of the order's personal data.
+ * - "health": runs every Site Health direct test of both plugins as
+ *   Tools → Site Health does (WP_Site_Health::get_tests(), then each test),
+ *   and says which of the plugins' tests are registered.
+ * - "math": the checkout's GMP/BCMath check with this host's extensions and
+ *   with none (a host without both cannot be made here).
+ * - "callbacks": {verified, refused: [[reason, age]]}: the callbacks' record
+ *   as Callback_Health keeps it, written afresh (ages in seconds).
+ * - "late_action": {age}: an action of the checkout's Action Scheduler group
+ *   `age` seconds past due; {clear: true} removes it.
+ * - "service_check": the checkout asks the service (Service_Health::ask()),
+ *   as its background check does; returns the state kept.
+ * - "widget_check": the widget asks the service (Connection_Check's background check).
+ * - "export": {email}: WooCommerce's order exporter for the e-mail, as
+ *   Tools → Export Personal Data runs it; returns the exported items.
+ * - "erase": {email, remove}: every eraser for the e-mail, in WordPress's
+ *   order and page by page, with WooCommerce's "Remove personal data from
+ *   orders on request" set to `remove`; returns each eraser's answers.
+ * - "order": {id}: what the order keeps of the payment.
+ *
+ * @package card2crypto-checkout
+ */
+
+use Card2Crypto\Checkout\Admin\Health_Checks;
+use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Plugin;
+use Card2Crypto\Checkout\Service\Callback_Health;
+use Card2Crypto\Checkout\Service\Reconciler;
+use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Shared\Btc\Bip32;
+
+const C2C_LATE_HOOK = 'card2crypto_checkout_test_late';
+
+/** An option written as stored, around update_option's filters (the settings' save rules). */
+function c2c_health_raw_option( string $name, $value ): void {
+	global $wpdb;
+	$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name = %s", $name ) );
+	$wpdb->insert( $wpdb->options, array( 'option_name' => $name, 'option_value' => maybe_serialize( $value ), 'autoload' => 'off' ) );
+	wp_cache_delete( 'alloptions', 'options' );
+	wp_cache_delete( $name, 'options' );
+}
+
+function c2c_health_step( string $action, array $input ) {
+	switch ( $action ) {
+		case 'settings':
+			// As stored, around the settings' save rules (a production environment with a sandbox address, say).
+			$settings = get_option( Keys::SETTINGS_OPTION, array() );
+			c2c_health_raw_option( Keys::SETTINGS_OPTION, array_merge( is_array( $settings ) ? $settings : array(), $input ) );
+			return get_option( Keys::SETTINGS_OPTION );
+
+		case 'option':
+			if ( array_key_exists( 'value', $input ) ) {
+				c2c_health_raw_option( $input['name'], $input['value'] );
+			} else {
+				delete_option( $input['name'] );
+			}
+			return get_option( $input['name'], null );
+
+		case 'new_address':
+			// A new order whose first payment is signed: it takes the wallet's next address (Order_Address::for_signing()).
+			$addresses = Plugin::service( Card2Crypto\Checkout\Payment\Order_Address::class );
+			$order     = wc_create_order();
+			$order->set_currency( 'EUR' );
+			$order->set_payment_method( Keys::GATEWAY_ID );
+			$order->set_total( '25.00' );
+			$order->save();
+			$attempt = Operation_Store::create_attempt( $order->get_id(), 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 6 ) ), 2500, 'EUR', '' );
+			$attempt = $addresses->for_signing( $order, $attempt, '198.51.100.' . wp_rand( 1, 254 ) . '-' . bin2hex( random_bytes( 4 ) ) );
+			return $addresses->gap() + array( 'address' => $attempt['expected_wallet'] );
+
+		case 'wc_remove':
+			// WooCommerce's own removal of an order's personal data (its bulk action, its clean-up of old orders).
+			WC_Privacy_Erasers::remove_order_personal_data( wc_get_order( (int) $input['id'] ) );
+			return true;
+
+		case 'health':
+			require_once ABSPATH . 'wp-admin/includes/class-wp-site-health.php';
+			$results = array();
+			foreach ( WP_Site_Health::get_tests()['direct'] as $id => $test ) {
+				if ( 0 === strpos( (string) $id, 'card2crypto_' ) ) {
+					$results[ $id ] = call_user_func( $test['test'] ) + array( 'test_label' => $test['label'] );
+				}
+			}
+			return $results;
+
+		case 'math':
+			return array(
+				'host' => Bip32::support(),
+				'here' => Health_Checks::math( true, Bip32::support() ),
+				'none' => Health_Checks::math( true, array( 'available' => false, 'backend' => null ) ),
+				'off'  => Health_Checks::math( false, array( 'available' => false, 'backend' => null ) ),
+			);
+
+		case 'callbacks':
+			delete_option( Callback_Health::OPTION );
+			if ( isset( $input['verified'] ) ) {
+				Callback_Health::record_verified( time() - (int) $input['verified'] );
+			}
+			foreach ( $input['refused'] ?? array() as $refusal ) {
+				Callback_Health::record_refused( (string) $refusal[0], time() - (int) $refusal[1] );
+			}
+			return Callback_Health::summary();
+
+		case 'late_action':
+			as_unschedule_all_actions( C2C_LATE_HOOK );
+			if ( empty( $input['clear'] ) ) {
+				as_schedule_single_action( time() - (int) $input['age'], C2C_LATE_HOOK, array(), Reconciler::GROUP );
+			}
+			return count( as_get_scheduled_actions( array( 'hook' => C2C_LATE_HOOK, 'status' => ActionScheduler_Store::STATUS_PENDING ), 'ids' ) );
+
+		case 'service_check':
+			$answer = Service_Health::ask( Plugin::service( Config::class ) );
+			return array(
+				'error' => null === $answer['error'] ? null : $answer['error']->getMessage(),
+				'state' => Service_Health::state(),
+			);
+
+		case 'widget_check':
+			$connection = Card2Crypto\Widget\Plugin::connection();
+			$connection->run_scheduled();
+			return $connection->last();
+
+		case 'export':
+			$exporters = apply_filters( 'wp_privacy_personal_data_exporters', array() );
+			$answer    = call_user_func( $exporters['woocommerce-customer-orders']['callback'], $input['email'], 1 );
+			return $answer['data'];
+
+		case 'erase':
+			update_option( 'woocommerce_erasure_request_removes_order_data', $input['remove'] ? 'yes' : 'no' );
+			$erasers = apply_filters( 'wp_privacy_personal_data_erasers', array() );
+			$answers = array();
+			foreach ( $erasers as $id => $eraser ) {
+				$page = 1;
+				do {
+					$answer           = call_user_func( $eraser['callback'], $input['email'], $page++ );
+					$answers[ $id ][] = $answer;
+				} while ( empty( $answer['done'] ) && $page < 20 );
+			}
+			return array(
+				'order'   => array_keys( $erasers ),
+				'answers' => $answers,
+			);
+
+		case 'order':
+			$order = wc_get_order( (int) $input['id'] );
+			return array(
+				'status'         => $order->get_status(),
+				'payment_method' => $order->get_payment_method(),
+				'billing_email'  => $order->get_billing_email(),
+				'transaction_id' => $order->get_transaction_id(),
+				'operation'      => $order->get_meta( Keys::META_OPERATION ),
+				'attempts'       => Operation_Store::attempts_of_order( (int) $input['id'] ),
+				'operations'     => Operation_Store::operations_of_order( (int) $input['id'] ),
+				'anonymized'     => $order->get_meta( '_anonymized' ),
+			);
+	}
+	throw new RuntimeException( "unknown step {$action}" );
+}
+
+try {
+	$c2c_result = array( 'value' => c2c_health_step( $c2c_step['action'], $c2c_step['input'] ) );
+} catch ( Throwable $c2c_error ) {
+	$c2c_result = array( 'error' => get_class( $c2c_error ) . ': ' . $c2c_error->getMessage() . ' at ' . $c2c_error->getFile() . ':' . $c2c_error->getLine() );
+}
+file_put_contents( $c2c_step['out'], wp_json_encode( $c2c_result ) );
