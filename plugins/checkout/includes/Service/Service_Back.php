@@ -29,7 +29,6 @@
 
 namespace Card2Crypto\Checkout\Service;
 
-use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
@@ -192,18 +191,23 @@ final class Service_Back {
 	 * @return array{0: int, 1: int}|null
 	 */
 	private function run( int $runs ): ?array {
-		$batch   = self::waiting( self::BATCH );
+		$marks   = self::marks( self::BATCH );
 		$waiting = array();
-		foreach ( $batch as $order ) {
-			$mark = (string) $order->get_meta( self::META );
+		foreach ( $marks as $id => $mark ) {
+			$order = wc_get_order( $id );
+			if ( ! $order instanceof \WC_Order ) {
+				self::release( $id, $mark ); // The order is gone: so is the promise.
+				continue;
+			}
 			if ( $order->is_paid() || ! $order->needs_payment() ) {
-				// Paid (with any method) or cancelled meanwhile: the promise has nothing left to keep.
-				if ( self::claim( $order, $mark ) ) {
-					self::done( $order );
+				// Paid (with any method), cancelled or trashed meanwhile: the promise has nothing left to keep.
+				$claim = self::claim( $id, $mark );
+				if ( null !== $claim ) {
+					self::done( $order, $claim );
 				}
 				continue;
 			}
-			$waiting[] = array( $order, $mark );
+			$waiting[ $id ] = $mark;
 		}
 		if ( array() !== $waiting ) {
 			if ( Service_Health::OK !== Service_Health::fresh_verdict( $this->config ) ) {
@@ -212,23 +216,28 @@ final class Service_Back {
 			}
 			$emails  = function_exists( 'WC' ) && WC()->mailer() ? WC()->mailer()->get_emails() : array();
 			$invoice = $emails['WC_Email_Customer_Invoice'] ?? null;
-			foreach ( $waiting as list( $order, $mark ) ) {
-				if ( ! self::claim( $order, $mark ) ) {
+			foreach ( $waiting as $id => $mark ) {
+				$claim = self::claim( $id, $mark );
+				if ( null === $claim ) {
 					continue; // Another run took it first.
 				}
 				// As stored now: paid since it was read (a callback), it gets no pay link.
-				$order = Order_Attempts::reloaded( $order );
+				$order = wc_get_order( $id );
+				if ( ! $order instanceof \WC_Order ) {
+					self::release( $id, $claim );
+					continue;
+				}
 				if ( ! $order->is_paid() && $order->needs_payment() ) {
 					self::mail( $order, $invoice );
 				}
-				self::done( $order );
+				self::done( $order, $claim );
 			}
 		}
-		if ( ! self::any_waiting() ) {
+		if ( array() === self::marks( 1 ) ) {
 			return null;
 		}
 		// Orders beyond this batch: the next run at once. Orders another run holds (taken again should it die): later.
-		return count( $batch ) >= self::BATCH ? array( 0, $runs ) : array( self::retry_after( $runs ), $runs + 1 );
+		return count( $marks ) >= self::BATCH ? array( 0, $runs ) : array( self::retry_after( $runs ), $runs + 1 );
 	}
 
 	/**
@@ -252,76 +261,70 @@ final class Service_Back {
 	}
 
 	/**
-	 * The orders that still carry the mark, oldest first (whatever their
-	 * payment method now: one paid another way leaves the promise here).
+	 * The orders that carry the mark, and its value, oldest first, read from
+	 * the order meta table WooCommerce reads orders from (its order tables,
+	 * or the posts tables), whatever their payment method now (one paid
+	 * another way leaves the promise here). Not wc_get_orders(): with the
+	 * posts tables it ignores a meta query and answers every order.
 	 *
-	 * @return \WC_Order[]
+	 * @return array<int, string>
 	 */
-	private static function waiting( int $limit ): array {
-		if ( ! function_exists( 'wc_get_orders' ) ) {
-			return array();
+	private static function marks( int $limit ): array {
+		global $wpdb;
+		list( $table, $column ) = self::meta_table();
+		$rows                   = $wpdb->get_results( // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- the marks as stored now, no cache.
+			$wpdb->prepare( 'SELECT %i AS id, meta_value AS mark FROM %i WHERE meta_key = %s ORDER BY %i ASC LIMIT %d', $column, $table, self::META, $column, $limit ),
+			ARRAY_A
+		);
+		$marks = array();
+		foreach ( is_array( $rows ) ? $rows : array() as $row ) {
+			$marks[ (int) $row['id'] ] = (string) $row['mark'];
 		}
-		$orders = wc_get_orders(
-			array(
-				'limit'      => $limit,
-				'orderby'    => 'date',
-				'order'      => 'ASC',
-				'meta_query' => array( // phpcs:ignore WordPress.DB.SlowDBQuery -- a handful of orders, while card payment is away.
-					array(
-						'key'     => self::META,
-						'compare' => 'EXISTS',
-					),
-				),
-			)
-		);
-		return array_values(
-			array_filter(
-				is_array( $orders ) ? $orders : array(),
-				static function ( $order ): bool {
-					return $order instanceof \WC_Order;
-				}
-			)
-		);
+		return $marks;
 	}
 
-	private static function any_waiting(): bool {
-		return array() !== self::waiting( 1 );
+	/** The order meta table WooCommerce reads orders from, and its order id column. */
+	private static function meta_table(): array {
+		global $wpdb;
+		$hpos = class_exists( '\Automattic\WooCommerce\Utilities\OrderUtil' ) && \Automattic\WooCommerce\Utilities\OrderUtil::custom_orders_table_usage_is_enabled();
+		return $hpos ? array( $wpdb->prefix . 'wc_orders_meta', 'order_id' ) : array( $wpdb->postmeta, 'post_id' );
 	}
 
 	/**
 	 * Takes the order for this run: its mark, still $mark in the database
 	 * (a compare-and-swap: of two runs at once exactly one changes the row),
-	 * becomes CLAIM and the time. A mark that is another run's live claim is
-	 * not taken.
+	 * becomes CLAIM and the time; answers that value, or null when another
+	 * run changed it first. Another run's claim is taken only once it is
+	 * older than CLAIM_TTL (that run died).
 	 */
-	private static function claim( \WC_Order $order, string $mark ): bool {
+	private static function claim( int $id, string $mark ): ?string {
 		global $wpdb;
-		if ( '' === $mark ) {
-			return false;
+		if ( '' === $mark || ( 0 === strpos( $mark, self::CLAIM ) && (int) substr( $mark, strlen( self::CLAIM ) ) > time() - self::CLAIM_TTL ) ) {
+			return null;
 		}
-		if ( 0 === strpos( $mark, self::CLAIM ) && (int) substr( $mark, strlen( self::CLAIM ) ) > time() - self::CLAIM_TTL ) {
-			return false;
-		}
-		$hpos    = class_exists( '\Automattic\WooCommerce\Utilities\OrderUtil' ) && \Automattic\WooCommerce\Utilities\OrderUtil::custom_orders_table_usage_is_enabled();
-		$table   = $hpos ? $wpdb->prefix . 'wc_orders_meta' : $wpdb->postmeta;
-		$column  = $hpos ? 'order_id' : 'post_id';
-		$changed = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- the compare-and-swap no cache may answer.
-			$wpdb->prepare(
-				'UPDATE %i SET meta_value = %s WHERE %i = %d AND meta_key = %s AND meta_value = %s',
-				$table,
-				self::CLAIM . time(),
-				$column,
-				$order->get_id(),
-				self::META,
-				$mark
-			)
+		list( $table, $column ) = self::meta_table();
+		$claim                  = self::CLAIM . time();
+		$changed                = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- the compare-and-swap no cache may answer.
+			$wpdb->prepare( 'UPDATE %i SET meta_value = %s WHERE %i = %d AND meta_key = %s AND meta_value = %s', $table, $claim, $column, $id, self::META, $mark )
 		);
-		return is_int( $changed ) && $changed > 0;
+		return is_int( $changed ) && $changed > 0 ? $claim : null;
 	}
 
-	/** The promise is kept (or has nothing left to keep): the mark goes, through WooCommerce (both order stores while they sync). */
-	private static function done( \WC_Order $order ): void {
+	/**
+	 * The promise is kept (or has nothing left to keep): the mark goes,
+	 * through WooCommerce (both order stores while they sync), and from the
+	 * table itself should the order have been loaded before it was set.
+	 */
+	private static function done( \WC_Order $order, string $claim ): void {
 		$order->delete_meta_data( self::META );
 		$order->save();
+		self::release( $order->get_id(), $claim );
+	}
+
+	/** Removes the mark of order $id when it still reads $mark. */
+	private static function release( int $id, string $mark ): void {
+		global $wpdb;
+		list( $table, $column ) = self::meta_table();
+		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE %i = %d AND meta_key = %s AND meta_value = %s', $table, $column, $id, self::META, $mark ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- as claim().
 	}
 }
