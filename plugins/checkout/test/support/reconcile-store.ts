@@ -23,13 +23,21 @@ const WORK = mkdtempSync(path.join(os.tmpdir(), 'c2c-reconcile-'));
 let calls = 0;
 
 /** One step of reconcile-steps.php in the store (a CLI PHP run with WordPress loaded). */
-export async function storeStep<T>(s: ReconcileStore, action: string, input: Record<string, unknown> = {}): Promise<T> {
+export function storeStep<T>(s: ReconcileStore, action: string, input: Record<string, unknown> = {}): Promise<T> {
+  return phpStep<T>(s, STEPS, action, input);
+}
+
+/**
+ * One step of a steps file in the store (a CLI PHP run with WordPress loaded): the file reads
+ * `$c2c_step` (action, input, out) and writes `{value}` or `{error}` as JSON to `out`.
+ */
+export async function phpStep<T>(s: ReconcileStore, steps: string, action: string, input: Record<string, unknown> = {}): Promise<T> {
   const n = ++calls;
   const out = path.join(WORK, `out-${n}.json`);
   const script = path.join(WORK, `step-${n}.php`);
   writeFileSync(
     script,
-    `<?php\n$c2c_step = json_decode(${JSON.stringify(JSON.stringify({ action, input, out }))}, true);\nrequire ${JSON.stringify(STEPS)};\n`,
+    `<?php\n$c2c_step = json_decode(${JSON.stringify(JSON.stringify({ action, input, out }))}, true);\nrequire ${JSON.stringify(steps)};\n`,
   );
   await s.native!.runPhp([script]);
   const result = JSON.parse(readFileSync(out, 'utf8')) as { value?: T; error?: string };
