@@ -173,15 +173,9 @@ final class Service_Health {
 	 * request at most). A failure is logged, never shown.
 	 */
 	public static function check_after_answer( Config $config ): void {
-		global $wpdb;
-		$locked = null;
-		if ( isset( $wpdb ) && is_object( $wpdb ) && method_exists( $wpdb, 'get_var' ) ) {
-			$suppress = $wpdb->suppress_errors( true );
-			$locked   = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', self::LOCK ) );
-			$wpdb->suppress_errors( $suppress );
-			if ( null !== $locked && '1' !== (string) $locked ) {
-				return; // Another request is asking right now.
-			}
+		$locked = self::lock();
+		if ( false === $locked ) {
+			return; // Another request is asking right now.
 		}
 		if ( function_exists( 'fastcgi_finish_request' ) ) {
 			fastcgi_finish_request();
@@ -191,16 +185,86 @@ final class Service_Health {
 		try {
 			// Another request may have asked while this one ran: its answer is in the database, not in this request's options.
 			// The options are read again (the autoloaded set is cached per request); run_check() asks only while still stale.
-			wp_cache_delete( 'alloptions', 'options' );
-			wp_cache_delete( self::OPTION, 'options' );
+			self::forget_loaded();
 			self::run_check( $config );
 		} catch ( \Throwable $e ) {
 			Log::debug( 'The service check after the answer failed: ' . $e->getMessage() );
 		} finally {
-			if ( null !== $locked ) {
-				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', self::LOCK ) );
-			}
+			self::unlock( $locked );
 		}
+	}
+
+	/**
+	 * The verdict a background job acts on (Service_Back mails buyers a pay
+	 * link when it is OK): the state as stored now, never the copy this
+	 * request loaded with its options (an Action Scheduler runner loads them
+	 * once and may run the job after another request saw the service accept
+	 * the store), and asked again when that state is stale, exactly as the
+	 * background check asks: once per state lifetime (a refusal found less
+	 * than a minute ago stands), under the check's own lock. OK, REFUSED, or
+	 * STALE when it cannot be told now (another request is asking at this
+	 * moment, the answer said nothing about the store, no credentials).
+	 */
+	public static function fresh_verdict( Config $config ): string {
+		if ( ! $config->credentials()->complete() ) {
+			return self::STALE;
+		}
+		$key = self::fingerprint( $config );
+		self::forget_loaded();
+		$decision = self::decide( self::state(), $key, time() );
+		if ( self::STALE !== $decision ) {
+			return $decision;
+		}
+		$locked = self::lock();
+		if ( false === $locked ) {
+			return self::STALE; // Another request is asking right now: its answer is for the job's next run.
+		}
+		try {
+			// Asked meanwhile by the request that held the lock? run_check() asks only while still stale.
+			self::forget_loaded();
+			self::run_check( $config );
+		} finally {
+			self::unlock( $locked );
+		}
+		self::forget_loaded();
+		return self::decide( self::state(), $key, time() );
+	}
+
+	/**
+	 * Takes the database lock of the one request that asks (GET_LOCK, not
+	 * waiting): true when taken, false when another request holds it, null
+	 * where the database has no named locks (that request asks anyway, which
+	 * costs one more params request at most).
+	 */
+	private static function lock(): ?bool {
+		global $wpdb;
+		if ( ! isset( $wpdb ) || ! is_object( $wpdb ) || ! method_exists( $wpdb, 'get_var' ) ) {
+			return null;
+		}
+		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
+		try {
+			$locked = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', self::LOCK ) );
+		} catch ( \Throwable $e ) {
+			$locked = null; // A database without GET_LOCK.
+		}
+		if ( null !== $suppress ) {
+			$wpdb->suppress_errors( $suppress );
+		}
+		return null === $locked ? null : '1' === (string) $locked;
+	}
+
+	private static function unlock( ?bool $locked ): void {
+		global $wpdb;
+		if ( true === $locked ) {
+			$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', self::LOCK ) );
+		}
+	}
+
+	/** Forgets the options this request loaded, so that the state is read from the database again. */
+	private static function forget_loaded(): void {
+		wp_cache_delete( 'alloptions', 'options' );
+		wp_cache_delete( 'notoptions', 'options' );
+		wp_cache_delete( self::OPTION, 'options' );
 	}
 
 	/**

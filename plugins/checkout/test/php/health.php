@@ -53,6 +53,15 @@ function as_enqueue_async_action( $hook, $args = array(), $group = '', $unique =
 	$GLOBALS['c2c_queued'][] = $hook;
 	return count( $GLOBALS['c2c_queued'] );
 }
+function as_schedule_single_action( $timestamp, $hook, $args = array(), $group = '', $unique = false ) {
+	return as_enqueue_async_action( $hook, $args, $group );
+}
+function as_get_scheduled_actions( $args = array(), $return_format = 'OBJECT' ) {
+	return array_keys( array_intersect( $GLOBALS['c2c_queued'], array( $args['hook'] ) ) );
+}
+function as_unschedule_all_actions( $hook, $args = array(), $group = '' ) {
+	$GLOBALS['c2c_queued'] = array_values( array_diff( $GLOBALS['c2c_queued'], array( $hook ) ) );
+}
 function _n( $single, $plural, $number, $domain = '' ) {
 	return 1 === (int) $number ? $single : $plural;
 }

@@ -25,7 +25,15 @@ const WORK = mkdtempSync(path.join(os.tmpdir(), 'c2c-reconcile-'));
 let calls = 0;
 
 /** One step of reconcile-steps.php (or another steps file of test/support) in the store (a CLI PHP run with WordPress loaded). */
-export async function storeStep<T>(s: ReconcileStore, action: string, input: Record<string, unknown> = {}, steps = STEPS): Promise<T> {
+export function storeStep<T>(s: ReconcileStore, action: string, input: Record<string, unknown> = {}, steps = STEPS): Promise<T> {
+  return phpStep<T>(s, steps, action, input);
+}
+
+/**
+ * One step of a steps file in the store (a CLI PHP run with WordPress loaded): the file reads
+ * `$c2c_step` (action, input, out) and writes `{value}` or `{error}` as JSON to `out`.
+ */
+export async function phpStep<T>(s: ReconcileStore, steps: string, action: string, input: Record<string, unknown> = {}): Promise<T> {
   const n = ++calls;
   const out = path.join(WORK, `out-${n}.json`);
   const script = path.join(WORK, `step-${n}.php`);
