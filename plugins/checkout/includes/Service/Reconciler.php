@@ -25,6 +25,7 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Reconcile_Pace;
@@ -45,7 +46,7 @@ final class Reconciler {
 
 	const GROUP = 'card2crypto-checkout';
 
-	/** The database's named lock one batch holds while it runs (one batch at a time, whatever the servers). */
+	/** The database's named lock one batch holds while it runs (one batch at a time, whatever the servers), per site (Shared_Store::lock_name()). */
 	const BATCH_LOCK = 'card2crypto_checkout_reconcile_batch';
 
 	/** @var Config */
@@ -199,8 +200,9 @@ final class Reconciler {
 	 */
 	public function run_batch(): void {
 		global $wpdb;
+		$lock     = Shared_Store::lock_name( self::BATCH_LOCK );
 		$suppress = $wpdb->suppress_errors( true );
-		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', self::BATCH_LOCK ) );
+		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', $lock ) );
 		$wpdb->suppress_errors( $suppress );
 		if ( null !== $got && '1' !== (string) $got ) {
 			return; // Another server runs a batch now; it queues the next one.
@@ -209,7 +211,7 @@ final class Reconciler {
 			$retry = $this->batch();
 		} finally {
 			if ( null !== $got ) {
-				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', self::BATCH_LOCK ) );
+				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $lock ) );
 			}
 		}
 		if ( null !== $retry ) {

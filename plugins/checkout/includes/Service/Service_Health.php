@@ -31,6 +31,7 @@ namespace Card2Crypto\Checkout\Service;
 use Card2Crypto\Checkout\Attempts\Service_Refused;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
@@ -60,7 +61,7 @@ final class Service_Health {
 	 */
 	const CAME_BACK = 'card2crypto_checkout_service_came_back';
 
-	/** The database lock held by the one request that asks after its answer. */
+	/** The database lock held by the one request that asks after its answer (per site: Shared_Store::lock_name()). */
 	const LOCK = 'card2crypto_checkout_health';
 
 	/** Whether this request already asks after its answer. */
@@ -175,9 +176,10 @@ final class Service_Health {
 	public static function check_after_answer( Config $config ): void {
 		global $wpdb;
 		$locked = null;
+		$lock   = Shared_Store::lock_name( self::LOCK );
 		if ( isset( $wpdb ) && is_object( $wpdb ) && method_exists( $wpdb, 'get_var' ) ) {
 			$suppress = $wpdb->suppress_errors( true );
-			$locked   = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', self::LOCK ) );
+			$locked   = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', $lock ) );
 			$wpdb->suppress_errors( $suppress );
 			if ( null !== $locked && '1' !== (string) $locked ) {
 				return; // Another request is asking right now.
@@ -198,7 +200,7 @@ final class Service_Health {
 			Log::debug( 'The service check after the answer failed: ' . $e->getMessage() );
 		} finally {
 			if ( null !== $locked ) {
-				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', self::LOCK ) );
+				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $lock ) );
 			}
 		}
 	}
