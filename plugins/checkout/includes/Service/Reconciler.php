@@ -49,6 +49,9 @@ final class Reconciler {
 	/** The database's named lock one batch holds while it runs (one batch at a time, whatever the servers), per site (Shared_Store::lock_name()). */
 	const BATCH_LOCK = 'card2crypto_checkout_reconcile_batch';
 
+	/** Seconds after which a batch that found the lock busy runs again. */
+	const BUSY_RETRY = 10;
+
 	/** @var Config */
 	private $config;
 
@@ -205,7 +208,10 @@ final class Reconciler {
 		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', $lock ) );
 		$wpdb->suppress_errors( $suppress );
 		if ( null !== $got && '1' !== (string) $got ) {
-			return; // Another server runs a batch now; it queues the next one.
+			// Another server runs a batch now. It queues the next one when it ends, but it may have claimed before
+			// this batch's attempts came due, or die: one batch a few seconds later (at most one pending) makes sure.
+			self::ensure_batch( time() + self::BUSY_RETRY );
+			return;
 		}
 		try {
 			$retry = $this->batch();

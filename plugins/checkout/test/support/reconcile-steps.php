@@ -20,6 +20,14 @@
  * - "schedule": {order}: Reconciler::schedule() of the order, as a payment start does.
  * - "panel": {order}: the owner's order panel as HTML.
  * - "old_action": {order}: queues a per-order action of the earlier versions, due now.
+ * - "lock_names": the batch lock's name in the database: this site's, the
+ *   same database's under another table prefix (a multisite network's
+ *   second site, wp_2_), and the one name, global to the server, of the
+ *   versions before names per site.
+ * - "batch_now": {times}: runs the batch action's callback `times` times
+ *   at once (as runners on several servers would); our pending actions.
+ * - "run_next": runs the earliest pending batch action now, as if its time
+ *   had come (time moved on rather than waited for); our pending actions.
  *
  * @package card2crypto-checkout
  */
@@ -27,6 +35,7 @@
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Service\Reconciler;
 
@@ -234,6 +243,36 @@ function c2c_reconcile_step( string $action, array $input ) {
 
 		case 'old_action':
 			return as_schedule_single_action( time() - 1, Reconciler::HOOK, array( (int) $input['order'] ), Reconciler::GROUP );
+
+		case 'lock_names':
+			return array(
+				'mine'   => Shared_Store::lock_name( Reconciler::BATCH_LOCK ),
+				'other'  => Shared_Store::lock_name_for( (string) $wpdb->dbname, $wpdb->prefix . '2_', Reconciler::BATCH_LOCK ),
+				'global' => Reconciler::BATCH_LOCK,
+			);
+
+		case 'batch_now':
+			for ( $i = 0; $i < (int) $input['times']; $i++ ) {
+				do_action( Reconciler::BATCH_HOOK );
+			}
+			return c2c_reconcile_pending();
+
+		case 'run_next':
+			$next = ActionScheduler::store()->query_actions(
+				array(
+					'hook'     => Reconciler::BATCH_HOOK,
+					'group'    => Reconciler::GROUP,
+					'status'   => ActionScheduler_Store::STATUS_PENDING,
+					'orderby'  => 'date',
+					'order'    => 'ASC',
+					'per_page' => 1,
+				)
+			);
+			if ( ! $next ) {
+				throw new RuntimeException( 'no pending batch' );
+			}
+			ActionScheduler::runner()->process_action( (int) reset( $next ), 'c2c-test' );
+			return c2c_reconcile_pending();
 	}
 	throw new RuntimeException( "unknown step {$action}" );
 }
