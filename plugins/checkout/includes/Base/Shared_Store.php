@@ -9,7 +9,8 @@
  * transient (the _transient_ and _transient_timeout_ rows of the options
  * table), so WordPress's clean-up of expired transients removes them too;
  * read and written with SQL of our own, which no cache answers. A
- * read-then-write runs under a named lock of the database (locked()).
+ * read-then-write runs under a named lock of the database (locked()), named
+ * per site (lock_name()).
  *
  * @package card2crypto-checkout
  */
@@ -19,6 +20,12 @@ namespace Card2Crypto\Checkout\Base;
 defined( 'ABSPATH' ) || exit;
 
 final class Shared_Store {
+
+	/** Whose locks these are: part of every lock name's hash. */
+	const LOCK_OWNER = 'card2crypto-checkout';
+
+	/** The longest lock name MySQL takes (5.7 and later refuse a longer one). */
+	const LOCK_NAME_MAX = 64;
 
 	/** The value stored under $key, or null when there is none or it has expired. */
 	public static function get( string $key ) {
@@ -54,10 +61,39 @@ final class Shared_Store {
 	}
 
 	/**
-	 * Runs $fn holding the database's named lock $name (GET_LOCK, up to 30 s),
-	 * so that requests on every web server take turns. Where the database has
-	 * no named locks (SQLite in Playground, one request at a time per worker)
-	 * $fn runs without one.
+	 * The database's name for this site's lock $name (lock_name_for() with
+	 * the connection's database and this site's table prefix). Every named
+	 * lock of the plugin (GET_LOCK, RELEASE_LOCK) goes through it.
+	 */
+	public static function lock_name( string $name ): string {
+		global $wpdb;
+		$connected = isset( $wpdb ) && is_object( $wpdb );
+		$database  = $connected && isset( $wpdb->dbname ) ? (string) $wpdb->dbname : '';
+		if ( '' === $database && defined( 'DB_NAME' ) ) {
+			$database = (string) DB_NAME;
+		}
+		return self::lock_name_for( $database, $connected && isset( $wpdb->prefix ) ? (string) $wpdb->prefix : '', $name );
+	}
+
+	/**
+	 * A named lock of the database server is one for the whole server:
+	 * another database on it, or another site of a multisite network (its
+	 * own table prefix), would take the same lock. The name is made per
+	 * site: "c2c:", $name readable (without "card2crypto_", cut to fit),
+	 * ":" and 20 hex digits of a hash of the plugin, $database, $prefix and
+	 * the whole $name; never over 64 characters (MySQL's limit).
+	 */
+	public static function lock_name_for( string $database, string $prefix, string $name ): string {
+		$hash     = substr( hash( 'sha256', self::LOCK_OWNER . "\0" . $database . "\0" . $prefix . "\0" . $name ), 0, 20 );
+		$readable = (string) preg_replace( '/[^A-Za-z0-9_.-]/', '', (string) preg_replace( '/^card2crypto_/', '', $name ) );
+		return 'c2c:' . substr( $readable, 0, self::LOCK_NAME_MAX - strlen( 'c2c::' ) - strlen( $hash ) ) . ':' . $hash;
+	}
+
+	/**
+	 * Runs $fn holding this site's named lock $name of the database
+	 * (lock_name(); GET_LOCK, up to 30 s), so that requests on every web
+	 * server take turns. Where the database has no named locks (SQLite in
+	 * Playground, one request at a time per worker) $fn runs without one.
 	 *
 	 * @param string $busy What the exception says when another request holds the lock for 30 s.
 	 * @throws \RuntimeException When another request holds the lock for 30 s.
@@ -65,6 +101,7 @@ final class Shared_Store {
 	 */
 	public static function locked( string $name, callable $fn, string $busy ) {
 		global $wpdb;
+		$name     = self::lock_name( $name );
 		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
 		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, %d)', $name, 30 ) );
 		if ( null !== $suppress ) {

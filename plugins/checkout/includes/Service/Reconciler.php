@@ -25,6 +25,7 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Reconcile_Pace;
@@ -45,11 +46,14 @@ final class Reconciler {
 
 	const GROUP = 'card2crypto-checkout';
 
-	/** The database's named lock one batch holds while it runs (one batch at a time, whatever the servers). */
+	/** The database's named lock one batch holds while it runs (one batch at a time, whatever the servers), per site (Shared_Store::lock_name()). */
 	const BATCH_LOCK = 'card2crypto_checkout_reconcile_batch';
 
 	/** Seconds before the next batch when the service refused this server's timestamps (its clock is off). */
 	const CLOCK_WAIT = 300;
+
+	/** Seconds after which a batch that found the lock busy runs again. */
+	const BUSY_RETRY = 10;
 
 	/** @var Config */
 	private $config;
@@ -202,17 +206,21 @@ final class Reconciler {
 	 */
 	public function run_batch(): void {
 		global $wpdb;
+		$lock     = Shared_Store::lock_name( self::BATCH_LOCK );
 		$suppress = $wpdb->suppress_errors( true );
-		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', self::BATCH_LOCK ) );
+		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', $lock ) );
 		$wpdb->suppress_errors( $suppress );
 		if ( null !== $got && '1' !== (string) $got ) {
-			return; // Another server runs a batch now; it queues the next one.
+			// Another server runs a batch now. It queues the next one when it ends, but it may have claimed before
+			// this batch's attempts came due, or die: one batch a few seconds later (at most one pending) makes sure.
+			self::ensure_batch( time() + self::BUSY_RETRY );
+			return;
 		}
 		try {
 			$retry = $this->batch();
 		} finally {
 			if ( null !== $got ) {
-				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', self::BATCH_LOCK ) );
+				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $lock ) );
 			}
 		}
 		if ( null !== $retry ) {

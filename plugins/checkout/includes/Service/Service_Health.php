@@ -31,6 +31,7 @@ namespace Card2Crypto\Checkout\Service;
 use Card2Crypto\Checkout\Attempts\Service_Refused;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
@@ -60,7 +61,7 @@ final class Service_Health {
 	 */
 	const CAME_BACK = 'card2crypto_checkout_service_came_back';
 
-	/** The database lock held by the one request that asks after its answer. */
+	/** The database lock held by the one request that asks after its answer (per site: Shared_Store::lock_name()). */
 	const LOCK = 'card2crypto_checkout_health';
 
 	/** Whether this request already asks after its answer. */
@@ -243,7 +244,7 @@ final class Service_Health {
 		}
 		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
 		try {
-			$locked = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', self::LOCK ) );
+			$locked = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', Shared_Store::lock_name( self::LOCK ) ) );
 		} catch ( \Throwable $e ) {
 			$locked = null; // A database without GET_LOCK.
 		}
@@ -256,7 +257,7 @@ final class Service_Health {
 	private static function unlock( ?bool $locked ): void {
 		global $wpdb;
 		if ( true === $locked ) {
-			$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', self::LOCK ) );
+			$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', Shared_Store::lock_name( self::LOCK ) ) );
 		}
 	}
 

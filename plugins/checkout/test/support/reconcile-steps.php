@@ -28,6 +28,14 @@
  * - "check": {order}: the owner's "ask the service now" for each of the order's attempts (Reconciler::check()).
  * - "status_box": the settings page's status box as HTML.
  * - "notes": {order}: the order's notes.
+ * - "lock_names": the batch lock's name in the database: this site's, the
+ *   same database's under another table prefix (a multisite network's
+ *   second site, wp_2_), and the one name, global to the server, of the
+ *   versions before names per site.
+ * - "batch_now": {times}: runs the batch action's callback `times` times
+ *   at once (as runners on several servers would); our pending actions.
+ * - "run_next": runs the earliest pending batch action now, as if its time
+ *   had come (time moved on rather than waited for); our pending actions.
  *
  * @package card2crypto-checkout
  */
@@ -35,6 +43,7 @@
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Service\Reconciler;
 
@@ -317,6 +326,36 @@ function c2c_reconcile_step( string $action, array $input ) {
 				},
 				wc_get_order_notes( array( 'order_id' => (int) $input['order'] ) )
 			);
+
+		case 'lock_names':
+			return array(
+				'mine'   => Shared_Store::lock_name( Reconciler::BATCH_LOCK ),
+				'other'  => Shared_Store::lock_name_for( (string) $wpdb->dbname, $wpdb->prefix . '2_', Reconciler::BATCH_LOCK ),
+				'global' => Reconciler::BATCH_LOCK,
+			);
+
+		case 'batch_now':
+			for ( $i = 0; $i < (int) $input['times']; $i++ ) {
+				do_action( Reconciler::BATCH_HOOK );
+			}
+			return c2c_reconcile_pending();
+
+		case 'run_next':
+			$next = ActionScheduler::store()->query_actions(
+				array(
+					'hook'     => Reconciler::BATCH_HOOK,
+					'group'    => Reconciler::GROUP,
+					'status'   => ActionScheduler_Store::STATUS_PENDING,
+					'orderby'  => 'date',
+					'order'    => 'ASC',
+					'per_page' => 1,
+				)
+			);
+			if ( ! $next ) {
+				throw new RuntimeException( 'no pending batch' );
+			}
+			ActionScheduler::runner()->process_action( (int) reset( $next ), 'c2c-test' );
+			return c2c_reconcile_pending();
 	}
 	throw new RuntimeException( "unknown step {$action}" );
 }
