@@ -40,6 +40,10 @@
  * - a registered customer's order opens none of the routes with its key
  *   alone (point 8).
  *
+ * Issue 31 (third round):
+ * - a method override (?_method=POST, X-HTTP-Method-Override) meets the
+ *   callback route's early refusals too (point 6);
+ *
  * Slow (WordPress with WooCommerce in WebAssembly, one request at a time):
  * several minutes. Needs WooCommerce (WOOCOMMERCE_DIR or the harness cache);
  * without it every test is skipped with the reason.
@@ -730,6 +734,77 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
       assert.equal(limited.status, 429, await limited.text());
       assert.equal(limited.headers.get('retry-after'), '60');
       assert.equal(servedByRestServer(limited), false, 'refused before the REST server read the body');
+    } finally {
+      await resetBudget();
+    }
+  });
+
+  test("issue 31, point 6: a method override meets the callback route's early refusals (413, 429) before WordPress reads the body", async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    const transient = `card2crypto_checkout_cbfail_${createHash('md5').update('127.0.0.1').digest('hex')}`;
+    const resetBudget = async () => {
+      for (const name of [`_transient_${transient}`, `_transient_timeout_${transient}`]) {
+        await site.probe({ action: 'delete_option', name });
+      }
+    };
+    /** node:http, since fetch() sends no body with GET (and node:http sends one only with its length declared). */
+    const send = (method: string, path: string, headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
+        const all = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close', ...headers };
+        const request = http.request(`${site.url}${path}`, { method, headers: all }, (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+    /** WP_REST_Server::serve_request() sends these before it reads the body: a refusal without them never got that far. */
+    const servedByRestServer = (headers: http.IncomingHttpHeaders) => /api\.w\.org/.test(String(headers.link ?? '')) || headers['x-robots-tag'] !== undefined;
+    // Each of these reaches the callback route's POST handler (WP_REST_Server reads ?_method= and the override header).
+    const overrides: [string, string, Record<string, string>][] = [
+      ['GET', '/wp-json/card2crypto/v1/callback?_method=POST', {}],
+      ['GET', '/?rest_route=/card2crypto/v1/callback&_method=POST', {}],
+      ['GET', '/wp-json/card2crypto/v1/callback', { 'x-http-method-override': 'POST' }],
+      ['PUT', '/wp-json/card2crypto/v1/callback', { 'x-http-method-override': 'POST' }],
+      ['PATCH', '/wp-json/card2crypto/v1/callback?_method=POST', {}],
+      ['GET', '/?rest_route=/Card2Crypto/v1/Callback%0A&_method=POST', {}],
+      // No override: the REST server still reads the body before it finds no GET handler.
+      ['GET', '/wp-json/card2crypto/v1/callback', {}],
+    ];
+    const big = '{"operation_data":{"pad":"' + 'x'.repeat(2_000_000) + '"}}';
+
+    await resetBudget();
+    try {
+      // The baseline: a small unsigned body through an override reaches the handler, which refuses it (401).
+      const small = await send('GET', '/wp-json/card2crypto/v1/callback?_method=POST', {}, '{"operation_data":{}}');
+      assert.equal(small.status, 401, small.text);
+      assert.ok(servedByRestServer(small.headers), 'an ordinary answer comes from the REST server');
+      await resetBudget();
+
+      for (const [method, path, headers] of overrides) {
+        const tooLarge = await send(method, path, headers, big);
+        const what = `${method} ${path} ${JSON.stringify(headers)}`;
+        assert.equal(tooLarge.status, 413, `${what}: ${tooLarge.text}`);
+        assert.equal(servedByRestServer(tooLarge.headers), false, `${what}: refused before the REST server read the body`);
+        assert.match(String(tooLarge.headers['content-type']), /^text\/plain/);
+      }
+
+      // An address over its budget of refusals: 429 through every override, before the body is read.
+      await resetBudget();
+      for (let i = 1; i <= 20; i++) {
+        const refused = await send('GET', '/wp-json/card2crypto/v1/callback?_method=POST', {}, '{"operation_data":{}}');
+        assert.equal(refused.status, 401, `refusal ${i}`);
+      }
+      for (const [method, path, headers] of overrides) {
+        const limited = await send(method, path, headers, big.slice(0, 30_000));
+        const what = `${method} ${path} ${JSON.stringify(headers)}`;
+        assert.equal(limited.status, 429, `${what}: ${limited.text}`);
+        assert.equal(limited.headers['retry-after'], '60');
+        assert.equal(servedByRestServer(limited.headers), false, `${what}: refused before the REST server read the body`);
+      }
     } finally {
       await resetBudget();
     }
