@@ -24,7 +24,7 @@ import {
   type WalletKey,
 } from '../src/bip32/index.js';
 import { bigintToBytes, compress, multiplyG, N } from '../src/bip32/secp256k1.js';
-import type { Environment } from '../src/settings-schema.js';
+import { WALLET_KEY_MAX_LENGTH, type Environment } from '../src/settings-schema.js';
 
 export const BIP32_VECTORS_URL = new URL('../../vectors/bip32-addresses.json', import.meta.url);
 
@@ -125,6 +125,23 @@ function withChecksum(body: string): string {
   return `${body}#${descriptorChecksum(body)}`;
 }
 
+/** A valid descriptor of `key` of exactly `length` characters: a long key origin path, and its checksum. */
+function descriptorOfLength(key: string, length: number): string {
+  const shell = (path: string) => `wpkh([d34db33f${path}]${key}/<0;1>/*)`;
+  const bodyLength = length - 9; // "#" and 8 checksum characters
+  let path = '';
+  while (shell(path).length + 2 <= bodyLength) {
+    path += '/1';
+  }
+  if (shell(path).length < bodyLength) {
+    path = `${path.slice(0, -2)}/10`;
+  }
+  if (shell(path).length !== bodyLength) {
+    throw new Error(`no descriptor of ${length} characters`);
+  }
+  return withChecksum(shell(path));
+}
+
 export function buildBip32VectorFile(): Bip32VectorFile {
   const random = prng(0x0b1932);
   const valid: Bip32ValidCase[] = [];
@@ -197,6 +214,9 @@ export function buildBip32VectorFile(): Bip32VectorFile {
   addValid('bip84-key-pasted-with-spaces-and-newline', ` \t${BIP84_ZPUB}\r\n`);
   addValid('bip84-last-indexes', BIP84_ZPUB, null, 0x7fffffff - 3, 4);
   addValid('bip84-index-1000', BIP84_ZPUB, null, 1000, 3);
+  // The longest text read (WALLET_KEY_MAX_LENGTH characters, trimmed): a descriptor with a long key origin path.
+  const longest = descriptorOfLength(bip84Xpub, WALLET_KEY_MAX_LENGTH);
+  addValid(`descriptor-of-${WALLET_KEY_MAX_LENGTH}-characters`, `  ${longest}\n`, 'production');
 
   // --- Made-up keys of every prefix and depth.
   const kinds = [
@@ -232,6 +252,11 @@ export function buildBip32VectorFile(): Bip32VectorFile {
   // --- Refusals, one per reason (and the BIP32 test vector 5 keys).
   const zpub = BIP84_ZPUB;
   addRefusal('empty', '');
+  // Longer than WALLET_KEY_MAX_LENGTH characters: refused before anything is decoded (counted in code points).
+  addRefusal(`descriptor-of-${WALLET_KEY_MAX_LENGTH + 1}-characters`, descriptorOfLength(bip84Xpub, WALLET_KEY_MAX_LENGTH + 1), 'production');
+  addRefusal('key-pasted-five-times', BIP84_ZPUB.repeat(5));
+  addRefusal(`${WALLET_KEY_MAX_LENGTH + 1}-non-ascii-characters`, '\u00e9'.repeat(WALLET_KEY_MAX_LENGTH + 1));
+  addRefusal('300-emoji-are-not-too-long', '\u{1F511}'.repeat(300));
   addRefusal('only-spaces', ' \n ');
   addRefusal('bip32-tv1-xprv', BIP32_TV1_XPRV);
   addRefusal('bip84-zprv', BIP84_ZPRV);

@@ -37,9 +37,10 @@ export type Rule =
    * descriptor of one, of the network the environment in environmentField
    * takes (production: mainnet; sandbox: testnet). Private keys, bad
    * checksums and hardened steps after the key are refused (bip32/index.ts,
-   * parseWalletKey; PHP Btc\Bip32::parse_wallet_key()).
+   * parseWalletKey; PHP Btc\Bip32::parse_wallet_key()). At most maxLength
+   * characters (Unicode code points), checked before the key is decoded.
    */
-  | { kind: 'wallet_key'; environmentField: string }
+  | { kind: 'wallet_key'; environmentField: string; maxLength: number }
   /** Code of reference.fiat. */
   | { kind: 'fiat_currency' }
   /** Symbol of reference.crypto (exact case). */
@@ -145,6 +146,15 @@ export const PARTNER_ONLY_CAPABILITY = 'unfiltered_html';
 
 /** The headers a reverse proxy or CDN sets with the caller's address: the only ones the callback allowlist may trust. */
 export const PROXY_ADDRESS_HEADERS = Object.freeze(['X-Forwarded-For', 'X-Real-IP', 'CF-Connecting-IP', 'True-Client-IP', 'Forwarded'] as const);
+
+/**
+ * The longest wallet key or descriptor read, in characters (the wallet_key
+ * rule's maxLength; parseWalletKey refuses longer text before decoding it).
+ * An extended public key has 111 characters; a descriptor of one with its key
+ * origin, a <0;1> step and its checksum about 150; 512 leaves room for long
+ * origin paths (docs/decisions.md, "Wallet key: a maximum length").
+ */
+export const WALLET_KEY_MAX_LENGTH = 512;
 
 export const PARTNER_TOKEN_CONSTANT = 'CARD2CRYPTO_PARTNER_TOKEN';
 export const PARTNER_SECRET_CONSTANT = 'CARD2CRYPTO_PARTNER_SECRET';
@@ -319,7 +329,7 @@ const checkout: PluginSchema = {
       required: true,
       requiredWhen: [...ENABLED, { field: 'wallet_mode', equals: 'xpub' }],
       secret: true,
-      rule: { kind: 'wallet_key', environmentField: 'environment' },
+      rule: { kind: 'wallet_key', environmentField: 'environment', maxLength: WALLET_KEY_MAX_LENGTH },
       group: 'payment',
     },
     {

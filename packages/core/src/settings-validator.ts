@@ -226,6 +226,10 @@ function checkRule(field: Field, value: FieldValue, values: Record<string, Field
       return result.valid ? { ok: true, value: text } : { ok: false, message: result.reason };
     }
     case 'wallet_key': {
+      // Before any decoding (which slows down with the square of the length).
+      if (text.length > rule.maxLength && [...text].length > rule.maxLength) {
+        return { ok: false, message: `at most ${rule.maxLength} characters.` };
+      }
       if (!walletKey) {
         return { ok: false, message: 'an extended public key is checked on the server only.' };
       }

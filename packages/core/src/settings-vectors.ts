@@ -3,8 +3,8 @@
  * makes of them. Written to schema/rule-vectors.json for the PHP plugins'
  * tests (same (field, rule) problems, same normalised values).
  */
-import { type PluginId } from './settings-schema.js';
-import { checkWalletKey } from './bip32/index.js';
+import { WALLET_KEY_MAX_LENGTH, type PluginId } from './settings-schema.js';
+import { checkWalletKey, descriptorChecksum } from './bip32/index.js';
 import { type SettingsValidationOptions, validateSettings } from './settings-validator.js';
 
 export interface SettingsVectorCase {
@@ -12,11 +12,13 @@ export interface SettingsVectorCase {
   plugin: PluginId;
   input: Record<string, unknown>;
   options?: SettingsValidationOptions;
+  /** The problems' messages are part of the vector too: PHP must say them in the same words. */
+  messages?: boolean;
 }
 
 export interface SettingsVector extends SettingsVectorCase {
-  /** (field, rule) of every problem, in the validator's order. */
-  problems: { field: string; rule: string }[];
+  /** (field, rule) of every problem, in the validator's order; with its message when the case has `messages`. */
+  problems: { field: string; rule: string; message?: string }[];
   /** Normalised values of the fields named in input (invalid ones as submitted). */
   values: Record<string, string | boolean>;
 }
@@ -25,6 +27,26 @@ const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 /** BIP84's account key (mainnet) and a testnet one (vectors/bip32-addresses.json). */
 const ZPUB = 'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
 const CREDS = { partner_token: 'tok_123', partner_secret: 'sec_456' };
+/** A testnet account key (vectors/bip32-addresses.json, random-vpub-1). */
+const VPUB = 'vpub5UXEZ74jfrGL3wZUaqJ2ba6w6YnsCF8kwLnVPiaRBoiGwRFqiLzEU4a17HKMT19MYD4PydkrB9hvsogDRTGC1L11r7tvx9Gg5ycMkdih8H3';
+
+/** A valid descriptor of VPUB of exactly `length` characters: a long key origin path, and its checksum. */
+function descriptorOfLength(length: number): string {
+  const shell = (path: string) => `wpkh([d34db33f${path}]${VPUB}/<0;1>/*)`;
+  const bodyLength = length - 9; // "#" and 8 checksum characters
+  let path = '';
+  while (shell(path).length + 2 <= bodyLength) {
+    path += '/1';
+  }
+  if (shell(path).length < bodyLength) {
+    path = `${path.slice(0, -2)}/10`;
+  }
+  const body = shell(path);
+  if (body.length !== bodyLength) {
+    throw new Error(`no descriptor of ${length} characters`);
+  }
+  return `${body}#${descriptorChecksum(body)}`;
+}
 
 export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
   { name: 'checkout defaults are valid while disabled', plugin: 'checkout', input: {} },
@@ -59,6 +81,42 @@ export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
     },
   },
   { name: 'a bitcoin address where the key goes is refused', plugin: 'checkout', input: { wallet_mode: 'xpub', wallet_key_secret: WALLET } },
+  // Issue 31, point 4: a maximum length, checked before the key is decoded.
+  {
+    name: `the wallet key: ${WALLET_KEY_MAX_LENGTH} characters (and the spaces around them) are read by the usual rules`,
+    plugin: 'checkout',
+    input: { enabled: true, wallet_mode: 'xpub', wallet_key_secret: ` ${descriptorOfLength(WALLET_KEY_MAX_LENGTH)}\n`, ...CREDS },
+    messages: true,
+  },
+  {
+    name: `the wallet key: ${WALLET_KEY_MAX_LENGTH} characters of the wrong network are refused by the usual rules`,
+    plugin: 'checkout',
+    input: {
+      wallet_mode: 'xpub',
+      wallet_key_secret: descriptorOfLength(WALLET_KEY_MAX_LENGTH),
+      environment: 'production',
+      base_url: 'https://api.example.com',
+    },
+    messages: true,
+  },
+  {
+    name: `the wallet key: ${WALLET_KEY_MAX_LENGTH + 1} characters are refused before they are read`,
+    plugin: 'checkout',
+    input: { wallet_mode: 'xpub', wallet_key_secret: descriptorOfLength(WALLET_KEY_MAX_LENGTH + 1) },
+    messages: true,
+  },
+  {
+    name: 'the wallet key: characters are counted as code points (300 emoji are 600 UTF-16 units) and refused by the usual rules',
+    plugin: 'checkout',
+    input: { wallet_mode: 'xpub', wallet_key_secret: '\u{1F511}'.repeat(300) },
+    messages: true,
+  },
+  {
+    name: `the wallet key: ${WALLET_KEY_MAX_LENGTH + 1} non-ASCII characters are too long`,
+    plugin: 'checkout',
+    input: { wallet_mode: 'xpub', wallet_key_secret: '\u00e9'.repeat(WALLET_KEY_MAX_LENGTH + 1) },
+    messages: true,
+  },
   { name: 'the gap limit is a whole number from 20 to 1000', plugin: 'checkout', input: { gap_limit: '0' } },
   { name: 'a gap limit of 1, which no wallet uses, is refused', plugin: 'checkout', input: { gap_limit: '1' } },
   { name: 'a gap limit of 19 is refused', plugin: 'checkout', input: { gap_limit: '19' } },
@@ -275,7 +333,7 @@ export function settingsRuleVectors(): SettingsVector[] {
         values[key] = result.values[key]!;
       }
     }
-    return { ...c, problems: result.problems.map(({ field, rule }) => ({ field, rule })), values };
+    return { ...c, problems: result.problems.map(({ field, rule, message }) => (c.messages ? { field, rule, message } : { field, rule })), values };
   });
 }
 

@@ -326,6 +326,29 @@ describe('deriveAddresses arguments', () => {
   });
 });
 
+describe('a maximum length (issue 31, point 4)', () => {
+  test('a 200,000-character key or descriptor is refused by its length before it is decoded, in milliseconds', () => {
+    const huge = `xpub${'6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs'.repeat(1900)}`.slice(
+      0,
+      200_000,
+    );
+    for (const text of [huge, `wpkh(${huge}/0/*)`, `sh(wpkh([d34db33f/49h/0h/0h]${huge}/<0;1>/*))#abcdefgh`]) {
+      const started = performance.now();
+      const error = refused('too_long', () => parseWalletKey(text));
+      assert.equal(error.message, `A wallet key or descriptor has at most 512 characters (an extended public key has 111); this one has ${text.length}.`);
+      assert.ok(performance.now() - started < 250, `${performance.now() - started} ms`);
+    }
+    assert.match(refused('too_long', () => parseExtendedKey(huge)).message, /this one has 200000\.$/);
+  });
+
+  test('spaces around the text do not count, and a long run of them inside is read in linear time', () => {
+    assert.equal(parseWalletKey(`${' '.repeat(100_000)}${BIP84_ZPUB}\r\n`).addressType, 'p2wpkh');
+    const started = performance.now();
+    refused('too_long', () => parseWalletKey(`x${' '.repeat(200_000)}y`));
+    assert.ok(performance.now() - started < 250, `${performance.now() - started} ms`);
+  });
+});
+
 describe('vectors/bip32-addresses.json', () => {
   const committedText = readFileSync(fileURLToPath(BIP32_VECTORS_URL), 'utf8');
   const committed = JSON.parse(committedText) as Bip32VectorFile;
@@ -345,6 +368,7 @@ describe('vectors/bip32-addresses.json', () => {
     const codes = new Set(committed.refusals.map((c) => c.code));
     for (const code of [
       'empty',
+      'too_long',
       'address_not_key',
       'characters',
       'checksum',

@@ -370,3 +370,19 @@ test('a new address per order: the key is required in that mode only, checked fo
     assert.deepEqual(rules('checkout', { reconcile_rate: rate }), [], rate);
   }
 });
+
+test('the wallet key has a maximum length in the schema, checked before the key is read, in the browser entry too (issue 31, point 4)', async () => {
+  const { validateSettings: validateOnServer, WALLET_KEY_MAX_LENGTH } = await import('../src/index.js');
+  assert.deepEqual(field('checkout', 'wallet_key_secret').rule, { kind: 'wallet_key', environmentField: 'environment', maxLength: WALLET_KEY_MAX_LENGTH });
+  assert.equal(WALLET_KEY_MAX_LENGTH, 512);
+  const huge = 'x'.repeat(200_000);
+  for (const validate of [validateOnServer, validateSettings]) {
+    const started = performance.now();
+    const result = validate('checkout', { wallet_mode: 'xpub', wallet_key_secret: huge });
+    assert.deepEqual(
+      result.problems.map((p) => [p.field, p.rule, p.message]),
+      [['wallet_key_secret', 'wallet_key', 'Extended public key or descriptor: at most 512 characters.']],
+    );
+    assert.ok(performance.now() - started < 250);
+  }
+});

@@ -24,6 +24,18 @@ interface Refused {
   refused: { code: string; message: string };
 }
 
+/** `length` base58 characters (a fixed pseudo-random sequence). */
+function longBase58(length: number): string {
+  const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+  let state = 31;
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    out += alphabet[state % 58];
+  }
+  return out;
+}
+
 function values(results: CallResult[]): unknown[] {
   return results.map((r, i) => {
     if (r.error !== undefined) {
@@ -170,6 +182,30 @@ for (const version of TEST_PHP_VERSIONS) {
           refusals.map(([, code]) => code),
         );
       });
+
+      test(
+        `${backend}: a 200,000-character key or descriptor is refused by its length, in well under a second (issue 31, point 4)`,
+        { timeout: 60_000 },
+        async () => {
+          // Before the limit, base58-decoding this text took minutes (time grows with the square of the length).
+          const huge = `xpub${longBase58(200_000 - 4)}`;
+          const calls = [
+            ['timed', 'bip32_wallet', huge, 'production', backend],
+            ['timed', 'bip32_wallet', `wpkh(${huge}/0/*)`, null, backend],
+            ['timed', 'bip32_derive', ` ${huge}\n`, 0, 1, false, null, backend],
+            ['timed', 'bip32_key', huge, backend],
+          ];
+          const got = values(await php.call(calls)) as { value: Refused; seconds: number }[];
+          const lengths = [200_000, 200_010, 200_000, 200_000];
+          got.forEach((r, i) => {
+            const message = `A wallet key or descriptor has at most 512 characters (an extended public key has 111); this one has ${lengths[i]}.`;
+            assert.deepEqual(r.value.refused, { code: 'too_long', message });
+            // Core says the same.
+            assert.throws(() => parseWalletKey(calls[i]![2] as string), { code: 'too_long', message });
+            assert.ok(r.seconds < 0.25, `call ${i} took ${r.seconds.toFixed(3)} s`);
+          });
+        },
+      );
 
       test(`${backend}: vectors/bip32-addresses.json (${SHARED.valid.length} keys, ${SHARED.refusals.length} refusals), field for field and message for message`, async () => {
         type Valid = (typeof SHARED.valid)[number];

@@ -15,8 +15,10 @@ interface RuleVector {
   plugin: 'checkout' | 'widget';
   input: Record<string, unknown>;
   options?: { stored?: Record<string, unknown>; definedConstants?: string[]; mayChangePartnerSettings?: boolean };
-  problems: { field: string; rule: string }[];
+  /** With message when the case compares messages too. */
+  problems: { field: string; rule: string; message?: string }[];
   values: Record<string, string | boolean>;
+  messages?: boolean;
 }
 
 interface Validation {
@@ -48,7 +50,7 @@ for (const version of TEST_PHP_VERSIONS) {
     });
     after(() => php?.exit());
 
-    test(`all ${vectors.length} rule vectors of core give the same problems and values`, async () => {
+    test(`all ${vectors.length} rule vectors of core give the same problems and values (and messages, where a case has them)`, async () => {
       const results = await php.call(
         vectors.map((v) => [
           'settings_validate',
@@ -60,6 +62,10 @@ for (const version of TEST_PHP_VERSIONS) {
         ]),
         files,
       );
+      assert.ok(
+        vectors.some((v) => v.messages),
+        'some cases compare messages',
+      );
       const failures: string[] = [];
       vectors.forEach((v, i) => {
         const r = results[i]!;
@@ -68,7 +74,7 @@ for (const version of TEST_PHP_VERSIONS) {
           return;
         }
         const got = r.value as Validation;
-        const problems = got.problems.map(({ field, rule }) => ({ field, rule }));
+        const problems = got.problems.map(({ field, rule, message }) => (v.messages ? { field, rule, message } : { field, rule }));
         if (JSON.stringify(problems) !== JSON.stringify(v.problems)) {
           failures.push(`${v.name}: problems differ\n  core: ${JSON.stringify(v.problems)}\n  php:  ${JSON.stringify(got.problems)}`);
         }
@@ -86,6 +92,37 @@ for (const version of TEST_PHP_VERSIONS) {
       });
       assert.deepEqual(failures, [], failures.join('\n'));
     });
+
+    test(
+      'a 200,000-character wallet key is refused by its length, naming the field, in well under a second (issue 31, point 4)',
+      { timeout: 60_000 },
+      async () => {
+        const huge = `zpub${'6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs'.repeat(1819)}`.slice(
+          0,
+          200_000,
+        );
+        const results = await php.call(
+          [
+            [
+              'timed',
+              'settings_validate',
+              'checkout',
+              { enabled: 'yes', wallet_mode: 'xpub', wallet_key_secret: huge, partner_token: 't', partner_secret: 's' },
+            ],
+            ['timed', 'settings_validate', 'checkout', { wallet_mode: 'xpub', wallet_key_secret: `wpkh([d34db33f/84h/0h/0h]${huge}/<0;1>/*)` }],
+          ],
+          files,
+        );
+        for (const r of results) {
+          assert.equal(r.error, undefined, r.error);
+          const { value, seconds } = r.value as { value: Validation; seconds: number };
+          assert.deepEqual(value.problems, [
+            { field: 'wallet_key_secret', rule: 'wallet_key', message: 'Extended public key or descriptor: at most 512 characters.' },
+          ]);
+          assert.ok(seconds < 0.25, `took ${seconds.toFixed(3)} s`);
+        }
+      },
+    );
 
     test('storage: a bad field keeps its stored value, good fields are saved, an empty secret keeps the secret', async () => {
       const stored = {

@@ -40,6 +40,17 @@
  * - a registered customer's order opens none of the routes with its key
  *   alone (point 8).
  *
+ * Issue 31 (third round):
+ * - a method override (?_method=POST, X-HTTP-Method-Override) meets the
+ *   callback route's early refusals too (point 6);
+ * - every change of the wallet address, the address mode, the extended
+ *   public key or the partner credentials, by the settings form, WooCommerce's
+ *   REST API, /wc-admin/options or update_option, e-mails the site's
+ *   administration address once (who, when, old and new address, the key's
+ *   fingerprint, never the key or the secret) and is logged; a save that
+ *   changes none of them sends nothing (point 7); the key's input has a
+ *   maximum length (point 4).
+ *
  * Slow (WordPress with WooCommerce in WebAssembly, one request at a time):
  * several minutes. Needs WooCommerce (WOOCOMMERCE_DIR or the harness cache);
  * without it every test is skipped with the reason.
@@ -48,6 +59,8 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join as joinPath } from 'node:path';
 import { canonicalString, hmacSha512Hex, parseJsonLossless, parseLandingUrl, sign } from '@card2crypto/core';
 import { AdminSession, formFields } from './support/admin-session.js';
 import { closedPort, listenOnFreePort } from './support/listen.js';
@@ -146,6 +159,59 @@ function fill(route: string, candidates: (name: string) => string[], cap: number
     paths = paths.flatMap((p) => values.map((v) => p + encodeURI(v))).slice(0, cap);
   }
   return paths.map((p) => p.replace(/\$$/, '').replace(/\\/g, ''));
+}
+
+interface Mail {
+  to: string;
+  subject: string;
+  /** The decoded body (HTML for WooCommerce's mails). */
+  body: string;
+  /** The body as text: tags removed, entities decoded, white space folded. */
+  text: string;
+}
+
+/** The mails the native runtime's sendmail stand-in appended to the site's logs/mail.log (scripts/lib/native/php-fpm.mjs), oldest first. */
+function readMails(file: string): Mail[] {
+  if (!existsSync(file)) {
+    return [];
+  }
+  const raw = readFileSync(file, 'utf8');
+  const starts = [...raw.matchAll(/^To: /gm)].map((m) => m.index!);
+  return starts.map((start, i) => {
+    const message = raw.slice(start, starts[i + 1] ?? raw.length);
+    const split = message.search(/\r?\n\r?\n/);
+    const head = message.slice(0, split).replace(/\r?\n[ \t]+/g, ' ');
+    const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
+    const words = (value: string) =>
+      value.replace(/\?=\s+=\?/g, '?==?').replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, _charset: string, kind: string, text: string) =>
+        kind.toUpperCase() === 'B'
+          ? Buffer.from(text, 'base64').toString('utf8')
+          : Buffer.from(
+              text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (__, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+              'latin1',
+            ).toString('utf8'),
+      );
+    const encoding = header('Content-Transfer-Encoding');
+    let body = message.slice(split).trim();
+    if (/base64/i.test(encoding)) {
+      body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+    } else if (/quoted-printable/i.test(encoding)) {
+      body = Buffer.from(
+        body.replace(/=\r?\n/g, '').replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+        'latin1',
+      ).toString('utf8');
+    }
+    const text = body
+      .replace(/<style[\s\S]*?<\/style>/gi, ' ')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&quot;|&#0?34;/g, '"')
+      .replace(/&#0?39;|&#8217;/g, "'")
+      .replace(/&hellip;|&#8230;/g, '…')
+      .replace(/&amp;/g, '&')
+      .replace(/\s+/g, ' ')
+      .trim();
+    return { to: words(header('To')), subject: words(header('Subject')), body, text };
+  });
 }
 
 describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => {
@@ -735,6 +801,77 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     }
   });
 
+  test("issue 31, point 6: a method override meets the callback route's early refusals (413, 429) before WordPress reads the body", async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    const transient = `card2crypto_checkout_cbfail_${createHash('md5').update('127.0.0.1').digest('hex')}`;
+    const resetBudget = async () => {
+      for (const name of [`_transient_${transient}`, `_transient_timeout_${transient}`]) {
+        await site.probe({ action: 'delete_option', name });
+      }
+    };
+    /** node:http, since fetch() sends no body with GET (and node:http sends one only with its length declared). */
+    const send = (method: string, path: string, headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
+        const all = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close', ...headers };
+        const request = http.request(`${site.url}${path}`, { method, headers: all }, (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+    /** WP_REST_Server::serve_request() sends these before it reads the body: a refusal without them never got that far. */
+    const servedByRestServer = (headers: http.IncomingHttpHeaders) => /api\.w\.org/.test(String(headers.link ?? '')) || headers['x-robots-tag'] !== undefined;
+    // Each of these reaches the callback route's POST handler (WP_REST_Server reads ?_method= and the override header).
+    const overrides: [string, string, Record<string, string>][] = [
+      ['GET', '/wp-json/card2crypto/v1/callback?_method=POST', {}],
+      ['GET', '/?rest_route=/card2crypto/v1/callback&_method=POST', {}],
+      ['GET', '/wp-json/card2crypto/v1/callback', { 'x-http-method-override': 'POST' }],
+      ['PUT', '/wp-json/card2crypto/v1/callback', { 'x-http-method-override': 'POST' }],
+      ['PATCH', '/wp-json/card2crypto/v1/callback?_method=POST', {}],
+      ['GET', '/?rest_route=/Card2Crypto/v1/Callback%0A&_method=POST', {}],
+      // No override: the REST server still reads the body before it finds no GET handler.
+      ['GET', '/wp-json/card2crypto/v1/callback', {}],
+    ];
+    const big = '{"operation_data":{"pad":"' + 'x'.repeat(2_000_000) + '"}}';
+
+    await resetBudget();
+    try {
+      // The baseline: a small unsigned body through an override reaches the handler, which refuses it (401).
+      const small = await send('GET', '/wp-json/card2crypto/v1/callback?_method=POST', {}, '{"operation_data":{}}');
+      assert.equal(small.status, 401, small.text);
+      assert.ok(servedByRestServer(small.headers), 'an ordinary answer comes from the REST server');
+      await resetBudget();
+
+      for (const [method, path, headers] of overrides) {
+        const tooLarge = await send(method, path, headers, big);
+        const what = `${method} ${path} ${JSON.stringify(headers)}`;
+        assert.equal(tooLarge.status, 413, `${what}: ${tooLarge.text}`);
+        assert.equal(servedByRestServer(tooLarge.headers), false, `${what}: refused before the REST server read the body`);
+        assert.match(String(tooLarge.headers['content-type']), /^text\/plain/);
+      }
+
+      // An address over its budget of refusals: 429 through every override, before the body is read.
+      await resetBudget();
+      for (let i = 1; i <= 20; i++) {
+        const refused = await send('GET', '/wp-json/card2crypto/v1/callback?_method=POST', {}, '{"operation_data":{}}');
+        assert.equal(refused.status, 401, `refusal ${i}`);
+      }
+      for (const [method, path, headers] of overrides) {
+        const limited = await send(method, path, headers, big.slice(0, 30_000));
+        const what = `${method} ${path} ${JSON.stringify(headers)}`;
+        assert.equal(limited.status, 429, `${what}: ${limited.text}`);
+        assert.equal(limited.headers['retry-after'], '60');
+        assert.equal(servedByRestServer(limited.headers), false, `${what}: refused before the REST server read the body`);
+      }
+    } finally {
+      await resetBudget();
+    }
+  });
+
   test('a widget secret left in its settings by an older version moves on the next request, before the options route can serve it', async (t) => {
     if (skip) {
       return t.skip(skip);
@@ -961,6 +1098,142 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     } finally {
       await site.probe({ action: 'set_raw_option', name: CHECKOUT_OPTION, value: original });
     }
+  });
+
+  test("issue 31, point 7: every change of where the money goes e-mails the site's administration address once, and is logged; nothing else does", async (t) => {
+    if (skip) {
+      return t.skip(skip);
+    }
+    if (site.php !== 'native') {
+      return t.skip('mail is captured on the native runtime only (its sendmail writes logs/mail.log)');
+    }
+    const SUBJECT = /Where card payments go was changed/;
+    const mailLog = joinPath(site.siteDir, '..', 'logs', 'mail.log');
+    const changeMails = () => readMails(mailLog).filter((m) => SUBJECT.test(m.subject));
+    const changeLines = async () => (await site.probe<string[]>({ action: 'log_files' })).filter((line) => line.includes('Where the money goes was changed'));
+    const adminEmail = await site.probe<string>({ action: 'get_option', name: 'admin_email' });
+    const fingerprint = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 8);
+    const WALLET_2 = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
+    const WALLET_3 = 'bcrt1qqqqsyqcyq5rqwzqfpg9scrgwpugpzysnard0ew';
+    const WALLET_KEY_2 = 'vpub5a4dEdDnep63MvxDLiqv26g1p6LS4uq2KhUq6gmaJhgzVLuVB19FJ8Deb4UbNg3Pv4UXq2AxawQgg6mRCeSWX7Eor8SG3omJPhuVgtwya1o';
+    const TOKEN_2 = 'checkout-token-v2-Wx7q';
+    const SECRET_2 = 'c2c-checkout-secret-2-Hd8s';
+    const NEVER = [...FORMS, ...secretForms(SECRET_2), ...secretForms(WALLET_KEY_2)];
+    const original = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+    const originalAddress = original.wallet_address ?? '';
+    /** Waits for the next change mail (sent as the saving request ends), and checks that it is the only new one. */
+    let seen = changeMails().length;
+    let lines = (await changeLines()).length;
+    const nextMail = async (what: string) => {
+      const deadline = Date.now() + 10_000;
+      while (changeMails().length <= seen && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const mails = changeMails();
+      assert.equal(mails.length, seen + 1, `${what}: exactly one e-mail`);
+      seen = mails.length;
+      const mail = mails.at(-1)!;
+      assert.equal(mail.to, adminEmail, `${what}: to the site's administration address`);
+      for (const form of NEVER) {
+        assert.equal(mail.body.includes(form), false, `${what}: the e-mail carries no secret and no key`);
+      }
+      const logged = await changeLines();
+      assert.equal(logged.length, lines + 1, `${what}: one log line`);
+      lines = logged.length;
+      const line = logged.at(-1)!;
+      for (const form of NEVER) {
+        assert.equal(line.includes(form), false, `${what}: the log line carries no secret and no key`);
+      }
+      return { mail, line };
+    };
+    /** A save that changes nothing of where the money goes: no e-mail, no log line (the next change proves nothing came late). */
+    const noMail = async (what: string) => {
+      assert.equal(changeMails().length, seen, `${what}: no e-mail`);
+      assert.equal((await changeLines()).length, lines, `${what}: no log line`);
+    };
+
+    const session = new AdminSession(site.url);
+    await session.login(MANAGER.login, MANAGER.password);
+    const pagePath = '/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto';
+    const postForm = async (changes: Record<string, string>) => {
+      const page = await session.request(pagePath);
+      assert.equal(page.status, 200);
+      // Issue 31, point 4: the key's input has the schema's maximum length.
+      assert.match(page.text, /id="woocommerce_card2crypto_wallet_key_secret"[^>]*maxlength="512"/);
+      const fields = formFields(page.text, /<form[^>]*id="mainform"[^>]*>([\s\S]*?)<\/form>/g)[0]!;
+      const form = new URLSearchParams();
+      for (const [k, v] of fields) {
+        form.set(k, v);
+      }
+      for (const [k, v] of Object.entries(changes)) {
+        form.set(`woocommerce_card2crypto_${k}`, v);
+      }
+      form.set('save', 'Save changes');
+      const answer = await session.request(pagePath, { form });
+      assert.equal(answer.status, 200);
+      assert.doesNotMatch(answer.text, /Nothing was saved/);
+      return answer;
+    };
+    try {
+      // The settings form, as the shop manager: a new address for each order, from a new key, and another single address.
+      await postForm({ wallet_mode: 'xpub', wallet_key_secret: WALLET_KEY_2, wallet_address: WALLET_2 });
+      const form = await nextMail('the settings form');
+      assert.match(form.mail.text, /Changed by shopmanager \(login "shopmanager", user \d+\)/);
+      assert.match(form.mail.text, /Through POST \/wp-admin\/admin\.php/);
+      assert.match(form.mail.text, /Where the bitcoin goes One address A new address for each order/);
+      assert.ok(form.mail.text.includes(`Bitcoin wallet address ${originalAddress} ${WALLET_2}`), form.mail.text);
+      assert.ok(
+        form.mail.text.includes(`Extended public key or descriptor fingerprint ${fingerprint(WALLET_KEY)} fingerprint ${fingerprint(WALLET_KEY_2)}`),
+        form.mail.text,
+      );
+      assert.doesNotMatch(form.mail.text, /Partner (token|secret)/, 'only what changed is listed');
+      assert.match(form.line, /Where the money goes was changed by shopmanager \(login "shopmanager", user \d+\)/);
+      assert.ok(form.line.includes(`Bitcoin wallet address: ${originalAddress} -> ${WALLET_2}`), form.line);
+      assert.ok(form.line.includes(`fingerprint ${fingerprint(WALLET_KEY)} -> fingerprint ${fingerprint(WALLET_KEY_2)}`), form.line);
+
+      // The form again, changing only the title, and with the key pasted again as it is: nothing to tell.
+      await postForm({ title: 'Card, by the shop manager' });
+      await postForm({ wallet_key_secret: ` ${WALLET_KEY_2}\n` });
+      await noMail('a form save that changes nothing of where the money goes');
+
+      // WooCommerce's REST API with the shop manager's key: new partner credentials.
+      const put = await managerPut({ settings: { partner_token: TOKEN_2, partner_secret: SECRET_2 } });
+      assert.equal(put.status, 200, put.text);
+      const rest = await nextMail('PUT /wc/v3/payment_gateways/card2crypto');
+      assert.match(rest.mail.text, /Through REST API PUT \/wc\/v3\/payment_gateways\/card2crypto/);
+      assert.ok(rest.mail.text.includes(`Partner token …${original.partner_token!.slice(-4)} …Wx7q`), rest.mail.text);
+      assert.match(rest.mail.text, /Partner secret — changed \(never shown\)/);
+      assert.equal(rest.mail.text.includes(TOKEN_2), false, 'the token is masked');
+      assert.doesNotMatch(rest.mail.text, /wallet address|Extended public key/);
+      assert.ok(rest.line.includes(`Partner token: …${original.partner_token!.slice(-4)} -> …Wx7q; Partner secret: changed (never shown).`), rest.line);
+
+      // The same credentials sent again: nothing changed.
+      const same = await managerPut({ title: 'Card again', settings: { partner_token: TOKEN_2, partner_secret: SECRET_2 } });
+      assert.equal(same.status, 200, same.text);
+      await noMail('a REST save with the same credentials');
+
+      // /wc-admin/options, as an administrator.
+      const admin = new AdminSession(site.url);
+      await admin.login();
+      const now = await site.probe<Record<string, string>>({ action: 'get_option', name: CHECKOUT_OPTION });
+      const options = await sessionRest(admin, 'POST', 'wc-admin/options', { [CHECKOUT_OPTION]: { ...now, wallet_address: WALLET_3 } });
+      assert.equal(options.status, 200, options.text);
+      const viaOptions = await nextMail('/wc-admin/options');
+      assert.match(viaOptions.mail.text, /Changed by admin \(login "admin", user 1\)/);
+      assert.ok(viaOptions.mail.text.includes(`Bitcoin wallet address ${WALLET_2} ${WALLET_3}`), viaOptions.mail.text);
+
+      // update_option (the test probe: a REST request with no user).
+      await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...now, wallet_address: WALLET_2 } });
+      const viaOption = await nextMail('update_option');
+      assert.match(viaOption.mail.text, /Changed by no signed-in user/);
+      assert.ok(viaOption.mail.text.includes(`Bitcoin wallet address ${WALLET_3} ${WALLET_2}`), viaOption.mail.text);
+      await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...now, wallet_address: WALLET_2 } });
+      await noMail('update_option with the same values');
+    } finally {
+      await site.probe({ action: 'set_option', name: CHECKOUT_OPTION, value: { ...original, partner_secret: CHECKOUT_SECRET, wallet_key_secret: WALLET_KEY } });
+    }
+    const restored = await nextMail('the settings put back');
+    assert.match(restored.mail.text, /Partner secret — changed \(never shown\)/);
   });
 
   test('issue 22, point 4: correctly signed callbacks refused as ambiguous never use up the budget; an allowlisted address is never limited', async (t) => {

@@ -43,6 +43,7 @@ use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Settings\Payout_Change_Notice;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
@@ -71,6 +72,8 @@ final class Plugin {
 
 		// Before anything can save the settings: the secret kept apart, title and description sanitised.
 		add_action( 'init', array( $settings, 'protect' ), 0 );
+		// Every change of where the money goes is e-mailed to the site's administration address and logged, whatever saved it.
+		( new Payout_Change_Notice( $settings ) )->register();
 		// A proxy header saved before the list of forwarding headers, spelt in another case, reads as the listed one.
 		add_filter( 'option_' . Keys::SETTINGS_OPTION, array( Callback_Guard::class, 'canonical_settings' ) );
 		add_action(

@@ -11,7 +11,7 @@
  * same, message for message (vectors/bip32-addresses.json).
  */
 import { decodeBase58Check, encodeBase58Check, encodeSegwitAddress, validateBtcAddress, type BtcNetwork } from '../btc-address.js';
-import type { Environment } from '../settings-schema.js';
+import { WALLET_KEY_MAX_LENGTH, type Environment } from '../settings-schema.js';
 import { hash160, hmacSha512 } from './hash.js';
 import { bytesToBigint, compress, decompress, multiplyGAdd, N } from './secp256k1.js';
 
@@ -23,6 +23,7 @@ export type WalletNetwork = Extract<BtcNetwork, 'mainnet' | 'testnet'>;
 
 export type WalletKeyErrorCode =
   | 'empty'
+  | 'too_long'
   | 'address_not_key'
   | 'characters'
   | 'length'
@@ -132,7 +133,48 @@ const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 /** Surrounding spaces, tabs and line breaks are dropped (as pasted); PHP trims the same four. */
 function trimPasted(text: string): string {
-  return text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+  // Index scans, not a regular expression: /[ \t\r\n]+$/ retries every run of spaces inside the text (quadratic).
+  const blank = (code: number) => code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
+  let start = 0;
+  let end = text.length;
+  while (start < end && blank(text.charCodeAt(start))) {
+    start++;
+  }
+  while (end > start && blank(text.charCodeAt(end - 1))) {
+    end--;
+  }
+  return text.slice(start, end);
+}
+
+/** Unicode characters (code points) of a text, as PHP's Bip32 counts them in valid UTF-8. */
+function characterCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+      }
+    }
+    count++;
+  }
+  return count;
+}
+
+/**
+ * Refuses a text longer than any wallet key or descriptor (WALLET_KEY_MAX_LENGTH
+ * characters, trimmed) before anything decodes it: base58 decoding takes time
+ * that grows with the square of the length (a 200,000-character paste held a
+ * PHP worker for minutes).
+ */
+function refuseTooLong(text: string): void {
+  if (text.length > WALLET_KEY_MAX_LENGTH && characterCount(text) > WALLET_KEY_MAX_LENGTH) {
+    throw new WalletKeyError(
+      'too_long',
+      `A wallet key or descriptor has at most ${WALLET_KEY_MAX_LENGTH} characters (an extended public key has 111); this one has ${characterCount(text)}.`,
+    );
+  }
 }
 
 /**
@@ -145,6 +187,7 @@ export function parseExtendedKey(text: string): ExtendedPublicKey {
   if (text === '') {
     throw new WalletKeyError('empty', 'The key is empty.');
   }
+  refuseTooLong(text);
   let position = 0;
   for (const char of text) {
     position++;
@@ -470,6 +513,7 @@ export function parseWalletKey(text: string, options: { environment?: Environmen
   if (text === '') {
     throw new WalletKeyError('empty', 'The key is empty.');
   }
+  refuseTooLong(text);
   let wallet: Omit<WalletKey, 'network'>;
   if (/[([#]/.test(text)) {
     wallet = parseDescriptor(text);

@@ -24,6 +24,13 @@ final class Bip32 {
 
 	const MAX_DERIVE_COUNT = 1000;
 
+	/**
+	 * The longest wallet key or descriptor read, in characters (core's
+	 * WALLET_KEY_MAX_LENGTH, the schema's wallet_key maxLength): longer text
+	 * is refused before anything decodes it.
+	 */
+	const MAX_KEY_LENGTH = 512;
+
 	const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 	/** Version => [prefix, network, kind, address type, public prefix]. */
@@ -126,6 +133,24 @@ final class Bip32 {
 		return trim( $text, " \t\r\n" );
 	}
 
+	/**
+	 * Refuses a text longer than any wallet key or descriptor (MAX_KEY_LENGTH
+	 * characters, trimmed; bytes when it is not valid UTF-8) before anything
+	 * decodes it: base58 decoding takes time that grows with the square of the
+	 * length (a 200,000-character paste held a PHP worker for minutes).
+	 *
+	 * @throws Bip32_Exception
+	 */
+	private static function refuse_too_long( string $text ): void {
+		if ( strlen( $text ) <= self::MAX_KEY_LENGTH ) {
+			return;
+		}
+		$count = 1 === preg_match( '//u', $text ) ? (int) preg_match_all( '/./su', $text ) : strlen( $text );
+		if ( $count > self::MAX_KEY_LENGTH ) {
+			throw new Bip32_Exception( 'too_long', 'A wallet key or descriptor has at most ' . self::MAX_KEY_LENGTH . ' characters (an extended public key has 111); this one has ' . $count . '.' );
+		}
+	}
+
 	/** The UTF-8 characters of a string (bytes when it is not valid UTF-8). */
 	private static function chars( string $text ): array {
 		$chars = 1 === preg_match( '//u', $text ) ? preg_split( '//u', $text, -1, PREG_SPLIT_NO_EMPTY ) : str_split( $text );
@@ -197,6 +222,7 @@ final class Bip32 {
 		if ( '' === $text ) {
 			throw new Bip32_Exception( 'empty', 'The key is empty.' );
 		}
+		self::refuse_too_long( $text );
 		$chars = self::chars( $text );
 		foreach ( $chars as $i => $char ) {
 			if ( 1 !== strlen( $char ) || false === strpos( self::BASE58, $char ) ) {
@@ -572,6 +598,7 @@ final class Bip32 {
 		if ( '' === $text ) {
 			throw new Bip32_Exception( 'empty', 'The key is empty.' );
 		}
+		self::refuse_too_long( $text );
 		if ( 1 === preg_match( '/[(\[#]/', $text ) ) {
 			$wallet = $this->parse_descriptor( $text );
 		} elseif ( false !== strpos( $text, '/' ) ) {

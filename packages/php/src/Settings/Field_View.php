@@ -104,9 +104,9 @@ final class Field_View {
 		return __( 'Read-only for you: the payment service\'s environment and addresses are your partner\'s, not the shop\'s, and only a user who may add unfiltered code (an administrator; on a multisite network, a super admin) can change them.', 'card2crypto-shared' );
 	}
 
-	/** Maximum length for the input, from a text rule. */
+	/** Maximum length for the input, from a rule that has one (text, wallet_key). */
 	public function max_length( array $field ): ?int {
-		return 'text' === $field['rule']['kind'] ? (int) $field['rule']['maxLength'] : null;
+		return in_array( $field['rule']['kind'], array( 'text', 'wallet_key' ), true ) && isset( $field['rule']['maxLength'] ) ? (int) $field['rule']['maxLength'] : null;
 	}
 
 	/** @return array<string, array{id: string, label: string}> Groups by id, translated. */

@@ -299,6 +299,10 @@ final class Settings_Validator {
 				$result   = Btc_Address::validate( $text, $networks );
 				return $result['valid'] ? self::ok( $text ) : self::fail( $result['reason'] );
 			case 'wallet_key':
+				// Before any decoding (which slows down with the square of the length).
+				if ( isset( $rule['maxLength'] ) && strlen( $text ) > $rule['maxLength'] && Js_Text::length( $text ) > $rule['maxLength'] ) {
+					return self::fail( 'at most ' . $rule['maxLength'] . ' characters.' );
+				}
 				$env = $values[ $rule['environmentField'] ] ?? null;
 				try {
 					// Built per check: a save checks one key, and derivation needs GMP or BCMath (a host with neither is told so here).

@@ -109,6 +109,15 @@ $functions = array(
 		return $validator->for_storage( $validator->validate( $input, $stored, $constants ), $stored );
 	},
 );
+// Another call, timed here (not by the Node side, which also counts starting PHP): {"value", "seconds"}.
+$functions['timed'] = static function ( string $name, ...$args ) use ( &$functions ) {
+	$start = microtime( true );
+	$value = call_user_func_array( $functions[ $name ], $args );
+	return array(
+		'value'   => $value,
+		'seconds' => microtime( true ) - $start,
+	);
+};
 
 /** Runs $run on a Bip32 of $backend; a Bip32_Exception becomes {"refused": {"code", "message"}}. */
 function c2c_test_bip32( ?string $backend, callable $run ) {

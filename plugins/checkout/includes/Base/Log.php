@@ -2,7 +2,9 @@
 /**
  * The plugin's only logger: every line has the partner secret and anything
  * shaped like a signature redacted, and goes to WooCommerce's logger (source
- * card2crypto-checkout; errors always, the rest with debug logging on).
+ * card2crypto-checkout; errors and notices always, the rest with debug
+ * logging on). A notice is a line the owner must be able to find whatever
+ * the settings: a change of where the money goes.
  *
  * Like WooCommerce's wc_get_logger(), it is reached from anywhere; what it
  * needs (the credentials to redact, whether debug lines are kept) is handed
@@ -34,7 +36,7 @@ final class Log {
 	}
 
 	public static function write( string $level, string $message ): void {
-		if ( 'error' !== $level && ( null === self::$debug || true !== ( self::$debug )() ) ) {
+		if ( 'error' !== $level && 'notice' !== $level && ( null === self::$debug || true !== ( self::$debug )() ) ) {
 			return;
 		}
 		$message = ( null === self::$credentials ? new Credentials( '', '' ) : ( self::$credentials )() )->redact( $message );
@@ -47,6 +49,11 @@ final class Log {
 
 	public static function info( string $message ): void {
 		self::write( 'info', $message );
+	}
+
+	/** Always kept, like an error: what the owner must be able to find (a change of where the money goes). */
+	public static function notice( string $message ): void {
+		self::write( 'notice', $message );
 	}
 
 	public static function warning( string $message ): void {

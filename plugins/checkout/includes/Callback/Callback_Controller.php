@@ -13,10 +13,11 @@
  * HMAC'd), 429 for an address whose callbacks were refused 20 times in the
  * last minute, 500 when no secret is configured (so the service sends it
  * again later). The 403, the 413 by declared length and the 429 need no
- * body: on a REST request for this route they are answered on rest_api_init,
- * before WordPress's REST server reads the body or parses its JSON
- * (refuse_before_reading()); handle() makes the same checks for requests
- * that did not come that way, and checks what was read (a chunked body).
+ * body: on a REST request for this route, whatever its method or method
+ * override, they are answered on rest_api_init, before WordPress's REST
+ * server reads the body or parses its JSON (refuse_before_reading());
+ * handle() makes the same checks for requests that did not come that way,
+ * and checks what was read (a chunked body).
  *
  * A verified callback is applied to its order by Operation_Events (200
  * also for a duplicate; 500 when it could not be taken in) and announced
@@ -80,15 +81,20 @@ final class Callback_Controller {
 	 * callback route limits"). When the REST server was started earlier in
 	 * the request, or for an internal request, it does nothing and handle()
 	 * refuses the same.
+	 *
+	 * Whatever the method: the REST server reads the body of every request,
+	 * and a GET (or any other method) with ?_method=POST or an
+	 * X-HTTP-Method-Override: POST header reaches the POST handler
+	 * (WP_REST_Server::serve_request()), so a screen of POST requests alone
+	 * let a 12 MB body be read (issue 31, point 6).
 	 */
 	public function refuse_before_reading(): void {
 		global $wp;
 		if ( ! defined( 'REST_REQUEST' ) || ! REST_REQUEST || ! $wp instanceof \WP || ! isset( $wp->query_vars['rest_route'] ) || ! is_string( $wp->query_vars['rest_route'] ) ) {
 			return;
 		}
-		$method = isset( $_SERVER['REQUEST_METHOD'] ) ? strtoupper( sanitize_text_field( wp_unslash( $_SERVER['REQUEST_METHOD'] ) ) ) : '';
 		// As the REST server matches it: without regard to case, and with a final newline (Callback_Guard::is_route()).
-		if ( 'POST' !== $method || ! Callback_Guard::is_route( $wp->query_vars['rest_route'], self::route() ) ) {
+		if ( ! Callback_Guard::is_route( $wp->query_vars['rest_route'], self::route() ) ) {
 			return;
 		}
 		$length  = isset( $_SERVER['CONTENT_LENGTH'] ) ? sanitize_text_field( wp_unslash( $_SERVER['CONTENT_LENGTH'] ) ) : null;
