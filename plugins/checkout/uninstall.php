@@ -16,23 +16,36 @@
  * and transaction ids, masked card data). They are the store's record of a
  * payment, needed for refunds and bookkeeping after the plugin is gone.
  *
+ * On a multisite network the plugin is deleted for every site at once: each
+ * site is gone through in turn (switch_to_blog()), and each loses its secret
+ * and key, and its data only when that site's own setting asked for it (or
+ * wp-config.php's WC_REMOVE_ALL_DATA, which is the whole installation's).
+ *
  * @package card2crypto-checkout
  */
 
 defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
 
-$card2crypto_settings = get_option( 'woocommerce_card2crypto_settings', array() );
-$card2crypto_settings = is_array( $card2crypto_settings ) ? $card2crypto_settings : array();
-$card2crypto_all      = ( defined( 'WC_REMOVE_ALL_DATA' ) && true === WC_REMOVE_ALL_DATA )
-	|| ( isset( $card2crypto_settings['delete_data_on_uninstall'] ) && 'yes' === $card2crypto_settings['delete_data_on_uninstall'] );
-
-// The secret's own option (Settings_Store::secret_option_name()): always.
-delete_option( 'card2crypto_checkout_partner_secret' );
-// The wallet's extended public key, kept like the secret (it reveals every address of the wallet): always.
-delete_option( 'card2crypto_checkout_wallet_key_secret' );
-
-if ( $card2crypto_all ) {
+/** What uninstalling does on one site (the current one). */
+$card2crypto_uninstall_site = static function (): void {
 	global $wpdb;
+	$settings = get_option( 'woocommerce_card2crypto_settings', array() );
+	$settings = is_array( $settings ) ? $settings : array();
+	$all      = ( defined( 'WC_REMOVE_ALL_DATA' ) && true === WC_REMOVE_ALL_DATA )
+		|| ( isset( $settings['delete_data_on_uninstall'] ) && 'yes' === $settings['delete_data_on_uninstall'] );
+
+	// The secret's own option (Settings_Store::secret_option_name()): always.
+	delete_option( 'card2crypto_checkout_partner_secret' );
+	// The wallet's extended public key, kept like the secret (it reveals every address of the wallet): always.
+	delete_option( 'card2crypto_checkout_wallet_key_secret' );
+
+	if ( ! $all ) {
+		if ( array_key_exists( 'partner_secret', $settings ) ) {
+			unset( $settings['partner_secret'] );
+			update_option( 'woocommerce_card2crypto_settings', $settings );
+		}
+		return;
+	}
 	delete_option( 'woocommerce_card2crypto_settings' );
 	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_events' ) ); // phpcs:ignore WordPress.DB
 	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_attempts' ) ); // phpcs:ignore WordPress.DB
@@ -45,14 +58,37 @@ if ( $card2crypto_all ) {
 	delete_transient( 'card2crypto_checkout_countries' );
 	delete_transient( 'card2crypto_checkout_pairs' );
 	// Then whatever else is named card2crypto_checkout_* (per-address and per-credential transients of a minute, with their timeouts).
-	foreach ( array( '', '_transient_', '_transient_timeout_' ) as $card2crypto_prefix ) {
-		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE option_name LIKE %s', $wpdb->options, $wpdb->esc_like( $card2crypto_prefix . 'card2crypto_checkout_' ) . '%' ) ); // phpcs:ignore WordPress.DB
+	foreach ( array( '', '_transient_', '_transient_timeout_' ) as $prefix ) {
+		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE option_name LIKE %s', $wpdb->options, $wpdb->esc_like( $prefix . 'card2crypto_checkout_' ) . '%' ) ); // phpcs:ignore WordPress.DB
 	}
-	if ( function_exists( 'as_unschedule_all_actions' ) ) {
-		as_unschedule_all_actions( '', array(), 'card2crypto-checkout' ); // Every action of the plugin's group, whatever its order.
+	// Every action of the plugin's group, whatever its order (a site without WooCommerce has no queue: nothing to do).
+	$suppress = $wpdb->suppress_errors( true );
+	try {
+		if ( function_exists( 'as_unschedule_all_actions' ) ) {
+			as_unschedule_all_actions( '', array(), 'card2crypto-checkout' );
+		} elseif ( is_multisite() ) {
+			// WooCommerce active on this site alone: Action Scheduler is not loaded in the network's admin, its tables are there.
+			$wpdb->query( $wpdb->prepare( 'DELETE a FROM %i a JOIN %i g ON g.group_id = a.group_id WHERE g.slug = %s AND a.status = %s', $wpdb->prefix . 'actionscheduler_actions', $wpdb->prefix . 'actionscheduler_groups', 'card2crypto-checkout', 'pending' ) ); // phpcs:ignore WordPress.DB
+		}
+	} catch ( \Throwable $e ) {
+		unset( $e ); // The queue could not be read: its actions find no plugin to run and fail on their own.
+	} finally {
+		$wpdb->suppress_errors( $suppress );
 	}
-} elseif ( array_key_exists( 'partner_secret', $card2crypto_settings ) ) {
-	unset( $card2crypto_settings['partner_secret'] );
-	update_option( 'woocommerce_card2crypto_settings', $card2crypto_settings );
+};
+
+if ( is_multisite() ) {
+	foreach ( get_sites(
+		array(
+			'fields' => 'ids',
+			'number' => 0,
+		)
+	) as $card2crypto_site ) {
+		switch_to_blog( (int) $card2crypto_site );
+		$card2crypto_uninstall_site();
+		restore_current_blog();
+	}
+} else {
+	$card2crypto_uninstall_site();
 }
-unset( $card2crypto_settings, $card2crypto_all, $card2crypto_prefix );
+unset( $card2crypto_uninstall_site, $card2crypto_site );

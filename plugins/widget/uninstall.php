@@ -8,27 +8,50 @@
  * the checkout plugin honour, so it is not ignored here either.
  * Deactivating never deletes anything.
  *
+ * On a multisite network the plugin is deleted for every site at once: each
+ * site is gone through in turn (switch_to_blog()), each loses its secret and
+ * its last connection check, and its settings only when that site's own
+ * setting asked for it (or WC_REMOVE_ALL_DATA, the whole installation's).
+ *
  * @package card2crypto-widget
  */
 
 defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
 
-$card2crypto_settings = get_option( 'card2crypto_widget_settings', array() );
-$card2crypto_settings = is_array( $card2crypto_settings ) ? $card2crypto_settings : array();
-$card2crypto_asked    = ( defined( 'WC_REMOVE_ALL_DATA' ) && true === WC_REMOVE_ALL_DATA )
-	|| 'yes' === ( $card2crypto_settings['delete_data_on_uninstall'] ?? '' );
+/** What uninstalling does on one site (the current one). */
+$card2crypto_uninstall_site = static function (): void {
+	$settings = get_option( 'card2crypto_widget_settings', array() );
+	$settings = is_array( $settings ) ? $settings : array();
+	$asked    = ( defined( 'WC_REMOVE_ALL_DATA' ) && true === WC_REMOVE_ALL_DATA )
+		|| 'yes' === ( $settings['delete_data_on_uninstall'] ?? '' );
 
-// The secret's own option (Settings_Store::secret_option_name()): always.
-delete_option( 'card2crypto_widget_partner_secret' );
-// The last connection check (Connection_Check): a hash of the credentials and the service's answer.
-delete_option( 'card2crypto_widget_connection' );
-wp_clear_scheduled_hook( 'card2crypto_widget_check_connection' );
+	// The secret's own option (Settings_Store::secret_option_name()): always.
+	delete_option( 'card2crypto_widget_partner_secret' );
+	// The last connection check (Connection_Check): a hash of the credentials and the service's answer.
+	delete_option( 'card2crypto_widget_connection' );
+	wp_clear_scheduled_hook( 'card2crypto_widget_check_connection' );
 
-if ( $card2crypto_asked ) {
-	delete_option( 'card2crypto_widget_settings' );
-} elseif ( array_key_exists( 'partner_secret', $card2crypto_settings ) ) {
-	// The secret is a credential a deleted plugin has no use for: removed whatever the setting says.
-	unset( $card2crypto_settings['partner_secret'] );
-	update_option( 'card2crypto_widget_settings', $card2crypto_settings );
+	if ( $asked ) {
+		delete_option( 'card2crypto_widget_settings' );
+	} elseif ( array_key_exists( 'partner_secret', $settings ) ) {
+		// The secret is a credential a deleted plugin has no use for: removed whatever the setting says.
+		unset( $settings['partner_secret'] );
+		update_option( 'card2crypto_widget_settings', $settings );
+	}
+};
+
+if ( is_multisite() ) {
+	foreach ( get_sites(
+		array(
+			'fields' => 'ids',
+			'number' => 0,
+		)
+	) as $card2crypto_site ) {
+		switch_to_blog( (int) $card2crypto_site );
+		$card2crypto_uninstall_site();
+		restore_current_blog();
+	}
+} else {
+	$card2crypto_uninstall_site();
 }
-unset( $card2crypto_settings, $card2crypto_asked );
+unset( $card2crypto_uninstall_site, $card2crypto_site );

@@ -74,7 +74,7 @@ async function startPlaygroundSite({ dirs, port, host, woocommerce, mountPlugins
   };
 }
 
-async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpress, servers = 1, log }) {
+async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpress, servers = 1, multisite = false, log }) {
   const native = detectNative();
   const site = await startNativeSite({
     stateDir: dirs.stateDir,
@@ -92,6 +92,7 @@ async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpr
     admin: ADMIN,
     title: 'card2crypto demo store',
     servers,
+    multisite,
   });
   return {
     url: site.url,
@@ -105,7 +106,7 @@ async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpr
     pids: site.pids,
     children: site.children,
     stop: site.stop,
-    native: { dbSocket: site.dbSocket, runPhp: site.runPhp, servers: site.servers },
+    native: { dbSocket: site.dbSocket, runPhp: site.runPhp, servers: site.servers, multisite },
   };
 }
 
@@ -122,6 +123,9 @@ async function startNative({ dirs, port, host, woocommerce, mountPlugins, wordpr
  * @param {string[]}               [options.sandboxArgs] more sandbox flags (the benchmarks: --latency 300, --rate-limit 5)
  * @param {number}                 [options.servers]     native only: web servers (PHP-FPM masters, each with its own
  *                                                       folders and OPcache) behind one nginx, sharing MariaDB (1)
+ * @param {boolean}                [options.multisite]   native only: the store is the main site of a subdirectory
+ *                                                       multisite network (more sites are made with wp_insert_site()
+ *                                                       and reached with native.runPhp(files, { path: '/shop2/' })); false
  * @param {(line: string) => void} [options.log]
  */
 export async function startStore({
@@ -135,23 +139,41 @@ export async function startStore({
   what = 'a harness run',
   sandboxArgs = [],
   servers = 1,
+  multisite = false,
   log = console.log,
 }) {
   if (servers > 1 && runtime !== 'native') {
     throw new Error(`${servers} web servers need the native runtime (Playground is one PHP)`);
   }
+  if (multisite && runtime !== 'native') {
+    throw new Error('A multisite network needs the native runtime');
+  }
   const dirs = siteDirs(name, runtime);
   // One run per site folder: a second one is told where the first one is (site-lock.mjs).
   const lock = await lockSite(dirs.stateDir, { what, log });
   try {
-    return await startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock, sandboxArgs, servers });
+    return await startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock, sandboxArgs, servers, multisite });
   } catch (error) {
     await lock.release();
     throw error;
   }
 }
 
-async function startLockedStore({ name, runtime, reset, port, sandboxPort, host, mountPlugins, log, dirs, lock, sandboxArgs = [], servers = 1 }) {
+async function startLockedStore({
+  name,
+  runtime,
+  reset,
+  port,
+  sandboxPort,
+  host,
+  mountPlugins,
+  log,
+  dirs,
+  lock,
+  sandboxArgs = [],
+  servers = 1,
+  multisite = false,
+}) {
   if (reset && existsSync(dirs.stateDir)) {
     log(`Resetting ${dirs.stateDir}`);
     await rm(dirs.stateDir, { recursive: true, force: true });
@@ -197,7 +219,7 @@ async function startLockedStore({ name, runtime, reset, port, sandboxPort, host,
     await unlink(join(dirs.harnessDir, 'seed-result.json')).catch(() => {});
 
     const started = Date.now();
-    const options = { dirs, port: wpPort, host, woocommerce, mountPlugins, wordpress, blueprint, servers, log };
+    const options = { dirs, port: wpPort, host, woocommerce, mountPlugins, wordpress, blueprint, servers, multisite, log };
     const server = runtime === 'native' ? await startNative(options) : await startPlaygroundSite(options);
     stoppers.push(server.stop);
     const bootSeconds = (Date.now() - started) / 1000;

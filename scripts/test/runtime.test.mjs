@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { findWordPress, versionMatches } from '../lib/find-wordpress.mjs';
 import { findWooCommerce, listCachedWooCommerce } from '../lib/find-woocommerce.mjs';
 import { detectNative } from '../lib/native/detect.mjs';
-import { phpLiteral, wpConfig } from '../lib/native/site.mjs';
+import { NETWORK_SETUP_CONSTANT, phpLiteral, wpConfig } from '../lib/native/site.mjs';
 import { chooseRuntime } from '../lib/runtime.mjs';
 
 let cache;
@@ -117,5 +117,15 @@ describe('native wp-config.php', () => {
     assert.match(config, /define\( 'WP_HTTP_BLOCK_EXTERNAL', true \);/);
     assert.match(config, /define\( 'CARD2CRYPTO_PARTNER_TOKEN', 't\\'1' \);/);
     assert.match(config, /require_once ABSPATH \. 'wp-settings\.php';/);
+    assert.doesNotMatch(config, /MULTISITE/, 'one site unless asked');
+  });
+
+  test('a multisite network: its constants wait for the install step, every site keeps its own address', () => {
+    const config = wpConfig({ url: 'http://127.0.0.1:9881', dbSocket: '/tmp/x/mariadb.sock', salts: {}, multisite: true });
+    assert.match(config, new RegExp(`if \\( ! defined\\( '${NETWORK_SETUP_CONSTANT}' \\) \\) \\{\\n\\tdefine\\( 'MULTISITE', true \\);`));
+    assert.match(config, /define\( 'SUBDOMAIN_INSTALL', false \);/);
+    assert.match(config, /define\( 'DOMAIN_CURRENT_SITE', '127\.0\.0\.1:9881' \);/, 'the port is part of the domain');
+    assert.doesNotMatch(config, /WP_HOME|WP_SITEURL/, "a constant would give every site the main site's address");
+    assert.ok(config.indexOf('MULTISITE') < config.indexOf("require_once ABSPATH . 'wp-settings.php'"));
   });
 });

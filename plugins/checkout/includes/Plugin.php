@@ -16,6 +16,7 @@ use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
 use Card2Crypto\Checkout\Admin\Health_Checks;
 use Card2Crypto\Checkout\Admin\Privacy;
 use Card2Crypto\Checkout\Admin\Site_Health;
+use Card2Crypto\Checkout\Attempts\Network_Sites;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Config;
@@ -90,7 +91,20 @@ final class Plugin {
 		);
 		add_action( 'rest_api_init', array( $services[ Callback_Controller::class ], 'register_routes' ) );
 		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( self::class, 'action_links' ) );
-		register_activation_hook( $file, array( Operation_Store::class, 'install' ) );
+		// The tables: this site's, or every site's of a network (Network_Sites); a site made later, a site deleted.
+		register_activation_hook( $file, array( Network_Sites::class, 'activate' ) );
+		if ( is_multisite() ) {
+			add_action(
+				'wp_initialize_site',
+				static function ( $site ) use ( $file ): void {
+					Network_Sites::initialize_site( $site, plugin_basename( $file ) );
+				},
+				200
+			);
+			add_filter( 'wpmu_drop_tables', array( Network_Sites::class, 'drop_tables' ), 10, 2 );
+			// Another site's settings after switch_to_blog(): its credentials and client, not this site's.
+			add_action( 'switch_blog', array( $config, 'forget' ) );
+		}
 	}
 
 	/**

@@ -21,12 +21,19 @@ export { phpLiteral };
 const run = promisify(execFile);
 const SETUP_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'wp-setup.php');
 
+/** While wp-setup.php's install step runs, a multisite wp-config.php loads WordPress as one site (the network is made then). */
+export const NETWORK_SETUP_CONSTANT = 'CARD2CRYPTO_NETWORK_SETUP';
+
 /**
  * The site's wp-config.php: the socket database, fixed URLs, debug log on, no
  * calls home. `serverUploads`: each web server (PHP-FPM master) keeps its
  * uploads in the folder its pool names (CARD2CRYPTO_UPLOADS, php-fpm.mjs).
+ * `multisite`: a subdirectory network on the site's address (its port
+ * included); every site keeps its own address in the database, so WP_HOME
+ * and WP_SITEURL (which would give every site the main one's) are not set.
  */
-export function wpConfig({ url, dbSocket, salts, defines = {}, serverUploads = false }) {
+export function wpConfig({ url, dbSocket, salts, defines = {}, serverUploads = false, multisite = false }) {
+  const urls = multisite ? {} : { WP_HOME: url, WP_SITEURL: url };
   const constants = {
     DB_NAME: DATABASE.name,
     DB_USER: DATABASE.user,
@@ -34,8 +41,7 @@ export function wpConfig({ url, dbSocket, salts, defines = {}, serverUploads = f
     DB_HOST: `localhost:${dbSocket}`,
     DB_CHARSET: 'utf8mb4',
     DB_COLLATE: '',
-    WP_HOME: url,
-    WP_SITEURL: url,
+    ...urls,
     WP_DEBUG: true,
     WP_DEBUG_LOG: true,
     WP_DEBUG_DISPLAY: false,
@@ -57,6 +63,22 @@ export function wpConfig({ url, dbSocket, salts, defines = {}, serverUploads = f
       '// Several web servers: each its own uploads folder (php-fpm.mjs); the CLI uses the usual one.',
       "if ( false !== getenv( 'CARD2CRYPTO_UPLOADS' ) && '' !== getenv( 'CARD2CRYPTO_UPLOADS' ) ) {",
       "\tdefine( 'UPLOADS', getenv( 'CARD2CRYPTO_UPLOADS' ) );",
+      '}',
+    );
+  }
+  if (multisite) {
+    const network = {
+      MULTISITE: true,
+      SUBDOMAIN_INSTALL: false,
+      DOMAIN_CURRENT_SITE: new URL(url).host,
+      PATH_CURRENT_SITE: '/',
+      SITE_ID_CURRENT_SITE: 1,
+      BLOG_ID_CURRENT_SITE: 1,
+    };
+    lines.push(
+      `// A multisite network (wp-setup.php's install step makes it, loading WordPress as one site meanwhile).`,
+      `if ( ! defined( '${NETWORK_SETUP_CONSTANT}' ) ) {`,
+      ...Object.entries(network).map(([name, value]) => `\tdefine( '${name}', ${phpLiteral(value)} );`),
       '}',
     );
   }
@@ -124,20 +146,22 @@ export async function wpSetup(step, siteDir, options, { runDir, logDir }) {
  * Boots a native WordPress site.
  *
  * @param {Object}                                options
- * @param {string}                                options.stateDir   the site's state directory (.card2crypto/<site>)
- * @param {string}                                options.siteDir    the WordPress directory (made from `options.prepare` when empty)
+ * @param {string}                                options.stateDir    the site's state directory (.card2crypto/<site>)
+ * @param {string}                                options.siteDir     the WordPress directory (made from `options.prepare` when empty)
  * @param {string}                                options.logDir
  * @param {number}                                options.port
- * @param {string}                                [options.host]     the address nginx binds (127.0.0.1 unless asked otherwise)
- * @param {(siteDir: string) => Promise<void>}    options.prepare    lays out WordPress's files into an empty siteDir
- * @param {Array<[string, string]>}               [options.links]    [host directory, path inside the site] pairs (symlinks)
- * @param {Record<string, string|boolean|number>} [options.defines]  extra wp-config constants
- * @param {string[]}                              [options.activate] plugin basenames to activate
- * @param {{harnessDir: string, file: string}}    [options.seed]     the harness seed to run after activation
- * @param {number}                                [options.children] PHP-FPM workers (at least 4) of each web server
- * @param {number}                                [options.servers]  web servers: PHP-FPM masters behind the one nginx (1)
+ * @param {string}                                [options.host]      the address nginx binds (127.0.0.1 unless asked otherwise)
+ * @param {(siteDir: string) => Promise<void>}    options.prepare     lays out WordPress's files into an empty siteDir
+ * @param {Array<[string, string]>}               [options.links]     [host directory, path inside the site] pairs (symlinks)
+ * @param {Record<string, string|boolean|number>} [options.defines]   extra wp-config constants
+ * @param {string[]}                              [options.activate]  plugin basenames to activate
+ * @param {{harnessDir: string, file: string}}    [options.seed]      the harness seed to run after activation
+ * @param {number}                                [options.children]  PHP-FPM workers (at least 4) of each web server
+ * @param {number}                                [options.servers]   web servers: PHP-FPM masters behind the one nginx (1)
  * @param {{username: string, password: string}}  options.admin
- * @param {string}                                [options.title]    the site title
+ * @param {string}                                [options.title]     the site title
+ * @param {boolean}                               [options.multisite] a subdirectory multisite network on the site's
+ *                                                                    address, this site its main site (false: one site)
  */
 export async function startNativeSite({
   stateDir,
@@ -154,6 +178,7 @@ export async function startNativeSite({
   servers = 1,
   admin,
   title = 'card2crypto',
+  multisite = false,
 }) {
   const native = detectNative();
   if (!native.available) {
@@ -187,8 +212,16 @@ export async function startNativeSite({
     const db = await startMariaDb({ dir: join(stateDir, 'mariadb'), socketDir: sockets, logFile: join(logDir, 'mariadb.log') });
     stoppers.push(db.stop);
     const several = servers > 1;
-    await writeFile(join(siteDir, 'wp-config.php'), wpConfig({ url, dbSocket: db.socket, salts: await saltsFor(stateDir), defines, serverUploads: several }));
-    const installed = await wpSetup('install', siteDir, { url, title, admin: { ...admin, email: `${admin.username}@example.com` } }, { runDir, logDir });
+    await writeFile(
+      join(siteDir, 'wp-config.php'),
+      wpConfig({ url, dbSocket: db.socket, salts: await saltsFor(stateDir), defines, serverUploads: several, multisite }),
+    );
+    const installed = await wpSetup(
+      'install',
+      siteDir,
+      { url, title, admin: { ...admin, email: `${admin.username}@example.com` }, ...(multisite ? { multisite: true } : {}) },
+      { runDir, logDir },
+    );
     // One PHP-FPM master per web server (php-fpm.mjs); the first one's folders stay where a single server's are.
     const fpms = [];
     for (let i = 1; i <= servers; i++) {
@@ -231,8 +264,12 @@ export async function startNativeSite({
     return {
       url,
       dbSocket: db.socket,
-      /** Runs PHP files with WordPress loaded as the admin (wp-setup.php's setup step). */
-      runPhp: (files) => wpSetup('setup', siteDir, { url, activate: [], run: files, seed: null }, { runDir, logDir }),
+      /**
+       * Runs PHP files with WordPress loaded as the admin (wp-setup.php's setup step); on a
+       * network, `path` ('/shop2/') loads that site of it, as a request to its address does.
+       */
+      runPhp: (files, { path = '/' } = {}) => wpSetup('setup', siteDir, { url, activate: [], run: files, seed: null, path }, { runDir, logDir }),
+      multisite,
       installedNow: installed.installed,
       wordpressVersion: installed.version,
       activated: setup.activated,

@@ -21,6 +21,12 @@
  * each other instead of colliding; a failed attempt rolls the counter back:
  * no gap. A deadlock with another statement is undone and tried again.
  *
+ * On a multisite network every site has these tables under its own prefix,
+ * so each shop counts its own indexes; a wallet serves one shop only: the
+ * first site to take an address of it claims it (claim()), and another site
+ * is refused its addresses (Wallet_Shared), since the same index in two
+ * shops would be one address given to two orders.
+ *
  * States: held (an order uses it), paid (money arrived there: never reused,
  * recorded by the address, whichever attempt paid), free (reusable).
  *
@@ -30,6 +36,7 @@
 namespace Card2Crypto\Checkout\Attempts;
 
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Address_Policy;
 
 defined( 'ABSPATH' ) || exit;
@@ -96,12 +103,11 @@ CREATE TABLE {$counters} (
 	 * @param callable(string): int $use
 	 * @return array{index: int, address: string, reused: bool, kept: bool, attempt_id: int}
 	 * @throws Addresses_Exhausted When no index inside the gap is free.
+	 * @throws Wallet_Shared When another site of the network gives out addresses of the wallet.
 	 * @throws \Throwable What $derive or $use throws, or a database error (RuntimeException).
 	 */
 	public static function take( string $wallet, int $order_id, int $cap, callable $derive, callable $use ): array {
-		global $wpdb;
-		// The wallet's counter row, made once, outside the transaction (its shared lock on a duplicate key ends at once).
-		self::query( $wpdb->prepare( 'INSERT IGNORE INTO %i (wallet, next_index) VALUES (%s, 0)', self::counters_table(), $wallet ) );
+		self::claim( $wallet );
 		for ( $try = 1; ; $try++ ) {
 			try {
 				return self::take_once( $wallet, $order_id, $cap, $derive, $use );
@@ -114,6 +120,69 @@ CREATE TABLE {$counters} (
 				}
 			}
 		}
+	}
+
+	/**
+	 * The wallet's counter row, made once, outside the transaction (its
+	 * shared lock on a duplicate key ends at once). On a multisite network
+	 * the row is the site's claim of the wallet: it is made only while no
+	 * other site of the network has one, under the network's lock, so two
+	 * shops taking their first address of one wallet at the same moment
+	 * cannot both claim it.
+	 *
+	 * @throws Wallet_Shared When another site of the network has claimed the wallet.
+	 */
+	private static function claim( string $wallet ): void {
+		global $wpdb;
+		$insert = $wpdb->prepare( 'INSERT IGNORE INTO %i (wallet, next_index) VALUES (%s, 0)', self::counters_table(), $wallet );
+		if ( ! is_multisite() ) {
+			self::query( $insert );
+			return;
+		}
+		if ( null !== $wpdb->get_var( $wpdb->prepare( 'SELECT wallet FROM %i WHERE wallet = %s', self::counters_table(), $wallet ) ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			return;
+		}
+		Shared_Store::locked_network(
+			'card2crypto_wallet_claims',
+			static function () use ( $wallet, $insert ): void {
+				$others = self::sites_sharing( $wallet );
+				if ( array() !== $others ) {
+					throw new Wallet_Shared( $others );
+				}
+				self::query( $insert );
+			},
+			'Another shop of this network is taking its first address of a wallet.'
+		);
+	}
+
+	/**
+	 * The other sites of the multisite network (any network of this
+	 * installation) that give out addresses of $wallet: those whose counter
+	 * table has its row. Empty on a single site.
+	 *
+	 * @return int[] Site ids.
+	 */
+	public static function sites_sharing( string $wallet ): array {
+		global $wpdb;
+		if ( ! is_multisite() ) {
+			return array();
+		}
+		$mine     = self::counters_table();
+		$sharing  = array();
+		$suppress = $wpdb->suppress_errors( true ); // A site where the plugin never ran has no table: no row.
+		foreach ( get_sites(
+			array(
+				'fields' => 'ids',
+				'number' => 0,
+			)
+		) as $site_id ) {
+			$table = $wpdb->get_blog_prefix( (int) $site_id ) . 'card2crypto_address_counters';
+			if ( $table !== $mine && null !== $wpdb->get_var( $wpdb->prepare( 'SELECT wallet FROM %i WHERE wallet = %s', $table, $wallet ) ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+				$sharing[] = (int) $site_id;
+			}
+		}
+		$wpdb->suppress_errors( $suppress );
+		return $sharing;
 	}
 
 	/**

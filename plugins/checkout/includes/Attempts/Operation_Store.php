@@ -58,6 +58,22 @@ final class Operation_Store {
 		return $wpdb->prefix . 'card2crypto_operations';
 	}
 
+	/**
+	 * Every table of the plugin under a site's table prefix (a multisite
+	 * network's site N: {base prefix}N_), for dropping them with the site.
+	 *
+	 * @return string[]
+	 */
+	public static function tables_of( string $prefix ): array {
+		$names = array( 'card2crypto_events', 'card2crypto_operations', 'card2crypto_attempts', 'card2crypto_addresses', 'card2crypto_address_counters' );
+		return array_map(
+			static function ( string $name ) use ( $prefix ): string {
+				return $prefix . $name;
+			},
+			$names
+		);
+	}
+
 	/** Creates or upgrades the tables (activation, and once after an update). */
 	public static function install(): void {
 		global $wpdb;

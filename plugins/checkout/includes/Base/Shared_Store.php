@@ -100,8 +100,32 @@ final class Shared_Store {
 	 * @return mixed What $fn returns.
 	 */
 	public static function locked( string $name, callable $fn, string $busy ) {
+		return self::locked_as( self::lock_name( $name ), $fn, $busy );
+	}
+
+	/**
+	 * Runs $fn holding the named lock $name of the whole network, for what
+	 * the sites of a multisite network must do one at a time: every site
+	 * takes the same one (named by the database and the network's base table
+	 * prefix, never the same as any one site's lock of that name).
+	 *
+	 * @param string $busy What the exception says when another request holds the lock for 30 s.
+	 * @throws \RuntimeException When another request holds the lock for 30 s.
+	 * @return mixed What $fn returns.
+	 */
+	public static function locked_network( string $name, callable $fn, string $busy ) {
 		global $wpdb;
-		$name     = self::lock_name( $name );
+		$database = isset( $wpdb->dbname ) ? (string) $wpdb->dbname : ( defined( 'DB_NAME' ) ? (string) DB_NAME : '' );
+		$prefix   = isset( $wpdb->base_prefix ) ? (string) $wpdb->base_prefix : (string) $wpdb->prefix;
+		return self::locked_as( self::lock_name_for( $database, $prefix . "\0network", $name ), $fn, $busy );
+	}
+
+	/**
+	 * @return mixed What $fn returns.
+	 * @throws \RuntimeException When another request holds the lock for 30 s.
+	 */
+	private static function locked_as( string $name, callable $fn, string $busy ) {
+		global $wpdb;
 		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
 		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, %d)', $name, 30 ) );
 		if ( null !== $suppress ) {

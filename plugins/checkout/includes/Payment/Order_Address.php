@@ -22,6 +22,7 @@ use Card2Crypto\Checkout\Attempts\Addresses_Exhausted;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
+use Card2Crypto\Checkout\Attempts\Wallet_Shared;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
@@ -128,11 +129,26 @@ final class Order_Address {
 		} catch ( Addresses_Exhausted $e ) {
 			Log::error( sprintf( 'Order %d: card payment refused: %s Orders holding addresses free them when their payments end unpaid; raise the gap limit in your wallet and in the settings to take more at once.', $order->get_id(), $e->getMessage() ) );
 			throw new Payment_Refused( self::exhausted_message() );
+		} catch ( Wallet_Shared $e ) {
+			Log::error( sprintf( 'Order %d: card payment refused: %s Enter the extended public key of another wallet (or another account of your wallet) in this shop\'s payment settings.', $order->get_id(), $e->getMessage() ) );
+			throw new Payment_Refused( __( 'Card payment is not available in this shop right now. Please choose another payment method.', 'card2crypto-checkout' ) );
 		}
 		$order->update_meta_data( self::META_INDEX, (string) $taken['index'] );
 		$order->update_meta_data( self::META_ADDRESS, $taken['address'] );
 		$order->save_meta_data();
 		return Operation_Store::attempt( (int) $attempt['id'] );
+	}
+
+	/**
+	 * The addresses of the other shops of the multisite network that give
+	 * out addresses of this wallet (Address_Store::sites_sharing()): while
+	 * one does, this shop takes none. Empty on a single site.
+	 *
+	 * @return string[]
+	 * @throws \Card2Crypto\Checkout\Shared\Btc\Bip32_Exception A bad key, or a host with neither GMP nor BCMath.
+	 */
+	public function shared_with(): array {
+		return array_map( 'get_home_url', Address_Store::sites_sharing( $this->wallet_id() ) );
 	}
 
 	/** What a buyer is told when no address inside the wallet's gap limit is free. */

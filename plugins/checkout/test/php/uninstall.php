@@ -21,6 +21,9 @@ $GLOBALS['c2c_tables']      = $c2c_input['tables'];
 $GLOBALS['c2c_unscheduled'] = array();
 $GLOBALS['c2c_queries']     = array();
 
+function is_multisite() {
+	return false;
+}
 function get_option( $name, $default = false ) {
 	return array_key_exists( $name, $GLOBALS['c2c_options'] ) ? $GLOBALS['c2c_options'][ $name ] : $default;
 }
@@ -48,6 +51,10 @@ function as_unschedule_all_actions( $hook, $args = array(), $group = '' ) {
 final class C2C_Fake_Wpdb {
 	public $prefix  = 'wp_';
 	public $options = 'wp_options';
+
+	public function suppress_errors( $suppress = true ) {
+		return false;
+	}
 
 	public function esc_like( $text ) {
 		return addcslashes( $text, '_%\\' );

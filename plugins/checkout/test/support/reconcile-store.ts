@@ -15,7 +15,7 @@ import { REPO_DIR } from './php.js';
 export interface ReconcileStore {
   sandbox: { url: string } | null;
   partner: { token: string };
-  native: { runPhp: (files: string[]) => Promise<unknown> } | null;
+  native: { runPhp: (files: string[], options?: { path?: string }) => Promise<unknown> } | null;
 }
 
 const STEPS = path.join(REPO_DIR, 'plugins', 'checkout', 'test', 'support', 'reconcile-steps.php');
@@ -31,9 +31,10 @@ export function storeStep<T>(s: ReconcileStore, action: string, input: Record<st
 
 /**
  * One step of a steps file in the store (a CLI PHP run with WordPress loaded): the file reads
- * `$c2c_step` (action, input, out) and writes `{value}` or `{error}` as JSON to `out`.
+ * `$c2c_step` (action, input, out) and writes `{value}` or `{error}` as JSON to `out`. On a
+ * multisite network, `site` (the path of one of its sites: '/shop2/') runs it there.
  */
-export async function phpStep<T>(s: ReconcileStore, steps: string, action: string, input: Record<string, unknown> = {}): Promise<T> {
+export async function phpStep<T>(s: ReconcileStore, steps: string, action: string, input: Record<string, unknown> = {}, site = '/'): Promise<T> {
   const n = ++calls;
   const out = path.join(WORK, `out-${n}.json`);
   const script = path.join(WORK, `step-${n}.php`);
@@ -41,7 +42,7 @@ export async function phpStep<T>(s: ReconcileStore, steps: string, action: strin
     script,
     `<?php\n$c2c_step = json_decode(${JSON.stringify(JSON.stringify({ action, input, out }))}, true);\nrequire ${JSON.stringify(steps)};\n`,
   );
-  await s.native!.runPhp([script]);
+  await s.native!.runPhp([script], { path: site });
   const result = JSON.parse(readFileSync(out, 'utf8')) as { value?: T; error?: string };
   if (result.error !== undefined) {
     throw new Error(`${action}: ${result.error}`);

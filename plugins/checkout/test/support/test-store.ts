@@ -59,6 +59,8 @@ export async function startTestStore(options: {
   sandboxPort: number;
   sandboxArgs?: string[];
   noCron?: boolean;
+  /** The store as the main site of a subdirectory multisite network. */
+  multisite?: boolean;
 }): Promise<TestStore> {
   const store = await harness.startStore({
     name: options.name,
@@ -68,6 +70,7 @@ export async function startTestStore(options: {
     sandboxPort: options.sandboxPort,
     mountPlugins: true,
     ...(options.sandboxArgs ? { sandboxArgs: options.sandboxArgs } : {}),
+    ...(options.multisite ? { multisite: true } : {}),
     log: () => {},
   });
   assert.ok(store.woocommerce, 'the store has WooCommerce');
