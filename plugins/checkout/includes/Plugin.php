@@ -12,6 +12,7 @@
 namespace Card2Crypto\Checkout;
 
 use Card2Crypto\Checkout\Admin\Address_Gap_Notice;
+use Card2Crypto\Checkout\Admin\Books_Export;
 use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
 use Card2Crypto\Checkout\Admin\Health_Checks;
 use Card2Crypto\Checkout\Admin\Privacy;
@@ -132,6 +133,7 @@ final class Plugin {
 			Health_Checks::class       => $health,
 			Site_Health::class         => new Site_Health( $config, $health ),
 			Privacy::class             => new Privacy(),
+			Books_Export::class        => new Books_Export(),
 		);
 		return $services;
 	}
@@ -218,6 +220,9 @@ final class Plugin {
 		// (registered outside the admin too: WordPress and WooCommerce run them from WP-Cron as well).
 		$services[ Privacy::class ]->register();
 		$services[ Site_Health::class ]->register();
+
+		// The owner's books: the card payments as CSV (orders screen, admin-post.php) and over the REST API.
+		$services[ Books_Export::class ]->register();
 
 		// The owner: the order's payment panel, callback and service health.
 		if ( is_admin() ) {
