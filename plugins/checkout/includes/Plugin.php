@@ -12,6 +12,7 @@
 namespace Card2Crypto\Checkout;
 
 use Card2Crypto\Checkout\Admin\Address_Gap_Notice;
+use Card2Crypto\Checkout\Admin\Books_Chart;
 use Card2Crypto\Checkout\Admin\Books_Export;
 use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
 use Card2Crypto\Checkout\Admin\Health_Checks;
@@ -134,6 +135,7 @@ final class Plugin {
 			Site_Health::class         => new Site_Health( $config, $health ),
 			Privacy::class             => new Privacy(),
 			Books_Export::class        => new Books_Export(),
+			Books_Chart::class         => new Books_Chart( $config ),
 		);
 		return $services;
 	}
@@ -177,7 +179,7 @@ final class Plugin {
 		add_filter(
 			'woocommerce_payment_gateways',
 			static function ( array $gateways ) use ( $services, &$gateway ): array {
-				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ] );
+				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ] );
 				$gateways[] = $gateway;
 				return $gateways;
 			}
