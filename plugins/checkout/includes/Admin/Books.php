@@ -106,7 +106,8 @@ final class Books {
 		if ( null !== $bounds['from'] && null !== $bounds['to'] && $bounds['to'] <= $bounds['from'] ) {
 			return new \WP_Error(
 				'card2crypto_books_range',
-				__( 'to must be the same day as from or a later one.', 'card2crypto-checkout' ),
+				/* translators: 1: the name of the field "to", 2: the name of the field "from" (both as the address writes them) */
+				sprintf( __( '%1$s must be the same day as %2$s or a later one.', 'card2crypto-checkout' ), 'to', 'from' ),
 				array(
 					'status' => 400,
 					'field'  => 'to',

@@ -199,7 +199,7 @@ final class Books_Export {
 		echo '<div class="alignleft actions card2crypto-books-export" data-card2crypto="books-export">';
 		echo '<label for="card2crypto-books-from">' . esc_html__( 'Card payments from', 'card2crypto-checkout' ) . '</label> ';
 		echo '<input type="date" id="card2crypto-books-from" name="from" form="' . $form . '" pattern="[0-9]{4}-[0-9]{2}-[0-9]{2}" placeholder="YYYY-MM-DD" /> '; // phpcs:ignore WordPress.Security.EscapeOutput -- escaped above.
-		echo '<label for="card2crypto-books-to">' . esc_html__( 'to', 'card2crypto-checkout' ) . '</label> ';
+		echo '<label for="card2crypto-books-to">' . esc_html_x( 'to', 'the end of a date range', 'card2crypto-checkout' ) . '</label> ';
 		echo '<input type="date" id="card2crypto-books-to" name="to" form="' . $form . '" pattern="[0-9]{4}-[0-9]{2}-[0-9]{2}" placeholder="YYYY-MM-DD" /> '; // phpcs:ignore WordPress.Security.EscapeOutput -- escaped above.
 		echo '<button type="submit" class="button" form="' . $form . '" aria-describedby="card2crypto-books-help">' . esc_html__( 'Export card payments (CSV)', 'card2crypto-checkout' ) . '</button>'; // phpcs:ignore WordPress.Security.EscapeOutput -- escaped above.
 		echo '<span id="card2crypto-books-help" class="screen-reader-text">' . esc_html__( 'Leave the dates empty for every card payment. Each operation of the service is a line: date, order, amounts, rate, wallet address, transaction, outcome and whether it was a test.', 'card2crypto-checkout' ) . '</span>';
