@@ -9,9 +9,10 @@ module.exports = {
   testMatch: ['<rootDir>/plugins/*/test/js/**/*.test.[jt]s?(x)'],
   // The local sites (WordPress, WooCommerce, plugin copies) are not ours to map.
   modulePathIgnorePatterns: ['<rootDir>/.card2crypto/'],
-  // uuid and @wordpress/theme (used by @wordpress/components) ship only ES modules; Babel makes them CommonJS for jest.
+  // uuid and @wordpress/theme (used by @wordpress/components) ship only ES modules, and so do the audited
+  // libraries core's browser entry imports (@scure/base, @noble/hashes); Babel makes them CommonJS for jest.
   transform: { '\\.[cm]?[jt]sx?$': wpScriptsConfig.transform['\\.[jt]sx?$'] },
-  transformIgnorePatterns: ['^(?!.*/node_modules/(uuid|@wordpress/theme)/).*/node_modules/'],
+  transformIgnorePatterns: ['^(?!.*/node_modules/(uuid|@wordpress/theme|@scure/base|@noble/hashes)/).*/node_modules/'],
   // toBeInTheDocument(), toHaveTextContent() …, after the preset's own setup.
   setupFilesAfterEnv: ['@testing-library/jest-dom'],
   moduleNameMapper: {

@@ -6,7 +6,9 @@
  * wallet (the sandbox receives each as the operation's to_account and
  * reports it back as blockchain_address); a payment that ended unpaid gives
  * its address back once the payment window has passed and the reconciler has
- * asked the service, and the next order takes it.
+ * asked the service, and the next order takes it; its old landing link,
+ * opened again, never signs that address again; and ten "Pay" presses of
+ * one order are all signed for its one address (issue 31).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -44,14 +46,19 @@ async function firstAddresses(admin: Page): Promise<string[]> {
   return admin.locator('[data-card2crypto="first-addresses"] code').allTextContents();
 }
 
-/** The to_account the landing page was signed with, and the order it pays. */
-function landingAddress(url: string): { address: string; orderId: number } {
+/** The to_account the landing page was signed with, the order it pays, and the order's own payment page and landing link. */
+function landingAddress(url: string): { address: string; orderId: number; payUrl: string; landingLink: string } {
   const landing = parseLandingUrl(url);
   if (!landing.ok) {
     throw new Error(`not a landing URL: ${url}`);
   }
   const id = String(landing.payload.params.partner_operation_id);
-  return { address: String(landing.payload.params.to_account), orderId: Number(/^wc-(\d+)-/.exec(id)![1]) };
+  const orderId = Number(/^wc-(\d+)-/.exec(id)![1]);
+  // The fail address is the order's payment page with the return mark; its key opens the store's landing link.
+  const pay = new URL(String((landing.payload.callbacks as Record<string, unknown>).fail));
+  pay.searchParams.delete('card2crypto-return');
+  const landingLink = `${pay.origin}/wp-json/card2crypto/v1/orders/${orderId}/landing?key=${encodeURIComponent(pay.searchParams.get('key') ?? '')}`;
+  return { address: String(landing.payload.params.to_account), orderId, payUrl: pay.href, landingLink };
 }
 
 test.describe('a new address for each order', () => {
@@ -130,6 +137,45 @@ test.describe('a new address for each order', () => {
       await four.close();
       const view = await adminOrder(admin, store, d.orderId);
       expect(view.panel['bitcoin-address']).toBe(c.address);
+
+      // The third buyer opens the old landing link again: its payment is dead and its address is the fourth order's
+      // now, so the link never signs that address again; the order gets an address of its own, the wallet's next.
+      const reopened = await browser.newPage();
+      await reopened.goto(c.landingLink, { waitUntil: 'domcontentloaded', timeout: 180_000 });
+      await reopened.waitForURL(/\/landing\/\?i=/, { timeout: 180_000 });
+      const again = landingAddress(reopened.url());
+      expect(again.orderId).toBe(c.orderId);
+      expect(again.address, "never the next order's address").not.toBe(c.address);
+      expect(expected.indexOf(again.address)).toBe(indexA + 3);
+      await reopened.close();
+
+      // The fourth buyer presses "Pay" on the order's payment page ten times: every payment the store signs asks
+      // for the order's one address. (An order may ask the service 12 times a minute: a press past that is told to
+      // wait, and takes no address either.)
+      const presser = await browser.newPage();
+      const signed: string[] = [];
+      const waited: string[] = [];
+      for (let press = 0; press < 10; press++) {
+        await presser.goto(d.payUrl, { waitUntil: 'domcontentloaded', timeout: 180_000 });
+        await presser.locator('#place_order').click();
+        await presser.waitForURL(/\/landing\/\?i=|\/order-pay\//, { timeout: 180_000, waitUntil: 'domcontentloaded' });
+        if (/\/landing\/\?i=/.test(presser.url())) {
+          signed.push(landingAddress(presser.url()).address);
+        } else {
+          waited.push((await presser.locator('.woocommerce-error, .woocommerce-info, .woocommerce-message').allInnerTexts()).join(' '));
+        }
+      }
+      expect(signed.length, `presses that reached the payment page (the others: ${waited.join(' | ')})`).toBeGreaterThanOrEqual(5);
+      expect(new Set(signed), 'one address for every press').toEqual(new Set([c.address]));
+      for (const words of waited) {
+        expect(words).toMatch(/Too many payment requests for this order in a short time/);
+      }
+      await presser.close();
+      // No press took an index: the next new order takes the wallet's next one.
+      const five = await browser.newPage();
+      await blockCheckout(five, store);
+      expect(expected.indexOf(landingAddress(five.url()).address)).toBe(indexA + 4);
+      await five.close();
     } finally {
       rmSync(muPlugin, { force: true });
       await setSettings(admin, { wallet_mode: 'address' });

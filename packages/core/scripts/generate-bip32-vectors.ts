@@ -23,8 +23,9 @@ import {
   type ExtendedPublicKey,
   type WalletKey,
 } from '../src/bip32/index.js';
-import { bigintToBytes, compress, multiplyG, N } from '../src/bip32/secp256k1.js';
 import { WALLET_KEY_MAX_LENGTH, type Environment } from '../src/settings-schema.js';
+import { hexToBytes } from '@noble/hashes/utils.js';
+import { HDKey } from '@scure/bip32';
 
 export const BIP32_VECTORS_URL = new URL('../../vectors/bip32-addresses.json', import.meta.url);
 
@@ -92,6 +93,9 @@ const BIP32_TV1_XPRV = 'xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPP
 const BIP84_ZPRV = 'zprvAdG4iTXWBoARxkkzNpNh8r6Qag3irQB8PzEMkAFeTRXxHpbF9z4QgEvBRmfvqWvGp42t42nvgGpNgYSJA9iefm1yYNZKEm7z6qUWCroSQnE';
 const BIP49_UPRV = 'uprv91G7gZkzehuMVxDJTYE6tLivdF8e4rvzSu1LFfKw3b2Qx1Aj8vpoFnHdfUZ3hmi9jsvPifmZ24RTN2KhwB8BfMLTVqaBReibyaFFcTP1s9n';
 
+/** secp256k1's group order (SEC 2): a private key is 1 … N - 1. */
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
 const VERSION = { xpub: 0x0488b21e, ypub: 0x049d7cb2, zpub: 0x04b24746, tpub: 0x043587cf, upub: 0x044a5262, vpub: 0x045f1cf6, Zpub: 0x02aa7ed3 } as const;
 
 /** A made-up (valid) extended public key of a given version from the PRNG. */
@@ -111,7 +115,8 @@ function randomKey(random: () => number, version: number, network: 'mainnet' | '
     parentFingerprint: Math.floor(random() * 2 ** 32),
     childNumber: (Math.floor(random() * 2 ** 31) | (random() < 0.5 ? 0x80000000 : 0)) >>> 0,
     chainCode: bytes(32),
-    publicKey: compress(multiplyG(k) as { x: bigint; y: bigint }),
+    // k·G, compressed: the public key of private key k (@scure/bip32 over @noble/curves).
+    publicKey: new HDKey({ chainCode: new Uint8Array(32), privateKey: hexToBytes(k.toString(16).padStart(64, '0')) }).publicKey!,
   };
   return serializeExtendedKey(key);
 }
@@ -320,7 +325,7 @@ export function buildBip32VectorFile(): Bip32VectorFile {
   }
   // A key whose x coordinate is not below the field prime.
   const bigX = parseWalletKey(BIP84_ZPUB).key;
-  addRefusal('x-not-below-field-prime', serializeExtendedKey({ ...bigX, publicKey: Uint8Array.from([2, ...bigintToBytes(2n ** 256n - 1n, 32)]) }));
+  addRefusal('x-not-below-field-prime', serializeExtendedKey({ ...bigX, publicKey: Uint8Array.from([2, ...new Uint8Array(32).fill(0xff)]) }));
 
   return {
     version: 1,

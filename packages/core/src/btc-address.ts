@@ -1,9 +1,16 @@
 /**
  * Bitcoin address validation: base58check (P2PKH, P2SH) and segwit bech32
  * (witness v0, BIP173) / bech32m (v1+, BIP350), for mainnet, testnet (signet
- * shares its prefixes) and regtest. Runs in browsers: pure TS, no node:crypto.
+ * shares its prefixes) and regtest. Runs in browsers (no node: import).
+ *
+ * The encodings and their checksums are @scure/base's (base58, bech32,
+ * bech32m) over @noble/hashes' SHA-256: audited libraries (README,
+ * "Dependency policy"). This module reads the address's characters first,
+ * so that a refusal names the character, the length or the prefix at fault
+ * in the same words as PHP's Btc_Address.
  */
-import { sha256 } from './sha256.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { base58, bech32, bech32m, createBase58check } from '@scure/base';
 
 export type BtcNetwork = 'mainnet' | 'testnet' | 'regtest';
 export type BtcAddressType = 'p2pkh' | 'p2sh' | 'p2wpkh' | 'p2wsh' | 'p2tr' | 'witness_unknown';
@@ -40,11 +47,11 @@ export function validateBtcAddress(address: string, options: BtcAddressOptions =
   // ("bc1…" or "B1…" happen among random base58 strings): its own answer stands, length and version
   // included. Otherwise a bech32-shaped string gets the segwit reason (a wrong prefix such as Litecoin's
   // "ltc1…" is the useful one), and anything else the base58 reason.
-  const base58 = decodeBase58Address(address);
+  const legacy = decodeBase58Address(address);
   const lower = address.toLowerCase();
   const result =
-    base58.result.valid || base58.checksummed || !(/^(bc|tb|bcrt)1/.test(lower) || /^[a-z]{1,83}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/.test(lower))
-      ? base58.result
+    legacy.result.valid || legacy.checksummed || !(/^(bc|tb|bcrt)1/.test(lower) || /^[a-z]{1,83}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/.test(lower))
+      ? legacy.result
       : decodeSegwit(address);
   if (!result.valid) {
     return result;
@@ -74,26 +81,30 @@ const BASE58_VERSIONS: Record<number, { network: BtcNetwork; type: BtcAddressTyp
   0xc4: { network: 'testnet', type: 'p2sh' },
 };
 
+/** Base58check: the payload, then the first 4 bytes of its double SHA-256. */
+const base58check = /* @__PURE__ */ createBase58check(sha256);
+
 /** Decode base58 (leading '1's are zero bytes), or say which character is outside the alphabet. */
 function base58Decode(text: string): Uint8Array | { badChar: string; index: number } {
-  let value = 0n;
   for (let i = 0; i < text.length; i++) {
-    const digit = BASE58_ALPHABET.indexOf(text[i]!);
-    if (digit < 0) {
+    if (!BASE58_ALPHABET.includes(text[i]!)) {
       return { badChar: text[i]!, index: i };
     }
-    value = value * 58n + BigInt(digit);
   }
-  const bytes: number[] = [];
-  while (value > 0n) {
-    bytes.unshift(Number(value & 0xffn));
-    value >>= 8n;
+  return base58.decode(text);
+}
+
+/** Whether the last 4 bytes of base58 text (of valid characters, decoding to `length` bytes) are the checksum of the rest. */
+function checksumHolds(text: string, length: number): boolean {
+  if (length <= 4) {
+    return false;
   }
-  let zeros = 0;
-  while (zeros < text.length && text[zeros] === '1') {
-    zeros++;
+  try {
+    base58check.decode(text);
+    return true;
+  } catch {
+    return false;
   }
-  return Uint8Array.from([...new Array<number>(zeros).fill(0), ...bytes]);
 }
 
 /**
@@ -109,9 +120,7 @@ function decodeBase58Address(address: string): { result: BtcAddressResult; check
   if (!(decoded instanceof Uint8Array)) {
     return invalid(`Character "${decoded.badChar}" at position ${decoded.index + 1} is not valid in a base58 address.`);
   }
-  const end = decoded.length - 4;
-  const checksum = sha256(sha256(decoded.subarray(0, Math.max(end, 0)))).subarray(0, 4);
-  const checksummed = end > 0 && checksum.every((byte, i) => byte === decoded[end + i]);
+  const checksummed = checksumHolds(address, decoded.length);
   if (decoded.length !== 25) {
     return invalid('The address does not decode to a 20-byte hash with version and checksum.', checksummed);
   }
@@ -128,60 +137,7 @@ function decodeBase58Address(address: string): { result: BtcAddressResult; check
 // ------------------------------------------------------------ bech32 / bech32m
 
 const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-const BECH32_CONST = 1;
-const BECH32M_CONST = 0x2bc830a3;
 const HRP_NETWORK: Record<string, BtcNetwork> = { bc: 'mainnet', tb: 'testnet', bcrt: 'regtest' };
-
-function polymod(values: readonly number[]): number {
-  const generators = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
-  let chk = 1;
-  for (const v of values) {
-    const top = chk >>> 25;
-    chk = ((chk & 0x1ffffff) << 5) ^ v;
-    for (let i = 0; i < 5; i++) {
-      if ((top >>> i) & 1) {
-        chk ^= generators[i]!;
-      }
-    }
-  }
-  return chk >>> 0;
-}
-
-function hrpExpand(hrp: string): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < hrp.length; i++) {
-    out.push(hrp.charCodeAt(i) >> 5);
-  }
-  out.push(0);
-  for (let i = 0; i < hrp.length; i++) {
-    out.push(hrp.charCodeAt(i) & 31);
-  }
-  return out;
-}
-
-/** Convert between bit groups (5-bit words to 8-bit bytes); null on invalid padding. */
-function convertBits(data: readonly number[], from: number, to: number, pad: boolean): number[] | null {
-  let acc = 0;
-  let bits = 0;
-  const out: number[] = [];
-  const maxv = (1 << to) - 1;
-  for (const value of data) {
-    acc = (acc << from) | value;
-    bits += from;
-    while (bits >= to) {
-      bits -= to;
-      out.push((acc >> bits) & maxv);
-    }
-  }
-  if (pad) {
-    if (bits > 0) {
-      out.push((acc << (to - bits)) & maxv);
-    }
-  } else if (bits >= from || ((acc << (to - bits)) & maxv) !== 0) {
-    return null;
-  }
-  return out;
-}
 
 /**
  * Encodes a segwit output as an address (BIP173 bech32 for witness v0,
@@ -195,30 +151,13 @@ export function encodeSegwitAddress(hrp: string, version: number, program: Uint8
   if (program.length < 2 || program.length > 40 || (version === 0 && program.length !== 20 && program.length !== 32)) {
     throw new RangeError(`A witness v${version} program cannot have ${program.length} bytes.`);
   }
-  const data = [version, ...(convertBits([...program], 8, 5, true) as number[])];
-  const check = polymod([...hrpExpand(hrp), ...data, 0, 0, 0, 0, 0, 0]) ^ (version === 0 ? BECH32_CONST : BECH32M_CONST);
-  const checksum = Array.from({ length: 6 }, (_, i) => (check >>> (5 * (5 - i))) & 31);
-  return `${hrp}1${[...data, ...checksum].map((v) => BECH32_CHARSET[v]).join('')}`;
+  // No length limit: the program's bounds above already keep a bc/tb/bcrt address within BIP173's 90 characters.
+  return (version === 0 ? bech32 : bech32m).encode(hrp, [version, ...bech32.toWords(program)], false);
 }
 
 /** Base58check (version byte(s) and payload, then the first 4 bytes of their double SHA-256). */
 export function encodeBase58Check(payload: Uint8Array): string {
-  const bytes = new Uint8Array(payload.length + 4);
-  bytes.set(payload);
-  bytes.set(sha256(sha256(payload)).subarray(0, 4), payload.length);
-  let value = 0n;
-  for (const byte of bytes) {
-    value = (value << 8n) | BigInt(byte);
-  }
-  let text = '';
-  while (value > 0n) {
-    text = BASE58_ALPHABET[Number(value % 58n)]! + text;
-    value /= 58n;
-  }
-  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) {
-    text = `1${text}`;
-  }
-  return text;
+  return base58check.encode(payload);
 }
 
 /** Decodes base58check text to its payload (checksum removed), or says why not. */
@@ -230,9 +169,7 @@ export function decodeBase58Check(text: string): Uint8Array | { badChar: string;
   if (decoded.length < 5) {
     return 'short';
   }
-  const end = decoded.length - 4;
-  const checksum = sha256(sha256(decoded.subarray(0, end))).subarray(0, 4);
-  return checksum.every((byte, i) => byte === decoded[end + i]) ? decoded.slice(0, end) : 'checksum';
+  return checksumHolds(text, decoded.length) ? decoded.slice(0, -4) : 'checksum';
 }
 
 function decodeSegwit(address: string): BtcAddressResult {
@@ -253,20 +190,19 @@ function decodeSegwit(address: string): BtcAddressResult {
   if (dataPart.length < 6) {
     return { valid: false, reason: 'The address is too short to hold a checksum.' };
   }
-  const data: number[] = [];
   for (let i = 0; i < dataPart.length; i++) {
-    const v = BECH32_CHARSET.indexOf(dataPart[i]!);
-    if (v < 0) {
+    if (!BECH32_CHARSET.includes(dataPart[i]!)) {
       return { valid: false, reason: `Character "${address[sep + 1 + i]}" at position ${sep + 2 + i} is not valid in a bech32 address.` };
     }
-    data.push(v);
   }
-  const check = polymod([...hrpExpand(hrp), ...data]);
-  const variant = check === BECH32_CONST ? 'bech32' : check === BECH32M_CONST ? 'bech32m' : null;
-  if (!variant) {
+  // Every character is in the charset, the prefix known and the length within 90: only the checksum can fail now.
+  const asBech32 = bech32.decodeUnsafe(text);
+  const decoded = asBech32 ?? bech32m.decodeUnsafe(text);
+  if (!decoded) {
     return { valid: false, reason: 'Checksum mismatch: the address has a typo.' };
   }
-  const words = data.slice(0, -6);
+  const variant = asBech32 ? 'bech32' : 'bech32m';
+  const words = decoded.words;
   if (words.length === 0) {
     return { valid: false, reason: 'The address has no witness version or program.' };
   }
@@ -280,7 +216,7 @@ function decodeSegwit(address: string): BtcAddressResult {
   if (version !== 0 && variant !== 'bech32m') {
     return { valid: false, reason: `A witness v${version} address must use the bech32m checksum (BIP350), not bech32.` };
   }
-  const program = convertBits(words.slice(1), 5, 8, false);
+  const program = bech32.fromWordsUnsafe(words.slice(1));
   if (!program) {
     return { valid: false, reason: 'The witness program has invalid padding.' };
   }

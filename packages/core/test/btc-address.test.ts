@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { type BtcAddressResult, isValidBtcAddress, validateBtcAddress } from '../src/btc-address.js';
-import { sha256 } from '../src/sha256.js';
 
 function valid(address: string, network: string, type: string, encoding?: string): void {
   const r = validateBtcAddress(address);
@@ -41,17 +40,6 @@ function base58check(payload: Uint8Array): string {
   }
   return out;
 }
-
-test('sha256 matches node:crypto', () => {
-  assert.equal(Buffer.from(sha256(new TextEncoder().encode('abc'))).toString('hex'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-  assert.equal(Buffer.from(sha256(new Uint8Array())).toString('hex'), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-  for (let len = 0; len < 300; len++) {
-    const data = randomBytes(len);
-    assert.equal(Buffer.from(sha256(data)).toString('hex'), createHash('sha256').update(data).digest('hex'), `length ${len}`);
-  }
-  const big = randomBytes(1 << 20);
-  assert.equal(Buffer.from(sha256(big)).toString('hex'), createHash('sha256').update(big).digest('hex'));
-});
 
 test('known real base58check addresses', () => {
   valid('1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'mainnet', 'p2pkh', 'base58check');

@@ -3,7 +3,10 @@
  * Chromium loads the compiled modules over HTTP as ES modules and runs the
  * domain functions (and src/bip32, kept out of the browser entry but free of
  * node: imports all the same); the page writes its results into the DOM, which
- * `--dump-dom` prints. Skipped only when /usr/bin/chromium is absent.
+ * `--dump-dom` prints. The audited packages they import (`@scure/base`,
+ * `@noble/hashes`; for src/bip32 also `@scure/bip32`, `@noble/curves`) are served
+ * from node_modules as installed, named in an import map as a bundler would
+ * resolve them. Skipped only when /usr/bin/chromium is absent.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,13 +15,33 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, normalize } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CHROMIUM = '/usr/bin/chromium';
 const distSrc = fileURLToPath(new URL('../src/', import.meta.url));
 
+/** Each package's folder as Node resolves it from the module that imports it. */
+const fromCore = createRequire(join(distSrc, 'index.js'));
+const bip32Entry = fromCore.resolve('@scure/bip32');
+const PACKAGES: Record<string, string> = {
+  '@scure/base': dirname(fromCore.resolve('@scure/base')),
+  '@noble/hashes': dirname(fromCore.resolve('@noble/hashes/sha2.js')),
+  '@scure/bip32': dirname(bip32Entry),
+  '@noble/curves': dirname(createRequire(bip32Entry).resolve('@noble/curves/secp256k1.js')),
+};
+const IMPORT_MAP = JSON.stringify({
+  imports: {
+    '@scure/base': '/pkg/@scure/base/index.js',
+    '@scure/bip32': '/pkg/@scure/bip32/index.js',
+    '@noble/hashes/': '/pkg/@noble/hashes/',
+    '@noble/curves/': '/pkg/@noble/curves/',
+  },
+});
+
 const PAGE = `<!doctype html><meta charset="utf-8"><body>pending</body>
+<script type="importmap">${IMPORT_MAP}</script>
 <script>window.addEventListener('error', (e) => { document.body.textContent = 'ERROR ' + (e.message || e.type); }, true);</script>
 <script type="module">
 import * as core from '/src/browser.js';
@@ -50,8 +73,10 @@ test('the domain modules run in Chromium', { skip: existsSync(CHROMIUM) ? false 
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
       return;
     }
-    const file = normalize(join(distSrc, path.replace(/^\/src\//, '')));
-    if (!path.startsWith('/src/') || !file.startsWith(distSrc) || !existsSync(file)) {
+    const pkg = /^\/pkg\/(@[a-z]+\/[a-z0-9]+)\/(.*)$/.exec(path);
+    const root = pkg === null ? distSrc : PACKAGES[pkg[1]!];
+    const file = root === undefined ? '' : normalize(join(root, pkg === null ? path.replace(/^\/src\//, '') : pkg[2]!));
+    if ((pkg === null && !path.startsWith('/src/')) || root === undefined || !file.startsWith(root) || !existsSync(file)) {
       res.writeHead(404).end();
       return;
     }

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verify } from '../src/signing/index.js';
@@ -201,10 +202,11 @@ test('builder refuses invalid settings with every problem', () => {
   assert.throws(() => buildSignedWidgetSettings({ target_element: 'w', partner_token: 't' }, { secret: '' }), TypeError);
 });
 
-test('the browser entry never reaches node: modules or the signing code', () => {
+test('the browser entry never reaches node: modules, the signing code or the key parser; its only packages are @scure/base and @noble/hashes', () => {
   const here = dirname(fileURLToPath(import.meta.url));
   const start = resolve(here, '../src/browser.js');
   const seen = new Set<string>();
+  const packages = new Set<string>();
   const stack = [start];
   while (stack.length > 0) {
     const file = stack.pop()!;
@@ -215,12 +217,20 @@ test('the browser entry never reaches node: modules or the signing code', () => 
     const source = readFileSync(file, 'utf8');
     for (const match of source.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
       const specifier = (match[1] ?? match[2])!;
-      assert.ok(specifier.startsWith('.'), `${file} imports ${specifier}`);
-      stack.push(resolve(dirname(file), specifier));
+      if (specifier.startsWith('.')) {
+        stack.push(resolve(dirname(file), specifier));
+        continue;
+      }
+      // The audited encodings and hashes (README, "Dependency policy"), walked into as well.
+      assert.match(specifier, /^@(scure\/base|noble\/hashes\/[\w.]+)$/, `${file} imports ${specifier}`);
+      packages.add(specifier.split('/').slice(0, 2).join('/'));
+      stack.push(createRequire(file).resolve(specifier));
     }
   }
   assert.ok(seen.size >= 10, `walked ${seen.size} modules`);
+  assert.deepEqual([...packages].sort(), ['@noble/hashes', '@scure/base']);
   for (const file of seen) {
     assert.ok(!file.includes('/signing/'), `browser bundle reaches ${file}`);
+    assert.ok(!file.includes('/bip32/'), `browser bundle reaches the key parser: ${file}`);
   }
 });

@@ -1,23 +1,24 @@
 #!/usr/bin/env node
 // Writes src/Btc/Secp256k1_Table.php: the fixed-base comb of secp256k1's
-// generator (row i: j·16^i·G for j = 1 … 15, affine, decimal), from
-// @card2crypto/core's gCombTable(), so PHP multiplies by G with one addition
-// per hex digit and no table to build per request. Run after `npm run build
-// -w packages/core`; `--check` fails when the committed file differs (a test
-// also recomputes every entry in PHP).
+// generator (row i: j·16^i·G for j = 1 … 15, affine, decimal), computed by
+// @noble/curves (the audited library @card2crypto/core derives with), so PHP
+// multiplies by G with one addition per hex digit and no table to build per
+// request. `--check` fails when the committed file differs (a test also
+// recomputes every entry in PHP).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { gCombTable } from '../../core/dist/src/bip32/secp256k1.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 
+const G = secp256k1.Point.BASE;
 const target = fileURLToPath(new URL('../src/Btc/Secp256k1_Table.php', import.meta.url));
-const rows = gCombTable()
+const rows = Array.from({ length: 64 }, (_row, i) => Array.from({ length: 15 }, (_point, j) => G.multiply(BigInt(j + 1) << BigInt(4 * i)).toAffine()))
   .map((row) => `\t\tarray(\n${row.map((p) => `\t\t\tarray( '${p.x}', '${p.y}' ),\n`).join('')}\t\t),\n`)
   .join('');
 const text = `<?php
 /**
  * secp256k1's generator G in a fixed-base comb: POINTS[i][j - 1] is the
  * affine point j·16^i·G (decimal x, y) for i = 0 … 63, j = 1 … 15. Written by
- * packages/php/scripts/secp256k1-table.mjs from @card2crypto/core; do not
+ * packages/php/scripts/secp256k1-table.mjs with @noble/curves; do not
  * edit. The PHP tests recompute every entry.
  *
  * @package Card2Crypto\\Shared

@@ -184,7 +184,7 @@ for (const version of TEST_PHP_VERSIONS) {
       });
 
       test(
-        `${backend}: a 200,000-character key or descriptor is refused by its length, in well under a second (issue 31, point 4)`,
+        `${backend}: a 200,000-character key or descriptor is refused by its length within 2 s, where decoding it took minutes (issue 31, point 4)`,
         { timeout: 60_000 },
         async () => {
           // Before the limit, base58-decoding this text took minutes (time grows with the square of the length).
@@ -202,7 +202,7 @@ for (const version of TEST_PHP_VERSIONS) {
             assert.deepEqual(r.value.refused, { code: 'too_long', message });
             // Core says the same.
             assert.throws(() => parseWalletKey(calls[i]![2] as string), { code: 'too_long', message });
-            assert.ok(r.seconds < 0.25, `call ${i} took ${r.seconds.toFixed(3)} s`);
+            assert.ok(r.seconds < 2, `call ${i} took ${r.seconds.toFixed(3)} s`);
           });
         },
       );

@@ -94,7 +94,7 @@ for (const version of TEST_PHP_VERSIONS) {
     });
 
     test(
-      'a 200,000-character wallet key is refused by its length, naming the field, in well under a second (issue 31, point 4)',
+      'a 200,000-character wallet key is refused by its length, naming the field, within 2 s, where decoding it took minutes (issue 31, point 4)',
       { timeout: 60_000 },
       async () => {
         const huge = `zpub${'6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs'.repeat(1819)}`.slice(
@@ -119,7 +119,7 @@ for (const version of TEST_PHP_VERSIONS) {
           assert.deepEqual(value.problems, [
             { field: 'wallet_key_secret', rule: 'wallet_key', message: 'Extended public key or descriptor: at most 512 characters.' },
           ]);
-          assert.ok(seconds < 0.25, `took ${seconds.toFixed(3)} s`);
+          assert.ok(seconds < 2, `took ${seconds.toFixed(3)} s`);
         }
       },
     );

@@ -5,17 +5,43 @@
  * addresses derived from it (BIP32 public derivation, BIP44/49/84 address
  * types). Nothing here can spend: a private key is refused, by name.
  *
- * No node: imports (hash.ts, secp256k1.ts are plain TypeScript), so this runs
- * in any JavaScript runtime; it is exported from the Node entry only, since
- * the key never goes to a browser (docs/decisions.md). PHP's Btc\Bip32 is the
- * same, message for message (vectors/bip32-addresses.json).
+ * The hashes are those of `@noble/hashes`, the curve and the child key
+ * derivation those of `@scure/bip32` (over `@noble/curves`), the encodings
+ * those of `@scure/base`: audited libraries (README, "Dependency policy"). What is this module's own is the
+ * reading of what a person pastes, with a refusal that names the problem.
+ * No node: imports, so this runs in any JavaScript runtime; it is exported
+ * from the Node entry only, since the key never goes to a browser
+ * (docs/decisions.md). PHP's Btc\Bip32 is the same, message for message
+ * (vectors/bip32-addresses.json).
  */
+import { hmac } from '@noble/hashes/hmac.js';
+import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js';
+import { sha256, sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { HDKey } from '@scure/bip32';
+
 import { decodeBase58Check, encodeBase58Check, encodeSegwitAddress, validateBtcAddress, type BtcNetwork } from '../btc-address.js';
 import { WALLET_KEY_MAX_LENGTH, type Environment } from '../settings-schema.js';
-import { hash160, hmacSha512 } from './hash.js';
-import { bytesToBigint, compress, decompress, multiplyGAdd, N } from './secp256k1.js';
 
-export { hash160, hmacSha512, ripemd160, sha512 } from './hash.js';
+/** SHA-512 (@noble/hashes). */
+export function sha512(data: Uint8Array): Uint8Array {
+  return nobleSha512(data);
+}
+
+/** HMAC-SHA512 of `data` keyed with `key` (@noble/hashes). */
+export function hmacSha512(key: Uint8Array, data: Uint8Array): Uint8Array {
+  return hmac(nobleSha512, key, data);
+}
+
+/** RIPEMD-160 (@noble/hashes). */
+export function ripemd160(data: Uint8Array): Uint8Array {
+  return nobleRipemd160(data);
+}
+
+/** HASH160: RIPEMD-160 of SHA-256, the hash of a key in an address and a key's fingerprint. */
+export function hash160(data: Uint8Array): Uint8Array {
+  return nobleRipemd160(sha256(data));
+}
 
 /** The output (and address) a key pays to: BIP84 native segwit, BIP49 nested segwit, BIP44 legacy. */
 export type WalletAddressType = 'p2wpkh' | 'p2sh-p2wpkh' | 'p2pkh';
@@ -129,6 +155,8 @@ const ADDRESS_TYPE_NAMES: Record<WalletAddressType, string> = {
   p2pkh: 'legacy (pkh)',
 };
 const HARDENED = 0x80000000;
+/** secp256k1's field prime (SEC 2): an x coordinate must be below it. */
+const FIELD_PRIME = 0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2fn;
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 /** Surrounding spaces, tabs and line breaks are dropped (as pasted); PHP trims the same four. */
@@ -230,13 +258,14 @@ export function parseExtendedKey(text: string): ExtendedPublicKey {
   const depth = decoded[4]!;
   const parentFingerprint = view.getUint32(5);
   const childNumber = view.getUint32(9);
+  const chainCode = decoded.slice(13, 45);
   const publicKey = decoded.slice(45, 78);
   if (publicKey[0] === 0) {
     throw new WalletKeyError('invalid_key', `The key data is a private key under public key version bytes (${info.prefix}).`);
   }
-  const point = decompress(publicKey);
-  if (typeof point === 'string') {
-    throw new WalletKeyError('invalid_key', `The key is damaged: ${point}.`);
+  const damage = pointProblem(publicKey, chainCode);
+  if (damage !== null) {
+    throw new WalletKeyError('invalid_key', `The key is damaged: ${damage}.`);
   }
   if (depth === 0 && parentFingerprint !== 0) {
     throw new WalletKeyError('invalid_key', 'The key is damaged: a master key (depth 0) has no parent fingerprint.');
@@ -244,7 +273,32 @@ export function parseExtendedKey(text: string): ExtendedPublicKey {
   if (depth === 0 && childNumber !== 0) {
     throw new WalletKeyError('invalid_key', 'The key is damaged: a master key (depth 0) has no child number.');
   }
-  return { prefix: info.prefix, version, network: info.network, depth, parentFingerprint, childNumber, chainCode: decoded.slice(13, 45), publicKey };
+  return { prefix: info.prefix, version, network: info.network, depth, parentFingerprint, childNumber, chainCode, publicKey };
+}
+
+/**
+ * Why 33 bytes are no compressed secp256k1 public key (in the words PHP's
+ * Secp256k1 uses), or null when they are one: the curve itself is that of
+ * `@noble/curves`, by way of the HDKey of `@scure/bip32`, which refuses any other.
+ */
+function pointProblem(publicKey: Uint8Array, chainCode: Uint8Array): string | null {
+  if (publicKey[0] !== 2 && publicKey[0] !== 3) {
+    return `a compressed public key starts with 02 or 03, not ${(publicKey[0] ?? 0).toString(16).padStart(2, '0')}`;
+  }
+  if (BigInt(`0x${bytesToHex(publicKey.subarray(1))}`) >= FIELD_PRIME) {
+    return 'its x coordinate is not below the field prime';
+  }
+  try {
+    new HDKey({ chainCode, publicKey });
+  } catch {
+    return 'it is not a point of the secp256k1 curve';
+  }
+  return null;
+}
+
+/** The key as @scure/bip32 holds it: only its chain code and point take part in a child's derivation. */
+function hdKeyOf(key: ExtendedPublicKey): HDKey {
+  return new HDKey({ chainCode: key.chainCode, publicKey: key.publicKey });
 }
 
 /** The 111-character base58check text of an extended public key (`version` overrides its own). */
@@ -265,33 +319,45 @@ export function serializeExtendedKey(key: ExtendedPublicKey, version: number = k
  * key, with depth, parent fingerprint and child number set as BIP32 says.
  */
 export function deriveChild(key: ExtendedPublicKey, index: number): ExtendedPublicKey {
+  return childOf(key, hdKeyOf(key), index).key;
+}
+
+/** CKDpub of `key` (held by @scure/bip32 as `node`), checked as deriveChild() says; the child both ways. */
+function childOf(key: ExtendedPublicKey, node: HDKey, index: number): { key: ExtendedPublicKey; node: HDKey } {
   if (!Number.isInteger(index) || index < 0 || index >= HARDENED) {
     throw new RangeError(`Child index ${index} is not a non-hardened index (0 to ${HARDENED - 1}).`);
   }
   if (key.depth >= 255) {
     throw new RangeError('The key is at depth 255, the deepest BIP32 allows.');
   }
-  const data = new Uint8Array(37);
-  data.set(key.publicKey);
-  new DataView(data.buffer).setUint32(33, index);
-  const i = hmacSha512(key.chainCode, data);
-  const il = bytesToBigint(i.subarray(0, 32));
-  const parent = decompress(key.publicKey) as { x: bigint; y: bigint };
-  const child = il < N ? multiplyGAdd(il, parent) : null;
-  if (child === null) {
-    // BIP32: this index has no key (probability below 2^-127); a wallet skips it.
+  let child: HDKey | null;
+  try {
+    child = node.deriveChild(index);
+  } catch (error) {
+    // Only at the last non-hardened index: HDKey found no key there and has no next index to try.
+    if (error instanceof Error && error.message.startsWith('HDKey: cannot retry')) {
+      child = null;
+    } else {
+      throw error;
+    }
+  }
+  // HDKey moves on to the next index when this one has no key (probability below 2^-127); here the caller is
+  // told, by name, and skips it (BIP32 says to).
+  if (child === null || child.index !== index) {
     throw new WalletKeyError('underivable', `Index ${index} below this key has no valid child key (BIP32 says to skip it).`);
   }
-  const fingerprint = hash160(key.publicKey);
   return {
-    prefix: key.prefix,
-    version: key.version,
-    network: key.network,
-    depth: key.depth + 1,
-    parentFingerprint: new DataView(fingerprint.buffer).getUint32(0),
-    childNumber: index,
-    chainCode: i.slice(32),
-    publicKey: compress(child),
+    node: child,
+    key: {
+      prefix: key.prefix,
+      version: key.version,
+      network: key.network,
+      depth: key.depth + 1,
+      parentFingerprint: node.fingerprint,
+      childNumber: index,
+      chainCode: child.chainCode!,
+      publicKey: child.publicKey!,
+    },
   };
 }
 
@@ -577,19 +643,19 @@ export function deriveAddresses(key: string | WalletKey, options: DeriveOptions 
   if (path === null) {
     throw new WalletKeyError('no_change_chain', 'The descriptor names one chain, with no change chain; a descriptor ending in /<0;1>/* has both.');
   }
-  let node = wallet.key;
+  let parent = { key: wallet.key, node: hdKeyOf(wallet.key) };
   for (const step of path) {
-    node = deriveChild(node, step);
+    parent = childOf(parent.key, parent.node, step);
   }
   const out: DerivedAddress[] = [];
   for (let index = from; index < from + count; index++) {
-    const child = deriveChild(node, index);
+    const child = childOf(parent.key, parent.node, index).key;
     out.push({
       index,
       change,
       path: [...path, index].join('/'),
       address: addressOf(child.publicKey, wallet.addressType, wallet.network),
-      publicKey: [...child.publicKey].map((b) => b.toString(16).padStart(2, '0')).join(''),
+      publicKey: bytesToHex(child.publicKey),
     });
   }
   return out;

@@ -319,72 +319,13 @@ final class Bip32 {
 	public static function address_of( string $public_key, string $address_type, string $network ): string {
 		$key_hash = hash( 'ripemd160', hash( 'sha256', $public_key, true ), true );
 		if ( 'p2wpkh' === $address_type ) {
-			return self::segwit_encode( 'mainnet' === $network ? 'bc' : 'tb', 0, $key_hash );
+			return Btc_Address::segwit_encode( 'mainnet' === $network ? 'bc' : 'tb', 0, $key_hash );
 		}
 		if ( 'p2sh-p2wpkh' === $address_type ) {
 			$script_hash = hash( 'ripemd160', hash( 'sha256', "\x00\x14" . $key_hash, true ), true );
 			return self::base58check_encode( ( 'mainnet' === $network ? "\x05" : "\xc4" ) . $script_hash );
 		}
 		return self::base58check_encode( ( 'mainnet' === $network ? "\x00" : "\x6f" ) . $key_hash );
-	}
-
-	/**
-	 * A segwit output as an address: bech32 (BIP173) for v0, bech32m (BIP350) for v1 to v16, lower case.
-	 */
-	public static function segwit_encode( string $hrp, int $version, string $program ): string {
-		$length = strlen( $program );
-		if ( $version < 0 || $version > 16 ) {
-			throw new \InvalidArgumentException( 'Witness version ' . $version . ' does not exist (0 to 16).' );
-		}
-		if ( $length < 2 || $length > 40 || ( 0 === $version && 20 !== $length && 32 !== $length ) ) {
-			throw new \InvalidArgumentException( 'A witness v' . $version . ' program cannot have ' . $length . ' bytes.' );
-		}
-		$data = array( $version );
-		$acc  = 0;
-		$bits = 0;
-		foreach ( unpack( 'C*', $program ) as $byte ) {
-			$acc   = ( ( $acc << 8 ) | $byte ) & 0xfff;
-			$bits += 8;
-			while ( $bits >= 5 ) {
-				$bits  -= 5;
-				$data[] = ( $acc >> $bits ) & 31;
-			}
-		}
-		if ( $bits > 0 ) {
-			$data[] = ( $acc << ( 5 - $bits ) ) & 31;
-		}
-		$values = array();
-		for ( $i = 0, $n = strlen( $hrp ); $i < $n; $i++ ) {
-			$values[] = ord( $hrp[ $i ] ) >> 5;
-		}
-		$values[] = 0;
-		for ( $i = 0; $i < $n; $i++ ) {
-			$values[] = ord( $hrp[ $i ] ) & 31;
-		}
-		$check = self::bech32_polymod( array_merge( $values, $data, array( 0, 0, 0, 0, 0, 0 ) ) ) ^ ( 0 === $version ? Btc_Address::BECH32_CONST : Btc_Address::BECH32M_CONST );
-		$text  = $hrp . '1';
-		foreach ( $data as $v ) {
-			$text .= Btc_Address::BECH32_CHARSET[ $v ];
-		}
-		for ( $i = 0; $i < 6; $i++ ) {
-			$text .= Btc_Address::BECH32_CHARSET[ ( $check >> ( 5 * ( 5 - $i ) ) ) & 31 ];
-		}
-		return $text;
-	}
-
-	private static function bech32_polymod( array $values ): int {
-		$generators = array( 0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3 );
-		$chk        = 1;
-		foreach ( $values as $v ) {
-			$top = $chk >> 25;
-			$chk = ( ( $chk & 0x1ffffff ) << 5 ) ^ $v;
-			for ( $i = 0; $i < 5; $i++ ) {
-				if ( ( $top >> $i ) & 1 ) {
-					$chk ^= $generators[ $i ];
-				}
-			}
-		}
-		return $chk;
 	}
 
 	// ------------------------------------------------------------- descriptors

@@ -2,8 +2,10 @@
 /**
  * Bitcoin address validation: base58check (P2PKH, P2SH) and segwit bech32
  * (witness v0, BIP173) / bech32m (v1+, BIP350), for mainnet, testnet (signet
- * shares its prefixes) and regtest. The same checks and reasons as
- * @card2crypto/core's btc-address.ts; no GMP or BCMath needed.
+ * shares its prefixes) and regtest; and the segwit encoder Bip32 writes
+ * addresses with, on the same bech32 checksum (one copy, here). The same
+ * checks and reasons as @card2crypto/core's btc-address.ts; no GMP or BCMath
+ * needed.
  *
  * @package Card2Crypto\Shared
  */
@@ -214,6 +216,31 @@ final class Btc_Address {
 			return null;
 		}
 		return $out;
+	}
+
+	/**
+	 * A segwit output as an address: bech32 (BIP173) for v0, bech32m (BIP350) for v1 to v16, lower case.
+	 *
+	 * @throws \InvalidArgumentException For a version or a program length no address can hold.
+	 */
+	public static function segwit_encode( string $hrp, int $version, string $program ): string {
+		$length = strlen( $program );
+		if ( $version < 0 || $version > 16 ) {
+			throw new \InvalidArgumentException( 'Witness version ' . $version . ' does not exist (0 to 16).' );
+		}
+		if ( $length < 2 || $length > 40 || ( 0 === $version && 20 !== $length && 32 !== $length ) ) {
+			throw new \InvalidArgumentException( 'A witness v' . $version . ' program cannot have ' . $length . ' bytes.' );
+		}
+		$data  = array_merge( array( $version ), (array) self::convert_bits( array_values( unpack( 'C*', $program ) ), 8, 5, true ) );
+		$check = self::polymod( array_merge( self::hrp_expand( $hrp ), $data, array( 0, 0, 0, 0, 0, 0 ) ) ) ^ ( 0 === $version ? self::BECH32_CONST : self::BECH32M_CONST );
+		$text  = $hrp . '1';
+		foreach ( $data as $v ) {
+			$text .= self::BECH32_CHARSET[ $v ];
+		}
+		for ( $i = 0; $i < 6; $i++ ) {
+			$text .= self::BECH32_CHARSET[ ( $check >> ( 5 * ( 5 - $i ) ) ) & 31 ];
+		}
+		return $text;
 	}
 
 	private static function decode_segwit( string $address ): array {

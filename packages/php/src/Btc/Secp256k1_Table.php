@@ -2,7 +2,7 @@
 /**
  * secp256k1's generator G in a fixed-base comb: POINTS[i][j - 1] is the
  * affine point j·16^i·G (decimal x, y) for i = 0 … 63, j = 1 … 15. Written by
- * packages/php/scripts/secp256k1-table.mjs from @card2crypto/core; do not
+ * packages/php/scripts/secp256k1-table.mjs with @noble/curves; do not
  * edit. The PHP tests recompute every entry.
  *
  * @package Card2Crypto\Shared

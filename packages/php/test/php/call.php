@@ -59,7 +59,7 @@ $functions = array(
 	},
 	'bip32_checksum'    => array( Bip32::class, 'descriptor_checksum' ),
 	'bip32_segwit'      => static function ( string $hrp, int $version, string $program_hex ) {
-		return Bip32::segwit_encode( $hrp, $version, hex2bin( $program_hex ) );
+		return Btc_Address::segwit_encode( $hrp, $version, hex2bin( $program_hex ) );
 	},
 	'bip32_hash160'     => static function ( string $hex ) {
 		return bin2hex( hash( 'ripemd160', hash( 'sha256', hex2bin( $hex ), true ), true ) );

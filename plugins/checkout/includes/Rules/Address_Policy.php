@@ -22,8 +22,13 @@ final class Address_Policy {
 	/** Warn the owner when the addresses in use past the last paid one come this close to the gap limit. */
 	const WARN_MARGIN = 5;
 
-	/** New addresses one client may take in CLIENT_WINDOW seconds (each new order's first payment takes one). */
-	const CLIENT_LIMIT = 5;
+	/**
+	 * New addresses one client may take in CLIENT_WINDOW seconds (each new
+	 * order's first payment takes one). Behind a proxy, the client is the
+	 * address in the header the owner names (Client_Address); without it,
+	 * every buyer is one client.
+	 */
+	const CLIENT_LIMIT = 10;
 
 	const CLIENT_WINDOW = 3600;
 

@@ -132,6 +132,8 @@ export interface ServiceRate {
   recent: Array<[number, number]>;
   /** Partner API requests to the operation-info endpoint since the sandbox started. */
   operation_calls: number;
+  /** Partner API requests since the sandbox started, per endpoint (refused ones too). */
+  calls: Record<string, number>;
 }
 
 /** The store's partner API rate as the sandbox saw it (dashboard state). */
@@ -140,7 +142,7 @@ export async function serviceRate(s: ReconcileStore): Promise<ServiceRate> {
     partners: Array<{ token: string; api_calls?: Record<string, number>; api_rate: Omit<ServiceRate, 'operation_calls'> }>;
   };
   const mine = state.partners.find((p) => p.token === s.partner.token)!;
-  return { ...mine.api_rate, operation_calls: mine.api_calls?.operation ?? 0 };
+  return { ...mine.api_rate, operation_calls: mine.api_calls?.operation ?? 0, calls: mine.api_calls ?? {} };
 }
 
 /** The partner secret the harness gave the store. */

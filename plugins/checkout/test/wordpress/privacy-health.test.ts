@@ -23,19 +23,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { REPO_DIR } from '../support/php.js';
-import { HEALTH_STEPS, partnerSecret, serviceKnows, storeStep, type ReconcileStore, type Seeded } from '../support/reconcile-store.js';
+import { HEALTH_STEPS, partnerSecret, serviceKnows, serviceRate, storeStep, type Seeded } from '../support/reconcile-store.js';
+import { needsNative, sandboxAction, startTestStore, type TestStore } from '../support/test-store.js';
 
-interface Store extends ReconcileStore {
-  storeUrl: string;
-  admin: { username: string; password: string };
-  dirs: { harnessDir: string; siteDir: string };
-  woocommerce: unknown;
-  stop: () => Promise<void>;
-}
 interface HealthResult {
   label: string;
   status: 'good' | 'recommended' | 'critical';
@@ -71,22 +61,6 @@ interface OrderState {
   anonymized: string;
 }
 
-const load = (file: string) => import(pathToFileURL(path.join(REPO_DIR, 'scripts', 'lib', file)).href);
-const lib = Object.assign({}, ...(await Promise.all(['store.mjs', 'runtime.mjs'].map(load)))) as {
-  startStore: (o: object) => Promise<Store>;
-  chooseRuntime: (o: { preferred: string }) => { runtime: string; why: string };
-};
-const { runtime, why } = lib.chooseRuntime({ preferred: 'auto' });
-
-/**
- * Action Scheduler's own runners stay idle (a past-due action stays past due, and the steps run reconciliation
- * themselves), and WP-Cron runs no event (the widget's background check would ask the service when it chose).
- */
-const QUIET_RUNNERS = `<?php
-add_filter( 'action_scheduler_queue_runner_concurrent_batches', static function () { return 0; } );
-add_filter( 'action_scheduler_allow_async_request_runner', '__return_false' );
-add_filter( 'pre_get_ready_cron_jobs', static function () { return array(); } );
-`;
 /** BIP32 test vector account key on testnet (core's vectors): a new address for each order in the sandbox. */
 const WALLET_VPUB = 'vpub5a4dEdDnep63MvxDLiqv26g1p6LS4uq2KhUq6gmaJhgzVLuVB19FJ8Deb4UbNg3Pv4UXq2AxawQgg6mRCeSWX7Eor8SG3omJPhuVgtwya1o';
 const BUYER = 'stale@example.com';
@@ -155,8 +129,8 @@ function plain(html: string): string {
     .trim();
 }
 
-describe('privacy and Site Health in a real store', { skip: runtime !== 'native' && `needs the native runtime: ${why}`, timeout: 15 * 60_000 }, () => {
-  let s: Store;
+describe('privacy and Site Health in a real store', { skip: needsNative, timeout: 15 * 60_000 }, () => {
+  let s: TestStore;
   let secret: string;
   let admin: Admin;
   const step = <T>(action: string, input: Record<string, unknown> = {}) => storeStep<T>(s, action, input, HEALTH_STEPS);
@@ -169,27 +143,10 @@ describe('privacy and Site Health in a real store', { skip: runtime !== 'native'
       ]),
     ) as Health;
   const checkout = async (id: string) => (await health())[`card2crypto_checkout_${id}`];
-  const dashboard = (route: string, body: unknown) =>
-    fetch(`${s.sandbox!.url}/dashboard/api/${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-card2crypto-dashboard': '1' },
-      body: JSON.stringify(body),
-    });
+  const dashboard = (route: string, body: unknown) => sandboxAction(s, route, body);
 
   before(async () => {
-    s = await lib.startStore({
-      name: 'test-privacy-health',
-      runtime: 'native',
-      reset: true,
-      port: 9751,
-      sandboxPort: 9791,
-      mountPlugins: true,
-      log: () => {},
-    });
-    assert.ok(s.woocommerce, 'the store has WooCommerce');
-    const muPlugins = path.join(s.dirs.siteDir, 'wp-content', 'mu-plugins');
-    mkdirSync(muPlugins, { recursive: true });
-    writeFileSync(path.join(muPlugins, 'c2c-test-quiet-runners.php'), QUIET_RUNNERS);
+    s = await startTestStore({ name: 'test-privacy-health', port: 9751, sandboxPort: 9791, noCron: true });
     secret = partnerSecret(s.dirs.harnessDir);
     admin = new Admin(s.storeUrl);
     await admin.login(s.admin.username, s.admin.password);
@@ -223,12 +180,7 @@ describe('privacy and Site Health in a real store', { skip: runtime !== 'native'
     assert.match(results.card2crypto_checkout_credentials!.actions, /page=wc-settings&tab=checkout&section=card2crypto/);
     assert.equal(results.card2crypto_widget_credentials?.status, 'recommended');
     assert.match(results.card2crypto_widget_credentials!.actions, /options-general\.php\?page=card2crypto-widget/);
-    const calls = async () => {
-      const state = (await (await fetch(`${s.sandbox!.url}/dashboard/api/state?limit=1`)).json()) as {
-        partners: Array<{ token: string; api_calls?: Record<string, number> }>;
-      };
-      return state.partners.find((p) => p.token === s.partner.token)?.api_calls?.params ?? 0;
-    };
+    const calls = async () => (await serviceRate(s)).calls.params ?? 0;
     const before_ = await calls();
     await health();
     assert.equal(await calls(), before_, "Site Health's tests ask the service nothing");

@@ -20,27 +20,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { REPO_DIR } from '../support/php.js';
-import {
-  partnerParams,
-  partnerSecret,
-  serviceKnows,
-  serviceRate,
-  storeStep,
-  type Outcome,
-  type Pending,
-  type ReconcileStore,
-  type Seeded,
-} from '../support/reconcile-store.js';
+import { partnerParams, partnerSecret, serviceKnows, serviceRate, storeStep, type Outcome, type Pending, type Seeded } from '../support/reconcile-store.js';
+import { needsNative, startTestStore, type TestStore } from '../support/test-store.js';
 
-interface Store extends ReconcileStore {
-  dirs: { harnessDir: string; siteDir: string };
-  woocommerce: unknown;
-  stop: () => Promise<void>;
-}
 interface Round {
   at: number;
   ms: number;
@@ -64,43 +46,15 @@ interface State {
   pending: Pending;
 }
 
-const load = (file: string) => import(pathToFileURL(path.join(REPO_DIR, 'scripts', 'lib', file)).href);
-const lib = Object.assign({}, ...(await Promise.all(['store.mjs', 'runtime.mjs'].map(load)))) as {
-  startStore: (o: object) => Promise<Store>;
-  chooseRuntime: (o: { preferred: string }) => { runtime: string; why: string };
-};
-const { runtime, why } = lib.chooseRuntime({ preferred: 'auto' });
 const ids = (seed: Seeded) => Array.from({ length: seed.last - seed.first + 1 }, (_, i) => seed.first + i);
 const RETIRED_NOTE = /never started paying .*no longer checks it/;
 const PAID = ['wc-processing', 'wc-completed'];
-/**
- * Test only: Action Scheduler's own runners (WP-Cron, and the async request
- * each request may start) stay idle, so the steps run each action themselves
- * and can count what is pending before and after it.
- */
-const QUIET_RUNNERS = `<?php
-add_filter( 'action_scheduler_queue_runner_concurrent_batches', static function () { return 0; } );
-add_filter( 'action_scheduler_allow_async_request_runner', '__return_false' );
-`;
 
-describe('reconciliation at scale in a real store', { skip: runtime !== 'native' && `needs the native runtime: ${why}`, timeout: 15 * 60_000 }, () => {
-  let s: Store;
+describe('reconciliation at scale in a real store', { skip: needsNative, timeout: 15 * 60_000 }, () => {
+  let s: TestStore;
   let secret: string;
   before(async () => {
-    s = await lib.startStore({
-      name: 'test-reconcile',
-      runtime: 'native',
-      reset: true,
-      port: 9721,
-      sandboxPort: 9771,
-      mountPlugins: true,
-      sandboxArgs: ['--rate-limit', '3'],
-      log: () => {},
-    });
-    assert.ok(s.woocommerce, 'the store has WooCommerce');
-    const muPlugins = path.join(s.dirs.siteDir, 'wp-content', 'mu-plugins');
-    mkdirSync(muPlugins, { recursive: true });
-    writeFileSync(path.join(muPlugins, 'c2c-test-quiet-runners.php'), QUIET_RUNNERS);
+    s = await startTestStore({ name: 'test-reconcile', port: 9721, sandboxPort: 9771, sandboxArgs: ['--rate-limit', '3'] });
     secret = partnerSecret(s.dirs.harnessDir);
   });
   after(() => s?.stop());

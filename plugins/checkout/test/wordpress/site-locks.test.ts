@@ -22,17 +22,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { REPO_DIR } from '../support/php.js';
-import { partnerSecret, serviceKnows, storeStep, type Outcome, type Pending, type ReconcileStore, type Seeded } from '../support/reconcile-store.js';
+import { partnerSecret, serviceKnows, storeStep, type Outcome, type Pending, type Seeded } from '../support/reconcile-store.js';
+import { harness, needsNative, startTestStore, type TestStore } from '../support/test-store.js';
 
-interface Store extends ReconcileStore {
-  dirs: { harnessDir: string; siteDir: string };
-  native: (ReconcileStore['native'] & { dbSocket: string }) | null;
-  stop: () => Promise<void>;
-}
 interface Run {
   rounds: Array<{ hook: 'batch' | 'per_order'; after: Pending; ended: number }>;
   pending: Pending;
@@ -47,21 +39,8 @@ interface LockNames {
   global: string;
 }
 
-const load = (file: string) => import(pathToFileURL(path.join(REPO_DIR, 'scripts', 'lib', file)).href);
-const lib = Object.assign({}, ...(await Promise.all(['store.mjs', 'runtime.mjs', 'native/detect.mjs', 'native/mariadb.mjs'].map(load)))) as {
-  startStore: (o: object) => Promise<Store>;
-  chooseRuntime: (o: { preferred: string }) => { runtime: string; why: string };
-  detectNative: () => { programs: { mariadb: string } };
-  DATABASE: { name: string; user: string; password: string };
-};
-const { runtime, why } = lib.chooseRuntime({ preferred: 'auto' });
 const ids = (seed: Seeded) => Array.from({ length: seed.last - seed.first + 1 }, (_, i) => seed.first + i);
 const PAID = ['wc-processing', 'wc-completed'];
-/** Test only: Action Scheduler's own runners stay idle; the steps run each action themselves. */
-const QUIET_RUNNERS = `<?php
-add_filter( 'action_scheduler_queue_runner_concurrent_batches', static function () { return 0; } );
-add_filter( 'action_scheduler_allow_async_request_runner', '__return_false' );
-`;
 
 /**
  * One connection of its own to the site's MariaDB (the mariadb client, fed
@@ -74,9 +53,9 @@ class Connection {
   private readonly exited: Promise<void>;
 
   constructor(socket: string) {
-    const { name, user, password } = lib.DATABASE;
+    const { name, user, password } = harness.DATABASE;
     this.child = spawn(
-      lib.detectNative().programs.mariadb,
+      harness.detectNative().programs.mariadb,
       ['--no-defaults', `--socket=${socket}`, `-u${user}`, `-p${password}`, name, '--batch', '--skip-column-names', '--unbuffered'],
       { stdio: 'pipe' },
     );
@@ -119,8 +98,8 @@ class Connection {
   }
 }
 
-describe('named locks per site in a real store', { skip: runtime !== 'native' && `needs the native runtime: ${why}`, timeout: 5 * 60_000 }, () => {
-  let s: Store;
+describe('named locks per site in a real store', { skip: needsNative, timeout: 5 * 60_000 }, () => {
+  let s: TestStore;
   let secret: string;
   let names: LockNames;
   const connections: Connection[] = [];
@@ -131,18 +110,7 @@ describe('named locks per site in a real store', { skip: runtime !== 'native' &&
     return c;
   };
   before(async () => {
-    s = await lib.startStore({
-      name: 'test-site-locks',
-      runtime: 'native',
-      reset: true,
-      port: 9741,
-      sandboxPort: 9801,
-      mountPlugins: true,
-      log: () => {},
-    });
-    const muPlugins = path.join(s.dirs.siteDir, 'wp-content', 'mu-plugins');
-    mkdirSync(muPlugins, { recursive: true });
-    writeFileSync(path.join(muPlugins, 'c2c-test-quiet-runners.php'), QUIET_RUNNERS);
+    s = await startTestStore({ name: 'test-site-locks', port: 9741, sandboxPort: 9801 });
     secret = partnerSecret(s.dirs.harnessDir);
     await storeStep(s, 'settings', { reconcile_rate: '10' });
     names = await storeStep<LockNames>(s, 'lock_names');
