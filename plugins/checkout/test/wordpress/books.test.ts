@@ -33,21 +33,13 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseLandingUrl, sign } from '@card2crypto/core';
 import { SANDBOX_OPERATIONS_PATH } from '@card2crypto/sandbox';
 import { REPO_DIR } from '../support/php.js';
-import { partnerSecret, phpStep, storeStep, type ReconcileStore } from '../support/reconcile-store.js';
+import { partnerSecret, phpStep, storeStep } from '../support/reconcile-store.js';
+import { needsNative, startTestStore, type TestStore } from '../support/test-store.js';
 
-interface Store extends ReconcileStore {
-  storeUrl: string;
-  admin: { username: string; password: string };
-  dirs: { harnessDir: string; siteDir: string };
-  woocommerce: { hpos: boolean } | null;
-  stop: () => Promise<void>;
-}
 interface NewOrder {
   id: number;
   key: string;
@@ -86,20 +78,7 @@ interface Answer {
   text: string;
 }
 
-const load = (file: string) => import(pathToFileURL(path.join(REPO_DIR, 'scripts', 'lib', file)).href);
-const lib = Object.assign({}, ...(await Promise.all(['store.mjs', 'runtime.mjs'].map(load)))) as {
-  startStore: (o: object) => Promise<Store>;
-  chooseRuntime: (o: { preferred: string }) => { runtime: string; why: string };
-};
-const { runtime, why } = lib.chooseRuntime({ preferred: 'auto' });
-
 const STEPS = path.join(REPO_DIR, 'plugins', 'checkout', 'test', 'support', 'books-steps.php');
-/** Action Scheduler's own runners and WP-Cron stay idle: only the owner's refresh asks the service. */
-const QUIET_RUNNERS = `<?php
-add_filter( 'action_scheduler_queue_runner_concurrent_batches', static function () { return 0; } );
-add_filter( 'action_scheduler_allow_async_request_runner', '__return_false' );
-add_filter( 'pre_get_ready_cron_jobs', static function () { return array(); } );
-`;
 const PASSWORD = 'Books-test-password-1';
 const COLUMNS =
   'date,order_id,partner_operation_id,operation_id,outcome,status,status_code,fiat_amount,fiat_currency,btc_amount,rate,wallet_address,transaction_hash,test';
@@ -172,8 +151,8 @@ class Session {
 /** CSV lines (the books quote no cell of these rows: every one is a plain word, number, address or id). */
 const lines = (csv: string) => csv.split('\r\n').filter((l) => l !== '');
 
-describe("the owner's books in a real store", { skip: runtime !== 'native' && `needs the native runtime: ${why}`, timeout: 15 * 60_000 }, () => {
-  let s: Store;
+describe("the owner's books in a real store", { skip: needsNative, timeout: 15 * 60_000 }, () => {
+  let s: TestStore;
   let secret: string;
   let admin: Session;
   let client = 0;
@@ -238,11 +217,8 @@ describe("the owner's books in a real store", { skip: runtime !== 'native' && `n
   }
 
   before(async () => {
-    s = await lib.startStore({ name: 'test-books', runtime: 'native', reset: true, port: 9861, sandboxPort: 9871, mountPlugins: true, log: () => {} });
-    assert.ok(s.woocommerce, 'the store has WooCommerce');
-    const muPlugins = path.join(s.dirs.siteDir, 'wp-content', 'mu-plugins');
-    mkdirSync(muPlugins, { recursive: true });
-    writeFileSync(path.join(muPlugins, 'c2c-test-quiet-runners.php'), QUIET_RUNNERS);
+    // Action Scheduler's runners and WP-Cron stay idle: only the owner's refresh asks the service.
+    s = await startTestStore({ name: 'test-books', port: 9861, sandboxPort: 9871, noCron: true });
     secret = partnerSecret(s.dirs.harnessDir);
     // Each buyer its own address behind the trusted proxy (the start budget is per client).
     await storeStep(s, 'settings', { trust_proxy_header: 'X-Forwarded-For' });
@@ -454,7 +430,7 @@ describe("the owner's books in a real store", { skip: runtime !== 'native' && `n
   });
 
   test("the orders screen: the export's fields, its form with a nonce; the download, refused without the nonce or the capability", async () => {
-    assert.equal(s.woocommerce!.hpos, true, "WooCommerce's order tables");
+    assert.equal((s.woocommerce as { hpos: boolean }).hpos, true, "WooCommerce's order tables");
     const page = await admin.request('/wp-admin/admin.php?page=wc-orders');
     assert.equal(page.status, 200);
     const fields = /<div class="alignleft actions card2crypto-books-export"[\s\S]*?<\/div>/.exec(page.text)?.[0] ?? '';
