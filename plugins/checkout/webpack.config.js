@@ -9,8 +9,11 @@ import WooCommerceDependencyExtractionWebpackPlugin from '@woocommerce/dependenc
 
 export default {
   ...defaultConfig,
+  // The TypeScript sources import each other as `./x.js` (NodeNext, as tsc needs).
+  resolve: { ...defaultConfig.resolve, extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } },
   entry: {
     blocks: './src/blocks.ts',
+    'books-chart': './src/books-chart.ts',
     'order-pay': './src/order-pay.ts',
     'order-received': './src/order-received.ts',
   },

@@ -12,6 +12,8 @@
 namespace Card2Crypto\Checkout;
 
 use Card2Crypto\Checkout\Admin\Address_Gap_Notice;
+use Card2Crypto\Checkout\Admin\Books_Chart;
+use Card2Crypto\Checkout\Admin\Books_Export;
 use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
 use Card2Crypto\Checkout\Admin\Health_Checks;
 use Card2Crypto\Checkout\Admin\Privacy;
@@ -146,6 +148,8 @@ final class Plugin {
 			Health_Checks::class       => $health,
 			Site_Health::class         => new Site_Health( $config, $health ),
 			Privacy::class             => new Privacy(),
+			Books_Export::class        => new Books_Export(),
+			Books_Chart::class         => new Books_Chart( $config ),
 		);
 		return $services;
 	}
@@ -189,7 +193,7 @@ final class Plugin {
 		add_filter(
 			'woocommerce_payment_gateways',
 			static function ( array $gateways ) use ( $services, &$gateway ): array {
-				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ] );
+				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ] );
 				$gateways[] = $gateway;
 				return $gateways;
 			}
@@ -232,6 +236,9 @@ final class Plugin {
 		// (registered outside the admin too: WordPress and WooCommerce run them from WP-Cron as well).
 		$services[ Privacy::class ]->register();
 		$services[ Site_Health::class ]->register();
+
+		// The owner's books: the card payments as CSV (orders screen, admin-post.php) and over the REST API.
+		$services[ Books_Export::class ]->register();
 
 		// The owner: the order's payment panel, callback and service health.
 		if ( is_admin() ) {

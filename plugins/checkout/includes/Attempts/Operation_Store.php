@@ -24,6 +24,9 @@
  *   so the same callback delivered twenty times at once gives one note and one
  *   e-mail.
  *
+ * Attempts and operations are indexed by created_at for the owner's books
+ * (Books_Store: a date range read page by page).
+ *
  * @package card2crypto-checkout
  */
 
@@ -37,7 +40,7 @@ defined( 'ABSPATH' ) || exit;
 
 final class Operation_Store {
 
-	const DB_VERSION        = '5';
+	const DB_VERSION        = '6';
 	const DB_VERSION_OPTION = 'card2crypto_checkout_db_version';
 
 	/** No status recorded yet. */
@@ -108,7 +111,8 @@ final class Operation_Store {
   UNIQUE KEY partner_operation_id (partner_operation_id),
   KEY order_id (order_id),
   KEY operation_id (operation_id),
-  KEY next_check_at (next_check_at)
+  KEY next_check_at (next_check_at),
+  KEY created_at (created_at)
 ) {$collate};
 CREATE TABLE {$events} (
   id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
@@ -136,7 +140,8 @@ CREATE TABLE {$ops} (
   updated_at datetime NOT NULL,
   PRIMARY KEY  (id),
   UNIQUE KEY attempt_operation (attempt_id,operation_id),
-  KEY order_id (order_id)
+  KEY order_id (order_id),
+  KEY created_at (created_at)
 ) {$collate};
 " . Address_Store::schema( $collate )
 		);

@@ -15,6 +15,7 @@
 
 namespace Card2Crypto\Checkout\Gateway;
 
+use Card2Crypto\Checkout\Admin\Books_Chart;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Payment\Order_Address;
@@ -56,12 +57,16 @@ class Gateway extends \WC_Payment_Gateway {
 	/** @var Order_Address */
 	private $addresses;
 
+	/** @var Books_Chart */
+	private $chart;
+
 	/** Built once by the wiring (Plugin::boot()) and handed to WooCommerce as an object. */
-	public function __construct( Config $config, Payments $payments, Start_Gate $gate, Order_Address $addresses ) {
+	public function __construct( Config $config, Payments $payments, Start_Gate $gate, Order_Address $addresses, Books_Chart $chart ) {
 		$this->config    = $config;
 		$this->payments  = $payments;
 		$this->gate      = $gate;
 		$this->addresses = $addresses;
+		$this->chart     = $chart;
 
 		$this->id                 = Keys::GATEWAY_ID;
 		$this->method_title       = __( 'Card2Crypto', 'card2crypto-checkout' );
@@ -142,8 +147,13 @@ class Gateway extends \WC_Payment_Gateway {
 			}
 			echo '</ul></div>';
 		}
-		// After a refused save the box speaks of the saved credentials, not of what was typed.
+		// After a refused save the box speaks of the saved credentials, not of what was typed. Beside it, the last 30 days.
+		echo '<div class="card2crypto-overview" style="display:flex;flex-wrap:wrap;gap:0 16px;align-items:flex-start">';
+		echo '<div style="flex:1 1 360px;min-width:0">';
 		Settings_Status::render( $this->config, array() !== self::$refused );
+		echo '</div>';
+		$this->chart->render();
+		echo '</div>';
 		$this->render_addresses();
 		parent::admin_options();
 	}

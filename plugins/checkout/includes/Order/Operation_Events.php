@@ -329,6 +329,8 @@ final class Operation_Events {
 				'from_currency' => $operation->from_currency(),
 				'to_amount'     => $operation->to_amount(),
 				'to_currency'   => $operation->to_currency(),
+				// The service's rate (fiat per whole coin) as checked (an int or a float), for the owner's books.
+				'currency_rate' => $data['operation_info']['currency_rate'] ?? null,
 				'wallet'        => $operation->to_address(),
 				'tx_id'         => $operation->tx_id(),
 				'explorer_url'  => $operation->explorer_url(),
