@@ -6,7 +6,8 @@
  * `--dump-dom` prints. The audited packages they import (`@scure/base`,
  * `@noble/hashes`; for src/bip32 also `@scure/bip32`, `@noble/curves`) are served
  * from node_modules as installed, named in an import map as a bundler would
- * resolve them. Skipped only when /usr/bin/chromium is absent.
+ * resolve them. Chromium is CHROMIUM_PATH, else Debian's headless shell (what
+ * .ci/run installs), else Debian's full browser; skipped only when none is there.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +20,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = [process.env.CHROMIUM_PATH ?? '', '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => file !== '' && existsSync(file));
 const distSrc = fileURLToPath(new URL('../src/', import.meta.url));
 
 /** Each package's folder as Node resolves it from the module that imports it. */
@@ -66,70 +67,74 @@ out.bip32 = bip32.deriveAddresses('zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1
 document.body.textContent = JSON.stringify(out);
 </script>`;
 
-test('the domain modules run in Chromium', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} not installed` }, async () => {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    if (path === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
-      return;
-    }
-    const pkg = /^\/pkg\/(@[a-z]+\/[a-z0-9]+)\/(.*)$/.exec(path);
-    const root = pkg === null ? distSrc : PACKAGES[pkg[1]!];
-    const file = root === undefined ? '' : normalize(join(root, pkg === null ? path.replace(/^\/src\//, '') : pkg[2]!));
-    if ((pkg === null && !path.startsWith('/src/')) || root === undefined || !file.startsWith(root) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'application/octet-stream' }).end(readFileSync(file));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const profile = mkdtempSync(join(tmpdir(), 'c2c-chromium-'));
-  try {
-    const dom = await new Promise<string>((resolve, reject) => {
-      execFile(
-        CHROMIUM,
-        [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-          `--user-data-dir=${profile}`,
-          '--virtual-time-budget=10000',
-          '--dump-dom',
-          `http://127.0.0.1:${port}/`,
-        ],
-        { timeout: 90_000, maxBuffer: 10 * 1024 * 1024 },
-        (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
-      );
+test(
+  'the domain modules run in Chromium',
+  { skip: CHROMIUM ? false : 'no Chromium installed (CHROMIUM_PATH, /usr/bin/chromium-headless-shell, /usr/bin/chromium)' },
+  async () => {
+    const server = createServer((req, res) => {
+      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+      if (path === '/') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+        return;
+      }
+      const pkg = /^\/pkg\/(@[a-z]+\/[a-z0-9]+)\/(.*)$/.exec(path);
+      const root = pkg === null ? distSrc : PACKAGES[pkg[1]!];
+      const file = root === undefined ? '' : normalize(join(root, pkg === null ? path.replace(/^\/src\//, '') : pkg[2]!));
+      if ((pkg === null && !path.startsWith('/src/')) || root === undefined || !file.startsWith(root) || !existsSync(file)) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'application/octet-stream' }).end(readFileSync(file));
     });
-    const body = /<body>([\s\S]*)<\/body>/.exec(dom)?.[1] ?? dom;
-    const text = body
-      .replace(/<script[\s\S]*?<\/script>/g, '')
-      .replace(/&quot;/g, '"')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&')
-      .trim();
-    assert.ok(text.startsWith('{'), `page did not finish: ${text.slice(0, 500)}`);
-    const out = JSON.parse(text);
-    assert.equal(out.minor, 10);
-    assert.equal(out.big, '123456789123456789012345678');
-    assert.equal(out.format, '0.00000001');
-    assert.deepEqual(out.bech32, { valid: true, network: 'mainnet', type: 'p2wpkh', encoding: 'bech32', witnessVersion: 0 });
-    assert.equal(out.base58, 'p2pkh');
-    assert.equal(out.typo, false);
-    assert.equal(out.css, '.widgetColor {\n  --primaryFill: #ff0000;\n}\n');
-    assert.deepEqual(out.problems, ['target_element/required', 'timestamp/required', 'signature/required', 'from_amount/requires', 'lang/lang']);
-    assert.equal(out.landing, 'Заказ №42 ☕');
-    assert.equal(out.amount, '30.500');
-    assert.deepEqual(out.schemaPlugins, ['checkout', 'widget']);
-    assert.equal(out.bip32, 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu');
-  } finally {
-    server.close();
-    rmSync(profile, { recursive: true, force: true });
-  }
-});
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const profile = mkdtempSync(join(tmpdir(), 'c2c-chromium-'));
+    try {
+      const dom = await new Promise<string>((resolve, reject) => {
+        execFile(
+          CHROMIUM!,
+          [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            `--user-data-dir=${profile}`,
+            '--virtual-time-budget=10000',
+            '--dump-dom',
+            `http://127.0.0.1:${port}/`,
+          ],
+          { timeout: 90_000, maxBuffer: 10 * 1024 * 1024 },
+          (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+        );
+      });
+      const body = /<body>([\s\S]*)<\/body>/.exec(dom)?.[1] ?? dom;
+      const text = body
+        .replace(/<script[\s\S]*?<\/script>/g, '')
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&')
+        .trim();
+      assert.ok(text.startsWith('{'), `page did not finish: ${text.slice(0, 500)}`);
+      const out = JSON.parse(text);
+      assert.equal(out.minor, 10);
+      assert.equal(out.big, '123456789123456789012345678');
+      assert.equal(out.format, '0.00000001');
+      assert.deepEqual(out.bech32, { valid: true, network: 'mainnet', type: 'p2wpkh', encoding: 'bech32', witnessVersion: 0 });
+      assert.equal(out.base58, 'p2pkh');
+      assert.equal(out.typo, false);
+      assert.equal(out.css, '.widgetColor {\n  --primaryFill: #ff0000;\n}\n');
+      assert.deepEqual(out.problems, ['target_element/required', 'timestamp/required', 'signature/required', 'from_amount/requires', 'lang/lang']);
+      assert.equal(out.landing, 'Заказ №42 ☕');
+      assert.equal(out.amount, '30.500');
+      assert.deepEqual(out.schemaPlugins, ['checkout', 'widget']);
+      assert.equal(out.bip32, 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu');
+    } finally {
+      server.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+  },
+);

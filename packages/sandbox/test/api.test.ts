@@ -262,6 +262,23 @@ describe('partner API', () => {
     });
   });
 
+  it("the widget frame's packages: only core's audited imports, only their modules", async () => {
+    const get = (path: string) => fetch(`${sandbox.urls.base_url}${path}`);
+    const ok = await get('/widget/pkg/@noble/hashes/sha2.js');
+    assert.equal(ok.status, 200);
+    assert.match(ok.headers.get('content-type') ?? '', /^text\/javascript/);
+    assert.match(await ok.text(), /sha256/);
+    assert.equal((await get('/widget/pkg/@scure/base/index.js')).status, 200);
+    for (const path of [
+      '/widget/pkg/@noble/hashes/package.json',
+      '/widget/pkg/@noble/hashes/..%2F..%2F..%2Fpackage.json',
+      '/widget/pkg/@noble/curves/secp256k1.js',
+      '/widget/pkg/left-pad/index.js',
+    ]) {
+      assert.equal((await get(path)).status, 404, path);
+    }
+  });
+
   it("a service clock set off this computer's: a partner's timestamp judged against it, and its time in the Date header", async () => {
     const clock = (offset: unknown) =>
       post(`${sandbox.urls.base_url}/dashboard/api/clock`, JSON.stringify({ offset_ms: offset }), {

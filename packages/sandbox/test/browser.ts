@@ -16,8 +16,14 @@ const FLAGS = [
   '--disable-dev-shm-usage',
 ];
 
+/**
+ * CHROMIUM_PATH when set; else Playwright's own Chromium when installed; else
+ * Debian's headless shell (what .ci/run installs), else Debian's full Chromium.
+ */
 function executable(): string | undefined {
-  // Playwright's own Chromium when installed, else Debian's.
+  if (process.env.CHROMIUM_PATH) {
+    return process.env.CHROMIUM_PATH;
+  }
   try {
     const own = chromium.executablePath();
     if (own && existsSync(own)) {
@@ -26,7 +32,7 @@ function executable(): string | undefined {
   } catch {
     // not installed
   }
-  return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
+  return ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => existsSync(file));
 }
 
 export async function launchBrowser(): Promise<Browser> {

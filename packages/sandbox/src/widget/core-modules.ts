@@ -1,7 +1,10 @@
 /**
  * Core's browser-safe modules (packages/core/dist/src, entry browser.js),
  * served as ES modules to the widget frame, which formats and parses amounts
- * with them: the frame uses the same money code as everything else.
+ * with them: the frame uses the same money code as everything else. The
+ * audited packages core's browser modules import (@scure/base, @noble/hashes)
+ * are served from node_modules as installed (sendPackageModule()), named in
+ * the frame's import map (CORE_IMPORT_MAP) as a bundler would resolve them.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,9 +17,38 @@ const require = createRequire(import.meta.url);
 const CORE_SRC = join(dirname(require.resolve('@card2crypto/core/package.json')), 'dist', 'src') + sep;
 const cache = new Map<string, string>();
 
+/** The packages core's browser entry imports, each folder as Node resolves it from core. */
+const fromCore = createRequire(join(CORE_SRC, 'index.js'));
+const PACKAGES: Record<string, string> = {
+  '@scure/base': dirname(fromCore.resolve('@scure/base')) + sep,
+  '@noble/hashes': dirname(fromCore.resolve('@noble/hashes/sha2.js')) + sep,
+};
+
+/** The frame's import map: bare specifiers of core's browser modules to the package route. */
+export const CORE_IMPORT_MAP = JSON.stringify({
+  imports: {
+    '@scure/base': '/widget/pkg/@scure/base/index.js',
+    '@noble/hashes/': '/widget/pkg/@noble/hashes/',
+  },
+});
+
 export function sendCoreModule(res: ServerResponse, name: string): void {
-  const file = normalize(join(CORE_SRC, name));
-  if (!file.startsWith(CORE_SRC) || !file.endsWith('.js')) {
+  sendModule(res, CORE_SRC, name);
+}
+
+/** A module of one of PACKAGES: `path` is "<package name>/<file>.js". */
+export function sendPackageModule(res: ServerResponse, path: string): void {
+  const name = Object.keys(PACKAGES).find((pkg) => path.startsWith(`${pkg}/`));
+  if (name === undefined) {
+    sendError(res, 404, { code: 'not_found', message: 'no such module' });
+    return;
+  }
+  sendModule(res, PACKAGES[name]!, path.slice(name.length + 1));
+}
+
+function sendModule(res: ServerResponse, root: string, name: string): void {
+  const file = normalize(join(root, name));
+  if (!file.startsWith(root) || !file.endsWith('.js')) {
     sendError(res, 404, { code: 'not_found', message: 'no such module' });
     return;
   }

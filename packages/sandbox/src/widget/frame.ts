@@ -14,6 +14,7 @@ import { BodyError, readBody } from '../body.js';
 import type { SandboxContext } from '../context.js';
 import { escapeHtml, jsonForScript, sendHtml } from '../http.js';
 import { TEST_CARDS } from '../scenarios.js';
+import { CORE_IMPORT_MAP } from './core-modules.js';
 import type { CalculationRecord, SessionRecord } from '../store.js';
 
 export const PROTOCOL = 'card2crypto-widget';
@@ -155,6 +156,7 @@ ${partnerCss ? `<link rel="stylesheet" href="${escapeHtml(partnerCss)}" id="part
 <body>
 <div id="app" class="widgetColor widget" aria-live="polite"></div>
 <script type="application/json" id="c2c-boot">${jsonForScript(boot)}</script>
+<script type="importmap">${CORE_IMPORT_MAP}</script>
 <script type="module" src="/widget/assets/frame.js"></script>
 </body>
 </html>`;

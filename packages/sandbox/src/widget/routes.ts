@@ -1,9 +1,9 @@
-/** Routes of the widget: its script, its frame, the frame's assets and flow API, core's browser modules. */
+/** Routes of the widget: its script, its frame, the frame's assets and flow API, core's browser modules and the packages they import. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendAsset } from '../assets.js';
 import type { SandboxContext } from '../context.js';
 import { sendError } from '../http.js';
-import { sendCoreModule } from './core-modules.js';
+import { sendCoreModule, sendPackageModule } from './core-modules.js';
 import { handleFlowApi } from './flow-api.js';
 import { handleFrame } from './frame.js';
 
@@ -18,6 +18,9 @@ export async function handleWidget(req: IncomingMessage, res: ServerResponse, ct
   }
   if (path.startsWith('/widget/core/') && get) {
     return sendCoreModule(res, path.slice('/widget/core/'.length));
+  }
+  if (path.startsWith('/widget/pkg/') && get) {
+    return sendPackageModule(res, decodeURIComponent(path.slice('/widget/pkg/'.length)));
   }
   if (path === '/widget/frame' && req.method === 'POST') {
     return handleFrame(req, res, ctx);
