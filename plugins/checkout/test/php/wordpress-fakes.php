@@ -90,6 +90,9 @@ function do_action( $hook, ...$args ) {
 function apply_filters( $hook, $value ) {
 	return $value;
 }
+function is_multisite() {
+	return false; // One site, as most stores.
+}
 function add_action( $hook = '', $callback = null ) {
 	if ( 0 === strpos( (string) $hook, 'card2crypto_' ) && null !== $callback ) {
 		$GLOBALS['c2c_hooks'][ $hook ][] = $callback;
