@@ -266,13 +266,6 @@ CREATE TABLE {$counters} (
 		return array_map( array( self::class, 'typed' ), $rows ?: array() );
 	}
 
-	/** The address row an attempt was given, or null (one address for every order, or an older attempt). */
-	public static function of_attempt( int $attempt_id ): ?array {
-		global $wpdb;
-		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE attempt_id = %d', self::table(), $attempt_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
-		return is_array( $row ) ? self::typed( $row ) : null;
-	}
-
 	private static function typed( array $row ): array {
 		foreach ( array( 'id', 'address_index', 'order_id', 'attempt_id' ) as $int ) {
 			$row[ $int ] = (int) $row[ $int ];

@@ -180,12 +180,10 @@ final class Payments {
 			throw new Payment_Refused( __( 'The order total is outside the range card payments accept.', 'card2crypto-checkout' ) );
 		}
 		$partner_operation_id = 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 12 ) );
-		$create               = static function ( string $wallet ) use ( $order, $partner_operation_id, $amount, $currency ): array {
-			return Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $wallet );
-		};
 		// The wallet of this attempt: the one address, or the order's own address of the owner's wallet ('' until its first
 		// payment is signed: Order_Address::for_signing() takes the index then).
-		$attempt = $create( $this->addresses->active() ? $this->addresses->held_address( $order ) : $config->wallet() );
+		$wallet  = $this->addresses->active() ? $this->addresses->held_address( $order ) : $config->wallet();
+		$attempt = Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $wallet );
 		$order->update_meta_data( Keys::META_ATTEMPT, $partner_operation_id );
 		// Not signed for the buyer yet: until it is, the service cannot have an operation for it (Start_Gate does not ask).
 		$order->update_meta_data( Keys::META_UNSIGNED, $partner_operation_id );
