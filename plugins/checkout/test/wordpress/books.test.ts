@@ -38,6 +38,7 @@ import { parseLandingUrl, sign } from '@card2crypto/core';
 import { SANDBOX_OPERATIONS_PATH } from '@card2crypto/sandbox';
 import { REPO_DIR } from '../support/php.js';
 import { partnerSecret, phpStep, storeStep } from '../support/reconcile-store.js';
+import { Session } from '../support/wp-session.js';
 import { needsNative, startTestStore, type TestStore } from '../support/test-store.js';
 
 interface NewOrder {
@@ -72,11 +73,6 @@ interface Chart {
   summary: string;
   texts: Record<string, string>;
 }
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-}
 
 const STEPS = path.join(REPO_DIR, 'plugins', 'checkout', 'test', 'support', 'books-steps.php');
 const PASSWORD = 'Books-test-password-1';
@@ -92,61 +88,6 @@ function tokyo(utc: string): string {
 }
 /** The Tokyo day (YYYY-MM-DD) of a Unix time in milliseconds. */
 const tokyoDay = (ms: number) => new Date(ms + OFFSET_HOURS * 3600_000).toISOString().slice(0, 10);
-
-/** A wp-admin session over plain HTTP, cookies kept by hand. */
-class Session {
-  readonly cookies = new Map<string, string>();
-  constructor(private readonly base: string) {}
-
-  async request(route: string, options: { form?: URLSearchParams; headers?: Record<string, string>; follow?: boolean } = {}): Promise<Answer> {
-    let url = route.startsWith('http') ? route : `${this.base}${route}`;
-    let body = options.form?.toString();
-    for (let hop = 0; hop < 5; hop++) {
-      const response = await fetch(url, {
-        method: body === undefined ? 'GET' : 'POST',
-        redirect: 'manual',
-        headers: {
-          cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-          ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
-          ...options.headers,
-        },
-        body,
-      });
-      for (const line of response.headers.getSetCookie()) {
-        const [pair] = line.split(';');
-        const eq = pair!.indexOf('=');
-        this.cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
-      }
-      const location = response.headers.get('location');
-      if (options.follow !== false && response.status >= 300 && response.status < 400 && location) {
-        url = new URL(location, url).href;
-        body = undefined;
-        continue;
-      }
-      return { status: response.status, headers: response.headers, text: await response.text() };
-    }
-    throw new Error(`too many redirects from ${route}`);
-  }
-
-  async login(user: string, password: string): Promise<void> {
-    this.cookies.set('wordpress_test_cookie', 'WP%20Cookie%20check');
-    await this.request('/wp-login.php', {
-      form: new URLSearchParams({ log: user, pwd: password, 'wp-submit': 'Log In', redirect_to: `${this.base}/wp-admin/`, testcookie: '1' }),
-    });
-    assert.ok(this.loggedIn(), `${user} logged in`);
-  }
-
-  loggedIn(): string | undefined {
-    return [...this.cookies].find(([k]) => k.startsWith('wordpress_logged_in_'))?.[1];
-  }
-
-  /** The REST API as this session's browser calls it: the cookie and WordPress's REST nonce. */
-  async rest(route: string): Promise<Answer> {
-    const nonce = await this.request('/wp-admin/admin-ajax.php?action=rest-nonce');
-    assert.equal(nonce.status, 200, nonce.text);
-    return this.request(`/wp-json/card2crypto/v1${route}`, { headers: { 'x-wp-nonce': nonce.text.trim() } });
-  }
-}
 
 /** CSV lines (the books quote no cell of these rows: every one is a plain word, number, address or id). */
 const lines = (csv: string) => csv.split('\r\n').filter((l) => l !== '');

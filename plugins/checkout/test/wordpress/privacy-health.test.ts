@@ -24,6 +24,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HEALTH_STEPS, partnerSecret, serviceKnows, serviceRate, storeStep, type Seeded } from '../support/reconcile-store.js';
+import { Session } from '../support/wp-session.js';
 import { needsNative, sandboxAction, startTestStore, type TestStore } from '../support/test-store.js';
 
 interface HealthResult {
@@ -66,53 +67,6 @@ const WALLET_VPUB = 'vpub5a4dEdDnep63MvxDLiqv26g1p6LS4uq2KhUq6gmaJhgzVLuVB19FJ8D
 const BUYER = 'stale@example.com';
 const PAID = ['processing', 'completed'];
 
-/** A wp-admin session over plain HTTP, cookies kept by hand. */
-class Admin {
-  private cookies = new Map<string, string>();
-  constructor(private readonly base: string) {}
-
-  async get(route: string, form?: URLSearchParams): Promise<{ status: number; text: string }> {
-    let url = `${this.base}${route}`;
-    let body = form?.toString();
-    for (let hop = 0; hop < 5; hop++) {
-      const response = await fetch(url, {
-        method: body === undefined ? 'GET' : 'POST',
-        redirect: 'manual',
-        headers: {
-          cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-          ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
-        },
-        body,
-      });
-      for (const line of response.headers.getSetCookie()) {
-        const [pair] = line.split(';');
-        const eq = pair!.indexOf('=');
-        this.cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
-      }
-      const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location) {
-        url = new URL(location, url).href;
-        body = undefined;
-        continue;
-      }
-      return { status: response.status, text: await response.text() };
-    }
-    throw new Error(`too many redirects from ${route}`);
-  }
-
-  async login(user: string, password: string): Promise<void> {
-    this.cookies.set('wordpress_test_cookie', 'WP%20Cookie%20check');
-    await this.get(
-      '/wp-login.php',
-      new URLSearchParams({ log: user, pwd: password, 'wp-submit': 'Log In', redirect_to: `${this.base}/wp-admin/`, testcookie: '1' }),
-    );
-    assert.ok(
-      [...this.cookies.keys()].some((k) => k.startsWith('wordpress_logged_in_')),
-      'logged in',
-    );
-  }
-}
-
 /** HTML with the entities WordPress writes decoded. */
 function decode(html: string): string {
   return html
@@ -132,7 +86,7 @@ function plain(html: string): string {
 describe('privacy and Site Health in a real store', { skip: needsNative, timeout: 15 * 60_000 }, () => {
   let s: TestStore;
   let secret: string;
-  let admin: Admin;
+  let admin: Session;
   const step = <T>(action: string, input: Record<string, unknown> = {}) => storeStep<T>(s, action, input, HEALTH_STEPS);
   // Each test's result as Site Health shows it: its description as text, its actions' links decoded.
   const health = async () =>
@@ -148,13 +102,13 @@ describe('privacy and Site Health in a real store', { skip: needsNative, timeout
   before(async () => {
     s = await startTestStore({ name: 'test-privacy-health', port: 9751, sandboxPort: 9791, noCron: true });
     secret = partnerSecret(s.dirs.harnessDir);
-    admin = new Admin(s.storeUrl);
+    admin = new Session(s.storeUrl);
     await admin.login(s.admin.username, s.admin.password);
   });
   after(() => s?.stop());
 
   test("the privacy policy guide holds both plugins' suggested text", async () => {
-    const page = await admin.get('/wp-admin/options-privacy.php?tab=policyguide');
+    const page = await admin.request('/wp-admin/options-privacy.php?tab=policyguide');
     assert.equal(page.status, 200);
     const text = plain(page.text);
     assert.match(text, /Card2Crypto Checkout/);
@@ -267,7 +221,7 @@ describe('privacy and Site Health in a real store', { skip: needsNative, timeout
       assert.match(https!.actions, /options-general\.php/);
 
       // The real Site Health page runs the same tests, and WooCommerce's status report has the section.
-      const page = await admin.get('/wp-admin/site-health.php');
+      const page = await admin.request('/wp-admin/site-health.php');
       const json = /var SiteHealth = (\{[\s\S]*?\});\n/.exec(page.text)?.[1];
       assert.ok(json, 'the page hands its direct results to its script');
       const direct = (JSON.parse(json) as { site_status: { direct: Array<{ test: string; status: string }> } }).site_status.direct;
@@ -281,7 +235,7 @@ describe('privacy and Site Health in a real store', { skip: needsNative, timeout
         'card2crypto_checkout_scheduler',
         'card2crypto_widget_credentials',
       ]);
-      const status = await admin.get('/wp-admin/admin.php?page=wc-status');
+      const status = await admin.request('/wp-admin/admin.php?page=wc-status');
       assert.equal(status.status, 200);
       const section =
         /<table class="wc_status_table widefat" cellspacing="0" id="card2crypto-checkout-status">([\s\S]*?)<\/table>/.exec(status.text)?.[1] ?? '';
