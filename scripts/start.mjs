@@ -63,9 +63,12 @@ function parse() {
   }
 }
 
+// An older Node stops here, before anything is read, built or started: a store
+// served by it may fail mid-payment (npm start runs check-node.mjs --refuse first too).
 const oldNode = oldNodeLine();
 if (oldNode) {
   console.error(oldNode);
+  process.exit(1);
 }
 const options = parse();
 if (options.help) {
