@@ -52,7 +52,9 @@ export async function startSandbox({ port, host = '127.0.0.1', partner, logFile,
   const partnersDir = dataDir ?? mkdtempSync(join(tmpdir(), 'c2c-sandbox-'));
   mkdirSync(partnersDir, { recursive: true });
   const partnersFile = join(partnersDir, 'partners.json');
-  writeFileSync(partnersFile, JSON.stringify([{ token: partner.token, secret: partner.secret, callback_url: partner.callbackUrl }]), { mode: 0o600 });
+  // The name is the store's, as the service knows its partner: the sandbox's pages show the buyer whom they pay.
+  const entry = { token: partner.token, secret: partner.secret, callback_url: partner.callbackUrl, ...(partner.name ? { name: partner.name } : {}) };
+  writeFileSync(partnersFile, JSON.stringify([entry]), { mode: 0o600 });
   chmodSync(partnersFile, 0o600);
   const args = [SANDBOX_BIN, '--host', host, '--port', String(port), '--partners-file', partnersFile];
   if (dataDir) {

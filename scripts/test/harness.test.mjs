@@ -248,7 +248,7 @@ describe('sandbox process', () => {
     const logFile = join(dir, 'logs', 'sandbox.log');
     const sandbox = await startSandbox({
       port: await freePort(),
-      partner: { token: 'harness-partner', secret, callbackUrl: 'http://127.0.0.1:9/cb' },
+      partner: { token: 'harness-partner', secret, callbackUrl: 'http://127.0.0.1:9/cb', name: 'Harness & Sons' },
       logFile,
       dataDir: join(dir, 'data'),
     });
@@ -264,6 +264,8 @@ describe('sandbox process', () => {
         (await home.json()).partners.map((p) => p.token),
         ['harness-partner'],
       );
+      // The store's name reaches the sandbox with the partner: its landing page tells the buyer whom they pay.
+      assert.match(await (await fetch(`${sandbox.url}/landing`)).text(), /Payment to <strong>Harness &amp; Sons<\/strong>/);
     } finally {
       await sandbox?.stop();
     }

@@ -19,6 +19,7 @@ const FILES: Record<string, string> = {
   'frame.js': 'widget/frame.js',
   'frame.css': 'widget/frame.css',
   'landing.js': 'widget/landing.js',
+  'local-time.js': 'local-time.js',
   'pages.css': 'pages.css',
   'dashboard.js': 'dashboard/dashboard.js',
   'dashboard.css': 'dashboard/dashboard.css',

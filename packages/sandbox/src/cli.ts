@@ -19,7 +19,7 @@ Options:
   --port N                  TCP port (default ${DEFAULT_PORT}; 0 picks a free one)
   --host ADDRESS            interface to listen on (default 127.0.0.1)
   --data-dir DIR            where the SQLite file lives (default ${DEFAULT_DATA_DIR})
-  --partners-file FILE      partners as a JSON array of {"token", "secret", "callback_url"?}
+  --partners-file FILE      partners as a JSON array of {"token", "secret", "callback_url"?, "name"?}
                             (the safer way: keeps secrets off the command line and its logs;
                             make the file readable by you only)
   --partner TOKEN:SECRET[:CALLBACK_URL]

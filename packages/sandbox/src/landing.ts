@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseLandingUrl, sign } from '@card2crypto/core';
 import type { SandboxContext } from './context.js';
+import { payeeName, referenceWords } from './buyer-words.js';
 import { escapeHtml, jsonForScript, sendHtml } from './http.js';
 import { layout, testCardsTable } from './pages.js';
 
@@ -26,7 +27,7 @@ function landingPage(ctx: SandboxContext, params: Record<string, unknown>, callb
   return layout(
     'Buy crypto',
     `<main class="page landing">
-${paidTo(params, callbacks)}
+${paidTo(ctx, params, callbacks)}
 <div id="landing-error" class="landing-error" role="alert" hidden></div>
 <div id="${escapeHtml(target)}" class="landing-widget"></div>
 <details class="hint"><summary>Sandbox test cards</summary>${testCardsTable()}</details>
@@ -38,22 +39,19 @@ ${paidTo(params, callbacks)}
 }
 
 /**
- * Who the buyer pays and for what, as far as the link says: the site the buyer
- * returns to (its address) and the partner's reference of the payment.
+ * Who the buyer pays and for what, as far as the service knows: the partner's
+ * name (given at onboarding: the partners file), else the host of the site the
+ * buyer returns to; and the order the partner_operation_id names, else that
+ * reference as it is (buyer-words.ts).
  */
-function paidTo(params: Record<string, unknown>, callbacks: { success: string; fail: string } | null): string {
-  let site = '';
-  try {
-    site = callbacks ? new URL(callbacks.success).host : '';
-  } catch {
-    site = '';
-  }
-  const reference = typeof params.partner_operation_id === 'string' ? params.partner_operation_id : '';
-  if (!site && !reference) {
+function paidTo(ctx: SandboxContext, params: Record<string, unknown>, callbacks: { success: string; fail: string } | null): string {
+  const store = payeeName(ctx.partners, typeof params.partner_token === 'string' ? params.partner_token : '', callbacks?.success ?? '');
+  const reference = referenceWords(typeof params.partner_operation_id === 'string' ? params.partner_operation_id : '');
+  if (!store && !reference) {
     return '';
   }
-  return `<p class="landing-for" id="landing-for">${site ? `Payment to <strong>${escapeHtml(site)}</strong>` : 'Payment'}${
-    reference ? ` · reference <code>${escapeHtml(reference)}</code>` : ''
+  return `<p class="landing-for" id="landing-for">${store ? `Payment to <strong>${escapeHtml(store)}</strong>` : 'Payment'}${
+    reference ? ` · ${escapeHtml(reference)}` : ''
   }</p>`;
 }
 

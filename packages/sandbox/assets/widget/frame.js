@@ -174,6 +174,11 @@ function rateText(rate, code) {
   return decimals > 0 ? `${intPart}.${digits.slice(-decimals)}` : intPart;
 }
 
+/** A time in the buyer's locale (the browser's language and time zone). */
+function localTime(ms) {
+  return new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' }).format(new Date(ms));
+}
+
 function fiatText(minor, code) {
   return formatMinorUnits(String(minor), code);
 }
@@ -314,9 +319,7 @@ const VIEWS = {
       q && q.kyc_required && fiat
         ? el('div', { class: 'note', id: 'kyc-note' }, `Identity verification is needed above ${fiatText(fiat.kyc, fiat.code)} ${fiat.code}.`)
         : null,
-      fixed
-        ? el('div', { class: 'note' }, 'Rate fixed until ', el('span', { class: 'timer', id: 'fixed-until' }, new Date(fixed.expires_at).toLocaleTimeString()))
-        : null,
+      fixed ? el('div', { class: 'note' }, 'Rate fixed until ', el('span', { class: 'timer', id: 'fixed-until' }, localTime(fixed.expires_at))) : null,
       el('div', { class: 'error', 'data-error-for': 'form' }),
       el('button', { class: 'primary', id: 'continue', type: 'button', disabled: !q, onclick: () => go('details') }, 'Continue'),
     ];
@@ -416,6 +419,7 @@ const VIEWS = {
         row('You get', `${cryptoText(q.to_amount, q.to_currency)} ${asset ? asset.ticker : q.to_currency}`),
         row('To wallet', state.toAccount),
         row('Card', `•••• ${digits.slice(-4)}`),
+        payee() ? row('For', payee()) : null,
         row('Operation', state.operation),
       ),
       el('div', { class: 'error', 'data-error-for': 'form' }),
@@ -437,7 +441,7 @@ const VIEWS = {
         'div',
         { class: `result ${ok ? 'ok' : 'fail'}`, id: 'result' },
         el('div', { class: 'badge' }, ok ? '✓' : '!'),
-        el('p', {}, ok ? 'Your crypto is on its way.' : `The purchase did not go through (${d.status_code}: ${reason(d.status_code)}).`),
+        el('p', {}, ok ? 'Your crypto is on its way.' : `The purchase did not go through: ${reason(d.status_code)}.`),
         info && info.blockchain_explorer_url
           ? el('a', { class: 'link', href: info.blockchain_explorer_url, target: '_blank', rel: 'noopener', id: 'tx-link' }, 'View the transaction')
           : null,
@@ -448,26 +452,19 @@ const VIEWS = {
   },
 };
 
-const REASONS = {
-  101: 'payment refused',
-  102: 'cancelled before payment',
-  103: 'identity verification failed',
-  104: 'card verification failed',
-  105: 'the rate hold expired',
-  106: 'cancelled by the partner',
-};
+// The buyer's words for each state come from the server (src/buyer-words.ts), as on the status page.
+const REASONS = (boot.words && boot.words.reasons) || {};
 function reason(code) {
   return REASONS[code] || 'declined';
 }
 
-const STEP_LABELS = [
-  [2, 'Payment received'],
-  [3, 'Identity verified'],
-  [4, 'Exchange order executed'],
-  [7, 'Withdrawal requested'],
-  [6, 'Transaction created'],
-  [0, 'Complete'],
-];
+const STEP_LABELS = (boot.words && boot.words.steps) || [];
+
+/** Whom the buyer pays and for what ("card2crypto demo store · order 42"), or ''. */
+function payee() {
+  const p = boot.payee;
+  return p ? [p.name, p.reference].filter(Boolean).join(' · ') : '';
+}
 const ORDER = [1, 2, 3, 8, 9, 4, 7, 6, 0];
 function statusList() {
   const code = state.data ? state.data.status_code : 1;
@@ -487,7 +484,7 @@ function statusLine() {
     return '';
   }
   if (d.status === 'awaiting confirm') {
-    return 'Waiting for the partner to confirm…';
+    return 'Waiting for the store to confirm…';
   }
   // Words, as a buyer reads them; the codes are for the partner (status page, dashboard).
   const step = STEP_LABELS.find(([code]) => code === d.status_code);

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { COUNTRIES, COUNTRY_CURRENCY, CRYPTO_ASSETS, FIAT_CURRENCIES, validateWidgetSettings, verify, type Problem } from '@card2crypto/core';
 import { BodyError, readBody } from '../body.js';
+import { payeeName, REASON_WORDS, referenceWords, STEP_WORDS } from '../buyer-words.js';
 import type { SandboxContext } from '../context.js';
 import { escapeHtml, jsonForScript, sendHtml } from '../http.js';
 import { TEST_CARDS } from '../scenarios.js';
@@ -18,6 +19,9 @@ import { CORE_IMPORT_MAP } from './core-modules.js';
 import type { CalculationRecord, SessionRecord } from '../store.js';
 
 export const PROTOCOL = 'card2crypto-widget';
+
+/** The languages the sandbox's widget is written in (ISO 639-1); any other accepted `lang` gets English. */
+export const SANDBOX_LANGUAGES: readonly string[] = ['en'];
 
 type Check = { ok: true; session: SessionRecord; calculation: CalculationRecord | null } | { ok: false; message: string };
 
@@ -101,6 +105,8 @@ export function bootData(ctx: SandboxContext, instance: string, parentOrigin: st
     instance,
     parentOrigin,
     testCards: TEST_CARDS.map((c) => ({ number: c.number, outcome: c.outcome })),
+    // The words a buyer reads for each state (buyer-words.ts, shared with the status page).
+    words: { steps: STEP_WORDS, reasons: REASON_WORDS },
   };
   if (!check.ok) {
     return { ...common, error: check.message };
@@ -112,6 +118,11 @@ export function bootData(ctx: SandboxContext, instance: string, parentOrigin: st
     ...common,
     error: null,
     session: check.session.id,
+    // Whom the buyer pays and for what: the partner's name (else the page's host) and the order.
+    payee: {
+      name: payeeName(ctx.partners, check.session.partnerToken, parentOrigin),
+      reference: referenceWords(typeof s.partner_operation_id === 'string' ? s.partner_operation_id : ''),
+    },
     prefill: {
       from_currency: fromCurrency ?? 'EUR',
       from_amount: calc ? Number(calc.fromAmount) : (s.from_amount ?? null),
@@ -186,7 +197,9 @@ export async function handleFrame(req: IncomingMessage, res: ServerResponse, ctx
     check = checkSettings(form.get('settings') ?? '', parentOrigin, instance, ctx);
   }
   const settings = check.ok ? check.session.settings : {};
-  const lang = typeof settings.lang === 'string' ? settings.lang : 'en';
+  // Every ISO 639-1 code is accepted (the spec names the standard, no subset); the page declares the
+  // language its words are in: the sandbox's only one (docs/decisions.md, "Widget language").
+  const lang = SANDBOX_LANGUAGES.includes(settings.lang as string) ? (settings.lang as string) : 'en';
   const partnerCss = typeof settings.partner_css === 'string' ? settings.partner_css : undefined;
   sendHtml(res, 200, framePage(bootData(ctx, instance, parentOrigin, check), lang, partnerCss), {
     // The frame lives inside partner pages.
