@@ -125,6 +125,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       siteDir: store.dirs.siteDir,
       zips,
       products: store.woocommerce?.products ?? [],
+      pages: store.woocommerce?.pages ?? null,
     };
     console.log(
       `e2e: ${runtime}: WordPress ${store.wordpress.version} at ${store.storeUrl}` +

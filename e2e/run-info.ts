@@ -24,6 +24,8 @@ export interface RunInfo {
   /** Zips to upload, or why they could not be built. */
   zips: { slug: string; main: string; file: string | null; error: string | null }[];
   products: { sku: string; url: string | null }[];
+  /** The store's WooCommerce pages as the seed reported them (the block checkout, the classic one beside it), when booted here. */
+  pages?: { shop?: string | null; cart?: string | null; checkout?: string | null; classic_checkout?: string | null } | null;
 }
 
 /** The harness site e2e runs use; another name lets two runs share a checkout (each boots its own WordPress). */

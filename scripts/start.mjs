@@ -118,7 +118,10 @@ const seconds = ((Date.now() - started) / 1000).toFixed(1);
 const wc = store.woocommerce;
 const lines = ['', `card2crypto local store is running (started in ${seconds} s)`, '', `  Store      ${store.storeUrl}/`];
 if (wc) {
-  lines.push(`  Checkout   ${wc.pages?.checkout ?? `${store.storeUrl}/checkout/`}`);
+  lines.push(`  Checkout   ${wc.pages?.checkout ?? `${store.storeUrl}/checkout/`}   (the block checkout)`);
+  if (wc.pages?.classic_checkout) {
+    lines.push(`             ${wc.pages.classic_checkout}   (the classic, shortcode checkout)`);
+  }
 }
 lines.push(
   `  Admin      ${store.adminUrl}   user: ${store.admin.username}  password: ${store.admin.password}`,

@@ -53,4 +53,23 @@ test.describe('with WooCommerce', () => {
     expect(phpProblemsIn(await page.locator('body').innerText())).toEqual([]);
     expect(jsErrors).toEqual([]);
   });
+
+  test('beside the block checkout, a classic (shortcode) checkout page offers the card payment', async ({ page }) => {
+    test.skip(!info.booted, 'The classic checkout page is seeded by the harness.');
+    const classic = info.pages?.classic_checkout;
+    expect(classic, 'the seed reports the classic checkout page (npm start prints it)').toBeTruthy();
+    const jsErrors = collectJsErrors(page, info.storeUrl);
+    await page.goto(info.products[0]?.url ?? '/');
+    await page.locator('button[name="add-to-cart"], a.add_to_cart_button').first().click();
+    await page.waitForLoadState('load');
+    await page.goto(info.pages!.checkout!);
+    await expect(page.locator('.wp-block-woocommerce-checkout').first()).toBeAttached();
+    await page.goto(classic!);
+    // The classic form, not the block: WooCommerce's shortcode markup with its payment list.
+    await expect(page.locator('form.woocommerce-checkout')).toBeVisible();
+    await expect(page.locator('.wp-block-woocommerce-checkout')).toHaveCount(0);
+    await expect(page.locator('#payment input[name="payment_method"][value="card2crypto"]')).toBeAttached();
+    expect(phpProblemsIn(await page.locator('body').innerText())).toEqual([]);
+    expect(jsErrors).toEqual([]);
+  });
 });

@@ -133,6 +133,34 @@ async function fromWordPressOrg({ wordpressVersion, wanted, cached, cacheDir, en
 }
 
 /**
+ * `found` (findWooCommerce()'s answer) for a site that keeps the WordPress of
+ * an earlier start (`keptWordPress`, its version; null for a new site): when
+ * that WordPress is why an older WooCommerce, or none, was taken, the line
+ * npm start prints ends with what starts the site on a newer WordPress:
+ * --reset, onto the cache's newest when it is newer (`newestCached`), else
+ * onto wordpress.org's newest (WP_VERSION=latest).
+ */
+export function withResetHint(found, keptWordPress, newestCached = null) {
+  if (!keptWordPress) {
+    return found;
+  }
+  const fromCache = newestCached && compareWordPressVersions(newestCached, keptWordPress) > 0;
+  const hint = `this site keeps WordPress ${keptWordPress} from an earlier start: ${
+    fromCache
+      ? `npm start -- --reset starts it again on WordPress ${newestCached}`
+      : 'WP_VERSION=latest npm start -- --reset starts it again on the newest WordPress'
+  } (its orders and settings are deleted)`;
+  if (found.found && found.note && !found.notice) {
+    return { ...found, note: `${found.note}; ${hint}` };
+  }
+  if (!found.found && / runs on WordPress | requires WordPress /.test(found.message)) {
+    const [headline, ...rest] = found.message.split('\n');
+    return { ...found, message: [headline, `  ${hint[0].toUpperCase()}${hint.slice(1)}.`, ...rest].join('\n') };
+  }
+  return found;
+}
+
+/**
  * @param {{ wordpressVersion?: string, env?: NodeJS.ProcessEnv, cacheDir?: string, online?: boolean, progress?: Function }} [options]
  * @return {Promise<{found: true, dir: string, source: string, version: string, requiresWordPress: string|null, note?: string} | {found: false, message: string}>}
  */
@@ -170,6 +198,12 @@ export async function findWooCommerce({
   } else {
     const fitting = candidates.find((entry) => woocommerceFits(entry, wordpressVersion));
     if (fitting && !latest) {
+      // Newer ones in the cache that need a newer WordPress are named, as wordpress.org's path does.
+      const newer = candidates.slice(0, candidates.indexOf(fitting));
+      if (newer.length) {
+        const needs = newer.map((e, i) => `${i === 0 ? 'WooCommerce ' : ''}${e.version} needs WordPress ${e.requiresWordPress}`).join(', ');
+        return { ...fitting, note: `${needs}; this site runs WordPress ${wordpressVersion}, so ${fitting.version}` };
+      }
       return fitting;
     }
     if (!fitting) {

@@ -10,6 +10,8 @@ import { PLUGINS, ROOT } from './paths.mjs';
 /** The PHP the harness runs WordPress on (WooCommerce 9.x supports up to 8.4). */
 export const PHP_VERSION = '8.3';
 export const ADMIN = { username: 'admin', password: 'password' };
+/** The demo store's name (WordPress's blogname), also the partner's name at the sandbox. */
+export const SITE_TITLE = 'card2crypto demo store';
 export const THEME_SLUG = 'card2crypto-demo-store';
 export const CALLBACK_ROUTE = '/wp-json/card2crypto/v1/callback';
 /** A valid mainnet address used as the store's payout wallet in the sandbox. */
@@ -105,7 +107,7 @@ export function pluginsToActivate(mountPlugins, woocommerce) {
 export async function writeSeed({ harnessDir, woocommerce, mountPlugins, partner, sandbox, wp = 'latest', php = PHP_VERSION }) {
   const blockName = widgetBlockName();
   const config = {
-    siteTitle: 'card2crypto demo store',
+    siteTitle: SITE_TITLE,
     siteTagline: 'Pay by card, settle in bitcoin',
     theme: THEME_SLUG,
     woocommerce: Boolean(woocommerce),

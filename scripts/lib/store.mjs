@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import { rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { findWordPress, installedWordPressVersion, layOutWordPress, resolveWordPress } from './find-wordpress.mjs';
-import { findWooCommerce } from './find-woocommerce.mjs';
+import { findWordPress, installedWordPressVersion, layOutWordPress, listCachedWordPress, resolveWordPress } from './find-wordpress.mjs';
+import { findWooCommerce, withResetHint } from './find-woocommerce.mjs';
 import { detectNative } from './native/detect.mjs';
 import { startNativeSite } from './native/site.mjs';
 import { PLUGINS, STATE_DIR } from './paths.mjs';
@@ -14,7 +14,7 @@ import { startPlayground } from './playground.mjs';
 import { freePort } from './ports.mjs';
 import { startSandbox } from './sandbox.mjs';
 import { lockSite } from './site-lock.mjs';
-import { ADMIN, CALLBACK_ROUTE, PHP_VERSION, SCRIPTS_PLAYGROUND_DIR, THEME_SLUG, partnerCredentials, readSeedResult, writeSeed } from './seed.mjs';
+import { ADMIN, CALLBACK_ROUTE, PHP_VERSION, SCRIPTS_PLAYGROUND_DIR, SITE_TITLE, THEME_SLUG, partnerCredentials, readSeedResult, writeSeed } from './seed.mjs';
 
 /**
  * Directories of one named site under .card2crypto/. A native site keeps its
@@ -181,13 +181,17 @@ async function startLockedStore({
   // An existing site keeps its WordPress (--reset to change it); a new one gets findWordPress()'s.
   const existing = installedWordPressVersion(dirs.siteDir);
   const wordpress = existing ? { version: existing, source: `existing site in ${dirs.siteDir}` } : await findWordPress();
-  const woocommerce = await findWooCommerce({ wordpressVersion: wordpress.version });
+  const woocommerce = withResetHint(
+    await findWooCommerce({ wordpressVersion: wordpress.version }),
+    existing,
+    existing ? ((await listCachedWordPress())[0]?.version ?? null) : null,
+  );
 
   const wpPort = await freePort(port);
   const sbPort = await freePort(sandboxPort, 50, [wpPort]);
   const storeUrl = `http://127.0.0.1:${wpPort}`;
   await lock.update({ storeUrl });
-  const partner = { ...(await partnerCredentials(dirs.harnessDir)), callbackUrl: `${storeUrl}${CALLBACK_ROUTE}` };
+  const partner = { ...(await partnerCredentials(dirs.harnessDir)), callbackUrl: `${storeUrl}${CALLBACK_ROUTE}`, name: SITE_TITLE };
 
   const stoppers = [];
   const stopAll = async () => {

@@ -147,10 +147,30 @@ if ( function_exists( 'wc_get_product_id_by_sku' ) && class_exists( 'WC_Product_
 		},
 		$config['products']
 	);
+	// A classic (shortcode) checkout beside WooCommerce's block checkout: stores run both, and the
+	// card payment is offered on each. Found again by its slug; an owner's edits to it are kept.
+	$classic = get_page_by_path( 'classic-checkout', OBJECT, 'page' );
+	if ( ! $classic ) {
+		$classic_id = wp_insert_post(
+			array(
+				'post_type'    => 'page',
+				'post_status'  => 'publish',
+				'post_title'   => 'Classic checkout',
+				'post_name'    => 'classic-checkout',
+				'post_content' => '<!-- wp:shortcode -->[woocommerce_checkout]<!-- /wp:shortcode -->',
+			),
+			true
+		);
+		if ( is_wp_error( $classic_id ) ) {
+			$result['errors'][] = 'Classic checkout page: ' . $classic_id->get_error_message();
+		}
+		$classic = is_wp_error( $classic_id ) ? null : get_post( $classic_id );
+	}
 	$result['pages'] = array(
-		'shop'     => wc_get_page_permalink( 'shop' ),
-		'cart'     => wc_get_page_permalink( 'cart' ),
-		'checkout' => wc_get_page_permalink( 'checkout' ),
+		'shop'             => wc_get_page_permalink( 'shop' ),
+		'cart'             => wc_get_page_permalink( 'cart' ),
+		'checkout'         => wc_get_page_permalink( 'checkout' ),
+		'classic_checkout' => $classic ? get_permalink( $classic ) : null,
 	);
 	$result['woocommerceVersion'] = defined( 'WC_VERSION' ) ? WC_VERSION : null;
 	$result['hpos']               = 'yes' === get_option( 'woocommerce_custom_orders_table_enabled' );

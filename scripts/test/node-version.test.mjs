@@ -43,15 +43,11 @@ const AS_OLD_NODE = `data:text/javascript,Object.defineProperty(process.versions
 function runAs(version, script, args = []) {
   const stateDir = mkdtempSync(join(tmpdir(), 'c2c-old-node-'));
   try {
-    const run = spawnSync(
-      process.execPath,
-      [...(version === OLD ? ['--import', AS_OLD_NODE] : []), fileURLToPath(new URL(script, import.meta.url)), ...args],
-      {
-        encoding: 'utf8',
-        env: { ...process.env, CARD2CRYPTO_STATE_DIR: join(stateDir, 'state'), CARD2CRYPTO_OFFLINE: '1', CARD2CRYPTO_RUNTIME: 'playground' },
-        timeout: 30_000,
-      },
-    );
+    const run = spawnSync(process.execPath, [...(version === OLD ? ['--import', AS_OLD_NODE] : []), fileURLToPath(new URL(script, import.meta.url)), ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, CARD2CRYPTO_STATE_DIR: join(stateDir, 'state'), CARD2CRYPTO_OFFLINE: '1', CARD2CRYPTO_RUNTIME: 'playground' },
+      timeout: 30_000,
+    });
     return { ...run, touched: existsSync(join(stateDir, 'state')) };
   } finally {
     rmSync(stateDir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { findWordPress, versionMatches } from '../lib/find-wordpress.mjs';
-import { findWooCommerce, listCachedWooCommerce } from '../lib/find-woocommerce.mjs';
+import { findWooCommerce, listCachedWooCommerce, withResetHint } from '../lib/find-woocommerce.mjs';
 import { detectNative } from '../lib/native/detect.mjs';
 import { NETWORK_SETUP_CONSTANT, phpLiteral, wpConfig } from '../lib/native/site.mjs';
 import { chooseRuntime } from '../lib/runtime.mjs';
@@ -83,6 +83,30 @@ describe('WooCommerce from the cache', () => {
     assert.match(none.message, /runs on WordPress 6\.5.*9\.8\.5 needs WordPress 6\.6/);
     const unknown = await pick('7.1', { WC_VERSION: '8.0' });
     assert.match(unknown.message, /WC_VERSION=8\.0: no such WooCommerce/);
+  });
+
+  test('an older one taken because of the WordPress is said so; a site kept from an earlier start is told about --reset', async () => {
+    const pick = (wordpressVersion, env = {}) => findWooCommerce({ wordpressVersion, env, cacheDir: join(cache, 'woocommerce'), online: false });
+    assert.equal((await pick('7.1')).note, undefined);
+    const older = await pick('6.6.7');
+    assert.equal(older.note, 'WooCommerce 11.0.1 needs WordPress 6.9, 10.2.0 needs WordPress 6.7; this site runs WordPress 6.6.7, so 9.8.5');
+    // A new site (nothing kept): the note alone.
+    assert.equal(withResetHint(older, null, '7.1'), older);
+    assert.equal(
+      withResetHint(older, '6.6.7', '7.1').note,
+      `${older.note}; this site keeps WordPress 6.6.7 from an earlier start: npm start -- --reset starts it again on WordPress 7.1 (its orders and settings are deleted)`,
+    );
+    // The cache has nothing newer: the newest from wordpress.org.
+    assert.match(withResetHint(older, '6.6.7', '6.6.7').note, /: WP_VERSION=latest npm start -- --reset starts it again on the newest WordPress/);
+    // None fits: the hint comes right after the headline.
+    const none = withResetHint(await pick('6.5'), '6.5', '7.1');
+    assert.match(
+      none.message.split('\n')[1],
+      /^ {2}This site keeps WordPress 6\.5 from an earlier start: npm start -- --reset starts it again on WordPress 7\.1/,
+    );
+    // The newest fits: nothing to say.
+    const newest = await pick('7.1');
+    assert.equal(withResetHint(newest, '7.1', '7.1'), newest);
   });
 });
 
