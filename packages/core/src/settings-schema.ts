@@ -7,7 +7,7 @@
 import { type BtcNetwork } from './btc-address.js';
 import { CRYPTO_ASSETS, cryptoAssetLabel } from './reference/crypto.js';
 import { FIAT_CURRENCIES } from './reference/fiat.js';
-import { LANGUAGES } from './reference/languages.js';
+import { LANGUAGES, PAYMENT_PAGE_LANGUAGES } from './reference/languages.js';
 import { THEME_PROPERTIES } from './theme.js';
 
 export type PluginId = 'checkout' | 'widget';
@@ -54,7 +54,11 @@ export type Rule =
   | { kind: 'minor_amount'; currencyField: string }
   /** CSS colour (see theme.ts isValidColor), stored trimmed, lower case, single spaces; written to the partner CSS as property. */
   | { kind: 'color'; property: string }
-  /** ISO 639-1 code (lower case) of the field's options. */
+  /**
+   * ISO 639-1 code (lower case) of reference.languages, whether or not it is
+   * one of the field's options (reference.paymentPageLanguages: the payment
+   * page shows English for the others).
+   */
   | { kind: 'lang' }
   /** E-mail address matching pattern. */
   | { kind: 'email'; pattern: string }
@@ -131,6 +135,10 @@ export interface SettingsSchema {
   reference: {
     fiat: { code: string; name: string; decimals: number; min: number; max: number; minMinor: number; maxMinor: number }[];
     crypto: { symbol: string; ticker: string; name: string; chain: string; decimals: number }[];
+    /** Every ISO 639-1 code with its English name: what the lang rule accepts. */
+    languages: { code: string; name: string }[];
+    /** The codes of the languages the payment page is offered in (reference/languages.ts PAYMENT_PAGE_LANGUAGES). */
+    paymentPageLanguages: string[];
   };
 }
 
@@ -504,11 +512,12 @@ const widget: PluginSchema = {
       id: 'default_language',
       type: 'select',
       label: 'Widget language',
-      help: 'Language of the widget. "Site language" follows the language of the page (English when the service does not offer it).',
+      help: 'Language of the payment page. "Site language" follows the language of the page when the payment page is offered in it, else English.',
       default: '',
       required: false,
       secret: false,
-      options: [{ value: '', label: 'Site language' }, ...LANGUAGES.map((l) => ({ value: l.code, label: `${l.name} (${l.code})` }))],
+      // The languages the payment page is offered in; any other ISO 639-1 code (an older save) stays valid (rule lang).
+      options: [{ value: '', label: 'Site language' }, ...PAYMENT_PAGE_LANGUAGES.map((l) => ({ value: l.code, label: `${l.name} (${l.code})` }))],
       rule: { kind: 'lang' },
       group: 'general',
     },
@@ -536,6 +545,8 @@ export const SETTINGS_SCHEMA: SettingsSchema = deepFreeze({
   reference: {
     fiat: FIAT_CURRENCIES.map(({ code, name, decimals, min, max, minMinor, maxMinor }) => ({ code, name, decimals, min, max, minMinor, maxMinor })),
     crypto: CRYPTO_ASSETS.map(({ symbol, ticker, name, chain, decimals }) => ({ symbol, ticker, name, chain, decimals })),
+    languages: LANGUAGES.map(({ code, name }) => ({ code, name })),
+    paymentPageLanguages: PAYMENT_PAGE_LANGUAGES.map((l) => l.code),
   },
 });
 

@@ -300,6 +300,8 @@ export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
   { name: 'widget identifier-style crypto symbol', plugin: 'widget', input: { ...CREDS, default_crypto_currency: '056075bf-715f-4174-b841-e9a77c18328e' } },
   { name: 'widget language', plugin: 'widget', input: { ...CREDS, default_language: 'EN' } },
   { name: 'widget language ok', plugin: 'widget', input: { ...CREDS, default_language: 'de' } },
+  // Not offered (the payment page shows English for it), still an ISO 639-1 code: an older save keeps validating.
+  { name: 'widget language outside the payment page list', plugin: 'widget', input: { ...CREDS, default_language: 'ja' } },
   {
     name: 'widget colours normalised',
     plugin: 'widget',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { COUNTRIES, COUNTRY_CURRENCY, findCountry } from '../src/reference/countries.js';
 import { CRYPTO_ASSETS, cryptoSymbolCaseInsensitive, findCryptoAsset } from '../src/reference/crypto.js';
 import { FIAT_CURRENCIES, findFiatCurrency, isFiatCurrencyCode } from '../src/reference/fiat.js';
-import { LANGUAGES, isLanguageCode } from '../src/reference/languages.js';
+import { LANGUAGES, PAYMENT_PAGE_LANGUAGES, isLanguageCode, isPaymentPageLanguage, paymentPageLanguage } from '../src/reference/languages.js';
 import { PAYMENT_METHODS } from '../src/reference/payment-methods.js';
 
 test('fiat table: the spec rows, limits read as whole units', () => {
@@ -134,6 +134,29 @@ test('languages: the ISO 639-1 set', () => {
   for (const bad of ['EN', 'iw', 'in', 'ji', 'sh', 'xx', 'eng', '']) {
     assert.equal(isLanguageCode(bad), false, bad);
   }
+});
+
+test('languages: the payment page is offered in a short list of them, English first (issue 32, point 7)', () => {
+  assert.deepEqual(
+    PAYMENT_PAGE_LANGUAGES.map((l) => [l.code, l.name]),
+    [
+      ['en', 'English'],
+      ['de', 'German'],
+      ['es', 'Spanish'],
+      ['fr', 'French'],
+    ],
+  );
+  assert.ok(Object.isFrozen(PAYMENT_PAGE_LANGUAGES));
+  for (const l of PAYMENT_PAGE_LANGUAGES) {
+    assert.ok(isLanguageCode(l.code), l.code);
+    assert.ok(isPaymentPageLanguage(l.code), l.code);
+  }
+  // Valid ISO 639-1 codes outside the list are shown in English; so is no lang at all (the spec's default).
+  assert.equal(isPaymentPageLanguage('ja'), false);
+  assert.equal(isPaymentPageLanguage('DE'), false);
+  assert.equal(paymentPageLanguage('fr'), 'fr');
+  assert.equal(paymentPageLanguage('ja'), 'en');
+  assert.equal(paymentPageLanguage(undefined), 'en');
 });
 
 test('payment methods as the spec lists them', () => {

@@ -161,6 +161,28 @@ test('shape: documented fields of both plugins, well formed', () => {
   assert.equal(json.reference.fiat.find((c: { code: string }) => c.code === 'BHD').maxMinor, 2000000);
 });
 
+test("the widget language offers the site's language and the payment page's languages; any ISO 639-1 code stays valid (issue 32, point 7)", () => {
+  const lang = field('widget', 'default_language');
+  assert.deepEqual(lang.options, [
+    { value: '', label: 'Site language' },
+    { value: 'en', label: 'English (en)' },
+    { value: 'de', label: 'German (de)' },
+    { value: 'es', label: 'Spanish (es)' },
+    { value: 'fr', label: 'French (fr)' },
+  ]);
+  assert.match(lang.help, /else English/);
+  // PHP reads both lists from the exported JSON: what the rule accepts, and what the page is offered in.
+  const json = JSON.parse(settingsSchemaJson());
+  assert.equal(json.reference.languages.length, 183);
+  assert.deepEqual(json.reference.languages[0], { code: 'aa', name: 'Afar' });
+  assert.deepEqual(json.reference.paymentPageLanguages, ['en', 'de', 'es', 'fr']);
+  const creds = { partner_token: 'tok', partner_secret: 'sec' };
+  // An older save outside the list keeps validating; a non-code does not.
+  assert.deepEqual(rules('widget', { ...creds, default_language: 'ja' }), []);
+  assert.equal(validateSettings('widget', { ...creds, default_language: 'ja' }).values.default_language, 'ja');
+  assert.deepEqual(rules('widget', { ...creds, default_language: 'jp' }), [['default_language', 'lang']]);
+});
+
 test('defaults are valid (checkout disabled; widget once credentials exist)', () => {
   assert.deepEqual(rules('checkout', {}), []);
   const result = validateSettings('widget', { partner_token: 't', partner_secret: 's' });

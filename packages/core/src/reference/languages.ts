@@ -43,3 +43,26 @@ const CODES = new Set(LANGUAGES.map((l) => l.code));
 export function isLanguageCode(code: string): boolean {
   return CODES.has(code);
 }
+
+/**
+ * The languages the payment page (the service's widget and landing page) is
+ * offered in: what the settings let an owner choose, and what "Site language"
+ * is mapped to. The spec says only "ISO 639-1 alpha-2, default en" and lists
+ * none, so this is the project's list: the languages the project's sandbox
+ * renders its payment page in (docs/decisions.md, "Widget language"). Any
+ * other ISO 639-1 code is still a valid `lang` (the service accepts it), but
+ * the project shows English for it.
+ */
+export const PAYMENT_PAGE_LANGUAGES: readonly Language[] = Object.freeze(['en', 'de', 'es', 'fr'].map((code) => LANGUAGES.find((l) => l.code === code)!));
+
+const PAYMENT_PAGE_CODES = new Set(PAYMENT_PAGE_LANGUAGES.map((l) => l.code));
+
+/** True for a code of PAYMENT_PAGE_LANGUAGES ("en", "de", "es", "fr"). */
+export function isPaymentPageLanguage(code: string): boolean {
+  return PAYMENT_PAGE_CODES.has(code);
+}
+
+/** The language the payment page is shown in for a `lang` (absent or unlisted: English). */
+export function paymentPageLanguage(code: string | undefined): string {
+  return code !== undefined && PAYMENT_PAGE_CODES.has(code) ? code : 'en';
+}
