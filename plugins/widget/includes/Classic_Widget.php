@@ -215,6 +215,9 @@ final class Classic_Widget extends \WP_Widget {
 				$named = $option['label'];
 			}
 		}
+		if ( 'default_language' === $field_id ) {
+			$named = self::unoffered_language( $config, $current, $named );
+		}
 		/* translators: %s: the site's default value, e.g. EUR */
 		$choices = array( '' => sprintf( __( 'Site default (%s)', 'card2crypto-widget' ), $named ) );
 		foreach ( $field['options'] ?? array() as $option ) {
@@ -268,8 +271,28 @@ final class Classic_Widget extends \WP_Widget {
 		);
 		$this->select_field( 'fiatCurrency', $labels['fiatCurrency'], self::choices( $config, 'default_fiat_currency' ), $values['fiatCurrency'] ?? '', $problems['fiatCurrency'] ?? '' );
 		$this->select_field( 'cryptoCurrency', $labels['cryptoCurrency'], self::choices( $config, 'default_crypto_currency' ), $values['cryptoCurrency'] ?? '', $problems['cryptoCurrency'] ?? '' );
-		$this->select_field( 'lang', $labels['lang'], self::choices( $config, 'default_language' ), $values['lang'] ?? '', $problems['lang'] ?? '' );
+		$lang    = (string) ( $values['lang'] ?? '' );
+		$choices = self::choices( $config, 'default_language' );
+		if ( '' !== $lang && ! isset( $choices[ $lang ] ) ) {
+			// An older save outside the payment page's languages stays listed, so saving again does not change it unseen.
+			$choices[ $lang ] = self::unoffered_language( $config, $lang, $lang );
+		}
+		$this->select_field( 'lang', $labels['lang'], $choices, $lang, $problems['lang'] ?? '' );
 		return 'form';
+	}
+
+	/**
+	 * "Japanese (ja): shown in English" for an ISO 639-1 code the payment page
+	 * is not offered in (docs/decisions.md, "Widget language"); $otherwise for
+	 * any other value.
+	 */
+	private static function unoffered_language( Widget_Config $config, string $code, string $otherwise ): string {
+		$schema = $config->schema();
+		if ( '' === $code || $schema->is_payment_page_language( $code ) || ! $schema->is_language_code( $code ) ) {
+			return $otherwise;
+		}
+		/* translators: %s: a language name and code, e.g. Japanese (ja) */
+		return sprintf( __( '%s: shown in English', 'card2crypto-widget' ), $schema->language_name( $code ) . ' (' . $code . ')' );
 	}
 
 	/** A problem under a field, tied to it for screen readers. */

@@ -23,29 +23,11 @@ final class Editor_Data {
 				'fiatCurrency'   => (string) $config->get( 'default_fiat_currency' ),
 				'cryptoCurrency' => (string) $config->get( 'default_crypto_currency' ),
 				'lang'           => (string) $config->get( 'default_language' ),
-				'languages'      => self::site_languages(),
 			),
 			'colors'      => $config->colors(),
 			'configured'  => $config->has_credentials(),
 			'settingsUrl' => current_user_can( Settings_Screen::CAPABILITY ) ? Settings_Screen::url() : '',
 		);
 		Plugin::assets()->data( Assets::EDITOR_SCRIPT, 'card2cryptoWidget', $data );
-	}
-
-	/**
-	 * The site's own languages as ISO 639-1 codes: its locale, the locales
-	 * installed for it, and English (WordPress's own).
-	 *
-	 * @return string[]
-	 */
-	private static function site_languages(): array {
-		$locales = array_merge( array( get_locale() ), function_exists( 'get_available_languages' ) ? get_available_languages() : array(), array( 'en_US' ) );
-		$codes   = array();
-		foreach ( $locales as $locale ) {
-			if ( preg_match( '/^([a-z]{2})(?:[_-]|$)/', (string) $locale, $match ) ) {
-				$codes[ $match[1] ] = true;
-			}
-		}
-		return array_keys( $codes );
 	}
 }

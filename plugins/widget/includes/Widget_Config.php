@@ -86,8 +86,9 @@ final class Widget_Config {
 	}
 
 	/**
-	 * The page language as an ISO 639-1 code the widget accepts (from the
-	 * site or user locale, de_DE => de), "" when it is not one.
+	 * The page language (from the site or user locale, de_DE => de) when the
+	 * payment page is offered in it (the field's options), "" otherwise: the
+	 * widget then gets no lang and the service's default, English.
 	 */
 	public function site_language(): string {
 		$code  = strtolower( (string) strtok( determine_locale(), '_-' ) );

@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CRYPTO_ASSETS, FIAT_CURRENCIES, LANGUAGES, THEME_DEFAULTS } from '@card2crypto/core/browser';
+import { CRYPTO_ASSETS, FIAT_CURRENCIES, THEME_DEFAULTS } from '@card2crypto/core/browser';
 import {
   COLOR_FIELDS,
   SCHEMA_DEFAULTS,
@@ -47,20 +47,21 @@ describe('editor controls', () => {
 
     assert.equal(languageOptions(SITE)[0]!.label, 'Site default (language of the page)');
     assert.equal(languageOptions({ ...SITE, lang: 'de' })[0]!.label, 'Site default (German)');
-    assert.equal(languageOptions(SITE).length, LANGUAGES.length + 1);
-    // The site's own languages first, then a line that cannot be chosen, then the rest; each language once.
-    const ordered = languageOptions({ ...SITE, languages: ['de', 'en', 'xx'] });
+    // The languages the payment page is offered in (issue 32, point 7), not every ISO 639-1 code.
     assert.deepEqual(
-      ordered.slice(0, 4).map((o) => [o.value, o.disabled ?? false]),
+      languageOptions(SITE).map((o) => [o.value, o.label]),
       [
-        ['', false],
-        ['de', false],
-        ['en', false],
-        ['-', true],
+        ['', 'Site default (language of the page)'],
+        ['en', 'English (en)'],
+        ['de', 'German (de)'],
+        ['es', 'Spanish (es)'],
+        ['fr', 'French (fr)'],
       ],
     );
-    assert.equal(ordered.length, LANGUAGES.length + 2);
-    assert.equal(new Set(ordered.map((o) => o.value)).size, ordered.length);
+    // A block or site saved earlier with another code keeps it, and is told what the buyer sees.
+    assert.deepEqual(languageOptions(SITE, 'ja').at(-1), { value: 'ja', label: 'Japanese (ja): shown in English' });
+    assert.equal(languageOptions(SITE, 'de').length, 5);
+    assert.equal(languageOptions({ ...SITE, lang: 'ja' })[0]!.label, 'Site default (Japanese (ja): shown in English)');
   });
 
   test('an empty block takes the site defaults; another currency does not inherit the site amount', () => {

@@ -377,6 +377,43 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
     assert.equal((await save({ title: 'Buy ether \\o/', amount: '75', fiatCurrency: '', cryptoCurrency: 'ETH', lang: 'de' })).changed, true);
   });
 
+  test("the language choices are the payment page's; an older save outside them is kept and said to show English (issue 32, point 7)", async () => {
+    // Saved through update_option, so judged by the schema: any ISO 639-1 code still validates.
+    await site.probe({ action: 'set_option', name: OPTION, value: { ...SETTINGS, default_language: 'ja' } });
+    try {
+      const page = (await site.probe<{ html: string }>({ action: 'settings_control', field: 'default_language' })).html;
+      seen.push({ what: 'settings control', text: page });
+      const options = [...page.matchAll(/<option value="([^"]*)"( selected="selected")?>([^<]*)<\/option>/g)].map((m) => [m[1], m[3], !!m[2]]);
+      assert.deepEqual(options, [
+        ['', 'Site language', false],
+        ['en', 'English (en)', false],
+        ['de', 'German (de)', false],
+        ['es', 'Spanish (es)', false],
+        ['fr', 'French (fr)', false],
+        ['ja', 'Japanese (ja): shown in English', true],
+      ]);
+      assert.match(page, /The payment page is not offered in Japanese \(ja\): buyers see it in English\./);
+
+      // The classic widget: its own older value kept and named; the site's default named the same way.
+      const saved = await site.probe<{ stored: Record<string, string> | null; form: string }>({
+        action: 'classic_update',
+        number: 3,
+        fields: { title: 'Buy', amount: '', fiatCurrency: '', cryptoCurrency: '', lang: 'ja' },
+      });
+      assert.equal(saved.stored?.lang, 'ja');
+      assert.match(saved.form, /<option value="ja" selected='selected'>Japanese \(ja\): shown in English<\/option>/);
+      assert.match(saved.form, /Site default \(Japanese \(ja\): shown in English\)/);
+      assert.doesNotMatch(saved.form, /<option value="it"/);
+    } finally {
+      await site.probe({ action: 'set_option', name: OPTION, value: SETTINGS });
+    }
+    // "Site language" sends the page's language when the payment page is offered in it, else none (English).
+    assert.equal(await site.probe({ action: 'site_language', locale: 'de_DE' }), 'de');
+    assert.equal(await site.probe({ action: 'site_language', locale: 'fr_FR' }), 'fr');
+    assert.equal(await site.probe({ action: 'site_language', locale: 'ja' }), '');
+    assert.equal(await site.probe({ action: 'site_language', locale: 'it_IT' }), '');
+  });
+
   test('the classic widget renders through the block render: same markup, view script and reference; the route signs what it stored', async () => {
     const classic = await site.probe<Rendered>({ action: 'classic_render', widgets: ['card2crypto_widget-2'] });
     seen.push({ what: 'classic', text: classic.html });

@@ -57,7 +57,25 @@ final class Field_View {
 				? __( 'A secret is saved. It is never shown; leave the field empty to keep it.', 'card2crypto-shared' )
 				: __( 'No secret is saved yet.', 'card2crypto-shared' );
 		}
+		$language = $this->unoffered_language( $field, $this->form_value( $field ) );
+		if ( '' !== $language ) {
+			/* translators: %s: a language name and code, e.g. Japanese (ja) */
+			return sprintf( __( 'The payment page is not offered in %s: buyers see it in English.', 'card2crypto-shared' ), $language );
+		}
 		return '';
+	}
+
+	/**
+	 * For a language field whose value is an ISO 639-1 code the payment page is
+	 * not offered in (an older save): that language's name and code, e.g.
+	 * "Japanese (ja)"; "" otherwise.
+	 */
+	public function unoffered_language( array $field, string $value ): string {
+		$schema = $this->store->schema();
+		if ( 'lang' !== ( $field['rule']['kind'] ?? '' ) || '' === $value || $schema->is_payment_page_language( $value ) || ! $schema->is_language_code( $value ) ) {
+			return '';
+		}
+		return $schema->language_name( $value ) . ' (' . $value . ')';
 	}
 
 	public function placeholder( array $field ): string {
@@ -67,11 +85,23 @@ final class Field_View {
 		return isset( $field['placeholder'] ) ? (string) $field['placeholder'] : '';
 	}
 
-	/** @return array<string, string> value => translated label */
+	/**
+	 * The select's options; a saved language the payment page is not offered
+	 * in stays listed (last, "Japanese (ja): shown in English"), so saving the
+	 * page again does not change it unseen.
+	 *
+	 * @return array<string, string> value => translated label
+	 */
 	public function options( array $field ): array {
 		$options = array();
 		foreach ( $field['options'] ?? array() as $option ) {
 			$options[ (string) $option['value'] ] = $this->t( $option['label'] );
+		}
+		$value    = $this->form_value( $field );
+		$language = $this->unoffered_language( $field, $value );
+		if ( '' !== $language && ! isset( $options[ $value ] ) ) {
+			/* translators: %s: a language name and code, e.g. Japanese (ja) */
+			$options[ $value ] = sprintf( __( '%s: shown in English', 'card2crypto-shared' ), $language );
 		}
 		return $options;
 	}

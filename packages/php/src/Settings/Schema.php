@@ -104,6 +104,34 @@ final class Schema {
 		return false;
 	}
 
+	/** Whether $code is an ISO 639-1 code (lower case) of core's reference data: what the lang rule accepts. */
+	public function is_language_code( string $code ): bool {
+		foreach ( $this->data['reference']['languages'] ?? array() as $language ) {
+			if ( $language['code'] === $code ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** The English name of an ISO 639-1 code ("Japanese"), "" when it is not one. */
+	public function language_name( string $code ): string {
+		foreach ( $this->data['reference']['languages'] ?? array() as $language ) {
+			if ( $language['code'] === $code ) {
+				return (string) $language['name'];
+			}
+		}
+		return '';
+	}
+
+	/**
+	 * Whether the payment page is offered in $code (core's PAYMENT_PAGE_LANGUAGES);
+	 * for any other code it shows English (docs/decisions.md, "Widget language").
+	 */
+	public function is_payment_page_language( string $code ): bool {
+		return in_array( $code, $this->data['reference']['paymentPageLanguages'] ?? array(), true );
+	}
+
 	/** Every label, help text, placeholder and option label: what translators see. */
 	public function strings(): array {
 		$strings = array();

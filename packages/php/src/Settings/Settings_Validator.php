@@ -320,12 +320,8 @@ final class Settings_Validator {
 			case 'color':
 				return Css_Color::is_valid( $text ) ? self::ok( Css_Color::normalize( $text ) ) : self::fail( 'enter a CSS colour such as #6a42e9, rgba(40, 51, 78, 0.3) or a colour name.' );
 			case 'lang':
-				foreach ( $field['options'] ?? array() as $option ) {
-					if ( '' !== $option['value'] && $option['value'] === $text ) {
-						return self::ok( $text );
-					}
-				}
-				return self::fail( '"' . $text . '" is not an ISO 639-1 language code.' );
+				// Any ISO 639-1 code, offered or not (an older save outside the payment page's languages stays valid).
+				return $this->schema->is_language_code( $text ) ? self::ok( $text ) : self::fail( '"' . $text . '" is not an ISO 639-1 language code.' );
 			case 'email':
 				return Js_Text::matches( $rule['pattern'], $text ) && strlen( $text ) <= 254 ? self::ok( $text ) : self::fail( 'enter an e-mail address.' );
 			case 'ip_list':

@@ -213,8 +213,10 @@ final class Payments {
 		if ( '' !== $email && is_email( $email ) ) {
 			$settings['user_login'] = $email;
 		}
+		// The site's language when the payment page is offered in it, else none: the service's default, English
+		// (docs/decisions.md, "Widget language").
 		$lang = strtolower( substr( (string) get_locale(), 0, 2 ) );
-		if ( 1 === preg_match( '/^[a-z]{2}$/', $lang ) ) {
+		if ( $config->store()->schema()->is_payment_page_language( $lang ) ) {
 			$settings['lang'] = $lang;
 		}
 		if ( null !== $calculation_id && '' !== $calculation_id ) {

@@ -9,6 +9,7 @@ import {
   CRYPTO_ASSETS,
   FIAT_CURRENCIES,
   LANGUAGES,
+  PAYMENT_PAGE_LANGUAGES,
   SETTINGS_SCHEMA,
   cryptoAssetLabel,
   findCryptoAsset,
@@ -24,8 +25,6 @@ export interface SiteDefaults {
   fiatCurrency: string;
   cryptoCurrency: string;
   lang: string;
-  /** The site's own languages (ISO 639-1 codes of its installed locales), offered first. */
-  languages?: string[];
 }
 
 /** Attributes both blocks share; "" means "the site's default". */
@@ -92,25 +91,23 @@ export function cryptoOptions(defaults: SiteDefaults): Option[] {
 }
 
 /**
- * The languages a block may choose: the site default, then the site's own
- * languages, then (after a line that cannot be chosen) every other ISO 639-1
- * language, so the few a site uses are not lost among about 180.
+ * The languages a block may choose: the site default, then the languages the
+ * payment page is offered in (core's PAYMENT_PAGE_LANGUAGES). A block saved
+ * earlier with another ISO 639-1 code keeps it listed, saying that the
+ * payment page shows English for it (docs/decisions.md, "Widget language").
  */
-export function languageOptions(defaults: SiteDefaults): Option[] {
-  const current = LANGUAGES.find((l) => l.code === defaults.lang);
+export function languageOptions(defaults: SiteDefaults, current = ''): Option[] {
   const option = (l: (typeof LANGUAGES)[number]): Option => ({ value: l.code, label: `${l.name} (${l.code})` });
-  const site = new Set(defaults.languages ?? []);
-  const first = LANGUAGES.filter((l) => site.has(l.code));
-  const head: Option[] = [{ value: '', label: siteDefault(current ? current.name : __('language of the page', 'card2crypto-widget')) }];
-  if (first.length === 0) {
-    return [...head, ...LANGUAGES.map(option)];
-  }
-  return [
-    ...head,
-    ...first.map(option),
-    { value: '-', label: __('— Other languages —', 'card2crypto-widget'), disabled: true },
-    ...LANGUAGES.filter((l) => !site.has(l.code)).map(option),
-  ];
+  const unoffered = (code: string): string | null => {
+    const language = PAYMENT_PAGE_LANGUAGES.some((l) => l.code === code) ? undefined : LANGUAGES.find((l) => l.code === code);
+    /* translators: %s: a language name and code, e.g. Japanese (ja) */
+    return language ? sprintf(__('%s: shown in English', 'card2crypto-widget'), `${language.name} (${language.code})`) : null;
+  };
+  const site = LANGUAGES.find((l) => l.code === defaults.lang);
+  const siteLabel = site ? (unoffered(site.code) ?? site.name) : __('language of the page', 'card2crypto-widget');
+  const options: Option[] = [{ value: '', label: siteDefault(siteLabel) }, ...PAYMENT_PAGE_LANGUAGES.map(option)];
+  const kept = current === '' ? null : unoffered(current);
+  return kept ? [...options, { value: current, label: kept }] : options;
 }
 
 /**

@@ -76,7 +76,7 @@ export function PurchasePanel({ attributes, setAttributes, defaults }: EditProps
         {...common}
         label={__('Language', 'card2crypto-widget')}
         value={attributes.lang}
-        options={languageOptions(defaults)}
+        options={languageOptions(defaults, attributes.lang)}
         help={help('lang', __('Language of the widget.', 'card2crypto-widget'))}
         onChange={(lang) => setAttributes({ lang })}
       />

@@ -49,6 +49,20 @@ describe('purchase panel', () => {
     expect(screen.getByLabelText('Amount')).toHaveAttribute('placeholder', '100.00');
   });
 
+  test("the languages are the payment page's; a block saved with another keeps it, shown in English (issue 32, point 7)", () => {
+    harness(PurchasePanel, { ...EMPTY, lang: 'ja' });
+    const lang = screen.getByLabelText<HTMLSelectElement>('Language');
+    expect([...lang.options].map((o) => o.textContent)).toEqual([
+      'Site default (language of the page)',
+      'English (en)',
+      'German (de)',
+      'Spanish (es)',
+      'French (fr)',
+      'Japanese (ja): shown in English',
+    ]);
+    expect(lang).toHaveValue('ja');
+  });
+
   test('an amount outside the currency limits shows its message instead of the help text, and a valid one clears it', async () => {
     const user = userEvent.setup();
     harness(PurchasePanel, { ...EMPTY, amount: '10' });

@@ -148,6 +148,23 @@ function c2c_widget_test_run( WP_REST_Request $request ): WP_REST_Response {
 				)
 			);
 
+		case 'settings_control':
+			// One field of the settings page, as Settings_Page renders it.
+			$field = Card2Crypto\Widget\Plugin::settings()->fields()[ $p['field'] ];
+			$view  = new Card2Crypto\Widget\Shared\Settings\Field_View( Card2Crypto\Widget\Plugin::settings() );
+			return new WP_REST_Response( array( 'html' => Card2Crypto\Widget\Shared\Settings\Field_Renderer::control( $view, $field, 'c2c[' . $p['field'] . ']', 'c2c-' . $p['field'] ) ) );
+
+		case 'site_language':
+			// The language "Site language" sends for a page in this locale.
+			$locale = (string) $p['locale'];
+			add_filter(
+				'determine_locale',
+				static function () use ( $locale ): string {
+					return $locale;
+				}
+			);
+			return new WP_REST_Response( Card2Crypto\Widget\Plugin::config()->site_language() );
+
 		case 'classic_render':
 			// The sidebar as a classic theme renders it.
 			update_option( 'sidebars_widgets', array( 'wp_inactive_widgets' => array(), 'c2c-test-sidebar' => $p['widgets'], 'array_version' => 3 ) );
