@@ -2,13 +2,16 @@
  * The sandbox as a buyer sees it, in a real browser: whom they pay (the
  * partner's name, else the site's host) and for which order, states in words
  * (never a raw status or code), times in the buyer's own locale and time zone,
- * and the frame declaring the language its words are in.
+ * and the frame in the buyer's language when the payment page is offered in it,
+ * else in English, declaring the language its words are in.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildLandingUrl, type WidgetSettings } from '@card2crypto/core';
+import { buildLandingUrl, PAYMENT_PAGE_LANGUAGES, type WidgetSettings } from '@card2crypto/core';
 import type { Browser, BrowserContext, FrameLocator } from 'playwright-core';
+import { REASON_WORDS, STEP_WORDS } from '../src/buyer-words.js';
 import { parsePartnersFile } from '../src/partners.js';
+import { frameLanguage, frameWords, SANDBOX_LANGUAGES } from '../src/widget/frame-words.js';
 import { launchBrowser, PartnerSite, signedSettings, widgetPage } from './browser.js';
 import { callApi, OTHER, PARTNER, startTestSandbox, until, type TestSandbox } from './helpers.js';
 
@@ -38,6 +41,40 @@ describe('partners file: the partner name', () => {
     }
     assert.throws(() => parsePartnersFile(JSON.stringify([{ token: 't1', secret: 's1', name: 5 }]), 'p.json'), /"name" must be a string/);
     assert.throws(() => parsePartnersFile(JSON.stringify([{ token: 't1', secret: 's1', title: 'x' }]), 'p.json'), /unknown member "title"/);
+  });
+});
+
+describe('frame words', () => {
+  it('every language the payment page is offered in has a whole table; any other lang is English', () => {
+    assert.deepEqual(
+      SANDBOX_LANGUAGES,
+      PAYMENT_PAGE_LANGUAGES.map((l) => l.code),
+    );
+    const en = frameWords('en');
+    for (const lang of SANDBOX_LANGUAGES) {
+      assert.equal(frameLanguage(lang), lang);
+      const words = frameWords(lang);
+      assert.deepEqual(Object.keys(words).sort(), Object.keys(en).sort(), lang);
+      assert.deepEqual(
+        words.steps.map(([code]) => code),
+        STEP_WORDS.map(([code]) => code),
+        lang,
+      );
+      assert.deepEqual(Object.keys(words.reasons), Object.keys(REASON_WORDS), lang);
+      for (const [key, value] of Object.entries(words)) {
+        if (typeof value === 'string') {
+          assert.ok(value.length > 0, `${lang}.${key}`);
+          // The same {name} parts as English, so the frame fills in every one.
+          assert.deepEqual(value.match(/\{\w+\}/g), (en[key as keyof typeof en] as string).match(/\{\w+\}/g), `${lang}.${key}`);
+        }
+      }
+      if (lang !== 'en') {
+        assert.notEqual(words.buyCrypto, en.buyCrypto, lang);
+      }
+    }
+    for (const other of ['ja', 'it', 'EN', '', undefined, 7]) {
+      assert.equal(frameLanguage(other), 'en', String(other));
+    }
   });
 });
 
@@ -186,19 +223,51 @@ describe('the sandbox as a buyer sees it', () => {
     }
   });
 
-  it('the frame accepts any ISO 639-1 lang and declares the language its words are in (English)', async () => {
+  it('the frame speaks each language the payment page is offered in; any other ISO 639-1 lang gets English, declared (issue 32, point 7)', async () => {
     const page = await context.newPage();
     try {
-      for (const [lang, declared] of [
-        ['de', 'en'],
-        ['en', 'en'],
+      for (const [lang, declared, heading, youPay, next, footer] of [
+        ['de', 'de', 'Krypto kaufen', 'Sie zahlen', 'Weiter', 'Sandbox: Es wird keine echte Zahlung ausgeführt.'],
+        ['es', 'es', 'Comprar criptomonedas', 'Pagas', 'Continuar', 'Sandbox: no se realiza ningún pago real.'],
+        ['fr', 'fr', 'Acheter des cryptos', 'Vous payez', 'Continuer', 'Sandbox : aucun paiement réel n’est effectué.'],
+        ['en', 'en', 'Buy crypto', 'You pay', 'Continue', 'Sandbox: no real payment is made.'],
+        // Accepted (the spec takes every ISO 639-1 code), not offered: English, and the page says so.
+        ['ja', 'en', 'Buy crypto', 'You pay', 'Continue', 'Sandbox: no real payment is made.'],
       ] as const) {
         site.set(`/lang-${lang}`, widgetPage(sandbox.urls.widget_script_url, signedSettings({ lang })));
         await page.goto(`${site.origin}/lang-${lang}`);
         const frame = page.frameLocator('iframe');
         await frame.locator('#continue:not([disabled])').waitFor();
         assert.equal(await frame.locator('html').getAttribute('lang'), declared, lang);
+        assert.equal(await frame.locator('h1').innerText(), heading, lang);
+        assert.equal(await frame.locator('label[for="from_amount"]').innerText(), youPay, lang);
+        assert.equal(await frame.locator('#continue').innerText(), next, lang);
+        assert.equal(await frame.locator('.foot').innerText(), footer, lang);
       }
+
+      // A whole purchase in German, to a declined end: the summary, the Pay button, the reason, the way back.
+      site.set(
+        '/lang-de-buy',
+        widgetPage(
+          sandbox.urls.widget_script_url,
+          signedSettings({ lang: 'de', from_currency: 'EUR', from_amount: 7900, to_currency: 'BTC', to_account: WALLET, user_login: 'buyer@example.com' }),
+        ),
+      );
+      await page.goto(`${site.origin}/lang-de-buy`);
+      const frame = page.frameLocator('iframe');
+      await toConfirm(frame, '4000010400000007');
+      assert.equal(await frame.locator('h1').innerText(), 'Bestätigen');
+      assert.equal(await frame.locator('#pay').innerText(), '79.00 EUR bezahlen');
+      const summary = await frame.locator('table.summary').innerText();
+      for (const words of ['Sie zahlen', 'Sie erhalten', 'An Wallet', 'Karte', 'Vorgang']) {
+        assert.ok(summary.includes(words), `${words} in ${summary}`);
+      }
+      await frame.locator('#pay').click();
+      await frame.locator('#result').waitFor({ timeout: 30_000 });
+      assert.equal(await frame.locator('h1').innerText(), 'Nicht abgeschlossen');
+      assert.equal(await frame.locator('#result p').innerText(), 'Der Kauf ist nicht zustande gekommen: Kartenprüfung fehlgeschlagen.');
+      assert.equal(await frame.locator('#status').innerText(), 'Status: nicht abgeschlossen (Kartenprüfung fehlgeschlagen)');
+      assert.equal(await frame.locator('#again').innerText(), 'Erneut versuchen');
     } finally {
       await page.close();
     }

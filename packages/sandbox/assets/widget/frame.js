@@ -10,6 +10,13 @@ import { formatMinorUnits, toMinorUnits } from '/widget/core/browser.js';
 
 const boot = JSON.parse(document.getElementById('c2c-boot').textContent);
 const app = document.getElementById('app');
+// Everything the frame says, in the page's language (src/widget/frame-words.ts).
+const W = boot.words;
+
+/** A phrase of W with its {name} parts filled in. */
+function say(text, values) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
 const POLL_MS = 300;
 
 // ------------------------------------------------------------ messaging
@@ -203,7 +210,7 @@ async function call(path, body) {
       body: JSON.stringify({ ...body, session: boot.session }),
     });
   } catch (error) {
-    fatal(`The service cannot be reached (${error.message}).`);
+    fatal(say(W.unreachable, { message: error.message }));
     throw error;
   }
   const json = await response.json().catch(() => null);
@@ -224,14 +231,14 @@ function header(title, back) {
   return el(
     'div',
     { class: 'head' },
-    back ? el('button', { class: 'icon-button back', type: 'button', 'aria-label': 'Back', onclick: back }, '←') : null,
+    back ? el('button', { class: 'icon-button back', type: 'button', 'aria-label': W.back, onclick: back }, '←') : null,
     el('h1', {}, title),
-    el('button', { class: 'icon-button close', type: 'button', 'aria-label': 'Close', onclick: close }, '×'),
+    el('button', { class: 'icon-button close', type: 'button', 'aria-label': W.close, onclick: close }, '×'),
   );
 }
 
 function footer() {
-  return el('div', { class: 'foot' }, 'Sandbox: no real payment is made.');
+  return el('div', { class: 'foot' }, W.footer);
 }
 
 function render() {
@@ -242,7 +249,7 @@ function render() {
 
 const VIEWS = {
   error() {
-    return [header('Something went wrong'), el('p', { class: 'error-message' }, state.error)];
+    return [header(W.somethingWrong), el('p', { class: 'error-message' }, state.error)];
   },
 
   amount() {
@@ -293,18 +300,18 @@ const VIEWS = {
     const asset = cryptoBy.get(state.toCurrency);
     const fiat = fiatBy.get(state.fromCurrency);
     return [
-      header('Buy crypto'),
+      header(W.buyCrypto),
       el(
         'div',
         { class: 'field' },
-        el('label', { for: 'from_amount' }, 'You pay'),
+        el('label', { for: 'from_amount' }, W.youPay),
         el('div', { class: 'row' }, amountInput, fiatSelect),
         el('div', { class: 'error', 'data-error-for': 'from_amount' }),
       ),
       el(
         'div',
         { class: 'field' },
-        el('label', { for: 'to_currency' }, 'You get'),
+        el('label', { for: 'to_currency' }, W.youGet),
         el('div', { class: 'row' }, el('div', { class: 'amount', id: 'to_amount' }, q ? cryptoText(q.to_amount, q.to_currency) : '—'), cryptoSelect),
         el('div', { class: 'currency-name' }, asset ? asset.name : ''),
         el('div', { class: 'error', 'data-error-for': 'to_amount' }),
@@ -313,15 +320,15 @@ const VIEWS = {
         ? el(
             'div',
             { class: 'note', id: 'rate' },
-            `1 ${asset ? asset.ticker : q.to_currency} ≈ ${rateText(q.rate, q.from_currency)} ${q.from_currency} · partner fee ${cryptoText(q.fee_amount, q.to_currency)} ${asset ? asset.ticker : ''}`,
+            `1 ${asset ? asset.ticker : q.to_currency} ≈ ${rateText(q.rate, q.from_currency)} ${q.from_currency} · ${say(W.partnerFee, { fee: `${cryptoText(q.fee_amount, q.to_currency)} ${asset ? asset.ticker : ''}`.trim() })}`,
           )
         : null,
       q && q.kyc_required && fiat
-        ? el('div', { class: 'note', id: 'kyc-note' }, `Identity verification is needed above ${fiatText(fiat.kyc, fiat.code)} ${fiat.code}.`)
+        ? el('div', { class: 'note', id: 'kyc-note' }, say(W.kycAbove, { amount: `${fiatText(fiat.kyc, fiat.code)} ${fiat.code}` }))
         : null,
-      fixed ? el('div', { class: 'note' }, 'Rate fixed until ', el('span', { class: 'timer', id: 'fixed-until' }, localTime(fixed.expires_at))) : null,
+      fixed ? el('div', { class: 'note' }, W.rateFixedUntil, el('span', { class: 'timer', id: 'fixed-until' }, localTime(fixed.expires_at))) : null,
       el('div', { class: 'error', 'data-error-for': 'form' }),
-      el('button', { class: 'primary', id: 'continue', type: 'button', disabled: !q, onclick: () => go('details') }, 'Continue'),
+      el('button', { class: 'primary', id: 'continue', type: 'button', disabled: !q, onclick: () => go('details') }, W.continue),
     ];
   },
 
@@ -333,9 +340,9 @@ const VIEWS = {
     );
     const asset = cryptoBy.get(state.toCurrency);
     return [
-      header('Your details', () => go('amount')),
+      header(W.yourDetails, () => go('amount')),
       field(
-        `${asset ? asset.ticker : state.toCurrency} wallet address`,
+        say(W.walletAddress, { asset: asset ? asset.ticker : state.toCurrency }),
         el('input', {
           id: 'to_account',
           name: 'to_account',
@@ -347,13 +354,13 @@ const VIEWS = {
         'to_account',
       ),
       field(
-        'E-mail',
+        W.email,
         el('input', { id: 'email', name: 'email', type: 'email', autocomplete: 'email', value: state.email, oninput: (e) => (state.email = e.target.value) }),
         'email',
       ),
-      field('Country', countries, 'country'),
+      field(W.country, countries, 'country'),
       el('div', { class: 'error', 'data-error-for': 'form' }),
-      el('button', { class: 'primary', id: 'continue', type: 'button', onclick: createOperation }, 'Continue'),
+      el('button', { class: 'primary', id: 'continue', type: 'button', onclick: createOperation }, W.continue),
     ];
   },
 
@@ -362,25 +369,29 @@ const VIEWS = {
     const input = (id, attrs) => el('input', { id, name: id, value: c[id.replace('card_', '')] ?? '', ...attrs });
     const set = (key) => (e) => (state.card[key] = e.target.value);
     return [
-      header('Card', abandonAndGoBack),
-      field('Card number', input('card_number', { inputmode: 'numeric', autocomplete: 'cc-number', value: c.number, oninput: set('number') }), 'card_number'),
-      field('Name on card', input('card_holder', { autocomplete: 'cc-name', value: c.holder, oninput: set('holder') }), 'card_holder'),
+      header(W.card, abandonAndGoBack),
+      field(W.cardNumber, input('card_number', { inputmode: 'numeric', autocomplete: 'cc-number', value: c.number, oninput: set('number') }), 'card_number'),
+      field(W.nameOnCard, input('card_holder', { autocomplete: 'cc-name', value: c.holder, oninput: set('holder') }), 'card_holder'),
       el(
         'div',
         { class: 'row' },
         field(
-          'Month (MM)',
-          input('expiry_month', { inputmode: 'numeric', maxlength: 2, placeholder: 'MM', value: c.month, oninput: set('month') }),
+          W.month,
+          input('expiry_month', { inputmode: 'numeric', maxlength: 2, placeholder: W.monthPlaceholder, value: c.month, oninput: set('month') }),
           'expiry_month',
         ),
-        field('Year (YY)', input('expiry_year', { inputmode: 'numeric', maxlength: 4, placeholder: 'YY', value: c.year, oninput: set('year') }), 'expiry_year'),
-        field('CVC', input('cvc', { inputmode: 'numeric', maxlength: 4, value: c.cvc, oninput: set('cvc') }), 'cvc'),
+        field(
+          W.year,
+          input('expiry_year', { inputmode: 'numeric', maxlength: 4, placeholder: W.yearPlaceholder, value: c.year, oninput: set('year') }),
+          'expiry_year',
+        ),
+        field(W.cvc, input('cvc', { inputmode: 'numeric', maxlength: 4, value: c.cvc, oninput: set('cvc') }), 'cvc'),
       ),
       el('div', { class: 'error', 'data-error-for': 'form' }),
       el(
         'button',
         { class: 'primary', id: 'continue', type: 'button', onclick: () => go(state.quote && state.quote.kyc_required ? 'kyc' : 'confirm') },
-        'Continue',
+        W.continue,
       ),
       testCards(),
     ];
@@ -390,18 +401,18 @@ const VIEWS = {
     const k = state.kyc;
     const input = (id, attrs) => el('input', { id, name: id, value: k[id], oninput: (e) => (state.kyc[id] = e.target.value), ...attrs });
     return [
-      header('Identity verification', () => go('card')),
-      el('p', { class: 'note' }, 'Purchases of this size need your identity.'),
+      header(W.identity, () => go('card')),
+      el('p', { class: 'note' }, W.identityNote),
       el(
         'div',
         { class: 'row' },
-        field('First name', input('first_name', { autocomplete: 'given-name' }), 'kyc.first_name'),
-        field('Last name', input('last_name', { autocomplete: 'family-name' }), 'kyc.last_name'),
+        field(W.firstName, input('first_name', { autocomplete: 'given-name' }), 'kyc.first_name'),
+        field(W.lastName, input('last_name', { autocomplete: 'family-name' }), 'kyc.last_name'),
       ),
-      field('Date of birth', input('birth_date', { type: 'date' }), 'kyc.birth_date'),
-      field('ID document number', input('document_number', {}), 'kyc.document_number'),
+      field(W.birthDate, input('birth_date', { type: 'date' }), 'kyc.birth_date'),
+      field(W.documentNumber, input('document_number', {}), 'kyc.document_number'),
       el('div', { class: 'error', 'data-error-for': 'form' }),
-      el('button', { class: 'primary', id: 'continue', type: 'button', onclick: () => go('confirm') }, 'Continue'),
+      el('button', { class: 'primary', id: 'continue', type: 'button', onclick: () => go('confirm') }, W.continue),
     ];
   },
 
@@ -411,24 +422,28 @@ const VIEWS = {
     const digits = state.card.number.replace(/\D/g, '');
     const row = (label, value) => el('tr', {}, el('th', {}, label), el('td', {}, value));
     return [
-      header('Confirm', () => go(state.quote.kyc_required ? 'kyc' : 'card')),
+      header(W.confirm, () => go(state.quote.kyc_required ? 'kyc' : 'card')),
       el(
         'table',
         { class: 'summary' },
-        row('You pay', `${fiatText(q.from_amount, q.from_currency)} ${q.from_currency}`),
-        row('You get', `${cryptoText(q.to_amount, q.to_currency)} ${asset ? asset.ticker : q.to_currency}`),
-        row('To wallet', state.toAccount),
-        row('Card', `•••• ${digits.slice(-4)}`),
-        payee() ? row('For', payee()) : null,
-        row('Operation', state.operation),
+        row(W.youPay, `${fiatText(q.from_amount, q.from_currency)} ${q.from_currency}`),
+        row(W.youGet, `${cryptoText(q.to_amount, q.to_currency)} ${asset ? asset.ticker : q.to_currency}`),
+        row(W.toWallet, state.toAccount),
+        row(W.card, `•••• ${digits.slice(-4)}`),
+        payee() ? row(W.for, payee()) : null,
+        row(W.operation, state.operation),
       ),
       el('div', { class: 'error', 'data-error-for': 'form' }),
-      el('button', { class: 'primary', id: 'pay', type: 'button', onclick: pay }, `Pay ${fiatText(q.from_amount, q.from_currency)} ${q.from_currency}`),
+      el(
+        'button',
+        { class: 'primary', id: 'pay', type: 'button', onclick: pay },
+        say(W.pay, { amount: `${fiatText(q.from_amount, q.from_currency)} ${q.from_currency}` }),
+      ),
     ];
   },
 
   progress() {
-    return [header('Processing'), statusList(), el('p', { class: 'note', id: 'status' }, statusLine())];
+    return [header(W.processing), statusList(), el('p', { class: 'note', id: 'status' }, statusLine())];
   },
 
   done() {
@@ -436,29 +451,29 @@ const VIEWS = {
     const ok = state.outcome === 'success';
     const info = d && d.operation_info && d.operation_info.to && d.operation_info.to.withdrawal_method_info;
     return [
-      header(ok ? 'Done' : 'Not completed'),
+      header(ok ? W.done : W.notCompleted),
       el(
         'div',
         { class: `result ${ok ? 'ok' : 'fail'}`, id: 'result' },
         el('div', { class: 'badge' }, ok ? '✓' : '!'),
-        el('p', {}, ok ? 'Your crypto is on its way.' : `The purchase did not go through: ${reason(d.status_code)}.`),
+        el('p', {}, ok ? W.onItsWay : say(W.didNotGoThrough, { reason: reason(d.status_code) })),
         info && info.blockchain_explorer_url
-          ? el('a', { class: 'link', href: info.blockchain_explorer_url, target: '_blank', rel: 'noopener', id: 'tx-link' }, 'View the transaction')
+          ? el('a', { class: 'link', href: info.blockchain_explorer_url, target: '_blank', rel: 'noopener', id: 'tx-link' }, W.viewTransaction)
           : null,
       ),
       el('p', { class: 'note', id: 'status' }, statusLine()),
-      el('button', { class: 'primary', id: 'again', type: 'button', onclick: restart }, ok ? 'Buy again' : 'Try again'),
+      el('button', { class: 'primary', id: 'again', type: 'button', onclick: restart }, ok ? W.buyAgain : W.tryAgain),
     ];
   },
 };
 
-// The buyer's words for each state come from the server (src/buyer-words.ts), as on the status page.
-const REASONS = (boot.words && boot.words.reasons) || {};
+// The words for each state, in the page's language (frame-words.ts; its English is the status page's, buyer-words.ts).
+const REASONS = W.reasons || {};
 function reason(code) {
-  return REASONS[code] || 'declined';
+  return REASONS[code] || W.declined;
 }
 
-const STEP_LABELS = (boot.words && boot.words.steps) || [];
+const STEP_LABELS = W.steps || [];
 
 /** Whom the buyer pays and for what ("card2crypto demo store · order 42"), or ''. */
 function payee() {
@@ -484,24 +499,24 @@ function statusLine() {
     return '';
   }
   if (d.status === 'awaiting confirm') {
-    return 'Waiting for the store to confirm…';
+    return W.waitingStore;
   }
   // Words, as a buyer reads them; the codes are for the partner (status page, dashboard).
   const step = STEP_LABELS.find(([code]) => code === d.status_code);
   if (step) {
-    return `Status: ${step[1]}`;
+    return say(W.status, { words: step[1] });
   }
   if (d.status === 'declined') {
-    return `Status: not completed (${reason(d.status_code)})`;
+    return say(W.statusNotCompleted, { reason: reason(d.status_code) });
   }
-  return d.status_code === 1 ? 'Status: waiting for your payment' : 'Status: in progress';
+  return d.status_code === 1 ? W.statusWaiting : W.statusInProgress;
 }
 
 function testCards() {
   return el(
     'div',
     { class: 'test-cards' },
-    'Test cards (click to use):',
+    W.testCards,
     el(
       'ul',
       {},
@@ -548,7 +563,7 @@ async function fetchQuote() {
         body.from_amount = String(toMinorUnits(state.fromText.trim().replace(',', '.'), state.fromCurrency));
       } catch (error) {
         render();
-        showErrors({ field: 'from_amount', message: state.fromText.trim() === '' ? 'Enter an amount.' : error.message });
+        showErrors({ field: 'from_amount', message: state.fromText.trim() === '' ? W.enterAmount : error.message });
         return;
       }
     }

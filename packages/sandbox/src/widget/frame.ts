@@ -11,17 +11,17 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { COUNTRIES, COUNTRY_CURRENCY, CRYPTO_ASSETS, FIAT_CURRENCIES, validateWidgetSettings, verify, type Problem } from '@card2crypto/core';
 import { BodyError, readBody } from '../body.js';
-import { payeeName, REASON_WORDS, referenceWords, STEP_WORDS } from '../buyer-words.js';
+import { payeeName, referenceWords } from '../buyer-words.js';
 import type { SandboxContext } from '../context.js';
 import { escapeHtml, jsonForScript, sendHtml } from '../http.js';
 import { TEST_CARDS } from '../scenarios.js';
 import { CORE_IMPORT_MAP } from './core-modules.js';
+import { frameLanguage, frameWords } from './frame-words.js';
 import type { CalculationRecord, SessionRecord } from '../store.js';
 
 export const PROTOCOL = 'card2crypto-widget';
 
-/** The languages the sandbox's widget is written in (ISO 639-1); any other accepted `lang` gets English. */
-export const SANDBOX_LANGUAGES: readonly string[] = ['en'];
+export { SANDBOX_LANGUAGES } from './frame-words.js';
 
 type Check = { ok: true; session: SessionRecord; calculation: CalculationRecord | null } | { ok: false; message: string };
 
@@ -99,14 +99,14 @@ function defaultCountry(fiat: string | undefined): string {
   return entry ? entry[0] : 'DE';
 }
 
-export function bootData(ctx: SandboxContext, instance: string, parentOrigin: string, check: Check): Record<string, unknown> {
+export function bootData(ctx: SandboxContext, instance: string, parentOrigin: string, check: Check, lang = 'en'): Record<string, unknown> {
   const common = {
     protocol: PROTOCOL,
     instance,
     parentOrigin,
     testCards: TEST_CARDS.map((c) => ({ number: c.number, outcome: c.outcome })),
-    // The words a buyer reads for each state (buyer-words.ts, shared with the status page).
-    words: { steps: STEP_WORDS, reasons: REASON_WORDS },
+    // Everything the frame says, in the page's language (frame-words.ts; its English is buyer-words.ts's).
+    words: frameWords(lang),
   };
   if (!check.ok) {
     return { ...common, error: check.message };
@@ -158,7 +158,7 @@ export function framePage(boot: Record<string, unknown>, lang: string, partnerCs
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Buy crypto</title>
+<title>${escapeHtml(frameWords(lang).buyCrypto)}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/widget/assets/theme.css">
 <link rel="stylesheet" href="/widget/assets/frame.css">
@@ -197,11 +197,12 @@ export async function handleFrame(req: IncomingMessage, res: ServerResponse, ctx
     check = checkSettings(form.get('settings') ?? '', parentOrigin, instance, ctx);
   }
   const settings = check.ok ? check.session.settings : {};
-  // Every ISO 639-1 code is accepted (the spec names the standard, no subset); the page declares the
-  // language its words are in: the sandbox's only one (docs/decisions.md, "Widget language").
-  const lang = SANDBOX_LANGUAGES.includes(settings.lang as string) ? (settings.lang as string) : 'en';
+  // Every ISO 639-1 code is accepted (the spec names the standard, no subset); the page is written in the
+  // requested language when the sandbox has it, else in English, and declares the one its words are in
+  // (docs/decisions.md, "Widget language").
+  const lang = frameLanguage(settings.lang);
   const partnerCss = typeof settings.partner_css === 'string' ? settings.partner_css : undefined;
-  sendHtml(res, 200, framePage(bootData(ctx, instance, parentOrigin, check), lang, partnerCss), {
+  sendHtml(res, 200, framePage(bootData(ctx, instance, parentOrigin, check, lang), lang, partnerCss), {
     // The frame lives inside partner pages.
     'content-security-policy': "frame-ancestors *; object-src 'none'; base-uri 'none'",
     'referrer-policy': 'no-referrer',
