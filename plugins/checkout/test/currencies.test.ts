@@ -1,10 +1,11 @@
 /**
  * The plugin's fiat table and exact order-total conversion against core's
- * reference data and toMinorUnits().
+ * reference data and toMinorUnits(), and the payment page's language for the
+ * site's locale against core's PAYMENT_PAGE_LANGUAGES.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FIAT_CURRENCIES, toMinorUnits } from '@card2crypto/core';
+import { FIAT_CURRENCIES, PAYMENT_PAGE_LANGUAGES, toMinorUnits } from '@card2crypto/core';
 import { PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 
 for (const version of TEST_PHP_VERSIONS) {
@@ -19,6 +20,24 @@ for (const version of TEST_PHP_VERSIONS) {
       const table = await php.one<Record<string, [number, number, number]>>('fiat');
       const expected = Object.fromEntries(FIAT_CURRENCIES.map((c) => [c.code, [c.decimals, c.minMinor, c.maxMinor]]));
       assert.deepEqual(table, expected);
+    });
+
+    test("the payment page's language for the site's locale: a language it is offered in, else none (English; issue 32, point 7)", async () => {
+      for (const [locale, lang] of [
+        ['de_DE', 'de'],
+        ['de_CH_informal', 'de'],
+        ['fr_FR', 'fr'],
+        ['es_ES', 'es'],
+        ['en_US', 'en'],
+        ['ja', ''],
+        ['it_IT', ''],
+        ['', ''],
+      ]) {
+        assert.equal(await php.one('page_language', locale), lang, locale);
+      }
+      for (const l of PAYMENT_PAGE_LANGUAGES) {
+        assert.equal(await php.one('page_language', l.code), l.code);
+      }
     });
 
     test('order totals convert exactly, as core does', async () => {

@@ -26,6 +26,7 @@ use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
+use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Landing\Landing_Url;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
 
@@ -194,6 +195,17 @@ final class Payments {
 	}
 
 	/**
+	 * The payment page's language for a site locale (de_DE => de) when the
+	 * page is offered in it (core's PAYMENT_PAGE_LANGUAGES, from the schema),
+	 * else "": no lang, the service's default, English (docs/decisions.md,
+	 * "Widget language").
+	 */
+	public static function page_language( string $locale ): string {
+		$code = strtolower( (string) strtok( $locale, '_-' ) );
+		return Plugin_Bootstrap::schema()->is_payment_page_language( $code ) ? $code : '';
+	}
+
+	/**
 	 * Widget settings for an attempt, stamped and signed now (simple form).
 	 * Only server-decided values: nothing comes from the browser.
 	 *
@@ -213,10 +225,8 @@ final class Payments {
 		if ( '' !== $email && is_email( $email ) ) {
 			$settings['user_login'] = $email;
 		}
-		// The site's language when the payment page is offered in it, else none: the service's default, English
-		// (docs/decisions.md, "Widget language").
-		$lang = strtolower( substr( (string) get_locale(), 0, 2 ) );
-		if ( $config->store()->schema()->is_payment_page_language( $lang ) ) {
+		$lang = self::page_language( (string) get_locale() );
+		if ( '' !== $lang ) {
 			$settings['lang'] = $lang;
 		}
 		if ( null !== $calculation_id && '' !== $calculation_id ) {

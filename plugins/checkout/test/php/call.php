@@ -9,6 +9,7 @@ use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Callback\Callback_Guard;
 use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Payment_Match;
@@ -43,6 +44,7 @@ $functions = array(
 	'same_address'    => array( Payment_Match::class, 'same_address' ),
 	'fiat'            => array( Currencies::class, 'all' ),
 	'to_minor'        => array( Currencies::class, 'to_minor' ),
+	'page_language'   => array( Payments::class, 'page_language' ),
 	'limit_problem'   => array( Currencies::class, 'limit_problem' ),
 	'canonical'       => static function ( string $json ) {
 		return Canonical::of( Lossless_Json::decode_object( $json ) );
