@@ -45,7 +45,7 @@ final class Field_View {
 		return '' === $note ? $help : $help . ' ' . $note;
 	}
 
-	/** The note that says a constant overrides the field, or whether a secret is saved. */
+	/** The note that says a constant overrides the field, whether a secret is saved, or that a saved language shows English. */
 	public function note( array $field ): string {
 		$constant = $this->store->constant_for( $field['id'] );
 		if ( null !== $constant ) {
@@ -57,7 +57,7 @@ final class Field_View {
 				? __( 'A secret is saved. It is never shown; leave the field empty to keep it.', 'card2crypto-shared' )
 				: __( 'No secret is saved yet.', 'card2crypto-shared' );
 		}
-		$language = $this->unoffered_language( $field, $this->form_value( $field ) );
+		$language = self::is_language( $field ) ? $this->unoffered_language( $field, $this->form_value( $field ) ) : '';
 		if ( '' !== $language ) {
 			/* translators: %s: a language name and code, e.g. Japanese (ja) */
 			return sprintf( __( 'The payment page is not offered in %s: buyers see it in English.', 'card2crypto-shared' ), $language );
@@ -72,10 +72,14 @@ final class Field_View {
 	 */
 	public function unoffered_language( array $field, string $value ): string {
 		$schema = $this->store->schema();
-		if ( 'lang' !== ( $field['rule']['kind'] ?? '' ) || '' === $value || $schema->is_payment_page_language( $value ) || ! $schema->is_language_code( $value ) ) {
+		if ( ! self::is_language( $field ) || '' === $value || $schema->is_payment_page_language( $value ) || ! $schema->is_language_code( $value ) ) {
 			return '';
 		}
 		return $schema->language_name( $value ) . ' (' . $value . ')';
+	}
+
+	private static function is_language( array $field ): bool {
+		return 'lang' === ( $field['rule']['kind'] ?? '' );
 	}
 
 	public function placeholder( array $field ): string {
@@ -97,7 +101,7 @@ final class Field_View {
 		foreach ( $field['options'] ?? array() as $option ) {
 			$options[ (string) $option['value'] ] = $this->t( $option['label'] );
 		}
-		$value    = $this->form_value( $field );
+		$value    = self::is_language( $field ) ? $this->form_value( $field ) : '';
 		$language = $this->unoffered_language( $field, $value );
 		if ( '' !== $language && ! isset( $options[ $value ] ) ) {
 			/* translators: %s: a language name and code, e.g. Japanese (ja) */
