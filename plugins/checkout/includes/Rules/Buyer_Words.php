@@ -161,6 +161,22 @@ final class Buyer_Words {
 		return $html;
 	}
 
+	/**
+	 * What a window whose payment was replaced is told: another window (a
+	 * second tab, the pay link opened again) started paying the order, and
+	 * this window's payment was ended at the service when no card had been
+	 * entered in it (Start_Gate), so it can no longer be paid here.
+	 */
+	public static function replaced(): array {
+		return self::result(
+			self::REPLACED,
+			null,
+			'notice',
+			__( 'This payment window is no longer in use: the payment of this order was started again in another window or tab, and this one was ended without charging your card. Finish paying in the other window, or start again here.', 'card2crypto-checkout' ),
+			true
+		);
+	}
+
 	/** A payment of the order is in progress: no second one. */
 	public static function under_way(): string {
 		return __( 'A card payment for this order is already under way. You receive an e-mail when it completes: please do not pay again.', 'card2crypto-checkout' );
