@@ -32,6 +32,8 @@ final class Buyer_Words {
 	const OPEN = 'open';
 	/** The payment does not match the order (amount, currency, wallet): the order is held for the store; the buyer must not pay again. */
 	const ON_HOLD = 'on_hold';
+	/** Another window started paying the order since: this window's payment was ended for it. */
+	const REPLACED = 'replaced';
 
 	/**
 	 * The outcome for the buyer.
