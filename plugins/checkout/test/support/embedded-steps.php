@@ -16,9 +16,12 @@
 
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Config;
-use Card2Crypto\Checkout\Base\Keys;
-use Card2Crypto\Checkout\Order\Order_Actions;
 use Card2Crypto\Checkout\Plugin;
+
+// C2C_RETRY_UNTIL and C2C_RETRY_HOOK, by value: the steps also run against code without them
+// (a test must fail on the old code for what it does, not for a missing name).
+const C2C_RETRY_UNTIL = '_card2crypto_retry_until';
+const C2C_RETRY_HOOK  = 'card2crypto_checkout_widget_retry_over';
 
 function c2c_embedded_step( string $action, array $input ) {
 	global $wpdb;
@@ -55,11 +58,11 @@ function c2c_embedded_step( string $action, array $input ) {
 					array_reverse( wc_get_order_notes( array( 'order_id' => $order->get_id() ) ) )
 				),
 				'attempts'    => $wpdb->get_results( $wpdb->prepare( 'SELECT partner_operation_id, status, status_code FROM %i WHERE order_id = %d ORDER BY id', Operation_Store::attempts_table(), $order->get_id() ), ARRAY_A ),
-				'retry_until' => (string) $order->get_meta( Keys::META_RETRY_UNTIL ),
+				'retry_until' => (string) $order->get_meta( C2C_RETRY_UNTIL ),
 				'pending'     => count(
 					as_get_scheduled_actions(
 						array(
-							'hook'   => Order_Actions::RETRY_HOOK,
+							'hook'   => C2C_RETRY_HOOK,
 							'args'   => array( $order->get_id() ),
 							'status' => ActionScheduler_Store::STATUS_PENDING,
 						),
@@ -70,9 +73,9 @@ function c2c_embedded_step( string $action, array $input ) {
 
 		case 'retry_over':
 			$order = wc_get_order( (int) $input['order'] );
-			$order->update_meta_data( Keys::META_RETRY_UNTIL, (string) ( time() - 1 ) );
+			$order->update_meta_data( C2C_RETRY_UNTIL, (string) ( time() - 1 ) );
 			$order->save();
-			do_action( Order_Actions::RETRY_HOOK, $order->get_id() );
+			do_action( C2C_RETRY_HOOK, $order->get_id() );
 			return wc_get_order( $order->get_id() )->get_status();
 	}
 	throw new RuntimeException( "unknown step {$action}" );
