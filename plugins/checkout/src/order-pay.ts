@@ -249,7 +249,6 @@ function seen(state: PaymentState): boolean {
   return false;
 }
 
-
 /** Run number of the widget the buyer sees: a late event of an earlier run is not told again. */
 let runNumber = 0;
 /** What was told already: each run's close once, each failed operation once (a second decline is told too). */

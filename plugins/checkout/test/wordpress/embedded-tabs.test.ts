@@ -61,7 +61,9 @@ interface Signed {
 function decodeWords(text: string): string {
   return text
     .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?[^?]+\?Q\?([^?]*)\?=/gi, (_, q: string) => q.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, h: string) => String.fromCharCode(parseInt(h, 16))));
+    .replace(/=\?[^?]+\?Q\?([^?]*)\?=/gi, (_, q: string) =>
+      q.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, h: string) => String.fromCharCode(parseInt(h, 16))),
+    );
 }
 
 const STEPS = path.join(REPO_DIR, 'plugins', 'checkout', 'test', 'support', 'embedded-steps.php');
@@ -147,14 +149,14 @@ describe('the embedded flow with two tabs, declines and a refusing service', { s
     });
   }
   /**
-   * WooCommerce's failed-order mails: to the owner about the order ("Order #N has failed") and, since `before`, to the
+   * WooCommerce's failed-order mails: to the owner about the order ("Order #N has failed") and, since `since`, to the
    * buyer ("Your order at … was unsuccessful": its subject names no order, so the tests count what each one adds).
    */
-  function failedMails(order: NewOrder, before = { buyer: 0 }): { owner: number; buyer: number } {
+  function failedMails(order: NewOrder, since = { buyer: 0 }): { owner: number; buyer: number } {
     const all = mails();
     return {
       owner: all.filter(([to, subject]) => !to.includes('buyer@example.com') && subject.includes(`#${order.id} has failed`)).length,
-      buyer: all.filter(([to, subject]) => to.includes('buyer@example.com') && /was unsuccessful/i.test(subject)).length - before.buyer,
+      buyer: all.filter(([to, subject]) => to.includes('buyer@example.com') && /was unsuccessful/i.test(subject)).length - since.buyer,
     };
   }
 
@@ -174,7 +176,7 @@ describe('the embedded flow with two tabs, declines and a refusing service', { s
     await s?.stop();
   });
 
-  test('a second tab ends the first tab\'s unused operation at the service and gets a widget; the first tab is told', async () => {
+  test("a second tab ends the first tab's unused operation at the service and gets a widget; the first tab is told", async () => {
     const order = await newOrder();
     const first = await openTab(order);
     const one = await widget(first);
@@ -189,8 +191,8 @@ describe('the embedded flow with two tabs, declines and a refusing service', { s
     const p2 = two.body.settings!.partner_operation_id;
     assert.notEqual(p2, p1, 'the second tab runs a payment of its own');
     assert.deepEqual(await atService(`op-${order.id}-a`).then((op) => [op?.status, op?.status_code]), ['declined', 106], 'the first operation was cancelled');
-    const after = await state(order);
-    assert.equal(after.notes.filter((n) => n.includes(CANCELLED)).length, 1, after.notes.join('\n'));
+    const now = await state(order);
+    assert.equal(now.notes.filter((n) => n.includes(CANCELLED)).length, 1, now.notes.join('\n'));
 
     // The first tab's widget reports its end (or its page's watch sees another payment): the store's words, no question to the service.
     const told = await returned(first, 'fail', p1);
@@ -202,7 +204,7 @@ describe('the embedded flow with two tabs, declines and a refusing service', { s
     assert.equal(watched.attempt, p2);
   });
 
-  test('a second tab while a card payment is under way: no widget, the store\'s words; paid, the watch reads it', async () => {
+  test("a second tab while a card payment is under way: no widget, the store's words; paid, the watch reads it", async () => {
     const order = await newOrder();
     const first = await openTab(order);
     const one = await widget(first);
@@ -229,7 +231,7 @@ describe('the embedded flow with two tabs, declines and a refusing service', { s
 
   test('two declines inside the widget: each noted, the second told, no "failed" mail until the widget is closed, then one', async () => {
     const order = await newOrder();
-    const before = failedMails(order);
+    const earlier = failedMails(order);
     const tab = await openTab(order);
     const one = await widget(tab);
     const p1 = one.body.settings!.partner_operation_id;
@@ -245,11 +247,11 @@ describe('the embedded flow with two tabs, declines and a refusing service', { s
     await serviceHas(p1, `op-${order.id}-b`, 'declined', 104, one.body.settings!);
     const second = await returned(tab, 'fail', p1);
     assert.equal(second.body.kind, 'failed', JSON.stringify(second.body));
-    assert.match(String(second.body.message), /could not be verified/, 'the second decline\'s own words');
+    assert.match(String(second.body.message), /could not be verified/, "the second decline's own words");
     now = await state(order);
     assert.equal(now.status, 'pending');
     assert.equal(now.notes.filter((n) => n.includes(MAY_RETRY)).length, 2, now.notes.join('\n'));
-    assert.deepEqual(failedMails(order, before), { owner: 0, buyer: 0 });
+    assert.deepEqual(failedMails(order, earlier), { owner: 0, buyer: 0 });
 
     // The buyer closes the widget: the outcome is known, the order failed, one mail each.
     const closed = await returned(tab, 'exit', p1);
@@ -257,15 +259,15 @@ describe('the embedded flow with two tabs, declines and a refusing service', { s
     now = await state(order);
     assert.equal(now.status, 'failed');
     assert.equal(now.retry_until, '');
-    assert.deepEqual(failedMails(order, before), { owner: 1, buyer: 1 });
+    assert.deepEqual(failedMails(order, earlier), { owner: 1, buyer: 1 });
     // The end of the window finds nothing more to do.
     assert.equal(await step('retry_over', { order: order.id }), 'failed');
-    assert.deepEqual(failedMails(order, before), { owner: 1, buyer: 1 });
+    assert.deepEqual(failedMails(order, earlier), { owner: 1, buyer: 1 });
   });
 
   test('a decline inside the widget and no new try: failed, and mailed once, when the retry window ends', async () => {
     const order = await newOrder();
-    const before = failedMails(order);
+    const earlier = failedMails(order);
     const tab = await openTab(order);
     const one = await widget(tab);
     const p1 = one.body.settings!.partner_operation_id;
@@ -273,14 +275,17 @@ describe('the embedded flow with two tabs, declines and a refusing service', { s
     await returned(tab, 'fail', p1);
     assert.equal((await state(order)).status, 'pending');
     assert.equal(await step('retry_over', { order: order.id }), 'failed');
-    assert.deepEqual(failedMails(order, before), { owner: 1, buyer: 1 });
+    assert.deepEqual(failedMails(order, earlier), { owner: 1, buyer: 1 });
     const now = await state(order);
-    assert.ok(now.notes.some((n) => n.includes('did not try again within 15 minutes')), now.notes.join('\n'));
+    assert.ok(
+      now.notes.some((n) => n.includes('did not try again within 15 minutes')),
+      now.notes.join('\n'),
+    );
   });
 
   test('a new try under way when the retry window ends keeps the order waiting for it, and its success pays', async () => {
     const order = await newOrder();
-    const before = failedMails(order);
+    const earlier = failedMails(order);
     const tab = await openTab(order);
     const one = await widget(tab);
     const p1 = one.body.settings!.partner_operation_id;
@@ -294,10 +299,10 @@ describe('the embedded flow with two tabs, declines and a refusing service', { s
     assert.equal(paid.body.kind, 'paid', JSON.stringify(paid.body));
     // Paid (an order of nothing to ship completes at once).
     assert.ok(['processing', 'completed'].includes((await state(order)).status));
-    assert.deepEqual(failedMails(order, before), { owner: 0, buyer: 0 });
+    assert.deepEqual(failedMails(order, earlier), { owner: 0, buyer: 0 });
   });
 
-  test('a blocked partner while the widget is open: the store\'s words, the order kept, the owner mailed once', async () => {
+  test("a blocked partner while the widget is open: the store's words, the order kept, the owner mailed once", async () => {
     const ownerRefusals = () => mails().filter(([, subject]) => subject.includes('the service refuses your store')).length;
     assert.equal(ownerRefusals(), 0);
     const orders = [await newOrder(), await newOrder()];
