@@ -137,6 +137,18 @@ final class Buyer_Return {
 			wp_safe_redirect( remove_query_arg( self::UNAVAILABLE_ARG ) );
 			exit;
 		}
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- only redirects the order's owner to the order's own page.
+		if ( ! isset( $_GET['pay_for_order'] ) && ! isset( $_GET[ self::RETURN_ARG ] ) && isset( $_GET['key'] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
+			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
+			$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
+			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->needs_payment() && Order_Routes::owner_may_act( $order ) ) {
+				// The embedded flow's payment page opened again (a second tab, a link from an e-mail) once the order can no longer
+				// be paid (a payment under way holds it, or it is paid): not WooCommerce's "cannot be paid for" but the order's
+				// own page, which says in the store's words how the payment stands, offers no Pay, and follows it to its end.
+				wp_safe_redirect( $order->get_checkout_order_received_url() );
+				exit;
+			}
+		}
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- a GET redirect from the service's page; the order key is the proof, and it only asks the service.
 		if ( ! isset( $_GET[ self::RETURN_ARG ], $_GET['key'] ) || ! function_exists( 'is_wc_endpoint_url' ) || ! is_wc_endpoint_url( 'order-pay' ) ) {
 			return;

@@ -220,6 +220,12 @@ describe('the embedded flow with two tabs, declines and a refusing service', { s
     assert.ok(String(two.body.message).startsWith(UNDER_WAY), String(two.body.message));
     assert.deepEqual(await atService(`op-${order.id}-a`).then((op) => op?.status_code), 2, 'a payment with a card entered is never cancelled');
     assert.equal((await state(order)).attempts.length, 1, 'no second payment');
+    // The payment page opened again now (the order is held while the money moves): the order's own page, not WooCommerce's
+    // "cannot be paid for".
+    const again = await fetch(order.pay, { redirect: 'manual' });
+    await again.arrayBuffer();
+    assert.equal(again.status, 302);
+    assert.match(again.headers.get('location') ?? '', /order-received/);
 
     // The payment completes; the store hears of it (the first tab's return asks the service); the second tab's watch reads "paid".
     await serviceHas(p1, `op-${order.id}-a`, 'success', 0, one.body.settings!);
