@@ -32,7 +32,7 @@ final class Owner_Notice {
 		 * @since 0.1.0
 		 *
 		 * @param string    $to    Default the site's admin e-mail.
-		 * @param \WC_Order $order The order concerned.
+		 * @param \WC_Order|null $order The order concerned (null for a notice about the store: the service refuses it).
 		 */
 		$to = (string) apply_filters( 'card2crypto_checkout_owner_email', get_option( 'admin_email' ), $order );
 		if ( '' === $to ) {
