@@ -305,12 +305,12 @@ final class Order_Pay {
 				// Read-only, cheap while nothing changed (State_Poll): another window's payment, or the end of one that holds this page.
 				'state'     => esc_url_raw( add_query_arg( 'key', rawurlencode( $order->get_order_key() ), rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/payment-state' ) ) ),
 				'i18n'      => array(
-					'loading' => __( 'Preparing your secure card payment…', 'card2crypto-checkout' ),
-					'failed'  => __( 'The payment did not go through.', 'card2crypto-checkout' ),
-					'retry'   => __( 'Try again', 'card2crypto-checkout' ),
-					'error'   => __( 'The payment form could not be loaded.', 'card2crypto-checkout' ),
+					'loading'  => __( 'Preparing your secure card payment…', 'card2crypto-checkout' ),
+					'failed'   => __( 'The payment did not go through.', 'card2crypto-checkout' ),
+					'retry'    => __( 'Try again', 'card2crypto-checkout' ),
+					'error'    => __( 'The payment form could not be loaded.', 'card2crypto-checkout' ),
 					// Not "received": the store has not checked the payment yet (it may not match); the order's page says what it found.
-					'done'    => __( 'Taking you to your order…', 'card2crypto-checkout' ),
+					'done'     => __( 'Taking you to your order…', 'card2crypto-checkout' ),
 					'asking'   => __( 'Checking your payment with the payment service…', 'card2crypto-checkout' ),
 					'replaced' => Buyer_Words::replaced()['message'],
 				),
