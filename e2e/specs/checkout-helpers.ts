@@ -564,9 +564,9 @@ export async function fillClassicCheckout(page: Page, store: RunningStore, check
  * the order failed, with a note of what the service said and what the buyer
  * was told, and no reconciliation check has had to run.
  */
-export async function expectDeclineToldAndRecorded(admin: Page, store: RunningStore, orderId: number): Promise<void> {
+export async function expectDeclineToldAndRecorded(admin: Page, store: RunningStore, orderId: number, status = 'wc-failed'): Promise<void> {
   const view = await adminOrder(admin, store, orderId);
-  expect(view.status).toBe('wc-failed');
+  expect(view.status).toBe(status);
   expect(
     view.notes.some((n) => n.includes('The card payment was refused') && n.includes('The buyer was told: "Your card payment was declined.')),
     view.notes.join('\n'),

@@ -44,8 +44,10 @@ use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Reconciler;
+use Card2Crypto\Checkout\Service\Refusal_Mail;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Service\Widget_Retry;
 use Card2Crypto\Checkout\Settings\Payout_Change_Notice;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
@@ -139,6 +141,8 @@ final class Plugin {
 			Callback_Controller::class => new Callback_Controller( $config, $events ),
 			Service_Health::class      => new Service_Health( $config ),
 			Service_Back::class        => new Service_Back( $config ),
+			Refusal_Mail::class        => new Refusal_Mail( $config ),
+			Widget_Retry::class        => new Widget_Retry( $reconciler ),
 			Callback_Health::class     => new Callback_Health( $config ),
 			Test_Mode::class           => new Test_Mode( $config ),
 			Range_Notice::class        => new Range_Notice( $config ),
@@ -218,6 +222,8 @@ final class Plugin {
 		$services[ Reconciler::class ]->register();
 		$services[ Service_Health::class ]->register();
 		$services[ Service_Back::class ]->register();
+		$services[ Refusal_Mail::class ]->register();
+		$services[ Widget_Retry::class ]->register();
 		$services[ Test_Mode::class ]->register();
 
 		// The buyer: the order-pay page and its routes, the return from the service, the order's page, notices.
@@ -254,7 +260,8 @@ final class Plugin {
 	 * @return bool|mixed
 	 */
 	public static function keep_paying_orders( $cancel, $order ) {
-		if ( $cancel && $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && Order_Attempts::payment_in_progress( $order ) ) {
+		// A decline inside the widget waits for the buyer's next try there (Widget_Retry): not cancelled meanwhile.
+		if ( $cancel && $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ( Order_Attempts::payment_in_progress( $order ) || '' !== (string) $order->get_meta( Keys::META_RETRY_UNTIL ) ) ) {
 			return false;
 		}
 		return $cancel;

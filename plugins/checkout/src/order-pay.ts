@@ -8,7 +8,16 @@
  * service about the payment at once (the `returned` route) and the page says
  * what happened and what the buyer can do, in the store's words. When the
  * service refuses the store, the store's answer sends the buyer back to the
- * order's payment page, where a notice says so.
+ * order's payment page, where a notice says so; an error the widget stops
+ * with is never shown in its own words: the store is asked and answers in
+ * its own. Each failure the widget reports is told (a second decline's words
+ * replace the first's).
+ *
+ * While the page is open it watches the order (the read-only payment-state
+ * route, answered cheaply while nothing changed): a payment started for the
+ * order in another window replaces this window's (its widget is removed and
+ * the buyer told); a page told that an earlier payment is under way offers
+ * nothing that could pay, and updates when that payment ends.
  */
 interface OrderPayConfig {
   rest: string;
@@ -20,11 +29,23 @@ interface OrderPayConfig {
   element: string;
   success: string;
   returned: string;
-  i18n: { loading: string; failed: string; retry: string; error: string; done: string; asking: string };
+  /** The order's payment-state route (Order_View), with the order key. */
+  state: string;
+  i18n: { loading: string; failed: string; retry: string; error: string; done: string; asking: string; replaced: string };
+}
+/** The payment-state route's answer (Order_View::answer()), or {changed: false} while the state named by `since` holds. */
+interface PaymentState {
+  changed?: false;
+  state?: string;
+  final?: boolean;
+  message?: string;
+  v?: string;
+  attempt?: string | null;
+  pay_url?: string;
 }
 /** The store's answer about a payment the buyer came back from (Order_Pay::rest_returned). */
 interface Returned {
-  kind: 'paid' | 'failed' | 'in_progress' | 'not_finished' | 'unconfirmed' | 'on_hold';
+  kind: 'paid' | 'failed' | 'in_progress' | 'not_finished' | 'unconfirmed' | 'on_hold' | 'replaced' | 'unavailable';
   type: 'error' | 'notice' | 'success';
   message: string;
   retry: boolean;
@@ -43,15 +64,19 @@ interface Link {
   text: string;
 }
 
-/** The store's refusal, with its link when it has one. */
+/** The store's refusal, with its link when it has one, and whether pressing "Try again" could help. */
 class Refusal extends Error {
   constructor(
     message: string,
     readonly link?: Link,
+    readonly retry = true,
   ) {
     super(message);
   }
 }
+
+/** An earlier payment stands in the way (money may be moving, or it may still be paid): nothing here may start another. */
+const HELD_KINDS = ['in_progress', 'open', 'on_hold'];
 
 function say(message: string, retry = false, type = '', link?: Link): void {
   if (!statusLine) {
@@ -111,43 +136,162 @@ async function signedSettings(): Promise<Record<string, unknown>> {
     headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': config.restNonce },
     body: JSON.stringify({ key: config.key, nonce: config.nonce }),
   });
-  const body = (await response.json().catch(() => ({}))) as { settings?: Record<string, unknown>; message?: string; redirect?: string; link?: Link };
+  const body = (await response.json().catch(() => ({}))) as {
+    settings?: Record<string, unknown>;
+    message?: string;
+    redirect?: string;
+    link?: Link;
+    kind?: string;
+  };
   if (body.redirect) {
     // The service refuses the store: back to the order, where the store says so in plain words (Order_Pay::rest_settings).
     window.location.assign(body.redirect);
   }
   if (!response.ok || !body.settings) {
-    throw new Refusal(body.message || config.i18n.error, body.link);
+    const held = typeof body.kind === 'string' && HELD_KINDS.includes(body.kind);
+    if (held) {
+      // No widget and no button: the page follows that payment and says when it ends.
+      watch();
+    }
+    throw new Refusal(body.message || config.i18n.error, body.link, !held);
   }
   return body.settings;
 }
 
-/** Run number of the widget the buyer sees: a late event of an earlier run is not told again. */
-let runNumber = 0;
-let told = 0;
+/** The payment this page's widget runs (its partner_operation_id), '' while none runs. */
+let mine = '';
+/** The widget was removed because another window took over the payment. */
+let replaced = false;
+/** This page was told that an earlier payment stands in the way. */
+let held = false;
 
-/** Asks the store what became of the payment and tells the buyer (once per widget run). */
-async function tellReturn(event: 'fail' | 'exit', current: number): Promise<void> {
-  if (told === current || current !== runNumber) {
+function removeWidget(): void {
+  const target = document.getElementById(config.element);
+  if (target) {
+    target.textContent = '';
+  }
+}
+
+let watching = false;
+let version = '';
+let wait = 3000;
+let timer: ReturnType<typeof setTimeout> | undefined;
+const watchUntil = Date.now() + 60 * 60 * 1000;
+
+/**
+ * Follows the order while the page is open (the payment-state route: it
+ * reads what the store holds and never asks the service): a later payment
+ * of another window replaces this one; a payment that held this page back
+ * ends. Asks after 3 s, each wait half as long again up to 20 s, at once
+ * when the page is seen again, and stops after an hour.
+ */
+function watch(): void {
+  if (watching || !config.state) {
     return;
   }
-  told = current;
+  watching = true;
+  const later = () => {
+    clearTimeout(timer);
+    if (Date.now() < watchUntil) {
+      timer = setTimeout(() => void look(), wait);
+      wait = Math.min(Math.round(wait * 1.5), 20000);
+    }
+  };
+  const look = async () => {
+    clearTimeout(timer);
+    try {
+      const url = new URL(config.state, window.location.href);
+      if (version) {
+        url.searchParams.set('since', version);
+      }
+      const response = await fetch(url.href, { credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } });
+      const body = (await response.json().catch(() => ({}))) as PaymentState;
+      if (response.ok && body.changed !== false) {
+        version = body.v ?? '';
+        if (seen(body)) {
+          return;
+        }
+      }
+    } catch {
+      // Asked again later.
+    }
+    later();
+  };
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') {
+      void look();
+    }
+  });
+  window.addEventListener('focus', () => void look());
+  later();
+}
+
+/** What a changed state means for this page; true when the watch is over. */
+function seen(state: PaymentState): boolean {
+  if (state.state === 'paid') {
+    say(config.i18n.done, false, 'success');
+    window.location.assign(config.success);
+    return true;
+  }
+  if (mine && state.attempt && state.attempt !== mine && !replaced) {
+    // Another window started paying the order: this window's payment was ended for it (Start_Gate).
+    replaced = true;
+    mine = '';
+    removeWidget();
+    say(config.i18n.replaced, true, 'notice');
+    return false;
+  }
+  if (!mine && held && state.final && typeof state.message === 'string') {
+    // The payment that held this page back has ended: the buyer reads how, and may pay.
+    held = false;
+    say(state.message, Boolean(state.pay_url), state.state === 'failed' ? 'error' : 'notice');
+  }
+  return false;
+}
+
+/** Run number of the widget the buyer sees: a late event of an earlier run is not told again. */
+let runNumber = 0;
+/** What was told already: each run's close once, each failed operation once (a second decline is told too). */
+const told = new Set<string>();
+
+/** The operation id a widget event carries (operation_data.operation_info.id), '' when none. */
+function operationOf(data: unknown): string {
+  const info = data && typeof data === 'object' ? (data as { operation_info?: { id?: unknown } }).operation_info : undefined;
+  return info && typeof info.id === 'string' ? info.id : '';
+}
+
+/** Asks the store what became of the payment and tells the buyer (once per widget run and operation). */
+async function tellReturn(event: 'fail' | 'exit' | 'error', current: number, operation = ''): Promise<void> {
+  const what = `${current}|${event === 'fail' ? operation : event}`;
+  if (told.has(what) || current !== runNumber || replaced) {
+    return;
+  }
+  told.add(what);
   say(config.i18n.asking);
   try {
     const response = await fetch(config.returned, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': config.restNonce },
-      body: JSON.stringify({ key: config.key, nonce: config.nonce, event }),
+      body: JSON.stringify({ key: config.key, nonce: config.nonce, event, ...(mine ? { attempt: mine } : {}) }),
     });
     const body = (await response.json().catch(() => ({}))) as Partial<Returned>;
     if (!response.ok || typeof body.message !== 'string') {
       throw new Error(body.message || config.i18n.failed);
     }
-    if (body.kind === 'paid' && body.redirect) {
-      say(config.i18n.done, false, 'success');
+    if (current !== runNumber) {
+      return;
+    }
+    if (body.redirect) {
+      // Paid: to the order's page. The service refuses the store: back to the order, told in the store's words.
+      say(body.kind === 'paid' ? config.i18n.done : body.message, false, body.kind === 'paid' ? 'success' : 'error');
       window.location.assign(body.redirect);
       return;
+    }
+    if (body.kind === 'replaced') {
+      replaced = true;
+      mine = '';
+      removeWidget();
     }
     say(body.message, Boolean(body.retry), body.type ?? 'notice');
   } catch (error) {
@@ -158,10 +302,9 @@ async function tellReturn(event: 'fail' | 'exit', current: number): Promise<void
 async function start(): Promise<void> {
   const current = ++runNumber;
   say(config.i18n.loading);
-  const target = document.getElementById(config.element);
-  if (target) {
-    target.textContent = '';
-  }
+  removeWidget();
+  mine = '';
+  replaced = false;
   try {
     const [settings] = await Promise.all([signedSettings(), loadWidgetScript()]);
     const run = runFunction();
@@ -169,6 +312,9 @@ async function start(): Promise<void> {
       throw new Error(config.i18n.error);
     }
     say('');
+    held = false;
+    mine = typeof settings.partner_operation_id === 'string' ? settings.partner_operation_id : '';
+    watch();
     run(
       {
         ...settings,
@@ -176,14 +322,17 @@ async function start(): Promise<void> {
           say(config.i18n.done);
           window.location.assign(config.success);
         },
-        onOperationFail: () => void tellReturn('fail', current),
+        onOperationFail: (data: unknown) => void tellReturn('fail', current, operationOf(data)),
         onExit: () => void tellReturn('exit', current),
-        onError: (error: { message?: string }) => say(error?.message || config.i18n.error, true),
+        // The widget's own message is the service's (e.g. "Partner blocked."): the store says what it knows, in its words.
+        onError: () => void tellReturn('error', current),
       },
       'POST',
     );
   } catch (error) {
-    say(error instanceof Error ? error.message : config.i18n.error, true, '', error instanceof Refusal ? error.link : undefined);
+    const refusal = error instanceof Refusal ? error : undefined;
+    held = refusal !== undefined && !refusal.retry;
+    say(error instanceof Error ? error.message : config.i18n.error, refusal?.retry ?? true, '', refusal?.link);
   }
 }
 

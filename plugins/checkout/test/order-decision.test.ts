@@ -26,6 +26,7 @@ interface Facts {
   received: { amount?: number | null; currency?: string | null; wallet?: string | null; to_currency?: string | null };
   order: { paid: boolean; failed: boolean; paid_by: string; paid_by_operation: string; amount: number | null; currency: string };
   auto_confirm: boolean;
+  widget_retry?: boolean;
 }
 interface Action {
   outcome: string;
@@ -291,6 +292,14 @@ for (const version of TEST_PHP_VERSIONS) {
         // The old operation ends while the new one may still be paid: the order is not failed.
         ...[101, 102, 103, 104, 105, 106].map((code): [string, Facts] => ['applied/advance/note/declined_other_live', facts(code, { others_live: true })]),
         ...[101, 104].map((code): [string, Facts] => ['applied/advance/fail/declined', facts(code, { others_live: false })]),
+        // Issue 32, point 3: inside the embedded widget the buyer may try again under the same payment: a decline waits
+        // (a note; the order is failed, and WooCommerce's failed mails sent, once the outcome is known), each decline noted.
+        ...[101, 104].map((code): [string, Facts] => ['applied/advance/wait/declined_may_retry', facts(code, { widget_retry: true })]),
+        ['applied/advance/wait/declined_may_retry', facts(101, { widget_retry: true, event: { ...pair(101), operation_id: 'op-2' }, state: null })],
+        // Paid, or another operation under way: as before.
+        ['applied/advance/note/declined_other_live', facts(101, { widget_retry: true, others_live: true })],
+        ['applied/advance/note/declined_after_paid', facts(101, { widget_retry: true, order: { paid: true } })],
+        ['applied/advance/note/earlier_attempt_declined', facts(101, { widget_retry: true, attempt: { current: false } })],
         // Paid by one operation: its own later steps are no news, another's success is paid twice.
         ['applied/advance/note/already_paid', facts(0, { state: pair(6), order: { paid: true, paid_by: 'wc-7-aaaa', paid_by_operation: 'op-1' } })],
         [

@@ -170,12 +170,15 @@ for (const version of TEST_PHP_VERSIONS) {
         assert.equal(answer.headers!['Cache-Control'], 'no-store');
         assert.deepEqual(
           Object.keys(answer.data!).sort(),
-          answer.data!.state === 'failed' ? ['final', 'message', 'pay_url', 'state', 'v'] : ['final', 'message', 'state', 'v'],
+          answer.data!.state === 'failed' ? ['attempt', 'final', 'message', 'pay_url', 'state', 'v'] : ['attempt', 'final', 'message', 'state', 'v'],
         );
+        // Which payment is the order's own now: an order-pay page whose widget runs another one was replaced (issue 32).
+        const attempt = (answer.data as State & { attempt: unknown }).attempt;
+        assert.ok(attempt === null || /^wc-\d+-/.test(String(attempt)), String(attempt));
         // The version the page names next time (State_Poll).
         assert.match((answer.data as State & { v: string }).v, /^[0-9a-f]{16}$/);
       }
-      const withoutVersion = (data?: State) => Object.fromEntries(Object.entries(data ?? {}).filter(([k]) => k !== 'v'));
+      const withoutVersion = (data?: State) => Object.fromEntries(Object.entries(data ?? {}).filter(([k]) => k !== 'v' && k !== 'attempt'));
       assert.deepEqual(withoutVersion(answers[5]!.data), {
         state: 'failed',
         final: true,

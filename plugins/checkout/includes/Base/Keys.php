@@ -38,6 +38,19 @@ final class Keys {
 	 */
 	const META_UNSIGNED = '_card2crypto_unsigned_attempt';
 
+	/**
+	 * Order meta: partner_operation_id of the attempt last signed for the
+	 * embedded widget: after a decline the buyer may try again inside that
+	 * widget, under the same attempt (Order_Decision waits for it).
+	 */
+	const META_WIDGET_ATTEMPT = '_card2crypto_widget_attempt';
+
+	/**
+	 * Order meta: a decline inside the widget left the order waiting for the
+	 * buyer's next try until this Unix time (Order_Actions, Widget_Retry).
+	 */
+	const META_RETRY_UNTIL = '_card2crypto_retry_until';
+
 	/** Order meta: the index and the address of the owner's wallet the order holds (a new address per order). */
 	const META_ADDRESS_INDEX = '_card2crypto_address_index';
 	const META_ADDRESS       = '_card2crypto_address';

@@ -137,6 +137,18 @@ final class Buyer_Return {
 			wp_safe_redirect( remove_query_arg( self::UNAVAILABLE_ARG ) );
 			exit;
 		}
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- only redirects the order's owner to the order's own page.
+		if ( ! isset( $_GET['pay_for_order'] ) && ! isset( $_GET[ self::RETURN_ARG ] ) && isset( $_GET['key'] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
+			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
+			$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
+			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->needs_payment() && Order_Routes::owner_may_act( $order ) ) {
+				// The embedded flow's payment page opened again (a second tab, a link from an e-mail) once the order can no longer
+				// be paid (a payment under way holds it, or it is paid): not WooCommerce's "cannot be paid for" but the order's
+				// own page, which says in the store's words how the payment stands, offers no Pay, and follows it to its end.
+				wp_safe_redirect( $order->get_checkout_order_received_url() );
+				exit;
+			}
+		}
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- a GET redirect from the service's page; the order key is the proof, and it only asks the service.
 		if ( ! isset( $_GET[ self::RETURN_ARG ], $_GET['key'] ) || ! function_exists( 'is_wc_endpoint_url' ) || ! is_wc_endpoint_url( 'order-pay' ) ) {
 			return;
@@ -167,10 +179,26 @@ final class Buyer_Return {
 	}
 
 	/**
+	 * Whether the service accepts the store now, asked with one fresh signed
+	 * request (Service_Health) when the embedded widget stopped with an error
+	 * while open: a service that began refusing the store (a blocked partner)
+	 * is found then, marked, and the owner told (Refusal_Mail). Within the
+	 * visitor's budget (Start_Budget); over it, the state as last found.
+	 */
+	public function service_accepts( \WC_Order $order ): bool {
+		try {
+			Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
+		} catch ( \Throwable $e ) {
+			return Service_Health::available( $this->config );
+		}
+		return Service_Health::confirm( $this->config, 0 );
+	}
+
+	/**
 	 * Asks the service about the order's current attempt, applies the answer,
 	 * notes what the buyer is told; returns Buyer_Words::outcome().
 	 *
-	 * @param string                  $event  "fail" (landing fail redirect, onOperationFail) or "exit" (onExit).
+	 * @param string                  $event  "fail" (landing fail redirect, onOperationFail), "exit" (onExit) or "error" (onError: the widget stopped).
 	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
 	 */
 	public function tell( \WC_Order $order, string $event, ?Partner_Api_Client $client = null ): array {
@@ -215,14 +243,15 @@ final class Buyer_Return {
 				'asked'       => $asked,
 				'status'      => $status,
 				'status_code' => $code,
-				'event'       => $event,
+				// A widget that stopped is told as one the buyer closed: whatever it said, the store says what it knows.
+				'event'       => 'error' === $event ? 'exit' : $event,
 				'mismatch'    => null !== $attempt && 1 === (int) ( $attempt['mismatch'] ?? 0 ),
 				// A payment of the order in another window (another operation) may be under way.
 				'others_live' => Operation_Store::may_be_paid_besides( $order->get_id(), null === $attempt ? '' : (string) $attempt['operation_id'] ),
 			)
 		);
 		$note = Order_Words::told(
-			'exit' === $event ? __( 'the buyer closed the payment window', 'card2crypto-checkout' ) : __( 'the buyer came back from a payment that did not succeed', 'card2crypto-checkout' ),
+			'exit' === $event ? __( 'the buyer closed the payment window', 'card2crypto-checkout' ) : ( 'error' === $event ? __( 'the payment window stopped with an error', 'card2crypto-checkout' ) : __( 'the buyer came back from a payment that did not succeed', 'card2crypto-checkout' ) ),
 			Order_Words::attempt_state( $status, $code, $asked ),
 			$outcome['message']
 		);

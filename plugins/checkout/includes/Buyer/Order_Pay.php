@@ -25,6 +25,8 @@ use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Widget_Retry;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -99,10 +101,15 @@ final class Order_Pay {
 						'type'     => 'string',
 						'required' => true,
 					),
-					'event' => array(
+					'event'   => array(
 						'type'    => 'string',
-						'enum'    => array( 'fail', 'exit' ),
+						'enum'    => array( 'fail', 'exit', 'error' ),
 						'default' => 'fail',
+					),
+					// The payment the page's widget runs (its partner_operation_id): another window may have replaced it.
+					'attempt' => array(
+						'type'    => 'string',
+						'pattern' => '^wc-[0-9]+-[0-9a-f]{24}$',
 					),
 				),
 			)
@@ -135,7 +142,29 @@ final class Order_Pay {
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
-		$outcome = $this->buyer_return->tell( $order, 'exit' === $request['event'] ? 'exit' : 'fail' );
+		$event = in_array( $request['event'], array( 'exit', 'error' ), true ) ? (string) $request['event'] : 'fail';
+		$mine  = (string) $request['attempt'];
+		if ( '' !== $mine && ! $order->is_paid() && $mine !== (string) $order->get_meta( Keys::META_ATTEMPT ) ) {
+			// Another window started paying this order since: this window's payment was ended for it (Start_Gate).
+			return Order_Routes::answer( Buyer_Words::replaced() );
+		}
+		if ( 'error' === $event && ! $order->is_paid() && ! $this->buyer_return->service_accepts( $order ) ) {
+			// The widget stopped because the service refuses the store: the store's words, never the widget's
+			// ("Partner blocked."); the order is kept and its buyer e-mailed when card payment is back.
+			return Order_Routes::answer(
+				array(
+					'code'     => 'card2crypto_service_refused',
+					'kind'     => 'unavailable',
+					'message'  => Service_Back::keep( $order ),
+					'redirect' => Buyer_Return::unavailable_url( $order ),
+				)
+			);
+		}
+		$outcome = $this->buyer_return->tell( $order, $event );
+		if ( 'fail' !== $event ) {
+			// The widget was closed (or stopped): a decline it showed is the outcome now (Widget_Retry), mailed once.
+			Widget_Retry::settle( Order_Attempts::reloaded( $order ), true );
+		}
 		$order   = Order_Attempts::reloaded( $order );
 		$answer  = array(
 			'kind'    => $outcome['kind'],
@@ -161,6 +190,7 @@ final class Order_Pay {
 			$attempt  = $this->payments->start( $order, Client_Address::of( $config->trust_proxy_header() ), Start_Gate::SIGNING );
 			$rate     = Payments::fixed_rate( $attempt, $config );
 			$settings = Payments::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
+			Payments::mark_widget( $order, $attempt, true );
 		} catch ( Service_Refused $e ) {
 			// The page's script follows redirect: the order-pay page, told in plain words, without the method (Buyer_Return).
 			return Order_Routes::answer(
@@ -272,14 +302,17 @@ final class Order_Pay {
 				'element'   => Keys::WIDGET_ELEMENT,
 				'success'   => esc_url_raw( $order->get_checkout_order_received_url() ),
 				'returned'  => esc_url_raw( rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/returned' ) ),
+				// Read-only, cheap while nothing changed (State_Poll): another window's payment, or the end of one that holds this page.
+				'state'     => esc_url_raw( add_query_arg( 'key', rawurlencode( $order->get_order_key() ), rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/payment-state' ) ) ),
 				'i18n'      => array(
-					'loading' => __( 'Preparing your secure card payment…', 'card2crypto-checkout' ),
-					'failed'  => __( 'The payment did not go through.', 'card2crypto-checkout' ),
-					'retry'   => __( 'Try again', 'card2crypto-checkout' ),
-					'error'   => __( 'The payment form could not be loaded.', 'card2crypto-checkout' ),
+					'loading'  => __( 'Preparing your secure card payment…', 'card2crypto-checkout' ),
+					'failed'   => __( 'The payment did not go through.', 'card2crypto-checkout' ),
+					'retry'    => __( 'Try again', 'card2crypto-checkout' ),
+					'error'    => __( 'The payment form could not be loaded.', 'card2crypto-checkout' ),
 					// Not "received": the store has not checked the payment yet (it may not match); the order's page says what it found.
-					'done'    => __( 'Taking you to your order…', 'card2crypto-checkout' ),
-					'asking'  => __( 'Checking your payment with the payment service…', 'card2crypto-checkout' ),
+					'done'     => __( 'Taking you to your order…', 'card2crypto-checkout' ),
+					'asking'   => __( 'Checking your payment with the payment service…', 'card2crypto-checkout' ),
+					'replaced' => Buyer_Words::replaced()['message'],
 				),
 			)
 		);

@@ -108,6 +108,8 @@ final class Order_View {
 			$answer['pay_url'] = $order->get_checkout_payment_url();
 		}
 		$answer['v'] = State_Poll::version( (string) $order->get_status(), $attempt );
+		// Which payment is the order's own now: a window running another one (the order-pay page's widget) was replaced.
+		$answer['attempt'] = null !== $attempt ? (string) $attempt['partner_operation_id'] : null;
 		return $answer;
 	}
 

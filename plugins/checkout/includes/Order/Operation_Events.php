@@ -295,6 +295,8 @@ final class Operation_Events {
 				'to_currency' => $operation->to_currency(),
 			),
 			'others_live'  => Operation_Store::may_be_paid_besides( $order->get_id(), $operation->id() ),
+			// Signed for the embedded widget: after a decline the buyer may try again there, under this attempt.
+			'widget_retry' => (string) $order->get_meta( Keys::META_WIDGET_ATTEMPT ) === $attempt['partner_operation_id'],
 			'order'        => array(
 				'paid'              => $order->is_paid(),
 				'failed'            => $order->has_status( 'failed' ),

@@ -27,6 +27,10 @@ defined( 'ABSPATH' ) || exit;
 
 final class Order_Actions {
 
+	/** The Action Scheduler hook that ends a widget's retry window (Widget_Retry), its one argument the order id, and its group. */
+	const RETRY_HOOK  = 'card2crypto_checkout_widget_retry_over';
+	const RETRY_GROUP = 'card2crypto-checkout';
+
 	/** @var Config */
 	private $config;
 
@@ -74,9 +78,15 @@ final class Order_Actions {
 			case 'retried':
 				self::checked( $order->update_status( 'pending', $note ), 'the order could not be set to pending payment' );
 				return;
+			case 'declined_may_retry':
+				self::wait_for_retry( $order, $note );
+				return;
 			case 'declined':
 			case 'declined_after_paid':
-				if ( Order_Decision::ORDER_FAIL === $action['order'] ) {
+				if ( Order_Decision::ORDER_FAIL === $action['order'] && $order->has_status( 'failed' ) ) {
+					// Already failed (an earlier decline): WooCommerce keeps no note for an unchanged status.
+					$order->add_order_note( $note );
+				} elseif ( Order_Decision::ORDER_FAIL === $action['order'] ) {
 					self::checked( $order->update_status( 'failed', $note ), 'the order could not be marked failed' );
 				} else {
 					$order->add_order_note( $note );
@@ -94,6 +104,40 @@ final class Order_Actions {
 		if ( $action['notify'] && '' !== $words['subject'] ) {
 			Owner_Notice::send( $order, $words['subject'], $note, $operation->id() );
 		}
+	}
+
+	/**
+	 * A decline inside the widget while the buyer may still try again there:
+	 * the note, and the order waits RETRY_WINDOW seconds from now (from the
+	 * latest decline) before Widget_Retry fails it, unless the buyer's next
+	 * try, a close of the widget or a new payment tells the outcome first.
+	 */
+	private static function wait_for_retry( \WC_Order $order, string $note ): void {
+		$until = time() + self::retry_window();
+		$order->update_meta_data( Keys::META_RETRY_UNTIL, (string) $until );
+		$order->save();
+		$order->add_order_note( $note );
+		if ( function_exists( 'as_schedule_single_action' ) ) {
+			try {
+				as_schedule_single_action( $until, self::RETRY_HOOK, array( $order->get_id() ), self::RETRY_GROUP );
+			} catch ( \Throwable $e ) {
+				Log::error( sprintf( 'Order %d: the end of the widget\'s retry window could not be queued: %s', $order->get_id(), $e->getMessage() ) );
+			}
+		}
+	}
+
+	/** Seconds a decline inside the widget waits for the buyer's next try before the order is failed. */
+	public static function retry_window(): int {
+		/**
+		 * Filters how long, in seconds, a decline inside the embedded widget
+		 * leaves the order waiting for the buyer's next try there before it is
+		 * marked failed (and WooCommerce's failed-order e-mails are sent).
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param int $seconds Default 900 (15 minutes).
+		 */
+		return max( 0, (int) apply_filters( 'card2crypto_checkout_widget_retry_window', 15 * MINUTE_IN_SECONDS ) );
 	}
 
 	private function complete( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {

@@ -32,7 +32,7 @@ final class Owner_Notice {
 		 * @since 0.1.0
 		 *
 		 * @param string    $to    Default the site's admin e-mail.
-		 * @param \WC_Order $order The order concerned.
+		 * @param \WC_Order|null $order The order concerned (null for a notice about the store: the service refuses it).
 		 */
 		$to = (string) apply_filters( 'card2crypto_checkout_owner_email', get_option( 'admin_email' ), $order );
 		if ( '' === $to ) {
@@ -57,15 +57,35 @@ final class Owner_Notice {
 		}
 	}
 
+	/**
+	 * An e-mail to the owner about the store rather than one order (the
+	 * service refuses the store), through the same filter and mailer.
+	 *
+	 * @param string $link      Where the owner acts (an admin page).
+	 * @param string $link_text The link's words.
+	 */
+	public static function to_owner( string $subject, string $message, string $link, string $link_text ): bool {
+		/** This filter is documented in includes/Order/Owner_Notice.php (send()); the order is null here. */
+		$to = (string) apply_filters( 'card2crypto_checkout_owner_email', get_option( 'admin_email' ), null );
+		if ( '' === $to ) {
+			return true;
+		}
+		/* translators: 1: site name, 2: subject */
+		$title = sprintf( __( '[%1$s] %2$s', 'card2crypto-checkout' ), wp_specialchars_decode( get_bloginfo( 'name' ), ENT_QUOTES ), $subject );
+		return self::deliver( $to, $title, $subject, $message, $link, $link_text );
+	}
+
 	/** Through WooCommerce's mailer: the store's sender and WooCommerce's e-mail template (plain wp_mail() without it). */
 	private static function mail( \WC_Order $order, string $to, string $title, string $heading, string $message ): bool {
-		$link = $order->get_edit_order_url();
+		return self::deliver( $to, $title, $heading, $message, $order->get_edit_order_url(), __( 'Open the order', 'card2crypto-checkout' ) );
+	}
+
+	private static function deliver( string $to, string $title, string $heading, string $message, string $link, string $link_text ): bool {
 		if ( function_exists( 'WC' ) && WC()->mailer() ) {
 			$mailer = WC()->mailer();
-			$body   = wpautop( esc_html( $message ) ) . '<p><a href="' . esc_url( $link ) . '">' . esc_html__( 'Open the order', 'card2crypto-checkout' ) . '</a></p>';
+			$body   = wpautop( esc_html( $message ) ) . '<p><a href="' . esc_url( $link ) . '">' . esc_html( $link_text ) . '</a></p>';
 			return (bool) $mailer->send( $to, $title, $mailer->wrap_message( $heading, $body ) );
 		}
-		/* translators: %s: order admin URL */
-		return wp_mail( $to, $title, $message . "\n\n" . sprintf( __( 'Order: %s', 'card2crypto-checkout' ), $link ) );
+		return wp_mail( $to, $title, $message . "\n\n" . $link_text . ': ' . $link );
 	}
 }

@@ -240,12 +240,33 @@ final class Payments {
 		$signed                = Signer::with_signature( $settings, $config->credentials()->secret(), 'simple' );
 		// Signed for the buyer: its address is never freed while this payment could still be paid (Order_Address::release_dead()).
 		Operation_Store::mark_signed( (int) $attempt['id'] );
-		// From now on the buyer may reach the service with it: the next start asks about it.
-		if ( $attempt['partner_operation_id'] === $order->get_meta( Keys::META_UNSIGNED ) ) {
+		// From now on the buyer may reach the service with it: the next start asks about it. Read from the order as
+		// stored: the caller's copy may predate the attempt (the widget-settings route loaded the order before starting
+		// it), and a mark left behind would keep the next start from asking about a payment the buyer can be paying.
+		$stored = Order_Attempts::reloaded( $order );
+		if ( $attempt['partner_operation_id'] === $stored->get_meta( Keys::META_UNSIGNED ) ) {
+			$stored->delete_meta_data( Keys::META_UNSIGNED );
+			$stored->save_meta_data();
 			$order->delete_meta_data( Keys::META_UNSIGNED );
-			$order->save_meta_data();
 		}
 		return $signed;
+	}
+
+	/**
+	 * Records whether the attempt was signed for the embedded widget, where
+	 * the buyer may try again after a decline under the same attempt
+	 * (Order_Decision then waits for that outcome), or for the landing page.
+	 */
+	public static function mark_widget( \WC_Order $order, array $attempt, bool $widget ): void {
+		$stored = Order_Attempts::reloaded( $order );
+		$marked = (string) $stored->get_meta( Keys::META_WIDGET_ATTEMPT );
+		if ( $widget && $marked !== $attempt['partner_operation_id'] ) {
+			$stored->update_meta_data( Keys::META_WIDGET_ATTEMPT, $attempt['partner_operation_id'] );
+			$stored->save_meta_data();
+		} elseif ( ! $widget && $marked === $attempt['partner_operation_id'] ) {
+			$stored->delete_meta_data( Keys::META_WIDGET_ATTEMPT );
+			$stored->save_meta_data();
+		}
 	}
 
 	/**
@@ -325,6 +346,7 @@ final class Payments {
 	public static function landing_url( \WC_Order $order, array $attempt, Config $config, string $fail_url ): string {
 		$rate     = self::fixed_rate( $attempt, $config );
 		$settings = self::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
+		self::mark_widget( $order, $attempt, false );
 		// A failure comes back to the store, which asks the service at once and tells the buyer (Buyer_Return).
 		return Landing_Url::build( $config->landing_url(), $settings, $order->get_checkout_order_received_url(), $fail_url );
 	}

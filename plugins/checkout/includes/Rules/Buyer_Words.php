@@ -32,6 +32,8 @@ final class Buyer_Words {
 	const OPEN = 'open';
 	/** The payment does not match the order (amount, currency, wallet): the order is held for the store; the buyer must not pay again. */
 	const ON_HOLD = 'on_hold';
+	/** Another window started paying the order since: this window's payment was ended for it. */
+	const REPLACED = 'replaced';
 
 	/**
 	 * The outcome for the buyer.
@@ -159,6 +161,22 @@ final class Buyer_Words {
 			$html .= ' <a href="' . esc_url( (string) $link['url'] ) . '" target="_blank" rel="noopener noreferrer">' . esc_html( (string) $link['text'] ) . '</a>';
 		}
 		return $html;
+	}
+
+	/**
+	 * What a window whose payment was replaced is told: another window (a
+	 * second tab, the pay link opened again) started paying the order, and
+	 * this window's payment was ended at the service when no card had been
+	 * entered in it (Start_Gate), so it can no longer be paid here.
+	 */
+	public static function replaced(): array {
+		return self::result(
+			self::REPLACED,
+			null,
+			'notice',
+			__( 'This payment window is no longer in use: the payment of this order was started again in another window or tab, and this one was ended without charging your card. Finish paying in the other window, or start again here.', 'card2crypto-checkout' ),
+			true
+		);
 	}
 
 	/** A payment of the order is in progress: no second one. */

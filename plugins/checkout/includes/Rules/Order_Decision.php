@@ -42,6 +42,8 @@ final class Order_Decision {
 	const ORDER_COMPLETE = 'complete';
 	/** The buyer started a new operation of a failed order's payment: the order waits for payment again. */
 	const ORDER_PENDING = 'pending';
+	/** A decline inside the embedded widget, where the buyer may still try again: a note, and the order waits for that outcome. */
+	const ORDER_WAIT = 'wait';
 	/** Confirm the operation at the service, then hold (Order_Actions notes a failure to confirm). */
 	const ORDER_CONFIRM = 'confirm';
 
@@ -53,6 +55,7 @@ final class Order_Decision {
 	 *                                current attempt), partner_operation_id (string, the attempt's own id, compared with the
 	 *                                order's paid_by for orders paid before operations were recorded).
 	 *     @type bool       $others_live Another operation of the order (of this attempt or another) may still be paid, or was.
+	 *     @type bool       $widget_retry The attempt runs in the embedded widget, where the buyer may try again after a decline (optional).
 	 *     @type array      $expected What the attempt asked for: amount (int, minor units), currency, wallet.
 	 *     @type array      $received What the operation says: amount, currency, wallet, to_currency (each may be null).
 	 *     @type array      $order    paid (bool), failed (bool, its status is "failed"), paid_by (string, partner_operation_id
@@ -89,6 +92,11 @@ final class Order_Decision {
 			if ( ! $paid && ! empty( $facts['others_live'] ) ) {
 				// The buyer tried again (another operation is under way or paid): this ending does not fail the order.
 				return self::action( self::APPLIED, true, self::ORDER_NOTE, 'declined_other_live' );
+			}
+			if ( ! $paid && ! empty( $facts['widget_retry'] ) ) {
+				// Inside the widget the buyer may try again under this payment: the order is not failed (no "failed" mails)
+				// until that outcome is known (Widget_Retry). Each decline is noted for the owner.
+				return self::action( self::APPLIED, true, self::ORDER_WAIT, 'declined_may_retry' );
 			}
 			return $paid
 				? self::action( self::APPLIED, true, self::ORDER_NOTE, 'declined_after_paid' )

@@ -179,6 +179,12 @@ final class Order_Words {
 					),
 					'subject' => '',
 				);
+			case 'declined_may_retry':
+				return array(
+					/* translators: 1: status and meaning, 2: where the news came from */
+					'note'    => sprintf( __( 'Card2Crypto: the card payment did not go through: %1$s — %2$s. The buyer can try again in the payment window still open on the order page, so the order is marked failed only if no new try succeeds.', 'card2crypto-checkout' ), $label, $via ),
+					'subject' => '',
+				);
 			case 'earlier_attempt_declined':
 				return array(
 					/* translators: 1: status and meaning, 2: source */

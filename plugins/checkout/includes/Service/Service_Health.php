@@ -61,6 +61,15 @@ final class Service_Health {
 	 */
 	const CAME_BACK = 'card2crypto_checkout_service_came_back';
 
+	/**
+	 * Fired when the service starts refusing the store (Refusal_Mail e-mails the owner).
+	 *
+	 * @since 0.1.0
+	 *
+	 * @param string $reason Why, in the owner's words.
+	 */
+	const WENT_AWAY = 'card2crypto_checkout_service_refused';
+
 	/** The database lock held by the one request that asks after its answer (per site: Shared_Store::lock_name()). */
 	const LOCK = 'card2crypto_checkout_health';
 
@@ -431,6 +440,8 @@ final class Service_Health {
 		);
 		if ( $changed && self::REFUSED === $state ) {
 			Log::warning( 'The service refuses this store; card payment is withdrawn from the checkout until it accepts it again: ' . $reason );
+			// The owner is e-mailed, once (Refusal_Mail).
+			do_action( self::WENT_AWAY, $reason );
 		} elseif ( $changed && null !== $previous && self::REFUSED === ( $previous['state'] ?? '' ) ) {
 			Log::info( 'The service accepts this store again; card payment is offered again.' );
 			// The status box no longer shows the refusal it cached.
