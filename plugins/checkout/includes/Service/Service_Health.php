@@ -348,18 +348,23 @@ final class Service_Health {
 	 * (record_check()): the background check, a payment start, and the
 	 * settings page's status check (Settings_Status) all ask through here.
 	 *
+	 * @param bool $record Record the answer as the store's state (not for credentials a save may yet refuse).
 	 * @return array{fee: mixed, error: \Throwable|null} The partner's fee, or why the request failed.
 	 */
-	public static function ask( Config $config ): array {
+	public static function ask( Config $config, bool $record = true ): array {
 		try {
 			$fee = $config->api_client()->params()['service_fee'];
-			self::record_check( $config, null );
+			if ( $record ) {
+				self::record_check( $config, null );
+			}
 			return array(
 				'fee'   => $fee,
 				'error' => null,
 			);
 		} catch ( \Throwable $e ) {
-			self::record_check( $config, $e );
+			if ( $record ) {
+				self::record_check( $config, $e );
+			}
 			return array(
 				'fee'   => null,
 				'error' => $e,
