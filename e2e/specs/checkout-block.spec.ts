@@ -70,7 +70,7 @@ test.describe('block checkout through the sandbox', () => {
       .locator('.woocommerce-error, .woocommerce-info, .wc-block-components-notice-banner')
       .filter({ hasText: 'Your card payment was declined.' });
     await expect(notice).toBeVisible();
-    await expect(notice).toContainText('You can pay again with another card, or choose another payment method.');
+    await expect(notice).toContainText('You can pay again with another card.');
 
     // Recorded on the order by then, without reconciliation (its first check is 15 minutes away).
     const admin = await browser.newPage();

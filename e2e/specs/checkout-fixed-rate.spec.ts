@@ -26,8 +26,7 @@ const secret = partnerSecret(store);
 const WIDGET = 'iframe.card2crypto-widget-frame';
 /** Sandbox test card: declined 105, as when the fixed rate expired before paying (packages/sandbox/README.md). */
 const RATE_EXPIRED_CARD = '4000010500000006';
-const EXPIRED =
-  'The exchange rate reserved for your payment expired before the payment was made. You can pay again at a fresh rate, or choose another payment method.';
+const EXPIRED = 'The exchange rate reserved for your payment expired before the payment was made. You can pay again at a fresh rate.';
 const ON_HOLD = 'Your payment is on hold: it does not match this order, so the store checks it by hand and will contact you. Please do not pay again.';
 const NOTICES = '.woocommerce-error, .woocommerce-info, .woocommerce-message, .wc-block-components-notice-banner';
 

@@ -7,7 +7,11 @@
  * payment page with a notice in plain words (never the service's "Partner
  * blocked" dead end); the block and classic checkouts no longer offer the method;
  * the owner sees why in the status box and an admin notice. The buyer is
- * told the order is kept (issue 21, point 4). Once the sandbox accepts the
+ * told the order is kept (issue 21, point 4), once, in the store's words
+ * where WooCommerce would say "no available payment methods", and no "Pay
+ * for order" button is left that could only answer "Invalid payment
+ * method."; a later buyer at either checkout reads the store's words too,
+ * never WooCommerce's generic line, and no order button (issue 32, point 4). Once the sandbox accepts the
  * partner again, the method comes back on its own (the refused state is
  * asked again after its one-minute lifetime, by the buyer's own checkout
  * request once its page is sent: no WP-Cron needed), and each of those buyers gets
@@ -35,6 +39,8 @@ import {
 const store = runningStore();
 // The test store has no other payment method: nothing offers one that does not exist.
 const UNAVAILABLE = 'Card payment is unavailable right now. Your order is kept: we will e-mail you a link to pay it as soon as card payment is back.';
+/** A later buyer at the checkout (the test store has no other method: none is offered). */
+const WITHDRAWN = 'Card payment is unavailable right now. Please try again later.';
 const MAILED = 'Card2Crypto: card payment is back; the buyer was e-mailed a link to pay this order.';
 
 /** The site's outgoing mail (native runtime: logs/mail.log beside the WordPress folder), or null where it cannot be read. */
@@ -52,11 +58,26 @@ function mailLog(): string | null {
 }
 const SETTINGS = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=card2crypto`;
 
-/** Our notice, as WooCommerce shows it (classic notice or block banner). */
-const told = (page: Page) => page.locator('.woocommerce-error, .wc-block-components-notice-banner').filter({ hasText: UNAVAILABLE });
+/** Our words, as WooCommerce shows them (classic notice, in the place of its "no payment methods" line, or block banner). */
+const said = (page: Page, words: string) =>
+  page.locator('.woocommerce-error, .woocommerce-info, .wc-block-components-notice-banner').filter({ hasText: words });
+const told = (page: Page) => said(page, UNAVAILABLE);
 
 /** WooCommerce's own words when it has no method to offer (the test store has no other). */
 const noMethods = (page: Page) => page.getByText(/no (available )?payment methods/i).first();
+
+/** The order button of the order-pay page, the classic or the block checkout. */
+const orderButton = (page: Page) => page.locator('#place_order, .wc-block-components-checkout-place-order-button');
+
+/** One message, the store's: ours once, WooCommerce's "no payment methods" nowhere, and no order button to press. */
+async function oneMessage(page: Page, words: string): Promise<void> {
+  await expect(said(page, words).first()).toBeVisible({ timeout: 120_000 });
+  await page.waitForLoadState('networkidle').catch(() => {});
+  expect(await said(page, words).filter({ visible: true }).count(), 'said once').toBe(1);
+  await expect(noMethods(page)).toBeHidden();
+  await expect(page.getByText('Invalid payment method.')).toHaveCount(0);
+  expect(await orderButton(page).filter({ visible: true }).count(), 'no order button').toBe(0);
+}
 
 const cardMethod = (page: Page) =>
   page
@@ -125,6 +146,7 @@ test.describe('the service refuses the store', () => {
       expect(buyer.url()).not.toContain('card2crypto-unavailable');
       await expect(buyer.getByText(/Partner blocked/i)).toHaveCount(0);
       await expect(buyer.locator('#payment_method_card2crypto')).toHaveCount(0);
+      await oneMessage(buyer, UNAVAILABLE);
 
       // The embedded order's page asks for widget settings again: the buyer is sent to the order's payment page, told.
       await embedded.reload({ waitUntil: 'domcontentloaded' });
@@ -133,14 +155,15 @@ test.describe('the service refuses the store', () => {
       await expect(told(embedded)).toBeVisible({ timeout: 60_000 });
       await expect(embedded.getByText(/Partner blocked/i)).toHaveCount(0);
       await expect(embedded.locator('#payment_method_card2crypto')).toHaveCount(0);
+      await oneMessage(embedded, UNAVAILABLE);
       await embedded.close();
 
-      // The checkouts no longer offer the method.
+      // The checkouts no longer offer the method: a later buyer reads the store's words, not WooCommerce's generic line.
       await openBlockCheckout(buyer);
-      await expect(noMethods(buyer)).toBeVisible({ timeout: 120_000 });
+      await oneMessage(buyer, WITHDRAWN);
       await expect(cardMethod(buyer)).toHaveCount(0);
       await buyer.goto(classic, { waitUntil: 'domcontentloaded' });
-      await expect(noMethods(buyer)).toBeVisible({ timeout: 120_000 });
+      await oneMessage(buyer, WITHDRAWN);
       await expect(buyer.locator('#payment_method_card2crypto')).toHaveCount(0);
 
       // The owner sees why: one line in the status box, and in the admin notice elsewhere.
@@ -148,10 +171,12 @@ test.describe('the service refuses the store', () => {
       const line = admin.locator('.card2crypto-status-box [data-card2crypto="service-refused"]');
       await expect(line).toContainText('Card payment is withdrawn from the checkout');
       await expect(line).toContainText('blocked this partner');
+      expect(await line.textContent()).not.toContain('.).');
       await admin.goto(`${store.storeUrl}/wp-admin/index.php`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
       await expect(admin.locator('.card2crypto-callback-health [data-card2crypto="service-refused"]')).toContainText(
         'Card payment is withdrawn from the checkout',
       );
+      expect(await admin.locator('.card2crypto-callback-health [data-card2crypto="service-refused"]').textContent()).not.toContain('.).');
       waiting.push(redirectOrder, embeddedOrder);
       for (const id of waiting) {
         const view = await adminOrder(admin, store, id);

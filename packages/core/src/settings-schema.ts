@@ -92,6 +92,12 @@ export interface Field {
   requiredWhen?: Condition[];
   /** Never rendered back into a page, never logged; an empty submission keeps the stored value. */
   secret: boolean;
+  /**
+   * What the page calls a `secret` field's saved value, which it never shows: a secret (absent), or
+   * a key: a public key kept out of pages because it reveals the wallet's history, which is no secret
+   * and is never called one.
+   */
+  keptAs?: 'key';
   /** wp-config.php constant that, when defined, overrides the stored value (credentials). */
   constant?: string;
   /**
@@ -332,11 +338,12 @@ const checkout: PluginSchema = {
       id: 'wallet_key_secret',
       type: 'secret',
       label: 'Extended public key or descriptor',
-      help: "Your wallet's zpub, ypub or xpub (vpub, upub or tpub for the sandbox and testnet), or an output descriptor such as wpkh([fingerprint/84h/0h/0h]xpub…/0/*). Public keys only: never paste a private key (xprv, zprv…). Kept like the partner secret: it reveals every address of the wallet.",
+      help: "Your wallet's zpub, ypub or xpub (vpub, upub or tpub for the sandbox and testnet), or an output descriptor such as wpkh([fingerprint/84h/0h/0h]xpub…/0/*). Public keys only: never paste a private key (xprv, zprv…). It cannot spend anything, but it reveals every address of the wallet and so its whole payment history: once saved it is never shown in a page, sent to a browser or written to a log.",
       default: '',
       required: true,
       requiredWhen: [...ENABLED, { field: 'wallet_mode', equals: 'xpub' }],
       secret: true,
+      keptAs: 'key',
       rule: { kind: 'wallet_key', environmentField: 'environment', maxLength: WALLET_KEY_MAX_LENGTH },
       group: 'payment',
     },

@@ -19,9 +19,12 @@ interface Data {
   countries: string[] | null;
   min: number;
   max: number;
-  /** What to tell a buyer, by outside(): nothing (0), below min (1), above max (2) (Range_Notice::messages). */
+  /**
+   * What to tell a buyer, by outside(): nothing (0), below min (1), above max (2) (Range_Notice::messages);
+   * while the service refuses the store, its words three times, whatever the total.
+   */
   range: [string, string, string];
-  /** The store's only payment method: our range words then replace WooCommerce's "no payment methods". */
+  /** No other method is offered: our words then replace WooCommerce's "no payment methods" (and its dead order button). */
   alone: boolean;
   /** As registerPaymentMethod takes it. */
   supports: { features: string[] };

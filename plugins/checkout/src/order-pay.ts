@@ -3,7 +3,9 @@
  * widget settings signed just now, load the widget script, run it. The store
  * signs only values it decides; the secret never reaches this page. A failed
  * payment or an expired rate offers "Try again", which starts over with
- * freshly signed settings (and a fresh fixed rate). When the widget reports
+ * freshly signed settings (and a fresh fixed rate): the page's own button
+ * once the widget is closed, the widget's own while it shows its failure
+ * (never two on the page). When the widget reports
  * a failure (onOperationFail) or is closed (onExit), the store asks the
  * service about the payment at once (the `returned` route) and the page says
  * what happened and what the buyer can do, in the store's words. When the
@@ -253,6 +255,10 @@ function seen(state: PaymentState): boolean {
 let runNumber = 0;
 /** What was told already: each run's close once, each failed operation once (a second decline is told too). */
 const told = new Set<string>();
+/** The words told after a failure while the widget offered its own "Try again": the page's button is added once it closes. */
+let withheld: [string, string] | undefined;
+/** The last widget run the buyer closed. */
+let closedRun = 0;
 
 /** The operation id a widget event carries (operation_data.operation_info.id), '' when none. */
 function operationOf(data: unknown): string {
@@ -260,13 +266,29 @@ function operationOf(data: unknown): string {
   return info && typeof info.id === 'string' ? info.id : '';
 }
 
-/** Asks the store what became of the payment and tells the buyer (once per widget run and operation). */
+/**
+ * Asks the store what became of the payment and tells the buyer (once per widget run and operation). After a
+ * failure the widget stays open on its own "Try again": the page offers its button only once the widget is closed.
+ */
 async function tellReturn(event: 'fail' | 'exit' | 'error', current: number, operation = ''): Promise<void> {
+  if (current !== runNumber || replaced) {
+    return;
+  }
+  if (event === 'exit') {
+    closedRun = current;
+  }
   const what = `${current}|${event === 'fail' ? operation : event}`;
-  if (told.has(what) || current !== runNumber || replaced) {
+  if (told.has(what)) {
+    if (event === 'exit' && withheld) {
+      say(withheld[0], true, withheld[1]);
+      withheld = undefined;
+    }
     return;
   }
   told.add(what);
+  withheld = undefined;
+  // Read once the store has answered: the buyer may have closed the widget meanwhile.
+  const offer = () => closedRun === current;
   say(config.i18n.asking);
   try {
     const response = await fetch(config.returned, {
@@ -292,10 +314,15 @@ async function tellReturn(event: 'fail' | 'exit' | 'error', current: number, ope
       replaced = true;
       mine = '';
       removeWidget();
+      say(body.message, Boolean(body.retry), body.type ?? 'notice');
+      return;
     }
-    say(body.message, Boolean(body.retry), body.type ?? 'notice');
+    say(body.message, Boolean(body.retry) && offer(), body.type ?? 'notice');
+    withheld = body.retry && !offer() ? [body.message, body.type ?? 'notice'] : undefined;
   } catch (error) {
-    say(error instanceof Error ? error.message : config.i18n.failed, true, 'error');
+    const message = error instanceof Error ? error.message : config.i18n.failed;
+    say(message, offer(), 'error');
+    withheld = offer() ? undefined : [message, 'error'];
   }
 }
 

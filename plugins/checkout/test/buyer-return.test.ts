@@ -78,6 +78,31 @@ for (const version of TEST_PHP_VERSIONS) {
       }
     });
 
+    test('a store with no other payment method never points to one; each text still says what the buyer can do', async () => {
+      const codes = [101, 102, 103, 104, 105, 106, 999];
+      const withOthers = (await words(codes.map((code) => ['failure', code, true]))) as string[];
+      const alone = (await words(codes.map((code) => ['failure', code, false]))) as string[];
+      alone.forEach((text, i) => {
+        assert.doesNotMatch(text, /another payment method/, text);
+        assert.equal(text.split('. ')[0], withOthers[i]!.split('. ')[0], 'the same account of what happened');
+        assert.match(text, /You can (pay|try) again/);
+      });
+      const facts = [
+        { paid: false, asked: 'answered', status: 'declined', status_code: 101, event: 'fail' },
+        { paid: false, asked: 'answered', status: 'pending', status_code: 1, event: 'exit' },
+        { paid: false, asked: 'unknown', status: null, status_code: null, event: 'exit' },
+        { paid: false, asked: 'unreachable', status: null, status_code: null, event: 'fail' },
+      ];
+      const told = (await words(facts.map((f) => ['buyer', { ...f, others: false }]))) as Told[];
+      const withOther = (await words(facts.map((f) => ['buyer', { ...f, others: true }]))) as Told[];
+      told.forEach((t, i) => {
+        assert.doesNotMatch(t.message, /another payment method/, t.message);
+        assert.match(t.message, /pay again/);
+        assert.match(withOther[i]!.message, /choose another payment method/, 'with another method offered, it is named');
+        assert.deepEqual([t.kind, t.retry], [withOther[i]!.kind, withOther[i]!.retry]);
+      });
+    });
+
     test('the decision: failed, paid, in progress, not finished, and an honest "not confirmed"', async () => {
       const [declined, expired, paid, pending, created, unknownFail, unknownExit, unreachable, strange, otherWindow] = (await words([
         ['buyer', { paid: false, asked: 'answered', status: 'declined', status_code: 101, event: 'fail' }],

@@ -182,7 +182,8 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.deepEqual(withoutVersion(answers[5]!.data), {
         state: 'failed',
         final: true,
-        message: DECLINED,
+        // The store in these fakes offers no other payment method: none is named.
+        message: 'Your card payment was declined. You can pay again with another card.',
         pay_url: 'https://shop.test/checkout/order-pay/7/?pay_for_order=true&key=wc_order_key7',
       });
       assert.deepEqual(withoutVersion(answers[6]!.data), { state: 'on_hold', final: true, message: ON_HOLD });

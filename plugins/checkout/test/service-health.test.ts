@@ -25,6 +25,8 @@ interface Result {
   decide: Record<string, string>;
   steps: Step[];
   buyer: string;
+  others: string;
+  alone: string;
   log: string[];
 }
 
@@ -123,6 +125,8 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.deepEqual(view(3), [false, 1, 'ok', 0], 'a per-operation error leaves the store accepted');
       assert.deepEqual(view(4), [false, 1, 'refused', 0], 'a blocked partner on a real request: refused at once');
       assert.match(s[4]!.owner!, /withdrawn from the checkout: the service refuses this store .*blocked this partner.*offers card payment again/);
+      // The reason is its own sentence (it ends "(…)."): never wrapped in another bracket, which read ".).".
+      assert.doesNotMatch(s[4]!.owner!, /\.\)\./, s[4]!.owner!);
       assert.deepEqual(view(5), [false, 0, 'refused', 0], 'withdrawn without asking');
       assert.deepEqual(view(6), [`Service_Refused: ${r.buyer}`, 0, 'refused', 0], 'no buyer is sent to the service');
       assert.deepEqual(view(8), [false, 0, 'refused', 1], 'after its lifetime the refusal stands on the page while a check is queued');
@@ -248,10 +252,15 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.doesNotMatch(NOT_PREPARED, /rate|service|500|429/i, 'plain words for the buyer');
     });
 
-    test('the buyer is told in plain words, never the service message', async () => {
-      const { buyer } = await run([]);
-      assert.match(buyer, /^Card payment is unavailable right now\. Please choose another payment method\.$/);
-      assert.doesNotMatch(buyer, /blocked|signature|partner|403|401/i);
+    test('the buyer is told in plain words, never the service message; another method only where there is one', async () => {
+      const { buyer, others, alone } = await run([]);
+      assert.match(others, /^Card payment is unavailable right now\. Please choose another payment method\.$/);
+      assert.match(alone, /^Card payment is unavailable right now\. Please try again later\.$/);
+      // Without WooCommerce's list of methods, none is promised.
+      assert.equal(buyer, alone);
+      for (const words of [buyer, others, alone]) {
+        assert.doesNotMatch(words, /blocked|signature|partner|403|401/i);
+      }
     });
   });
 }

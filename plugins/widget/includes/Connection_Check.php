@@ -67,8 +67,11 @@ final class Connection_Check {
 		if ( '' === $candidate['partner_token'] || '' === $candidate['partner_secret'] || self::fingerprint( $candidate ) === self::fingerprint( $this->current() ) ) {
 			return null;
 		}
-		$answer = $this->ask( $candidate );
+		// Kept only when the save goes through: a refused save leaves the answer about the saved credentials,
+		// which the status box goes on showing (they are still the ones in use).
+		$answer = $this->ask( $candidate, false );
 		if ( $answer['ok'] ) {
+			update_option( self::STATUS_OPTION, $answer, false );
 			add_settings_error( $this->store->option_name(), 'c2c-connected', __( 'Settings saved. The service accepted the partner token and secret.', 'card2crypto-widget' ), 'success' );
 			return null;
 		}
@@ -80,12 +83,13 @@ final class Connection_Check {
 	}
 
 	/**
-	 * Asks the service with these settings and keeps the answer for them.
+	 * Asks the service with these settings and, with $keep, keeps the answer for them.
 	 *
 	 * @param array<string, mixed> $values Effective values by field id.
+	 * @param bool                 $keep   Keep it as the last answer (a save's candidate is kept only once saved).
 	 * @return array{ok: bool, why: string, field: string|null, at: int, fingerprint: string}
 	 */
-	public function ask( array $values ): array {
+	public function ask( array $values, bool $keep = true ): array {
 		try {
 			$client = new Partner_Api_Client(
 				(string) $values['base_url'],
@@ -113,7 +117,9 @@ final class Connection_Check {
 		}
 		$answer['at']          = time();
 		$answer['fingerprint'] = self::fingerprint( $values );
-		update_option( self::STATUS_OPTION, $answer, false );
+		if ( $keep ) {
+			update_option( self::STATUS_OPTION, $answer, false );
+		}
 		return $answer;
 	}
 

@@ -53,6 +53,12 @@ final class Field_View {
 			return sprintf( __( 'Set in wp-config.php by %s: that value is used and this field is ignored.', 'card2crypto-shared' ), $constant );
 		}
 		if ( ! empty( $field['secret'] ) ) {
+			if ( self::kept_as_key( $field ) ) {
+				// A public key: kept out of pages, yet no secret, and never called one.
+				return $this->store->has_stored_secret( $field['id'] )
+					? __( 'A key is saved. It is never shown; leave the field empty to keep it.', 'card2crypto-shared' )
+					: __( 'No key is saved yet.', 'card2crypto-shared' );
+			}
 			return $this->store->has_stored_secret( $field['id'] )
 				? __( 'A secret is saved. It is never shown; leave the field empty to keep it.', 'card2crypto-shared' )
 				: __( 'No secret is saved yet.', 'card2crypto-shared' );
@@ -82,9 +88,21 @@ final class Field_View {
 		return 'lang' === ( $field['rule']['kind'] ?? '' );
 	}
 
+	/** After a refused save: the value typed into a field that is never shown back must be typed again. */
+	public function not_saved( array $field ): string {
+		return self::kept_as_key( $field )
+			? __( 'The key you entered was not saved: enter it again.', 'card2crypto-shared' )
+			: __( 'The secret you entered was not saved: enter it again.', 'card2crypto-shared' );
+	}
+
+	/** Whether the schema calls the field's hidden value a key (keptAs), not a secret. */
+	private static function kept_as_key( array $field ): bool {
+		return 'key' === ( $field['keptAs'] ?? '' );
+	}
+
 	public function placeholder( array $field ): string {
 		if ( ! empty( $field['secret'] ) && $this->store->has_stored_secret( $field['id'] ) && null === $this->store->constant_for( $field['id'] ) ) {
-			return __( 'A secret is saved', 'card2crypto-shared' );
+			return self::kept_as_key( $field ) ? __( 'A key is saved', 'card2crypto-shared' ) : __( 'A secret is saved', 'card2crypto-shared' );
 		}
 		return isset( $field['placeholder'] ) ? (string) $field['placeholder'] : '';
 	}

@@ -165,7 +165,7 @@ final class Settings_Page {
 		$store = $this->view->store();
 		foreach ( $store->secret_ids() as $id ) {
 			if ( isset( $submitted[ $id ] ) && is_string( $submitted[ $id ] ) && '' !== trim( $submitted[ $id ] ) ) {
-				$again         = __( 'The secret you entered was not saved: enter it again.', 'card2crypto-shared' );
+				$again         = $this->view->not_saved( $store->fields()[ $id ] );
 				$errors[ $id ] = isset( $errors[ $id ] ) ? $errors[ $id ] . ' ' . $again : $again;
 			}
 		}

@@ -352,6 +352,10 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
           page.text,
           /id="card2crypto_widget_settings-partner_secret-error"[^>]*><strong>Partner secret: Not connected: the service&#039;s answer is not signed with this partner secret/,
         );
+        // The status box still says what the saved credentials do: they are the ones in use (issue 32, point 6).
+        assert.match(page.text, /data-card2crypto="widget-connection"[^>]*>\s*<p>Connected: the service accepted a signed request/);
+        page = await admin.request(pagePath);
+        assert.match(page.text, /data-card2crypto="widget-connection"[^>]*>\s*<p>Connected: the service accepted a signed request/);
 
         // Below the currency minimum.
         saved = await submit({ default_amount: '10' });
@@ -417,11 +421,21 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         assert.match(page.text, /id="woocommerce_card2crypto_partner_secret-error"[^>]*>[\s\S]*?not signed with this partner secret/);
         assert.match(page.text, /id="woocommerce_card2crypto_title"[^>]*value="Typed title"|value="Typed title"[^>]*id="woocommerce_card2crypto_title"/);
         assert.doesNotMatch(page.text, /Your settings have been saved/);
+        // The refused credentials are not the store's: its state, and the status box, still speak of the saved ones.
+        assert.match(page.text, /data-card2crypto="connection">Still connected with the saved credentials/);
+        const health = await site.probe<{ state?: string } | null>({ action: 'get_option', name: 'card2crypto_checkout_service_health' });
+        assert.equal(health?.state, 'ok', `the saved credentials' state stands: ${JSON.stringify(health)}`);
+
+        // The wallet's extended public key is kept out of pages, but it is no secret, and never called one.
+        assert.match(page.text, /reveals every address of the wallet and so its whole payment history/);
+        assert.match(page.text, /No key is saved yet\./);
+        assert.doesNotMatch(page.text, /Kept like the partner secret/);
 
         // Fields failing their rules: nothing saved, each error next to its field, what was typed kept.
         saved = await submit({
           wallet_address: `${WALLET.slice(0, -1)}r`,
           partner_secret: '',
+          wallet_key_secret: WALLET_VPUB,
           title: 'Card payment',
           store_currency: 'ISK',
           base_url: 'ftp://x',
@@ -436,6 +450,8 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         assert.match(page.text, /id="woocommerce_card2crypto_wallet_address-error"/);
         assert.match(page.text, /value="Card payment"/);
         assert.match(page.text, /Nothing was saved: correct the fields marked below/);
+        assert.match(page.text, /id="woocommerce_card2crypto_wallet_key_secret-error"[^>]*>[\s\S]*?The key you entered was not saved: enter it again\./);
+        assert.doesNotMatch(page.text, /The secret you entered was not saved/, 'no secret was typed');
 
         // A testnet wallet is refused in production; unticking the checkbox disables.
         saved = await submit({ environment: 'production', wallet_address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' });

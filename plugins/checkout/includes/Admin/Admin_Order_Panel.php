@@ -87,6 +87,8 @@ final class Admin_Order_Panel {
 		$status   = $op['status'] ?? null;
 		$code     = $op['status_code'] ?? null;
 		$received = Order_Words::received( $status, $code );
+		$paid     = self::paid_operations( $order );
+		$twice    = count( $paid ) > 1;
 		if ( null !== $status ) {
 			$rows[ __( 'Status', 'card2crypto-checkout' ) ] = Order_Words::status( $status, $code );
 		}
@@ -99,6 +101,11 @@ final class Admin_Order_Panel {
 			$label          = $received ? __( 'Paid', 'card2crypto-checkout' ) : __( 'Amount asked (not paid)', 'card2crypto-checkout' );
 			$rows[ $label ] = Order_Words::money( (int) $op['from_amount'], (string) $op['from_currency'] );
 		}
+		if ( $twice ) {
+			// Two card payments succeeded for one order (the owner was mailed "paid twice"): never "Paid €79.00" alone.
+			/* translators: 1: the amounts paid, e.g. "€79.00 + €79.00" */
+			$rows[ __( 'Paid', 'card2crypto-checkout' ) ] = sprintf( __( '%s: paid twice. Refund the duplicate payment.', 'card2crypto-checkout' ), implode( ' + ', array_column( $paid, 'amount' ) ) );
+		}
 		if ( isset( $op['to_amount'] ) && is_numeric( $op['to_amount'] ) ) {
 			$label          = Order_Words::bought( $status, $code ) ? __( 'Bought', 'card2crypto-checkout' ) : __( 'To buy (not bought yet)', 'card2crypto-checkout' );
 			$rows[ $label ] = Availability::format_btc( (int) $op['to_amount'] ) . ' ' . ( $op['to_currency'] ?? 'BTC' );
@@ -109,9 +116,23 @@ final class Admin_Order_Panel {
 		if ( isset( $op['tx_id'] ) ) {
 			$rows[ __( 'Transaction', 'card2crypto-checkout' ) ] = $op['tx_id'];
 		}
+		if ( $twice ) {
+			// Each payment, and which one is the duplicate: the one that did not pay the order.
+			$lines = array();
+			foreach ( $paid as $payment ) {
+				$lines[] = sprintf(
+					/* translators: 1: operation id, 2: amount, 3: the payment's role ("paid the order" or "duplicate: refund it") */
+					__( '%1$s: %2$s, %3$s', 'card2crypto-checkout' ),
+					$payment['operation_id'],
+					$payment['amount'],
+					$payment['duplicate'] ? __( 'duplicate: refund it', 'card2crypto-checkout' ) : __( 'paid the order', 'card2crypto-checkout' )
+				);
+			}
+			$rows[ __( 'Payments', 'card2crypto-checkout' ) ] = $lines;
+		}
 		$others = array();
 		foreach ( Operation_Store::operations_of_order( $order->get_id() ) as $other ) {
-			if ( ( $op['id'] ?? null ) !== $other['operation_id'] && Operation_Store::NO_CODE !== $other['status_code'] ) {
+			if ( ( $op['id'] ?? null ) !== $other['operation_id'] && Operation_Store::NO_CODE !== $other['status_code'] && ! isset( $paid[ $other['operation_id'] ] ) ) {
 				$others[] = $other['operation_id'] . ': ' . Order_Words::status( $other['status'], $other['status_code'] );
 			}
 		}
@@ -134,7 +155,17 @@ final class Admin_Order_Panel {
 		}
 		echo '<dl>';
 		foreach ( $rows as $label => $value ) {
-			echo '<dt>' . esc_html( $label ) . '</dt><dd data-card2crypto="' . esc_attr( sanitize_title( $label ) ) . '">' . esc_html( (string) $value ) . '</dd>';
+			echo '<dt>' . esc_html( $label ) . '</dt><dd data-card2crypto="' . esc_attr( sanitize_title( $label ) ) . '">';
+			if ( is_array( $value ) ) {
+				echo '<ul style="margin:0">';
+				foreach ( $value as $line ) {
+					echo '<li>' . esc_html( (string) $line ) . '</li>';
+				}
+				echo '</ul>';
+			} else {
+				echo esc_html( (string) $value );
+			}
+			echo '</dd>';
 		}
 		echo '</dl>';
 		if ( null !== $own ) {
@@ -163,6 +194,39 @@ final class Admin_Order_Panel {
 			echo '</p>';
 		}
 		echo '</div>';
+	}
+
+	/**
+	 * The order's operations that succeeded (the card charged and the
+	 * purchase done), oldest first, by operation id: each with its amount
+	 * (what its attempt asked, which a success that paid must match) and
+	 * whether it is a duplicate (not the one recorded as paying the order;
+	 * with none recorded, not the first).
+	 *
+	 * @return array<string, array{operation_id: string, amount: string, duplicate: bool}>
+	 */
+	private static function paid_operations( \WC_Order $order ): array {
+		$payer = (string) $order->get_meta( Keys::META_PAID_BY_OPERATION );
+		$paid  = array();
+		foreach ( Operation_Store::operations_of_order( $order->get_id() ) as $operation ) {
+			$step = Status_Flow::find_step( $operation['status'], $operation['status_code'] );
+			if ( null === $step || Status_Flow::PHASE_SUCCEEDED !== $step['phase'] ) {
+				continue;
+			}
+			$attempt = Operation_Store::attempt( $operation['attempt_id'] );
+			$paid[ $operation['operation_id'] ] = array(
+				'operation_id' => $operation['operation_id'],
+				'amount'       => null === $attempt ? '' : Order_Words::money( (int) $attempt['expected_amount'], (string) $attempt['expected_currency'] ),
+				'duplicate'    => true,
+			);
+		}
+		if ( ! isset( $paid[ $payer ] ) ) {
+			$payer = (string) array_key_first( $paid );
+		}
+		if ( isset( $paid[ $payer ] ) ) {
+			$paid[ $payer ]['duplicate'] = false;
+		}
+		return $paid;
 	}
 
 	/** A link to admin-post.php (a form would nest inside the order form). */

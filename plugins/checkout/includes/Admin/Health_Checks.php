@@ -195,8 +195,8 @@ final class Health_Checks {
 				self::CRITICAL,
 				__( 'The service refuses the store\'s Card2Crypto credentials', 'card2crypto-checkout' ),
 				sprintf(
-					/* translators: 1: date and time it first refused, 2: why, 3: date and time of the last answer */
-					__( 'Card payment is withdrawn from the checkout: the service has refused this store since %1$s (%2$s). Last answer: %3$s. The store asks again every minute and offers card payment again as soon as the service accepts it. Check the partner token, the partner secret and the API address, or ask your partner manager whether the partner account is blocked.', 'card2crypto-checkout' ),
+					/* translators: 1: date and time it first refused, 2: why (a sentence, ending with its period), 3: date and time of the last answer */
+					__( 'Card payment is withdrawn from the checkout: the service has refused this store since %1$s. Why: %2$s Last answer: %3$s. The store asks again every minute and offers card payment again as soon as the service accepts it. Check the partner token, the partner secret and the API address, or ask your partner manager whether the partner account is blocked.', 'card2crypto-checkout' ),
 					self::when( (int) ( $state['since'] ?? $state['at'] ), $now ),
 					(string) ( $state['reason'] ?? '' ),
 					$checked

@@ -26,6 +26,7 @@ use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
@@ -248,6 +249,8 @@ final class Buyer_Return {
 				'mismatch'    => null !== $attempt && 1 === (int) ( $attempt['mismatch'] ?? 0 ),
 				// A payment of the order in another window (another operation) may be under way.
 				'others_live' => Operation_Store::may_be_paid_besides( $order->get_id(), null === $attempt ? '' : (string) $attempt['operation_id'] ),
+				// "Or choose another payment method" only where there is one.
+				'others'      => Other_Methods::exist(),
 			)
 		);
 		$note = Order_Words::told(

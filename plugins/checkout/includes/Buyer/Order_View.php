@@ -18,6 +18,7 @@ namespace Card2Crypto\Checkout\Buyer;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
@@ -141,6 +142,7 @@ final class Order_View {
 			'status'       => $status,
 			'status_code'  => $code,
 			'mismatch'     => $mismatch,
+			'others'       => Other_Methods::exist(),
 		);
 	}
 
@@ -154,6 +156,7 @@ final class Order_View {
 	 *     @type mixed      $status       The current attempt's status, null when the service reported nothing yet.
 	 *     @type mixed      $status_code  Its status code.
 	 *     @type bool       $mismatch     The payment did not match the order (the order is held for the store).
+	 *     @type bool       $others       The store offers another payment method now; absent: as if it did.
 	 * }
 	 * @return array{state: string, final: bool, message: string}
 	 */
@@ -174,7 +177,7 @@ final class Order_View {
 		}
 		$step = null === ( $facts['status'] ?? null ) ? null : Status_Flow::find_step( $facts['status'], $code );
 		if ( null !== $step && Status_Flow::PHASE_FAILED === $step['phase'] ) {
-			return self::state( self::FAILED, true, Buyer_Words::failure( $step['status_code'] ) );
+			return self::state( self::FAILED, true, Buyer_Words::failure( $step['status_code'], $facts['others'] ?? true ) );
 		}
 		if ( ! empty( $facts['mismatch'] ) ) {
 			return self::state( self::ON_HOLD, true, Buyer_Words::on_hold() );

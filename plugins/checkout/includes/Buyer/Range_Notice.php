@@ -1,11 +1,15 @@
 <?php
 /**
  * Tells the buyer why card payment is not offered when the cart total is
- * outside the service's range for the currency (WooCommerce otherwise only
- * says "There are no payment methods available"): on the cart page and in
- * the classic checkout's payment section, which WooCommerce refreshes with
- * the totals. The block checkout shows the same words (messages(), through
- * Blocks_Integration) from src/blocks.ts.
+ * outside the service's range for the currency, or while the service
+ * refuses the store (Service_Health: the method is withdrawn), where
+ * WooCommerce otherwise only says "There are no payment methods available":
+ * on the cart page, in the classic checkout's payment section (which
+ * WooCommerce refreshes with the totals) and on the order's payment page.
+ * When the store has no other method, our words take the place of
+ * WooCommerce's, and the order button, which could only answer "Invalid
+ * payment method.", is not shown. The block checkout shows the same words
+ * (messages(), through Blocks_Integration) from src/blocks.ts.
  *
  * @package card2crypto-checkout
  */
@@ -15,8 +19,11 @@ namespace Card2Crypto\Checkout\Buyer;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Service_Health;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -33,6 +40,10 @@ final class Range_Notice {
 		add_action( 'woocommerce_before_cart', array( $this, 'cart' ) );
 		add_action( 'woocommerce_review_order_before_payment', array( $this, 'checkout' ) );
 		add_filter( 'woocommerce_no_available_payment_methods_message', array( $this, 'no_methods' ) );
+		add_filter( 'woocommerce_order_button_html', array( $this, 'order_button' ) );
+		add_filter( 'woocommerce_pay_order_button_html', array( $this, 'order_button' ) );
+		// Before WooCommerce prints the notices on the order's payment page (woocommerce_output_all_notices, priority 10).
+		add_action( 'before_woocommerce_pay', array( $this, 'one_message' ), 5 );
 		add_action( 'wp_enqueue_scripts', array( self::class, 'block_style' ) );
 	}
 
@@ -40,7 +51,9 @@ final class Range_Notice {
 	 * The block checkout's own "There are no payment methods available",
 	 * hidden while our range message stands in for it (src/blocks.ts marks
 	 * the page with card2crypto-range-alone when the store has no other
-	 * method and the total is outside the range): one message that fits.
+	 * method and the total is outside the range, or the method is
+	 * withdrawn): one message that fits, and no order button that could
+	 * only answer "Invalid payment method.".
 	 */
 	public static function block_style(): void {
 		if ( ! function_exists( 'is_checkout' ) || ! is_checkout() || self::other_methods() ) {
@@ -48,7 +61,7 @@ final class Range_Notice {
 		}
 		wp_register_style( 'card2crypto-range', false, array(), CARD2CRYPTO_CHECKOUT_VERSION );
 		wp_enqueue_style( 'card2crypto-range' );
-		wp_add_inline_style( 'card2crypto-range', '.card2crypto-range-alone .wc-block-checkout__no-payment-methods-notice{display:none}' );
+		wp_add_inline_style( 'card2crypto-range', '.card2crypto-range-alone .wc-block-checkout__no-payment-methods-notice,.card2crypto-range-alone .wc-block-components-checkout-place-order-button{display:none}' );
 	}
 
 	/**
@@ -98,24 +111,37 @@ final class Range_Notice {
 		);
 	}
 
-	/** Whether the store offers a payment method other than this one right now. */
+	/** Whether the store offers a payment method other than this one right now (enabled and available). */
 	public static function other_methods(): bool {
-		if ( ! function_exists( 'WC' ) || ! WC()->payment_gateways() ) {
-			return true;
-		}
-		$gateways = WC()->payment_gateways()->payment_gateways();
-		foreach ( $gateways as $id => $gateway ) {
-			if ( Keys::GATEWAY_ID !== $id && 'yes' === $gateway->enabled ) {
-				return true;
-			}
-		}
-		return false;
+		return Other_Methods::exist();
 	}
 
 	/**
-	 * WooCommerce's "no available payment methods" at the classic checkout,
-	 * when the only method is this one and the total is outside its range:
-	 * one message, ours, which says why and what to do.
+	 * While the service refuses the store (the method is withdrawn), what
+	 * the buyer is told instead of the method, else null. On the payment
+	 * page of an order kept for the buyer (Service_Back), that it is kept
+	 * and a link comes by e-mail.
+	 */
+	public function withdrawn_message(): ?string {
+		$config = $this->config;
+		if ( ! Service_Health::withdrawn( $config ) ) {
+			return null;
+		}
+		$others = self::other_methods();
+		if ( function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
+			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
+			if ( $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->is_paid() && '' !== (string) $order->get_meta( Service_Back::META ) ) {
+				return Service_Back::message( $others );
+			}
+		}
+		return Service_Health::buyer_message( $others );
+	}
+
+	/**
+	 * WooCommerce's "no available payment methods" at the classic checkout
+	 * and on the order's payment page, when the only method is this one and
+	 * the total is outside its range or the method is withdrawn: one
+	 * message, ours, which says why and what to do.
 	 *
 	 * @param mixed $message
 	 * @return mixed
@@ -125,14 +151,62 @@ final class Range_Notice {
 		return null !== $ours && ! self::other_methods() ? '<span class="card2crypto-range-notice">' . esc_html( $ours ) . '</span>' : $message;
 	}
 
-	/** The message for the current cart, when the method is otherwise usable. */
+	/**
+	 * The message for the current cart (or, on its payment page, the
+	 * order), when the method is otherwise usable.
+	 */
 	private function for_cart(): ?string {
 		$config   = $this->config;
 		$currency = $config->currency();
 		if ( null !== Availability::problem( $config, $currency, null, null ) ) {
 			return null; // Disabled, not configured or another currency: nothing the buyer can change.
 		}
-		return self::message( $currency, Availability::cart_total_minor( $currency ), self::other_methods() );
+		return $this->withdrawn_message() ?? self::message( $currency, Availability::paying_total_minor( $currency ), self::other_methods() );
+	}
+
+	/**
+	 * The classic checkout's "Place order" and the order page's "Pay for
+	 * order" button: not shown while our words stand for the only method
+	 * (pressing it could only answer "Invalid payment method.").
+	 *
+	 * @param mixed $html
+	 * @return mixed
+	 */
+	public function order_button( $html ) {
+		return null !== $this->for_cart() && ! self::other_methods() ? '' : $html;
+	}
+
+	/**
+	 * On the order's payment page, where our words stand in the place of
+	 * WooCommerce's "no available payment methods" (no_methods()), the same
+	 * words waiting as a notice (the buyer was just brought back, or pressed
+	 * Pay as the method was withdrawn) are not said a second time above it.
+	 */
+	public function one_message(): void {
+		if ( ! function_exists( 'WC' ) || null === WC()->session || self::other_methods() ) {
+			return;
+		}
+		$ours = $this->for_cart();
+		if ( null === $ours ) {
+			return;
+		}
+		$notices = WC()->session->get( 'wc_notices', array() );
+		if ( ! is_array( $notices ) ) {
+			return;
+		}
+		$changed = false;
+		foreach ( $notices as $type => $list ) {
+			foreach ( (array) $list as $i => $notice ) {
+				$text = is_array( $notice ) ? ( $notice['notice'] ?? '' ) : $notice;
+				if ( is_string( $text ) && html_entity_decode( wp_strip_all_tags( $text ), ENT_QUOTES, 'UTF-8' ) === $ours ) {
+					unset( $notices[ $type ][ $i ] );
+					$changed = true;
+				}
+			}
+		}
+		if ( $changed ) {
+			WC()->session->set( 'wc_notices', array_filter( $notices ) );
+		}
 	}
 
 	public function cart(): void {

@@ -42,11 +42,15 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 		$this->settings = get_option( Keys::SETTINGS_OPTION, array() );
 	}
 
-	/** As the gateway: withdrawn while the service refuses the store (Service_Health, cached). */
+	/**
+	 * Enabled and set up. While the service refuses the store the script
+	 * still loads: the gateway's is_available() withdraws the method (the
+	 * Store API does not list it), and the script says why in the store's
+	 * words in place of WooCommerce's "no payment methods" (get_payment_method_data()).
+	 */
 	public function is_active() {
 		$gateways = WC()->payment_gateways() ? WC()->payment_gateways()->payment_gateways() : array();
-		$config   = $this->config;
-		return isset( $gateways[ Keys::GATEWAY_ID ] ) && 'yes' === $gateways[ Keys::GATEWAY_ID ]->enabled && $config->is_configured() && Service_Health::available( $config );
+		return isset( $gateways[ Keys::GATEWAY_ID ] ) && 'yes' === $gateways[ Keys::GATEWAY_ID ]->enabled && $this->config->is_configured();
 	}
 
 	public function get_payment_method_script_handles() {
@@ -69,8 +73,9 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 			'countries' => null === $countries ? null : array_values( $countries ),
 			'min'       => $shift >= 0 ? $limits[1] * $scale : intdiv( $limits[1], $scale ),
 			'max'       => $shift >= 0 ? $limits[2] * $scale : intdiv( $limits[2], $scale ),
-			'range'     => Range_Notice::messages( $currency, $others ),
-			// The only method: outside the range, our words stand in for WooCommerce's "no payment methods" (Range_Notice::block_style()).
+			// Withdrawn (the service refuses the store): the same words whatever the total.
+			'range'     => Service_Health::withdrawn( $config ) ? array_fill( 0, 3, Service_Health::buyer_message( $others ) ) : Range_Notice::messages( $currency, $others ),
+			// The only method: outside the range or withdrawn, our words stand in for WooCommerce's "no payment methods" (Range_Notice::block_style()).
 			'alone'     => ! $others,
 			'supports'  => array( 'features' => array( 'products' ) ),
 		);

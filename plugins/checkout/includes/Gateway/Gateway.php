@@ -213,10 +213,15 @@ class Gateway extends \WC_Payment_Gateway {
 		if ( array() === $errors ) {
 			$candidate = $this->config->with_values( $prepared['values'] );
 			if ( $candidate->credentials()->complete() ) {
-				// A fresh signed params request with what would be saved (cached for the status box).
-				$check = Settings_Status::check( $candidate, true );
-				if ( ! $check['ok'] && self::connection_changed( $this->config, $candidate ) ) {
+				// A fresh signed params request with what would be saved (cached for the status box). New
+				// credentials are recorded as the store's state only once saved: a refused save leaves the
+				// state of the saved ones, which stay in use.
+				$changed = self::connection_changed( $this->config, $candidate );
+				$check   = Settings_Status::check( $candidate, true, ! $changed );
+				if ( ! $check['ok'] && $changed ) {
 					$errors[ $check['field'] ?? 'partner_token' ] = $check['message'];
+				} elseif ( $changed ) {
+					Service_Health::record_check( $candidate, null );
 				}
 			}
 		}
@@ -242,16 +247,19 @@ class Gateway extends \WC_Payment_Gateway {
 
 	/**
 	 * A refused save: nothing is written; the form shows what was typed and
-	 * each error next to its field. The secret is never sent back: a typed
-	 * one must be entered again.
+	 * each error next to its field. A secret field's value (the partner
+	 * secret, the wallet's key) is never sent back: a typed one must be
+	 * entered again.
 	 *
 	 * @param array<string, string> $errors    Why, by field id.
 	 * @param array<string, string> $submitted What was typed, by field id.
 	 */
 	private function refuse_save( array $errors, array $submitted, bool $service_refused ): void {
+		$fields = $this->config->store()->fields();
 		foreach ( $this->config->store()->secret_ids() as $id ) {
 			if ( isset( $submitted[ $id ] ) && '' !== trim( $submitted[ $id ] ) ) {
-				$again         = __( 'The secret you entered was not saved: enter it again.', 'card2crypto-checkout' );
+				// "The key you entered…" for the wallet's extended public key, which is no secret.
+				$again         = $this->field_view()->not_saved( $fields[ $id ] );
 				$errors[ $id ] = isset( $errors[ $id ] ) ? $errors[ $id ] . ' ' . $again : $again;
 			}
 		}

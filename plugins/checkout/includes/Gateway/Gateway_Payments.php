@@ -17,6 +17,7 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Held;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Buyer\Order_Pay;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Payment\Availability;
@@ -104,7 +105,12 @@ trait Gateway_Payments {
 			return array( 'result' => 'failure' );
 		} catch ( \Throwable $e ) {
 			Log::error( sprintf( 'Order %d: the payment could not start: %s', $order->get_id(), $e->getMessage() ) );
-			wc_add_notice( __( 'The card payment could not start. Please try again in a moment or choose another payment method.', 'card2crypto-checkout' ), 'error' );
+			wc_add_notice(
+				Other_Methods::exist()
+					? __( 'The card payment could not start. Please try again in a moment or choose another payment method.', 'card2crypto-checkout' )
+					: __( 'The card payment could not start. Please try again in a moment.', 'card2crypto-checkout' ),
+				'error'
+			);
 			return array( 'result' => 'failure' );
 		}
 		$order->add_order_note( __( 'Card2Crypto: the buyer was sent to the payment page.', 'card2crypto-checkout' ) );

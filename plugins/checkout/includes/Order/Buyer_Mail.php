@@ -20,6 +20,7 @@ namespace Card2Crypto\Checkout\Order;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 
 defined( 'ABSPATH' ) || exit;
@@ -72,7 +73,7 @@ final class Buyer_Mail {
 		}
 		$attempt = Order_Attempts::current_attempt( $order );
 		$code    = null !== $attempt && Operation_Store::NO_CODE !== $attempt['status_code'] ? (int) $attempt['status_code'] : 0;
-		$words   = Buyer_Words::failure( $code );
+		$words   = Buyer_Words::failure( $code, Other_Methods::exist() );
 		if ( $order->needs_payment() ) {
 			/* translators: %s: the order's payment page */
 			$words .= "\n\n" . sprintf( __( 'Pay for this order: %s', 'card2crypto-checkout' ), $order->get_checkout_payment_url() );

@@ -26,6 +26,7 @@ use Card2Crypto\Checkout\Attempts\Wallet_Shared;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Shared\Btc\Bip32;
 
@@ -131,7 +132,11 @@ final class Order_Address {
 			throw new Payment_Refused( self::exhausted_message() );
 		} catch ( Wallet_Shared $e ) {
 			Log::error( sprintf( 'Order %d: card payment refused: %s Enter the extended public key of another wallet (or another account of your wallet) in this shop\'s payment settings.', $order->get_id(), $e->getMessage() ) );
-			throw new Payment_Refused( __( 'Card payment is not available in this shop right now. Please choose another payment method.', 'card2crypto-checkout' ) );
+			throw new Payment_Refused(
+				Other_Methods::exist()
+					? __( 'Card payment is not available in this shop right now. Please choose another payment method.', 'card2crypto-checkout' )
+					: __( 'Card payment is not available in this shop right now. Please try again later.', 'card2crypto-checkout' )
+			);
 		}
 		$order->update_meta_data( self::META_INDEX, (string) $taken['index'] );
 		$order->update_meta_data( self::META_ADDRESS, $taken['address'] );

@@ -46,10 +46,20 @@ final class Buyer_Words {
 	 *     @type string      $event       "fail" (the service said the payment failed) or "exit" (the buyer closed the widget).
 	 *     @type bool        $mismatch    The payment did not match the order (the attempt is flagged; the order is held).
 	 *     @type bool        $others_live Another operation of the order (another window's payment) may be under way or paid.
+	 *     @type bool        $others      The store offers another payment method now (Other_Methods); absent: as if it did.
 	 * }
 	 * @return array{kind: string, code: int|null, type: string, message: string, retry: bool}
 	 */
 	public static function outcome( array $facts ): array {
+		$outcome = self::decide( $facts );
+		if ( isset( $facts['others'] ) && ! $facts['others'] ) {
+			$outcome['message'] = self::alone( $outcome['message'] );
+		}
+		return $outcome;
+	}
+
+	/** outcome()'s words before the store's other methods are taken into account. */
+	private static function decide( array $facts ): array {
 		if ( ! empty( $facts['paid'] ) ) {
 			return self::result( self::PAID, null, 'success', __( 'Your payment was received. Thank you!', 'card2crypto-checkout' ), false );
 		}
@@ -194,9 +204,50 @@ final class Buyer_Words {
 	}
 
 	/**
-	 * What happened and what the buyer can do, for a failure code (101-106).
+	 * What happened and what the buyer can do, for a failure code (101-106);
+	 * "choose another payment method" only when $others says there is one.
 	 */
-	public static function failure( int $code ): string {
+	public static function failure( int $code, bool $others = true ): string {
+		return $others ? self::failure_words( $code ) : self::alone( self::failure_words( $code ) );
+	}
+
+	/**
+	 * The words of a store whose only payment method is this one: each
+	 * "…, or choose another payment method." said as if there were another
+	 * becomes what the buyer can do here. Whole translated sentences, so that
+	 * each language keeps its own words; a text not in the list is left as
+	 * it is.
+	 */
+	public static function alone( string $message ): string {
+		return strtr(
+			$message,
+			array(
+				__( 'The payment was not finished. You can pay again, or choose another payment method.', 'card2crypto-checkout' )
+					=> __( 'The payment was not finished. You can pay again.', 'card2crypto-checkout' ),
+				__( 'If your card was charged, this order is updated automatically and you receive an e-mail: do not pay again. If it was not, you can pay again or choose another payment method.', 'card2crypto-checkout' )
+					=> __( 'If your card was charged, this order is updated automatically and you receive an e-mail: do not pay again. If it was not, you can pay again.', 'card2crypto-checkout' ),
+				__( 'Your card payment was declined. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' )
+					=> __( 'Your card payment was declined. You can pay again with another card.', 'card2crypto-checkout' ),
+				__( 'The card payment was not completed: it was cancelled or timed out before your card was charged. You can pay again, or choose another payment method.', 'card2crypto-checkout' )
+					=> __( 'The card payment was not completed: it was cancelled or timed out before your card was charged. You can pay again.', 'card2crypto-checkout' ),
+				__( 'The payment did not go through because the identity verification was not passed. You can try again, or choose another payment method.', 'card2crypto-checkout' )
+					=> __( 'The payment did not go through because the identity verification was not passed. You can try again.', 'card2crypto-checkout' ),
+				__( 'Your bank card could not be verified. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' )
+					=> __( 'Your bank card could not be verified. You can pay again with another card.', 'card2crypto-checkout' ),
+				__( 'The exchange rate reserved for your payment expired before the payment was made. You can pay again at a fresh rate, or choose another payment method.', 'card2crypto-checkout' )
+					=> __( 'The exchange rate reserved for your payment expired before the payment was made. You can pay again at a fresh rate.', 'card2crypto-checkout' ),
+				__( 'This card payment was cancelled by the store. You can pay again, choose another payment method, or contact the store.', 'card2crypto-checkout' )
+					=> __( 'This card payment was cancelled by the store. You can pay again, or contact the store.', 'card2crypto-checkout' ),
+				__( 'The payment did not go through. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' )
+					=> __( 'The payment did not go through. You can pay again with another card.', 'card2crypto-checkout' ),
+				__( 'The payment was not finished and your card was not charged by it. You can pay again, or choose another payment method.', 'card2crypto-checkout' )
+					=> __( 'The payment was not finished and your card was not charged by it. You can pay again.', 'card2crypto-checkout' ),
+			)
+		);
+	}
+
+	/** failure()'s words where the store offers another payment method. */
+	private static function failure_words( int $code ): string {
 		switch ( $code ) {
 			case 101:
 				return __( 'Your card payment was declined. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' );

@@ -30,8 +30,8 @@
 namespace Card2Crypto\Checkout\Service;
 
 use Card2Crypto\Checkout\Base\Config;
-use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Shared_Store;
 
 defined( 'ABSPATH' ) || exit;
@@ -87,7 +87,7 @@ final class Service_Back {
 			$order->save();
 			self::queue( self::RETRY[0], 1, false );
 		}
-		return self::message( self::other_methods() );
+		return self::message( Other_Methods::exist() );
 	}
 
 	/** What the buyer is told: the order is kept, and how they will hear. */
@@ -97,16 +97,6 @@ final class Service_Back {
 			$message .= ' ' . __( 'You can also pay it now with another payment method.', 'card2crypto-checkout' );
 		}
 		return $message;
-	}
-
-	/** Whether the store offers another payment method now. */
-	private static function other_methods(): bool {
-		if ( ! function_exists( 'WC' ) || ! WC()->payment_gateways() ) {
-			return false;
-		}
-		$available = WC()->payment_gateways()->get_available_payment_gateways();
-		unset( $available[ Keys::GATEWAY_ID ] );
-		return array() !== $available;
 	}
 
 	/**

@@ -31,6 +31,7 @@ namespace Card2Crypto\Checkout\Service;
 use Card2Crypto\Checkout\Attempts\Service_Refused;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
@@ -356,18 +357,23 @@ final class Service_Health {
 	 * (record_check()): the background check, a payment start, and the
 	 * settings page's status check (Settings_Status) all ask through here.
 	 *
+	 * @param bool $record Record the answer as the store's state (not for credentials a save may yet refuse).
 	 * @return array{fee: mixed, error: \Throwable|null} The partner's fee, or why the request failed.
 	 */
-	public static function ask( Config $config ): array {
+	public static function ask( Config $config, bool $record = true ): array {
 		try {
 			$fee = $config->api_client()->params()['service_fee'];
-			self::record_check( $config, null );
+			if ( $record ) {
+				self::record_check( $config, null );
+			}
 			return array(
 				'fee'   => $fee,
 				'error' => null,
 			);
 		} catch ( \Throwable $e ) {
-			self::record_check( $config, $e );
+			if ( $record ) {
+				self::record_check( $config, $e );
+			}
 			return array(
 				'fee'   => null,
 				'error' => $e,
@@ -460,9 +466,25 @@ final class Service_Health {
 		}
 	}
 
-	/** What a buyer is told: plain words, never the service's message. */
-	public static function buyer_message(): string {
-		return __( 'Card payment is unavailable right now. Please choose another payment method.', 'card2crypto-checkout' );
+	/**
+	 * What a buyer is told: plain words, never the service's message; "choose
+	 * another payment method" only where the store offers one now.
+	 *
+	 * @param bool|null $others Whether another payment method is offered; null: asked (Other_Methods).
+	 */
+	public static function buyer_message( ?bool $others = null ): string {
+		return ( $others ?? Other_Methods::exist() )
+			? __( 'Card payment is unavailable right now. Please choose another payment method.', 'card2crypto-checkout' )
+			: __( 'Card payment is unavailable right now. Please try again later.', 'card2crypto-checkout' );
+	}
+
+	/**
+	 * Whether the method is withdrawn because the service refuses the store
+	 * (the cached state, as is_available() reads it), for a store whose
+	 * method is otherwise on and set up: what the checkout says instead.
+	 */
+	public static function withdrawn( Config $config ): bool {
+		return $config->enabled() && $config->is_configured() && ! self::available( $config );
 	}
 
 	/** The owner's line while the method is withdrawn for these settings, else null. */
@@ -472,9 +494,10 @@ final class Service_Health {
 			return null;
 		}
 		$format = get_option( 'date_format' ) . ' ' . get_option( 'time_format' );
+		// The reason is a sentence of its own (it ends with its period, often after a bracket): never inside "(…)." here.
 		return sprintf(
-			/* translators: 1: date and time, 2: why the service refuses the store */
-			__( 'Card payment is withdrawn from the checkout: the service refuses this store (since %1$s: %2$s). The store asks again every minute and offers card payment again as soon as the service accepts it.', 'card2crypto-checkout' ),
+			/* translators: 1: date and time, 2: why the service refuses the store (a sentence, ending with its period) */
+			__( 'Card payment is withdrawn from the checkout: the service refuses this store since %1$s. Why: %2$s The store asks again every minute and offers card payment again as soon as the service accepts it.', 'card2crypto-checkout' ),
 			(string) wp_date( (string) $format, (int) ( $state['since'] ?? $state['at'] ?? time() ) ),
 			(string) ( $state['reason'] ?? '' )
 		);

@@ -32,10 +32,12 @@ final class Settings_Status {
 	 * partner_secret or base_url; null when it is no setting's) and message
 	 * says why, from the service's error.
 	 *
-	 * @param bool $fresh Ask the service even when a cached answer exists (saving the settings); the answer is cached.
+	 * @param bool $fresh  Ask the service even when a cached answer exists (saving the settings); the answer is cached.
+	 * @param bool $record Record the answer as the store's state (Service_Health); not for new credentials a save
+	 *                     may yet refuse: the state, the status box and the checkout keep speaking of the saved ones.
 	 * @return array{ok: bool, message: string, fee?: string, field?: string|null}
 	 */
-	public static function check( Config $config, bool $fresh = false ): array {
+	public static function check( Config $config, bool $fresh = false, bool $record = true ): array {
 		if ( ! $config->credentials()->complete() ) {
 			return array(
 				'ok'      => false,
@@ -49,7 +51,7 @@ final class Settings_Status {
 			return $cached;
 		}
 		// The service's answer is recorded: the method is withdrawn while it refuses the store (Service_Health).
-		$answer = Service_Health::ask( $config );
+		$answer = Service_Health::ask( $config, $record );
 		if ( null === $answer['error'] ) {
 			$result = array(
 				'ok'      => true,

@@ -269,6 +269,8 @@ switch ( $scenario['case'] ) {
 			'decide'  => $decide,
 			'steps'   => $steps,
 			'buyer'   => Service_Health::buyer_message(),
+			'others'  => Service_Health::buyer_message( true ),
+			'alone'   => Service_Health::buyer_message( false ),
 			'log'     => $GLOBALS['c2c_log'],
 		);
 		break;
