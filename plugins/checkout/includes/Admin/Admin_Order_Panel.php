@@ -168,8 +168,10 @@ final class Admin_Order_Panel {
 			echo '</dd>';
 		}
 		echo '</dl>';
-		if ( null !== $own ) {
-			echo '<p><a data-card2crypto="address-explorer" href="' . esc_url( Order_Address::explorer_url( $own['address'] ) ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'View the address on a block explorer', 'card2crypto-checkout' ) . '</a></p>';
+		// The order's own address, else (one address for every order) the wallet the operation paid: on its network's explorer.
+		$address = null !== $own ? $own['address'] : ( isset( $op['wallet'] ) && is_string( $op['wallet'] ) ? $op['wallet'] : '' );
+		if ( '' !== $address ) {
+			echo '<p><a data-card2crypto="address-explorer" href="' . esc_url( Order_Address::explorer_url( $address ) ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'View the address on a block explorer', 'card2crypto-checkout' ) . '</a></p>';
 		}
 		if ( ! empty( $op['explorer_url'] ) && Test_Mode::is_test_order( $order ) ) {
 			// The sandbox makes up its transaction ids: no block explorer knows them.

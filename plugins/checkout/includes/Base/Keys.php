@@ -55,6 +55,9 @@ final class Keys {
 	const META_ADDRESS_INDEX = '_card2crypto_address_index';
 	const META_ADDRESS       = '_card2crypto_address';
 
+	/** Order meta: "yes" on an order placed while the store used the sandbox, whose transactions are simulated. */
+	const META_TEST_MODE = '_card2crypto_test_mode';
+
 	/** Order meta: the last applied operation data (for display). */
 	const META_OPERATION = '_card2crypto_operation';
 

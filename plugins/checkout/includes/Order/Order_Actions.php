@@ -166,7 +166,7 @@ final class Order_Actions {
 			Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $operation->id() );
 			return;
 		}
-		$order->add_order_note( self::success_note( $operation, $label, $via ) );
+		$order->add_order_note( self::success_note( $order, $operation, $label, $via ) );
 		$current = $this->config->wallet();
 		if ( '' !== $current && (string) $attempt['expected_wallet'] !== $current ) {
 			$order->add_order_note(
@@ -230,7 +230,7 @@ final class Order_Actions {
 		}
 	}
 
-	private static function success_note( Operation $operation, string $label, string $via ): string {
+	private static function success_note( \WC_Order $order, Operation $operation, string $label, string $via ): string {
 		$parts = array(
 			sprintf( /* translators: 1: status, 2: source */ __( 'Card2Crypto: %1$s — %2$s. Payment complete.', 'card2crypto-checkout' ), $label, $via ),
 		);
@@ -238,7 +238,10 @@ final class Order_Actions {
 			/* translators: %s: blockchain transaction id */
 			$parts[] = sprintf( __( 'BTC transaction: %s.', 'card2crypto-checkout' ), $operation->tx_id() );
 		}
-		if ( null !== $operation->explorer_url() ) {
+		if ( null !== $operation->explorer_url() && 'yes' === (string) $order->get_meta( Keys::META_TEST_MODE ) ) {
+			// The sandbox makes up its transaction ids: no explorer link, on either network.
+			$parts[] = __( 'Test payment: the sandbox simulated this transaction; it is not on the blockchain.', 'card2crypto-checkout' );
+		} elseif ( null !== $operation->explorer_url() ) {
 			/* translators: %s: URL */
 			$parts[] = sprintf( __( 'Explorer: %s', 'card2crypto-checkout' ), esc_url_raw( $operation->explorer_url() ) );
 		}

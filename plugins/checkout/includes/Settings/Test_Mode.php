@@ -41,7 +41,7 @@ final class Test_Mode {
 	}
 
 	/** Order meta: "yes" when the order's payment was started in the sandbox environment. */
-	const META = '_card2crypto_test_mode';
+	const META = Keys::META_TEST_MODE;
 
 	/** Marks an order whose payment starts now, in $environment. */
 	public static function mark( \WC_Order $order, string $environment ): void {

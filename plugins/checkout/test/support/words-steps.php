@@ -23,7 +23,7 @@ use Card2Crypto\Checkout\Shared\Api\Operation;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
 
 /** operation_data of a success of `$id` for the attempt `$poid`, as the service writes it. */
-function c2c_words_success( string $id, string $poid, int $amount, string $currency, string $wallet ): Operation {
+function c2c_words_success( string $id, string $poid, int $amount, string $currency, string $wallet, string $explorer = '' ): Operation {
 	$data = array(
 		'status'         => 'success',
 		'status_code'    => 0,
@@ -50,12 +50,46 @@ function c2c_words_success( string $id, string $poid, int $amount, string $curre
 		),
 		'partner_info'   => array( 'operation_id' => $poid ),
 	);
+	if ( '' !== $explorer ) {
+		$data['operation_info']['to']['withdrawal_method_info']['blockchain_explorer_url'] = $explorer;
+	}
 	return Operation::from_decoded( Lossless_Json::decode_object( wp_json_encode( $data ) ) )['operation'];
 }
 
 function c2c_words_step( string $action, array $input ) {
 	$config = Plugin::service( Config::class );
 	switch ( $action ) {
+		case 'paid_once':
+			// One address for every order (input: wallet), the service linking its transaction (input: explorer); test: placed on the sandbox.
+			$currency = $config->currency();
+			$order    = wc_create_order();
+			$order->set_currency( $currency );
+			$order->set_payment_method( Keys::GATEWAY_ID );
+			$order->set_payment_method_title( 'Card' );
+			$order->set_total( '79.00' );
+			$order->set_status( 'pending' );
+			$order->update_meta_data( Keys::META_TEST_MODE, $input['test'] ? 'yes' : 'no' );
+			$order->save();
+			$poid = 'wc-' . $order->get_id() . '-once';
+			Operation_Store::create_attempt( $order->get_id(), $poid, 7900, $currency, $input['wallet'] );
+			$order->update_meta_data( Keys::META_ATTEMPT, $poid );
+			$order->save();
+			$outcome = Plugin::service( Operation_Events::class )->process( c2c_words_success( 'op-once-' . $order->get_id(), $poid, 7900, $currency, $input['wallet'], $input['explorer'] ), 'reconcile' );
+			$order   = wc_get_order( $order->get_id() );
+			ob_start();
+			Admin_Order_Panel::render( $order );
+			return array(
+				'id'       => $order->get_id(),
+				'status'   => $order->get_status(),
+				'outcomes' => array( $outcome ),
+				'notes'    => array_map(
+					static function ( $note ) {
+						return $note->content;
+					},
+					wc_get_order_notes( array( 'order_id' => $order->get_id() ) )
+				),
+				'panel'    => ob_get_clean(),
+			);
 		case 'paid_twice':
 			$currency = $config->currency();
 			$wallet   = $config->wallet();

@@ -56,4 +56,24 @@ describe('what the owner reads, in a real store', { skip: needsNative, timeout: 
     assert.equal(payments, `${first}: €79.00, paid the order\n${second}: €79.00, duplicate: refund it`, order.panel);
     assert.equal(row(order.panel, 'other-operations'), null, 'each payment once, in its list');
   });
+
+  test('one address for every order: a testnet wallet links to the testnet explorer; a sandbox transaction is never linked', async () => {
+    const wallet = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
+    const explorer = 'https://mempool.space/testnet/tx/tx-live';
+    type Paid = { id: number; status: string; outcomes: string[]; notes: string[]; panel: string };
+    const live = await step<Paid>('paid_once', { wallet, explorer, test: false });
+    assert.deepEqual(live.outcomes, ['applied']);
+    assert.match(live.panel, new RegExp(`href="https://mempool\\.space/testnet/address/${wallet}"`), live.panel);
+    assert.ok(
+      live.notes.some((n) => n.includes(`Explorer: ${explorer}`)),
+      live.notes.join('\n'),
+    );
+
+    const simulated = await step<Paid>('paid_once', { wallet, explorer, test: true });
+    assert.deepEqual(simulated.outcomes, ['applied']);
+    const note = simulated.notes.find((n) => n.includes('BTC transaction:')) ?? '';
+    assert.match(note, /the sandbox simulated this transaction; it is not on the blockchain/, simulated.notes.join('\n'));
+    assert.ok(!note.includes('mempool.space'), note);
+    assert.ok(!simulated.panel.includes('/tx/'), simulated.panel);
+  });
 });
