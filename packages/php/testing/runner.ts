@@ -27,8 +27,8 @@ export type Files = Record<string, string | Uint8Array>;
 
 /** Calls answered by one PHP process (PhpRunner.session()). */
 export interface CallSession {
-  call(calls: unknown[][]): Promise<CallResult[]>;
-  close(): void;
+  call: (calls: unknown[][]) => Promise<CallResult[]>;
+  close: () => void;
 }
 
 export interface PhpRunnerOptions {
