@@ -15,6 +15,21 @@ import { chooseRuntime } from '../scripts/lib/runtime.mjs';
 import { startStore } from '../scripts/lib/store.mjs';
 import { E2E_MODE, E2E_RUN_DIR, E2E_SITE, WOOCOMMERCE_MISSING, type RunInfo } from './run-info.ts';
 
+/**
+ * Sandbox milliseconds between the automatic steps of a paid operation (the sandbox's --step-delay; 2000 by
+ * default, as `npm start` keeps it for a person to watch). A paid card walks six steps: at 2 s each, every order a
+ * spec pays waited about 12 s for nothing. No spec watches those steps go by (the ones that need a state in between
+ * send its callback themselves), so the e2e sandbox takes them 250 ms apart, still one at a time and in order.
+ * E2E_SANDBOX_STEP_DELAY_MS sets another (2000 to measure or watch as before).
+ */
+const SANDBOX_STEP_DELAY_MS = (() => {
+  const text = process.env.E2E_SANDBOX_STEP_DELAY_MS ?? '250';
+  if (!/^\d{1,6}$/.test(text)) {
+    throw new Error(`E2E_SANDBOX_STEP_DELAY_MS must be a whole number of milliseconds, got ${JSON.stringify(text)}`);
+  }
+  return text;
+})();
+
 function banner(lines: string[]): void {
   const width = Math.max(...lines.map((l) => l.length)) + 4;
   const bar = '*'.repeat(width);
@@ -94,6 +109,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       port: 0,
       sandboxPort: 0,
       mountPlugins: E2E_MODE === 'smoke',
+      sandboxArgs: ['--step-delay', SANDBOX_STEP_DELAY_MS],
       what: 'an e2e run',
       log: (line: string) => console.log(`e2e: ${line}`),
     });

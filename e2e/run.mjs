@@ -35,6 +35,7 @@ import { findWooCommerce } from '../scripts/lib/find-woocommerce.mjs';
 import { claimedNewestPair, shortOfClaim } from '../scripts/lib/claimed-pair.mjs';
 import { diesWithUs } from '../scripts/lib/process.mjs';
 import { chooseRuntime } from '../scripts/lib/runtime.mjs';
+import { readSpecTimes, recordSpecTimes, slowest, splitLanes } from '../scripts/lib/spec-times.mjs';
 
 const E2E_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(E2E_DIR, '..');
@@ -44,31 +45,15 @@ const PLAYWRIGHT = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 export const OLDEST_PAIR = { wordpress: '6.6', woocommerce: '9.8' };
 
 /**
- * The newest pair's spec files in two groups (measured in a clean-clone CI
- * run, 2 cores: group a 18.6 min; group b 21.8, then the oldest subset and
- * the smoke run, 2.5 together, in the same lane; checkout-hold-stock, 2.7
- * min, moved to a to even the lanes), each group on its own site; the rest
- * go to b.
- * Specs within a group share their site and run one at a time.
+ * Each spec file's seconds from its last run on the newest pair, and the
+ * oldest and smoke runs' (lane b carries both): the newest pair's spec files
+ * are split between the two lanes from them (scripts/lib/spec-times.mjs),
+ * each lane on its own site, its specs one at a time. Each newest-a/newest-b
+ * run writes its figures back; commit the file when they change.
  */
-const GROUP_A = [
-  'checkout-owner',
-  'checkout-callbacks',
-  'checkout-reconcile',
-  'checkout-block',
-  'checkout-classic',
-  'settings',
-  'widget-classic',
-  'store',
-  'screenshots',
-  'checkout-hold-stock',
-  // Lane b ran 28.7 min to lane a's 21.5 in the clean-clone run of this session's work: these even them.
-  'checkout-retry',
-  'checkout-owner-words',
-  'checkout-service-refuses',
-  // Issue 25's spec (3.1 min) here, checkout-mail (1.1 min) to b: both lanes measured about 31-32 min before it.
-  'checkout-order-addresses',
-];
+const SPEC_TIMES = join(E2E_DIR, 'spec-times.json');
+/** The install project runs first on each lane's site: a fixed cost of both lanes, never split. */
+const INSTALL_SPEC = 'specs/install-zips.spec.ts';
 
 function banner(lines) {
   const width = Math.max(...lines.map((l) => l.length)) + 4;
@@ -101,6 +86,8 @@ async function specFiles() {
 
 /** Set by plannedRuns(): how the newest pair found falls short of the plugins' claim. */
 let newestShortfall = [];
+/** Set by plannedRuns() on the native runtime: the newest pair's two groups as split from spec-times.json. */
+let lanePlan = null;
 
 async function plannedRuns() {
   const env = process.env;
@@ -130,7 +117,20 @@ async function plannedRuns() {
     CARD2CRYPTO_E2E_SITE: site,
     ...(newest.wordpress ? { WP_VERSION: newest.wordpress.version } : {}),
   });
-  const groupA = GROUP_A.map((name) => `specs/${name}.spec.ts`);
+  const wanted = env.E2E_PAIRS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const planned = (name) => !wanted || wanted.includes(name);
+  // Lane b also carries the oldest pair's run and the smoke run (when they run and their pairs are here).
+  const times = readSpecTimes(SPEC_TIMES);
+  const laneBFixed =
+    (planned('oldest') && !oldest.error && oldest.woocommerce?.found ? (times.runs.oldest ?? 0) : 0) + (planned('smoke') ? (times.runs.smoke ?? 0) : 0);
+  const [groupA, groupB] = splitLanes(
+    (await specFiles()).filter((file) => file !== INSTALL_SPEC),
+    times,
+    [0, laneBFixed],
+  );
+  lanePlan = { a: groupA, b: groupB, laneBFixed };
   const runs = [
     {
       name: 'newest-a',
@@ -138,7 +138,7 @@ async function plannedRuns() {
       label: 'the whole suite, group a, native, newest pair',
       pair: newest,
       env: newestEnv('e2e-newest-a'),
-      args: groupA,
+      args: groupA.files,
       missing: newest.error,
     },
     {
@@ -147,8 +147,8 @@ async function plannedRuns() {
       label: 'the whole suite, group b, native, newest pair',
       pair: newest,
       env: newestEnv('e2e-newest-b'),
-      // Every spec file not in group a (the install project runs first in both).
-      args: [...(await specFiles()).filter((file) => !groupA.includes(file))],
+      // The install project runs first in both.
+      args: groupB.files,
       missing: newest.error,
     },
     {
@@ -168,10 +168,7 @@ async function plannedRuns() {
       args: [],
     },
   ];
-  const wanted = env.E2E_PAIRS?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return wanted ? runs.filter((run) => wanted.includes(run.name)) : runs;
+  return runs.filter((run) => planned(run.name));
 }
 
 /**
@@ -278,8 +275,24 @@ async function execute(run) {
   return { run, code, seconds, report: fileDurations(join(runDir, 'report.json')) };
 }
 
+const minutes = (seconds) => `${(seconds / 60).toFixed(1)} min`;
 const extraArgs = process.argv.slice(2);
 const runs = narrowedRuns(await plannedRuns(), extraArgs);
+// The admin-pages check of install-zips runs once per pair: with newest-a on the same pair, newest-b's site
+// (set up the same way, from the same zips) skips it.
+const newestA = runs.find((run) => run.name === 'newest-a' && !run.missing);
+for (const run of runs) {
+  if (run.name === 'newest-b' && newestA) {
+    run.env = { ...run.env, CARD2CRYPTO_E2E_ADMIN_PAGES: 'newest-a' };
+  }
+}
+if (lanePlan && runs.some((run) => run.name.startsWith('newest'))) {
+  console.log(
+    `e2e lanes from ${relative(ROOT, SPEC_TIMES)}: a ${lanePlan.a.files.length} spec files, about ${minutes(lanePlan.a.seconds)} in tests; ` +
+      `b ${lanePlan.b.files.length} spec files${lanePlan.laneBFixed ? ' and the oldest and smoke runs' : ''}, about ${minutes(lanePlan.b.seconds)} ` +
+      '(each lane also boots its site and runs install-zips)',
+  );
+}
 const lanes = new Map();
 for (const run of runs) {
   lanes.set(run.lane ?? 1, [...(lanes.get(run.lane ?? 1) ?? []), run]);
@@ -312,6 +325,31 @@ for (const { run, report } of results) {
   console.log(`\nspec files of ${run.name} (time in tests, retries included):`);
   for (const [file, { ms, tests }] of report.files) {
     console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${String(tests).padStart(3)} test runs  ${relative(ROOT, join(E2E_DIR, 'specs', file))}`);
+  }
+}
+// The slowest spec files of the newest pair, each lane's total, and the figures written back for the next split.
+const newestFiles = results.filter((r) => r.run.name.startsWith('newest')).flatMap((r) => (r.report?.files ?? []).map(([file, { ms }]) => [file, ms / 1000]));
+if (newestFiles.length) {
+  console.log('\nthe slowest ten spec files (newest pair, seconds in tests):');
+  for (const [file, seconds] of slowest(newestFiles)) {
+    console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${file}`);
+  }
+}
+console.log('\neach lane (wall time of its runs, one after another):');
+for (const [lane, laneRuns] of lanes) {
+  const laneDone = results.filter((r) => laneRuns.includes(r.run));
+  const seconds = laneDone.reduce((sum, r) => sum + r.seconds, 0);
+  console.log(`  lane ${lane}: ${minutes(seconds).padStart(9)}  (${laneDone.map((r) => `${r.run.name} ${minutes(r.seconds)}`).join(', ')})`);
+}
+// Only full runs of a group or of the other runs write figures (a run narrowed to a few files or tests measures those alone, which is fine
+// for its files; --grep or other options change what a file runs, so they write nothing).
+const measuredRuns = Object.fromEntries(
+  results.filter((r) => ['oldest', 'smoke'].includes(r.run.name) && r.code === 0 && !extraArgs.length).map((r) => [r.run.name, r.seconds]),
+);
+if (lanePlan && (newestFiles.length || Object.keys(measuredRuns).length) && !extraArgs.some((arg) => !arg.endsWith('.spec.ts'))) {
+  const measured = newestFiles.filter(([file]) => `specs/${file}` !== INSTALL_SPEC);
+  if (recordSpecTimes(SPEC_TIMES, { specs: measured, runs: measuredRuns, existing: await specFiles() })) {
+    console.log(`\n${relative(ROOT, SPEC_TIMES)} now holds this run's figures (commit it: the next split reads them)`);
   }
 }
 if (newestShortfall.length && results.some((r) => r.run.name.startsWith('newest'))) {

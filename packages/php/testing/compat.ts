@@ -16,7 +16,14 @@ import { nativePhp, startPhp, SUPPORTED_PHP_VERSIONS } from './php.js';
 type Builtins = { functions: string[]; classes: string[]; optional: string[] };
 
 /** The built-ins of the newest supported PHP and of the native one: a name either has built in is PHP's, not the plugin's. */
-async function knownBuiltins(): Promise<Builtins> {
+let builtinsOnce: Promise<Builtins> | null = null;
+function knownBuiltins(): Promise<Builtins> {
+  // Asked once per test file (each start of php-wasm costs seconds), shared by both ends' tests.
+  builtinsOnce ??= readBuiltins();
+  return builtinsOnce;
+}
+
+async function readBuiltins(): Promise<Builtins> {
   const known: Builtins = { functions: [], classes: [], optional: [] };
   for (const version of [SUPPORTED_PHP_VERSIONS[SUPPORTED_PHP_VERSIONS.length - 1]!, ...(nativePhp() ? ['native'] : [])]) {
     const php = await startPhp(version, { mounts: {}, scripts: '/php/testing' });

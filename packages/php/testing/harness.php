@@ -59,7 +59,24 @@ function c2c_test_output( $value ): void {
  * message"} when one throws, so a test can assert on it.
  */
 function c2c_test_run_calls( array $functions ): void {
-	$calls   = json_decode( file_get_contents( C2C_TEST_ROOT . '/work/calls.json' ), true );
+	if ( '1' === getenv( 'C2C_TEST_CALL_SESSION' ) ) {
+		// One process for many batches (PhpRunner::session()): a JSON list of calls a line on standard
+		// input, its results a line on standard output, until standard input closes.
+		while ( false !== ( $line = fgets( STDIN ) ) ) {
+			if ( '' === trim( $line ) ) {
+				continue;
+			}
+			c2c_test_output( c2c_test_calls( $functions, json_decode( $line, true ) ) );
+			echo "\n";
+			flush();
+		}
+		return;
+	}
+	c2c_test_output( c2c_test_calls( $functions, json_decode( file_get_contents( C2C_TEST_ROOT . '/work/calls.json' ), true ) ) );
+}
+
+/** The results of [name, ...arguments] calls against $functions: {"value": …} or {"error": "Class: message"} each. */
+function c2c_test_calls( array $functions, array $calls ): array {
 	$results = array();
 	foreach ( $calls as $call ) {
 		$name = array_shift( $call );
@@ -69,5 +86,5 @@ function c2c_test_run_calls( array $functions ): void {
 			$results[] = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
 		}
 	}
-	c2c_test_output( $results );
+	return $results;
 }

@@ -17,9 +17,29 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PHP_PACKAGE_DIR, PhpRunner, SUPPORTED_PHP_VERSIONS, type Files, type PhpRun, type PhpRunnerOptions } from './runner.js';
+import { createInterface } from 'node:readline';
+import {
+  PHP_PACKAGE_DIR,
+  PhpRunner,
+  SUPPORTED_PHP_VERSIONS,
+  type CallResult,
+  type CallSession,
+  type Files,
+  type PhpRun,
+  type PhpRunnerOptions,
+} from './runner.js';
 
-export { PHP_PACKAGE_DIR, PhpRunner, REPO_DIR, SUPPORTED_PHP_VERSIONS, type CallResult, type Files, type PhpRun, type PhpRunnerOptions } from './runner.js';
+export {
+  PHP_PACKAGE_DIR,
+  PhpRunner,
+  REPO_DIR,
+  SUPPORTED_PHP_VERSIONS,
+  type CallResult,
+  type CallSession,
+  type Files,
+  type PhpRun,
+  type PhpRunnerOptions,
+} from './runner.js';
 
 /** The machine's PHP CLI, or null: `php` on PATH unless C2C_PHP names another (C2C_PHP=none disables it). */
 export function nativePhp(): { binary: string; version: string } | null {
@@ -47,7 +67,8 @@ export const PLUGIN_TEST_PHP_VERSIONS: readonly string[] = NATIVE ? ['native'] :
 
 /**
  * The native PHP CLI. The test root is a temporary directory whose entries
- * are symlinks to the mounted directories; every run is one `php` process.
+ * are symlinks to the mounted directories; every run is one `php` process,
+ * and a session() one `php` process for all its calls.
  */
 export class PhpNative extends PhpRunner {
   private constructor(
@@ -74,12 +95,9 @@ export class PhpNative extends PhpRunner {
     return new PhpNative(`native ${NATIVE.version}`, NATIVE.binary, root, options.scripts, options.nativeArgs ?? []);
   }
 
-  run(script: string, files: Files = {}): Promise<PhpRun> {
-    for (const [name, data] of Object.entries(files)) {
-      writeFileSync(path.join(this.root, 'work', name), data);
-    }
-    // Errors on stdout, as php-wasm gives them; nothing logged twice to stderr.
-    const args = [
+  /** The command line that runs `script` (errors on stdout, as php-wasm gives them; nothing logged twice to stderr). */
+  private args(script: string): string[] {
+    return [
       ...this.nativeArgs,
       '-d',
       `auto_prepend_file=${path.join(this.root, 'root.php')}`,
@@ -89,8 +107,41 @@ export class PhpNative extends PhpRunner {
       'display_errors=1',
       '-d',
       'log_errors=0',
+      path.join(this.root, this.scripts, script),
     ];
-    args.push(path.join(this.root, this.scripts, script));
+  }
+
+  /** One `php` process running call.php in its session mode (harness.php): a batch of calls a line each way. */
+  override async session(): Promise<CallSession> {
+    const child = spawn(this.binary, this.args('call.php'), { cwd: this.root, env: { ...process.env, C2C_TEST_CALL_SESSION: '1' } });
+    const err: Buffer[] = [];
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    let queue: Promise<unknown> = Promise.resolve();
+    const call = (calls: unknown[][]): Promise<CallResult[]> => {
+      const answer = queue.then(async () => {
+        child.stdin.write(`${JSON.stringify(calls)}\n`);
+        const line = await lines.next();
+        if (line.done) {
+          throw new Error(`PHP ${this.version} call.php (session) ended: ${Buffer.concat(err).toString('utf8')}`);
+        }
+        try {
+          return JSON.parse(line.value) as CallResult[];
+        } catch {
+          throw new Error(`PHP ${this.version} call.php (session) printed no JSON: ${line.value.slice(0, 2000)}`);
+        }
+      });
+      queue = answer.catch(() => {});
+      return answer;
+    };
+    return { call, close: () => child.stdin.end() };
+  }
+
+  run(script: string, files: Files = {}): Promise<PhpRun> {
+    for (const [name, data] of Object.entries(files)) {
+      writeFileSync(path.join(this.root, 'work', name), data);
+    }
+    const args = this.args(script);
     return new Promise((resolveRun) => {
       const child = spawn(this.binary, args, { cwd: this.root });
       const out: Buffer[] = [];

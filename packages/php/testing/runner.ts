@@ -25,6 +25,12 @@ export type CallResult = { value: unknown; error?: undefined } | { error: string
 
 export type Files = Record<string, string | Uint8Array>;
 
+/** Calls answered by one PHP process (PhpRunner.session()). */
+export interface CallSession {
+  call: (calls: unknown[][]) => Promise<CallResult[]>;
+  close: () => void;
+}
+
 export interface PhpRunnerOptions {
   /** Where to mount what: path under the test root → local directory. */
   mounts: Record<string, string>;
@@ -59,6 +65,17 @@ export abstract class PhpRunner {
   /** Runs each [function, ...args] through the caller's call.php (c2c_test_run_calls()). */
   async call(calls: unknown[][], files: Files = {}): Promise<CallResult[]> {
     return this.runJson<CallResult[]>('call.php', { ...files, 'calls.json': JSON.stringify(calls) });
+  }
+
+  /**
+   * Many batches of calls through one PHP process (native PHP: no process
+   * start per batch; a test that asks thousands of small questions takes
+   * milliseconds, not minutes). The process keeps its state between batches,
+   * so use it for pure functions. php-wasm runs each batch as call() does.
+   * close() it when done.
+   */
+  async session(): Promise<CallSession> {
+    return { call: (calls) => this.call(calls), close: () => {} };
   }
 
   /** One call; throws when PHP threw. */

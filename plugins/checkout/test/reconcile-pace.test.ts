@@ -40,20 +40,26 @@ for (const version of TEST_PHP_VERSIONS) {
       const next = await php.call(sends.map(([last, rate, now]) => ['next_send_ms', last, rate, now]));
       next.forEach((r, i) => assert.equal(r.value, sends[i]![3], sends[i]![4]));
       // However a batch's checks are timed, no wall-clock second ever holds more than the rate, even with each request
-      // shifted by up to 50 ms on its way (here: every other one).
-      for (const rate of [1, 3, 7, 10, 20]) {
-        let last: number | null = null;
-        const times: number[] = [];
-        for (let now = 12_345; times.length < rate * 5; now += 17) {
-          const at = (await php.call([['next_send_ms', last, rate, now]]))[0]!.value as number;
-          if (at <= now) {
-            times.push(now);
-            last = now;
+      // shifted by up to 50 ms on its way (here: every other one). About 1,500 questions, each depending on the one
+      // before: one PHP process answers them all (a process each took over two minutes on a busy 2-core machine).
+      const session = await php.session();
+      try {
+        for (const rate of [1, 3, 7, 10, 20]) {
+          let last: number | null = null;
+          const times: number[] = [];
+          for (let now = 12_345; times.length < rate * 5; now += 17) {
+            const at = (await session.call([['next_send_ms', last, rate, now]]))[0]!.value as number;
+            if (at <= now) {
+              times.push(now);
+              last = now;
+            }
           }
+          const perSecond = new Map<number, number>();
+          times.map((t, i) => (i % 2 === 0 ? t + 49 : t)).forEach((t) => perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1));
+          assert.ok(Math.max(...perSecond.values()) <= rate, `rate ${rate}: ${JSON.stringify([...perSecond])}`);
         }
-        const perSecond = new Map<number, number>();
-        times.map((t, i) => (i % 2 === 0 ? t + 49 : t)).forEach((t) => perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1));
-        assert.ok(Math.max(...perSecond.values()) <= rate, `rate ${rate}: ${JSON.stringify([...perSecond])}`);
+      } finally {
+        session.close();
       }
     });
 
