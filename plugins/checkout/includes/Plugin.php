@@ -39,6 +39,7 @@ use Card2Crypto\Checkout\Order\Buyer_Mail;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Order\Order_Actions;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Start_Gate;
@@ -117,17 +118,19 @@ final class Plugin {
 	 */
 	public static function build( Settings_Store $settings ): array {
 		$config     = new Config( $settings );
-		$actions    = new Order_Actions( $config );
-		$events     = new Operation_Events( $config, $actions );
-		$reconciler = new Reconciler( $config, $events );
-		$gate       = new Start_Gate( $config, $reconciler );
+		$door       = new Service_Gateway( $config );
+		$actions    = new Order_Actions( $config, $door );
+		$events     = new Operation_Events( $config, $actions, $door );
+		$reconciler = new Reconciler( $config, $events, $door );
+		$gate       = new Start_Gate( $config, $reconciler, $door );
 		$addresses  = new Order_Address( $config );
-		$payments   = new Payments( $config, $gate, $addresses );
+		$payments   = new Payments( $config, $gate, $addresses, $door );
 		$return     = new Buyer_Return( $config, $reconciler );
 		$health     = new Health_Checks( $config, $addresses );
 		$services   = array(
 			Settings_Store::class      => $settings,
 			Config::class              => $config,
+			Service_Gateway::class     => $door,
 			Order_Actions::class       => $actions,
 			Operation_Events::class    => $events,
 			Reconciler::class          => $reconciler,
@@ -137,12 +140,12 @@ final class Plugin {
 			Buyer_Return::class        => $return,
 			Order_Pay::class           => new Order_Pay( $config, $payments, $return ),
 			Callback_Controller::class => new Callback_Controller( $config, $events ),
-			Service_Health::class      => new Service_Health( $config ),
-			Service_Back::class        => new Service_Back( $config ),
+			Service_Health::class      => new Service_Health( $door ),
+			Service_Back::class        => new Service_Back( $door ),
 			Callback_Health::class     => new Callback_Health( $config ),
 			Test_Mode::class           => new Test_Mode( $config ),
-			Range_Notice::class        => new Range_Notice( $config ),
-			Admin_Order_Panel::class   => new Admin_Order_Panel( $config, $reconciler ),
+			Range_Notice::class        => new Range_Notice( $config, $door ),
+			Admin_Order_Panel::class   => new Admin_Order_Panel( $reconciler, $door ),
 			Address_Gap_Notice::class  => new Address_Gap_Notice( $addresses ),
 			Gateway_Rest::class        => new Gateway_Rest( $config ),
 			Health_Checks::class       => $health,
@@ -193,7 +196,7 @@ final class Plugin {
 		add_filter(
 			'woocommerce_payment_gateways',
 			static function ( array $gateways ) use ( $services, &$gateway ): array {
-				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ] );
+				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ], $services[ Service_Gateway::class ] );
 				$gateways[] = $gateway;
 				return $gateways;
 			}
@@ -202,9 +205,9 @@ final class Plugin {
 		$services[ Gateway_Rest::class ]->register();
 		add_action(
 			'woocommerce_blocks_payment_method_type_registration',
-			static function ( $registry ) use ( $config ): void {
+			static function ( $registry ) use ( $config, $services ): void {
 				if ( class_exists( '\Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType' ) ) {
-					$registry->register( new Blocks_Integration( $config ) );
+					$registry->register( new Blocks_Integration( $config, $services[ Service_Gateway::class ] ) );
 				}
 			}
 		);

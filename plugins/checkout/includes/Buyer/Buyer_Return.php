@@ -34,7 +34,6 @@ use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
-use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -170,10 +169,9 @@ final class Buyer_Return {
 	 * Asks the service about the order's current attempt, applies the answer,
 	 * notes what the buyer is told; returns Buyer_Words::outcome().
 	 *
-	 * @param string                  $event  "fail" (landing fail redirect, onOperationFail) or "exit" (onExit).
-	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 * @param string $event "fail" (landing fail redirect, onOperationFail) or "exit" (onExit).
 	 */
-	public function tell( \WC_Order $order, string $event, ?Partner_Api_Client $client = null ): array {
+	public function tell( \WC_Order $order, string $event ): array {
 		$asked   = 'answered';
 		$answer  = null;
 		$attempt = Order_Attempts::current_attempt( $order );
@@ -181,7 +179,7 @@ final class Buyer_Return {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
 				Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
-				$result = $this->reconciler->check( $order, $attempt, 'return', $client );
+				$result = $this->reconciler->check( $order, $attempt, 'return' );
 				if ( ! $result['ok'] ) {
 					$asked = $result['reason'] ?? 'unreachable';
 				} else {

@@ -15,6 +15,7 @@ namespace Card2Crypto\Checkout\Buyer;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Rules\Order_Words;
 
@@ -25,8 +26,12 @@ final class Range_Notice {
 	/** @var Config */
 	private $config;
 
-	public function __construct( Config $config ) {
-		$this->config = $config;
+	/** @var Service_Gateway */
+	private $gateway;
+
+	public function __construct( Config $config, Service_Gateway $gateway ) {
+		$this->config  = $config;
+		$this->gateway = $gateway;
 	}
 
 	public function register(): void {
@@ -129,7 +134,7 @@ final class Range_Notice {
 	private function for_cart(): ?string {
 		$config   = $this->config;
 		$currency = $config->currency();
-		if ( null !== Availability::problem( $config, $currency, null, null ) ) {
+		if ( null !== Availability::problem( $this->gateway, $currency, null, null ) ) {
 			return null; // Disabled, not configured or another currency: nothing the buyer can change.
 		}
 		return self::message( $currency, Availability::cart_total_minor( $currency ), self::other_methods() );

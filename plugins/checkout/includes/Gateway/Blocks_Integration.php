@@ -18,6 +18,7 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Plain_Text;
 use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Buyer\Range_Notice;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Test_Mode;
@@ -34,8 +35,12 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 	/** @var Config */
 	private $config;
 
-	public function __construct( Config $config ) {
-		$this->config = $config;
+	/** @var Service_Gateway */
+	private $gateway;
+
+	public function __construct( Config $config, Service_Gateway $gateway ) {
+		$this->config  = $config;
+		$this->gateway = $gateway;
 	}
 
 	public function initialize() {
@@ -46,7 +51,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 	public function is_active() {
 		$gateways = WC()->payment_gateways() ? WC()->payment_gateways()->payment_gateways() : array();
 		$config   = $this->config;
-		return isset( $gateways[ Keys::GATEWAY_ID ] ) && 'yes' === $gateways[ Keys::GATEWAY_ID ]->enabled && $config->is_configured() && Service_Health::available( $config );
+		return isset( $gateways[ Keys::GATEWAY_ID ] ) && 'yes' === $gateways[ Keys::GATEWAY_ID ]->enabled && $config->is_configured() && Service_Health::available( $this->gateway );
 	}
 
 	public function get_payment_method_script_handles() {
@@ -61,11 +66,11 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 		// The Store API gives totals in the store's price decimals; convert the limits to that unit.
 		$shift     = wc_get_price_decimals() - $limits[0];
 		$scale     = 10 ** abs( $shift );
-		$countries = Availability::countries( $config );
+		$countries = Availability::countries( $this->gateway );
 		$others    = Range_Notice::other_methods();
 		return array(
 			'title'     => Plain_Text::from_html( Test_Mode::buyer_title( $config->title(), $config->environment() ) ),
-			'lines'     => array_map( array( Plain_Text::class, 'from_html' ), Availability::lines( $config, Availability::cart_total_minor( $currency ) ) ),
+			'lines'     => array_map( array( Plain_Text::class, 'from_html' ), Availability::lines( $this->gateway, Availability::cart_total_minor( $currency ) ) ),
 			'countries' => null === $countries ? null : array_values( $countries ),
 			'min'       => $shift >= 0 ? $limits[1] * $scale : intdiv( $limits[1], $scale ),
 			'max'       => $shift >= 0 ? $limits[2] * $scale : intdiv( $limits[2], $scale ),

@@ -12,9 +12,10 @@ namespace Card2Crypto\Checkout\Payment;
 
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
-use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -33,7 +34,8 @@ final class Availability {
 	 * @param int|null    $total_minor Order/cart total in the currency's minor units; null: unknown yet.
 	 * @param string|null $country     Billing country (alpha-2); null or '': not entered yet.
 	 */
-	public static function problem( Config $config, string $currency, ?int $total_minor, ?string $country ): ?string {
+	public static function problem( Service_Gateway $gateway, string $currency, ?int $total_minor, ?string $country ): ?string {
+		$config = $gateway->config();
 		if ( ! $config->enabled() ) {
 			return 'disabled';
 		}
@@ -47,7 +49,7 @@ final class Availability {
 			return 'amount';
 		}
 		if ( null !== $country && '' !== $country ) {
-			$countries = self::countries( $config );
+			$countries = self::countries( $gateway );
 			if ( null !== $countries && ! in_array( strtoupper( $country ), $countries, true ) ) {
 				return 'country';
 			}
@@ -60,7 +62,7 @@ final class Availability {
 	 *
 	 * @return string[]|null
 	 */
-	public static function countries( Config $config ): ?array {
+	public static function countries( Service_Gateway $gateway ): ?array {
 		$cached = get_transient( self::COUNTRIES_TRANSIENT );
 		if ( is_array( $cached ) ) {
 			return $cached;
@@ -70,7 +72,7 @@ final class Availability {
 		}
 		try {
 			$codes = array();
-			foreach ( $config->api_client()->countries() as $country ) {
+			foreach ( $gateway->client( Service_Lanes::INFO )->countries() as $country ) {
 				$codes[] = strtoupper( (string) $country['alpha2'] );
 			}
 			set_transient( self::COUNTRIES_TRANSIENT, $codes, 12 * HOUR_IN_SECONDS );
@@ -89,12 +91,12 @@ final class Availability {
 	 * Satoshis an amount buys at the current price (after the partner's
 	 * commission), or null when the price is unknown.
 	 */
-	public static function btc_estimate( Config $config, string $currency, int $total_minor ): ?int {
+	public static function btc_estimate( Service_Gateway $gateway, string $currency, int $total_minor ): ?int {
 		$pairs = get_transient( self::PAIRS_TRANSIENT );
 		if ( ! is_array( $pairs ) ) {
 			$pairs = array();
 			try {
-				foreach ( $config->api_client()->exchange() as $pair ) {
+				foreach ( $gateway->client( Service_Lanes::INFO )->exchange() as $pair ) {
 					if ( 'BTC' === ( $pair['to']['code'] ?? '' ) ) {
 						$pairs[ (string) $pair['from']['code'] ] = array( (int) $pair['from']['amount'], (int) $pair['to']['amount'] );
 					}
@@ -124,7 +126,8 @@ final class Availability {
 	 *
 	 * @return string[]
 	 */
-	public static function lines( Config $config, ?int $total_minor ): array {
+	public static function lines( Service_Gateway $gateway, ?int $total_minor ): array {
+		$config = $gateway->config();
 		$lines = array();
 		if ( '' !== $config->description() ) {
 			$lines[] = $config->description();
@@ -135,7 +138,7 @@ final class Availability {
 		/* translators: %s: list of payment methods */
 		$lines[] = sprintf( __( 'Accepted: %s.', 'card2crypto-checkout' ), self::METHODS );
 		if ( null !== $total_minor && $total_minor > 0 ) {
-			$sats = self::btc_estimate( $config, $config->currency(), $total_minor );
+			$sats = self::btc_estimate( $gateway, $config->currency(), $total_minor );
 			if ( null !== $sats ) {
 				/* translators: %s: BTC amount */
 				$lines[] = sprintf( __( 'This order buys about %s BTC at the current price.', 'card2crypto-checkout' ), self::format_btc( $sats ) );

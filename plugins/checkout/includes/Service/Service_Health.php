@@ -32,6 +32,8 @@ use Card2Crypto\Checkout\Attempts\Service_Refused;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Shared_Store;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
@@ -67,11 +69,11 @@ final class Service_Health {
 	/** Whether this request already asks after its answer. */
 	private static $after_answer = false;
 
-	/** @var Config */
-	private $config;
+	/** @var Service_Gateway */
+	private $gateway;
 
-	public function __construct( Config $config ) {
-		$this->config = $config;
+	public function __construct( Service_Gateway $gateway ) {
+		$this->gateway = $gateway;
 	}
 
 	public function register(): void {
@@ -80,7 +82,7 @@ final class Service_Health {
 
 	/** The queued check (Action Scheduler). */
 	public function queued_check(): void {
-		self::run_check( $this->config );
+		self::run_check( $this->gateway );
 	}
 
 	/** The credentials and address a state was found with (the status check's cache key too). */
@@ -121,14 +123,15 @@ final class Service_Health {
 	 * without credentials is not this class's concern (the settings checks
 	 * withdraw it).
 	 */
-	public static function available( Config $config, ?int $now = null ): bool {
+	public static function available( Service_Gateway $gateway, ?int $now = null ): bool {
+		$config = $gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return true;
 		}
 		$key   = self::fingerprint( $config );
 		$state = self::state();
 		if ( self::STALE === self::decide( $state, $key, $now ?? time() ) ) {
-			self::check_later( $config );
+			self::check_later( $gateway );
 		}
 		return ! ( null !== $state && ( $state['key'] ?? '' ) === $key && self::REFUSED === ( $state['state'] ?? '' ) );
 	}
@@ -140,15 +143,15 @@ final class Service_Health {
 	 * Action Scheduler, WooCommerce not loaded, there is no checkout to
 	 * protect, so nothing is asked).
 	 */
-	private static function check_later( Config $config ): void {
+	private static function check_later( Service_Gateway $gateway ): void {
 		if ( self::can_answer_first() ) {
 			if ( ! self::$after_answer ) {
 				self::$after_answer = true;
 				// After every other shutdown callback: WooCommerce's session and Action Scheduler's dispatch come first.
 				add_action(
 					'shutdown',
-					static function () use ( $config ): void {
-						self::check_after_answer( $config );
+					static function () use ( $gateway ): void {
+						self::check_after_answer( $gateway );
 					},
 					PHP_INT_MAX
 				);
@@ -173,7 +176,7 @@ final class Service_Health {
 	 * a database without locks asks anyway, which costs one more params
 	 * request at most). A failure is logged, never shown.
 	 */
-	public static function check_after_answer( Config $config ): void {
+	public static function check_after_answer( Service_Gateway $gateway ): void {
 		$locked = self::lock();
 		if ( false === $locked ) {
 			return; // Another request is asking right now.
@@ -187,7 +190,7 @@ final class Service_Health {
 			// Another request may have asked while this one ran: its answer is in the database, not in this request's options.
 			// The options are read again (the autoloaded set is cached per request); run_check() asks only while still stale.
 			self::forget_loaded();
-			self::run_check( $config );
+			self::run_check( $gateway );
 		} catch ( \Throwable $e ) {
 			Log::debug( 'The service check after the answer failed: ' . $e->getMessage() );
 		} finally {
@@ -206,7 +209,8 @@ final class Service_Health {
 	 * STALE when it cannot be told now (another request is asking at this
 	 * moment, the answer said nothing about the store, no credentials).
 	 */
-	public static function fresh_verdict( Config $config ): string {
+	public static function fresh_verdict( Service_Gateway $gateway ): string {
+		$config = $gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return self::STALE;
 		}
@@ -223,7 +227,7 @@ final class Service_Health {
 		try {
 			// Asked meanwhile by the request that held the lock? run_check() asks only while still stale.
 			self::forget_loaded();
-			self::run_check( $config );
+			self::run_check( $gateway );
 		} finally {
 			self::unlock( $locked );
 		}
@@ -290,12 +294,13 @@ final class Service_Health {
 	 * asks the service when the state is still stale (another request or a
 	 * payment start may have asked meanwhile).
 	 */
-	public static function run_check( Config $config ): void {
+	public static function run_check( Service_Gateway $gateway ): void {
+		$config = $gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return;
 		}
 		if ( self::STALE === self::decide( self::state(), self::fingerprint( $config ), time() ) ) {
-			self::ask( $config );
+			self::ask( $gateway, Service_Lanes::INFO );
 		}
 	}
 
@@ -304,8 +309,8 @@ final class Service_Health {
 	 * asking it when the state is older than $ok_age (a refused state within
 	 * its lifetime is not asked again).
 	 */
-	public static function confirm( Config $config, int $ok_age, ?int $now = null ): bool {
-		return self::REFUSED !== self::current( $config, $now ?? time(), $ok_age );
+	public static function confirm( Service_Gateway $gateway, int $ok_age, ?int $now = null ): bool {
+		return self::REFUSED !== self::current( $gateway, $now ?? time(), $ok_age );
 	}
 
 	/**
@@ -316,15 +321,15 @@ final class Service_Health {
 	 *
 	 * @throws Service_Refused When the service refuses the store.
 	 */
-	public static function before_sending( Config $config ): void {
-		if ( ! self::confirm( $config, $config->fix_rate() ? self::LIFETIME_OK : 0 ) ) {
+	public static function before_sending( Service_Gateway $gateway ): void {
+		if ( ! self::confirm( $gateway, $gateway->config()->fix_rate() ? self::LIFETIME_OK : 0 ) ) {
 			throw new Service_Refused( self::buyer_message() );
 		}
 	}
 
 	/** The state now, asking the service when it is stale. */
-	private static function current( Config $config, int $now, ?int $ok_age ): string {
-		$key      = self::fingerprint( $config );
+	private static function current( Service_Gateway $gateway, int $now, ?int $ok_age ): string {
+		$key      = self::fingerprint( $gateway->config() );
 		$state    = self::state();
 		$decision = self::decide( $state, $key, $now, $ok_age );
 		if ( self::STALE !== $decision ) {
@@ -335,8 +340,8 @@ final class Service_Health {
 			$state['at'] = $now;
 			self::write( $state );
 		}
-		// A fresh signed params request; its answer is recorded.
-		self::ask( $config );
+		// A fresh signed params request (a buyer is starting to pay); its answer is recorded.
+		self::ask( $gateway, Service_Lanes::START );
 		$after = self::state();
 		// An answer that says nothing about the store (a 429 or 500) leaves the previous answer, or the method offered.
 		return null !== $after && ( $after['key'] ?? '' ) === $key && self::REFUSED === ( $after['state'] ?? '' ) ? self::REFUSED : self::OK;
@@ -347,11 +352,13 @@ final class Service_Health {
 	 * (record_check()): the background check, a payment start, and the
 	 * settings page's status check (Settings_Status) all ask through here.
 	 *
+	 * @param string $lane The service gateway's lane (Service_Lanes) the request travels in.
 	 * @return array{fee: mixed, error: \Throwable|null} The partner's fee, or why the request failed.
 	 */
-	public static function ask( Config $config ): array {
+	public static function ask( Service_Gateway $gateway, string $lane ): array {
+		$config = $gateway->config();
 		try {
-			$fee = $config->api_client()->params()['service_fee'];
+			$fee = $gateway->client( $lane )->params()['service_fee'];
 			self::record_check( $config, null );
 			return array(
 				'fee'   => $fee,

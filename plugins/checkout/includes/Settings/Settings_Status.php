@@ -11,8 +11,9 @@
 
 namespace Card2Crypto\Checkout\Settings;
 
-use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Clock_Offset;
 use Card2Crypto\Checkout\Service\Service_Health;
@@ -35,7 +36,8 @@ final class Settings_Status {
 	 * @param bool $fresh Ask the service even when a cached answer exists (saving the settings); the answer is cached.
 	 * @return array{ok: bool, message: string, fee?: string, field?: string|null}
 	 */
-	public static function check( Config $config, bool $fresh = false ): array {
+	public static function check( Service_Gateway $gateway, bool $fresh = false ): array {
+		$config = $gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return array(
 				'ok'      => false,
@@ -49,7 +51,7 @@ final class Settings_Status {
 			return $cached;
 		}
 		// The service's answer is recorded: the method is withdrawn while it refuses the store (Service_Health).
-		$answer = Service_Health::ask( $config );
+		$answer = Service_Health::ask( $gateway, Service_Lanes::ADMIN );
 		if ( null === $answer['error'] ) {
 			$result = array(
 				'ok'      => true,
@@ -70,12 +72,13 @@ final class Settings_Status {
 	}
 
 	/**
-	 * @param Config $config       The settings in use.
-	 * @param bool   $refused_save Whether this request's save was refused: the box then says that
+	 * @param Service_Gateway $gateway      The service gateway of the settings in use.
+	 * @param bool            $refused_save Whether this request's save was refused: the box then says that
 	 *                           it speaks of the saved settings, which are still the ones in use.
 	 */
-	public static function render( Config $config, bool $refused_save = false ): void {
-		$status = self::check( $config );
+	public static function render( Service_Gateway $gateway, bool $refused_save = false ): void {
+		$config = $gateway->config();
+		$status = self::check( $gateway );
 		if ( $refused_save ) {
 			$status['message'] = $status['ok']
 				? __( 'Still connected with the saved credentials: what you typed was not saved, and the store goes on using what was saved before.', 'card2crypto-checkout' )
