@@ -13,6 +13,7 @@ use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Rules\Reconcile_Pace;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
@@ -87,6 +88,25 @@ $functions = array(
 		return $fit;
 	},
 	'lock_name_for'   => array( Shared_Store::class, 'lock_name_for' ),
+	'lane_reserve'    => array( Service_Lanes::class, 'reserve' ),
+	'lane_rate'       => array( Service_Lanes::class, 'rate' ),
+	'lane_of'         => array( Service_Lanes::class, 'lane' ),
+	'lane_pause'      => array( Service_Lanes::class, 'pause' ),
+	'lane_take'       => array( Service_Lanes::class, 'take' ),
+	'lane_requests'   => static function ( array $requests, int $rate ) {
+		// [lane, ms] in turn, from a full bucket at the first time (a state kept as the database keeps it: JSON);
+		// after each: taken, or the wait.
+		$state = null;
+		$out   = array();
+		foreach ( $requests as $request ) {
+			$taken = Service_Lanes::take( null === $state ? null : json_decode( (string) json_encode( $state ), true ), $request[0], $rate, $request[1] );
+			if ( null === $state || $taken['ok'] ) {
+				$state = $taken['state'];
+			}
+			$out[] = $taken['ok'] ? 'ok' : $taken['wait_ms'];
+		}
+		return $out;
+	},
 	'sign_settings'   => static function ( array $settings, string $secret ) {
 		return Signer::with_signature( $settings, $secret, 'simple' );
 	},
