@@ -21,6 +21,7 @@ use Card2Crypto\Checkout\Admin\Site_Health;
 use Card2Crypto\Checkout\Attempts\Network_Sites;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
+use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
@@ -230,6 +231,8 @@ final class Plugin {
 		$services[ Range_Notice::class ]->register();
 		Order_View::register();
 		Buyer_Cancel::register();
+		// The visitors' budgets: rows whose windows have passed are deleted hourly.
+		Start_Budget::register();
 
 		// The order: refunds recorded by hand, the buyer's e-mail.
 		Manual_Refunds::register();

@@ -124,14 +124,6 @@ for (const version of TEST_PHP_VERSIONS) {
       got.forEach((r, i) => assert.deepEqual(r.value, cases[i]![2], `${cases[i]![3]}: ${JSON.stringify(r)}`));
     });
 
-    test('the start budget: a fixed window per order and per address, refused past its limit, fresh after a minute', async () => {
-      const t = 1_800_000_000;
-      const [fit] = await php.call([['budget_take', [t, t + 1, t + 2, t + 3, t + 59, t + 60, t + 61], 3]]);
-      assert.deepEqual(fit!.value, [true, true, true, false, false, true, true]);
-      const [clock] = await php.call([['budget_take', [t, t - 100, t - 99], 1]]);
-      assert.deepEqual(clock!.value, [true, true, false], 'a clock that went back starts a fresh window');
-    });
-
     test('two presses of Pay at once: the one that finds an attempt started while it asked the service joins it, no second attempt', async () => {
       // Issue 26: the second press (on this web server or another) passed the gate while the first started its attempt.
       const [press] = await play([{ call: 'start', service: [UNKNOWN], meanwhile: true }]);

@@ -77,16 +77,17 @@ $functions = array(
 		return $over;
 	},
 	'leading'         => array( Status_Flow::class, 'leading' ),
-	'budget_take'     => static function ( array $times, int $limit ) {
+	'budget_take'     => static function ( array $times, int $limit, bool $count_refused = true ) {
 		// One request at each time; after each, whether it fit the budget.
 		$window = null;
 		$fit    = array();
 		foreach ( $times as $now ) {
-			$window = Start_Budget::take( $window, $limit, $now );
+			$window = Start_Budget::take( $window, $limit, $now, Start_Budget::WINDOW, $count_refused );
 			$fit[]  = $window['ok'];
 		}
 		return $fit;
 	},
+	'client_key'      => array( Start_Budget::class, 'client_key' ),
 	'lock_name_for'   => array( Shared_Store::class, 'lock_name_for' ),
 	'lane_reserve'    => array( Service_Lanes::class, 'reserve' ),
 	'lane_rate'       => array( Service_Lanes::class, 'rate' ),
