@@ -70,5 +70,19 @@ for (const version of TEST_PHP_VERSIONS) {
       const got = await php.call(cases.map(([address]) => ['client_key', address]));
       got.forEach((r, i) => assert.equal(r.value, cases[i]![1], cases[i]![0]));
     });
+
+    test('a forwarding header arriving: which one (what the owner reads is tested in WordPress: privacy-health)', async () => {
+      const got = await php.call([
+        ['forwarding', { REMOTE_ADDR: '10.0.0.5' }],
+        ['forwarding', { HTTP_X_FORWARDED_FOR: '203.0.113.9' }],
+        ['forwarding', { HTTP_FORWARDED: 'for=203.0.113.9' }],
+        ['forwarding', { HTTP_X_REAL_IP: '203.0.113.9' }],
+        ['forwarding', { HTTP_X_FORWARDED_FOR: '  ' }],
+      ]);
+      assert.deepEqual(
+        got.slice(0, 5).map((r) => r.value),
+        [null, 'X-Forwarded-For', 'Forwarded', 'X-Real-IP', null],
+      );
+    });
   });
 }

@@ -12,6 +12,7 @@
 namespace Card2Crypto\Checkout\Settings;
 
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Service\Callback_Health;
@@ -88,11 +89,15 @@ final class Settings_Status {
 		$health    = Callback_Health::summary();
 		$withdrawn = Service_Health::owner_line( $config );
 		$clock     = Clock_Offset::last();
-		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn || null !== $clock;
+		$proxy     = Client_Address::owner_warning( $config->trust_proxy_header(), Client_Address::forwarding_seen() );
+		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn || null !== $clock || null !== $proxy;
 		echo '<div class="card2crypto-status-box notice inline ' . ( $warning ? 'notice-warning' : 'notice-success' ) . '" style="padding:8px 12px">';
 		echo '<p><strong data-card2crypto="connection">' . esc_html( $status['message'] ) . '</strong></p>';
 		if ( null !== $withdrawn ) {
 			echo '<p data-card2crypto="service-refused"><strong>' . esc_html( $withdrawn ) . '</strong></p>';
+		}
+		if ( null !== $proxy ) {
+			echo '<p data-card2crypto="proxy-header-unset"><strong>' . esc_html( $proxy ) . '</strong></p>';
 		}
 		if ( null !== $clock ) {
 			/* translators: 1: when the service last refused a request, 2: how far this server's clock is off */

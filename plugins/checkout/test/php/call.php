@@ -8,6 +8,7 @@
 use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Callback\Callback_Guard;
+use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Order_Decision;
@@ -88,6 +89,7 @@ $functions = array(
 		return $fit;
 	},
 	'client_key'      => array( Start_Budget::class, 'client_key' ),
+	'forwarding'      => array( Client_Address::class, 'forwarding_header' ),
 	'lock_name_for'   => array( Shared_Store::class, 'lock_name_for' ),
 	'lane_reserve'    => array( Service_Lanes::class, 'reserve' ),
 	'lane_rate'       => array( Service_Lanes::class, 'rate' ),
