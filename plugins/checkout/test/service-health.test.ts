@@ -233,7 +233,9 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(r.steps[6]!.result, `Payment_Refused: ${NOT_PREPARED}`, 'redirect flow: no landing address at an unfixed rate');
       assert.equal(r.steps[7]!.result, `Service_Refused: ${r.buyer}`, 'a refusal of the store still goes to Service_Health');
       for (const [i, step] of r.steps.slice(0, 6).entries()) {
-        if (i === 2) continue;
+        if (i === 2) {
+          continue; // The pause passing.
+        }
         assert.equal(step.result, `Payment_Refused: ${NOT_PREPARED}`, `step ${i}`);
         assert.equal(step.state === 'refused', false, `step ${i}: the store is not marked refused`);
       }
