@@ -25,6 +25,9 @@ final class Lane_Transport implements Http_Transport {
 	/** The error code of a request the store kept back (never the service's). */
 	const KEPT_BACK = 'store_rate_limit';
 
+	/** What such an answer says (the client's error and log line carry it). */
+	const KEPT_BACK_TEXT = 'not sent: the store\'s requests a second to the service are used up, or it was asked to wait';
+
 	/** @var Http_Transport */
 	private $inner;
 
@@ -49,7 +52,7 @@ final class Lane_Transport implements Http_Transport {
 					array(
 						'error' => array(
 							'code'    => self::KEPT_BACK,
-							'message' => sprintf( 'not sent: the store\'s requests a second to the service are used up, or it was asked to wait (%d s)', $wait ),
+							'message' => sprintf( '%s (%d s)', self::KEPT_BACK_TEXT, $wait ),
 						),
 					)
 				),

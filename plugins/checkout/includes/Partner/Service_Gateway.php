@@ -108,7 +108,16 @@ final class Service_Gateway {
 				// Short: a buyer's page waits on it, and a request stops asking once it spent Start_Budget::TIME_BUDGET.
 				'timeout'   => 3.0,
 				'transport' => null === $wrap ? $transport : $wrap( $transport ),
-				'logger'    => $logger ?? static function ( string $level, string $message ): void {
+				'logger'    => static function ( string $level, string $message ) use ( $logger ): void {
+					if ( false !== strpos( $message, Lane_Transport::KEPT_BACK_TEXT ) ) {
+						// A request the store kept back is no error of the service's: a flood must not fill the log (admit() says it in debug).
+						Log::debug( $message );
+						return;
+					}
+					if ( null !== $logger ) {
+						$logger( $level, $message );
+						return;
+					}
 					Log::write( $level, $message );
 				},
 			)
