@@ -15,6 +15,12 @@
  *   for them (under a second) and gets the rate.
  * - Background work yields to buyers: it takes no token while the bucket
  *   holds less than its reserve, and never waits.
+ * - Eight client addresses (through the trusted proxy header) following
+ *   their orders' landing links at once, ten times each: every one is
+ *   answered (a landing page or "try again"), and the sandbox refuses none
+ *   of the store's requests. (Four PHP-FPM workers on this machine do not
+ *   reach the sandbox's 20 a second this way even without the bucket: this
+ *   one guards the whole path; the floods that did are the bench's.)
  *
  * Time moves by writing the bucket, never by waiting, except for the
  * sandbox's own bucket (real time). Run alone (it starts a store):
@@ -162,5 +168,38 @@ describe('one door to the service in a real store', { skip: needsNative, timeout
       ['kept', 'ok', 'kept', 'ok', 'ok', 'ok'],
     );
     assert.ok(sent[0]![1] < 100 && sent[2]![1] < 100, `background never waits: ${sent[0]![1]}, ${sent[2]![1]} ms`);
+  });
+
+  test('eight client addresses following their landing links at once: all answered, no 429 at the sandbox', async () => {
+    await storeStep(s, 'settings', { trust_proxy_header: 'X-Forwarded-For' });
+    try {
+      const orders: Array<{ id: number; landing: string }> = [];
+      for (let i = 0; i < 8; i++) {
+        orders.push(await storeStep<{ id: number; landing: string }>(s, 'order'));
+      }
+      await step('set_bucket', { tokens: 10 });
+      await sandboxRested();
+      const before_ = await serviceRate(s);
+      const answers = await Promise.all(
+        orders.flatMap((order, i) =>
+          Array.from({ length: 10 }, async () => {
+            const response = await fetch(order.landing, { redirect: 'manual', headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } });
+            await response.arrayBuffer();
+            return [response.status, response.headers.get('location') ?? ''] as [number, string];
+          }),
+        ),
+      );
+      const after_ = await serviceRate(s);
+      assert.deepEqual(
+        answers.filter(([status]) => status !== 302),
+        [],
+        'every landing link answered with a redirect: the landing page or the order with words',
+      );
+      assert.equal(after_.limited - before_.limited, 0, `no request of the store refused by the sandbox (peak ${after_.peak_per_second} a second)`);
+      const sent = Object.values(after_.calls).reduce((a, b) => a + b, 0) - Object.values(before_.calls).reduce((a, b) => a + b, 0);
+      assert.ok(sent > 0, 'the service was asked');
+    } finally {
+      await storeStep(s, 'settings', { trust_proxy_header: '' });
+    }
   });
 });
