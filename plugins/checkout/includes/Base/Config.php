@@ -233,7 +233,8 @@ final class Config {
 	/** @throws \InvalidArgumentException When the credentials or address are unusable. */
 	private function build_client( ?callable $logger, ?callable $wrap = null ): Partner_Api_Client {
 		$credentials = $this->credentials();
-		$transport   = new Wp_Http_Transport( 'sandbox' === $this->environment() ? $this->base_url() : false );
+		// Each call within what remains of a visitor request's time on the service (Request_Deadline).
+		$transport = new Deadline_Transport( new Wp_Http_Transport( 'sandbox' === $this->environment() ? $this->base_url() : false ) );
 		return new Partner_Api_Client(
 			$this->base_url(),
 			$credentials->token(),
