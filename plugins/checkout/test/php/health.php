@@ -247,6 +247,10 @@ switch ( $scenario['case'] ) {
 					case 'age':
 						$moved       = get_option( Service_Health::OPTION );
 						$moved['at'] = (int) $moved['at'] - (int) $step['seconds'];
+						if ( isset( $moved['retry_at'] ) ) {
+							// Time moves for the wait a 429 or 5xx asked for too.
+							$moved['retry_at'] = (int) $moved['retry_at'] - (int) $step['seconds'];
+						}
 						update_option( Service_Health::OPTION, $moved );
 						break;
 				}
