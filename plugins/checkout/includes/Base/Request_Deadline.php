@@ -24,17 +24,37 @@ final class Request_Deadline {
 	/** Seconds below which a call is not sent: it could not get an answer in that time. */
 	const LEAST_CALL = 0.3;
 
+	/**
+	 * Seconds from the request's arrival by which its last call has ended,
+	 * whatever its clock's start: a slow start of the request (a cold
+	 * opcode cache, a busy database) comes out of the service's time, so
+	 * the buyer still has the answer within 5 s.
+	 */
+	const REQUEST_LIMIT = 4.2;
+
 	/** @var float|null When this request's time on the service ends (microtime), null: no clock. */
 	private static $until = null;
 
 	/** @var bool Whether the last call ended in a timeout that the deadline made (shortened or not sent). */
 	private static $cut = false;
 
-	/** Starts this request's clock ($seconds from now), unless it already runs. */
+	/** Starts this request's clock ($seconds from now, at most REQUEST_LIMIT from its arrival), unless it already runs. */
 	public static function start( float $seconds ): void {
-		if ( null === self::$until ) {
-			self::$until = microtime( true ) + $seconds;
+		if ( null !== self::$until ) {
+			return;
 		}
+		$now         = microtime( true );
+		$arrived     = self::arrived( $now );
+		self::$until = null === $arrived ? $now + $seconds : min( $now + $seconds, $arrived + self::REQUEST_LIMIT );
+	}
+
+	/** When the web server got this request (microtime); null from the command line, whose start is not a buyer's. */
+	private static function arrived( float $now ): ?float {
+		if ( 'cli' === PHP_SAPI || ! isset( $_SERVER['REQUEST_TIME_FLOAT'] ) ) {
+			return null;
+		}
+		$at = (float) $_SERVER['REQUEST_TIME_FLOAT'];
+		return $at <= $now && $at > $now - 60 ? $at : null;
 	}
 
 	/** Seconds left (0 or more), or null when no clock runs (background work, the owner's pages). */
