@@ -240,7 +240,7 @@ final class Config {
 			$credentials->token(),
 			$credentials->secret(),
 			array(
-				// Short: a buyer's page waits on it, and a request stops asking once it spent Start_Budget::TIME_BUDGET.
+				// Short: a buyer waits on it. A visitor request's calls also share one deadline (Request_Deadline, Start_Budget::TIME_BUDGET).
 				'timeout'   => 3.0,
 				// wp_safe_remote_post(); only the sandbox environment may reach this computer, and there only its own API address.
 				'transport' => null === $wrap ? $transport : $wrap( $transport ),

@@ -122,8 +122,8 @@ final class Service_Health {
 		if ( self::BUSY === $state['state'] ) {
 			return self::STALE;
 		}
-		$age = $now - (int) $state['at'];
-		$life    = $refused ? self::LIFETIME_REFUSED : ( $ok_age ?? self::LIFETIME_OK );
+		$age  = $now - (int) $state['at'];
+		$life = $refused ? self::LIFETIME_REFUSED : ( $ok_age ?? self::LIFETIME_OK );
 		if ( $age < 0 || $age >= $life ) {
 			return self::STALE;
 		}
