@@ -62,6 +62,8 @@ $card2crypto_uninstall_site = static function (): void {
 	delete_option( 'card2crypto_checkout_countries_last' );
 	delete_transient( 'card2crypto_checkout_countries' );
 	delete_transient( 'card2crypto_checkout_pairs' );
+	delete_option( 'card2crypto_checkout_answer_countries' );
+	delete_option( 'card2crypto_checkout_answer_prices' );
 	// Then whatever else is named card2crypto_checkout_* (per-address and per-credential transients of a minute, with their timeouts).
 	foreach ( array( '', '_transient_', '_transient_timeout_' ) as $prefix ) {
 		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE option_name LIKE %s', $wpdb->options, $wpdb->esc_like( $prefix . 'card2crypto_checkout_' ) . '%' ) ); // phpcs:ignore WordPress.DB

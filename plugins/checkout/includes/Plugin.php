@@ -47,6 +47,7 @@ use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Service_Answers;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Payout_Change_Notice;
 use Card2Crypto\Checkout\Settings\Test_Mode;
@@ -142,6 +143,7 @@ final class Plugin {
 			Order_Pay::class           => new Order_Pay( $config, $payments, $return ),
 			Callback_Controller::class => new Callback_Controller( $config, $events ),
 			Service_Health::class      => new Service_Health( $door ),
+			Service_Answers::class     => new Service_Answers( $door ),
 			Service_Back::class        => new Service_Back( $door ),
 			Callback_Health::class     => new Callback_Health( $config ),
 			Test_Mode::class           => new Test_Mode( $config ),
@@ -221,6 +223,7 @@ final class Plugin {
 		// The service: reconciliation, its acceptance of the store, the orders kept while it refused.
 		$services[ Reconciler::class ]->register();
 		$services[ Service_Health::class ]->register();
+		$services[ Service_Answers::class ]->register();
 		$services[ Service_Back::class ]->register();
 		$services[ Test_Mode::class ]->register();
 

@@ -72,6 +72,11 @@ for (const version of TEST_PHP_VERSIONS) {
         from_the_future: 'stale',
         ok_ask_again: 'stale',
         refused_no_again: 'refused',
+        ok_busy_wait: 'ok',
+        refused_busy: 'refused',
+        busy_waits: 'ok',
+        busy_over: 'stale',
+        busy_too_far: 'stale',
       });
     });
 

@@ -187,7 +187,8 @@ final class Health_Checks {
 			);
 		}
 		$state = Service_Health::state();
-		if ( null === $state || ( $state['key'] ?? '' ) !== Service_Health::fingerprint( $this->config ) || ! isset( $state['state'], $state['at'] ) ) {
+		// BUSY: the service answered 429 or 5xx before it said anything about the store.
+		if ( null === $state || ( $state['key'] ?? '' ) !== Service_Health::fingerprint( $this->config ) || ! isset( $state['state'], $state['at'] ) || Service_Health::BUSY === $state['state'] ) {
 			return self::result(
 				self::RECOMMENDED,
 				__( 'The service has not been asked about the current Card2Crypto credentials yet', 'card2crypto-checkout' ),

@@ -27,8 +27,10 @@
  *   so signing the same attempt again asks the service one thing: about the
  *   attempt itself (never answered from memory: a payment may just have
  *   started there).
- * - Time: a request stops asking the service once it has spent
- *   TIME_BUDGET seconds on it (the client's own timeout is short too).
+ * - Time: the request's whole time on the service, from its budget's
+ *   charge, is TIME_BUDGET seconds (Request_Deadline): each call's timeout
+ *   is what remains, and a call for which too little remains is not sent.
+ *   Whatever the service does, the buyer is told within 5 s.
  *
  * Pure windows (take(), client_key()) are unit-tested; the rest runs in WordPress.
  *
@@ -38,6 +40,7 @@
 namespace Card2Crypto\Checkout\Attempts;
 
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Address_Policy;
 
@@ -53,11 +56,8 @@ final class Start_Budget {
 
 	const WINDOW = 60;
 
-	/** Seconds one request may spend waiting on the service before it stops asking. */
+	/** Seconds one request may spend waiting on the service, every call included (Request_Deadline). */
 	const TIME_BUDGET = 3.5;
-
-	/** @var float|null When this request first asked the service (microtime). */
-	private static $started;
 
 	/** The hourly job that deletes the budgets whose windows have passed. */
 	const CLEAN_HOOK = 'card2crypto_checkout_clean_budgets';
@@ -114,6 +114,8 @@ final class Start_Budget {
 	 * @throws Payment_Refused With the buyer's words ("try again in a minute").
 	 */
 	public static function charge( \WC_Order $order, string $address ): void {
+		// The request's time on the service runs from here: every call it makes shares it.
+		Request_Deadline::start( self::TIME_BUDGET );
 		$now = time();
 		$ok  = self::spend( 'order_' . $order->get_id(), self::ORDER_LIMIT, $now, self::WINDOW, true );
 		$ok  = $ok && self::spend( 'addr_' . md5( self::client_key( $address ) ), self::ADDRESS_LIMIT, $now, self::WINDOW, false );
@@ -271,15 +273,13 @@ final class Start_Budget {
 	}
 
 	/**
-	 * Whether this request may still ask the service: true until it has
-	 * spent TIME_BUDGET seconds since its first question.
+	 * Whether this request may still ask the service: true until what
+	 * remains of its TIME_BUDGET (started by charge(), else now) is too
+	 * short for a call.
 	 */
 	public static function time_left(): bool {
-		if ( null === self::$started ) {
-			self::$started = microtime( true );
-			return true;
-		}
-		return microtime( true ) - self::$started < self::TIME_BUDGET;
+		Request_Deadline::start( self::TIME_BUDGET );
+		return ! Request_Deadline::spent();
 	}
 
 	/**

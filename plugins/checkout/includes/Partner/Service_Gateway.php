@@ -27,6 +27,7 @@
 namespace Card2Crypto\Checkout\Partner;
 
 use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Base\Deadline_Transport;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
@@ -90,9 +91,14 @@ final class Service_Gateway {
 		$config      = $this->config;
 		$credentials = $config->credentials();
 		// wp_safe_remote_post(); only the sandbox environment may reach this computer, and there only its own API address.
-		$lane      = Service_Lanes::lane( $lane );
+		$lane = Service_Lanes::lane( $lane );
+		$wire = new Wp_Http_Transport( 'sandbox' === $config->environment() ? $config->base_url() : false );
+		if ( self::for_visitors( $lane ) ) {
+			// Each call within what remains of a visitor request's time on the service (Request_Deadline), the wait for a token included.
+			$wire = new Deadline_Transport( $wire );
+		}
 		$transport = new Lane_Transport(
-			new Wp_Http_Transport( 'sandbox' === $config->environment() ? $config->base_url() : false ),
+			$wire,
 			function () use ( $lane ): ?int {
 				return $this->admit( $lane );
 			},
@@ -105,7 +111,7 @@ final class Service_Gateway {
 			$credentials->token(),
 			$credentials->secret(),
 			array(
-				// Short: a buyer's page waits on it, and a request stops asking once it spent Start_Budget::TIME_BUDGET.
+				// Short: a buyer waits on it. A visitor request's calls also share one deadline (Request_Deadline, Start_Budget::TIME_BUDGET).
 				'timeout'   => 3.0,
 				'transport' => null === $wrap ? $transport : $wrap( $transport ),
 				'logger'    => static function ( string $level, string $message ) use ( $logger ): void {
@@ -122,6 +128,16 @@ final class Service_Gateway {
 				},
 			)
 		);
+	}
+
+	/**
+	 * Whether $lane carries a visitor's request (a buyer paying or starting
+	 * to pay, what a page shows): its calls share the request's deadline
+	 * (Deadline_Transport; without a running clock it changes nothing). The
+	 * owner's buttons and background work keep the client's own timeout.
+	 */
+	public static function for_visitors( string $lane ): bool {
+		return in_array( $lane, array( Service_Lanes::PAYING, Service_Lanes::START, Service_Lanes::INFO ), true );
 	}
 
 	/**

@@ -1,9 +1,9 @@
 <?php
 /**
  * When the payment method is offered, and what it tells the buyer: the
- * service's countries (countries endpoint, cached 12 h, last good list kept
- * as a fallback) and a BTC estimate from the exchange price endpoint
- * (cached one minute).
+ * service's countries (countries endpoint) and a BTC estimate from the
+ * exchange price endpoint, both the last good answer the store keeps
+ * (Service_Answers: refreshed after a page's answer, never on its time).
  *
  * @package card2crypto-checkout
  */
@@ -13,17 +13,12 @@ namespace Card2Crypto\Checkout\Payment;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
 use Card2Crypto\Checkout\Base\Currencies;
-use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
-use Card2Crypto\Checkout\Rules\Service_Lanes;
+use Card2Crypto\Checkout\Service\Service_Answers;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Availability {
-
-	const COUNTRIES_TRANSIENT = 'card2crypto_checkout_countries';
-	const COUNTRIES_FALLBACK  = 'card2crypto_checkout_countries_last';
-	const PAIRS_TRANSIENT     = 'card2crypto_checkout_pairs';
 
 	/** Payment methods the service accepts (spec, "Supported payment methods"). */
 	const METHODS = 'Visa, Maestro, MasterCard, SEPA, Google Pay';
@@ -58,58 +53,29 @@ final class Availability {
 	}
 
 	/**
-	 * Alpha-2 codes the service serves, or null when it could never be asked.
+	 * Alpha-2 codes the service serves (its last good answer, whatever its
+	 * age), or null when it never answered: then every country is offered.
+	 * Never asks the service on the page's time (Service_Answers).
 	 *
 	 * @return string[]|null
 	 */
 	public static function countries( Service_Gateway $gateway ): ?array {
-		$cached = get_transient( self::COUNTRIES_TRANSIENT );
-		if ( is_array( $cached ) ) {
-			return $cached;
-		}
-		if ( 'unknown' === $cached ) {
-			return null;
-		}
-		try {
-			$codes = array();
-			foreach ( $gateway->client( Service_Lanes::INFO )->countries() as $country ) {
-				$codes[] = strtoupper( (string) $country['alpha2'] );
-			}
-			set_transient( self::COUNTRIES_TRANSIENT, $codes, 12 * HOUR_IN_SECONDS );
-			update_option( self::COUNTRIES_FALLBACK, $codes, false );
-			return $codes;
-		} catch ( \Throwable $e ) {
-			Log::warning( 'The service\'s country list could not be fetched: ' . $e->getMessage() );
-			$last = get_option( self::COUNTRIES_FALLBACK );
-			// Try again in five minutes rather than on every page.
-			set_transient( self::COUNTRIES_TRANSIENT, is_array( $last ) ? $last : 'unknown', 5 * MINUTE_IN_SECONDS );
-			return is_array( $last ) ? $last : null;
-		}
+		$codes = Service_Answers::read( $gateway, Service_Answers::COUNTRIES );
+		return is_array( $codes ) ? array_values( array_map( 'strval', $codes ) ) : null;
 	}
 
 	/**
-	 * Satoshis an amount buys at the current price (after the partner's
-	 * commission), or null when the price is unknown.
+	 * Satoshis an amount buys at the last price the service gave (after the
+	 * partner's commission), or null when it never gave one for the
+	 * currency. Never asks the service on the page's time (Service_Answers).
 	 */
 	public static function btc_estimate( Service_Gateway $gateway, string $currency, int $total_minor ): ?int {
-		$pairs = get_transient( self::PAIRS_TRANSIENT );
-		if ( ! is_array( $pairs ) ) {
-			$pairs = array();
-			try {
-				foreach ( $gateway->client( Service_Lanes::INFO )->exchange() as $pair ) {
-					if ( 'BTC' === ( $pair['to']['code'] ?? '' ) ) {
-						$pairs[ (string) $pair['from']['code'] ] = array( (int) $pair['from']['amount'], (int) $pair['to']['amount'] );
-					}
-				}
-			} catch ( \Throwable $e ) {
-				Log::warning( 'The exchange prices could not be fetched: ' . $e->getMessage() );
-			}
-			set_transient( self::PAIRS_TRANSIENT, $pairs, MINUTE_IN_SECONDS );
-		}
-		if ( ! isset( $pairs[ $currency ] ) || $pairs[ $currency ][0] <= 0 ) {
+		$pairs = Service_Answers::read( $gateway, Service_Answers::PRICES );
+		if ( ! is_array( $pairs ) || ! isset( $pairs[ $currency ] ) || ! is_array( $pairs[ $currency ] ) || (int) $pairs[ $currency ][0] <= 0 ) {
 			return null;
 		}
-		list( $from, $to ) = $pairs[ $currency ];
+		$from = (int) $pairs[ $currency ][0];
+		$to   = (int) $pairs[ $currency ][1];
 		if ( $total_minor > intdiv( PHP_INT_MAX, max( 1, $to ) ) ) {
 			return null;
 		}

@@ -19,9 +19,14 @@
  *   reconciliation) whose refusal means the store itself is refused (wrong
  *   signature, blocked or unknown partner) marks the state refused at once.
  *   A per-operation error (400, 429, 500) never does.
+ * - A check answered 429 or 5xx keeps the last answer and records when it
+ *   may ask again (retry_at: the Retry-After, else a minute): until then
+ *   nobody asks, neither pages nor payment starts, as after an answer.
  * - Before the buyer is sent to the service (landing route, widget
  *   settings) one real signed request is made: the fixed rate's calculate
- *   when the owner fixes rates, else a fresh params check.
+ *   when the owner fixes rates (no params check before it: one request's
+ *   time on the service is one budget, Request_Deadline), else a fresh
+ *   params check.
  *
  * @package card2crypto-checkout
  */
@@ -31,6 +36,7 @@ namespace Card2Crypto\Checkout\Service;
 use Card2Crypto\Checkout\Attempts\Service_Refused;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
@@ -45,6 +51,14 @@ final class Service_Health {
 	const OK      = 'ok';
 	const REFUSED = 'refused';
 	const STALE   = 'stale';
+	/** Stored only: the service answered 429 or 5xx before any answer about the store (the method stays offered). */
+	const BUSY = 'busy';
+
+	/** Seconds a check answered 429 or 5xx without Retry-After waits before asking again. */
+	const BUSY_WAIT = 60;
+
+	/** The longest Retry-After taken (seconds); a longer one is taken as this. */
+	const MAX_BUSY_WAIT = 3600;
 
 	/** Seconds an accepted state is trusted before checkout pages ask again. */
 	const LIFETIME_OK = 300;
@@ -102,8 +116,16 @@ final class Service_Health {
 			return self::STALE;
 		}
 		$refused = self::REFUSED === $state['state'];
-		$age     = $now - (int) $state['at'];
-		$life    = $refused ? self::LIFETIME_REFUSED : ( $ok_age ?? self::LIFETIME_OK );
+		// The service answered 429 or 5xx: the last answer stands until it may be asked again.
+		$retry_at = (int) ( $state['retry_at'] ?? 0 );
+		if ( $now < $retry_at && $retry_at - $now <= self::MAX_BUSY_WAIT ) {
+			return $refused ? self::REFUSED : self::OK;
+		}
+		if ( self::BUSY === $state['state'] ) {
+			return self::STALE;
+		}
+		$age  = $now - (int) $state['at'];
+		$life = $refused ? self::LIFETIME_REFUSED : ( $ok_age ?? self::LIFETIME_OK );
 		if ( $age < 0 || $age >= $life ) {
 			return self::STALE;
 		}
@@ -186,6 +208,8 @@ final class Service_Health {
 		} elseif ( function_exists( 'litespeed_finish_request' ) ) {
 			litespeed_finish_request();
 		}
+		// The visitor has the answer: the check has the client's own timeout, not what remains of the request's.
+		Request_Deadline::end();
 		try {
 			// Another request may have asked while this one ran: its answer is in the database, not in this request's options.
 			// The options are read again (the autoloaded set is cached per request); run_check() asks only while still stale.
@@ -218,7 +242,8 @@ final class Service_Health {
 		self::forget_loaded();
 		$decision = self::decide( self::state(), $key, time() );
 		if ( self::STALE !== $decision ) {
-			return $decision;
+			// Only an answer about the store tells that it is accepted (a 429 before any answer tells nothing).
+			return self::OK === $decision && self::BUSY === ( self::state()['state'] ?? '' ) ? self::STALE : $decision;
 		}
 		$locked = self::lock();
 		if ( false === $locked ) {
@@ -232,7 +257,8 @@ final class Service_Health {
 			self::unlock( $locked );
 		}
 		self::forget_loaded();
-		return self::decide( self::state(), $key, time() );
+		$decision = self::decide( self::state(), $key, time() );
+		return self::OK === $decision && self::BUSY === ( self::state()['state'] ?? '' ) ? self::STALE : $decision;
 	}
 
 	/**
@@ -322,7 +348,15 @@ final class Service_Health {
 	 * @throws Service_Refused When the service refuses the store.
 	 */
 	public static function before_sending( Service_Gateway $gateway ): void {
-		if ( ! self::confirm( $gateway, $gateway->config()->fix_rate() ? self::LIFETIME_OK : 0 ) ) {
+		$config = $gateway->config();
+		if ( $config->fix_rate() ) {
+			// Calculate is the request: only a refusal found within its lifetime stops the buyer here, nothing is asked.
+			if ( self::REFUSED === self::decide( self::state(), self::fingerprint( $config ), time() ) ) {
+				throw new Service_Refused( self::buyer_message() );
+			}
+			return;
+		}
+		if ( ! self::confirm( $gateway, 0 ) ) {
 			throw new Service_Refused( self::buyer_message() );
 		}
 	}
@@ -335,7 +369,7 @@ final class Service_Health {
 		if ( self::STALE !== $decision ) {
 			return $decision;
 		}
-		if ( null !== $state && ( $state['key'] ?? '' ) === $key && isset( $state['state'] ) ) {
+		if ( null !== $state && ( $state['key'] ?? '' ) === $key && isset( $state['state'] ) && self::BUSY !== $state['state'] ) {
 			// Other requests keep the previous answer while this one asks.
 			$state['at'] = $now;
 			self::write( $state );
@@ -381,14 +415,45 @@ final class Service_Health {
 	/**
 	 * Records what a params check found (ask()): accepted,
 	 * or refused when the service refuses the store or cannot be reached.
-	 * Other errors leave the state as it was.
+	 * A 429 or 5xx keeps the last answer and the time it may be asked again
+	 * (busy()). Other errors leave the state as it was.
 	 */
 	public static function record_check( Config $config, ?\Throwable $error, ?int $now = null ): void {
 		if ( null === $error ) {
 			self::record( $config, self::OK, '', $now );
 		} elseif ( self::refuses_store( $error ) || self::unreachable( $error ) ) {
 			self::record( $config, self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
+		} elseif ( null !== self::busy_wait( $error ) ) {
+			self::busy( $config, (int) self::busy_wait( $error ), $now ?? time() );
 		}
+	}
+
+	/**
+	 * Seconds not to ask again after $error when it is a 429 or a 5xx: its
+	 * Retry-After (1 s to MAX_BUSY_WAIT), else BUSY_WAIT; null for any other
+	 * error. Pure.
+	 */
+	public static function busy_wait( \Throwable $error ): ?int {
+		if ( ! $error instanceof Partner_Api_Exception || Partner_Api_Exception::HTTP !== $error->kind || ( 429 !== $error->status && $error->status < 500 ) ) {
+			return null;
+		}
+		return null === $error->retry_after ? self::BUSY_WAIT : max( 1, min( self::MAX_BUSY_WAIT, (int) $error->retry_after ) );
+	}
+
+	/** The service answered 429 or 5xx: the last answer stands (none: BUSY) and nobody asks for $wait seconds. */
+	private static function busy( Config $config, int $wait, int $now ): void {
+		$key      = self::fingerprint( $config );
+		$previous = self::state();
+		$state    = null !== $previous && ( $previous['key'] ?? '' ) === $key && isset( $previous['state'], $previous['at'] )
+			? $previous
+			: array(
+				'state'  => self::BUSY,
+				'reason' => '',
+				'at'     => $now,
+				'key'    => $key,
+			);
+		$state['retry_at'] = $now + $wait;
+		self::write( $state );
 	}
 
 	/**
@@ -414,10 +479,17 @@ final class Service_Health {
 			|| ( Partner_Api_Exception::HTTP === $error->kind && in_array( $error->status, array( 401, 403, 404 ), true ) );
 	}
 
-	/** No answer, or not the service's answer, or settings that cannot call it. */
+	/**
+	 * No answer, or not the service's answer, or settings that cannot call
+	 * it. A timeout of this request's own deadline (Request_Deadline::cut():
+	 * the call was not sent, or had less than the client's timeout) is not.
+	 */
 	public static function unreachable( \Throwable $error ): bool {
 		if ( ! $error instanceof Partner_Api_Exception ) {
 			return true;
+		}
+		if ( Partner_Api_Exception::TIMEOUT === $error->kind && Request_Deadline::cut() ) {
+			return false;
 		}
 		return in_array( $error->kind, array( Partner_Api_Exception::NETWORK, Partner_Api_Exception::TIMEOUT, Partner_Api_Exception::INVALID_RESPONSE ), true );
 	}

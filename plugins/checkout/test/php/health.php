@@ -168,6 +168,12 @@ switch ( $scenario['case'] ) {
 			'from_the_future'  => Service_Health::decide( $state( 'ok', -30 ), $key, $now ),
 			'ok_ask_again'     => Service_Health::decide( $state( 'ok', 1 ), $key, $now, 0 ),
 			'refused_no_again' => Service_Health::decide( $state( 'refused', 1 ), $key, $now, 0 ),
+			// A 429 or 5xx: the last verdict stands until retry_at, whatever its age; before any verdict, offered.
+			'ok_busy_wait'     => Service_Health::decide( $state( 'ok', 900 ) + array( 'retry_at' => $now + 30 ), $key, $now, 0 ),
+			'refused_busy'     => Service_Health::decide( $state( 'refused', 900 ) + array( 'retry_at' => $now + 30 ), $key, $now ),
+			'busy_waits'       => Service_Health::decide( $state( 'busy', 5 ) + array( 'retry_at' => $now + 30 ), $key, $now ),
+			'busy_over'        => Service_Health::decide( $state( 'busy', 31 ) + array( 'retry_at' => $now - 1 ), $key, $now ),
+			'busy_too_far'     => Service_Health::decide( $state( 'ok', 900 ) + array( 'retry_at' => $now + 7200 ), $key, $now ),
 		);
 		$attempt = $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )[0];
 		$attempt['status_code'] = (int) $attempt['status_code'];
@@ -220,6 +226,10 @@ switch ( $scenario['case'] ) {
 						$moved = get_option( Service_Health::OPTION );
 						if ( is_array( $moved ) ) {
 							$moved['at'] = (int) $moved['at'] - (int) $step['seconds'];
+							if ( isset( $moved['retry_at'] ) ) {
+								// Time moves for the wait a 429 or 5xx asked for too.
+								$moved['retry_at'] = (int) $moved['retry_at'] - (int) $step['seconds'];
+							}
 							update_option( Service_Health::OPTION, $moved );
 						}
 						// The store-wide budget ages too: a 429's pause (Service_Gateway) has passed as well.
