@@ -14,7 +14,8 @@
  * - "kept": what the store keeps of the service's answers (countries,
  *   prices) and its health state.
  * - "age": {seconds}: everything the store keeps from the service was
- *   answered (and may be asked again) that much earlier.
+ *   answered (and may be asked again) that much earlier; the store-wide
+ *   budget's refill and a 429's pause of the whole store moved as much.
  * - "hold": holds the locks of the refresh and the health check after the
  *   answer (another request refreshing right now) until {release} exists;
  *   writes {ready} once they are held.
@@ -76,6 +77,7 @@ function c2c_nowait_step( string $action, array $input ) {
 			);
 
 		case 'age':
+			global $wpdb;
 			c2c_nowait_forget();
 			$by = (int) $input['seconds'];
 			foreach ( array_merge( C2C_ANSWERS, array( Service_Health::OPTION ) ) as $name ) {
@@ -88,6 +90,16 @@ function c2c_nowait_step( string $action, array $input ) {
 					}
 					update_option( $name, $kept );
 				}
+			}
+			// The store-wide budget ages too (Partner\Service_Gateway's row, in milliseconds): a 429's pause of the whole store has passed as well.
+			$bucket = json_decode( (string) $wpdb->get_var( $wpdb->prepare( 'SELECT option_value FROM %i WHERE option_name = %s', $wpdb->options, 'card2crypto_checkout_service_bucket' ) ), true );
+			if ( is_array( $bucket ) ) {
+				foreach ( array( 'at', 'paused_until' ) as $field ) {
+					if ( isset( $bucket[ $field ] ) ) {
+						$bucket[ $field ] = (int) $bucket[ $field ] - 1000 * $by;
+					}
+				}
+				$wpdb->update( $wpdb->options, array( 'option_value' => wp_json_encode( $bucket ) ), array( 'option_name' => 'card2crypto_checkout_service_bucket' ) );
 			}
 			// The store before this change kept them as transients: the same time has passed for them.
 			delete_transient( 'card2crypto_checkout_pairs' );

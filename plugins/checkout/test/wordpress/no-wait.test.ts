@@ -296,14 +296,16 @@ describe('no page waits on the service', { skip: needsNative, timeout: 10 * 60_0
     await step('age', { seconds: 13 * 3600 });
     from = service.calls.length;
     await checkoutPage();
+    // The first question's 429 pauses the whole store (Service_Gateway, issue 33 point 1): the other refreshes
+    // are kept back at the store with the same Retry-After and never reach the service.
     await until(
       'the service is asked and answers 429',
       async () => service.since(from),
-      (c) => c.includes('params') && c.includes('countries') && c.includes('exchange'),
+      (c) => c.length > 0,
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const asked = service.since(from).length;
-    assert.equal(asked, 3, `one question each: ${service.since(from).join(', ')}`);
+    assert.equal(asked, 1, `one question for the whole store: ${service.since(from).join(', ')}`);
     const shown: boolean[] = [];
     for (let i = 0; i < 10; i++) {
       shown.push(hasEstimate((await checkoutPage()).html));
