@@ -38,6 +38,10 @@ $card2crypto_uninstall_site = static function (): void {
 	delete_option( 'card2crypto_checkout_partner_secret' );
 	// The wallet's extended public key, kept like the secret (it reveals every address of the wallet): always.
 	delete_option( 'card2crypto_checkout_wallet_key_secret' );
+	// The hourly clean-up of the visitors' budgets (Start_Budget::CLEAN_HOOK): nothing left to run it.
+	if ( function_exists( 'wp_clear_scheduled_hook' ) ) {
+		wp_clear_scheduled_hook( 'card2crypto_checkout_clean_budgets' );
+	}
 
 	if ( ! $all ) {
 		if ( array_key_exists( 'partner_secret', $settings ) ) {
@@ -52,11 +56,14 @@ $card2crypto_uninstall_site = static function (): void {
 	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_operations' ) ); // phpcs:ignore WordPress.DB
 	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_addresses' ) ); // phpcs:ignore WordPress.DB
 	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_address_counters' ) ); // phpcs:ignore WordPress.DB
+	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_budgets' ) ); // phpcs:ignore WordPress.DB
 	// Through the API first, so a persistent object cache forgets them too.
 	delete_option( 'card2crypto_checkout_db_version' );
 	delete_option( 'card2crypto_checkout_countries_last' );
 	delete_transient( 'card2crypto_checkout_countries' );
 	delete_transient( 'card2crypto_checkout_pairs' );
+	delete_option( 'card2crypto_checkout_answer_countries' );
+	delete_option( 'card2crypto_checkout_answer_prices' );
 	// Then whatever else is named card2crypto_checkout_* (per-address and per-credential transients of a minute, with their timeouts).
 	foreach ( array( '', '_transient_', '_transient_timeout_' ) as $prefix ) {
 		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE option_name LIKE %s', $wpdb->options, $wpdb->esc_like( $prefix . 'card2crypto_checkout_' ) . '%' ) ); // phpcs:ignore WordPress.DB

@@ -123,7 +123,9 @@ export const SETTINGS_VECTOR_CASES: readonly SettingsVectorCase[] = [
   { name: 'a gap limit of 20 is the least', plugin: 'checkout', input: { gap_limit: '20' } },
   { name: 'a gap limit of 1001 is refused', plugin: 'checkout', input: { gap_limit: '1001' } },
   { name: 'a gap limit of 50', plugin: 'checkout', input: { gap_limit: ' 50 ' } },
-  { name: 'the background check rate is a whole number from 1 to 100', plugin: 'checkout', input: { reconcile_rate: '0' } },
+  { name: 'the background check rate is a whole number from 1 to 20', plugin: 'checkout', input: { reconcile_rate: '0' } },
+  { name: 'the background check rate is at most 20', plugin: 'checkout', input: { reconcile_rate: '21' } },
+  { name: 'the service rate is a whole number from 1 to 100', plugin: 'checkout', input: { service_rate: '101' } },
   { name: 'a background check rate of 15', plugin: 'checkout', input: { reconcile_rate: ' 15 ' } },
   {
     name: 'credentials from wp-config constants',

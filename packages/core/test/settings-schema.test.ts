@@ -54,6 +54,7 @@ test('shape: documented fields of both plugins, well formed', () => {
       'landing_url',
       'callback_ips',
       'trust_proxy_header',
+      'service_rate',
       'reconcile_rate',
       'debug_logging',
       'delete_data_on_uninstall',
@@ -298,7 +299,8 @@ test("the service's environment and addresses are the partner's in both plugins,
   for (const plugin of ['checkout', 'widget'] as const) {
     assert.deepEqual(
       SETTINGS_SCHEMA.plugins[plugin].fields.filter((f) => f.partnerOnly).map((f) => f.id),
-      ['environment', 'base_url', 'widget_script_url', 'landing_url'],
+      // The checkout's store-wide requests a second to the service too (issue 33): the partner's limit is the partner's.
+      ['environment', 'base_url', 'widget_script_url', 'landing_url', ...(plugin === 'checkout' ? ['service_rate'] : [])],
       plugin,
     );
   }
@@ -385,11 +387,18 @@ test('a new address per order: the key is required in that mode only, checked fo
   assert.deepEqual(rules('checkout', { wallet_mode: 'xpub', wallet_key_secret: vpub }), [['wallet_key_secret', 'wallet_key']]);
   assert.deepEqual(rules('checkout', { gap_limit: '1001' }), [['gap_limit', 'text']]);
   assert.deepEqual(rules('checkout', { gap_limit: '1000' }), []);
-  for (const rate of ['0', '101', '2.5', '-1', 'ten', '010']) {
+  // Background checks stay under the store-wide service rate's default range (issue 33): at most 20 a second.
+  for (const rate of ['0', '21', '100', '2.5', '-1', 'ten', '010']) {
     assert.deepEqual(rules('checkout', { reconcile_rate: rate }), [['reconcile_rate', 'text']], rate);
   }
-  for (const rate of ['1', '10', '100']) {
+  for (const rate of ['1', '10', '20']) {
     assert.deepEqual(rules('checkout', { reconcile_rate: rate }), [], rate);
+  }
+  for (const rate of ['0', '101', '2.5', 'ten', '010']) {
+    assert.deepEqual(rules('checkout', { service_rate: rate }), [['service_rate', 'text']], rate);
+  }
+  for (const rate of ['1', '10', '100']) {
+    assert.deepEqual(rules('checkout', { service_rate: rate }), [], rate);
   }
 });
 

@@ -28,7 +28,7 @@ type Mode = 'up' | 'down';
 
 /** The store checks the service's health now (as its queued check does), for the address in its settings. */
 const HEALTH_CHECK =
-  '\\Card2Crypto\\Checkout\\Service\\Service_Health::run_check( \\Card2Crypto\\Checkout\\Plugin::service( \\Card2Crypto\\Checkout\\Base\\Config::class ) );';
+  '\\Card2Crypto\\Checkout\\Service\\Service_Health::run_check( \\Card2Crypto\\Checkout\\Plugin::service( \\Card2Crypto\\Checkout\\Partner\\Service_Gateway::class ) );';
 
 /** A relay from `listenPort` to the sandbox; in "down" it accepts and never answers. */
 async function serviceSwitch(target: URL): Promise<{ url: string; set: (mode: Mode) => void; close: () => Promise<void> }> {

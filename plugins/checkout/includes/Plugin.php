@@ -21,6 +21,7 @@ use Card2Crypto\Checkout\Admin\Site_Health;
 use Card2Crypto\Checkout\Attempts\Network_Sites;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
+use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
@@ -39,6 +40,7 @@ use Card2Crypto\Checkout\Order\Buyer_Mail;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Order\Order_Actions;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Start_Gate;
@@ -46,6 +48,7 @@ use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Refusal_Mail;
 use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Service_Answers;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Service\Widget_Retry;
 use Card2Crypto\Checkout\Settings\Payout_Change_Notice;
@@ -119,17 +122,19 @@ final class Plugin {
 	 */
 	public static function build( Settings_Store $settings ): array {
 		$config     = new Config( $settings );
-		$actions    = new Order_Actions( $config );
-		$events     = new Operation_Events( $config, $actions );
-		$reconciler = new Reconciler( $config, $events );
-		$gate       = new Start_Gate( $config, $reconciler );
+		$door       = new Service_Gateway( $config );
+		$actions    = new Order_Actions( $config, $door );
+		$events     = new Operation_Events( $config, $actions, $door );
+		$reconciler = new Reconciler( $config, $events, $door );
+		$gate       = new Start_Gate( $config, $reconciler, $door );
 		$addresses  = new Order_Address( $config );
-		$payments   = new Payments( $config, $gate, $addresses );
-		$return     = new Buyer_Return( $config, $reconciler );
+		$payments   = new Payments( $config, $gate, $addresses, $door );
+		$return     = new Buyer_Return( $config, $reconciler, $door );
 		$health     = new Health_Checks( $config, $addresses );
 		$services   = array(
 			Settings_Store::class      => $settings,
 			Config::class              => $config,
+			Service_Gateway::class     => $door,
 			Order_Actions::class       => $actions,
 			Operation_Events::class    => $events,
 			Reconciler::class          => $reconciler,
@@ -139,14 +144,15 @@ final class Plugin {
 			Buyer_Return::class        => $return,
 			Order_Pay::class           => new Order_Pay( $config, $payments, $return ),
 			Callback_Controller::class => new Callback_Controller( $config, $events ),
-			Service_Health::class      => new Service_Health( $config ),
-			Service_Back::class        => new Service_Back( $config ),
+			Service_Health::class      => new Service_Health( $door ),
+			Service_Answers::class     => new Service_Answers( $door ),
+			Service_Back::class        => new Service_Back( $door ),
 			Refusal_Mail::class        => new Refusal_Mail( $config ),
 			Widget_Retry::class        => new Widget_Retry( $reconciler ),
 			Callback_Health::class     => new Callback_Health( $config ),
 			Test_Mode::class           => new Test_Mode( $config ),
-			Range_Notice::class        => new Range_Notice( $config ),
-			Admin_Order_Panel::class   => new Admin_Order_Panel( $config, $reconciler ),
+			Range_Notice::class        => new Range_Notice( $config, $door ),
+			Admin_Order_Panel::class   => new Admin_Order_Panel( $reconciler, $door ),
 			Address_Gap_Notice::class  => new Address_Gap_Notice( $addresses ),
 			Gateway_Rest::class        => new Gateway_Rest( $config ),
 			Health_Checks::class       => $health,
@@ -197,7 +203,7 @@ final class Plugin {
 		add_filter(
 			'woocommerce_payment_gateways',
 			static function ( array $gateways ) use ( $services, &$gateway ): array {
-				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ] );
+				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ], $services[ Service_Gateway::class ] );
 				$gateways[] = $gateway;
 				return $gateways;
 			}
@@ -206,9 +212,9 @@ final class Plugin {
 		$services[ Gateway_Rest::class ]->register();
 		add_action(
 			'woocommerce_blocks_payment_method_type_registration',
-			static function ( $registry ) use ( $config ): void {
+			static function ( $registry ) use ( $config, $services ): void {
 				if ( class_exists( '\Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType' ) ) {
-					$registry->register( new Blocks_Integration( $config ) );
+					$registry->register( new Blocks_Integration( $config, $services[ Service_Gateway::class ] ) );
 				}
 			}
 		);
@@ -221,6 +227,7 @@ final class Plugin {
 		// The service: reconciliation, its acceptance of the store, the orders kept while it refused.
 		$services[ Reconciler::class ]->register();
 		$services[ Service_Health::class ]->register();
+		$services[ Service_Answers::class ]->register();
 		$services[ Service_Back::class ]->register();
 		$services[ Refusal_Mail::class ]->register();
 		$services[ Widget_Retry::class ]->register();
@@ -233,6 +240,8 @@ final class Plugin {
 		$services[ Range_Notice::class ]->register();
 		Order_View::register();
 		Buyer_Cancel::register();
+		// The visitors' budgets: rows whose windows have passed are deleted hourly.
+		Start_Budget::register();
 
 		// The order: refunds recorded by hand, the buyer's e-mail.
 		Manual_Refunds::register();

@@ -76,8 +76,11 @@ for (const version of TEST_PHP_VERSIONS) {
     });
     after(() => php?.exit());
 
+    // Many presses within a second: the store-wide budget (service_rate) is set out of the way; it is not what these test.
     const play = (steps: unknown[], order: { status?: string } = {}) =>
-      php.runJson<Step[]>('second.php', { 'scenario.json': JSON.stringify(orderScenario({ settings: { auto_confirm: 'no' }, order, steps })) });
+      php.runJson<Step[]>('second.php', {
+        'scenario.json': JSON.stringify(orderScenario({ settings: { auto_confirm: 'no', service_rate: '100' }, order, steps })),
+      });
 
     test('the verdict: unknown and final failures never block, the strongest reason wins, created blocks only within its window', async () => {
       const now = 1_800_000_000;
@@ -119,14 +122,6 @@ for (const version of TEST_PHP_VERSIONS) {
       ];
       const got = await php.call(cases.map(([paid, answers]) => ['before_new_payment', paid, answers, now, HOUR]));
       got.forEach((r, i) => assert.deepEqual(r.value, cases[i]![2], `${cases[i]![3]}: ${JSON.stringify(r)}`));
-    });
-
-    test('the start budget: a fixed window per order and per address, refused past its limit, fresh after a minute', async () => {
-      const t = 1_800_000_000;
-      const [fit] = await php.call([['budget_take', [t, t + 1, t + 2, t + 3, t + 59, t + 60, t + 61], 3]]);
-      assert.deepEqual(fit!.value, [true, true, true, false, false, true, true]);
-      const [clock] = await php.call([['budget_take', [t, t - 100, t - 99], 1]]);
-      assert.deepEqual(clock!.value, [true, true, false], 'a clock that went back starts a fresh window');
     });
 
     test('two presses of Pay at once: the one that finds an attempt started while it asked the service joins it, no second attempt', async () => {

@@ -13,18 +13,18 @@ namespace Card2Crypto\Checkout\Admin;
 
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
-use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Payment\Availability;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Settings\Test_Mode;
-use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
 defined( 'ABSPATH' ) || exit;
@@ -36,15 +36,15 @@ final class Admin_Order_Panel {
 	/** Query argument of the order screen after a failed action. */
 	const FAILED_ARG = 'card2crypto_failed';
 
-	/** @var Config */
-	private $config;
-
 	/** @var Reconciler */
 	private $reconciler;
 
-	public function __construct( Config $config, Reconciler $reconciler ) {
-		$this->config     = $config;
+	/** @var Service_Gateway */
+	private $gateway;
+
+	public function __construct( Reconciler $reconciler, Service_Gateway $gateway ) {
 		$this->reconciler = $reconciler;
+		$this->gateway    = $gateway;
 	}
 
 	public function register(): void {
@@ -283,25 +283,21 @@ final class Admin_Order_Panel {
 		echo '<div class="notice notice-error"><p>' . esc_html__( 'Card2Crypto: the payment action could not be completed because of an internal error (for example the database). Nothing was changed by it; see WooCommerce > Status > Logs (card2crypto-checkout) and try again.', 'card2crypto-checkout' ) . '</p></div>';
 	}
 
-	/**
-	 * Performs an action and records the result as an order note.
-	 *
-	 * @param Partner_Api_Client|null $client The client to use; the configured one when null.
-	 */
-	public function act( \WC_Order $order, string $do, string $who, ?Partner_Api_Client $client = null ): bool {
+	/** Performs an action (the service asked in the owner's lane) and records the result as an order note. */
+	public function act( \WC_Order $order, string $do, string $who ): bool {
 		$attempt = Order_Attempts::current_attempt( $order );
 		if ( null === $attempt ) {
 			$order->add_order_note( __( 'Card2Crypto: no payment attempt to act on.', 'card2crypto-checkout' ) );
 			return false;
 		}
 		if ( 'refresh' === $do ) {
-			$result = $this->refresh( $order, $attempt, $client );
+			$result = $this->refresh( $order, $attempt );
 			/* translators: 1: user, 2: result */
 			$order->add_order_note( sprintf( __( 'Card2Crypto: %1$s refreshed the payment from the service. %2$s', 'card2crypto-checkout' ), $who, $result['message'] ) );
 			return $result['ok'];
 		}
 		try {
-			$client = $client ?? $this->config->api_client();
+			$client = $this->gateway->client( Service_Lanes::ADMIN );
 			$op_id  = '' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : null;
 			if ( 'confirm' === $do ) {
 				$client->confirm( $op_id, $attempt['partner_operation_id'] );
@@ -322,7 +318,7 @@ final class Admin_Order_Panel {
 			return false;
 		}
 		// The service's callback moves the order; ask now too, so the screen is current.
-		$this->refresh( $order, $attempt, $client );
+		$this->refresh( $order, $attempt );
 		return true;
 	}
 
@@ -332,9 +328,9 @@ final class Admin_Order_Panel {
 	 *
 	 * @return array{ok: bool, message: string}
 	 */
-	private function refresh( \WC_Order $order, array $attempt, ?Partner_Api_Client $client ): array {
+	private function refresh( \WC_Order $order, array $attempt ): array {
 		try {
-			return $this->reconciler->check( $order, $attempt, 'refresh', $client );
+			return $this->reconciler->check( $order, $attempt, 'refresh' );
 		} catch ( \Throwable $e ) {
 			Log::error( sprintf( 'Order %d: the refresh could not be applied: %s', $order->get_id(), $e->getMessage() ) );
 			return array(

@@ -19,6 +19,8 @@
  * - https:       live payments (production) over HTTPS.
  * - math:        GMP or BCMath, with a new address for each order.
  * - gap:         the wallet's gap limit, with a new address for each order.
+ * - proxy:       no forwarding header arriving while no client address
+ *                header is set (every buyer would share the proxy's budget).
  *
  * @package card2crypto-checkout
  */
@@ -28,6 +30,7 @@ namespace Card2Crypto\Checkout\Admin;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Service\Callback_Health;
@@ -74,7 +77,7 @@ final class Health_Checks {
 		if ( ! $this->config->enabled() ) {
 			return array();
 		}
-		$ids = array( 'credentials', 'callbacks', 'clock', 'scheduler', 'https' );
+		$ids = array( 'credentials', 'callbacks', 'clock', 'scheduler', 'https', 'proxy' );
 		if ( $this->config->derives_addresses() ) {
 			$ids[] = 'math';
 			$ids[] = 'gap';
@@ -97,6 +100,8 @@ final class Health_Checks {
 				return __( 'Card2Crypto: HTTPS for live payments', 'card2crypto-checkout' );
 			case 'math':
 				return __( 'Card2Crypto: GMP or BCMath for new addresses', 'card2crypto-checkout' );
+			case 'proxy':
+				return __( 'Card2Crypto: each buyer\'s own address behind a proxy', 'card2crypto-checkout' );
 			default:
 				return __( 'Card2Crypto: the wallet\'s gap limit', 'card2crypto-checkout' );
 		}
@@ -126,6 +131,8 @@ final class Health_Checks {
 				return self::math( $this->config->derives_addresses(), Bip32::support() );
 			case 'gap':
 				return $this->gap();
+			case 'proxy':
+				return self::proxy( $this->config->trust_proxy_header(), Client_Address::forwarding_seen(), $now );
 		}
 		throw new \InvalidArgumentException( 'No such check: ' . $id );
 	}
@@ -180,7 +187,8 @@ final class Health_Checks {
 			);
 		}
 		$state = Service_Health::state();
-		if ( null === $state || ( $state['key'] ?? '' ) !== Service_Health::fingerprint( $this->config ) || ! isset( $state['state'], $state['at'] ) ) {
+		// BUSY: the service answered 429 or 5xx before it said anything about the store.
+		if ( null === $state || ( $state['key'] ?? '' ) !== Service_Health::fingerprint( $this->config ) || ! isset( $state['state'], $state['at'] ) || Service_Health::BUSY === $state['state'] ) {
 			return self::result(
 				self::RECOMMENDED,
 				__( 'The service has not been asked about the current Card2Crypto credentials yet', 'card2crypto-checkout' ),
@@ -418,6 +426,35 @@ final class Health_Checks {
 					'label' => __( 'See the past-due actions (Tools → Scheduled Actions)', 'card2crypto-checkout' ),
 				),
 			)
+		);
+	}
+
+	/**
+	 * Forwarding headers arriving while no client address header is set.
+	 *
+	 * @param array{at: int, header: string}|null $seen The last sighting (Client_Address::forwarding_seen()).
+	 */
+	public static function proxy( string $trusted, ?array $seen, int $now ): array {
+		$warning = Client_Address::owner_warning( $trusted, $seen );
+		if ( null === $warning ) {
+			return self::result(
+				self::GOOD,
+				__( 'Card2Crypto tells buyers apart by their own address', 'card2crypto-checkout' ),
+				'' !== $trusted
+					/* translators: %s: the header's name */
+					? sprintf( __( 'Each buyer\'s address is read from the %s header your proxy sets.', 'card2crypto-checkout' ), $trusted )
+					: __( 'No forwarding header has arrived lately: the connection\'s address is each buyer\'s own.', 'card2crypto-checkout' ),
+				'' !== $trusted ? $trusted : __( 'Connection address', 'card2crypto-checkout' )
+			);
+		}
+		return self::result(
+			self::RECOMMENDED,
+			__( 'Card2Crypto may count every buyer as your proxy\'s address', 'card2crypto-checkout' ),
+			/* translators: 1: what the owner should do, 2: when the header was last seen */
+			sprintf( __( '%1$s Last seen: %2$s.', 'card2crypto-checkout' ), $warning, self::when( (int) $seen['at'], $now ) ),
+			/* translators: %s: a forwarding header's name */
+			sprintf( __( '%s arrives, no header set', 'card2crypto-checkout' ), (string) $seen['header'] ),
+			array( self::settings_action() )
 		);
 	}
 

@@ -40,7 +40,7 @@ defined( 'ABSPATH' ) || exit;
 
 final class Operation_Store {
 
-	const DB_VERSION        = '6';
+	const DB_VERSION        = '7';
 	const DB_VERSION_OPTION = 'card2crypto_checkout_db_version';
 
 	/** No status recorded yet. */
@@ -68,7 +68,7 @@ final class Operation_Store {
 	 * @return string[]
 	 */
 	public static function tables_of( string $prefix ): array {
-		$names = array( 'card2crypto_events', 'card2crypto_operations', 'card2crypto_attempts', 'card2crypto_addresses', 'card2crypto_address_counters' );
+		$names = array( 'card2crypto_events', 'card2crypto_operations', 'card2crypto_attempts', 'card2crypto_addresses', 'card2crypto_address_counters', 'card2crypto_budgets' );
 		return array_map(
 			static function ( string $name ) use ( $prefix ): string {
 				return $prefix . $name;
@@ -143,7 +143,7 @@ CREATE TABLE {$ops} (
   KEY order_id (order_id),
   KEY created_at (created_at)
 ) {$collate};
-" . Address_Store::schema( $collate )
+" . Address_Store::schema( $collate ) . "\n" . Start_Budget::schema( $collate )
 		);
 		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true ); // Autoloaded: read on every request by maybe_install().
 	}
@@ -161,6 +161,7 @@ CREATE TABLE {$ops} (
 		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::operations_table() ) ); // phpcs:ignore WordPress.DB
 		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::attempts_table() ) ); // phpcs:ignore WordPress.DB
 		Address_Store::drop();
+		Start_Budget::drop();
 		delete_option( self::DB_VERSION_OPTION );
 	}
 

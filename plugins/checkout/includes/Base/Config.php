@@ -3,7 +3,8 @@
  * Typed access to the payment method's settings for the payment code, over
  * the schema-driven settings store (wp-config.php constants win, empty
  * sandbox addresses take the local sandbox's), plus what is built from them
- * once: the partner's credentials and the service client.
+ * once: the partner's credentials (the service client is the service
+ * gateway's: Partner\Service_Gateway).
  *
  * Plugin::boot() builds the one Config of a request and passes it in; a
  * settings save makes it read again (forget(), hooked by the wiring).
@@ -13,9 +14,6 @@
 
 namespace Card2Crypto\Checkout\Base;
 
-use Card2Crypto\Checkout\Shared\Api\Http_Transport;
-use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
-use Card2Crypto\Checkout\Shared\Api\Wp_Http_Transport;
 use Card2Crypto\Checkout\Shared\Settings\Js_Text;
 use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
 
@@ -31,9 +29,6 @@ final class Config {
 
 	/** @var Credentials|null Read once, until the settings change. */
 	private $credentials = null;
-
-	/** @var Partner_Api_Client|null Built once, until the settings change. */
-	private $client = null;
 
 	/**
 	 * @param Settings_Store                      $store The checkout's settings.
@@ -63,10 +58,9 @@ final class Config {
 		);
 	}
 
-	/** The settings were saved: the credentials and the client are read and built again at their next use. */
+	/** The settings were saved: the credentials are read again at their next use. */
 	public function forget(): void {
 		$this->credentials = null;
-		$this->client      = null;
 	}
 
 	/** The schema-driven store these settings are read from (the settings page's fields and rules). */
@@ -192,61 +186,23 @@ final class Config {
 	}
 
 	/**
-	 * The service client: built once for these settings (the default logger),
-	 * or anew for a caller with its own logger.
-	 *
-	 * @param callable|null $logger fn(string $level, string $message) for the client's own lines; default Log::write().
-	 * @throws \InvalidArgumentException When the credentials or address are unusable.
-	 */
-	public function api_client( ?callable $logger = null ): Partner_Api_Client {
-		if ( null === $logger && null !== $this->client ) {
-			return $this->client;
-		}
-		$client = $this->build_client( $logger );
-		if ( null === $logger ) {
-			$this->client = $client;
-		}
-		return $client;
-	}
-
-	/**
-	 * A client of its own whose every request first passes through $wrap's
-	 * transport (reconciliation paces its requests with it).
-	 *
-	 * @param callable(Http_Transport): Http_Transport $wrap
-	 * @throws \InvalidArgumentException When the credentials or address are unusable.
-	 */
-	public function api_client_through( callable $logger, callable $wrap ): Partner_Api_Client {
-		return $this->build_client( $logger, $wrap );
-	}
-
-	/**
 	 * Reconciliation's requests a second to the service (the setting, 1 to
-	 * 100; 10 by default: half the sandbox's limit, docs/decisions.md
-	 * "Checkout: reconciliation rate").
+	 * 20; 10 by default), never more than the store-wide service_rate()
+	 * (docs/decisions.md, "Checkout: reconciliation rate" and "Checkout: one
+	 * door to the service").
 	 */
 	public function reconcile_rate(): int {
 		$rate = (int) $this->text( 'reconcile_rate' );
-		return $rate >= 1 && $rate <= 100 ? $rate : 10;
+		return min( $this->service_rate(), $rate >= 1 && $rate <= 20 ? $rate : 10 );
 	}
 
-	/** @throws \InvalidArgumentException When the credentials or address are unusable. */
-	private function build_client( ?callable $logger, ?callable $wrap = null ): Partner_Api_Client {
-		$credentials = $this->credentials();
-		$transport   = new Wp_Http_Transport( 'sandbox' === $this->environment() ? $this->base_url() : false );
-		return new Partner_Api_Client(
-			$this->base_url(),
-			$credentials->token(),
-			$credentials->secret(),
-			array(
-				// Short: a buyer's page waits on it, and a request stops asking once it spent Start_Budget::TIME_BUDGET.
-				'timeout'   => 3.0,
-				// wp_safe_remote_post(); only the sandbox environment may reach this computer, and there only its own API address.
-				'transport' => null === $wrap ? $transport : $wrap( $transport ),
-				'logger'    => $logger ?? static function ( string $level, string $message ): void {
-					Log::write( $level, $message );
-				},
-			)
-		);
+	/**
+	 * The store's requests a second to the service, every lane together (the
+	 * administrator's setting, 1 to 100; 10 by default: Service_Lanes::rate()).
+	 */
+	public function service_rate(): int {
+		$value = ( $this->get )( 'service_rate' );
+		$rate  = is_string( $value ) ? (int) trim( $value ) : 0;
+		return $rate >= 1 && $rate <= 100 ? $rate : 10;
 	}
 }

@@ -29,13 +29,13 @@ use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Callback\Client_Address;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
-use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -59,9 +59,13 @@ final class Buyer_Return {
 	/** @var Reconciler */
 	private $reconciler;
 
-	public function __construct( Config $config, Reconciler $reconciler ) {
+	/** @var Service_Gateway */
+	private $gateway;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway ) {
 		$this->config     = $config;
 		$this->reconciler = $reconciler;
+		$this->gateway    = $gateway;
 	}
 
 	public function register(): void {
@@ -190,19 +194,18 @@ final class Buyer_Return {
 		try {
 			Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
 		} catch ( \Throwable $e ) {
-			return Service_Health::available( $this->config );
+			return Service_Health::available( $this->gateway );
 		}
-		return Service_Health::confirm( $this->config, 0 );
+		return Service_Health::confirm( $this->gateway, 0 );
 	}
 
 	/**
 	 * Asks the service about the order's current attempt, applies the answer,
 	 * notes what the buyer is told; returns Buyer_Words::outcome().
 	 *
-	 * @param string                  $event  "fail" (landing fail redirect, onOperationFail), "exit" (onExit) or "error" (onError: the widget stopped).
-	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 * @param string $event "fail" (landing fail redirect, onOperationFail), "exit" (onExit) or "error" (onError: the widget stopped).
 	 */
-	public function tell( \WC_Order $order, string $event, ?Partner_Api_Client $client = null ): array {
+	public function tell( \WC_Order $order, string $event ): array {
 		$asked   = 'answered';
 		$answer  = null;
 		$attempt = Order_Attempts::current_attempt( $order );
@@ -210,7 +213,7 @@ final class Buyer_Return {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
 				Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
-				$result = $this->reconciler->check( $order, $attempt, 'return', $client );
+				$result = $this->reconciler->check( $order, $attempt, 'return' );
 				if ( ! $result['ok'] ) {
 					$asked = $result['reason'] ?? 'unreachable';
 				} else {

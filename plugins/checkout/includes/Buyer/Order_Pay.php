@@ -188,7 +188,7 @@ final class Order_Pay {
 		try {
 			// One pass through the gate (budget, the service's acceptance, the cap, earlier attempts), then a new attempt.
 			$attempt  = $this->payments->start( $order, Client_Address::of( $config->trust_proxy_header() ), Start_Gate::SIGNING );
-			$rate     = Payments::fixed_rate( $attempt, $config );
+			$rate     = $this->payments->fixed_rate( $attempt );
 			$settings = Payments::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
 			Payments::mark_widget( $order, $attempt, true );
 		} catch ( Service_Refused $e ) {
@@ -257,7 +257,7 @@ final class Order_Pay {
 			try {
 				// One pass through the gate, then the current attempt signed again or a new one.
 				$attempt = $this->payments->fitting( $order, Client_Address::of( $config->trust_proxy_header() ) );
-				$target  = Payments::landing_url( $order, $attempt, $config, Buyer_Return::fail_url( $order ) );
+				$target  = $this->payments->landing_url( $order, $attempt, Buyer_Return::fail_url( $order ) );
 			} catch ( Service_Refused $e ) {
 				// Never to the service's dead end: back to the order, told in plain words (Buyer_Return).
 				$target = Buyer_Return::unavailable_url( $order );

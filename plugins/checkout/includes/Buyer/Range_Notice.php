@@ -20,6 +20,7 @@ use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Other_Methods;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Service\Service_Back;
@@ -32,8 +33,12 @@ final class Range_Notice {
 	/** @var Config */
 	private $config;
 
-	public function __construct( Config $config ) {
-		$this->config = $config;
+	/** @var Service_Gateway */
+	private $gateway;
+
+	public function __construct( Config $config, Service_Gateway $gateway ) {
+		$this->config  = $config;
+		$this->gateway = $gateway;
 	}
 
 	public function register(): void {
@@ -124,7 +129,7 @@ final class Range_Notice {
 	 */
 	public function withdrawn_message(): ?string {
 		$config = $this->config;
-		if ( ! Service_Health::withdrawn( $config ) ) {
+		if ( ! Service_Health::withdrawn( $this->gateway ) ) {
 			return null;
 		}
 		$others = self::other_methods();
@@ -158,7 +163,7 @@ final class Range_Notice {
 	private function for_cart(): ?string {
 		$config   = $this->config;
 		$currency = $config->currency();
-		if ( null !== Availability::problem( $config, $currency, null, null ) ) {
+		if ( null !== Availability::problem( $this->gateway, $currency, null, null ) ) {
 			return null; // Disabled, not configured or another currency: nothing the buyer can change.
 		}
 		return $this->withdrawn_message() ?? self::message( $currency, Availability::paying_total_minor( $currency ), self::other_methods() );

@@ -5,6 +5,12 @@
  * when the owner names the forwarding header their own proxy sets, the last
  * hop in it (entries left of it are the caller's word and can be forged).
  *
+ * With no header named, a forwarding header arriving anyway (X-Forwarded-For,
+ * Forwarded, X-Real-IP) says the store is likely behind a proxy: every buyer
+ * then counts as the proxy's address and shares one budget (Start_Budget).
+ * The sighting is recorded cheaply (a transient of a day, written once)
+ * for the owner's status box and Site Health.
+ *
  * @package card2crypto-checkout
  */
 
@@ -14,9 +20,75 @@ defined( 'ABSPATH' ) || exit;
 
 final class Client_Address {
 
+	/** The transient recording that a forwarding header arrived while none is trusted: {at, header}. */
+	const FORWARDED_SEEN = 'card2crypto_checkout_forwarded_seen';
+
+	/** The forwarding headers proxies set, by their $_SERVER name. */
+	const FORWARDING = array(
+		'HTTP_X_FORWARDED_FOR' => 'X-Forwarded-For',
+		'HTTP_FORWARDED'       => 'Forwarded',
+		'HTTP_X_REAL_IP'       => 'X-Real-IP',
+	);
+
 	/** @param string $header The trusted proxy header's name ('' for none); only the forwarding headers proxies set are trusted. */
 	public static function of( string $header ): string {
+		if ( '' === $header ) {
+			// phpcs:ignore WordPress.Security.ValidatedSanitizedInput -- only which header is present is read.
+			self::note_forwarding( $_SERVER );
+		}
 		// phpcs:ignore WordPress.Security.ValidatedSanitizedInput -- read, never output; Callback_Guard::client_ip() keeps only an address.
 		return Callback_Guard::client_ip( $header, $_SERVER );
+	}
+
+	/** The first forwarding header a request carries (its usual spelling), or null. Pure. */
+	public static function forwarding_header( array $server ): ?string {
+		foreach ( self::FORWARDING as $key => $name ) {
+			if ( isset( $server[ $key ] ) && '' !== trim( (string) $server[ $key ] ) ) {
+				return $name;
+			}
+		}
+		return null;
+	}
+
+	/** Records (once a day at most) that a forwarding header arrived while no client address header is set. */
+	private static function note_forwarding( array $server ): void {
+		$name = self::forwarding_header( $server );
+		if ( null === $name || ! function_exists( 'set_transient' ) || false !== get_transient( self::FORWARDED_SEEN ) ) {
+			return;
+		}
+		set_transient(
+			self::FORWARDED_SEEN,
+			array(
+				'at'     => time(),
+				'header' => $name,
+			),
+			DAY_IN_SECONDS
+		);
+	}
+
+	/**
+	 * The last sighting of a forwarding header while no client address
+	 * header was set (within a day), or null.
+	 *
+	 * @return array{at: int, header: string}|null
+	 */
+	public static function forwarding_seen(): ?array {
+		$seen = get_transient( self::FORWARDED_SEEN );
+		return is_array( $seen ) && isset( $seen['at'], $seen['header'] ) ? array(
+			'at'     => (int) $seen['at'],
+			'header' => (string) $seen['header'],
+		) : null;
+	}
+
+	/** What the owner reads while forwarding headers arrive and no client address header is set; null otherwise. */
+	public static function owner_warning( string $trusted, ?array $seen ): ?string {
+		if ( '' !== $trusted || null === $seen ) {
+			return null;
+		}
+		return sprintf(
+			/* translators: %s: a forwarding header's name, e.g. X-Forwarded-For */
+			__( 'Requests reach this store with a %s header, as they do through a reverse proxy or CDN, but no client address header is set: every buyer then counts as the proxy\'s address and they share one request budget, so one visitor can make the others wait. Set "Client address header" to the header your proxy sets (and only that one).', 'card2crypto-checkout' ),
+			$seen['header']
+		);
 	}
 }

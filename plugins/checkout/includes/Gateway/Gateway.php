@@ -18,6 +18,7 @@ namespace Card2Crypto\Checkout\Gateway;
 use Card2Crypto\Checkout\Admin\Books_Chart;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Start_Gate;
@@ -60,8 +61,12 @@ class Gateway extends \WC_Payment_Gateway {
 	/** @var Books_Chart */
 	private $chart;
 
+	/** @var Service_Gateway */
+	private $gateway;
+
 	/** Built once by the wiring (Plugin::boot()) and handed to WooCommerce as an object. */
-	public function __construct( Config $config, Payments $payments, Start_Gate $gate, Order_Address $addresses, Books_Chart $chart ) {
+	public function __construct( Config $config, Payments $payments, Start_Gate $gate, Order_Address $addresses, Books_Chart $chart, Service_Gateway $gateway ) {
+		$this->gateway   = $gateway;
 		$this->config    = $config;
 		$this->payments  = $payments;
 		$this->gate      = $gate;
@@ -150,7 +155,7 @@ class Gateway extends \WC_Payment_Gateway {
 		// After a refused save the box speaks of the saved credentials, not of what was typed. Beside it, the last 30 days.
 		echo '<div class="card2crypto-overview" style="display:flex;flex-wrap:wrap;gap:0 16px;align-items:flex-start">';
 		echo '<div style="flex:1 1 360px;min-width:0">';
-		Settings_Status::render( $this->config, array() !== self::$refused );
+		Settings_Status::render( $this->gateway, array() !== self::$refused );
 		echo '</div>';
 		$this->chart->render();
 		echo '</div>';
@@ -217,7 +222,7 @@ class Gateway extends \WC_Payment_Gateway {
 				// credentials are recorded as the store's state only once saved: a refused save leaves the
 				// state of the saved ones, which stay in use.
 				$changed = self::connection_changed( $this->config, $candidate );
-				$check   = Settings_Status::check( $candidate, true, ! $changed );
+				$check   = Settings_Status::check( $this->gateway->with_config( $candidate ), true, ! $changed );
 				if ( ! $check['ok'] && $changed ) {
 					$errors[ $check['field'] ?? 'partner_token' ] = $check['message'];
 				} elseif ( $changed ) {
@@ -298,7 +303,7 @@ class Gateway extends \WC_Payment_Gateway {
 	 * a cached state, refreshed by a background check when it is stale).
 	 */
 	public function is_available() {
-		return parent::is_available() && array() === $this->config->store()->problems() && $this->can_take_payment() && Service_Health::available( $this->config );
+		return parent::is_available() && array() === $this->config->store()->problems() && $this->can_take_payment() && Service_Health::available( $this->gateway );
 	}
 
 	/**

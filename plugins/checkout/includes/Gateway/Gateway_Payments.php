@@ -53,14 +53,14 @@ trait Gateway_Payments {
 			$total   = Availability::cart_total_minor( $currency );
 			$country = null !== WC()->customer ? WC()->customer->get_billing_country() : null;
 		}
-		return null === Availability::problem( $config, $currency, $total, $country );
+		return null === Availability::problem( $this->gateway, $currency, $total, $country );
 	}
 
 	/** Classic checkout: what will happen, accepted methods, the BTC estimate. */
 	public function payment_fields() {
 		$config = $this->config;
 		echo '<div class="card2crypto-payment-fields">';
-		foreach ( Availability::lines( $config, Availability::paying_total_minor( $config->currency() ) ) as $line ) {
+		foreach ( Availability::lines( $this->gateway, Availability::paying_total_minor( $config->currency() ) ) as $line ) {
 			echo '<p>' . esc_html( $line ) . '</p>';
 		}
 		echo '</div>';

@@ -27,11 +27,12 @@ use Card2Crypto\Checkout\Attempts\Service_Behind;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Api\Operation;
-use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
 defined( 'ABSPATH' ) || exit;
@@ -50,21 +51,24 @@ final class Operation_Events {
 	/** @var Order_Actions */
 	private $actions;
 
-	public function __construct( Config $config, Order_Actions $actions ) {
+	/** @var Service_Gateway */
+	private $gateway;
+
+	public function __construct( Config $config, Order_Actions $actions, Service_Gateway $gateway ) {
 		$this->config  = $config;
 		$this->actions = $actions;
+		$this->gateway = $gateway;
 	}
 
 	/**
-	 * @param string                  $source callback | reconcile | refresh | return | start
-	 * @param Partner_Api_Client|null $client Asked to confirm a success callback; the configured client when null.
+	 * @param string $source callback | reconcile | refresh | return | start
 	 * @return string One of the constants.
 	 * @throws Service_Behind When a success callback is not (yet) what the service reports: the service's answer was applied,
 	 *                        the callback is to be answered non-200 so that it is sent again.
 	 * @throws \Throwable     When the order could not be updated, or the service could not be asked to confirm a success: the
 	 *                        event is released and the attempt left as it was, so a re-delivery is processed again.
 	 */
-	public function process( Operation $operation, string $source, ?Partner_Api_Client $client = null ): string {
+	public function process( Operation $operation, string $source ): string {
 		$attempt = self::find_attempt( $operation );
 		if ( null === $attempt ) {
 			Log::info( sprintf( 'Operation %s (partner id %s) is not an order of this store; acknowledged, nothing changed.', $operation->id(), (string) $operation->partner_operation_id() ) );
@@ -78,7 +82,7 @@ final class Operation_Events {
 
 		$behind = null;
 		if ( 'callback' === $source && self::needs_service_answer( $operation, $attempt ) ) {
-			$truth = $this->ask_service( $client, $order, $attempt, $operation );
+			$truth = $this->ask_service( $order, $attempt, $operation );
 			if ( null === $truth ) {
 				return self::REVIEW;
 			}
@@ -160,12 +164,13 @@ final class Operation_Events {
 	 * service says it has no such operation for this attempt, or answers
 	 * about another payment (noted, the owner told; nothing is applied).
 	 *
+	 * Asked first in line (a callback's confirmation: Service_Lanes::PAYING).
+	 *
 	 * @throws \RuntimeException When the service cannot be asked (the callback is answered 500 and sent again).
 	 */
-	private function ask_service( ?Partner_Api_Client $client, \WC_Order $order, array $attempt, Operation $callback ): ?Operation {
+	private function ask_service( \WC_Order $order, array $attempt, Operation $callback ): ?Operation {
 		try {
-			$client = $client ?? $this->config->api_client();
-			$truth  = $client->operation( $callback->id(), $attempt['partner_operation_id'] );
+			$truth = $this->gateway->client( Service_Lanes::PAYING )->operation( $callback->id(), $attempt['partner_operation_id'] );
 		} catch ( Partner_Api_Exception $e ) {
 			if ( Partner_Api_Exception::HTTP === $e->kind && 400 === $e->status ) {
 				$note = sprintf(

@@ -17,8 +17,10 @@ use Card2Crypto\Checkout\Attempts\Address_Store;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Api\Operation;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
@@ -34,8 +36,12 @@ final class Order_Actions {
 	/** @var Config */
 	private $config;
 
-	public function __construct( Config $config ) {
-		$this->config = $config;
+	/** @var Service_Gateway */
+	private $gateway;
+
+	public function __construct( Config $config, Service_Gateway $gateway ) {
+		$this->config  = $config;
+		$this->gateway = $gateway;
 	}
 
 	/**
@@ -188,7 +194,7 @@ final class Order_Actions {
 
 	private function confirm( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
 		try {
-			$this->config->api_client()->confirm( $operation->id(), $attempt['partner_operation_id'] );
+			$this->gateway->client( Service_Lanes::PAYING )->confirm( $operation->id(), $attempt['partner_operation_id'] );
 			self::hold(
 				$order,
 				sprintf(

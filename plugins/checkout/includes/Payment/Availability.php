@@ -1,9 +1,9 @@
 <?php
 /**
  * When the payment method is offered, and what it tells the buyer: the
- * service's countries (countries endpoint, cached 12 h, last good list kept
- * as a fallback) and a BTC estimate from the exchange price endpoint
- * (cached one minute).
+ * service's countries (countries endpoint) and a BTC estimate from the
+ * exchange price endpoint, both the last good answer the store keeps
+ * (Service_Answers: refreshed after a page's answer, never on its time).
  *
  * @package card2crypto-checkout
  */
@@ -12,17 +12,13 @@ namespace Card2Crypto\Checkout\Payment;
 
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
-use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Currencies;
-use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Service\Service_Answers;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Availability {
-
-	const COUNTRIES_TRANSIENT = 'card2crypto_checkout_countries';
-	const COUNTRIES_FALLBACK  = 'card2crypto_checkout_countries_last';
-	const PAIRS_TRANSIENT     = 'card2crypto_checkout_pairs';
 
 	/** Payment methods the service accepts (spec, "Supported payment methods"). */
 	const METHODS = 'Visa, Maestro, MasterCard, SEPA, Google Pay';
@@ -33,7 +29,8 @@ final class Availability {
 	 * @param int|null    $total_minor Order/cart total in the currency's minor units; null: unknown yet.
 	 * @param string|null $country     Billing country (alpha-2); null or '': not entered yet.
 	 */
-	public static function problem( Config $config, string $currency, ?int $total_minor, ?string $country ): ?string {
+	public static function problem( Service_Gateway $gateway, string $currency, ?int $total_minor, ?string $country ): ?string {
+		$config = $gateway->config();
 		if ( ! $config->enabled() ) {
 			return 'disabled';
 		}
@@ -47,7 +44,7 @@ final class Availability {
 			return 'amount';
 		}
 		if ( null !== $country && '' !== $country ) {
-			$countries = self::countries( $config );
+			$countries = self::countries( $gateway );
 			if ( null !== $countries && ! in_array( strtoupper( $country ), $countries, true ) ) {
 				return 'country';
 			}
@@ -56,58 +53,29 @@ final class Availability {
 	}
 
 	/**
-	 * Alpha-2 codes the service serves, or null when it could never be asked.
+	 * Alpha-2 codes the service serves (its last good answer, whatever its
+	 * age), or null when it never answered: then every country is offered.
+	 * Never asks the service on the page's time (Service_Answers).
 	 *
 	 * @return string[]|null
 	 */
-	public static function countries( Config $config ): ?array {
-		$cached = get_transient( self::COUNTRIES_TRANSIENT );
-		if ( is_array( $cached ) ) {
-			return $cached;
-		}
-		if ( 'unknown' === $cached ) {
-			return null;
-		}
-		try {
-			$codes = array();
-			foreach ( $config->api_client()->countries() as $country ) {
-				$codes[] = strtoupper( (string) $country['alpha2'] );
-			}
-			set_transient( self::COUNTRIES_TRANSIENT, $codes, 12 * HOUR_IN_SECONDS );
-			update_option( self::COUNTRIES_FALLBACK, $codes, false );
-			return $codes;
-		} catch ( \Throwable $e ) {
-			Log::warning( 'The service\'s country list could not be fetched: ' . $e->getMessage() );
-			$last = get_option( self::COUNTRIES_FALLBACK );
-			// Try again in five minutes rather than on every page.
-			set_transient( self::COUNTRIES_TRANSIENT, is_array( $last ) ? $last : 'unknown', 5 * MINUTE_IN_SECONDS );
-			return is_array( $last ) ? $last : null;
-		}
+	public static function countries( Service_Gateway $gateway ): ?array {
+		$codes = Service_Answers::read( $gateway, Service_Answers::COUNTRIES );
+		return is_array( $codes ) ? array_values( array_map( 'strval', $codes ) ) : null;
 	}
 
 	/**
-	 * Satoshis an amount buys at the current price (after the partner's
-	 * commission), or null when the price is unknown.
+	 * Satoshis an amount buys at the last price the service gave (after the
+	 * partner's commission), or null when it never gave one for the
+	 * currency. Never asks the service on the page's time (Service_Answers).
 	 */
-	public static function btc_estimate( Config $config, string $currency, int $total_minor ): ?int {
-		$pairs = get_transient( self::PAIRS_TRANSIENT );
-		if ( ! is_array( $pairs ) ) {
-			$pairs = array();
-			try {
-				foreach ( $config->api_client()->exchange() as $pair ) {
-					if ( 'BTC' === ( $pair['to']['code'] ?? '' ) ) {
-						$pairs[ (string) $pair['from']['code'] ] = array( (int) $pair['from']['amount'], (int) $pair['to']['amount'] );
-					}
-				}
-			} catch ( \Throwable $e ) {
-				Log::warning( 'The exchange prices could not be fetched: ' . $e->getMessage() );
-			}
-			set_transient( self::PAIRS_TRANSIENT, $pairs, MINUTE_IN_SECONDS );
-		}
-		if ( ! isset( $pairs[ $currency ] ) || $pairs[ $currency ][0] <= 0 ) {
+	public static function btc_estimate( Service_Gateway $gateway, string $currency, int $total_minor ): ?int {
+		$pairs = Service_Answers::read( $gateway, Service_Answers::PRICES );
+		if ( ! is_array( $pairs ) || ! isset( $pairs[ $currency ] ) || ! is_array( $pairs[ $currency ] ) || (int) $pairs[ $currency ][0] <= 0 ) {
 			return null;
 		}
-		list( $from, $to ) = $pairs[ $currency ];
+		$from = (int) $pairs[ $currency ][0];
+		$to   = (int) $pairs[ $currency ][1];
 		if ( $total_minor > intdiv( PHP_INT_MAX, max( 1, $to ) ) ) {
 			return null;
 		}
@@ -124,7 +92,8 @@ final class Availability {
 	 *
 	 * @return string[]
 	 */
-	public static function lines( Config $config, ?int $total_minor ): array {
+	public static function lines( Service_Gateway $gateway, ?int $total_minor ): array {
+		$config = $gateway->config();
 		$lines = array();
 		if ( '' !== $config->description() ) {
 			$lines[] = $config->description();
@@ -135,7 +104,7 @@ final class Availability {
 		/* translators: %s: list of payment methods */
 		$lines[] = sprintf( __( 'Accepted: %s.', 'card2crypto-checkout' ), self::METHODS );
 		if ( null !== $total_minor && $total_minor > 0 ) {
-			$sats = self::btc_estimate( $config, $config->currency(), $total_minor );
+			$sats = self::btc_estimate( $gateway, $config->currency(), $total_minor );
 			if ( null !== $sats ) {
 				/* translators: %s: BTC amount */
 				$lines[] = sprintf( __( 'This order buys about %s BTC at the current price.', 'card2crypto-checkout' ), self::format_btc( $sats ) );

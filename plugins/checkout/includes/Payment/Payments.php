@@ -22,10 +22,11 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Test_Mode;
-use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Landing\Landing_Url;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
@@ -43,10 +44,14 @@ final class Payments {
 	/** @var Order_Address */
 	private $addresses;
 
-	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses ) {
+	/** @var Service_Gateway */
+	private $gateway;
+
+	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway ) {
 		$this->config    = $config;
 		$this->gate      = $gate;
 		$this->addresses = $addresses;
+		$this->gateway   = $gateway;
 	}
 
 	/**
@@ -54,15 +59,14 @@ final class Payments {
 	 * (Start_Gate::pass(): budget, the service's acceptance, the cap, the
 	 * order's earlier attempts asked about).
 	 *
-	 * @param string                  $address The visitor's address (Client_Address::of()).
-	 * @param string                  $where   Start_Gate::AT_CHECKOUT or Start_Gate::SIGNING.
-	 * @param Partner_Api_Client|null $client  The client to ask; the configured one when null.
+	 * @param string $address The visitor's address (Client_Address::of()).
+	 * @param string $where   Start_Gate::AT_CHECKOUT or Start_Gate::SIGNING.
 	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
 	 * @throws Service_Refused The service refuses the store.
 	 */
-	public function start( \WC_Order $order, string $address, string $where, ?Partner_Api_Client $client = null ): array {
+	public function start( \WC_Order $order, string $address, string $where ): array {
 		$seen    = Operation_Store::newest_attempt_id( $order->get_id() );
-		$this->gate->pass( $order, $address, $where, null, $client );
+		$this->gate->pass( $order, $address, $where, null );
 		$order   = Order_Attempts::reloaded( $order );
 		$attempt = $this->new_attempt( $order, $seen );
 		return Start_Gate::SIGNING === $where ? $this->addressed( $order, $attempt, $address ) : $attempt;
@@ -74,16 +78,15 @@ final class Payments {
 	 * pass through the gate (a reuse asks the service about the current
 	 * attempt only).
 	 *
-	 * @param string                  $address The visitor's address (Client_Address::of()).
-	 * @param Partner_Api_Client|null $client  The client to ask; the configured one when null.
+	 * @param string $address The visitor's address (Client_Address::of()).
 	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
 	 * @throws Service_Refused The service refuses the store.
 	 */
-	public function fitting( \WC_Order $order, string $address, ?Partner_Api_Client $client = null ): array {
+	public function fitting( \WC_Order $order, string $address ): array {
 		$seen    = Operation_Store::newest_attempt_id( $order->get_id() );
 		$current = Order_Attempts::current_attempt( $order );
 		if ( ! $order->is_paid() && $this->fits( $order, $current ) ) {
-			$this->gate->pass( $order, $address, Start_Gate::SIGNING, (int) $current['id'], $client );
+			$this->gate->pass( $order, $address, Start_Gate::SIGNING, (int) $current['id'] );
 			$order   = Order_Attempts::reloaded( $order );
 			$current = Order_Attempts::current_attempt( $order );
 			if ( $this->fits( $order, $current ) ) {
@@ -93,7 +96,7 @@ final class Payments {
 			Start_Gate::refuse_over_cap( $order );
 			return $this->addressed( $order, $this->new_attempt( $order, $seen ), $address );
 		}
-		return $this->start( $order, $address, Start_Gate::SIGNING, $client );
+		return $this->start( $order, $address, Start_Gate::SIGNING );
 	}
 
 	/** Whether $attempt may be signed again for the order as it is now (Attempt_Policy::reusable()). */
@@ -284,12 +287,15 @@ final class Payments {
 	 * currencies. When the rate cannot be fixed, no payment starts at the
 	 * current rate (the buyer could change the amount): the failure is logged
 	 * and the buyer is asked to try again; when the service refuses the store
-	 * itself, Service_Health takes over.
+	 * itself, Service_Health takes over. The rate is asked in the buyer's
+	 * lane of the service gateway: with the store's budget spent the buyer
+	 * is told at once to try again in a minute.
 	 *
 	 * @throws Service_Refused When the service refuses the store.
 	 * @throws Payment_Refused When the rate could not be fixed (rate_refused_message()).
 	 */
-	public static function fixed_rate( array $attempt, Config $config ): ?array {
+	public function fixed_rate( array $attempt ): ?array {
+		$config = $this->config;
 		if ( ! $config->fix_rate() ) {
 			return null;
 		}
@@ -299,7 +305,7 @@ final class Payments {
 			return $kept;
 		}
 		try {
-			$rate = $config->api_client()->calculate( $attempt['expected_currency'], 'BTC', (int) $attempt['expected_amount'], null );
+			$rate = $this->gateway->client( Service_Lanes::START )->calculate( $attempt['expected_currency'], 'BTC', (int) $attempt['expected_amount'], null );
 		} catch ( \Throwable $e ) {
 			if ( Service_Health::saw( $config, $e ) ) {
 				throw new Service_Refused( Service_Health::buyer_message() );
@@ -343,8 +349,9 @@ final class Payments {
 	 * @throws Service_Refused When the service refuses the store.
 	 * @throws Payment_Refused When fixed rates are on and the rate could not be fixed (never an unlocked payment).
 	 */
-	public static function landing_url( \WC_Order $order, array $attempt, Config $config, string $fail_url ): string {
-		$rate     = self::fixed_rate( $attempt, $config );
+	public function landing_url( \WC_Order $order, array $attempt, string $fail_url ): string {
+		$config   = $this->config;
+		$rate     = $this->fixed_rate( $attempt );
 		$settings = self::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
 		self::mark_widget( $order, $attempt, false );
 		// A failure comes back to the store, which asks the service at once and tells the buyer (Buyer_Return).

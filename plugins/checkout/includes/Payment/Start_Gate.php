@@ -31,14 +31,15 @@ use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
-use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -56,9 +57,13 @@ final class Start_Gate {
 	/** @var Reconciler */
 	private $reconciler;
 
-	public function __construct( Config $config, Reconciler $reconciler ) {
+	/** @var Service_Gateway */
+	private $gateway;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway ) {
 		$this->config     = $config;
 		$this->reconciler = $reconciler;
+		$this->gateway    = $gateway;
 	}
 
 	/**
@@ -66,35 +71,34 @@ final class Start_Gate {
 	 * it is to be signed again (no new attempt: the cap does not apply, and
 	 * only that attempt is asked about).
 	 *
-	 * @param string                  $address The visitor's address (Client_Address::of()).
-	 * @param string                  $where   AT_CHECKOUT or SIGNING.
-	 * @param Partner_Api_Client|null $client  The client to ask; the configured one when null.
+	 * @param string $address The visitor's address (Client_Address::of()).
+	 * @param string $where   AT_CHECKOUT or SIGNING.
 	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
 	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
 	 * @throws Payment_Refused The order is paid, the visitor is over the budget, or the order over the cap.
 	 */
-	public function pass( \WC_Order $order, string $address, string $where, ?int $only = null, ?Partner_Api_Client $client = null ): void {
+	public function pass( \WC_Order $order, string $address, string $where, ?int $only = null ): void {
 		if ( $order->is_paid() ) {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
 		Start_Budget::charge( $order, $address );
 		if ( self::AT_CHECKOUT === $where ) {
 			// The service refused the store since the page was shown: the buyer stays here and is told (Service_Health).
-			if ( ! Service_Health::confirm( $this->config, MINUTE_IN_SECONDS ) ) {
+			if ( ! Service_Health::confirm( $this->gateway, MINUTE_IN_SECONDS ) ) {
 				throw new Service_Refused( Service_Back::keep( $order ) );
 			}
 			$country   = $order->get_billing_country();
-			$countries = '' !== $country ? Availability::countries( $this->config ) : null;
+			$countries = '' !== $country ? Availability::countries( $this->gateway ) : null;
 			if ( null !== $countries && ! in_array( strtoupper( $country ), $countries, true ) ) {
 				throw new Payment_Refused( __( 'Card payments are not available in your billing country.', 'card2crypto-checkout' ) );
 			}
 		} else {
-			Service_Health::before_sending( $this->config );
+			Service_Health::before_sending( $this->gateway );
 		}
 		if ( null === $only ) {
 			self::refuse_over_cap( $order );
 		}
-		$this->before_new_payment( $order, $client, $only );
+		$this->before_new_payment( $order, $only );
 	}
 
 	/**
@@ -124,7 +128,7 @@ final class Start_Gate {
 	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
 	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
 	 */
-	private function before_new_payment( \WC_Order $order, ?Partner_Api_Client $client, ?int $only ): void {
+	private function before_new_payment( \WC_Order $order, ?int $only ): void {
 		$answers = array();
 		$current  = (string) $order->get_meta( Keys::META_ATTEMPT );
 		$unsigned = (string) $order->get_meta( Keys::META_UNSIGNED );
@@ -143,7 +147,7 @@ final class Start_Gate {
 			$asked     = 'answered';
 			$operation = null;
 			try {
-				$result = $this->reconciler->check( $order, $attempt, 'start', $client );
+				$result = $this->reconciler->check( $order, $attempt, 'start' );
 				if ( ! $result['ok'] ) {
 					$asked = $result['reason'] ?? 'unreachable';
 				} else {
@@ -170,7 +174,7 @@ final class Start_Gate {
 		$order   = Order_Attempts::reloaded( $order );
 		$verdict = Attempt_Policy::before_new_payment( $order->is_paid(), $answers, time(), Order_Attempts::payment_window() );
 		foreach ( $verdict['cancel'] ?? array() as $index ) {
-			$this->end_unused( $order, $answers[ $index ], $client );
+			$this->end_unused( $order, $answers[ $index ] );
 		}
 		$outcome = Buyer_Words::before_new_payment( $verdict + ( isset( $verdict['answer'] ) ? array( 'status_url' => $answers[ $verdict['answer'] ]['status_url'] ) : array() ) );
 		if ( null === $outcome ) {
@@ -222,13 +226,13 @@ final class Start_Gate {
 	 * paid later beside the new payment. Best effort: a service that refuses
 	 * is noted; nothing was charged in it either way.
 	 */
-	private function end_unused( \WC_Order $order, array $answer, ?Partner_Api_Client $client ): void {
+	private function end_unused( \WC_Order $order, array $answer ): void {
 		$operation_id = (string) ( $answer['operation_id'] ?? '' );
 		if ( '' === $operation_id ) {
 			return;
 		}
 		try {
-			( $client ?? $this->config->api_client() )->cancel( $operation_id, (string) $answer['attempt']['partner_operation_id'] );
+			$this->gateway->client( Service_Lanes::START )->cancel( $operation_id, (string) $answer['attempt']['partner_operation_id'] );
 			/* translators: %s: operation id */
 			$order->add_order_note( sprintf( __( 'Card2Crypto: the buyer started paying again; the earlier payment (operation %s), in which no card had been entered, was cancelled at the service.', 'card2crypto-checkout' ), $operation_id ) );
 		} catch ( \Throwable $e ) {

@@ -27,8 +27,10 @@ use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Order\Operation_Events;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Reconcile_Pace;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Api\Http_Transport;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
@@ -61,15 +63,19 @@ final class Reconciler {
 	/** @var Operation_Events */
 	private $events;
 
+	/** @var Service_Gateway */
+	private $gateway;
+
 	/** @var int|null When this batch's last request left (ms). */
 	private $last_send_ms = null;
 
 	/** @var int Partner API requests this batch made. */
 	private $requests = 0;
 
-	public function __construct( Config $config, Operation_Events $events ) {
-		$this->config = $config;
-		$this->events = $events;
+	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway ) {
+		$this->config  = $config;
+		$this->events  = $events;
+		$this->gateway = $gateway;
 	}
 
 	public function register(): void {
@@ -268,10 +274,16 @@ final class Reconciler {
 		return $retry;
 	}
 
-	/** Reconciliation's client: each request waits its turn at $rate a second. Null when the settings cannot make one (check() then says why). */
+	/**
+	 * Reconciliation's client: in the background lane of the store-wide
+	 * budget (an empty bucket answers 429 and the next batch waits), and
+	 * each request waits its turn at $rate a second. Null when the settings
+	 * cannot make one (check() then says why).
+	 */
 	private function paced_client( int $rate ): ?Partner_Api_Client {
 		try {
-			return $this->config->api_client_through(
+			return $this->gateway->client(
+				Service_Lanes::BACKGROUND,
 				array( self::class, 'client_log' ),
 				function ( Http_Transport $inner ) use ( $rate ): Http_Transport {
 					return new Paced_Transport(
@@ -338,7 +350,7 @@ final class Reconciler {
 			}
 		}
 		try {
-			$result = $this->check( $order, $attempt, 'reconcile', $client );
+			$result = $this->check_with( $order, $attempt, 'reconcile', $client );
 		} catch ( \Throwable $e ) {
 			// The answer could not be applied (a database error): asked again at the next delay.
 			Log::error( sprintf( 'Order %d (reconcile): the answer could not be applied: %s', $order->get_id(), $e->getMessage() ) );
@@ -420,13 +432,41 @@ final class Reconciler {
 	 * attempt that is not final here, by its id. An answer about another
 	 * payment than the one asked about is never applied (the order is held).
 	 *
-	 * @param Partner_Api_Client|null $client The client to ask; the configured one when null.
+	 * The service is asked in the lane of $source (lane()).
+	 *
 	 * @return array{ok: bool, outcome?: string, operation?: \Card2Crypto\Checkout\Shared\Api\Operation, reason?: string, message: string, retry_after?: int, clock?: bool} reason when not ok: "unknown" (the service has no
 	 *                                                                     operation for the attempt yet) or "unreachable". operation: the latest. retry_after: the
 	 *                                                                     service answered 429; seconds to wait (Reconcile_Pace::retry_wait()).
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
-	public function check( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client = null ): array {
+	public function check( \WC_Order $order, array $attempt, string $source ): array {
+		return $this->check_with( $order, $attempt, $source, null );
+	}
+
+	/**
+	 * The lane of the service gateway a check for $source travels in: a
+	 * buyer back from paying first, a buyer starting a payment, the owner's
+	 * refresh, then the background.
+	 */
+	public static function lane( string $source ): string {
+		switch ( $source ) {
+			case 'return':
+				return Service_Lanes::PAYING;
+			case 'start':
+				return Service_Lanes::START;
+			case 'refresh':
+				return Service_Lanes::ADMIN;
+			default:
+				return Service_Lanes::BACKGROUND;
+		}
+	}
+
+	/**
+	 * check() with the batch's paced client, or (null) a client of the gateway in the lane of $source.
+	 *
+	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
+	 */
+	private function check_with( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client ): array {
 		$result = $this->ask( $order, $attempt, null, $source, $client );
 		if ( ! $result['ok'] ) {
 			return $result;
@@ -464,7 +504,7 @@ final class Reconciler {
 		try {
 			// The client's own lines as debug: the outcome is logged below at its true level
 			// (an attempt the buyer never started paying, or abandoned, is ordinary, not an error).
-			$client    = $client ?? $this->config->api_client( array( self::class, 'client_log' ) );
+			$client    = $client ?? $this->gateway->client( self::lane( $source ), array( self::class, 'client_log' ) );
 			$operation = $client->operation( $operation_id, $attempt['partner_operation_id'] );
 		} catch ( Partner_Api_Exception $e ) {
 			// A refusal of the store itself withdraws the method at once (Service_Health).

@@ -29,7 +29,7 @@
 
 namespace Card2Crypto\Checkout\Service;
 
-use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Shared_Store;
@@ -63,11 +63,11 @@ final class Service_Back {
 	/** Whether this request runs the job now (its own health check seeing the service back queues nothing more). */
 	private static $running = false;
 
-	/** @var Config */
-	private $config;
+	/** @var Service_Gateway */
+	private $gateway;
 
-	public function __construct( Config $config ) {
-		$this->config = $config;
+	public function __construct( Service_Gateway $gateway ) {
+		$this->gateway = $gateway;
 	}
 
 	public function register(): void {
@@ -200,7 +200,7 @@ final class Service_Back {
 			$waiting[ $id ] = $mark;
 		}
 		if ( array() !== $waiting ) {
-			if ( Service_Health::OK !== Service_Health::fresh_verdict( $this->config ) ) {
+			if ( Service_Health::OK !== Service_Health::fresh_verdict( $this->gateway ) ) {
 				// Still refused, or not to be asked now: the buyers wait for a later run.
 				return array( self::retry_after( $runs ), $runs + 1 );
 			}

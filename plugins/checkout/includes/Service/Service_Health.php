@@ -19,9 +19,14 @@
  *   reconciliation) whose refusal means the store itself is refused (wrong
  *   signature, blocked or unknown partner) marks the state refused at once.
  *   A per-operation error (400, 429, 500) never does.
+ * - A check answered 429 or 5xx keeps the last answer and records when it
+ *   may ask again (retry_at: the Retry-After, else a minute): until then
+ *   nobody asks, neither pages nor payment starts, as after an answer.
  * - Before the buyer is sent to the service (landing route, widget
  *   settings) one real signed request is made: the fixed rate's calculate
- *   when the owner fixes rates, else a fresh params check.
+ *   when the owner fixes rates (no params check before it: one request's
+ *   time on the service is one budget, Request_Deadline), else a fresh
+ *   params check.
  *
  * @package card2crypto-checkout
  */
@@ -32,7 +37,10 @@ use Card2Crypto\Checkout\Attempts\Service_Refused;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
+use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Base\Shared_Store;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
@@ -44,6 +52,14 @@ final class Service_Health {
 	const OK      = 'ok';
 	const REFUSED = 'refused';
 	const STALE   = 'stale';
+	/** Stored only: the service answered 429 or 5xx before any answer about the store (the method stays offered). */
+	const BUSY = 'busy';
+
+	/** Seconds a check answered 429 or 5xx without Retry-After waits before asking again. */
+	const BUSY_WAIT = 60;
+
+	/** The longest Retry-After taken (seconds); a longer one is taken as this. */
+	const MAX_BUSY_WAIT = 3600;
 
 	/** Seconds an accepted state is trusted before checkout pages ask again. */
 	const LIFETIME_OK = 300;
@@ -77,11 +93,11 @@ final class Service_Health {
 	/** Whether this request already asks after its answer. */
 	private static $after_answer = false;
 
-	/** @var Config */
-	private $config;
+	/** @var Service_Gateway */
+	private $gateway;
 
-	public function __construct( Config $config ) {
-		$this->config = $config;
+	public function __construct( Service_Gateway $gateway ) {
+		$this->gateway = $gateway;
 	}
 
 	public function register(): void {
@@ -90,7 +106,7 @@ final class Service_Health {
 
 	/** The queued check (Action Scheduler). */
 	public function queued_check(): void {
-		self::run_check( $this->config );
+		self::run_check( $this->gateway );
 	}
 
 	/** The credentials and address a state was found with (the status check's cache key too). */
@@ -110,8 +126,16 @@ final class Service_Health {
 			return self::STALE;
 		}
 		$refused = self::REFUSED === $state['state'];
-		$age     = $now - (int) $state['at'];
-		$life    = $refused ? self::LIFETIME_REFUSED : ( $ok_age ?? self::LIFETIME_OK );
+		// The service answered 429 or 5xx: the last answer stands until it may be asked again.
+		$retry_at = (int) ( $state['retry_at'] ?? 0 );
+		if ( $now < $retry_at && $retry_at - $now <= self::MAX_BUSY_WAIT ) {
+			return $refused ? self::REFUSED : self::OK;
+		}
+		if ( self::BUSY === $state['state'] ) {
+			return self::STALE;
+		}
+		$age  = $now - (int) $state['at'];
+		$life = $refused ? self::LIFETIME_REFUSED : ( $ok_age ?? self::LIFETIME_OK );
 		if ( $age < 0 || $age >= $life ) {
 			return self::STALE;
 		}
@@ -131,14 +155,15 @@ final class Service_Health {
 	 * without credentials is not this class's concern (the settings checks
 	 * withdraw it).
 	 */
-	public static function available( Config $config, ?int $now = null ): bool {
+	public static function available( Service_Gateway $gateway, ?int $now = null ): bool {
+		$config = $gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return true;
 		}
 		$key   = self::fingerprint( $config );
 		$state = self::state();
 		if ( self::STALE === self::decide( $state, $key, $now ?? time() ) ) {
-			self::check_later( $config );
+			self::check_later( $gateway );
 		}
 		return ! ( null !== $state && ( $state['key'] ?? '' ) === $key && self::REFUSED === ( $state['state'] ?? '' ) );
 	}
@@ -150,15 +175,15 @@ final class Service_Health {
 	 * Action Scheduler, WooCommerce not loaded, there is no checkout to
 	 * protect, so nothing is asked).
 	 */
-	private static function check_later( Config $config ): void {
+	private static function check_later( Service_Gateway $gateway ): void {
 		if ( self::can_answer_first() ) {
 			if ( ! self::$after_answer ) {
 				self::$after_answer = true;
 				// After every other shutdown callback: WooCommerce's session and Action Scheduler's dispatch come first.
 				add_action(
 					'shutdown',
-					static function () use ( $config ): void {
-						self::check_after_answer( $config );
+					static function () use ( $gateway ): void {
+						self::check_after_answer( $gateway );
 					},
 					PHP_INT_MAX
 				);
@@ -183,7 +208,7 @@ final class Service_Health {
 	 * a database without locks asks anyway, which costs one more params
 	 * request at most). A failure is logged, never shown.
 	 */
-	public static function check_after_answer( Config $config ): void {
+	public static function check_after_answer( Service_Gateway $gateway ): void {
 		$locked = self::lock();
 		if ( false === $locked ) {
 			return; // Another request is asking right now.
@@ -193,11 +218,13 @@ final class Service_Health {
 		} elseif ( function_exists( 'litespeed_finish_request' ) ) {
 			litespeed_finish_request();
 		}
+		// The visitor has the answer: the check has the client's own timeout, not what remains of the request's.
+		Request_Deadline::end();
 		try {
 			// Another request may have asked while this one ran: its answer is in the database, not in this request's options.
 			// The options are read again (the autoloaded set is cached per request); run_check() asks only while still stale.
 			self::forget_loaded();
-			self::run_check( $config );
+			self::run_check( $gateway );
 		} catch ( \Throwable $e ) {
 			Log::debug( 'The service check after the answer failed: ' . $e->getMessage() );
 		} finally {
@@ -216,7 +243,8 @@ final class Service_Health {
 	 * STALE when it cannot be told now (another request is asking at this
 	 * moment, the answer said nothing about the store, no credentials).
 	 */
-	public static function fresh_verdict( Config $config ): string {
+	public static function fresh_verdict( Service_Gateway $gateway ): string {
+		$config = $gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return self::STALE;
 		}
@@ -224,7 +252,8 @@ final class Service_Health {
 		self::forget_loaded();
 		$decision = self::decide( self::state(), $key, time() );
 		if ( self::STALE !== $decision ) {
-			return $decision;
+			// Only an answer about the store tells that it is accepted (a 429 before any answer tells nothing).
+			return self::OK === $decision && self::BUSY === ( self::state()['state'] ?? '' ) ? self::STALE : $decision;
 		}
 		$locked = self::lock();
 		if ( false === $locked ) {
@@ -233,12 +262,13 @@ final class Service_Health {
 		try {
 			// Asked meanwhile by the request that held the lock? run_check() asks only while still stale.
 			self::forget_loaded();
-			self::run_check( $config );
+			self::run_check( $gateway );
 		} finally {
 			self::unlock( $locked );
 		}
 		self::forget_loaded();
-		return self::decide( self::state(), $key, time() );
+		$decision = self::decide( self::state(), $key, time() );
+		return self::OK === $decision && self::BUSY === ( self::state()['state'] ?? '' ) ? self::STALE : $decision;
 	}
 
 	/**
@@ -300,12 +330,13 @@ final class Service_Health {
 	 * asks the service when the state is still stale (another request or a
 	 * payment start may have asked meanwhile).
 	 */
-	public static function run_check( Config $config ): void {
+	public static function run_check( Service_Gateway $gateway ): void {
+		$config = $gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return;
 		}
 		if ( self::STALE === self::decide( self::state(), self::fingerprint( $config ), time() ) ) {
-			self::ask( $config );
+			self::ask( $gateway, Service_Lanes::INFO );
 		}
 	}
 
@@ -314,8 +345,8 @@ final class Service_Health {
 	 * asking it when the state is older than $ok_age (a refused state within
 	 * its lifetime is not asked again).
 	 */
-	public static function confirm( Config $config, int $ok_age, ?int $now = null ): bool {
-		return self::REFUSED !== self::current( $config, $now ?? time(), $ok_age );
+	public static function confirm( Service_Gateway $gateway, int $ok_age, ?int $now = null ): bool {
+		return self::REFUSED !== self::current( $gateway, $now ?? time(), $ok_age );
 	}
 
 	/**
@@ -326,27 +357,35 @@ final class Service_Health {
 	 *
 	 * @throws Service_Refused When the service refuses the store.
 	 */
-	public static function before_sending( Config $config ): void {
-		if ( ! self::confirm( $config, $config->fix_rate() ? self::LIFETIME_OK : 0 ) ) {
+	public static function before_sending( Service_Gateway $gateway ): void {
+		$config = $gateway->config();
+		if ( $config->fix_rate() ) {
+			// Calculate is the request: only a refusal found within its lifetime stops the buyer here, nothing is asked.
+			if ( self::REFUSED === self::decide( self::state(), self::fingerprint( $config ), time() ) ) {
+				throw new Service_Refused( self::buyer_message() );
+			}
+			return;
+		}
+		if ( ! self::confirm( $gateway, 0 ) ) {
 			throw new Service_Refused( self::buyer_message() );
 		}
 	}
 
 	/** The state now, asking the service when it is stale. */
-	private static function current( Config $config, int $now, ?int $ok_age ): string {
-		$key      = self::fingerprint( $config );
+	private static function current( Service_Gateway $gateway, int $now, ?int $ok_age ): string {
+		$key      = self::fingerprint( $gateway->config() );
 		$state    = self::state();
 		$decision = self::decide( $state, $key, $now, $ok_age );
 		if ( self::STALE !== $decision ) {
 			return $decision;
 		}
-		if ( null !== $state && ( $state['key'] ?? '' ) === $key && isset( $state['state'] ) ) {
+		if ( null !== $state && ( $state['key'] ?? '' ) === $key && isset( $state['state'] ) && self::BUSY !== $state['state'] ) {
 			// Other requests keep the previous answer while this one asks.
 			$state['at'] = $now;
 			self::write( $state );
 		}
-		// A fresh signed params request; its answer is recorded.
-		self::ask( $config );
+		// A fresh signed params request (a buyer is starting to pay); its answer is recorded.
+		self::ask( $gateway, Service_Lanes::START );
 		$after = self::state();
 		// An answer that says nothing about the store (a 429 or 500) leaves the previous answer, or the method offered.
 		return null !== $after && ( $after['key'] ?? '' ) === $key && self::REFUSED === ( $after['state'] ?? '' ) ? self::REFUSED : self::OK;
@@ -357,12 +396,14 @@ final class Service_Health {
 	 * (record_check()): the background check, a payment start, and the
 	 * settings page's status check (Settings_Status) all ask through here.
 	 *
-	 * @param bool $record Record the answer as the store's state (not for credentials a save may yet refuse).
+	 * @param string $lane   The service gateway's lane (Service_Lanes) the request travels in.
+	 * @param bool   $record Record the answer as the store's state (not for credentials a save may yet refuse).
 	 * @return array{fee: mixed, error: \Throwable|null} The partner's fee, or why the request failed.
 	 */
-	public static function ask( Config $config, bool $record = true ): array {
+	public static function ask( Service_Gateway $gateway, string $lane, bool $record = true ): array {
+		$config = $gateway->config();
 		try {
-			$fee = $config->api_client()->params()['service_fee'];
+			$fee = $gateway->client( $lane )->params()['service_fee'];
 			if ( $record ) {
 				self::record_check( $config, null );
 			}
@@ -389,14 +430,45 @@ final class Service_Health {
 	/**
 	 * Records what a params check found (ask()): accepted,
 	 * or refused when the service refuses the store or cannot be reached.
-	 * Other errors leave the state as it was.
+	 * A 429 or 5xx keeps the last answer and the time it may be asked again
+	 * (busy()). Other errors leave the state as it was.
 	 */
 	public static function record_check( Config $config, ?\Throwable $error, ?int $now = null ): void {
 		if ( null === $error ) {
 			self::record( $config, self::OK, '', $now );
 		} elseif ( self::refuses_store( $error ) || self::unreachable( $error ) ) {
 			self::record( $config, self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
+		} elseif ( null !== self::busy_wait( $error ) ) {
+			self::busy( $config, (int) self::busy_wait( $error ), $now ?? time() );
 		}
+	}
+
+	/**
+	 * Seconds not to ask again after $error when it is a 429 or a 5xx: its
+	 * Retry-After (1 s to MAX_BUSY_WAIT), else BUSY_WAIT; null for any other
+	 * error. Pure.
+	 */
+	public static function busy_wait( \Throwable $error ): ?int {
+		if ( ! $error instanceof Partner_Api_Exception || Partner_Api_Exception::HTTP !== $error->kind || ( 429 !== $error->status && $error->status < 500 ) ) {
+			return null;
+		}
+		return null === $error->retry_after ? self::BUSY_WAIT : max( 1, min( self::MAX_BUSY_WAIT, (int) $error->retry_after ) );
+	}
+
+	/** The service answered 429 or 5xx: the last answer stands (none: BUSY) and nobody asks for $wait seconds. */
+	private static function busy( Config $config, int $wait, int $now ): void {
+		$key      = self::fingerprint( $config );
+		$previous = self::state();
+		$state    = null !== $previous && ( $previous['key'] ?? '' ) === $key && isset( $previous['state'], $previous['at'] )
+			? $previous
+			: array(
+				'state'  => self::BUSY,
+				'reason' => '',
+				'at'     => $now,
+				'key'    => $key,
+			);
+		$state['retry_at'] = $now + $wait;
+		self::write( $state );
 	}
 
 	/**
@@ -422,10 +494,17 @@ final class Service_Health {
 			|| ( Partner_Api_Exception::HTTP === $error->kind && in_array( $error->status, array( 401, 403, 404 ), true ) );
 	}
 
-	/** No answer, or not the service's answer, or settings that cannot call it. */
+	/**
+	 * No answer, or not the service's answer, or settings that cannot call
+	 * it. A timeout of this request's own deadline (Request_Deadline::cut():
+	 * the call was not sent, or had less than the client's timeout) is not.
+	 */
 	public static function unreachable( \Throwable $error ): bool {
 		if ( ! $error instanceof Partner_Api_Exception ) {
 			return true;
+		}
+		if ( Partner_Api_Exception::TIMEOUT === $error->kind && Request_Deadline::cut() ) {
+			return false;
 		}
 		return in_array( $error->kind, array( Partner_Api_Exception::NETWORK, Partner_Api_Exception::TIMEOUT, Partner_Api_Exception::INVALID_RESPONSE ), true );
 	}
@@ -483,8 +562,9 @@ final class Service_Health {
 	 * (the cached state, as is_available() reads it), for a store whose
 	 * method is otherwise on and set up: what the checkout says instead.
 	 */
-	public static function withdrawn( Config $config ): bool {
-		return $config->enabled() && $config->is_configured() && ! self::available( $config );
+	public static function withdrawn( Service_Gateway $gateway ): bool {
+		$config = $gateway->config();
+		return $config->enabled() && $config->is_configured() && ! self::available( $gateway );
 	}
 
 	/** The owner's line while the method is withdrawn for these settings, else null. */

@@ -11,8 +11,10 @@
 
 namespace Card2Crypto\Checkout\Settings;
 
-use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Callback\Client_Address;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Clock_Offset;
 use Card2Crypto\Checkout\Service\Service_Health;
@@ -37,7 +39,8 @@ final class Settings_Status {
 	 *                     may yet refuse: the state, the status box and the checkout keep speaking of the saved ones.
 	 * @return array{ok: bool, message: string, fee?: string, field?: string|null}
 	 */
-	public static function check( Config $config, bool $fresh = false, bool $record = true ): array {
+	public static function check( Service_Gateway $gateway, bool $fresh = false, bool $record = true ): array {
+		$config = $gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return array(
 				'ok'      => false,
@@ -51,7 +54,7 @@ final class Settings_Status {
 			return $cached;
 		}
 		// The service's answer is recorded: the method is withdrawn while it refuses the store (Service_Health).
-		$answer = Service_Health::ask( $config, $record );
+		$answer = Service_Health::ask( $gateway, Service_Lanes::ADMIN, $record );
 		if ( null === $answer['error'] ) {
 			$result = array(
 				'ok'      => true,
@@ -72,12 +75,13 @@ final class Settings_Status {
 	}
 
 	/**
-	 * @param Config $config       The settings in use.
-	 * @param bool   $refused_save Whether this request's save was refused: the box then says that
+	 * @param Service_Gateway $gateway      The service gateway of the settings in use.
+	 * @param bool            $refused_save Whether this request's save was refused: the box then says that
 	 *                           it speaks of the saved settings, which are still the ones in use.
 	 */
-	public static function render( Config $config, bool $refused_save = false ): void {
-		$status = self::check( $config );
+	public static function render( Service_Gateway $gateway, bool $refused_save = false ): void {
+		$config = $gateway->config();
+		$status = self::check( $gateway );
 		if ( $refused_save ) {
 			$status['message'] = $status['ok']
 				? __( 'Still connected with the saved credentials: what you typed was not saved, and the store goes on using what was saved before.', 'card2crypto-checkout' )
@@ -87,11 +91,15 @@ final class Settings_Status {
 		$health    = Callback_Health::summary();
 		$withdrawn = Service_Health::owner_line( $config );
 		$clock     = Clock_Offset::last();
-		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn || null !== $clock;
+		$proxy     = Client_Address::owner_warning( $config->trust_proxy_header(), Client_Address::forwarding_seen() );
+		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn || null !== $clock || null !== $proxy;
 		echo '<div class="card2crypto-status-box notice inline ' . ( $warning ? 'notice-warning' : 'notice-success' ) . '" style="padding:8px 12px">';
 		echo '<p><strong data-card2crypto="connection">' . esc_html( $status['message'] ) . '</strong></p>';
 		if ( null !== $withdrawn ) {
 			echo '<p data-card2crypto="service-refused"><strong>' . esc_html( $withdrawn ) . '</strong></p>';
+		}
+		if ( null !== $proxy ) {
+			echo '<p data-card2crypto="proxy-header-unset"><strong>' . esc_html( $proxy ) . '</strong></p>';
 		}
 		if ( null !== $clock ) {
 			/* translators: 1: when the service last refused a request, 2: how far this server's clock is off */

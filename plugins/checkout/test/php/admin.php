@@ -19,7 +19,7 @@ foreach ( $scenario['steps'] as $step ) {
 	$GLOBALS['wpdb']->fail = $step['db_fail'] ?? '';
 	$notes_before         = count( $order->notes );
 	try {
-		$result = array( 'returned' => Plugin::service( Admin_Order_Panel::class )->act( $order, $step['do'], 'shopadmin', $client ) );
+		$result = array( 'returned' => Plugin::service( Admin_Order_Panel::class )->act( $order, $step['do'], 'shopadmin' ) );
 	} catch ( Throwable $e ) {
 		$result = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
 	}

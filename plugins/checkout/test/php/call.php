@@ -8,12 +8,14 @@
 use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Callback\Callback_Guard;
+use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Rules\Reconcile_Pace;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
@@ -78,17 +80,38 @@ $functions = array(
 		return $over;
 	},
 	'leading'         => array( Status_Flow::class, 'leading' ),
-	'budget_take'     => static function ( array $times, int $limit ) {
+	'budget_take'     => static function ( array $times, int $limit, bool $count_refused = true ) {
 		// One request at each time; after each, whether it fit the budget.
 		$window = null;
 		$fit    = array();
 		foreach ( $times as $now ) {
-			$window = Start_Budget::take( $window, $limit, $now );
+			$window = Start_Budget::take( $window, $limit, $now, Start_Budget::WINDOW, $count_refused );
 			$fit[]  = $window['ok'];
 		}
 		return $fit;
 	},
+	'client_key'      => array( Start_Budget::class, 'client_key' ),
+	'forwarding'      => array( Client_Address::class, 'forwarding_header' ),
 	'lock_name_for'   => array( Shared_Store::class, 'lock_name_for' ),
+	'lane_reserve'    => array( Service_Lanes::class, 'reserve' ),
+	'lane_rate'       => array( Service_Lanes::class, 'rate' ),
+	'lane_of'         => array( Service_Lanes::class, 'lane' ),
+	'lane_pause'      => array( Service_Lanes::class, 'pause' ),
+	'lane_take'       => array( Service_Lanes::class, 'take' ),
+	'lane_requests'   => static function ( array $requests, int $rate ) {
+		// [lane, ms] in turn, from a full bucket at the first time (a state kept as the database keeps it: JSON);
+		// after each: taken, or the wait.
+		$state = null;
+		$out   = array();
+		foreach ( $requests as $request ) {
+			$taken = Service_Lanes::take( null === $state ? null : json_decode( (string) json_encode( $state ), true ), $request[0], $rate, $request[1] );
+			if ( null === $state || $taken['ok'] ) {
+				$state = $taken['state'];
+			}
+			$out[] = $taken['ok'] ? 'ok' : $taken['wait_ms'];
+		}
+		return $out;
+	},
 	'sign_settings'   => static function ( array $settings, string $secret ) {
 		return Signer::with_signature( $settings, $secret, 'simple' );
 	},

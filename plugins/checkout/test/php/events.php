@@ -36,16 +36,16 @@ foreach ( $scenario['steps'] as $step ) {
 	if ( isset( $step['meanwhile'] ) ) {
 		// Another delivery processed while this one changes the order (as a concurrent request would, between its swap and its order update).
 		$other        = Operation::from_decoded( Lossless_Json::decode_object( json_encode( $step['meanwhile'] ) ) )['operation'];
-		$order->during = static function () use ( $other, $client, &$nested ): void {
+		$order->during = static function () use ( $other, &$nested ): void {
 			try {
-				$nested = Plugin::service( Operation_Events::class )->process( $other, 'callback', $client );
+				$nested = Plugin::service( Operation_Events::class )->process( $other, 'callback' );
 			} catch ( Throwable $e ) {
 				$nested = 'error: ' . $e->getMessage();
 			}
 		};
 	}
 	try {
-		$result = array( 'outcome' => Plugin::service( Operation_Events::class )->process( $parsed['operation'], $step['source'] ?? 'callback', $client ) );
+		$result = array( 'outcome' => Plugin::service( Operation_Events::class )->process( $parsed['operation'], $step['source'] ?? 'callback' ) );
 	} catch ( Throwable $e ) {
 		$result = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
 	}

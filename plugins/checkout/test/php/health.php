@@ -9,7 +9,7 @@
  * - "broken_option": update_option throws; {requests} answered as usual;
  * - "buckets": {refusals: [seconds ago...]} recorded, then the summary now;
  * - "check": {answers: [{status, body}|{network}], values: settings to save, fresh: [bool...]}
- *   Settings_Status::check() of Config::from_values() per fresh flag;
+ *   Settings_Status::check() of the gateway with_config() of those values per fresh flag;
  * - "reconcile": {answers} Reconciler::check() with the configured client; the log.
  * - "service_health": Service_Health::decide() on fixed states ("decide"), then
  *   {steps: [{do, answers?, seconds?}]}: do is "available", "confirm" (ok_age 0),
@@ -28,6 +28,7 @@ use Card2Crypto\Checkout\Callback\Callback_Controller;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
@@ -65,9 +66,6 @@ function as_unschedule_all_actions( $hook, $args = array(), $group = '' ) {
 function _n( $single, $plural, $number, $domain = '' ) {
 	return 1 === (int) $number ? $single : $plural;
 }
-function remove_filter() {
-	return true;
-}
 function wp_date( $format, $timestamp ) {
 	return gmdate( 'Y-m-d H:i', $timestamp );
 }
@@ -76,28 +74,10 @@ if ( ! function_exists( 'add_query_arg' ) ) {
 		return $url . ( false === strpos( $url, '?' ) ? '?' : '&' ) . $key . '=' . $value;
 	}
 }
-function wp_parse_url( $url, $component = -1 ) {
-	return parse_url( $url, $component );
-}
-function wp_http_validate_url( $url ) {
-	return $url;
-}
-function is_wp_error( $thing ) {
-	return $thing instanceof WP_Error;
-}
-class WP_Error {
-	private $message;
-	public function __construct( $code, $message ) {
-		$this->message = $message;
-	}
-	public function get_error_message() {
-		return $this->message;
-	}
-}
 /** The service's answers, in turn: {status, body} or {network: true}; {signed: {...}} is a 200 signed with the partner secret. */
 $GLOBALS['c2c_http']       = $scenario['answers'] ?? array();
 $GLOBALS['c2c_http_calls'] = array();
-function wp_safe_remote_post( $url, $args ) {
+$GLOBALS['c2c_http_handler'] = static function ( $url, $args ) {
 	$GLOBALS['c2c_http_calls'][] = $url;
 	$answer                      = array_shift( $GLOBALS['c2c_http'] );
 	if ( null === $answer || isset( $answer['network'] ) ) {
@@ -112,18 +92,9 @@ function wp_safe_remote_post( $url, $args ) {
 	return array(
 		'status'  => $answer['status'],
 		'body'    => is_string( $answer['body'] ) ? $answer['body'] : json_encode( $answer['body'] ),
-		'headers' => array(),
+		'headers' => $answer['headers'] ?? array(),
 	);
-}
-function wp_remote_retrieve_headers( $response ) {
-	return $response['headers'];
-}
-function wp_remote_retrieve_response_code( $response ) {
-	return $response['status'];
-}
-function wp_remote_retrieve_body( $response ) {
-	return $response['body'];
-}
+};
 
 /** @param array $request As callback.php. */
 function c2c_send_callback( array $request, string $secret ) {
@@ -157,7 +128,7 @@ switch ( $scenario['case'] ) {
 	case 'check':
 		$values = array_merge( get_option( 'woocommerce_card2crypto_settings' ), array( 'partner_secret' => $secret ), $scenario['values'] ?? array() );
 		foreach ( $scenario['fresh'] as $fresh ) {
-			$results[] = Settings_Status::check( Plugin::service( Config::class )->with_values( $values ), (bool) $fresh );
+			$results[] = Settings_Status::check( Plugin::service( Service_Gateway::class )->with_config( Plugin::service( Config::class )->with_values( $values ) ), (bool) $fresh );
 		}
 		$results = array(
 			'checks' => $results,
@@ -177,6 +148,7 @@ switch ( $scenario['case'] ) {
 		// As the wiring (Plugin::boot()) registers it: the service's return queues the waiting orders' e-mails.
 		Plugin::service( Service_Back::class )->register();
 		$config  = Plugin::service( Config::class );
+		$door    = Plugin::service( Service_Gateway::class );
 		$key     = Service_Health::fingerprint( $config );
 		$now     = time();
 		$state   = static function ( string $state, int $ago, ?string $other = null ) use ( $key, $now ) {
@@ -196,6 +168,12 @@ switch ( $scenario['case'] ) {
 			'from_the_future'  => Service_Health::decide( $state( 'ok', -30 ), $key, $now ),
 			'ok_ask_again'     => Service_Health::decide( $state( 'ok', 1 ), $key, $now, 0 ),
 			'refused_no_again' => Service_Health::decide( $state( 'refused', 1 ), $key, $now, 0 ),
+			// A 429 or 5xx: the last verdict stands until retry_at, whatever its age; before any verdict, offered.
+			'ok_busy_wait'     => Service_Health::decide( $state( 'ok', 900 ) + array( 'retry_at' => $now + 30 ), $key, $now, 0 ),
+			'refused_busy'     => Service_Health::decide( $state( 'refused', 900 ) + array( 'retry_at' => $now + 30 ), $key, $now ),
+			'busy_waits'       => Service_Health::decide( $state( 'busy', 5 ) + array( 'retry_at' => $now + 30 ), $key, $now ),
+			'busy_over'        => Service_Health::decide( $state( 'busy', 31 ) + array( 'retry_at' => $now - 1 ), $key, $now ),
+			'busy_too_far'     => Service_Health::decide( $state( 'ok', 900 ) + array( 'retry_at' => $now + 7200 ), $key, $now ),
 		);
 		$attempt = $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )[0];
 		$attempt['status_code'] = (int) $attempt['status_code'];
@@ -208,26 +186,26 @@ switch ( $scenario['case'] ) {
 			try {
 				switch ( $step['do'] ) {
 					case 'available':
-						$result = Service_Health::available( $config );
+						$result = Service_Health::available( $door );
 						break;
 					case 'confirm':
-						$result = Service_Health::confirm( $config, 0 );
+						$result = Service_Health::confirm( $door, 0 );
 						break;
 					case 'before_sending':
-						Service_Health::before_sending( $config );
+						Service_Health::before_sending( $door );
 						$result = 'sent';
 						break;
 					case 'fixed_rate':
-						$result = Payments::fixed_rate( $attempt, $config );
+						$result = Plugin::service( Payments::class )->fixed_rate( $attempt );
 						break;
 					case 'landing_url':
-						$result = Payments::landing_url( $order, $attempt, $config, Buyer_Return::fail_url( $order ) );
+						$result = Plugin::service( Payments::class )->landing_url( $order, $attempt, Buyer_Return::fail_url( $order ) );
 						break;
 					case 'reconcile':
 						$result = Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' )['ok'];
 						break;
 					case 'status_box':
-						$result = Settings_Status::check( $config );
+						$result = Settings_Status::check( $door );
 						break;
 					case 'started':
 						// Attempts that count toward the order's hourly cap.
@@ -238,16 +216,29 @@ switch ( $scenario['case'] ) {
 						$GLOBALS['c2c_queued'] = array();
 						foreach ( $queued as $hook ) {
 							if ( Service_Health::HOOK === $hook ) {
-								Service_Health::run_check( $config );
+								Service_Health::run_check( $door );
 							}
 							// Service_Back::HOOK (mailing the orders waiting for card payment) is counted, not run: it needs WooCommerce's orders and mailer (e2e: checkout-service-refuses.spec.ts).
 						}
 						$result = count( array_diff( $queued, array( Service_Back::HOOK ) ) );
 						break;
 					case 'age':
-						$moved       = get_option( Service_Health::OPTION );
-						$moved['at'] = (int) $moved['at'] - (int) $step['seconds'];
-						update_option( Service_Health::OPTION, $moved );
+						$moved = get_option( Service_Health::OPTION );
+						if ( is_array( $moved ) ) {
+							$moved['at'] = (int) $moved['at'] - (int) $step['seconds'];
+							if ( isset( $moved['retry_at'] ) ) {
+								// Time moves for the wait a 429 or 5xx asked for too.
+								$moved['retry_at'] = (int) $moved['retry_at'] - (int) $step['seconds'];
+							}
+							update_option( Service_Health::OPTION, $moved );
+						}
+						// The store-wide budget ages too: a 429's pause (Service_Gateway) has passed as well.
+						$bucket = json_decode( (string) $GLOBALS['wpdb']->get_var( $GLOBALS['wpdb']->prepare( 'SELECT option_value FROM wp_options WHERE option_name = %s', Service_Gateway::BUCKET_OPTION ) ), true );
+						if ( is_array( $bucket ) ) {
+							$bucket['at']           -= 1000 * (int) $step['seconds'];
+							$bucket['paused_until'] -= 1000 * (int) $step['seconds'];
+							$GLOBALS['wpdb']->update( 'wp_options', array( 'option_value' => json_encode( $bucket ) ), array( 'option_name' => Service_Gateway::BUCKET_OPTION ) );
+						}
 						break;
 				}
 			} catch ( Throwable $e ) {

@@ -33,7 +33,7 @@ foreach ( $scenario['steps'] as $step ) {
 	}
 	$notes_before = count( $order->notes );
 	try {
-		$result = array( 'told' => Plugin::service( Buyer_Return::class )->tell( $order, $step['event'] ?? 'fail', $client ) );
+		$result = array( 'told' => Plugin::service( Buyer_Return::class )->tell( $order, $step['event'] ?? 'fail' ) );
 	} catch ( Throwable $e ) {
 		$result = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );
 	}

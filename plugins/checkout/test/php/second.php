@@ -76,8 +76,8 @@ foreach ( $scenario['steps'] as $step ) {
 	$notes_before = count( $order->notes );
 	try {
 		$attempt = 'fitting' === ( $step['call'] ?? 'start' )
-			? $payments->fitting( $order, '192.0.2.10', $client )
-			: $payments->start( $order, '192.0.2.10', Start_Gate::SIGNING, $client );
+			? $payments->fitting( $order, '192.0.2.10' )
+			: $payments->start( $order, '192.0.2.10', Start_Gate::SIGNING );
 		$result  = array( 'started' => $attempt['partner_operation_id'] );
 	} catch ( Payment_Held $e ) {
 		$result = array( 'held' => $e->outcome );

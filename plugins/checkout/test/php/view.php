@@ -18,16 +18,6 @@ use Card2Crypto\Checkout\Buyer\Order_View;
 /** Order_View reads Keys::GATEWAY_ID; WooCommerce's gateway base class is stood in for. */
 class WC_Payment_Gateway {
 }
-class WP_Error {
-	public $code;
-	public $message;
-	public $data;
-	public function __construct( $code = '', $message = '', $data = '' ) {
-		$this->code    = $code;
-		$this->message = $message;
-		$this->data    = $data;
-	}
-}
 
 /** A route request's parameters, read as WordPress's WP_REST_Request reads them ($request['key']). */
 class C2C_Route_Request extends WP_REST_Request implements ArrayAccess {

@@ -9,7 +9,10 @@
  *
  * Reads the scenario every runner is given, /work/scenario.json (settings,
  * order, attempts, and the runner's own steps or requests), into $scenario;
- * sets $service, $client and $order.
+ * sets $service and $order. The plugin's own service gateway sends through
+ * the faked wp_safe_remote_post(), which hands each request to
+ * $GLOBALS['c2c_http_handler'] (by default $service; health.php answers
+ * from its own list).
  */
 
 define( 'ABSPATH', '/nowhere/' );
@@ -22,7 +25,6 @@ require __DIR__ . '/bootstrap.php';
 use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Shared\Api\Http_Response;
 use Card2Crypto\Checkout\Shared\Api\Http_Transport;
-use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Transport_Exception;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
@@ -300,6 +302,51 @@ class WP_REST_Response {
 	}
 }
 
+// ---- WordPress's HTTP API, as Wp_Http_Transport uses it: each request handed to $GLOBALS['c2c_http_handler']. ----
+function remove_filter() {
+	return true;
+}
+function wp_json_encode( $data, $options = 0 ) {
+	return json_encode( $data, $options );
+}
+function wp_parse_url( $url, $component = -1 ) {
+	return parse_url( $url, $component );
+}
+function wp_http_validate_url( $url ) {
+	return $url;
+}
+function is_wp_error( $thing ) {
+	return $thing instanceof WP_Error;
+}
+class WP_Error {
+	public $code;
+	public $message;
+	public $data;
+	public function __construct( $code = '', $message = '', $data = '' ) {
+		$this->code    = $code;
+		$this->message = $message;
+		$this->data    = $data;
+	}
+	public function get_error_code() {
+		return $this->code;
+	}
+	public function get_error_message() {
+		return $this->message;
+	}
+}
+function wp_safe_remote_post( $url, $args ) {
+	return ( $GLOBALS['c2c_http_handler'] )( $url, $args );
+}
+function wp_remote_retrieve_headers( $response ) {
+	return $response['headers'];
+}
+function wp_remote_retrieve_response_code( $response ) {
+	return $response['status'];
+}
+function wp_remote_retrieve_body( $response ) {
+	return $response['body'];
+}
+
 // ---- $wpdb over SQLite. ----
 final class C2C_Sqlite_Wpdb {
 	public $prefix     = 'wp_';
@@ -312,6 +359,7 @@ final class C2C_Sqlite_Wpdb {
 		$this->pdo->setAttribute( PDO::ATTR_ERRMODE, PDO::ERRMODE_SILENT );
 		$this->pdo->exec( "CREATE TABLE wp_card2crypto_attempts (id INTEGER PRIMARY KEY AUTOINCREMENT, order_id INTEGER NOT NULL, partner_operation_id TEXT NOT NULL UNIQUE, operation_id TEXT DEFAULT NULL, expected_amount INTEGER NOT NULL, expected_currency TEXT NOT NULL, expected_wallet TEXT NOT NULL, status TEXT NOT NULL DEFAULT '', status_code INTEGER NOT NULL DEFAULT -1, version INTEGER NOT NULL DEFAULT 0, mismatch INTEGER NOT NULL DEFAULT 0, checks INTEGER NOT NULL DEFAULT 0, unsent INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)" );
 		$this->pdo->exec( "CREATE TABLE wp_card2crypto_operations (id INTEGER PRIMARY KEY AUTOINCREMENT, attempt_id INTEGER NOT NULL, order_id INTEGER NOT NULL, operation_id TEXT NOT NULL, status TEXT NOT NULL DEFAULT '', status_code INTEGER NOT NULL DEFAULT -1, version INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (attempt_id, operation_id))" );
+		$this->pdo->exec( 'CREATE TABLE wp_card2crypto_budgets (budget_key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, window_count INTEGER NOT NULL DEFAULT 0, previous_count INTEGER NOT NULL DEFAULT 0, expires_at INTEGER NOT NULL)' );
 		$this->pdo->exec( "CREATE TABLE wp_options (option_id INTEGER PRIMARY KEY AUTOINCREMENT, option_name TEXT NOT NULL UNIQUE, option_value TEXT NOT NULL, autoload TEXT NOT NULL DEFAULT 'yes')" );
 		$this->pdo->exec( "CREATE TABLE wp_card2crypto_events (id INTEGER PRIMARY KEY AUTOINCREMENT, event_key TEXT NOT NULL UNIQUE, attempt_id INTEGER NOT NULL, operation_id TEXT NOT NULL, status TEXT NOT NULL, status_code INTEGER NOT NULL, source TEXT NOT NULL, outcome TEXT NOT NULL DEFAULT '', received_at TEXT NOT NULL)" );
 	}
@@ -389,7 +437,11 @@ final class C2C_Sqlite_Wpdb {
 }
 $GLOBALS['wpdb'] = new C2C_Sqlite_Wpdb();
 
-/** The service: answers the operation-info endpoint from a list (signed with the partner secret), counting calls. */
+/**
+ * The service: answers the operation-info endpoint from a list (signed with
+ * the partner secret), counting calls; a params request (the health check)
+ * is answered "accepted" apart from the list.
+ */
 final class C2C_Service implements Http_Transport {
 	public $answers = array();
 	public $calls   = array();
@@ -401,7 +453,15 @@ final class C2C_Service implements Http_Transport {
 		$this->secret = $secret;
 	}
 
+	/** @var int The service-acceptance checks (params) asked, answered "accepted" apart from the list. */
+	public $params_calls = 0;
+
 	public function post( string $url, string $body, array $headers, float $timeout_seconds ): Http_Response {
+		if ( '/api/partner/params' === substr( $url, -strlen( '/api/partner/params' ) ) ) {
+			// A health check (Service_Health) before a payment is sent: the service accepts the store.
+			++$this->params_calls;
+			return new Http_Response( 200, Lossless_Json::encode( Signer::with_signature( array( 'service_fee' => 0.01 ), $this->secret ) ) );
+		}
 		$request       = json_decode( $body, true );
 		$this->calls[] = array(
 			'url'                  => $url,
@@ -431,7 +491,19 @@ final class C2C_Service implements Http_Transport {
 Plugin::boot( $root . '/plugin/card2crypto-checkout.php' );
 $secret  = (string) $scenario['settings']['partner_secret'];
 $service = new C2C_Service( $secret );
-$client  = new Partner_Api_Client( (string) $scenario['settings']['base_url'], (string) $scenario['settings']['partner_token'], $secret, array( 'transport' => $service ) );
+// The service gateway's requests (Wp_Http_Transport over wp_safe_remote_post()) reach $service.
+$GLOBALS['c2c_http_handler'] = static function ( string $url, array $args ) use ( $service ) {
+	try {
+		$response = $service->post( $url, (string) $args['body'], (array) $args['headers'], (float) $args['timeout'] );
+	} catch ( Transport_Exception $e ) {
+		return new WP_Error( 'http_request_failed', $e->getMessage() );
+	}
+	return array(
+		'status'  => $response->status,
+		'body'    => $response->body,
+		'headers' => $response->headers,
+	);
+};
 
 $order           = new WC_Order();
 $order->id       = (int) $scenario['order']['id'];

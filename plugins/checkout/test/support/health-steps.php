@@ -26,6 +26,11 @@
  *   order and page by page, with WooCommerce's "Remove personal data from
  *   orders on request" set to `remove`; returns each eraser's answers.
  * - "order": {id}: what the order keeps of the payment.
+ * - "forwarded": {header?}: a visitor's payment request arriving with
+ *   `header` (X-Forwarded-For, Forwarded or X-Real-IP), read as the
+ *   checkout reads a client's address (Client_Address::of() with the
+ *   configured header); {clear: true} forgets the sighting. Returns the
+ *   sighting kept and the settings page's status box.
  *
  * @package card2crypto-checkout
  */
@@ -119,8 +124,30 @@ function c2c_health_step( string $action, array $input ) {
 			}
 			return count( as_get_scheduled_actions( array( 'hook' => C2C_LATE_HOOK, 'status' => ActionScheduler_Store::STATUS_PENDING ), 'ids' ) );
 
+		case 'forwarded':
+			if ( ! empty( $input['clear'] ) ) {
+				delete_transient( Card2Crypto\Checkout\Callback\Client_Address::FORWARDED_SEEN );
+				return null;
+			}
+			$server = array(
+				'X-Forwarded-For' => 'HTTP_X_FORWARDED_FOR',
+				'Forwarded'       => 'HTTP_FORWARDED',
+				'X-Real-IP'       => 'HTTP_X_REAL_IP',
+			)[ (string) $input['header'] ];
+			$_SERVER['REMOTE_ADDR'] = '10.0.0.5';
+			$_SERVER[ $server ]     = 'HTTP_FORWARDED' === $server ? 'for=203.0.113.9' : '203.0.113.9';
+			$client                 = Card2Crypto\Checkout\Callback\Client_Address::of( Plugin::service( Config::class )->trust_proxy_header() );
+			unset( $_SERVER[ $server ] );
+			ob_start();
+			Card2Crypto\Checkout\Settings\Settings_Status::render( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ) );
+			return array(
+				'client' => $client,
+				'seen'   => Card2Crypto\Checkout\Callback\Client_Address::forwarding_seen(),
+				'box'    => (string) ob_get_clean(),
+			);
+
 		case 'service_check':
-			$answer = Service_Health::ask( Plugin::service( Config::class ) );
+			$answer = Service_Health::ask( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ), 'admin' );
 			return array(
 				'error' => null === $answer['error'] ? null : $answer['error']->getMessage(),
 				'state' => Service_Health::state(),

@@ -316,7 +316,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 
 		case 'status_box':
 			ob_start();
-			Card2Crypto\Checkout\Settings\Settings_Status::render( Plugin::service( Config::class ) );
+			Card2Crypto\Checkout\Settings\Settings_Status::render( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ) );
 			return ob_get_clean();
 
 		case 'notes':

@@ -232,6 +232,7 @@ describe('privacy and Site Health in a real store', { skip: needsNative, timeout
         'card2crypto_checkout_clock',
         'card2crypto_checkout_credentials',
         'card2crypto_checkout_https',
+        'card2crypto_checkout_proxy',
         'card2crypto_checkout_scheduler',
         'card2crypto_widget_credentials',
       ]);
@@ -253,6 +254,32 @@ describe('privacy and Site Health in a real store', { skip: needsNative, timeout
     } finally {
       await step('settings', { environment: 'sandbox' });
     }
+  });
+
+  test('Site Health and the status box: forwarding headers arriving while no client address header is set', async () => {
+    // Issue 33: behind a proxy whose header is not set, every buyer counts as the proxy's address.
+    assert.equal((await checkout('proxy'))?.status, 'good', 'nothing seen yet');
+    const seen = await step<{ client: string; seen: { header: string } | null; box: string }>('forwarded', { header: 'X-Forwarded-For' });
+    assert.equal(seen.client, '10.0.0.5', "the connection's address counts: no header is trusted");
+    assert.equal(seen.seen?.header, 'X-Forwarded-For');
+    assert.match(seen.box, /data-card2crypto="proxy-header-unset"/);
+    assert.match(decode(seen.box), /Requests reach this store with a X-Forwarded-For header.*Set "Client address header"/);
+    const proxy = await checkout('proxy');
+    assert.equal(proxy?.status, 'recommended');
+    assert.match(proxy!.label, /may count every buyer as your proxy's address/);
+    assert.match(proxy!.description, /Last seen: .*ago\)/);
+    // The owner names the header: no warning, and the buyer's own address counts.
+    await step('settings', { trust_proxy_header: 'X-Forwarded-For' });
+    try {
+      assert.equal((await checkout('proxy'))?.status, 'good');
+      const trusted = await step<{ client: string; box: string }>('forwarded', { header: 'X-Forwarded-For' });
+      assert.equal(trusted.client, '203.0.113.9');
+      assert.doesNotMatch(trusted.box, /proxy-header-unset/);
+    } finally {
+      await step('settings', { trust_proxy_header: '' });
+      await step('forwarded', { clear: true });
+    }
+    assert.equal((await checkout('proxy'))?.status, 'good', 'forgotten');
   });
 
   test('Site Health: a new address for each order: GMP or BCMath, and the gap limit', async () => {

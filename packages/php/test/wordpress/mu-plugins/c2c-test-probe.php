@@ -143,11 +143,11 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				}
 				return new WP_REST_Response( array( 'users' => $ids, 'keys' => $keys ) );
 			case 'config_api':
-				// The checkout plugin's own client (Config::api_client(): its transport, its environment).
+				// The checkout plugin's own client (its service gateway's, in the owner's lane: its transport, its environment).
 				// Playground declares every host external (its own mu-plugin); a real WordPress does not:
 				// take that out so WordPress's rules for local and private addresses apply as on a real host.
 				remove_filter( 'http_request_host_is_external', '__return_true' );
-				$client = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Base\Config::class )->api_client();
+				$client = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class )->client( 'admin' );
 				try {
 					return new WP_REST_Response( array( 'value' => $client->params() ) );
 				} catch ( Throwable $e ) {

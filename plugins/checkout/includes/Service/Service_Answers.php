@@ -1,0 +1,299 @@
+<?php
+/**
+ * What checkout pages show from the service (its countries, the BTC price
+ * of the store's currency), served from the last good answer and never
+ * fetched on a page's time.
+ *
+ * - Each answer is one record in the options table every web server shares:
+ *   the value, when it was answered, the settings it was asked with, and when
+ *   it may be asked again (next: the answer's lifetime after a good answer;
+ *   the Retry-After of a 429 or 5xx, or a short wait after any other failure).
+ * - read() gives the last good answer whatever its age (null: never
+ *   answered). A record that is due is refreshed after the page's answer is
+ *   sent (PHP-FPM, LiteSpeed: fastcgi_finish_request), by one request at a
+ *   time across web servers (a database lock, not waited for), else by one
+ *   queued Action Scheduler action; exactly as Service_Health's check.
+ * - A failure keeps the last good answer; a 429 or 5xx is recorded like an
+ *   answer: nobody asks again before its Retry-After.
+ *
+ * A store that has no answer yet shows the checkout without them: the
+ * method offered in every billing country, no "about … BTC" line
+ * (docs/decisions.md, "Checkout: pages never wait on the service").
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Service;
+
+use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Request_Deadline;
+use Card2Crypto\Checkout\Base\Shared_Store;
+use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Rules\Service_Lanes;
+
+defined( 'ABSPATH' ) || exit;
+
+final class Service_Answers {
+
+	/** The service's countries: alpha-2 codes. */
+	const COUNTRIES = 'countries';
+
+	/** The exchange prices to BTC: [from amount, to amount] by fiat currency code. */
+	const PRICES = 'prices';
+
+	/** Seconds a good answer is served before it is asked again. */
+	const LIFETIME = array(
+		self::COUNTRIES => 43200,
+		self::PRICES    => 60,
+	);
+
+	/** Seconds before asking again after a failure that gave no Retry-After. */
+	const FAILED_WAIT = array(
+		self::COUNTRIES => 300,
+		self::PRICES    => 60,
+	);
+
+	/** The longest Retry-After taken (seconds). */
+	const MAX_WAIT = 3600;
+
+	/** Each answer's option: this prefix and its kind. */
+	const OPTION = 'card2crypto_checkout_answer_';
+
+	/** The queued refresh where the answer cannot be sent first (Action Scheduler). */
+	const HOOK = 'card2crypto_checkout_refresh_answers';
+
+	/** The database lock of the one request that refreshes (per site: Shared_Store::lock_name()). */
+	const LOCK = 'card2crypto_checkout_answers';
+
+	/** The answers kept before these records (read once as a last good answer, then replaced). */
+	const OLD_COUNTRIES = 'card2crypto_checkout_countries_last';
+
+	/** @var array<string, true> Kinds this request refreshes after its answer. */
+	private static $due = array();
+
+	/** @var bool Whether this request refreshes after its answer. */
+	private static $after_answer = false;
+
+	/** @var Service_Gateway */
+	private $gateway;
+
+	public function __construct( Service_Gateway $gateway ) {
+		$this->gateway = $gateway;
+	}
+
+	public function register(): void {
+		add_action( self::HOOK, array( $this, 'queued_refresh' ) );
+	}
+
+	/** The queued refresh (Action Scheduler): every kind that is due. */
+	public function queued_refresh(): void {
+		foreach ( array_keys( self::LIFETIME ) as $kind ) {
+			self::refresh_if_due( $this->gateway, $kind );
+		}
+	}
+
+	/** @return array{value?: mixed, at?: int, key?: string, asked?: int, next?: int, status?: string}|null */
+	public static function record( string $kind ): ?array {
+		$record = get_option( self::OPTION . $kind, null );
+		return is_array( $record ) ? $record : null;
+	}
+
+	/**
+	 * The last good answer of $kind, whatever its age; null when the service
+	 * never answered. Never asks the service: a due record is refreshed after
+	 * this request's answer, or by one queued action.
+	 *
+	 * @return mixed
+	 */
+	public static function read( Service_Gateway $gateway, string $kind, ?int $now = null ) {
+		$config = $gateway->config();
+		$record = self::record( $kind );
+		if ( self::due( $record, Service_Health::fingerprint( $config ), $now ?? time() ) ) {
+			self::refresh_later( $gateway, $kind );
+		}
+		if ( null !== $record && array_key_exists( 'value', $record ) && null !== $record['value'] ) {
+			return $record['value'];
+		}
+		if ( self::COUNTRIES === $kind ) {
+			// The list kept before these records, until the first refresh.
+			$old = get_option( self::OLD_COUNTRIES );
+			return is_array( $old ) ? $old : null;
+		}
+		return null;
+	}
+
+	/**
+	 * Whether a record is to be asked again: none, asked with other settings,
+	 * its time to ask again come, or times from the future (a clock moved back). Pure.
+	 *
+	 * @param array|null $record The stored record.
+	 */
+	public static function due( $record, string $fingerprint, int $now ): bool {
+		if ( ! is_array( $record ) || ( $record['key'] ?? '' ) !== $fingerprint || ! isset( $record['next'], $record['asked'] ) ) {
+			return true;
+		}
+		return $now >= (int) $record['next'] || $now < (int) $record['asked'] || (int) $record['next'] - $now > self::MAX_WAIT + self::LIFETIME[ self::COUNTRIES ];
+	}
+
+	/**
+	 * Asks the service for $kind when its record is still due (another
+	 * request may have asked meanwhile) and records the answer. The refresh
+	 * after an answer, the queued action and tests call it.
+	 */
+	public static function refresh_if_due( Service_Gateway $gateway, string $kind ): void {
+		$config = $gateway->config();
+		if ( ! $config->credentials()->complete() || ! isset( self::LIFETIME[ $kind ] ) ) {
+			return;
+		}
+		self::forget_loaded( $kind );
+		if ( self::due( self::record( $kind ), Service_Health::fingerprint( $config ), time() ) ) {
+			self::refresh( $gateway, $kind );
+		}
+	}
+
+	/**
+	 * Asks the service for $kind now, in the gateway's info lane (through the
+	 * store-wide bucket: a request it keeps back is a 429 like the service's),
+	 * and records what it said (a failure keeps the last good answer).
+	 */
+	public static function refresh( Service_Gateway $gateway, string $kind ): void {
+		$config = $gateway->config();
+		$now    = time();
+		$record = self::record( $kind ) ?? array();
+		$record = array(
+			'value' => $record['value'] ?? null,
+			'at'    => (int) ( $record['at'] ?? 0 ),
+			'key'   => Service_Health::fingerprint( $config ),
+			'asked' => $now,
+		);
+		try {
+			$record['value']  = self::COUNTRIES === $kind ? self::ask_countries( $gateway ) : self::ask_prices( $gateway );
+			$record['at']     = $now;
+			$record['next']   = $now + self::LIFETIME[ $kind ];
+			$record['status'] = 'ok';
+		} catch ( \Throwable $e ) {
+			$busy             = Service_Health::busy_wait( $e );
+			$record['next']   = $now + ( $busy ?? self::FAILED_WAIT[ $kind ] );
+			$record['status'] = null !== $busy ? 'busy' : 'failed';
+			Log::warning( sprintf( 'The service\'s %s could not be fetched (the last answer is kept; asked again in %d s): %s', $kind, $record['next'] - $now, $e->getMessage() ) );
+			// A refusal of the store itself withdraws the method at once.
+			Service_Health::saw( $config, $e );
+		}
+		update_option( self::OPTION . $kind, $record, true );
+	}
+
+	/** @return string[] Alpha-2 codes. */
+	private static function ask_countries( Service_Gateway $gateway ): array {
+		$codes = array();
+		foreach ( $gateway->client( Service_Lanes::INFO )->countries() as $country ) {
+			$codes[] = strtoupper( (string) $country['alpha2'] );
+		}
+		return $codes;
+	}
+
+	/** @return array<string, array{0: int, 1: int}> [fiat reference amount, satoshis it buys] by currency code. */
+	private static function ask_prices( Service_Gateway $gateway ): array {
+		$pairs = array();
+		foreach ( $gateway->client( Service_Lanes::INFO )->exchange() as $pair ) {
+			if ( 'BTC' === ( $pair['to']['code'] ?? '' ) ) {
+				$pairs[ (string) $pair['from']['code'] ] = array( (int) $pair['from']['amount'], (int) $pair['to']['amount'] );
+			}
+		}
+		return $pairs;
+	}
+
+	/**
+	 * Refreshes $kind without holding anyone's page: after this request's
+	 * answer where the server can send it first, else one queued action.
+	 */
+	private static function refresh_later( Service_Gateway $gateway, string $kind ): void {
+		if ( ! $gateway->config()->credentials()->complete() ) {
+			return;
+		}
+		if ( ! self::can_answer_first() ) {
+			// Never in the way of a page: the next view queues it again.
+			Service_Health::queue_once( self::HOOK, 'debug', 'The refresh of the service\'s answers could not be queued' );
+			return;
+		}
+		self::$due[ $kind ] = true;
+		if ( ! self::$after_answer ) {
+			self::$after_answer = true;
+			// After every other shutdown callback: WooCommerce's session and Action Scheduler's dispatch come first.
+			add_action(
+				'shutdown',
+				static function () use ( $gateway ): void {
+					self::refresh_after_answer( $gateway );
+				},
+				PHP_INT_MAX
+			);
+		}
+	}
+
+	/** Whether this request can send its answer and go on working (not WP-CLI, whose output is the answer). */
+	private static function can_answer_first(): bool {
+		if ( defined( 'WP_CLI' ) && WP_CLI ) {
+			return false;
+		}
+		return function_exists( 'fastcgi_finish_request' ) || function_exists( 'litespeed_finish_request' );
+	}
+
+	/**
+	 * The refresh after the answer (shutdown): the visitor has the page; one
+	 * request at a time, across web servers, asks. A failure is logged, never shown.
+	 */
+	public static function refresh_after_answer( Service_Gateway $gateway ): void {
+		$locked = self::lock();
+		if ( false === $locked ) {
+			return; // Another request is refreshing right now.
+		}
+		if ( function_exists( 'fastcgi_finish_request' ) ) {
+			fastcgi_finish_request();
+		} elseif ( function_exists( 'litespeed_finish_request' ) ) {
+			litespeed_finish_request();
+		}
+		// Nobody waits on what follows: the client's own timeout, not what remains of a visitor request's.
+		Request_Deadline::end();
+		try {
+			foreach ( array_keys( self::$due ) as $kind ) {
+				self::refresh_if_due( $gateway, $kind );
+			}
+		} catch ( \Throwable $e ) {
+			Log::debug( 'The refresh of the service\'s answers after the page failed: ' . $e->getMessage() );
+		} finally {
+			self::$due = array();
+			self::unlock( $locked );
+		}
+	}
+
+	/** GET_LOCK without waiting: true taken, false held by another request, null where the database has no named locks. */
+	private static function lock(): ?bool {
+		global $wpdb;
+		if ( ! isset( $wpdb ) || ! is_object( $wpdb ) || ! method_exists( $wpdb, 'get_var' ) ) {
+			return null;
+		}
+		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
+		try {
+			$locked = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', Shared_Store::lock_name( self::LOCK ) ) );
+		} catch ( \Throwable $e ) {
+			$locked = null;
+		}
+		if ( null !== $suppress ) {
+			$wpdb->suppress_errors( $suppress );
+		}
+		return null === $locked ? null : '1' === (string) $locked;
+	}
+
+	private static function unlock( ?bool $locked ): void {
+		global $wpdb;
+		if ( true === $locked ) {
+			$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', Shared_Store::lock_name( self::LOCK ) ) );
+		}
+	}
+
+	/** Forgets this request's copy of the record: another request may have refreshed it. */
+	private static function forget_loaded( string $kind ): void {
+		wp_cache_delete( 'alloptions', 'options' );
+		wp_cache_delete( 'notoptions', 'options' );
+		wp_cache_delete( self::OPTION . $kind, 'options' );
+	}
+}
