@@ -144,9 +144,9 @@ describe('automatic confirmation while the service is busy', { skip: needsNative
   async function awaitingWhilePaused(tag: string, pausedMs: number): Promise<{ made: Made; operation: string; state: State }> {
     const made = await step<Made>('order', { tag });
     const operation = await serviceHas(made, 'awaiting confirm', 8);
-    const before = await confirms();
+    const sent = await confirms();
     assert.equal(await step<string>('deliver', { order: made.id, operation, tokens: 0, paused_ms: pausedMs }), 'applied');
-    assert.equal(await confirms(), before, 'the store kept the confirmation back: nothing reached the service');
+    assert.equal(await confirms(), sent, 'the store kept the confirmation back: nothing reached the service');
     const state = await step<State>('state', { order: made.id });
     assert.equal(state.status, 'on-hold');
     assert.equal(count(state.notes, DELAYED), 1, state.notes.join(' / '));
@@ -174,16 +174,16 @@ describe('automatic confirmation while the service is busy', { skip: needsNative
     const { made, state } = await awaitingWhilePaused('pause', 90_000);
     assert.ok(state.pending[0]!.in >= 80 && state.pending[0]!.in <= 95, `due when the pause ends: in ${state.pending[0]!.in} s`);
 
-    const before = await confirms();
+    const sent = await confirms();
     assert.deepEqual(await step<number[]>('run', { order: made.id }), [1]);
-    assert.equal(await confirms(), before + 1, 'one confirmation reached the service');
-    const after = await step<State>('state', { order: made.id });
-    assert.equal(count(after.notes, CONFIRMED), 1, after.notes.join(' / '));
-    assert.equal(count(after.notes, DELAYED), 1, 'the delay noted once');
-    assert.equal(count(after.notes, 'Automatic confirmation failed'), 0);
-    assert.equal(after.queued, null);
-    assert.deepEqual(after.pending, []);
-    assert.equal(after.status, 'on-hold', 'held until the service reports the payment');
+    assert.equal(await confirms(), sent + 1, 'one confirmation reached the service');
+    const done = await step<State>('state', { order: made.id });
+    assert.equal(count(done.notes, CONFIRMED), 1, done.notes.join(' / '));
+    assert.equal(count(done.notes, DELAYED), 1, 'the delay noted once');
+    assert.equal(count(done.notes, 'Automatic confirmation failed'), 0);
+    assert.equal(done.queued, null);
+    assert.deepEqual(done.pending, []);
+    assert.equal(done.status, 'on-hold', 'held until the service reports the payment');
     assert.equal(ownerMails(made.id), 0);
   });
 
@@ -192,10 +192,10 @@ describe('automatic confirmation while the service is busy', { skip: needsNative
     assert.ok(state.pending[0]!.in >= 25 && state.pending[0]!.in <= 35, `the first back-off, 30 s: in ${state.pending[0]!.in} s`);
 
     // The first try finds the store paused again: no note, the next try in 2 minutes.
-    const before = await confirms();
+    const sent = await confirms();
     assert.deepEqual(await step<number[]>('run', { order: made.id, paused_ms: 5_000 }), [1]);
     let now = await step<State>('state', { order: made.id });
-    assert.equal(await confirms(), before);
+    assert.equal(await confirms(), sent);
     assert.equal(count(now.notes, DELAYED), 1, now.notes.join(' / '));
     assert.equal(now.pending.length, 1, JSON.stringify(now.pending));
     assert.deepEqual(now.pending[0]!.args, [made.id, operation, 1]);
@@ -205,7 +205,7 @@ describe('automatic confirmation while the service is busy', { skip: needsNative
     const ran = await Promise.all([1, 2].map(() => tryInWorker({ order: made.id, operation, tries: 1 })));
     assert.deepEqual([...ran].sort(), ['confirm', 'not_queued'], JSON.stringify(ran));
     assert.deepEqual(await step<Array<number | string>>('run', { order: made.id, times: 1 }), [1, 'not_queued']);
-    assert.equal(await confirms(), before + 1, 'the service got one confirmation');
+    assert.equal(await confirms(), sent + 1, 'the service got one confirmation');
     now = await step<State>('state', { order: made.id });
     assert.equal(count(now.notes, CONFIRMED), 1, now.notes.join(' / '));
     assert.equal(count(now.notes, DELAYED), 1);
@@ -217,9 +217,9 @@ describe('automatic confirmation while the service is busy', { skip: needsNative
   test('confirmed in the partner portal meanwhile: the try sends no confirmation and applies what the service reports', async () => {
     const { made } = await awaitingWhilePaused('moved', 60_000);
     await serviceHas(made, 'success', 0);
-    const before = await confirms();
+    const sent = await confirms();
     await step('run', { order: made.id });
-    assert.equal(await confirms(), before, 'nothing to confirm');
+    assert.equal(await confirms(), sent, 'nothing to confirm');
     const now = await step<State>('state', { order: made.id });
     assert.ok(['processing', 'completed'].includes(now.status), now.status);
     assert.equal(count(now.notes, CONFIRMED), 0);
