@@ -220,13 +220,13 @@ final class Order_Actions {
 			return false;
 		}
 		if ( ! Confirm_Queue::queue( $order->get_id(), (int) $attempt['id'], $operation->id(), $tries, $delay, $first, null === $retry ? null : $retry['claim'] ) ) {
-			if ( null === $retry && null !== Confirm_Queue::read( $order->get_id() ) ) {
-				return true; // Another request queued this order's confirmation first: it is confirmed once, by that one.
+			$queued = null === $retry ? Confirm_Queue::read( $order->get_id() ) : null;
+			if ( null !== $queued && ( $queued['operation'] ?? '' ) === $operation->id() ) {
+				return true; // Another request queued this confirmation first: it is confirmed once, by that one.
 			}
-			if ( null !== $retry ) {
-				return true; // The claim was taken over (this run took too long): the run that holds it goes on.
-			}
-			return false;
+			// The claim was taken over (this run took too long): the run that holds it goes on. Another
+			// operation's confirmation queued for the order: this one is the owner's.
+			return null !== $retry;
 		}
 		Log::info( sprintf( 'Order %d: the service could not take the confirmation of operation %s now (%s); try %d in %d s.', $order->get_id(), $operation->id(), $e->getMessage(), $tries + 1, $delay ) );
 		if ( null === $retry ) {
