@@ -38,6 +38,7 @@ use Card2Crypto\Checkout\Gateway\Gateway;
 use Card2Crypto\Checkout\Gateway\Gateway_Rest;
 use Card2Crypto\Checkout\Order\Buyer_Mail;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
+use Card2Crypto\Checkout\Order\Confirm_Retry;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Order\Order_Actions;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
@@ -137,6 +138,7 @@ final class Plugin {
 			Service_Gateway::class     => $door,
 			Order_Actions::class       => $actions,
 			Operation_Events::class    => $events,
+			Confirm_Retry::class       => new Confirm_Retry( $events, $door ),
 			Reconciler::class          => $reconciler,
 			Start_Gate::class          => $gate,
 			Order_Address::class       => $addresses,
@@ -231,6 +233,7 @@ final class Plugin {
 		$services[ Service_Back::class ]->register();
 		$services[ Refusal_Mail::class ]->register();
 		$services[ Widget_Retry::class ]->register();
+		$services[ Confirm_Retry::class ]->register();
 		$services[ Test_Mode::class ]->register();
 
 		// The buyer: the order-pay page and its routes, the return from the service, the order's page, notices.

@@ -102,6 +102,46 @@ final class Operation_Events {
 	}
 
 	/**
+	 * A later try of a confirmation the service could not take
+	 * (Confirm_Retry), with the service's fresh answer about the operation:
+	 * under the order's lock, it is confirmed only while the operation the
+	 * store applied is still the one awaiting confirmation, the order unpaid,
+	 * and Order_Decision (the same facts as an event's) still decides to
+	 * confirm it; when the order or payment changed meanwhile, what it decides
+	 * now is done instead (a hold that asks the owner). Answers what was done:
+	 * confirm (tried: Order_Actions noted, queued again or told the owner),
+	 * decided, moved (the operation is no longer where the confirmation was
+	 * queued: nothing to confirm) or paid.
+	 *
+	 * @param array $retry {tries, first, claim} of the claimed queue row (Confirm_Queue).
+	 */
+	public function confirm_again( \WC_Order $order, array $attempt, Operation $answer, array $retry ): string {
+		return Operation_Store::with_order_lock(
+			$order->get_id(),
+			function () use ( $order, $attempt, $answer, $retry ): string {
+				$order   = Order_Attempts::reloaded( $order );
+				$attempt = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
+				$state   = Operation_Store::state_of( Operation_Store::operation_of( $attempt, $answer->id() ) );
+				$code    = Status_Flow::int_code( $answer->status_code() );
+				if ( null === $state || $state['status'] !== $answer->status() || $state['status_code'] !== $code ) {
+					return 'moved';
+				}
+				if ( $order->is_paid() ) {
+					return 'paid';
+				}
+				$via    = __( 'confirmed on a later try, the service having been busy', 'card2crypto-checkout' );
+				$action = Order_Decision::decide( $this->facts( $order, $attempt, null, $answer ) );
+				if ( Order_Decision::ORDER_CONFIRM !== $action['order'] ) {
+					$this->actions->perform( $order, $action, $attempt, null, $answer, $via );
+					return 'decided';
+				}
+				$this->actions->confirm_again( $order, $attempt, $answer, $via, $retry );
+				return 'confirm';
+			}
+		);
+	}
+
+	/**
 	 * Claims the event and applies it; a duplicate is not applied again (and
 	 * never waits). Applying holds the order's lock, and reads the order and
 	 * the attempt again under it: another event may have changed them since

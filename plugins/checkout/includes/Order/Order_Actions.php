@@ -192,7 +192,15 @@ final class Order_Actions {
 		$order->save();
 	}
 
-	private function confirm( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
+	/**
+	 * Confirms at the service and holds the order until the payment's next
+	 * step. When the service is busy or away (Confirm_Queue::transient()),
+	 * the confirmation is queued for a later try (Confirm_Retry), noted once;
+	 * only a refusal, or tries running out, asks the owner to confirm by hand.
+	 *
+	 * @param array|null $retry A later try (Confirm_Retry): {tries, first, claim} of the claimed queue row; null the first time.
+	 */
+	private function confirm( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via, ?array $retry = null ): void {
 		try {
 			$this->gateway->client( Service_Lanes::PAYING )->confirm( $operation->id(), $attempt['partner_operation_id'] );
 			self::hold(
@@ -204,9 +212,15 @@ final class Order_Actions {
 					$via
 				)
 			);
+			if ( null !== $retry ) {
+				Confirm_Queue::done( $order->get_id(), $retry['claim'] );
+			}
 			return;
 		} catch ( Partner_Api_Exception $e ) {
 			$failure = $e->getMessage();
+			if ( Confirm_Queue::transient( $e ) && $this->queue_again( $order, $attempt, $operation, $e, $retry ) ) {
+				return;
+			}
 		} catch ( \InvalidArgumentException $e ) {
 			$failure = $e->getMessage();
 		}
@@ -219,6 +233,50 @@ final class Order_Actions {
 		);
 		self::hold( $order, $note );
 		Owner_Notice::send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note, $operation->id() );
+		if ( null !== $retry ) {
+			Confirm_Queue::done( $order->get_id(), $retry['claim'] );
+		}
+	}
+
+	/**
+	 * A later try (Confirm_Retry) of a queued confirmation, once the service
+	 * reported the operation still awaiting it and Order_Decision decided to
+	 * confirm it again.
+	 *
+	 * @param array $retry {tries, first, claim} of the claimed queue row.
+	 */
+	public function confirm_again( \WC_Order $order, array $attempt, Operation $operation, string $via, array $retry ): void {
+		$label = Order_Words::status( $operation->status(), Status_Flow::int_code( $operation->status_code() ) );
+		$this->confirm( $order, $attempt, $operation, $label, $via, $retry );
+	}
+
+	/**
+	 * Queues the next try of a confirmation the service could not take now;
+	 * false when the tries ran out (the owner confirms by hand). The first
+	 * time, the order is held with one note; a later try adds none.
+	 */
+	private function queue_again( \WC_Order $order, array $attempt, Operation $operation, Partner_Api_Exception $e, ?array $retry ): bool {
+		$tries = null === $retry ? 0 : (int) $retry['tries'] + 1;
+		$first = null === $retry ? time() : (int) $retry['first'];
+		$delay = Confirm_Queue::delay( $tries, $e->retry_after );
+		if ( time() + $delay > $first + Confirm_Queue::GIVE_UP_AFTER ) {
+			Log::warning( sprintf( 'Order %d: the service could not take the confirmation of operation %s for an hour (%s); the owner is asked to confirm it.', $order->get_id(), $operation->id(), $e->getMessage() ) );
+			return false;
+		}
+		if ( ! Confirm_Queue::queue( $order->get_id(), (int) $attempt['id'], $operation->id(), $tries, $delay, $first, null === $retry ? null : $retry['claim'] ) ) {
+			$queued = null === $retry ? Confirm_Queue::read( $order->get_id() ) : null;
+			if ( null !== $queued && ( $queued['operation'] ?? '' ) === $operation->id() ) {
+				return true; // Another request queued this confirmation first: it is confirmed once, by that one.
+			}
+			// The claim was taken over (this run took too long): the run that holds it goes on. Another
+			// operation's confirmation queued for the order: this one is the owner's.
+			return null !== $retry;
+		}
+		Log::info( sprintf( 'Order %d: the service could not take the confirmation of operation %s now (%s); try %d in %d s.', $order->get_id(), $operation->id(), $e->getMessage(), $tries + 1, $delay ) );
+		if ( null === $retry ) {
+			self::hold( $order, __( 'Card2Crypto: confirmation delayed: the service is busy, retrying. The order is confirmed automatically as soon as the service takes it; you are told should it not.', 'card2crypto-checkout' ) );
+		}
+		return true;
 	}
 
 	private static function hold( \WC_Order $order, string $note ): void {
