@@ -169,11 +169,11 @@ export function tally(answers: Array<{ status: number; text: string }>): Map<str
 }
 
 /** Puts the bench operation into the sandbox's state (its test helper, signed like partner API requests), as the service would have it at `code`. */
-export async function serviceHas(s: Store, secret: string, params: Record<string, unknown>, code: number): Promise<void> {
+export async function serviceHas(s: Store, secret: string, params: Record<string, unknown>, code: number, now = Date.now()): Promise<void> {
   const { SANDBOX_OPERATIONS_PATH } = await import('@card2crypto/sandbox');
   const body: Record<string, unknown> = {
     partner_token: params.partner_token,
-    timestamp: Date.now(),
+    timestamp: now,
     operation_id: `bench-${String(params.partner_operation_id)}`,
     partner_operation_id: params.partner_operation_id,
     status: STATUS_OF[code] ?? 'pending',
@@ -541,13 +541,18 @@ export class StoreClock {
       : 'real waiting (no libfaketime: apt-get install libfaketime, or set FAKETIME_LIB, to move the clock instead)';
   }
 
+  /** The store's (and the sandbox's) time now, in milliseconds since the epoch. */
+  nowMs(): number {
+    return Date.now() + (this.lib && this.moves ? this.offset * 1000 : 0);
+  }
+
   /** The store's time as its PHP sees it, minus this computer's (seconds). */
   async skew(s: Store): Promise<number> {
     const r = await fetch(`${s.storeUrl}/wp-json/`, { headers: { 'X-C2C-Bench-Time': '1' } });
     await r.text();
     const at = Number(r.headers.get('x-c2c-bench-time'));
     if (!at) {
-      throw new Error("the store did not tell its time (is the bench mu-plugin in place?)");
+      throw new Error('the store did not tell its time (is the bench mu-plugin in place?)');
     }
     return at - Date.now() / 1000;
   }

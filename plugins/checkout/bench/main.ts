@@ -21,7 +21,10 @@ export const SCALE_SECTIONS = ['growth', 'polling', 'servers', 'latency', 'recon
 const args = process.argv.slice(2);
 const at = args.findIndex((a) => a === '--only' || a.startsWith('--only='));
 const only = at < 0 ? process.env.BENCH_ONLY : args[at]!.includes('=') ? args[at]!.split('=')[1] : args[at + 1];
-const wanted = only?.split(',').map((name) => name.trim()).filter(Boolean);
+const wanted = only
+  ?.split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
 const unknown = wanted?.filter((name) => !RUN_SECTIONS.includes(name) && !SCALE_SECTIONS.includes(name)) ?? [];
 if (unknown.length || (at >= 0 && !wanted?.length)) {
   console.error(`--only: unknown section ${unknown.join(', ') || '(none named)'}; the sections are ${[...RUN_SECTIONS, ...SCALE_SECTIONS].join(', ')}`);
@@ -46,7 +49,9 @@ for (const [file, sections] of [
     });
     child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
   });
-  times.push(`${file.replace('.js', '.ts')}: ${((performance.now() - t0) / 1000).toFixed(0)} s${code ? ` (exit ${code}: a goal missed or a section failed)` : ''}`);
+  times.push(
+    `${file.replace('.js', '.ts')}: ${((performance.now() - t0) / 1000).toFixed(0)} s${code ? ` (exit ${code}: a goal missed or a section failed)` : ''}`,
+  );
   failed ||= code !== 0;
 }
 console.log(`\n== checkout bench: ${times.join('; ')} ==`);

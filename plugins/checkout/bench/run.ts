@@ -32,13 +32,25 @@
  * runs; BENCH_ONLY=sizes,ratio,duplicates,shuffled,frontend (bench/main.ts's
  * --only) runs some of them.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
-import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { PLUGIN_DIR, REPO_DIR } from '../test/support/php.js';
-import { BENCH_PLUGIN, callbackBody, concurrentDuplicates, Goals, harness, median, placeOrder, quantile, shuffledEvents, timed, type Harness, type Store } from './lib.js';
+import {
+  BENCH_PLUGIN,
+  callbackBody,
+  concurrentDuplicates,
+  Goals,
+  harness,
+  median,
+  placeOrder,
+  quantile,
+  shuffledEvents,
+  timed,
+  type Harness,
+  type Store,
+} from './lib.js';
 
 /** Peers nobody can measure here: their sizes as quoted (issue 1's reference figures). */
 const QUOTED: Array<[string, number]> = [
@@ -74,7 +86,9 @@ async function sizes(): Promise<void> {
     const at = woo ? path.join(woo.dir, 'assets', 'client', 'blocks', file) : '';
     if (at && existsSync(at)) {
       const code = readFileSync(at);
-      console.log(`${`${label}, ${woo!.version}`.padEnd(60)} ${String(code.length).padStart(6)} B min  ${String(gzipSync(code, { level: 9 }).length).padStart(5)} B gz`);
+      console.log(
+        `${`${label}, ${woo!.version}`.padEnd(60)} ${String(code.length).padStart(6)} B min  ${String(gzipSync(code, { level: 9 }).length).padStart(5)} B gz`,
+      );
     } else {
       console.log(`${label.padEnd(60)} not found (no WooCommerce in the cache)`);
     }

@@ -149,9 +149,7 @@ export async function floodFromAddresses(s: Store, setOption: (php: string) => P
       `service calls meanwhile (flood and honest buyers): ${calls.total} (${calls.text}), ${(calls.total / Math.max(1, requests)).toFixed(3)} per flood request; ` +
         `peak ${peak} in one second (the partner's limit 20)`,
     );
-    console.log(
-      `honest buyers: ${paid.map((p, i) => `#${i + 1} ${p.what === 'landing' ? 'paid' : p.what} in ${(p.ms / 1000).toFixed(1)} s`).join('; ')}`,
-    );
+    console.log(`honest buyers: ${paid.map((p, i) => `#${i + 1} ${p.what === 'landing' ? 'paid' : p.what} in ${(p.ms / 1000).toFixed(1)} s`).join('; ')}`);
     goals.add(G, `429s from the sandbox, ${addresses}-address flood`, String(limited), '0', limited === 0);
     goals.add(G, `honest buyers reaching the landing page, ${addresses}-address flood`, `${reached}/${buyers}`, `${buyers}/${buyers}`, reached === buyers);
     // The partner's window clears before the next round.
