@@ -6,9 +6,11 @@
  * behind a proxy would be. The sandbox keeps its partner limit (20 requests a
  * second, the partner API's own).
  *
- * For each of 8 and 32 addresses (BENCH_FLOOD_ADDRESSES): one visitor's
- * order is placed, then every address follows that order's landing link
- * again and again, one request after another, for BENCH_FLOOD_SECONDS (20 s),
+ * For each of 8 and 32 addresses (BENCH_FLOOD_ADDRESSES): each address
+ * places an order of its own (before the flood, not timed), then follows its
+ * order's landing link again and again, one request after another, for
+ * BENCH_FLOOD_SECONDS (20 s), each request a new signing of the order's
+ * payment for the service,
  * while 10 honest buyers (BENCH_FLOOD_BUYERS), each at an address of their
  * own, arrive spread over the flood: each places an order through the Store
  * API and follows its landing link once.
@@ -55,7 +57,7 @@ export async function floodFromAddresses(s: Store, setOption: (php: string) => P
   const buyers = Number(process.env.BENCH_FLOOD_BUYERS ?? 10);
   const sizes = (process.env.BENCH_FLOOD_ADDRESSES ?? '8,32').split(',').map(Number);
   console.log(
-    `\n== Scale 6: a flood of one order's landing route from ${sizes.join(' and ')} addresses (X-Forwarded-For, trusted by the store's setting), ` +
+    `\n== Scale 6: a flood of landing routes from ${sizes.join(' and ')} addresses, each its own order (X-Forwarded-For, trusted by the store's setting), ` +
       `${seconds} s each, ${buyers} honest buyers paying meanwhile; the sandbox's partner limit 20 a second ==`,
   );
   await setOption(
@@ -80,7 +82,11 @@ export async function floodFromAddresses(s: Store, setOption: (php: string) => P
     // Addresses of the round's own: no budget of an earlier round carries over.
     const floodAddress = (c: number) => `10.${33 + round}.${Math.floor(c / 250)}.${(c % 250) + 1}`;
     const buyerAddress = (i: number) => `203.0.${113 + round}.${i + 1}`;
-    const attacker = await placeAs(s, floodAddress(0));
+    // Each flooding address with an order of its own (so no one order's budget stops them all), 8 placed at once.
+    const orders: string[] = [];
+    for (let c = 0; c < addresses; c += 8) {
+      orders.push(...(await Promise.all(Array.from({ length: Math.min(8, addresses - c) }, (_, j) => placeAs(s, floodAddress(c + j))))));
+    }
     // A second apart from what came before, so the partner's one-second window starts clean.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const rateBefore = await serviceRate(s);
@@ -104,7 +110,7 @@ export async function floodFromAddresses(s: Store, setOption: (php: string) => P
       Array.from({ length: addresses }, async (_, c) => {
         let n = 0;
         while (Date.now() < stopAt) {
-          const what = await follow(attacker, floodAddress(c));
+          const what = await follow(orders[c]!, floodAddress(c));
           floodAnswers.set(what, (floodAnswers.get(what) ?? 0) + 1);
           n++;
         }
