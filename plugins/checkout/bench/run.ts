@@ -28,7 +28,7 @@
  *
  * Every figure is printed with its goal; a goal missed makes the run exit
  * non-zero, after every section printed its figures.
- * BENCH_REQUESTS (default 100) and BENCH_DUPLICATES (default 200) size the
+ * BENCH_REQUESTS (default 60) and BENCH_DUPLICATES (default 200) size the
  * runs; BENCH_ONLY=sizes,ratio,duplicates,shuffled,frontend (bench/main.ts's
  * --only) runs some of them.
  */
@@ -109,7 +109,7 @@ async function callbackRatio(s: Store, secret: string, params: Record<string, un
     throw new Error(`callback answered ${first.status} ${first.text}`);
   }
 
-  const n = Number(process.env.BENCH_REQUESTS ?? 100);
+  const n = Number(process.env.BENCH_REQUESTS ?? 60);
   const warmup = 5;
   console.log(`\n== Callback route vs bare REST route (${n} interleaved sequential requests each, after ${warmup} warm-up pairs) ==`);
   const cb: number[] = [];
@@ -169,7 +169,7 @@ update_option( 'c2c_bench_post', get_permalink( $id ) );
 `;
 
 async function frontEnd(lib: Harness, s: Store): Promise<void> {
-  const n = Number(process.env.BENCH_REQUESTS ?? 100);
+  const n = Number(process.env.BENCH_REQUESTS ?? 60);
   const script = path.join(s.dirs.siteDir, '..', 'bench-post.php');
   writeFileSync(script, POST_WITHOUT_WIDGET);
   await s.native!.runPhp([script]);

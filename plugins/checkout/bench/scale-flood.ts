@@ -53,7 +53,7 @@ async function follow(link: string, address: string): Promise<string> {
 }
 
 export async function floodFromAddresses(s: Store, setOption: (php: string) => Promise<void>, goals: Goals): Promise<void> {
-  const seconds = Number(process.env.BENCH_FLOOD_SECONDS ?? 20);
+  const seconds = Number(process.env.BENCH_FLOOD_SECONDS ?? 15);
   const buyers = Number(process.env.BENCH_FLOOD_BUYERS ?? 10);
   const sizes = (process.env.BENCH_FLOOD_ADDRESSES ?? '8,32').split(',').map(Number);
   console.log(

@@ -27,8 +27,9 @@
  * - the embedded flow, orders a minute apart: calls per order up to the
  *   widget's settings (goal <= 2), beside the redirect flow's;
  * - the checkout page across the price cache's expiry: the clock moves 61 s
- *   before every request, with the service down and up in turn (goal: down
- *   <= 1.05x up);
+ *   before every request, with the service down and up in turn (goal: the
+ *   mean down <= 1.05x the mean up; a median would hide a page that waits
+ *   once every few minutes);
  * - a payment started while the service is down: told plainly within 5 s;
  * - a service answering in 2.9 s: a buyer following their landing link 11
  *   minutes after placing the order (its fixed rate expired) is told within
@@ -395,12 +396,14 @@ export async function slowService(s: Store, setOption: (php: string) => Promise<
       }
     }
     relay.set('up');
-    const ratio = median(down) / median(up);
+    // Means, not medians: a page that waits on the service once every few minutes is what this must show, and a median hides it.
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const ratio = mean(down) / mean(up);
     console.log(
-      `checkout page, each request 61 s after the last (the price cache expired): service up median ${median(up).toFixed(1)} ms (max ${Math.max(...up).toFixed(0)}), ` +
-        `down ${median(down).toFixed(1)} ms (max ${Math.max(...down).toFixed(0)}) (${pairs} pairs)`,
+      `checkout page, each request 61 s after the last (the price cache expired): service up mean ${mean(up).toFixed(1)} ms (median ${median(up).toFixed(1)}, max ${Math.max(...up).toFixed(0)}), ` +
+        `down mean ${mean(down).toFixed(1)} ms (median ${median(down).toFixed(1)}, max ${Math.max(...down).toFixed(0)}; over 1 s: ${down.filter((ms) => ms > 1000).length} of ${down.length}) (${pairs} pairs)`,
     );
-    goals.add(G, 'checkout page across the cache expiry, down / up', `${ratio.toFixed(3)}x`, '<= 1.05x', ratio <= 1.05);
+    goals.add(G, 'checkout page across the cache expiry, down / up (means)', `${ratio.toFixed(3)}x`, '<= 1.05x', ratio <= 1.05);
 
     // A payment started while the service is down (the store believes it healthy: a fresh check just before).
     await setOption(HEALTH_CHECK);
