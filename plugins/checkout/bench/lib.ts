@@ -4,7 +4,8 @@
  * callback bodies, unlimited concurrent POSTs, the sandbox's counters and
  * the bench-only mu-plugin.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -58,7 +59,7 @@ export async function placeOrder(s: Store): Promise<Record<string, unknown>> {
 }
 
 /** The status the service pairs with each code (core's status model). */
-export const STATUS_OF: Record<number, string> = { 0: 'success', 6: 'success', 8: 'awaiting confirm' };
+export const STATUS_OF: Record<number, string> = { 0: 'success', 6: 'success', 8: 'awaiting confirm', 101: 'declined' };
 
 export function callbackBody(params: Record<string, unknown>, secret: string, code: number): string {
   const body: Record<string, unknown> = {
@@ -168,11 +169,11 @@ export function tally(answers: Array<{ status: number; text: string }>): Map<str
 }
 
 /** Puts the bench operation into the sandbox's state (its test helper, signed like partner API requests), as the service would have it at `code`. */
-export async function serviceHas(s: Store, secret: string, params: Record<string, unknown>, code: number): Promise<void> {
+export async function serviceHas(s: Store, secret: string, params: Record<string, unknown>, code: number, now = Date.now()): Promise<void> {
   const { SANDBOX_OPERATIONS_PATH } = await import('@card2crypto/sandbox');
   const body: Record<string, unknown> = {
     partner_token: params.partner_token,
-    timestamp: Date.now(),
+    timestamp: now,
     operation_id: `bench-${String(params.partner_operation_id)}`,
     partner_operation_id: params.partner_operation_id,
     status: STATUS_OF[code] ?? 'pending',
@@ -206,9 +207,37 @@ export function shuffle<T>(items: T[], seed = 20261123): T[] {
   return items;
 }
 
-export const STATUS_RANK: Record<string, number> = { pending: 0, 'on-hold': 1, processing: 2, completed: 3 };
+export const STATUS_RANK: Record<string, number> = { 'checkout-draft': 0, pending: 0, 'on-hold': 1, processing: 2, completed: 3 };
 
-/** [from, to] of each status change of the order, in order (the bench mu-plugin's log). */
+/** WooCommerce's English names of the order statuses (wc_get_order_statuses()), as its status notes write them. */
+const STATUS_NAMES: Record<string, string> = {
+  'Pending payment': 'pending',
+  'On hold': 'on-hold',
+  Processing: 'processing',
+  Completed: 'completed',
+  Failed: 'failed',
+  Cancelled: 'cancelled',
+  Refunded: 'refunded',
+  Draft: 'checkout-draft',
+};
+
+/**
+ * [from, to] of each status change of the order, oldest first, read from the
+ * order's own history: the notes WooCommerce writes at every status change
+ * ("Order status changed from Pending payment to Processing."). A bench reads
+ * this, not the final status, to tell whether an order ever moved backwards.
+ */
+export async function statusHistory(lib: Harness, s: Store, orderId: number): Promise<Array<[string, string]>> {
+  const changes: Array<[string, string]> = [];
+  for (const note of await orderNotes(lib, s, orderId)) {
+    for (const m of note.matchAll(/Order status changed from (.+?) to (.+?)\./g)) {
+      changes.push([STATUS_NAMES[m[1]!] ?? m[1]!, STATUS_NAMES[m[2]!] ?? m[2]!]);
+    }
+  }
+  return changes;
+}
+
+/** [from, to] of each status change the bench mu-plugin logged (woocommerce_order_status_changed), as a second witness. */
 export function statusChanges(s: Store, orderId: number): Array<[string, string]> {
   const file = path.join(s.dirs.siteDir, 'wp-content', 'c2c-bench-status.log');
   if (!existsSync(file)) {
@@ -244,6 +273,11 @@ if ( isset( $_SERVER['HTTP_X_C2C_BENCH_CLIENTS'] ) ) {
 			return is_array( $settings ) ? array( 'trust_proxy_header' => 'X-Forwarded-For' ) + $settings : $settings;
 		}
 	);
+}
+// The store's own clock (StoreClock checks that a moved clock reached PHP); answered before any plugin or WP-Cron runs.
+if ( isset( $_SERVER['HTTP_X_C2C_BENCH_TIME'] ) ) {
+	header( 'X-C2C-Bench-Time: ' . time() );
+	exit;
 }
 if ( isset( $_SERVER['HTTP_X_C2C_BENCH_PLUGINS'] ) && 'off' === $_SERVER['HTTP_X_C2C_BENCH_PLUGINS'] ) {
 	add_filter(
@@ -299,8 +333,11 @@ export class Goals {
     console.log(`${what}: ${figure} (goal ${goal}): ${met ? 'met' : 'NOT met'}`);
   }
 
-  print(): void {
-    console.log('\n== Scale: every goal ==');
+  print(title = 'Scale'): void {
+    if (!this.rows.length) {
+      return;
+    }
+    console.log(`\n== ${title}: every goal ==`);
     const width = Math.max(...this.rows.map((r) => r.what.length), 10);
     for (const r of this.rows) {
       console.log(`${r.section.padEnd(18)} ${r.what.padEnd(width)}  ${r.figure.padEnd(28)} goal ${r.goal.padEnd(22)} ${r.met ? 'met' : 'NOT met'}`);
@@ -379,11 +416,23 @@ export async function shuffledEvents(
   tally(answers);
   const refused = answers.filter((a) => a.status !== 200).length;
   const status = (await lib.sql(s.native!.dbSocket, `USE wordpress; SELECT status FROM wp_wc_orders WHERE id = ${orderId}`)).trim();
+  // The order's status history, not its final state: every status change (the woocommerce_order_status_changed hook, logged by the
+  // bench mu-plugin) and the status notes WooCommerce wrote on the order (none for a change out of a draft, nor when the change's note is
+  // left out); every noted change must be among the hook's, in order, and neither may go backwards.
   const changes = statusChanges(s, orderId);
-  const backwards = changes.filter(([from, to]) => (STATUS_RANK[to] ?? 0) < (STATUS_RANK[from] ?? 0));
-  const ok = refused === 0 && status === 'wc-processing' && backwards.length === 0;
+  const noted = await statusHistory(lib, s, orderId);
+  let at = 0;
+  const consistent = noted.every(([from, to]) => {
+    while (at < changes.length && (changes[at]![0] !== from || changes[at]![1] !== to)) {
+      at++;
+    }
+    return at++ < changes.length;
+  });
+  const backwards = [...changes, ...noted].filter(([from, to]) => (STATUS_RANK[to] ?? -1) < (STATUS_RANK[from] ?? -1));
+  const ok = refused === 0 && status === 'wc-processing' && changes.length > 0 && backwards.length === 0 && consistent;
   console.log(
-    `final status ${status} (expected wc-processing); status changes: ${changes.map(([a, b]) => `${a}->${b}`).join(', ') || 'none'}; backwards: ${backwards.length}; non-200 answers: ${refused}: ${ok ? 'met' : 'NOT met'}; ${seconds.toFixed(1)} s`,
+    `final status ${status} (expected wc-processing); status changes: ${changes.map(([a, b]) => `${a}->${b}`).join(', ') || 'none'}; ` +
+      `in the order's notes: ${noted.map(([a, b]) => `${a}->${b}`).join(', ') || 'none'}${consistent ? '' : ' (NOT among the changes)'}; backwards: ${backwards.length}; non-200 answers: ${refused}: ${ok ? 'met' : 'NOT met'}; ${seconds.toFixed(1)} s`,
   );
   return { met: ok, servers: servedBy(answers) };
 }
@@ -396,4 +445,152 @@ export async function cartCookie(s: Store): Promise<string> {
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
+}
+
+/** The sandbox's partner API calls from this store's partner, per endpoint (every request it received, refused ones too). */
+export async function callsByEndpoint(s: Store): Promise<Record<string, number>> {
+  const state = (await (await fetch(`${s.sandbox!.url}/dashboard/api/state?limit=1`)).json()) as {
+    partners: Array<{ token: string; api_calls?: Record<string, number> }>;
+  };
+  return { ...(state.partners.find((p) => p.token === s.partner.token)?.api_calls ?? {}) };
+}
+
+/** The calls made between two readings of callsByEndpoint(): their total and "endpoint n, ..." */
+export function diffCalls(after: Record<string, number>, before: Record<string, number>): { total: number; text: string } {
+  const parts: string[] = [];
+  let total = 0;
+  for (const [endpoint, n] of Object.entries(after)) {
+    const d = n - (before[endpoint] ?? 0);
+    if (d > 0) {
+      parts.push(`${endpoint} ${d}`);
+      total += d;
+    }
+  }
+  return { total, text: parts.join(', ') || 'none' };
+}
+
+/** Waits until the sandbox's count of this store's calls has not moved for `quietMs` (calls the store makes after its answer was sent). */
+export async function callsSettled(s: Store, quietMs = 1500, maxMs = 10_000): Promise<Record<string, number>> {
+  let last = await callsByEndpoint(s);
+  let stableSince = performance.now();
+  const started = performance.now();
+  while (performance.now() - stableSince < quietMs && performance.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = await callsByEndpoint(s);
+    if (JSON.stringify(now) !== JSON.stringify(last)) {
+      last = now;
+      stableSince = performance.now();
+    }
+  }
+  return last;
+}
+
+/** Sets environment variables while `run` runs (child processes started meanwhile inherit them), then puts them back. */
+export async function withEnv<T>(env: Record<string, string>, run: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    return await run();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) {
+        delete process.env[k];
+      } else {
+        process.env[k] = v;
+      }
+    }
+  }
+}
+
+/** libfaketime (Debian's libfaketime package), multithreaded flavour: FAKETIME_LIB overrides. */
+function faketimeLib(): string | null {
+  const candidates = [process.env.FAKETIME_LIB ?? '', ...['x86_64', 'aarch64'].map((a) => `/usr/lib/${a}-linux-gnu/faketime/libfaketimeMT.so.1`)];
+  return candidates.find((file) => file && existsSync(file)) ?? null;
+}
+
+/**
+ * The store's clock, which a bench moves forward instead of waiting real
+ * minutes. Every process of the store (PHP-FPM, the PHP CLI, MariaDB, nginx
+ * and the sandbox) is started with libfaketime preloaded, reading its offset
+ * from one file: advance() writes a larger offset, so WordPress, WooCommerce,
+ * Action Scheduler, the plugin and the service all see the minutes pass
+ * together (time(), microtime(), NOW(), Date.now(); monotonic clocks stay
+ * real, so timeouts and the sandbox's latency are unchanged). Nothing in the
+ * plugin is told: a cache that expires after 60 s expires because 60 s of
+ * the store's time went by. advance() checks that the store's PHP saw the
+ * new time (the bench mu-plugin's X-C2C-Bench-Time header); without
+ * libfaketime, or when the store did not follow, it waits the real seconds.
+ */
+export class StoreClock {
+  readonly env: Record<string, string>;
+  private offset = 0;
+  private readonly file: string;
+  readonly lib: string | null;
+  private moves = true;
+
+  constructor() {
+    this.lib = process.env.BENCH_REAL_TIME === '1' ? null : faketimeLib();
+    this.file = path.join(mkdtempSync(path.join(os.tmpdir(), 'c2c-bench-clock-')), 'offset');
+    writeFileSync(this.file, '+0\n');
+    this.env = this.lib
+      ? {
+          LD_PRELOAD: this.lib,
+          FAKETIME_TIMESTAMP_FILE: this.file,
+          FAKETIME_CACHE_DURATION: '1',
+          FAKETIME_DONT_FAKE_MONOTONIC: '1',
+          FAKETIME_DONT_RESET: '1',
+        }
+      : {};
+  }
+
+  get how(): string {
+    return this.lib && this.moves
+      ? `the store's clock is moved (libfaketime preloaded into PHP-FPM, PHP, MariaDB, nginx and the sandbox: ${this.lib})`
+      : 'real waiting (no libfaketime: apt-get install libfaketime, or set FAKETIME_LIB, to move the clock instead)';
+  }
+
+  /** The store's (and the sandbox's) time now, in milliseconds since the epoch. */
+  nowMs(): number {
+    return Date.now() + (this.lib && this.moves ? this.offset * 1000 : 0);
+  }
+
+  /** The store's time as its PHP sees it, minus this computer's (seconds). */
+  async skew(s: Store): Promise<number> {
+    const r = await fetch(`${s.storeUrl}/wp-json/`, { headers: { 'X-C2C-Bench-Time': '1' } });
+    await r.text();
+    const at = Number(r.headers.get('x-c2c-bench-time'));
+    if (!at) {
+      throw new Error('the store did not tell its time (is the bench mu-plugin in place?)');
+    }
+    return at - Date.now() / 1000;
+  }
+
+  /** Moves the store's clock `seconds` forward (or waits them for real). */
+  async advance(s: Store, seconds: number): Promise<void> {
+    if (!this.lib || !this.moves) {
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      return;
+    }
+    this.offset += seconds;
+    writeFileSync(this.file, `+${this.offset}\n`);
+    const deadline = performance.now() + 8000;
+    let skew = 0;
+    // Each process reads the file again after FAKETIME_CACHE_DURATION (1 s); a few requests reach every PHP-FPM worker.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    while (performance.now() < deadline) {
+      skew = await this.skew(s);
+      if (skew >= this.offset - 1.5) {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    this.moves = false;
+    console.log(`  the store's clock did not follow (${skew.toFixed(1)} s ahead, ${this.offset} s asked): waiting real seconds from now on`);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  }
+}
+
+/** Runs `run` with the environment the store's processes were started with (the PHP CLI then shares the store's clock). */
+export function clockRunner(clock: StoreClock, runPhp: (php: string) => Promise<void>): (php: string) => Promise<void> {
+  return (php) => withEnv(clock.env, () => runPhp(php));
 }

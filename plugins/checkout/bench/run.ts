@@ -1,14 +1,16 @@
 /**
- * npm run bench (plugins/checkout):
+ * npm run bench (plugins/checkout), part 1 (bench/main.ts runs it, then scale.ts):
  *
- * 1. Bundle size: build/blocks.js (block checkout) minified and gzipped, next
- *    to its smallest peers (reference sizes quoted in the issue: WooCommerce's
- *    dummy gateway about 370 B, BTCPay 635 B; goal <= 600 B) and
- *    build/order-pay.js, which only the order-pay page loads.
+ * 1. sizes: build/blocks.js (block checkout) minified and gzipped against its
+ *    peers: WooCommerce's own block payment methods (Check payments, Direct
+ *    bank transfer), measured here from the WooCommerce the harness uses;
+ *    the dummy gateway (about 370 B) and BTCPay (635 B) are quoted, not
+ *    measured (neither is on this machine). Goal <= 600 B. build/order-pay.js,
+ *    which only the order-pay page loads, is printed beside it.
  *
  * On the real stack (the native runtime: PHP-FPM with 4 workers, nginx,
- * MariaDB; a store with WooCommerce and both plugins is started on ports
- * 9620/9670 and stopped):
+ * MariaDB; a store with WooCommerce and both plugins is started on free ports
+ * and stopped):
  * 2. ratio: server time per request of the callback route (a verified
  *    duplicate: signature check, event claim) against a bare REST route of the
  *    same WordPress, interleaved in one run; the ratio of medians (goal <= 1.5x).
@@ -17,46 +19,55 @@
  *    meta written once; the wall time (goal <= 10 s).
  * 4. shuffled: 200 concurrent deliveries of different events for one order
  *    (2, 8, 9, 6, 0 and their duplicates, shuffled): the order ends paid and
- *    its status never moved backwards.
+ *    its status history (its notes) never moved backwards.
  * 5. frontend: a shop page (the widget in the sidebar) and a post page (no
  *    widget) with both plugins active against the same pages with both
  *    inactive for that request, interleaved on one site (goal <= 1.05x); the
  *    page without a widget loads no script or style of ours.
- * 6. flood: one order's landing route flooded from several clients while
- *    other buyers pay: service calls per request (sandbox-counted; goals <= 2
- *    fresh, <= 1 reuse) and the other buyers' success rate (goal 100 %).
+ * The flood moved to scale.ts (section 6: 8 and 32 addresses).
  *
- * BENCH_REQUESTS (default 100) and BENCH_DUPLICATES (default 200) size the
- * runs; BENCH_SECTIONS=ratio,duplicates,shuffled,frontend,flood runs some of them.
+ * Every figure is printed with its goal; a goal missed makes the run exit
+ * non-zero, after every section printed its figures.
+ * BENCH_REQUESTS (default 60) and BENCH_DUPLICATES (default 200) size the
+ * runs; BENCH_ONLY=sizes,ratio,duplicates,shuffled,frontend (bench/main.ts's
+ * --only) runs some of them.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
-import { PLUGIN_DIR } from '../test/support/php.js';
+import { pathToFileURL } from 'node:url';
+import { PLUGIN_DIR, REPO_DIR } from '../test/support/php.js';
 import {
   BENCH_PLUGIN,
   callbackBody,
   concurrentDuplicates,
-  followLanding,
+  Goals,
   harness,
   median,
   placeOrder,
-  placeOrderLink,
   quantile,
-  serviceCalls,
   shuffledEvents,
   timed,
   type Harness,
   type Store,
 } from './lib.js';
 
-const PEERS: Array<[string, number]> = [
-  ['WooCommerce dummy gateway (reference)', 370],
-  ['BTCPay for WooCommerce (reference)', 635],
+/** Peers nobody can measure here: their sizes as quoted (issue 1's reference figures). */
+const QUOTED: Array<[string, number]> = [
+  ['WooCommerce dummy gateway (quoted, not measured here)', 370],
+  ['BTCPay for WooCommerce (quoted, not measured here)', 635],
 ];
+/** WooCommerce's own block payment methods, measured from the WooCommerce the harness uses. */
+const MEASURED = [
+  ['WooCommerce Check payments block (measured)', 'wc-payment-method-cheque.js'],
+  ['WooCommerce Direct bank transfer block (measured)', 'wc-payment-method-bacs.js'],
+] as const;
 const GOAL_BYTES = 600;
+const goals = new Goals();
+const only = (process.env.BENCH_ONLY ?? process.env.BENCH_SECTIONS)?.split(',');
+const wants = (name: string) => !only || only.includes(name);
 
-function sizes(): void {
+async function sizes(): Promise<void> {
   console.log('\n== Block checkout script (minified + gzip -9) ==');
   const rows: Array<[string, number, number]> = [];
   for (const name of ['blocks', 'order-pay']) {
@@ -65,15 +76,28 @@ function sizes(): void {
     rows.push([`card2crypto ${name}.js${name === 'order-pay' ? ' (order-pay page only)' : ''}`, code.length, gzipSync(code, { level: 9 }).length]);
   }
   for (const [label, min, gz] of rows) {
-    console.log(`${label.padEnd(48)} ${String(min).padStart(6)} B min  ${String(gz).padStart(5)} B gz`);
+    console.log(`${label.padEnd(60)} ${String(min).padStart(6)} B min  ${String(gz).padStart(5)} B gz`);
   }
-  for (const [label, gz] of PEERS) {
-    console.log(`${label.padEnd(48)} ${''.padStart(6)}        ${String(gz).padStart(5)} B gz`);
+  const { listCachedWooCommerce } = (await import(pathToFileURL(path.join(REPO_DIR, 'scripts', 'lib', 'find-woocommerce.mjs')).href)) as {
+    listCachedWooCommerce: () => Promise<Array<{ dir: string; version: string }>>;
+  };
+  const woo = (await listCachedWooCommerce())[0];
+  for (const [label, file] of MEASURED) {
+    const at = woo ? path.join(woo.dir, 'assets', 'client', 'blocks', file) : '';
+    if (at && existsSync(at)) {
+      const code = readFileSync(at);
+      console.log(
+        `${`${label}, ${woo!.version}`.padEnd(60)} ${String(code.length).padStart(6)} B min  ${String(gzipSync(code, { level: 9 }).length).padStart(5)} B gz`,
+      );
+    } else {
+      console.log(`${label.padEnd(60)} not found (no WooCommerce in the cache)`);
+    }
+  }
+  for (const [label, gz] of QUOTED) {
+    console.log(`${label.padEnd(60)} ${''.padStart(6)}        ${String(gz).padStart(5)} B gz`);
   }
   const blocks = rows[0]![2];
-  console.log(
-    `blocks.js: ${blocks} B gzipped, goal <= ${GOAL_BYTES} B: ${blocks <= GOAL_BYTES ? 'met' : 'NOT met'}; ${(blocks / 370).toFixed(2)}x the dummy gateway, ${(blocks / 635).toFixed(2)}x BTCPay`,
-  );
+  goals.add('sizes', 'blocks.js, minified + gzip -9', `${blocks} B`, `<= ${GOAL_BYTES} B`, blocks <= GOAL_BYTES);
 }
 
 async function callbackRatio(s: Store, secret: string, params: Record<string, unknown>): Promise<void> {
@@ -85,7 +109,7 @@ async function callbackRatio(s: Store, secret: string, params: Record<string, un
     throw new Error(`callback answered ${first.status} ${first.text}`);
   }
 
-  const n = Number(process.env.BENCH_REQUESTS ?? 100);
+  const n = Number(process.env.BENCH_REQUESTS ?? 60);
   const warmup = 5;
   console.log(`\n== Callback route vs bare REST route (${n} interleaved sequential requests each, after ${warmup} warm-up pairs) ==`);
   const cb: number[] = [];
@@ -120,23 +144,15 @@ async function callbackRatio(s: Store, secret: string, params: Record<string, un
     }
   }
   const row = (label: string, xs: number[]) =>
-    console.log(`${label.padEnd(48)} median ${median(xs).toFixed(1)} ms  (p25 ${quantile(xs, 0.25).toFixed(1)}, p75 ${quantile(xs, 0.75).toFixed(1)})`);
+    console.log(`${label.padEnd(60)} median ${median(xs).toFixed(1)} ms  (p25 ${quantile(xs, 0.25).toFixed(1)}, p75 ${quantile(xs, 0.75).toFixed(1)})`);
   row('bare REST route (GET /wp-json/card2crypto/v1)', plain);
   row('callback route (verified duplicate)', cb);
   const ratio = median(cb) / median(plain);
   const half = Math.floor(n / 2);
   const firstHalf = median(cb.slice(0, half)) / median(plain.slice(0, half));
   const secondHalf = median(cb.slice(half)) / median(plain.slice(half));
-  console.log(
-    `ratio ${ratio.toFixed(2)}x (goal <= 1.5x): ${ratio <= 1.5 ? 'met' : 'NOT met'}; stability: first half ${firstHalf.toFixed(2)}x, second half ${secondHalf.toFixed(2)}x`,
-  );
-}
-
-/** A section's goals not met fail the run (after every section printed its figures). */
-function met(result: { met: boolean }): void {
-  if (!result.met) {
-    process.exitCode = 1;
-  }
+  console.log(`stability: first half ${firstHalf.toFixed(2)}x, second half ${secondHalf.toFixed(2)}x`);
+  goals.add('ratio', 'callback route (verified duplicate) / bare REST route', `${ratio.toFixed(2)}x`, '<= 1.5x', ratio <= 1.5);
 }
 
 /** Takes every widget out of the sidebar (after the shop page is measured with ours in it). */
@@ -153,7 +169,7 @@ update_option( 'c2c_bench_post', get_permalink( $id ) );
 `;
 
 async function frontEnd(lib: Harness, s: Store): Promise<void> {
-  const n = Number(process.env.BENCH_REQUESTS ?? 100);
+  const n = Number(process.env.BENCH_REQUESTS ?? 60);
   const script = path.join(s.dirs.siteDir, '..', 'bench-post.php');
   writeFileSync(script, POST_WITHOUT_WIDGET);
   await s.native!.runPhp([script]);
@@ -211,75 +227,13 @@ async function frontEnd(lib: Harness, s: Store): Promise<void> {
     console.log(
       `${label}: plugins active median ${median(on).toFixed(1)} ms (p25 ${quantile(on, 0.25).toFixed(1)}, p75 ${quantile(on, 0.75).toFixed(1)}), inactive ${median(off).toFixed(1)} ms (p25 ${quantile(off, 0.25).toFixed(1)}, p75 ${quantile(off, 0.75).toFixed(1)})`,
     );
-    console.log(
-      `  ratio ${ratio.toFixed(3)}x (goal <= 1.05x): ${ratio <= 1.05 ? 'met' : 'NOT met'}; scripts and styles of ours on the page: ${ours}${widget ? '' : ` (expected 0: ${ours === 0 ? 'met' : 'NOT met'})`}`,
-    );
-    if (!widget && ours !== 0) {
-      process.exitCode = 1;
+    goals.add('frontend', `${label}, plugins active / inactive`, `${ratio.toFixed(3)}x`, '<= 1.05x', ratio <= 1.05);
+    if (widget) {
+      console.log(`  scripts and styles of ours on the page: ${ours}`);
+    } else {
+      goals.add('frontend', `${label}, scripts and styles of ours`, String(ours), '0', ours === 0);
     }
   }
-}
-
-/**
- * 6. flood: one visitor with the key of their own order floods its landing
- *    route from FLOOD_CLIENTS addresses at once while other buyers place
- *    orders and follow their landing links. Service calls per request are
- *    counted by the sandbox (its API call counter): a fresh order's first
- *    landing (goal <= 2), a reuse (goal <= 1), the flood's (far below 1:
- *    the budget refuses before asking); the other buyers must all reach the
- *    landing page (goal 100 %).
- */
-async function floodSection(s: Store): Promise<void> {
-  console.log("\n== Flood: one order's landing route from several clients, other buyers paying meanwhile ==");
-  const clients = Number(process.env.BENCH_FLOOD_CLIENTS ?? 4);
-  const perClient = Number(process.env.BENCH_FLOOD_REQUESTS ?? 40);
-  const buyers = Number(process.env.BENCH_FLOOD_BUYERS ?? 10);
-
-  const attacker = await placeOrderLink(s, '198.51.100.10');
-  let before = await serviceCalls(s);
-  const first = await followLanding(attacker, '198.51.100.10');
-  const fresh = (await serviceCalls(s)) - before;
-  before = await serviceCalls(s);
-  const again = await followLanding(attacker, '198.51.100.10');
-  const reuse = (await serviceCalls(s)) - before;
-
-  // Other buyers' orders are placed first (placing makes at most a health check), then followed during the flood.
-  const links = await Promise.all(Array.from({ length: buyers }, (_, i) => placeOrderLink(s, `203.0.113.${i + 1}`)));
-  before = await serviceCalls(s);
-  const started = Date.now();
-  const [floodAnswers, buyerAnswers] = await Promise.all([
-    Promise.all(
-      Array.from({ length: clients }, async (_, c) => {
-        const sent: boolean[] = [];
-        for (let i = 0; i < perClient; i++) {
-          sent.push(await followLanding(attacker, `198.51.100.${20 + c}`));
-        }
-        return sent;
-      }),
-    ),
-    Promise.all(
-      links.map(async (link, i) => {
-        await new Promise((resolve) => setTimeout(resolve, 200 * i));
-        return followLanding(link, `203.0.113.${i + 1}`);
-      }),
-    ),
-  ]);
-  const seconds = (Date.now() - started) / 1000;
-  const during = (await serviceCalls(s)) - before;
-  const floodRequests = clients * perClient;
-  const served = floodAnswers.flat().filter(Boolean).length;
-  const ok = buyerAnswers.filter(Boolean).length;
-  console.log(
-    `fresh order, first landing: ${first ? 'sent to the landing page' : 'NOT sent'}; ${fresh} service calls (goal <= 2: ${fresh <= 2 ? 'met' : 'NOT met'})`,
-  );
-  console.log(`the same order again (a reuse): ${again ? 'sent' : 'NOT sent'}; ${reuse} service calls (goal <= 1: ${reuse <= 1 ? 'met' : 'NOT met'})`);
-  console.log(
-    `flood: ${floodRequests} requests from ${clients} clients in ${seconds.toFixed(1)} s, ${served} sent on to the service's page, the rest refused by the budget; ` +
-      `${during} service calls in that time for the flood and ${buyers} other buyers (${(during / (floodRequests + buyers)).toFixed(2)} per request)`,
-  );
-  console.log(
-    `other buyers reaching the landing page during the flood: ${ok}/${buyers} = ${((100 * ok) / buyers).toFixed(0)} % (goal 100 %: ${ok === buyers ? 'met' : 'NOT met'})`,
-  );
 }
 
 async function wordpressSections(lib: Harness, s: Store): Promise<void> {
@@ -288,29 +242,45 @@ async function wordpressSections(lib: Harness, s: Store): Promise<void> {
   writeFileSync(path.join(muPlugins, 'c2c-bench.php'), BENCH_PLUGIN);
   const secret = (JSON.parse(readFileSync(path.join(s.dirs.harnessDir, 'partner.json'), 'utf8')) as { secret: string }).secret;
   // Each section runs and prints its figures even when another fails.
-  const only = process.env.BENCH_SECTIONS?.split(',');
   const sections: Array<[string, () => Promise<void>]> = [
     ['ratio', async () => callbackRatio(s, secret, await placeOrder(s))],
-    ['duplicates', async () => met(await concurrentDuplicates(lib, s, secret, await placeOrder(s)))],
-    ['shuffled', async () => met(await shuffledEvents(lib, s, secret, await placeOrder(s)))],
+    [
+      'duplicates',
+      async () => {
+        const r = await concurrentDuplicates(lib, s, secret, await placeOrder(s));
+        goals.add('duplicates', '200 concurrent duplicates: one transition, notes once, <= 10 s', r.met ? 'as above' : 'see above', 'each figure above', r.met);
+      },
+    ],
+    [
+      'shuffled',
+      async () => {
+        const r = await shuffledEvents(lib, s, secret, await placeOrder(s));
+        goals.add('shuffled', 'shuffled events: ends paid, history never backwards', r.met ? 'as above' : 'see above', 'each figure above', r.met);
+      },
+    ],
     ['frontend', () => frontEnd(lib, s)],
-    ['flood', () => floodSection(s)],
   ];
   for (const [name, section] of sections) {
-    if (only && !only.includes(name)) {
+    if (!wants(name)) {
       continue;
     }
+    const t0 = performance.now();
     try {
       await section();
     } catch (error) {
       console.log(`${name}: FAILED: ${(error as Error).message}`);
-      process.exitCode = 1;
+      goals.add(name, 'the section ran to its end', 'failed', 'ran', false);
     }
+    console.log(`(${name}: ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
   }
 }
 
-sizes();
-if (process.env.BENCH_SKIP_WORDPRESS === '1') {
+if (wants('sizes')) {
+  await sizes();
+}
+if (!['ratio', 'duplicates', 'shuffled', 'frontend'].some(wants)) {
+  // Nothing on WordPress was asked for.
+} else if (process.env.BENCH_SKIP_WORDPRESS === '1') {
   console.log('\nBENCH_SKIP_WORDPRESS=1: the WordPress benchmarks are skipped.');
 } else {
   const lib = await harness();
@@ -319,7 +289,7 @@ if (process.env.BENCH_SKIP_WORDPRESS === '1') {
     console.log(`\n*** SKIPPED: the WordPress benchmarks run on the native runtime, and ${why}. ***`);
   } else {
     console.log('\nStarting a store for the benchmark (native: WordPress + WooCommerce + both plugins + sandbox)...');
-    const s = await lib.startStore({ name: 'checkout-bench', runtime, reset: true, port: 9620, sandboxPort: 9670, mountPlugins: true, log: () => {} });
+    const s = await lib.startStore({ name: 'checkout-bench', runtime, reset: true, port: 0, sandboxPort: 0, mountPlugins: true, log: () => {} });
     console.log(`${s.runtime.php}, ${s.runtime.database}, ${s.runtime.webServer}; WordPress at ${s.storeUrl}`);
     try {
       if (!s.woocommerce) {
@@ -331,4 +301,8 @@ if (process.env.BENCH_SKIP_WORDPRESS === '1') {
       await s.stop();
     }
   }
+}
+goals.print('Checkout bench, part 1');
+if (goals.rows.some((r) => !r.met)) {
+  process.exitCode = 1;
 }

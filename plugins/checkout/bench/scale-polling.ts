@@ -42,7 +42,7 @@ async function pageVersions(s: Store, runPhp: (php: string) => Promise<void>, id
 
 export async function thousandBuyers(s: Store, runPhp: (php: string) => Promise<void>, seeded: Seeded, pendingTail: number, goals: Goals): Promise<void> {
   const buyers = Math.min(pendingTail, Number(process.env.BENCH_BUYERS ?? 1000));
-  const seconds = Number(process.env.BENCH_POLL_SECONDS ?? 60);
+  const seconds = Number(process.env.BENCH_POLL_SECONDS ?? 30);
   const samples = Number(process.env.BENCH_REQUESTS ?? 40);
   console.log(
     `\n== Scale 4: ${buyers} buyers on thank-you pages polling their payment's state (back-off ${FIRST_DELAY / 1000} s growing to ${MAX_DELAY / 1000} s), ${seconds} s, while the shop page is measured ==`,

@@ -48,8 +48,7 @@ const SANDBOX_LIMIT = 20;
 
 const goal = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
-export async function reconcileAtScale(lib: Harness, s: Store, secret: string): Promise<boolean> {
-  const n = Number(process.env.BENCH_RECONCILE_COUNT ?? 10_000);
+export async function reconcileAtScale(lib: Harness, s: Store, secret: string, n = Number(process.env.BENCH_RECONCILE_COUNT ?? 10_000)): Promise<boolean> {
   const sql = async (query: string) => (await lib.sql(s.native!.dbSocket, `USE wordpress; ${query}`)).trim();
   console.log(`\n== Reconciliation at scale: ${n} stale attempts whose callbacks were lost, caught up through Action Scheduler ==`);
   const settings = await storeStep<Record<string, string>>(s, 'settings', {});
@@ -160,7 +159,7 @@ export async function reconcileAtScale(lib: Harness, s: Store, secret: string): 
 
 if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
   const lib = await harness();
-  const s = await lib.startStore({ name: 'bench-reconcile', runtime: 'native', reset: true, port: 9720, sandboxPort: 9770, mountPlugins: true, log: () => {} });
+  const s = await lib.startStore({ name: 'bench-reconcile', runtime: 'native', reset: true, port: 0, sandboxPort: 0, mountPlugins: true, log: () => {} });
   try {
     console.log(`${s.runtime.php}, ${s.runtime.database}, ${s.runtime.webServer}; WordPress at ${s.storeUrl}`);
     const ok = await reconcileAtScale(lib, s, partnerSecret(s.dirs.harnessDir));

@@ -34,7 +34,7 @@
  *   the shared database (Base\Shared_Store), the counts under GET_LOCK.
  *
  * Run alone: node dist/bench/scale-two-servers.js (plugins/checkout, after
- * tsc -b); ports 9820/9870.
+ * tsc -b); on free ports.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -307,8 +307,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
       name: 'bench-two-servers',
       runtime: 'native',
       reset: true,
-      port: 9820,
-      sandboxPort: 9870,
+      port: 0,
+      sandboxPort: 0,
       mountPlugins: true,
       servers: 2,
       log: () => {},

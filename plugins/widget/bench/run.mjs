@@ -53,7 +53,7 @@ console.log(
 
 // ---------------------------------------------------------------- 2. time to onLoaded
 const partner = { token: 'bench-widget', secret: 'bench-widget-secret', callbackUrl: 'http://127.0.0.1:9/callback' };
-const sandboxPort = await freePort(9760);
+const sandboxPort = await freePort(0);
 const sandbox = await startSandbox({
   port: sandboxPort,
   partner,
@@ -104,7 +104,7 @@ const server = createServer((req, res) => {
   }
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page());
 });
-const pagePort = await freePort(9761);
+const pagePort = await freePort(0);
 await new Promise((r) => server.listen(pagePort, '127.0.0.1', r));
 
 const browser = await chromium.launch({

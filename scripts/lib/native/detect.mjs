@@ -23,6 +23,8 @@ export const NATIVE_PACKAGES = [
   'php-bcmath',
   'nginx',
   'mariadb-server',
+  // The checkout's scale bench moves a store's clock with it instead of waiting real minutes (plugins/checkout/bench/lib.ts, StoreClock).
+  'libfaketime',
 ];
 
 /**

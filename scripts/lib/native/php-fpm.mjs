@@ -69,6 +69,10 @@ export async function startPhpFpm({ dir, socketDir, logDir, children = 4, timeou
     'catch_workers_output = yes',
     // PHP-FPM clears its workers' environment; programs PHP runs (the mail sink) need a PATH.
     'env[PATH] = /usr/local/bin:/usr/bin:/bin',
+    // A bench that moves the store's clock (libfaketime preloaded into the master) keeps its settings in the workers.
+    ...Object.entries(process.env)
+      .filter(([key]) => key.startsWith('FAKETIME'))
+      .map(([key, value]) => `env[${key}] = ${value}`),
     'decorate_workers_output = no',
     `php_admin_value[error_log] = ${join(logDir, 'php-error.log')}`,
     'php_admin_flag[log_errors] = on',
