@@ -947,12 +947,15 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     base_url: 'https://attacker.example',
     widget_script_url: 'https://attacker.example/steal.js',
     landing_url: 'https://attacker.example/card-phish',
+    // The store-wide request budget is sized by the partner's limit (issue 33): the partner's too.
+    service_rate: '100',
   };
   const LABELS: Record<string, string> = {
     environment: 'Environment',
     base_url: 'API address',
     widget_script_url: 'Widget script address',
     landing_url: 'Landing page address',
+    service_rate: 'Service requests a second',
   };
 
   test("issue 22, point 1: a shop manager sees the checkout's service addresses read-only, and a change of each is refused in the form and over REST, writing nothing", async (t) => {
@@ -968,7 +971,7 @@ describe('security on WordPress + WooCommerce', { timeout: 45 * 60_000 }, () => 
     for (const id of Object.keys(EVIL)) {
       assert.match(page.text, new RegExp(`id="woocommerce_card2crypto_${id}"[^>]*(readonly|disabled)=`), `${id} is read-only for a shop manager`);
     }
-    assert.equal(page.text.match(/data-card2crypto="partner-only"/g)?.length, 4, 'each says why');
+    assert.equal(page.text.match(/data-card2crypto="partner-only"/g)?.length, Object.keys(EVIL).length, 'each says why');
     assert.doesNotMatch(page.text, /id="woocommerce_card2crypto_title"[^>]*readonly/, "the shop's own fields stay editable");
 
     // The form, posted as a browser would once the read-only attribute is taken away: nothing of that save is written.

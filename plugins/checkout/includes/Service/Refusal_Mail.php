@@ -78,7 +78,9 @@ final class Refusal_Mail {
 		}
 		$text .= ' ' . __( 'The store asks again every minute and offers card payment again as soon as the service accepts it.', 'card2crypto-checkout' );
 		$text .= "\n\n" . __( 'Buyers who were paying are told in the store\'s words that card payment is unavailable; their orders are kept, and they are e-mailed a link to pay as soon as card payment is back.', 'card2crypto-checkout' );
-		if ( ! Owner_Notice::to_owner( __( 'Card payment is withdrawn: the service refuses your store', 'card2crypto-checkout' ), $text, admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Keys::GATEWAY_ID ), __( 'Open the card payment settings', 'card2crypto-checkout' ) ) ) {
+		$subject = __( 'Card payment is withdrawn: the service refuses your store', 'card2crypto-checkout' );
+		$button  = __( 'Open the card payment settings', 'card2crypto-checkout' );
+		if ( ! Owner_Notice::to_owner( $subject, $text, admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Keys::GATEWAY_ID ), $button ) ) {
 			Log::warning( 'The e-mail telling the owner that the service refuses the store could not be sent.' );
 		}
 	}
