@@ -34,8 +34,10 @@ test.describe('before the payment page', () => {
     await blockCheckout(page, store);
     await page.waitForLoadState('networkidle').catch(() => {});
     await expect(page.locator('iframe.card2crypto-widget-frame')).toBeAttached({ timeout: 120_000 });
-    await expect(page.locator('#landing-for')).toContainText(`Payment to ${new URL(store.storeUrl).host}`);
-    await expect(page.locator('#landing-for')).toContainText(/reference wc-\d+-[0-9a-f]{24}/);
+    // The store's name as the partner is known to the service, and the order's number, never the host or the attempt id (issue 32).
+    await expect(page.locator('#landing-for')).toContainText('Payment to card2crypto demo store');
+    await expect(page.locator('#landing-for')).toContainText(/· order \d+$/);
+    await expect(page.locator('#landing-for')).not.toContainText(new URL(store.storeUrl).host);
     expect(missing).toEqual([]);
   });
 

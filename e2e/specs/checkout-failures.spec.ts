@@ -66,13 +66,14 @@ test.describe('a failed payment is told at once', () => {
       const widgetAgain = buyer.frameLocator(WIDGET).getByRole('button', { name: 'Try again' });
       await expect(widgetAgain).toBeVisible();
       await expect(buyer.getByRole('button', { name: 'Try again' })).toHaveCount(0);
-      // The widget closed: the page's own takes its place, with the same words (the store is not asked again).
+      // The widget closed: the page's own takes its place, with the same words. The store is told of the close
+      // (the decline's outcome is known now: the order fails, and is mailed, once; issue 32 point 3).
       await buyer.frameLocator(WIDGET).getByRole('button', { name: 'Close' }).click();
       await expect(buyer.locator(WIDGET)).toHaveCount(0);
       await expect(status.getByRole('button', { name: 'Try again' })).toBeVisible({ timeout: 60_000 });
       await expect(buyer.getByRole('button', { name: 'Try again' })).toHaveCount(1);
       await expect(status).toContainText(DECLINED);
-      expect(returned).toHaveLength(1);
+      await expect.poll(() => returned.length, { timeout: 60_000 }).toBe(2);
 
       await status.getByRole('button', { name: 'Try again' }).click();
       await expect.poll(() => signed.length, { timeout: 120_000 }).toBe(2);
@@ -90,7 +91,7 @@ test.describe('a failed payment is told at once', () => {
       await buyer.frameLocator(WIDGET).getByRole('button', { name: 'Close' }).click();
       await expect(status).toContainText('You can pay again.', { timeout: 120_000 });
       await expect(status.getByRole('button', { name: 'Try again' })).toBeVisible();
-      expect(returned).toHaveLength(2);
+      expect(returned).toHaveLength(3);
     } finally {
       await setSettings(admin, { payment_flow: 'redirect' });
     }

@@ -279,24 +279,39 @@ async function tellReturn(event: 'fail' | 'exit' | 'error', current: number, ope
   }
   const what = `${current}|${event === 'fail' ? operation : event}`;
   if (told.has(what)) {
-    if (event === 'exit' && withheld) {
-      say(withheld[0], true, withheld[1]);
-      withheld = undefined;
-    }
     return;
   }
   told.add(what);
-  withheld = undefined;
-  // Read once the store has answered: the buyer may have closed the widget meanwhile.
-  const offer = () => closedRun === current;
-  say(config.i18n.asking);
-  try {
-    const response = await fetch(config.returned, {
+  const ask = () =>
+    fetch(config.returned, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': config.restNonce },
       body: JSON.stringify({ key: config.key, nonce: config.nonce, event, ...(mine ? { attempt: mine } : {}) }),
     });
+  if (event === 'exit' && withheld) {
+    // The decline told while the widget offered its own "Try again" stays, now with the page's button; the store still
+    // hears of the close (the outcome is known then, issue 32 point 3), and a payment that ended paid meanwhile is followed.
+    const [message, type] = withheld;
+    withheld = undefined;
+    say(message, true, type);
+    void ask()
+      .then(async (response) => {
+        const answer = (await response.json().catch(() => ({}))) as Partial<Returned>;
+        if (answer.kind === 'paid' && answer.redirect && current === runNumber) {
+          say(config.i18n.done, false, 'success');
+          window.location.assign(answer.redirect);
+        }
+      })
+      .catch(() => {});
+    return;
+  }
+  withheld = undefined;
+  // Read once the store has answered: the buyer may have closed the widget meanwhile.
+  const offer = () => closedRun === current;
+  say(config.i18n.asking);
+  try {
+    const response = await ask();
     const body = (await response.json().catch(() => ({}))) as Partial<Returned>;
     if (!response.ok || typeof body.message !== 'string') {
       throw new Error(body.message || config.i18n.failed);

@@ -52,7 +52,7 @@ const KEY_B = key('random-vpub-1');
 const addressesOf = (k: string) => deriveAddresses(k, { from: 0, count: 3, environment: 'sandbox' }).map((a) => a.address);
 const WALLET_A = addressesOf(KEY_A);
 const WALLET_B = addressesOf(KEY_B);
-const PLUGIN_TABLES = ['address_counters', 'addresses', 'attempts', 'events', 'operations'];
+const PLUGIN_TABLES = ['address_counters', 'addresses', 'attempts', 'budgets', 'events', 'operations'];
 const tablesOf = (prefix: string) => PLUGIN_TABLES.map((t) => `${prefix}card2crypto_${t}`);
 const BATCH = 'card2crypto_checkout_reconcile_batch';
 /** The plugin's table version (Operation_Store::DB_VERSION), as the kept site's option holds it. */

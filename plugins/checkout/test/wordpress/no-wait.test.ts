@@ -278,10 +278,14 @@ describe('no page waits on the service', { skip: needsNative, timeout: 10 * 60_0
     service.mode = { kind: 'up', delayMs: 0 };
     await step('age', { seconds: 13 * 3600 });
     let from = service.calls.length;
-    await checkoutPage();
+    // Each page view may start the refreshes after its answer; one of them may find the store-wide bucket
+    // short (a refresh is the info lane's, issue 33 point 1) and wait for the next page: pages until both are asked.
     await until(
       'the service answers again',
-      async () => service.since(from),
+      async () => {
+        await checkoutPage();
+        return service.since(from);
+      },
       (c) => c.includes('params') && c.includes('countries'),
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
