@@ -25,9 +25,8 @@
 
 namespace Card2Crypto\Checkout\Service;
 
+use Card2Crypto\Checkout\Base\After_Answer;
 use Card2Crypto\Checkout\Base\Log;
-use Card2Crypto\Checkout\Base\Request_Deadline;
-use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 
@@ -70,9 +69,6 @@ final class Service_Answers {
 
 	/** @var array<string, true> Kinds this request refreshes after its answer. */
 	private static $due = array();
-
-	/** @var bool Whether this request refreshes after its answer. */
-	private static $after_answer = false;
 
 	/** @var Service_Gateway */
 	private $gateway;
@@ -210,83 +206,42 @@ final class Service_Answers {
 		if ( ! $gateway->config()->credentials()->complete() ) {
 			return;
 		}
-		if ( ! self::can_answer_first() ) {
+		self::$due[ $kind ] = true;
+		$later = After_Answer::later(
+			self::LOCK,
+			static function () use ( $gateway ): void {
+				self::refresh_due( $gateway );
+			},
+			'The refresh of the service\'s answers after the page'
+		);
+		if ( ! $later ) {
 			// Never in the way of a page: the next view queues it again.
 			Service_Health::queue_once( self::HOOK, 'debug', 'The refresh of the service\'s answers could not be queued' );
-			return;
 		}
-		self::$due[ $kind ] = true;
-		if ( ! self::$after_answer ) {
-			self::$after_answer = true;
-			// After every other shutdown callback: WooCommerce's session and Action Scheduler's dispatch come first.
-			add_action(
-				'shutdown',
-				static function () use ( $gateway ): void {
-					self::refresh_after_answer( $gateway );
-				},
-				PHP_INT_MAX
-			);
-		}
-	}
-
-	/** Whether this request can send its answer and go on working (not WP-CLI, whose output is the answer). */
-	private static function can_answer_first(): bool {
-		if ( defined( 'WP_CLI' ) && WP_CLI ) {
-			return false;
-		}
-		return function_exists( 'fastcgi_finish_request' ) || function_exists( 'litespeed_finish_request' );
 	}
 
 	/**
 	 * The refresh after the answer (shutdown): the visitor has the page; one
-	 * request at a time, across web servers, asks. A failure is logged, never shown.
+	 * request at a time, across web servers, asks (After_Answer).
 	 */
 	public static function refresh_after_answer( Service_Gateway $gateway ): void {
-		$locked = self::lock();
-		if ( false === $locked ) {
-			return; // Another request is refreshing right now.
-		}
-		if ( function_exists( 'fastcgi_finish_request' ) ) {
-			fastcgi_finish_request();
-		} elseif ( function_exists( 'litespeed_finish_request' ) ) {
-			litespeed_finish_request();
-		}
-		// Nobody waits on what follows: the client's own timeout, not what remains of a visitor request's.
-		Request_Deadline::end();
+		After_Answer::now(
+			self::LOCK,
+			static function () use ( $gateway ): void {
+				self::refresh_due( $gateway );
+			},
+			'The refresh of the service\'s answers after the page'
+		);
+	}
+
+	/** Refreshes each kind this request found due, if still due. */
+	private static function refresh_due( Service_Gateway $gateway ): void {
 		try {
 			foreach ( array_keys( self::$due ) as $kind ) {
 				self::refresh_if_due( $gateway, $kind );
 			}
-		} catch ( \Throwable $e ) {
-			Log::debug( 'The refresh of the service\'s answers after the page failed: ' . $e->getMessage() );
 		} finally {
 			self::$due = array();
-			self::unlock( $locked );
-		}
-	}
-
-	/** GET_LOCK without waiting: true taken, false held by another request, null where the database has no named locks. */
-	private static function lock(): ?bool {
-		global $wpdb;
-		if ( ! isset( $wpdb ) || ! is_object( $wpdb ) || ! method_exists( $wpdb, 'get_var' ) ) {
-			return null;
-		}
-		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
-		try {
-			$locked = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', Shared_Store::lock_name( self::LOCK ) ) );
-		} catch ( \Throwable $e ) {
-			$locked = null;
-		}
-		if ( null !== $suppress ) {
-			$wpdb->suppress_errors( $suppress );
-		}
-		return null === $locked ? null : '1' === (string) $locked;
-	}
-
-	private static function unlock( ?bool $locked ): void {
-		global $wpdb;
-		if ( true === $locked ) {
-			$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', Shared_Store::lock_name( self::LOCK ) ) );
 		}
 	}
 

@@ -34,11 +34,11 @@
 namespace Card2Crypto\Checkout\Service;
 
 use Card2Crypto\Checkout\Attempts\Service_Refused;
+use Card2Crypto\Checkout\Base\After_Answer;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Request_Deadline;
-use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
@@ -89,9 +89,6 @@ final class Service_Health {
 
 	/** The database lock held by the one request that asks after its answer (per site: Shared_Store::lock_name()). */
 	const LOCK = 'card2crypto_checkout_health';
-
-	/** Whether this request already asks after its answer. */
-	private static $after_answer = false;
 
 	/** @var Service_Gateway */
 	private $gateway;
@@ -176,60 +173,38 @@ final class Service_Health {
 	 * protect, so nothing is asked).
 	 */
 	private static function check_later( Service_Gateway $gateway ): void {
-		if ( self::can_answer_first() ) {
-			if ( ! self::$after_answer ) {
-				self::$after_answer = true;
-				// After every other shutdown callback: WooCommerce's session and Action Scheduler's dispatch come first.
-				add_action(
-					'shutdown',
-					static function () use ( $gateway ): void {
-						self::check_after_answer( $gateway );
-					},
-					PHP_INT_MAX
-				);
-			}
-			return;
+		$later = After_Answer::later(
+			self::LOCK,
+			static function () use ( $gateway ): void {
+				self::after_answer( $gateway );
+			},
+			'The service check after the answer'
+		);
+		if ( ! $later ) {
+			// Never in the way of a page: the next view queues it again.
+			self::queue_once( self::HOOK, 'debug', 'The service check could not be queued' );
 		}
-		// Never in the way of a page: the next view queues it again.
-		self::queue_once( self::HOOK, 'debug', 'The service check could not be queued' );
-	}
-
-	/** Whether this request can send its answer and go on working (not WP-CLI, whose output is the answer). */
-	private static function can_answer_first(): bool {
-		if ( defined( 'WP_CLI' ) && WP_CLI ) {
-			return false;
-		}
-		return function_exists( 'fastcgi_finish_request' ) || function_exists( 'litespeed_finish_request' );
 	}
 
 	/**
 	 * The check after the answer (shutdown): the visitor has the page; one
-	 * request at a time, across web servers, asks the service (a MySQL lock;
-	 * a database without locks asks anyway, which costs one more params
-	 * request at most). A failure is logged, never shown.
+	 * request at a time, across web servers, asks the service (After_Answer).
 	 */
 	public static function check_after_answer( Service_Gateway $gateway ): void {
-		$locked = self::lock();
-		if ( false === $locked ) {
-			return; // Another request is asking right now.
-		}
-		if ( function_exists( 'fastcgi_finish_request' ) ) {
-			fastcgi_finish_request();
-		} elseif ( function_exists( 'litespeed_finish_request' ) ) {
-			litespeed_finish_request();
-		}
-		// The visitor has the answer: the check has the client's own timeout, not what remains of the request's.
-		Request_Deadline::end();
-		try {
-			// Another request may have asked while this one ran: its answer is in the database, not in this request's options.
-			// The options are read again (the autoloaded set is cached per request); run_check() asks only while still stale.
-			self::forget_loaded();
-			self::run_check( $gateway );
-		} catch ( \Throwable $e ) {
-			Log::debug( 'The service check after the answer failed: ' . $e->getMessage() );
-		} finally {
-			self::unlock( $locked );
-		}
+		After_Answer::now(
+			self::LOCK,
+			static function () use ( $gateway ): void {
+				self::after_answer( $gateway );
+			},
+			'The service check after the answer'
+		);
+	}
+
+	private static function after_answer( Service_Gateway $gateway ): void {
+		// Another request may have asked while this one ran: its answer is in the database, not in this request's options.
+		// The options are read again (the autoloaded set is cached per request); run_check() asks only while still stale.
+		self::forget_loaded();
+		self::run_check( $gateway );
 	}
 
 	/**
@@ -255,7 +230,7 @@ final class Service_Health {
 			// Only an answer about the store tells that it is accepted (a 429 before any answer tells nothing).
 			return self::OK === $decision && self::BUSY === ( self::state()['state'] ?? '' ) ? self::STALE : $decision;
 		}
-		$locked = self::lock();
+		$locked = After_Answer::lock( self::LOCK );
 		if ( false === $locked ) {
 			return self::STALE; // Another request is asking right now: its answer is for the job's next run.
 		}
@@ -264,41 +239,11 @@ final class Service_Health {
 			self::forget_loaded();
 			self::run_check( $gateway );
 		} finally {
-			self::unlock( $locked );
+			After_Answer::unlock( self::LOCK, $locked );
 		}
 		self::forget_loaded();
 		$decision = self::decide( self::state(), $key, time() );
 		return self::OK === $decision && self::BUSY === ( self::state()['state'] ?? '' ) ? self::STALE : $decision;
-	}
-
-	/**
-	 * Takes the database lock of the one request that asks (GET_LOCK, not
-	 * waiting): true when taken, false when another request holds it, null
-	 * where the database has no named locks (that request asks anyway, which
-	 * costs one more params request at most).
-	 */
-	private static function lock(): ?bool {
-		global $wpdb;
-		if ( ! isset( $wpdb ) || ! is_object( $wpdb ) || ! method_exists( $wpdb, 'get_var' ) ) {
-			return null;
-		}
-		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
-		try {
-			$locked = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', Shared_Store::lock_name( self::LOCK ) ) );
-		} catch ( \Throwable $e ) {
-			$locked = null; // A database without GET_LOCK.
-		}
-		if ( null !== $suppress ) {
-			$wpdb->suppress_errors( $suppress );
-		}
-		return null === $locked ? null : '1' === (string) $locked;
-	}
-
-	private static function unlock( ?bool $locked ): void {
-		global $wpdb;
-		if ( true === $locked ) {
-			$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', Shared_Store::lock_name( self::LOCK ) ) );
-		}
 	}
 
 	/** Forgets the options this request loaded, so that the state is read from the database again. */

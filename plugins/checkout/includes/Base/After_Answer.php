@@ -1,0 +1,117 @@
+<?php
+/**
+ * Work done after this request's answer was sent, by one request at a
+ * time across web servers: the service's health check and the refresh of
+ * its last answers (price, countries) run here, so that no page waits on
+ * the service (issue 33 point 2).
+ *
+ * - later(): runs the work once, on shutdown after every other callback,
+ *   where the server can send the answer first (PHP-FPM, LiteSpeed);
+ * - now(): the same, at once: under a database lock taken without waiting
+ *   (another request holding it is doing the same work), the answer sent,
+ *   the visitor request's service deadline ended, a failure logged, never shown.
+ *
+ * @package card2crypto-checkout
+ */
+
+namespace Card2Crypto\Checkout\Base;
+
+defined( 'ABSPATH' ) || exit;
+
+final class After_Answer {
+
+	/** @var array<string, true> Locks whose work this request already runs after its answer. */
+	private static $planned = array();
+
+	/** Whether this request can send its answer and go on working (not WP-CLI, whose output is the answer). */
+	public static function possible(): bool {
+		if ( defined( 'WP_CLI' ) && WP_CLI ) {
+			return false;
+		}
+		return function_exists( 'fastcgi_finish_request' ) || function_exists( 'litespeed_finish_request' );
+	}
+
+	/**
+	 * Runs $work after this request's answer (now() on shutdown, after every
+	 * other shutdown callback: WooCommerce's session and Action Scheduler's
+	 * dispatch come first), once per lock and request; false where the
+	 * answer cannot be sent first (the caller queues the work instead).
+	 *
+	 * @param callable(): void $work
+	 */
+	public static function later( string $lock, callable $work, string $what ): bool {
+		if ( ! self::possible() ) {
+			return false;
+		}
+		if ( ! isset( self::$planned[ $lock ] ) ) {
+			self::$planned[ $lock ] = true;
+			add_action(
+				'shutdown',
+				static function () use ( $lock, $work, $what ): void {
+					unset( self::$planned[ $lock ] );
+					self::now( $lock, $work, $what );
+				},
+				PHP_INT_MAX
+			);
+		}
+		return true;
+	}
+
+	/**
+	 * Sends the answer, then runs $work under $lock; nothing when another
+	 * request holds the lock. A failure is logged (debug) as "$what failed".
+	 *
+	 * @param callable(): void $work
+	 */
+	public static function now( string $lock, callable $work, string $what ): void {
+		$locked = self::lock( $lock );
+		if ( false === $locked ) {
+			return; // Another request is doing it right now.
+		}
+		if ( function_exists( 'fastcgi_finish_request' ) ) {
+			fastcgi_finish_request();
+		} elseif ( function_exists( 'litespeed_finish_request' ) ) {
+			litespeed_finish_request();
+		}
+		// Nobody waits on what follows: the client's own timeout, not what remains of a visitor request's.
+		Request_Deadline::end();
+		try {
+			$work();
+		} catch ( \Throwable $e ) {
+			Log::debug( $what . ' failed: ' . $e->getMessage() );
+		} finally {
+			self::unlock( $lock, $locked );
+		}
+	}
+
+	/**
+	 * Takes the database lock $name (per site: Shared_Store::lock_name();
+	 * GET_LOCK, not waiting): true when taken, false when another request
+	 * holds it, null where the database has no named locks (that request
+	 * works anyway, which costs one more request to the service at most).
+	 */
+	public static function lock( string $name ): ?bool {
+		global $wpdb;
+		if ( ! isset( $wpdb ) || ! is_object( $wpdb ) || ! method_exists( $wpdb, 'get_var' ) ) {
+			return null;
+		}
+		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
+		try {
+			$locked = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', Shared_Store::lock_name( $name ) ) );
+		} catch ( \Throwable $e ) {
+			$locked = null; // A database without GET_LOCK.
+		}
+		if ( null !== $suppress ) {
+			$wpdb->suppress_errors( $suppress );
+		}
+		return null === $locked ? null : '1' === (string) $locked;
+	}
+
+	/** Releases what lock() took (nothing when it was not taken). */
+	public static function unlock( string $name, ?bool $locked ): void {
+		global $wpdb;
+		if ( true === $locked ) {
+			$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', Shared_Store::lock_name( $name ) ) );
+		}
+	}
+}
