@@ -6,10 +6,12 @@
 //   lint:php     php -l over every PHP file
 //   lint:classes no loop of PHP classes outside a plugin's wiring, no reference
 //                to a higher room (scripts/lint-classes.mjs, scripts/lint-classes.json)
+//   i18n:check   each plugin's committed .pot is what `npm run i18n` writes (line
+//                references included: moving a translated string stales it)
 // `npm run lint:fix` applies what the tools can fix themselves.
 import { spawnSync } from 'node:child_process';
 
-const steps = ['lint:js', 'lint:style', 'format:check', 'lint:php', 'lint:classes'];
+const steps = ['lint:js', 'lint:style', 'format:check', 'lint:php', 'lint:classes', 'i18n:check'];
 const results = steps.map((step) => {
   console.log(`\n> ${step}`);
   const { status } = spawnSync('npm', ['run', '--silent', step], { stdio: 'inherit' });
