@@ -314,6 +314,8 @@ final class Payments {
 			self::unfixed( $attempt );
 			throw new Payment_Refused( self::rate_refused_message() );
 		}
+		// A signed answer: the service accepts the store (Service_Health needs no check of its own for the next order).
+		Service_Health::answered( $config );
 		// The widget locks what the rate fixed: a rate for another amount would make the buyer pay that amount.
 		if ( (string) $rate['from_amount'] !== (string) (int) $attempt['expected_amount'] || '' === (string) $rate['calculation_id'] ) {
 			Log::error( sprintf( 'Order %d: the service fixed a rate for %s minor units, not the %d the order asks; no payment was started.', $attempt['order_id'], (string) $rate['from_amount'], (int) $attempt['expected_amount'] ) );

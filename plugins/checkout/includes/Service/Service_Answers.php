@@ -167,6 +167,8 @@ final class Service_Answers {
 			$record['at']     = $now;
 			$record['next']   = $now + self::LIFETIME[ $kind ];
 			$record['status'] = 'ok';
+			// A signed answer, its signature checked: the service accepts the store (no health check of its own this minute).
+			Service_Health::answered( $config, $now );
 		} catch ( \Throwable $e ) {
 			$busy             = Service_Health::busy_wait( $e );
 			$record['next']   = $now + ( $busy ?? self::FAILED_WAIT[ $kind ] );

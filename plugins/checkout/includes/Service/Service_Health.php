@@ -65,6 +65,8 @@ final class Service_Health {
 	const LIFETIME_OK = 300;
 	/** Seconds a refused state is trusted: then the service is asked again, so the method comes back on its own. */
 	const LIFETIME_REFUSED = 60;
+	/** Seconds an acceptance recorded from a real answer (answered()) stands before another answer writes it again. */
+	const ANSWER_WRITE_AGE = 30;
 
 	/** The background check's Action Scheduler hook and group. */
 	const HOOK  = 'card2crypto_checkout_health_check';
@@ -428,6 +430,25 @@ final class Service_Health {
 		// The status box asks again rather than showing a cached "Connected".
 		delete_transient( self::status_cache_key( $config ) );
 		return true;
+	}
+
+	/**
+	 * A signed request of the store (a price refresh, a fixed rate) was
+	 * answered and its answer's signature checked: the service accepts the
+	 * store now, as a params check would have said, so the state is recorded
+	 * accepted and no check of its own is spent on the order's minute
+	 * (issue 33: at most two service calls per order). Written only when the
+	 * stored state is not an acceptance of these credentials younger than
+	 * ANSWER_WRITE_AGE (one write a minute at most under traffic).
+	 */
+	public static function answered( Config $config, ?int $now = null ): void {
+		$now   = $now ?? time();
+		$state = self::state();
+		if ( null !== $state && ( $state['key'] ?? '' ) === self::fingerprint( $config ) && self::OK === ( $state['state'] ?? '' )
+			&& $now >= (int) ( $state['at'] ?? 0 ) && $now - (int) $state['at'] < self::ANSWER_WRITE_AGE ) {
+			return;
+		}
+		self::record( $config, self::OK, '', $now );
 	}
 
 	/** Wrong signature, blocked or unknown partner, or an answer not signed with our secret. */

@@ -302,8 +302,11 @@ describe('no page waits on the service', { skip: needsNative, timeout: 10 * 60_0
         await checkoutPage();
         return service.since(from);
       },
-      (c) => c.includes('params') && c.includes('countries'),
+      // Any signed answer tells the store is accepted again: the health check's params, or the price refresh's
+      // exchange (Service_Health::answered()), whichever comes first.
+      (c) => c.includes('countries') && (c.includes('params') || c.includes('exchange')),
     );
+    await until('accepted again', kept, (k) => k.health?.state === 'ok');
     await new Promise((resolve) => setTimeout(resolve, 500));
     await checkoutPage();
     await until(
@@ -389,5 +392,39 @@ describe('no page waits on the service', { skip: needsNative, timeout: 10 * 60_0
       [1],
       'the attempt whose rate was not fixed does not count toward the cap',
     );
+  });
+
+  test('orders a minute apart: the price refresh tells the store is accepted, so an order costs two calls', async () => {
+    service.mode = { kind: 'up', delayMs: 0 };
+    await service.settled();
+    // The last order was a minute and a half ago: the price (a minute) and the health check (a minute before a payment
+    // starts) are due, the countries (twelve hours) are not.
+    await step('age', { seconds: 90 });
+    const from = service.calls.length;
+    const page = await checkoutPage();
+    const refreshed = await until('the price refresh after the answer', kept, (k) => (k.prices?.asked ?? 0) >= Math.floor(page.ended / 1000) - 1);
+    assert.equal(refreshed.prices!.status, 'ok');
+    assert.equal(refreshed.health?.state, 'ok', 'the signed price answer recorded the store as accepted');
+    assert.ok(Number(refreshed.health?.at) >= Math.floor(page.ended / 1000) - 1, `accepted as of the refresh: ${JSON.stringify(refreshed.health)}`);
+
+    // "Place order" through the Store API, as the block checkout sends it, then the landing link.
+    const base = `${s.storeUrl}/wp-json/wc/store/v1`;
+    const cartAnswer = await fetch(`${base}/cart`, { headers: { cookie: cart } });
+    await cartAnswer.text();
+    const headers = { cookie: cart, Nonce: cartAnswer.headers.get('nonce') ?? '', 'Content-Type': 'application/json' };
+    const where = { first_name: 'Minute', last_name: 'Apart', address_1: 'Main 1', city: 'Berlin', postcode: '10115', country: 'DE' };
+    const placed = await fetch(`${base}/checkout`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ billing_address: { ...where, email: 'minute@example.com' }, shipping_address: where, payment_method: 'card2crypto' }),
+    });
+    const body = (await placed.json()) as { payment_result?: { redirect_url?: string } };
+    const link = body.payment_result?.redirect_url ?? '';
+    assert.ok(link, `the order was placed: ${JSON.stringify(body).slice(0, 400)}`);
+    const landing = await fetch(link, { redirect: 'manual' });
+    await landing.text();
+    assert.match(landing.headers.get('location') ?? '', /\/landing\/?\?i=/, 'the buyer is sent to pay');
+    const calls = service.since(from);
+    assert.deepEqual([...calls].sort(), ['exchange', 'exchange/calculate'], `the order's calls: ${calls.join(', ')}`);
   });
 });
