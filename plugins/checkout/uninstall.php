@@ -38,9 +38,11 @@ $card2crypto_uninstall_site = static function (): void {
 	delete_option( 'card2crypto_checkout_partner_secret' );
 	// The wallet's extended public key, kept like the secret (it reveals every address of the wallet): always.
 	delete_option( 'card2crypto_checkout_wallet_key_secret' );
-	// The hourly clean-up of the visitors' budgets (Start_Budget::CLEAN_HOOK): nothing left to run it.
+	// The hourly clean-up of the visitors' budgets (Start_Budget::CLEAN_HOOK) and sweep of the queued confirmations
+	// (Confirm_Queue::SWEEP_HOOK): nothing left to run them.
 	if ( function_exists( 'wp_clear_scheduled_hook' ) ) {
 		wp_clear_scheduled_hook( 'card2crypto_checkout_clean_budgets' );
+		wp_clear_scheduled_hook( 'card2crypto_checkout_confirm_sweep' );
 	}
 
 	if ( ! $all ) {

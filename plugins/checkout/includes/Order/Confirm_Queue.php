@@ -10,7 +10,9 @@
  * WHERE the value is still the one read), as Service_Back claims its orders:
  * of two runs of one try, on one web server or two, one confirms and the
  * other does nothing. A claim left by a run that died is taken again after
- * CLAIM_TTL.
+ * CLAIM_TTL. A row whose job is gone (deleted by hand on the Scheduled
+ * Actions screen, or lost) is found by the hourly sweep (orphans()) and its
+ * job queued again, so no order waits on hold for a try that never comes.
  *
  * @package card2crypto-checkout
  */
@@ -39,6 +41,12 @@ final class Confirm_Queue {
 
 	/** Seconds after which a run's claim is taken to be left by a run that died. */
 	const CLAIM_TTL = 300;
+
+	/** Seconds past its due time before a row without a job is taken as orphaned (a busy queue may run a try late). */
+	const ORPHAN_AFTER = 600;
+
+	/** The hourly WP-Cron event that sweeps the orphan rows (Confirm_Retry registers it). */
+	const SWEEP_HOOK = 'card2crypto_checkout_confirm_sweep';
 
 	/**
 	 * Whether a failure to confirm is the service being busy or away for a
@@ -130,6 +138,48 @@ final class Confirm_Queue {
 	public static function done( int $order_id, string $claim ): void {
 		global $wpdb;
 		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE option_name = %s AND option_value = %s', $wpdb->options, self::OPTION . $order_id, $claim ) ); // phpcs:ignore WordPress.DB
+	}
+
+	/**
+	 * The queued tries whose job is gone: rows due more than ORPHAN_AFTER
+	 * seconds ago for which Action Scheduler holds no pending action.
+	 *
+	 * @return array<int, array{order: int, operation: string, tries: int}>
+	 */
+	public static function orphans( int $now ): array {
+		global $wpdb;
+		if ( ! function_exists( 'as_has_scheduled_action' ) ) {
+			return array();
+		}
+		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT option_name, option_value FROM %i WHERE option_name LIKE %s', $wpdb->options, $wpdb->esc_like( self::OPTION ) . '%' ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		$lost = array();
+		foreach ( is_array( $rows ) ? $rows : array() as $raw ) {
+			$order_id = (int) substr( (string) $raw['option_name'], strlen( self::OPTION ) );
+			$row      = json_decode( (string) $raw['option_value'], true );
+			if ( $order_id < 1 || ! is_array( $row ) || ! isset( $row['operation'], $row['tries'], $row['due'] ) || (int) $row['due'] > $now - self::ORPHAN_AFTER ) {
+				continue;
+			}
+			$args = array( $order_id, (string) $row['operation'], (int) $row['tries'] );
+			if ( ! as_has_scheduled_action( self::HOOK, $args, self::GROUP ) ) {
+				$lost[] = array(
+					'order'     => $order_id,
+					'operation' => (string) $row['operation'],
+					'tries'     => (int) $row['tries'],
+				);
+			}
+		}
+		return $lost;
+	}
+
+	/** Queues the job of each orphan row again, due now (its run claims the row as any try does); how many. */
+	public static function sweep( ?int $now = null ): int {
+		$now  = $now ?? time();
+		$lost = self::orphans( $now );
+		foreach ( $lost as $orphan ) {
+			as_schedule_single_action( $now, self::HOOK, array( $orphan['order'], $orphan['operation'], $orphan['tries'] ), self::GROUP );
+			Log::warning( sprintf( 'Order %d: the queued confirmation had no job (removed from the Scheduled Actions?); it was queued again.', $orphan['order'] ) );
+		}
+		return count( $lost );
 	}
 
 	private static function raw( int $order_id ): ?string {

@@ -36,6 +36,21 @@ final class Confirm_Retry {
 
 	public function register(): void {
 		add_action( Confirm_Queue::HOOK, array( $this, 'run' ), 10, 3 );
+		// The hourly sweep of queued tries whose job is gone (Confirm_Queue::orphans()).
+		add_action(
+			Confirm_Queue::SWEEP_HOOK,
+			static function (): void {
+				Confirm_Queue::sweep();
+			}
+		);
+		add_action(
+			'init',
+			static function (): void {
+				if ( function_exists( 'wp_next_scheduled' ) && ! wp_next_scheduled( Confirm_Queue::SWEEP_HOOK ) ) {
+					wp_schedule_event( time() + HOUR_IN_SECONDS, 'hourly', Confirm_Queue::SWEEP_HOOK );
+				}
+			}
+		);
 	}
 
 	/**

@@ -22,6 +22,11 @@
  * - "try": {order, operation, tries}: the pause has ended; the try's
  *   callback once (a web server's run of the action), for runs in parallel processes.
  * - "age": {order, seconds}: the queued confirmation failed first `seconds` ago.
+ * - "unschedule": {order}: the order's pending tries are removed from Action
+ *   Scheduler (as the owner could on the Scheduled Actions screen), its row kept.
+ * - "sweep": {order, overdue?}: with `overdue`, the order's row was due that many
+ *   seconds ago; then the hourly sweep's WP-Cron event runs (do_action); answers
+ *   whether the event is scheduled and how many rows the sweep queued again.
  * - "state": {order}: the order's status and notes (oldest first), its
  *   queued confirmation, the tries pending.
  *
@@ -152,6 +157,26 @@ function c2c_confirm_step( string $action, array $input ) {
 			$row['first'] = (int) $row['first'] - (int) $input['seconds'];
 			$wpdb->query( $wpdb->prepare( 'UPDATE %i SET option_value = %s WHERE option_name = %s', $wpdb->options, wp_json_encode( $row ), $name ) );
 			return $row;
+
+		case 'unschedule':
+			foreach ( c2c_confirm_pending( (int) $input['order'] ) as $pending ) {
+				as_unschedule_action( Confirm_Queue::HOOK, $pending['args'], Confirm_Queue::GROUP );
+			}
+			return count( c2c_confirm_pending( (int) $input['order'] ) );
+
+		case 'sweep':
+			if ( isset( $input['overdue'] ) ) {
+				$name       = Confirm_Queue::OPTION . (int) $input['order'];
+				$row        = Confirm_Queue::read( (int) $input['order'] );
+				$row['due'] = time() - (int) $input['overdue'];
+				$wpdb->query( $wpdb->prepare( 'UPDATE %i SET option_value = %s WHERE option_name = %s', $wpdb->options, wp_json_encode( $row ), $name ) );
+			}
+			$before = count( c2c_confirm_pending( (int) $input['order'] ) );
+			do_action( Confirm_Queue::SWEEP_HOOK );
+			return array(
+				'scheduled' => false !== wp_next_scheduled( Confirm_Queue::SWEEP_HOOK ),
+				'queued'    => count( c2c_confirm_pending( (int) $input['order'] ) ) - $before,
+			);
 
 		case 'state':
 			$order = wc_get_order( (int) $input['order'] );

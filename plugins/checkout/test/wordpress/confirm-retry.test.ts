@@ -187,6 +187,23 @@ describe('automatic confirmation while the service is busy', { skip: needsNative
     assert.equal(ownerMails(made.id), 0);
   });
 
+  test('a try whose job was removed by hand is queued again by the hourly sweep, and confirms once', async () => {
+    const { made } = await awaitingWhilePaused('orphan', 10_000);
+    assert.equal(await step<number>('unschedule', { order: made.id }), 0, 'the job is gone, the row stays');
+    // Not yet overdue: a busy queue may run a try late; the sweep leaves it.
+    assert.deepEqual(await step('sweep', { order: made.id }), { scheduled: true, queued: 0 });
+    // Overdue by more than ten minutes with no job: queued again, due now.
+    assert.deepEqual(await step('sweep', { order: made.id, overdue: 700 }), { scheduled: true, queued: 1 });
+    assert.deepEqual(await step('sweep', { order: made.id }), { scheduled: true, queued: 0 }, 'queued once, not on every sweep');
+    const sent = await confirms();
+    assert.deepEqual(await step<number[]>('run', { order: made.id }), [1]);
+    assert.equal(await confirms(), sent + 1, 'one confirmation reached the service');
+    const done = await step<State>('state', { order: made.id });
+    assert.equal(count(done.notes, CONFIRMED), 1, done.notes.join(' / '));
+    assert.equal(done.queued, null);
+    assert.equal(ownerMails(made.id), 0);
+  });
+
   test('paused briefly, then again at the first try: one note, the next try backs off; two runs of a try at once confirm once', async () => {
     const { made, operation, state } = await awaitingWhilePaused('race', 10_000);
     assert.ok(state.pending[0]!.in >= 25 && state.pending[0]!.in <= 35, `the first back-off, 30 s: in ${state.pending[0]!.in} s`);
