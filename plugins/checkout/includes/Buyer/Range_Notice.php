@@ -49,6 +49,9 @@ final class Range_Notice {
 		add_filter( 'woocommerce_pay_order_button_html', array( $this, 'order_button' ) );
 		// Before WooCommerce prints the notices on the order's payment page (woocommerce_output_all_notices, priority 10).
 		add_action( 'before_woocommerce_pay', array( $this, 'one_message' ), 5 );
+		// Pay pressed on a page shown before the method was withdrawn: our words, never WooCommerce's "Invalid payment method.".
+		add_action( 'wp', array( $this, 'withdrawn_pay' ), 19 );
+		add_action( 'woocommerce_after_checkout_validation', array( $this, 'withdrawn_checkout' ), 10, 2 );
 		add_action( 'wp_enqueue_scripts', array( self::class, 'block_style' ) );
 	}
 
@@ -140,6 +143,52 @@ final class Range_Notice {
 			}
 		}
 		return Service_Health::buyer_message( $others );
+	}
+
+	/**
+	 * "Pay for order" pressed with this method on a payment page shown while
+	 * the method was still offered, after the store learnt that the service
+	 * refuses it (another request's refresh, a minute's re-check): the order
+	 * is kept for the buyer and they are told so (Service_Back), exactly as
+	 * when the refusal is found while starting the payment. WooCommerce's own
+	 * handler (WC_Form_Handler::pay_action, 'wp' priority 20) would only say
+	 * "Invalid payment method." for a method it no longer lists; it is left
+	 * out of this request, and the page is shown with our notice.
+	 */
+	public function withdrawn_pay(): void {
+		// phpcs:disable WordPress.Security.NonceVerification.Missing -- checked below, as WooCommerce's handler does.
+		if ( ! isset( $_POST['woocommerce_pay'], $_POST['payment_method'], $_GET['key'] ) || Keys::GATEWAY_ID !== sanitize_text_field( wp_unslash( $_POST['payment_method'] ) ) ) {
+			return;
+		}
+		$nonce = isset( $_POST['woocommerce-pay-nonce'] ) ? sanitize_text_field( wp_unslash( $_POST['woocommerce-pay-nonce'] ) ) : '';
+		// phpcs:enable WordPress.Security.NonceVerification.Missing
+		if ( ! wp_verify_nonce( $nonce, 'woocommerce-pay' ) || ! Service_Health::withdrawn( $this->gateway ) ) {
+			return;
+		}
+		global $wp;
+		$order = wc_get_order( absint( $wp->query_vars['order-pay'] ?? 0 ) );
+		$key   = sanitize_text_field( wp_unslash( $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended -- the order key, compared below.
+		if ( ! $order instanceof \WC_Order || ! hash_equals( $order->get_order_key(), $key ) || ! $order->needs_payment() ) {
+			return; // WooCommerce's handler says what is wrong with the order.
+		}
+		wc_add_notice( Service_Back::keep( $order ), 'error' );
+		remove_action( 'wp', array( 'WC_Form_Handler', 'pay_action' ), 20 );
+	}
+
+	/**
+	 * The classic checkout's "Place order" with this method after it was
+	 * withdrawn (the page was shown before): the store's words in the place
+	 * of WooCommerce's "Invalid payment method.".
+	 *
+	 * @param mixed $data
+	 * @param mixed $errors
+	 */
+	public function withdrawn_checkout( $data, $errors ): void {
+		if ( ! is_array( $data ) || ! $errors instanceof \WP_Error || Keys::GATEWAY_ID !== ( $data['payment_method'] ?? '' ) || ! Service_Health::withdrawn( $this->gateway ) ) {
+			return;
+		}
+		$errors->remove( 'payment' );
+		$errors->add( 'payment', esc_html( Service_Health::buyer_message( self::other_methods() ) ) );
 	}
 
 	/**

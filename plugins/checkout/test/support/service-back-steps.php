@@ -6,7 +6,7 @@
  * this file). Time is moved by running the queued job on demand and by
  * ageing the stored health state, never by waiting.
  *
- * - "orders": {count, tag}: `count` unpaid card orders, each with its own buyer address.
+ * - "orders": {count, tag, total?}: `count` unpaid card orders (25.00, or `total`), each with its own buyer address.
  * - "check": the background health check (Service_Health::run_check(): asks
  *   the service only while the stored state is stale), as a page's check does.
  * - "found": {ago}: the stored health state was found `ago` seconds ago (time passes).
@@ -19,6 +19,7 @@
  * - "storage": {hpos}: orders kept in WooCommerce's order tables or in posts (both in sync).
  * - "came_back": another request's health check saw the service accept the store.
  * - "pay" / "cancel": {order}: the order is paid (another way) / cancelled meanwhile.
+ * - "pay_url": {order}: the order's payment page (with its key).
  * - "state": {orders}: each order's status, mark and notes; the health state;
  *   the "service is back" actions waiting.
  *
@@ -65,7 +66,7 @@ function c2c_back_step( string $action, array $input ) {
 				$order->set_payment_method_title( 'Card' );
 				$order->set_billing_first_name( 'Buyer' );
 				$order->set_billing_email( sprintf( 'back-%s-%d@example.com', preg_replace( '/[^a-z0-9]/', '', (string) $input['tag'] ), $i ) );
-				$order->set_total( '25.00' );
+				$order->set_total( (string) ( $input['total'] ?? '25.00' ) );
 				$order->set_status( 'pending' );
 				$order->save();
 				$ids[ $order->get_id() ] = $order->get_billing_email();
@@ -75,6 +76,9 @@ function c2c_back_step( string $action, array $input ) {
 		case 'check':
 			Plugin::service( Service_Health::class )->queued_check();
 			return Service_Health::state();
+
+		case 'pay_url':
+			return wc_get_order( (int) $input['order'] )->get_checkout_payment_url();
 
 		case 'found':
 			$state       = Service_Health::state();

@@ -26,6 +26,7 @@
  * (npm run test:wordpress). Skipped where the native runtime is missing.
  */
 import { after, before, describe, test } from 'node:test';
+import { Session } from '../support/wp-session.js';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -252,6 +253,39 @@ describe('the "card payment is back" e-mail with a flapping service', { skip: ne
       assert.equal(state.orders[id]!.mark, '');
     }
     assert.deepEqual(state.pending, []);
+  });
+
+  test('"Pay" pressed on a page shown before the refusal: told the order is kept, never "Invalid payment method."', async () => {
+    const orders = await step<Record<string, string>>('orders', { count: 1, tag: 'race', total: '79.00' });
+    const id = Object.keys(orders)[0]!;
+    const payUrl = await step<string>('pay_url', { order: id });
+    // The page is shown while the service accepts the store: the method is offered.
+    await block(false);
+    await step('found', { ago: 400 });
+    assert.equal((await step<{ state: string }>('check')).state, 'ok');
+    const buyer = new Session(s.storeUrl);
+    const page = await buyer.request(payUrl);
+    assert.equal(page.status, 200);
+    const main = (html: string) =>
+      (/<main[\s\S]*?<\/main>/.exec(html)?.[0] ?? html)
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .slice(0, 1500);
+    assert.ok(/name="payment_method" value="card2crypto"/.test(page.text), `the method is offered on the page: ${main(page.text)}`);
+    const nonce = /name="woocommerce-pay-nonce" value="([^"]+)"/.exec(page.text)?.[1];
+    assert.ok(nonce, 'the payment form carries its nonce');
+    // Meanwhile the store learns that the service refuses it (another request's check); then the buyer presses "Pay".
+    await refuse();
+    const form = new URLSearchParams({ woocommerce_pay: '1', payment_method: 'card2crypto', 'woocommerce-pay-nonce': nonce!, _wp_http_referer: payUrl });
+    const answer = await buyer.request(payUrl, { form });
+    assert.equal(answer.status, 200);
+    assert.ok(answer.text.includes(KEPT), 'the buyer reads that the order is kept and a link comes by e-mail');
+    assert.ok(!answer.text.includes('Invalid payment method.'), "WooCommerce's dead end is not shown");
+    const state = await step<State>('state', { orders: [id] });
+    assert.equal(state.orders[id]!.status, 'pending');
+    assert.notEqual(state.orders[id]!.mark, '', 'the order is kept for the e-mail');
+    assert.equal(state.orders[id]!.notes.filter((n) => n.includes('The order is kept; the buyer is e-mailed a link')).length, 1);
+    await block(false);
   });
 
   test("with WooCommerce's posts storage (HPOS off) too: each kept buyer mailed once", async () => {
