@@ -14,6 +14,7 @@
 namespace Card2Crypto\Checkout\Order;
 
 use Card2Crypto\Checkout\Attempts\Address_Store;
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
@@ -51,7 +52,7 @@ final class Order_Actions {
 	 * @param string    $via       Where the event came from, for notes.
 	 * @throws \RuntimeException When the order could not be changed.
 	 */
-	public function perform( \WC_Order $order, array $action, array $attempt, ?array $state, Operation $operation, string $via ): void {
+	public function perform( \WC_Order $order, array $action, Attempt $attempt, ?array $state, Operation $operation, string $via ): void {
 		$status = $operation->status();
 		$code   = Status_Flow::int_code( $operation->status_code() );
 		$label  = Order_Words::status( $status, $code );
@@ -59,7 +60,7 @@ final class Order_Actions {
 		if ( null !== $step && Status_Flow::PHASE_SUCCEEDED === $step['phase'] ) {
 			// Bitcoin went to the attempt's address (and to the one the service reports): with a new address per order,
 			// neither is handed out again, whichever attempt or order it was given to.
-			Address_Store::mark_paid( (string) $attempt['expected_wallet'] );
+			Address_Store::mark_paid( $attempt->wallet() );
 			Address_Store::mark_paid( (string) $operation->to_address() );
 		}
 
@@ -146,8 +147,8 @@ final class Order_Actions {
 		return max( 0, (int) apply_filters( 'card2crypto_checkout_widget_retry_window', 15 * MINUTE_IN_SECONDS ) );
 	}
 
-	private function complete( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
-		$order->update_meta_data( Keys::META_PAID_BY, $attempt['partner_operation_id'] );
+	private function complete( \WC_Order $order, Attempt $attempt, Operation $operation, string $label, string $via ): void {
+		$order->update_meta_data( Keys::META_PAID_BY, $attempt->partner_operation_id() );
 		$order->update_meta_data( Keys::META_PAID_BY_OPERATION, $operation->id() );
 		$order->save();
 		if ( ! $order->payment_complete( (string) $operation->tx_id() ) ) {
@@ -174,12 +175,12 @@ final class Order_Actions {
 		}
 		$order->add_order_note( self::success_note( $order, $operation, $label, $via ) );
 		$current = $this->config->wallet();
-		if ( '' !== $current && (string) $attempt['expected_wallet'] !== $current ) {
+		if ( '' !== $current && $attempt->wallet() !== $current ) {
 			$order->add_order_note(
 				sprintf(
 					/* translators: 1: the wallet the payment went to, 2: the store's wallet now */
 					__( 'Card2Crypto: this payment went to %1$s, the wallet the store used when the buyer was sent to pay; the store\'s wallet has since been changed to %2$s. Make sure you still control the earlier wallet.', 'card2crypto-checkout' ),
-					(string) $attempt['expected_wallet'],
+					$attempt->wallet(),
 					$current
 				)
 			);
@@ -200,9 +201,9 @@ final class Order_Actions {
 	 *
 	 * @param array|null $retry A later try (Confirm_Retry): {tries, first, claim} of the claimed queue row; null the first time.
 	 */
-	private function confirm( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via, ?array $retry = null ): void {
+	private function confirm( \WC_Order $order, Attempt $attempt, Operation $operation, string $label, string $via, ?array $retry = null ): void {
 		try {
-			$this->gateway->client( Service_Lanes::PAYING )->confirm( $operation->id(), $attempt['partner_operation_id'] );
+			$this->gateway->client( Service_Lanes::PAYING )->confirm( $operation->id(), $attempt->partner_operation_id() );
 			self::hold(
 				$order,
 				sprintf(
@@ -245,7 +246,7 @@ final class Order_Actions {
 	 *
 	 * @param array $retry {tries, first, claim} of the claimed queue row.
 	 */
-	public function confirm_again( \WC_Order $order, array $attempt, Operation $operation, string $via, array $retry ): void {
+	public function confirm_again( \WC_Order $order, Attempt $attempt, Operation $operation, string $via, array $retry ): void {
 		$label = Order_Words::status( $operation->status(), Status_Flow::int_code( $operation->status_code() ) );
 		$this->confirm( $order, $attempt, $operation, $label, $via, $retry );
 	}
@@ -255,7 +256,7 @@ final class Order_Actions {
 	 * false when the tries ran out (the owner confirms by hand). The first
 	 * time, the order is held with one note; a later try adds none.
 	 */
-	private function queue_again( \WC_Order $order, array $attempt, Operation $operation, Partner_Api_Exception $e, ?array $retry ): bool {
+	private function queue_again( \WC_Order $order, Attempt $attempt, Operation $operation, Partner_Api_Exception $e, ?array $retry ): bool {
 		$tries = null === $retry ? 0 : (int) $retry['tries'] + 1;
 		$first = null === $retry ? time() : (int) $retry['first'];
 		$delay = Confirm_Queue::delay( $tries, $e->retry_after );
@@ -263,7 +264,7 @@ final class Order_Actions {
 			Log::warning( sprintf( 'Order %d: the service could not take the confirmation of operation %s for an hour (%s); the owner is asked to confirm it.', $order->get_id(), $operation->id(), $e->getMessage() ) );
 			return false;
 		}
-		if ( ! Confirm_Queue::queue( $order->get_id(), (int) $attempt['id'], $operation->id(), $tries, $delay, $first, null === $retry ? null : $retry['claim'] ) ) {
+		if ( ! Confirm_Queue::queue( $order->get_id(), $attempt->id(), $operation->id(), $tries, $delay, $first, null === $retry ? null : $retry['claim'] ) ) {
 			$queued = null === $retry ? Confirm_Queue::read( $order->get_id() ) : null;
 			if ( null !== $queued && ( $queued['operation'] ?? '' ) === $operation->id() ) {
 				return true; // Another request queued this confirmation first: it is confirmed once, by that one.

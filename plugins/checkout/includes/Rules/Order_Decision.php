@@ -71,7 +71,7 @@ final class Order_Decision {
 	 */
 	public static function decide( array $facts ): array {
 		$event   = $facts['event'];
-		$attempt = $facts['attempt'];
+		$about   = $facts['attempt'];
 
 		$transition = Status_Flow::decide( $facts['state'], array( 'status' => $event['status'], 'status_code' => $event['status_code'] ) );
 		if ( 'review' === $transition['action'] ) {
@@ -86,7 +86,7 @@ final class Order_Decision {
 		$paid  = (bool) $order['paid'];
 
 		if ( Status_Flow::PHASE_FAILED === $step['phase'] ) {
-			if ( ! $attempt['current'] ) {
+			if ( ! $about['current'] ) {
 				return self::action( self::APPLIED, true, self::ORDER_NOTE, 'earlier_attempt_declined' );
 			}
 			if ( ! $paid && ! empty( $facts['others_live'] ) ) {
@@ -115,7 +115,7 @@ final class Order_Decision {
 			$problems[] = sprintf( 'wallet: the address %s now belongs to order %d', (string) $facts['expected']['wallet'], $elsewhere );
 		}
 		$flag = array() !== $problems;
-		if ( $flag || $attempt['mismatch'] ) {
+		if ( $flag || $about['mismatch'] ) {
 			$action             = self::action( self::APPLIED, true, self::ORDER_HOLD, 'mismatch', true, $flag );
 			$action['problems'] = $problems;
 			return $action;
@@ -123,7 +123,7 @@ final class Order_Decision {
 
 		if ( Status_Flow::PHASE_SUCCEEDED === $step['phase'] ) {
 			if ( $paid ) {
-				return self::paid_by_another( $order, $attempt, $event )
+				return self::paid_by_another( $order, $about, $event )
 					? self::action( self::APPLIED, true, self::ORDER_NOTE, 'paid_twice', true )
 					: self::action( self::APPLIED, true, self::ORDER_NOTE, 'already_paid' );
 			}
@@ -139,7 +139,7 @@ final class Order_Decision {
 			if ( ! $facts['auto_confirm'] ) {
 				return self::action( self::APPLIED, true, self::ORDER_HOLD, 'await_confirmation', true, false, 'auto_confirm_off' );
 			}
-			if ( $match['complete'] && $attempt['current'] && ! $paid ) {
+			if ( $match['complete'] && $about['current'] && ! $paid ) {
 				return self::action( self::APPLIED, true, self::ORDER_CONFIRM, 'confirm' );
 			}
 			$action            = self::action( self::APPLIED, true, self::ORDER_HOLD, 'await_confirmation', true, false, 'unchecked' );
@@ -148,7 +148,7 @@ final class Order_Decision {
 		}
 
 		// In progress. Code 1 (created) tells nothing about money yet; after a decline it means the buyer tries again.
-		if ( 1 === $event['status_code'] && ! $paid && ! empty( $order['failed'] ) && $attempt['current'] ) {
+		if ( 1 === $event['status_code'] && ! $paid && ! empty( $order['failed'] ) && $about['current'] ) {
 			return self::action( self::APPLIED, true, self::ORDER_PENDING, 'retried' );
 		}
 		return $event['status_code'] >= 2 && ! $paid
@@ -161,13 +161,13 @@ final class Order_Decision {
 	 * the operation that paid it when recorded, else (orders paid before
 	 * operations were recorded) another attempt.
 	 */
-	private static function paid_by_another( array $order, array $attempt, array $event ): bool {
+	private static function paid_by_another( array $order, array $about, array $event ): bool {
 		$operation = (string) ( $order['paid_by_operation'] ?? '' );
 		if ( '' !== $operation ) {
 			return $operation !== $event['operation_id'];
 		}
 		$paid_by = (string) ( $order['paid_by'] ?? '' );
-		return '' !== $paid_by && $paid_by !== $attempt['partner_operation_id'];
+		return '' !== $paid_by && $paid_by !== $about['partner_operation_id'];
 	}
 
 	/**

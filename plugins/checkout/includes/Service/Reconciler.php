@@ -20,6 +20,7 @@
 namespace Card2Crypto\Checkout\Service;
 
 use Card2Crypto\Checkout\Attempts\Address_Store;
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
@@ -137,8 +138,8 @@ final class Reconciler {
 		if ( null === $attempt ) {
 			return;
 		}
-		Operation_Store::stop_checks_besides( $order_id, (int) $attempt['id'] );
-		self::plan( (int) $attempt['id'], self::due_after( $checks_done ) );
+		Operation_Store::stop_checks_besides( $order_id, $attempt->id() );
+		self::plan( $attempt->id(), self::due_after( $checks_done ) );
 	}
 
 	/** When the check after $checks_done checks is due (Unix time), or null when the delays have run out. */
@@ -201,7 +202,7 @@ final class Reconciler {
 		if ( null === $attempt ) {
 			return;
 		}
-		Operation_Store::check_by( (int) $attempt['id'], time() );
+		Operation_Store::check_by( $attempt->id(), time() );
 		self::ensure_batch( time() );
 	}
 
@@ -316,14 +317,14 @@ final class Reconciler {
 	 */
 	private function reconcile( int $attempt_id, ?Partner_Api_Client $client ): ?int {
 		$attempt = Operation_Store::attempt( $attempt_id );
-		$order   = null === $attempt ? null : wc_get_order( (int) $attempt['order_id'] );
+		$order   = null === $attempt ? null : wc_get_order( $attempt->order_id() );
 		$current = $order instanceof \WC_Order ? Order_Attempts::current_attempt( $order ) : null;
 		if ( null === $attempt || ! $order instanceof \WC_Order ) {
 			Operation_Store::set_next_check( $attempt_id, null );
 			return null;
 		}
-		$is_current = null !== $current && $current['id'] === $attempt['id'];
-		if ( ! $is_current && null === ( $attempt['signed_at'] ?? null ) ) {
+		$is_current = null !== $current && $current->id() === $attempt->id();
+		if ( ! $is_current && ! $attempt->is_signed() ) {
 			// An earlier attempt never signed for the buyer: the service cannot know it. Dead, and its order's address
 			// free once nothing else may pay it.
 			Operation_Store::retire( $attempt_id );
@@ -335,15 +336,15 @@ final class Reconciler {
 			return null;
 		}
 		$delays = self::delays();
-		$quiet  = time() - (int) strtotime( $attempt['updated_at'] . ' UTC' );
+		$quiet  = time() - (int) strtotime( $attempt->updated_at() . ' UTC' );
 		if ( self::ended_unpaid( $attempt ) ) {
 			if ( $quiet < Order_Attempts::payment_window() ) {
 				Operation_Store::set_next_check( $attempt_id, time() + Order_Attempts::payment_window() - $quiet );
 				return null;
 			}
 		} else {
-			$wait = $delays[ min( $attempt['checks'], count( $delays ) - 1 ) ];
-			if ( $quiet < $wait && Operation_Store::NO_CODE !== $attempt['status_code'] ) {
+			$wait = $delays[ min( $attempt->checks(), count( $delays ) - 1 ) ];
+			if ( $quiet < $wait && Operation_Store::NO_CODE !== $attempt->status_code() ) {
 				// A callback arrived meanwhile: wait again from that news.
 				Operation_Store::set_next_check( $attempt_id, time() + ( $wait - $quiet ) );
 				return null;
@@ -375,7 +376,7 @@ final class Reconciler {
 		}
 		// The service says it never heard of this payment (it names the payment's id as unknown), and its payment window
 		// has passed: the buyer never started paying. Retired: never asked again, never signed again.
-		if ( ! $result['ok'] && 'unknown' === ( $result['reason'] ?? '' ) && time() - (int) strtotime( $attempt['created_at'] . ' UTC' ) >= Order_Attempts::payment_window() ) {
+		if ( ! $result['ok'] && 'unknown' === ( $result['reason'] ?? '' ) && time() - (int) strtotime( $attempt->created_at() . ' UTC' ) >= Order_Attempts::payment_window() ) {
 			$this->retire( $order, $attempt, $is_current );
 			$this->release_dead( $order );
 			return null;
@@ -385,7 +386,7 @@ final class Reconciler {
 		if ( self::settled( $attempt, time() ) && self::ended_unpaid( $attempt ) ) {
 			$this->release_dead( Order_Attempts::reloaded( $order ) );
 		}
-		Operation_Store::set_next_check( $attempt_id, Order_Attempts::is_final( $attempt ) ? null : self::due_after( $attempt['checks'] ) );
+		Operation_Store::set_next_check( $attempt_id, Order_Attempts::is_final( $attempt ) ? null : self::due_after( $attempt->checks() ) );
 		return null;
 	}
 
@@ -393,7 +394,7 @@ final class Reconciler {
 	private function release_dead( \WC_Order $order ): void {
 		$freed = Address_Store::release_dead(
 			$order,
-			static function ( array $attempt ): bool {
+			static function ( Attempt $attempt ): bool {
 				return self::settled( $attempt, time() ) && self::ended_unpaid( $attempt );
 			}
 		);
@@ -407,11 +408,11 @@ final class Reconciler {
 	 * line and, for the order's current attempt, one note (an earlier one the
 	 * buyer left for a newer one needs none). The order is left to WooCommerce.
 	 */
-	private function retire( \WC_Order $order, array $attempt, bool $is_current ): void {
-		if ( ! Operation_Store::retire( (int) $attempt['id'] ) ) {
+	private function retire( \WC_Order $order, Attempt $attempt, bool $is_current ): void {
+		if ( ! Operation_Store::retire( $attempt->id() ) ) {
 			return;
 		}
-		Log::info( sprintf( 'Order %d (reconcile): payment %s retired: the service never heard of it and its payment window has passed; it is no longer checked.', $order->get_id(), $attempt['partner_operation_id'] ) );
+		Log::info( sprintf( 'Order %d (reconcile): payment %s retired: the service never heard of it and its payment window has passed; it is no longer checked.', $order->get_id(), $attempt->partner_operation_id() ) );
 		if ( ! $is_current ) {
 			return;
 		}
@@ -419,8 +420,8 @@ final class Reconciler {
 	}
 
 	/** The attempt's payment ended without payment (a final decline). */
-	private static function ended_unpaid( array $attempt ): bool {
-		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
+	private static function ended_unpaid( Attempt $attempt ): bool {
+		$step = Status_Flow::find_step( $attempt->status(), $attempt->status_code() );
 		return null !== $step && $step['final'] && Status_Flow::PHASE_FAILED === $step['phase'];
 	}
 
@@ -439,7 +440,7 @@ final class Reconciler {
 	 *                                                                     service answered 429; seconds to wait (Reconcile_Pace::retry_wait()).
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
-	public function check( \WC_Order $order, array $attempt, string $source ): array {
+	public function check( \WC_Order $order, Attempt $attempt, string $source ): array {
 		return $this->check_with( $order, $attempt, $source, null );
 	}
 
@@ -466,14 +467,14 @@ final class Reconciler {
 	 *
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
-	private function check_with( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client ): array {
+	private function check_with( \WC_Order $order, Attempt $attempt, string $source, ?Partner_Api_Client $client ): array {
 		$result = $this->ask( $order, $attempt, null, $source, $client );
 		if ( ! $result['ok'] ) {
 			return $result;
 		}
 		$latest = $result['operation']->id();
-		foreach ( Operation_Store::operations_of_attempt( (int) $attempt['id'] ) as $known ) {
-			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || Order_Attempts::is_final( $known ) ) {
+		foreach ( Operation_Store::operations_of_attempt( $attempt->id() ) as $known ) {
+			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || Order_Attempts::final_pair( $known['status'], $known['status_code'] ) ) {
 				continue;
 			}
 			$other = $this->ask( $order, $attempt, $known['operation_id'], $source, $client );
@@ -490,7 +491,7 @@ final class Reconciler {
 	 *
 	 * @throws \Throwable When the answer could not be applied.
 	 */
-	private function ask( \WC_Order $order, array $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): array {
+	private function ask( \WC_Order $order, Attempt $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): array {
 		// A visitor's request (a payment start, a return) stops asking once it has spent its time on the service
 		// (Start_Budget); reconciliation and the owner's refresh always ask.
 		$visitor = in_array( $source, array( 'start', 'return' ), true );
@@ -505,7 +506,7 @@ final class Reconciler {
 			// The client's own lines as debug: the outcome is logged below at its true level
 			// (an attempt the buyer never started paying, or abandoned, is ordinary, not an error).
 			$client    = $client ?? $this->gateway->client( self::lane( $source ), array( self::class, 'client_log' ) );
-			$operation = $client->operation( $operation_id, $attempt['partner_operation_id'] );
+			$operation = $client->operation( $operation_id, $attempt->partner_operation_id() );
 		} catch ( Partner_Api_Exception $e ) {
 			// A refusal of the store itself withdraws the method at once (Service_Health).
 			Service_Health::saw( $this->config, $e );
@@ -536,7 +537,7 @@ final class Reconciler {
 				Clock_Offset::saw_answer();
 			}
 			// Only an answer that names this payment's own id as unknown means the service never heard of it.
-			if ( 'invalid_parameter' === $e->error_code && 'partner_operation_id' === $e->field && null === $operation_id && Operation_Store::NO_CODE === $attempt['status_code'] ) {
+			if ( 'invalid_parameter' === $e->error_code && 'partner_operation_id' === $e->field && null === $operation_id && Operation_Store::NO_CODE === $attempt->status_code() ) {
 				$reason  = 'unknown';
 				$message = __( 'The service has no operation for this payment yet: the buyer has not started paying.', 'card2crypto-checkout' );
 			} else {
@@ -586,12 +587,12 @@ final class Reconciler {
 	 * then the buyer may still try again inside the widget, which makes a new
 	 * operation under the same attempt, and the service is asked again).
 	 */
-	public static function settled( array $attempt, int $now ): bool {
-		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
+	public static function settled( Attempt $attempt, int $now ): bool {
+		$step = Status_Flow::find_step( $attempt->status(), $attempt->status_code() );
 		if ( null === $step || ! $step['final'] ) {
 			return false;
 		}
 		return Status_Flow::PHASE_SUCCEEDED === $step['phase']
-			|| $now - (int) strtotime( $attempt['updated_at'] . ' UTC' ) >= Order_Attempts::payment_window();
+			|| $now - (int) strtotime( $attempt->updated_at() . ' UTC' ) >= Order_Attempts::payment_window();
 	}
 }
