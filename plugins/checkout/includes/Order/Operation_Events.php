@@ -132,7 +132,7 @@ final class Operation_Events {
 				}
 				$via    = __( 'confirmed on a later try, the service having been busy', 'card2crypto-checkout' );
 				$action = Order_Decision::decide( $this->facts( $order, $attempt, null, $answer ) );
-				if ( Order_Decision::ORDER_CONFIRM !== $action['order'] ) {
+				if ( Order_Decision::ORDER_CONFIRM !== $action->order() ) {
 					$this->actions->perform( $order, $action, $attempt, null, $answer, $via );
 					return 'decided';
 				}
@@ -283,9 +283,9 @@ final class Operation_Events {
 		for ( $try = 0; $try < 10; $try++ ) {
 			$state  = Operation_Store::state_of( $known );
 			$action = Order_Decision::decide( $this->facts( $order, $attempt, $state, $operation ) );
-			if ( ! $action['advance'] ) {
+			if ( ! $action->advance() ) {
 				$this->actions->perform( $order, $action, $attempt, $state, $operation, $via );
-				return $action['outcome'];
+				return $action->outcome();
 			}
 			if ( Operation_Store::swap_state( $known, $operation->status(), Status_Flow::int_code( $operation->status_code() ) ) ) {
 				// The operation moved: the order must move too, or the operation goes back (a re-delivery then finds it where it was).
@@ -303,10 +303,10 @@ final class Operation_Events {
 					Operation_Store::sum_up( $attempt->id() );
 					throw $e;
 				}
-				if ( $action['flag_mismatch'] ) {
+				if ( $action->flag_mismatch() ) {
 					Operation_Store::flag_mismatch( $attempt );
 				}
-				return $action['outcome'];
+				return $action->outcome();
 			}
 			// Another event moved the operation meanwhile: decide again against its state.
 			$known = Operation_Store::operation( (int) $known['id'] ) ?? $known;

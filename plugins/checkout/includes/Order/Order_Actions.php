@@ -19,6 +19,7 @@ use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Rules\Decision;
 use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
@@ -46,13 +47,13 @@ final class Order_Actions {
 	}
 
 	/**
-	 * @param array     $action    Order_Decision::decide()'s answer.
-	 * @param array     $attempt   The attempt row (Operation_Store) as it was before the event.
+	 * @param Decision  $action    Order_Decision::decide()'s answer.
+	 * @param Attempt   $attempt   The attempt (Operation_Store) as it was before the event.
 	 * @param ?array    $state     The attempt's pair before the event (for conflict notes).
 	 * @param string    $via       Where the event came from, for notes.
 	 * @throws \RuntimeException When the order could not be changed.
 	 */
-	public function perform( \WC_Order $order, array $action, Attempt $attempt, ?array $state, Operation $operation, string $via ): void {
+	public function perform( \WC_Order $order, Decision $action, Attempt $attempt, ?array $state, Operation $operation, string $via ): void {
 		$status = $operation->status();
 		$code   = Status_Flow::int_code( $operation->status_code() );
 		$label  = Order_Words::status( $status, $code );
@@ -64,36 +65,36 @@ final class Order_Actions {
 			Address_Store::mark_paid( (string) $operation->to_address() );
 		}
 
-		switch ( $action['reason'] ) {
-			case 'ignored':
-				Log::info( sprintf( 'Order %d: %s %d ignored (%s) after %s %d (%s).', $order->get_id(), $status, $code, $action['why'], $state['status'] ?? '-', $state['status_code'] ?? -1, $via ) );
+		switch ( $action->reason() ) {
+			case Decision::IGNORED:
+				Log::info( sprintf( 'Order %d: %s %d ignored (%s) after %s %d (%s).', $order->get_id(), $status, $code, $action->why(), $state['status'] ?? '-', $state['status_code'] ?? -1, $via ) );
 				return;
-			case 'complete':
+			case Decision::COMPLETE:
 				$this->complete( $order, $attempt, $operation, $label, $via );
 				return;
-			case 'confirm':
+			case Decision::CONFIRM:
 				$this->confirm( $order, $attempt, $operation, $label, $via );
 				return;
 		}
 		$words = Order_Words::decision( $action, $label, $state, $via, (string) $operation->id() );
 		$note  = $words['note'];
-		switch ( $action['reason'] ) {
-			case 'declined_other_live':
-			case 'earlier_attempt_declined':
+		switch ( $action->reason() ) {
+			case Decision::DECLINED_OTHER_LIVE:
+			case Decision::EARLIER_ATTEMPT_DECLINED:
 				$order->add_order_note( $note );
 				return;
-			case 'retried':
+			case Decision::RETRIED:
 				self::checked( $order->update_status( 'pending', $note ), 'the order could not be set to pending payment' );
 				return;
-			case 'declined_may_retry':
+			case Decision::DECLINED_MAY_RETRY:
 				self::wait_for_retry( $order, $note );
 				return;
-			case 'declined':
-			case 'declined_after_paid':
-				if ( Order_Decision::ORDER_FAIL === $action['order'] && $order->has_status( 'failed' ) ) {
+			case Decision::DECLINED:
+			case Decision::DECLINED_AFTER_PAID:
+				if ( Order_Decision::ORDER_FAIL === $action->order() && $order->has_status( 'failed' ) ) {
 					// Already failed (an earlier decline): WooCommerce keeps no note for an unchanged status.
 					$order->add_order_note( $note );
-				} elseif ( Order_Decision::ORDER_FAIL === $action['order'] ) {
+				} elseif ( Order_Decision::ORDER_FAIL === $action->order() ) {
 					self::checked( $order->update_status( 'failed', $note ), 'the order could not be marked failed' );
 				} else {
 					$order->add_order_note( $note );
@@ -101,14 +102,14 @@ final class Order_Actions {
 				return;
 		}
 
-		if ( Order_Decision::ORDER_HOLD === $action['order'] ) {
+		if ( Order_Decision::ORDER_HOLD === $action->order() ) {
 			// Money moving is told on the buyer's pages; a hold that needs the owner mails the buyer as WooCommerce does.
-			Buyer_Mail::quiet_hold( $order, 'progress' === $action['reason'] );
+			Buyer_Mail::quiet_hold( $order, $action->is( Decision::PROGRESS ) );
 			self::hold( $order, $note );
 		} else {
 			$order->add_order_note( $note );
 		}
-		if ( $action['notify'] && '' !== $words['subject'] ) {
+		if ( $action->notify() && '' !== $words['subject'] ) {
 			Owner_Notice::send( $order, $words['subject'], $note, $operation->id() );
 		}
 	}

@@ -39,9 +39,16 @@ $functions = array(
 		);
 	},
 	'classify'        => array( Status_Flow::class, 'classify' ),
-	'order_decision'  => array( Order_Decision::class, 'decide' ),
+	'order_decision'  => static function ( array $facts ) {
+		return Order_Decision::decide( $facts )->to_array();
+	},
 	'order_decisions' => static function ( array $cases ) {
-		return array_map( array( Order_Decision::class, 'decide' ), $cases );
+		return array_map(
+			static function ( array $facts ) {
+				return Order_Decision::decide( $facts )->to_array();
+			},
+			$cases
+		);
 	},
 	'match'           => array( Payment_Match::class, 'compare' ),
 	'same_address'    => array( Payment_Match::class, 'same_address' ),
