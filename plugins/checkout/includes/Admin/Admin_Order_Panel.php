@@ -25,6 +25,7 @@ use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
@@ -295,8 +296,8 @@ final class Admin_Order_Panel {
 		if ( 'refresh' === $do ) {
 			$result = $this->refresh( $order, $attempt );
 			/* translators: 1: user, 2: result */
-			$order->add_order_note( sprintf( __( 'Card2Crypto: %1$s refreshed the payment from the service. %2$s', 'card2crypto-checkout' ), $who, $result['message'] ) );
-			return $result['ok'];
+			$order->add_order_note( sprintf( __( 'Card2Crypto: %1$s refreshed the payment from the service. %2$s', 'card2crypto-checkout' ), $who, $result->message() ) );
+			return $result->ok();
 		}
 		try {
 			$client = $this->gateway->client( Service_Lanes::ADMIN );
@@ -327,18 +328,13 @@ final class Admin_Order_Panel {
 	/**
 	 * Reconciler::check(), with a failure to apply the answer (a database
 	 * error, an order hook that threw) noted instead of thrown.
-	 *
-	 * @return array{ok: bool, message: string}
 	 */
-	private function refresh( \WC_Order $order, Attempt $attempt ): array {
+	private function refresh( \WC_Order $order, Attempt $attempt ): Check_Result {
 		try {
 			return $this->reconciler->check( $order, $attempt, 'refresh' );
 		} catch ( \Throwable $e ) {
 			Log::error( sprintf( 'Order %d: the refresh could not be applied: %s', $order->get_id(), $e->getMessage() ) );
-			return array(
-				'ok'      => false,
-				'message' => __( 'The answer could not be applied because of an internal error (details in WooCommerce > Status > Logs, source card2crypto-checkout); the payment state was left as it was. Try again.', 'card2crypto-checkout' ),
-			);
+			return Check_Result::failed( __( 'The answer could not be applied because of an internal error (details in WooCommerce > Status > Logs, source card2crypto-checkout); the payment state was left as it was. Try again.', 'card2crypto-checkout' ) );
 		}
 	}
 }

@@ -33,6 +33,7 @@ use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
@@ -214,10 +215,10 @@ final class Buyer_Return {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
 				Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
 				$result = $this->reconciler->check( $order, $attempt, 'return' );
-				if ( ! $result['ok'] ) {
-					$asked = $result['reason'] ?? 'unreachable';
+				if ( ! $result->ok() ) {
+					$asked = $result->reason() ?? Check_Result::UNREACHABLE;
 				} else {
-					$answer = $result['operation'] ?? null;
+					$answer = $result->operation();
 				}
 			} catch ( \Throwable $e ) {
 				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied when the buyer came back: %s', $order->get_id(), $e->getMessage() ) );

@@ -37,6 +37,7 @@ use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
@@ -148,10 +149,10 @@ final class Start_Gate {
 			$operation = null;
 			try {
 				$result = $this->reconciler->check( $order, $attempt, 'start' );
-				if ( ! $result['ok'] ) {
-					$asked = $result['reason'] ?? 'unreachable';
+				if ( ! $result->ok() ) {
+					$asked = $result->reason() ?? Check_Result::UNREACHABLE;
 				} else {
-					$operation = $result['operation'] ?? null;
+					$operation = $result->operation();
 				}
 			} catch ( \Throwable $e ) {
 				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied before a new payment: %s', $order->get_id(), $e->getMessage() ) );

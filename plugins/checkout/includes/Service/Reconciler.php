@@ -355,16 +355,12 @@ final class Reconciler {
 		} catch ( \Throwable $e ) {
 			// The answer could not be applied (a database error): asked again at the next delay.
 			Log::error( sprintf( 'Order %d (reconcile): the answer could not be applied: %s', $order->get_id(), $e->getMessage() ) );
-			$result = array(
-				'ok'      => false,
-				'reason'  => 'unreachable',
-				'message' => $e->getMessage(),
-			);
+			$result = Check_Result::unreachable( $e->getMessage() );
 		}
-		if ( isset( $result['retry_after'] ) ) {
-			return (int) $result['retry_after']; // Not asked: the attempt stays due, given back with the batch's claim.
+		if ( null !== $result->retry_after() ) {
+			return $result->retry_after(); // Not asked: the attempt stays due, given back with the batch's claim.
 		}
-		if ( ! empty( $result['clock'] ) ) {
+		if ( $result->clock() ) {
 			// The service refused this server's timestamps: every check would be refused alike. The batch stops, this
 			// payment stays due (not counted as a check) and the next batch tries again in CLOCK_WAIT seconds.
 			return self::CLOCK_WAIT;
@@ -376,7 +372,7 @@ final class Reconciler {
 		}
 		// The service says it never heard of this payment (it names the payment's id as unknown), and its payment window
 		// has passed: the buyer never started paying. Retired: never asked again, never signed again.
-		if ( ! $result['ok'] && 'unknown' === ( $result['reason'] ?? '' ) && time() - (int) strtotime( $attempt->created_at() . ' UTC' ) >= Order_Attempts::payment_window() ) {
+		if ( ! $result->ok() && $result->is_unknown() && time() - (int) strtotime( $attempt->created_at() . ' UTC' ) >= Order_Attempts::payment_window() ) {
 			$this->retire( $order, $attempt, $is_current );
 			$this->release_dead( $order );
 			return null;
@@ -435,12 +431,10 @@ final class Reconciler {
 	 *
 	 * The service is asked in the lane of $source (lane()).
 	 *
-	 * @return array{ok: bool, outcome?: string, operation?: \Card2Crypto\Checkout\Shared\Api\Operation, reason?: string, message: string, retry_after?: int, clock?: bool} reason when not ok: "unknown" (the service has no
-	 *                                                                     operation for the attempt yet) or "unreachable". operation: the latest. retry_after: the
-	 *                                                                     service answered 429; seconds to wait (Reconcile_Pace::retry_wait()).
+	 * @return Check_Result
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
-	public function check( \WC_Order $order, Attempt $attempt, string $source ): array {
+	public function check( \WC_Order $order, Attempt $attempt, string $source ): Check_Result {
 		return $this->check_with( $order, $attempt, $source, null );
 	}
 
@@ -467,18 +461,18 @@ final class Reconciler {
 	 *
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
-	private function check_with( \WC_Order $order, Attempt $attempt, string $source, ?Partner_Api_Client $client ): array {
+	private function check_with( \WC_Order $order, Attempt $attempt, string $source, ?Partner_Api_Client $client ): Check_Result {
 		$result = $this->ask( $order, $attempt, null, $source, $client );
-		if ( ! $result['ok'] ) {
+		if ( ! $result->ok() ) {
 			return $result;
 		}
-		$latest = $result['operation']->id();
+		$latest = $result->operation()->id();
 		foreach ( Operation_Store::operations_of_attempt( $attempt->id() ) as $known ) {
 			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || Order_Attempts::final_pair( $known['status'], $known['status_code'] ) ) {
 				continue;
 			}
 			$other = $this->ask( $order, $attempt, $known['operation_id'], $source, $client );
-			if ( ! $other['ok'] ) {
+			if ( ! $other->ok() ) {
 				return $other;
 			}
 		}
@@ -491,16 +485,12 @@ final class Reconciler {
 	 *
 	 * @throws \Throwable When the answer could not be applied.
 	 */
-	private function ask( \WC_Order $order, Attempt $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): array {
+	private function ask( \WC_Order $order, Attempt $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): Check_Result {
 		// A visitor's request (a payment start, a return) stops asking once it has spent its time on the service
 		// (Start_Budget); reconciliation and the owner's refresh always ask.
 		$visitor = in_array( $source, array( 'start', 'return' ), true );
 		if ( $visitor && ! Start_Budget::time_left() ) {
-			return array(
-				'ok'      => false,
-				'reason'  => 'unreachable',
-				'message' => __( 'The service was not asked again: this request has waited on it long enough.', 'card2crypto-checkout' ),
-			);
+			return Check_Result::unreachable( __( 'The service was not asked again: this request has waited on it long enough.', 'card2crypto-checkout' ) );
 		}
 		try {
 			// The client's own lines as debug: the outcome is logged below at its true level
@@ -510,26 +500,21 @@ final class Reconciler {
 		} catch ( Partner_Api_Exception $e ) {
 			// A refusal of the store itself withdraws the method at once (Service_Health).
 			Service_Health::saw( $this->config, $e );
-			$reason = 'unreachable';
+			$unknown = false;
 			if ( 429 === $e->status ) {
 				Log::info( sprintf( 'Order %d (%s): the service asked to slow down (429).', $order->get_id(), $source ) );
-				return array(
-					'ok'          => false,
-					'reason'      => 'unreachable',
+				return Check_Result::slowed(
 					/* translators: %s: error */
-					'message'     => sprintf( __( 'The service could not be asked about this payment: %s', 'card2crypto-checkout' ), $e->getMessage() ),
-					'retry_after' => Reconcile_Pace::retry_wait( $e->retry_after ),
+					sprintf( __( 'The service could not be asked about this payment: %s', 'card2crypto-checkout' ), $e->getMessage() ),
+					Reconcile_Pace::retry_wait( $e->retry_after )
 				);
 			}
 			if ( Clock_Offset::refused_for( $e ) ) {
 				// Not news about the payment: this server's clock is off. Nothing is retired; background checks back off.
 				Clock_Offset::saw_refusal( $e, time() );
-				return array(
-					'ok'      => false,
-					'reason'  => 'unreachable',
-					'clock'   => true,
+				return Check_Result::clock_refused(
 					/* translators: %s: how far the clock is off */
-					'message' => sprintf( __( 'The service was not asked about this payment: %s', 'card2crypto-checkout' ), Clock_Offset::words( $e->clock_offset_ms ) ),
+					sprintf( __( 'The service was not asked about this payment: %s', 'card2crypto-checkout' ), Clock_Offset::words( $e->clock_offset_ms ) )
 				);
 			}
 			if ( 400 === $e->status ) {
@@ -538,41 +523,28 @@ final class Reconciler {
 			}
 			// Only an answer that names this payment's own id as unknown means the service never heard of it.
 			if ( 'invalid_parameter' === $e->error_code && 'partner_operation_id' === $e->field && null === $operation_id && Operation_Store::NO_CODE === $attempt->status_code() ) {
-				$reason  = 'unknown';
+				$unknown = true;
 				$message = __( 'The service has no operation for this payment yet: the buyer has not started paying.', 'card2crypto-checkout' );
 			} else {
 				/* translators: %s: error */
 				$message = sprintf( __( 'The service could not be asked about this payment: %s', 'card2crypto-checkout' ), $e->getMessage() );
 			}
-			Log::write( 'unknown' === $reason ? 'info' : 'error', sprintf( 'Order %d (%s): %s', $order->get_id(), $source, $message ) );
-			return array(
-				'ok'      => false,
-				'reason'  => $reason,
-				'message' => $message,
-			);
+			Log::write( $unknown ? 'info' : 'error', sprintf( 'Order %d (%s): %s', $order->get_id(), $source, $message ) );
+			return $unknown ? Check_Result::unknown( $message ) : Check_Result::unreachable( $message );
 		} catch ( \InvalidArgumentException $e ) {
-			return array(
-				'ok'      => false,
-				'reason'  => 'unreachable',
-				'message' => $e->getMessage(),
-			);
+			return Check_Result::unreachable( $e->getMessage() );
 		}
 		Clock_Offset::saw_answer();
 		if ( ! Operation_Events::answers_for( $operation, $attempt, $operation_id ) ) {
 			Operation_Events::hold_foreign_answer( $order, $attempt, $operation );
-			return array(
-				'ok'      => false,
-				'reason'  => 'unreachable',
-				'message' => __( 'The service answered about another payment; nothing was applied.', 'card2crypto-checkout' ),
-			);
+			return Check_Result::unreachable( __( 'The service answered about another payment; nothing was applied.', 'card2crypto-checkout' ) );
 		}
 		$outcome = $this->events->process( $operation, $source );
-		return array(
-			'ok'        => true,
-			'outcome'   => $outcome,
-			'operation' => $operation,
+		return Check_Result::answered(
+			$outcome,
+			$operation,
 			/* translators: 1: state in words, 2: outcome */
-			'message'   => sprintf( __( 'The service reports "%1$s" (%2$s).', 'card2crypto-checkout' ), Order_Words::status( $operation->status(), Status_Flow::int_code( $operation->status_code() ) ), $outcome ),
+			sprintf( __( 'The service reports "%1$s" (%2$s).', 'card2crypto-checkout' ), Order_Words::status( $operation->status(), Status_Flow::int_code( $operation->status_code() ) ), $outcome )
 		);
 	}
 

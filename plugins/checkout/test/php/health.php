@@ -199,7 +199,7 @@ switch ( $scenario['case'] ) {
 						$result = Plugin::service( Payments::class )->landing_url( $order, $attempt, Buyer_Return::fail_url( $order ) );
 						break;
 					case 'reconcile':
-						$result = Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' )['ok'];
+						$result = Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' )->ok();
 						break;
 					case 'status_box':
 						$result = Settings_Status::check( $door );
