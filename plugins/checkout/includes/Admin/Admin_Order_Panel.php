@@ -11,6 +11,7 @@
 
 namespace Card2Crypto\Checkout\Admin;
 
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Currencies;
@@ -21,8 +22,10 @@ use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
@@ -72,7 +75,7 @@ final class Admin_Order_Panel {
 		$attempt = Order_Attempts::current_attempt( $order );
 		$rows    = array();
 		if ( null !== $attempt ) {
-			$rows[ __( 'Partner operation id', 'card2crypto-checkout' ) ] = $attempt['partner_operation_id'];
+			$rows[ __( 'Partner operation id', 'card2crypto-checkout' ) ] = $attempt->partner_operation_id();
 		}
 		if ( isset( $op['id'] ) ) {
 			$rows[ __( 'Operation id', 'card2crypto-checkout' ) ] = $op['id'];
@@ -108,7 +111,7 @@ final class Admin_Order_Panel {
 		}
 		if ( isset( $op['to_amount'] ) && is_numeric( $op['to_amount'] ) ) {
 			$label          = Order_Words::bought( $status, $code ) ? __( 'Bought', 'card2crypto-checkout' ) : __( 'To buy (not bought yet)', 'card2crypto-checkout' );
-			$rows[ $label ] = Availability::format_btc( (int) $op['to_amount'] ) . ' ' . ( $op['to_currency'] ?? 'BTC' );
+			$rows[ $label ] = Availability::format_btc( (int) $op['to_amount'] ) . ' ' . ( $op['to_currency'] ?? Payment_Match::ASSET_BTC );
 		}
 		if ( isset( $op['card_country'] ) ) {
 			$rows[ __( 'Card country', 'card2crypto-checkout' ) ] = $op['card_country'];
@@ -140,11 +143,11 @@ final class Admin_Order_Panel {
 			// The buyer tried again (inside the widget, or on the landing page): every operation of the order, for the partner portal.
 			$rows[ __( 'Other operations', 'card2crypto-checkout' ) ] = implode( '; ', $others );
 		}
-		if ( null !== $attempt && ! empty( $attempt['retired_at'] ) ) {
+		if ( null !== $attempt && $attempt->is_retired() ) {
 			// Reconciliation retired it (Reconciler): the service never heard of it and its payment window passed.
 			$rows[ __( 'Background checks', 'card2crypto-checkout' ) ] = __( 'Stopped: the buyer never started paying, and the time to pay has passed.', 'card2crypto-checkout' );
 		}
-		if ( null !== $attempt && 1 === $attempt['mismatch'] ) {
+		if ( null !== $attempt && $attempt->mismatch() ) {
 			$rows[ __( 'Check', 'card2crypto-checkout' ) ] = __( 'Does NOT match the order: see the notes.', 'card2crypto-checkout' );
 		}
 		// A transaction hash is one long word: let it wrap, or it widens the whole order screen.
@@ -186,7 +189,7 @@ final class Admin_Order_Panel {
 			echo '<p class="card2crypto-refund-help">' . esc_html( Manual_Refunds::explanation() ) . '</p>';
 		}
 		if ( null !== $attempt && current_user_can( 'edit_shop_orders' ) ) {
-			$awaiting = 'awaiting confirm' === $attempt['status'] && 8 === $attempt['status_code'];
+			$awaiting = 'awaiting confirm' === $attempt->status() && 8 === $attempt->status_code();
 			echo '<p class="card2crypto-actions">';
 			if ( $awaiting ) {
 				self::button( $order, 'confirm', __( 'Confirm payment', 'card2crypto-checkout' ), true );
@@ -218,7 +221,7 @@ final class Admin_Order_Panel {
 			$attempt = Operation_Store::attempt( $operation['attempt_id'] );
 			$paid[ $operation['operation_id'] ] = array(
 				'operation_id' => $operation['operation_id'],
-				'amount'       => null === $attempt ? '' : Order_Words::money( (int) $attempt['expected_amount'], (string) $attempt['expected_currency'] ),
+				'amount'       => null === $attempt ? '' : Order_Words::money( $attempt->amount(), $attempt->currency() ),
 				'duplicate'    => true,
 			);
 		}
@@ -293,18 +296,18 @@ final class Admin_Order_Panel {
 		if ( 'refresh' === $do ) {
 			$result = $this->refresh( $order, $attempt );
 			/* translators: 1: user, 2: result */
-			$order->add_order_note( sprintf( __( 'Card2Crypto: %1$s refreshed the payment from the service. %2$s', 'card2crypto-checkout' ), $who, $result['message'] ) );
-			return $result['ok'];
+			$order->add_order_note( sprintf( __( 'Card2Crypto: %1$s refreshed the payment from the service. %2$s', 'card2crypto-checkout' ), $who, $result->message() ) );
+			return $result->ok();
 		}
 		try {
 			$client = $this->gateway->client( Service_Lanes::ADMIN );
-			$op_id  = '' !== (string) $attempt['operation_id'] ? (string) $attempt['operation_id'] : null;
+			$op_id  = '' !== $attempt->operation_id() ? $attempt->operation_id() : null;
 			if ( 'confirm' === $do ) {
-				$client->confirm( $op_id, $attempt['partner_operation_id'] );
+				$client->confirm( $op_id, $attempt->partner_operation_id() );
 				/* translators: %s: user */
 				$order->add_order_note( sprintf( __( 'Card2Crypto: %s confirmed the payment; the service continues with the purchase.', 'card2crypto-checkout' ), $who ) );
 			} else {
-				$client->cancel( $op_id, $attempt['partner_operation_id'] );
+				$client->cancel( $op_id, $attempt->partner_operation_id() );
 				/* translators: %s: user */
 				$order->add_order_note( sprintf( __( 'Card2Crypto: %s cancelled the payment at the service.', 'card2crypto-checkout' ), $who ) );
 			}
@@ -325,18 +328,13 @@ final class Admin_Order_Panel {
 	/**
 	 * Reconciler::check(), with a failure to apply the answer (a database
 	 * error, an order hook that threw) noted instead of thrown.
-	 *
-	 * @return array{ok: bool, message: string}
 	 */
-	private function refresh( \WC_Order $order, array $attempt ): array {
+	private function refresh( \WC_Order $order, Attempt $attempt ): Check_Result {
 		try {
 			return $this->reconciler->check( $order, $attempt, 'refresh' );
 		} catch ( \Throwable $e ) {
 			Log::error( sprintf( 'Order %d: the refresh could not be applied: %s', $order->get_id(), $e->getMessage() ) );
-			return array(
-				'ok'      => false,
-				'message' => __( 'The answer could not be applied because of an internal error (details in WooCommerce > Status > Logs, source card2crypto-checkout); the payment state was left as it was. Try again.', 'card2crypto-checkout' ),
-			);
+			return Check_Result::failed( __( 'The answer could not be applied because of an internal error (details in WooCommerce > Status > Logs, source card2crypto-checkout); the payment state was left as it was. Try again.', 'card2crypto-checkout' ) );
 		}
 	}
 }

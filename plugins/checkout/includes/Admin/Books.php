@@ -25,6 +25,7 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Settings\Decimal_Amount;
@@ -167,7 +168,7 @@ final class Books {
 			$fiat_amount   = $op['from_amount'];
 			$fiat_currency = $op['from_currency'];
 		}
-		$sats = $own && self::digits( $op['to_amount'] ?? null ) && 'BTC' === ( $op['to_currency'] ?? 'BTC' ) ? (string) $op['to_amount'] : null;
+		$sats = $own && self::digits( $op['to_amount'] ?? null ) && Payment_Match::ASSET_BTC === ( $op['to_currency'] ?? Payment_Match::ASSET_BTC ) ? (string) $op['to_amount'] : null;
 		$at   = (int) strtotime( $stored['recorded_at'] . ' UTC' );
 
 		return array(

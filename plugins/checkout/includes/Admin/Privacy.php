@@ -33,6 +33,7 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Payment_Match;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -113,12 +114,12 @@ final class Privacy {
 			$lines[] = sprintf(
 				/* translators: 1: the payment's reference, 2: amount and currency, 3: date and time it started (UTC) */
 				__( '%1$s: %2$s, started %3$s UTC', 'card2crypto-checkout' ),
-				$attempt['partner_operation_id'],
-				Order_Words::money( (int) $attempt['expected_amount'], (string) $attempt['expected_currency'] ),
-				(string) $attempt['created_at']
+				$attempt->partner_operation_id(),
+				Order_Words::money( $attempt->amount(), $attempt->currency() ),
+				(string) $attempt->created_at()
 			);
-			if ( '' !== (string) $attempt['expected_wallet'] ) {
-				$wallets[ (string) $attempt['expected_wallet'] ] = true;
+			if ( '' !== $attempt->wallet() ) {
+				$wallets[ $attempt->wallet() ] = true;
 			}
 		}
 		if ( array() !== $lines ) {
@@ -139,7 +140,7 @@ final class Privacy {
 			$data[ $label ] = Order_Words::money( (int) $op['from_amount'], (string) $op['from_currency'] );
 		}
 		if ( isset( $op['to_amount'] ) && is_numeric( $op['to_amount'] ) ) {
-			$data[ __( 'Bitcoin bought', 'card2crypto-checkout' ) ] = Availability::format_btc( (int) $op['to_amount'] ) . ' ' . ( $op['to_currency'] ?? 'BTC' );
+			$data[ __( 'Bitcoin bought', 'card2crypto-checkout' ) ] = Availability::format_btc( (int) $op['to_amount'] ) . ' ' . ( $op['to_currency'] ?? Payment_Match::ASSET_BTC );
 		}
 		$own = Order_Address::of_order( $order );
 		if ( null !== $own ) {

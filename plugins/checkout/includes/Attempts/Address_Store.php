@@ -311,10 +311,10 @@ CREATE TABLE {$counters} (
 		foreach ( self::held_rows_of_order( $order->get_id() ) as $row ) {
 			$attempts = Operation_Store::attempts_of_order_to( $order->get_id(), (string) $row['address'] );
 			$facts    = array_map(
-				static function ( array $attempt ) use ( $settled_unpaid ): array {
+				static function ( Attempt $attempt ) use ( $settled_unpaid ): array {
 					return array(
-						'signed'         => null !== ( $attempt['signed_at'] ?? null ),
-						'retired'        => null !== ( $attempt['retired_at'] ?? null ),
+						'signed'         => $attempt->is_signed(),
+						'retired'        => $attempt->is_retired(),
 						'settled_unpaid' => (bool) $settled_unpaid( $attempt ),
 					);
 				},
@@ -324,7 +324,7 @@ CREATE TABLE {$counters} (
 				continue;
 			}
 			foreach ( $attempts as $attempt ) {
-				Operation_Store::retire( (int) $attempt['id'] );
+				Operation_Store::retire( $attempt->id() );
 			}
 			if ( self::release( $order->get_id(), (string) $row['address'] ) ) {
 				$freed[] = (string) $row['address'];

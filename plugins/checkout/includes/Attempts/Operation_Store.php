@@ -170,7 +170,7 @@ CREATE TABLE {$ops} (
 	 * units, currency, store wallet at that moment). The id must be fresh
 	 * (random); returns the row.
 	 */
-	public static function create_attempt( int $order_id, string $partner_operation_id, int $amount, string $currency, string $wallet ): array {
+	public static function create_attempt( int $order_id, string $partner_operation_id, int $amount, string $currency, string $wallet ): Attempt {
 		global $wpdb;
 		$now = current_time( 'mysql', true );
 		$wpdb->insert( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
@@ -191,17 +191,21 @@ CREATE TABLE {$ops} (
 			),
 			array( '%d', '%s', '%d', '%s', '%s', '%s', '%d', '%d', '%d', '%d', '%s', '%s' )
 		);
-		return self::attempt_by_partner_id( $partner_operation_id );
+		$attempt = self::attempt_by_partner_id( $partner_operation_id );
+		if ( null === $attempt ) {
+			throw new \RuntimeException( 'The payment attempt could not be recorded: ' . $wpdb->last_error );
+		}
+		return $attempt;
 	}
 
-	public static function attempt_by_partner_id( string $partner_operation_id ): ?array {
+	public static function attempt_by_partner_id( string $partner_operation_id ): ?Attempt {
 		global $wpdb;
 		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE partner_operation_id = %s', self::attempts_table(), $partner_operation_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
 		return $row ? self::typed( $row ) : null;
 	}
 
 	/** The attempt an operation was recorded for (any of its operations, not only the one that sums it up). */
-	public static function attempt_by_operation_id( string $operation_id ): ?array {
+	public static function attempt_by_operation_id( string $operation_id ): ?Attempt {
 		global $wpdb;
 		$attempt_id = $wpdb->get_var( $wpdb->prepare( 'SELECT attempt_id FROM %i WHERE operation_id = %s ORDER BY id DESC LIMIT 1', self::operations_table(), $operation_id ) ); // phpcs:ignore WordPress.DB
 		if ( null !== $attempt_id ) {
@@ -211,13 +215,13 @@ CREATE TABLE {$ops} (
 		return $row ? self::typed( $row ) : null;
 	}
 
-	public static function attempt( int $id ): ?array {
+	public static function attempt( int $id ): ?Attempt {
 		global $wpdb;
 		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE id = %d', self::attempts_table(), $id ), ARRAY_A ); // phpcs:ignore WordPress.DB
 		return $row ? self::typed( $row ) : null;
 	}
 
-	/** @return array<int, array> Every attempt of an order, newest first. */
+	/** @return Attempt[] Every attempt of an order, newest first. */
 	public static function attempts_of_order( int $order_id ): array {
 		global $wpdb;
 		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT * FROM %i WHERE order_id = %d ORDER BY id DESC', self::attempts_table(), $order_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
@@ -241,9 +245,9 @@ CREATE TABLE {$ops} (
 	 * not be fixed was not (it does not count toward the hourly cap); the
 	 * next time it is sent it counts again.
 	 */
-	public static function mark_sent( array $attempt, bool $sent ): void {
+	public static function mark_sent( Attempt $attempt, bool $sent ): void {
 		global $wpdb;
-		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET unsent = %d WHERE id = %d AND unsent <> %d', self::attempts_table(), $sent ? 0 : 1, (int) $attempt['id'], $sent ? 0 : 1 ) ); // phpcs:ignore WordPress.DB
+		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET unsent = %d WHERE id = %d AND unsent <> %d', self::attempts_table(), $sent ? 0 : 1, $attempt->id(), $sent ? 0 : 1 ) ); // phpcs:ignore WordPress.DB
 	}
 
 	/**
@@ -282,15 +286,15 @@ CREATE TABLE {$ops} (
 		return Shared_Store::locked( 'card2crypto_start_' . $order_id, $fn, sprintf( 'A payment of order %d is being started by another request.', $order_id ) );
 	}
 
-	public static function claim_event( array $attempt, string $operation_id, string $status, int $code, string $source ): bool {
+	public static function claim_event( Attempt $attempt, string $operation_id, string $status, int $code, string $source ): bool {
 		global $wpdb;
-		$key      = self::event_key( (int) $attempt['id'], $operation_id, $status, $code );
+		$key      = self::event_key( $attempt->id(), $operation_id, $status, $code );
 		$affected = $wpdb->query( // phpcs:ignore WordPress.DB
 			$wpdb->prepare(
 				'INSERT IGNORE INTO %i (event_key, attempt_id, operation_id, status, status_code, source, outcome, received_at) VALUES (%s, %d, %s, %s, %d, %s, %s, %s)',
 				self::events_table(),
 				$key,
-				(int) $attempt['id'],
+				$attempt->id(),
 				$operation_id,
 				$status,
 				$code,
@@ -307,14 +311,14 @@ CREATE TABLE {$ops} (
 	}
 
 	/** Gives a claimed event back (processing failed), so a re-delivery is processed again. */
-	public static function release_event( array $attempt, string $operation_id, string $status, int $code ): void {
+	public static function release_event( Attempt $attempt, string $operation_id, string $status, int $code ): void {
 		global $wpdb;
-		$wpdb->delete( self::events_table(), array( 'event_key' => self::event_key( (int) $attempt['id'], $operation_id, $status, $code ) ), array( '%s' ) ); // phpcs:ignore WordPress.DB
+		$wpdb->delete( self::events_table(), array( 'event_key' => self::event_key( $attempt->id(), $operation_id, $status, $code ) ), array( '%s' ) ); // phpcs:ignore WordPress.DB
 	}
 
-	public static function set_event_outcome( array $attempt, string $operation_id, string $status, int $code, string $outcome ): void {
+	public static function set_event_outcome( Attempt $attempt, string $operation_id, string $status, int $code, string $outcome ): void {
 		global $wpdb;
-		$wpdb->update( self::events_table(), array( 'outcome' => $outcome ), array( 'event_key' => self::event_key( (int) $attempt['id'], $operation_id, $status, $code ) ), array( '%s' ), array( '%s' ) ); // phpcs:ignore WordPress.DB
+		$wpdb->update( self::events_table(), array( 'outcome' => $outcome ), array( 'event_key' => self::event_key( $attempt->id(), $operation_id, $status, $code ) ), array( '%s' ), array( '%s' ) ); // phpcs:ignore WordPress.DB
 	}
 
 	/** Number of events recorded for an attempt (tests, admin). */
@@ -330,14 +334,14 @@ CREATE TABLE {$ops} (
 	 * operations had rows of their own lends it to its bound operation, so
 	 * nothing applied is forgotten.
 	 */
-	public static function operation_of( array $attempt, string $operation_id ): array {
+	public static function operation_of( Attempt $attempt, string $operation_id ): array {
 		global $wpdb;
-		$bound = (string) $attempt['operation_id'];
-		if ( '' !== $bound && self::NO_CODE !== (int) $attempt['status_code'] && array() === self::operations_of_attempt( (int) $attempt['id'] ) ) {
-			self::insert_operation( $attempt, $bound, (string) $attempt['status'], (int) $attempt['status_code'] );
+		$bound = $attempt->operation_id();
+		if ( '' !== $bound && self::NO_CODE !== $attempt->status_code() && array() === self::operations_of_attempt( $attempt->id() ) ) {
+			self::insert_operation( $attempt, $bound, $attempt->status(), $attempt->status_code() );
 		}
 		self::insert_operation( $attempt, $operation_id, '', self::NO_CODE );
-		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE attempt_id = %d AND operation_id = %s', self::operations_table(), (int) $attempt['id'], $operation_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE attempt_id = %d AND operation_id = %s', self::operations_table(), $attempt->id(), $operation_id ), ARRAY_A ); // phpcs:ignore WordPress.DB
 		if ( ! $row ) {
 			throw new \RuntimeException( 'The operation could not be read back: ' . $wpdb->last_error );
 		}
@@ -345,15 +349,15 @@ CREATE TABLE {$ops} (
 	}
 
 	/** Records an operation of an attempt unless it is recorded already (the UNIQUE key decides). */
-	private static function insert_operation( array $attempt, string $operation_id, string $status, int $code ): void {
+	private static function insert_operation( Attempt $attempt, string $operation_id, string $status, int $code ): void {
 		global $wpdb;
 		$now  = current_time( 'mysql', true );
 		$done = $wpdb->query( // phpcs:ignore WordPress.DB
 			$wpdb->prepare(
 				'INSERT IGNORE INTO %i (attempt_id, order_id, operation_id, status, status_code, version, created_at, updated_at) VALUES (%d, %d, %s, %s, %d, 0, %s, %s)',
 				self::operations_table(),
-				(int) $attempt['id'],
-				(int) $attempt['order_id'],
+				$attempt->id(),
+				$attempt->order_id(),
 				$operation_id,
 				$status,
 				$code,
@@ -451,7 +455,7 @@ CREATE TABLE {$ops} (
 			}
 		}
 		foreach ( self::attempts_of_order( $order_id ) as $attempt ) {
-			if ( ! isset( $recorded[ $attempt['id'] ] ) && (string) $attempt['operation_id'] !== $operation_id && Status_Flow::may_be_paid( $attempt['status'], $attempt['status_code'] ) ) {
+			if ( ! isset( $recorded[ $attempt->id() ] ) && $attempt->operation_id() !== $operation_id && Status_Flow::may_be_paid( $attempt->status(), $attempt->status_code() ) ) {
 				return true;
 			}
 		}
@@ -490,9 +494,9 @@ CREATE TABLE {$ops} (
 		}
 	}
 
-	public static function flag_mismatch( array $attempt ): void {
+	public static function flag_mismatch( Attempt $attempt ): void {
 		global $wpdb;
-		$wpdb->update( self::attempts_table(), array( 'mismatch' => 1 ), array( 'id' => (int) $attempt['id'] ), array( '%d' ), array( '%d' ) ); // phpcs:ignore WordPress.DB
+		$wpdb->update( self::attempts_table(), array( 'mismatch' => 1 ), array( 'id' => $attempt->id() ), array( '%d' ), array( '%d' ) ); // phpcs:ignore WordPress.DB
 	}
 
 	/** When reconciliation asks about the attempt next (Unix time; null: never), its claim released. */
@@ -613,40 +617,31 @@ CREATE TABLE {$ops} (
 		return 1 === (int) $affected;
 	}
 
-	/** @return array<int, array> The order's attempts that ask for $wallet, newest first. */
+	/** @return Attempt[] The order's attempts that ask for $wallet, newest first. */
 	public static function attempts_of_order_to( int $order_id, string $wallet ): array {
 		return array_values(
 			array_filter(
 				self::attempts_of_order( $order_id ),
-				static function ( array $attempt ) use ( $wallet ): bool {
-					return (string) $attempt['expected_wallet'] === $wallet;
+				static function ( Attempt $attempt ) use ( $wallet ): bool {
+					return $attempt->wallet() === $wallet;
 				}
 			)
 		);
 	}
 
-	public static function count_check( array $attempt ): void {
+	public static function count_check( Attempt $attempt ): void {
 		global $wpdb;
-		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET checks = checks + 1 WHERE id = %d', self::attempts_table(), (int) $attempt['id'] ) ); // phpcs:ignore WordPress.DB
+		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET checks = checks + 1 WHERE id = %d', self::attempts_table(), $attempt->id() ) ); // phpcs:ignore WordPress.DB
 	}
 
-	/** @return array{amount: int, currency: string, wallet: string} */
-	public static function expected_of( array $attempt ): array {
-		return array(
-			'amount'   => (int) $attempt['expected_amount'],
-			'currency' => (string) $attempt['expected_currency'],
-			'wallet'   => (string) $attempt['expected_wallet'],
-		);
-	}
-
-	/** The stored pair as decide() wants it, or null when nothing was applied yet. */
-	public static function state_of( array $attempt ): ?array {
-		if ( self::NO_CODE === $attempt['status_code'] ) {
+	/** An operation's stored pair as decide() wants it, or null when nothing was applied yet. */
+	public static function state_of( array $operation ): ?array {
+		if ( self::NO_CODE === $operation['status_code'] ) {
 			return null;
 		}
 		return array(
-			'status'      => $attempt['status'],
-			'status_code' => $attempt['status_code'],
+			'status'      => $operation['status'],
+			'status_code' => $operation['status_code'],
 		);
 	}
 
@@ -661,13 +656,8 @@ CREATE TABLE {$ops} (
 		return $row;
 	}
 
-	private static function typed( array $row ): array {
-		foreach ( array( 'id', 'order_id', 'expected_amount', 'status_code', 'version', 'mismatch', 'checks', 'unsent' ) as $int ) {
-			if ( ! isset( $row[ $int ] ) ) {
-				continue; // A column a test's table or an older schema may lack.
-			}
-			$row[ $int ] = (int) $row[ $int ];
-		}
-		return $row;
+	/** The one place an attempt is made from its row. */
+	private static function typed( array $row ): Attempt {
+		return Attempt::from_row( $row );
 	}
 }

@@ -21,7 +21,7 @@ defined( 'ABSPATH' ) || exit;
 final class Order_Attempts {
 
 	/** The order's current attempt, or null. */
-	public static function current_attempt( \WC_Order $order ): ?array {
+	public static function current_attempt( \WC_Order $order ): ?Attempt {
 		$id = (string) $order->get_meta( Keys::META_ATTEMPT );
 		return '' === $id ? null : Operation_Store::attempt_by_partner_id( $id );
 	}
@@ -51,8 +51,8 @@ final class Order_Attempts {
 	 * buyer was sent to pay and when the service created the operation
 	 * (its created_at, when known).
 	 */
-	public static function window_start( array $attempt, ?string $operation_created_at = null, ?int $now = null ): int {
-		$sent    = (int) strtotime( $attempt['created_at'] . ' UTC' );
+	public static function window_start( Attempt $attempt, ?string $operation_created_at = null, ?int $now = null ): int {
+		$sent    = (int) strtotime( $attempt->created_at() . ' UTC' );
 		$created = null !== $operation_created_at && '' !== $operation_created_at
 			// The service writes up to 7 fractional digits, which strtotime() does not read.
 			? (int) strtotime( (string) preg_replace( '/\.\d+/', '', $operation_created_at ) )
@@ -68,11 +68,11 @@ final class Order_Attempts {
 	}
 
 	/** True when money may be moving for this attempt: the buyer paid and no final failure came. */
-	public static function in_flight( ?array $attempt ): bool {
-		if ( null === $attempt || Operation_Store::NO_CODE === $attempt['status_code'] ) {
+	public static function in_flight( ?Attempt $attempt ): bool {
+		if ( null === $attempt || Operation_Store::NO_CODE === $attempt->status_code() ) {
 			return false;
 		}
-		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
+		$step = Status_Flow::find_step( $attempt->status(), $attempt->status_code() );
 		return null === $step || ( ! $step['final'] && 1 !== $step['status_code'] ) || Status_Flow::PHASE_SUCCEEDED === $step['phase'];
 	}
 
@@ -117,8 +117,13 @@ final class Order_Attempts {
 	}
 
 	/** Whether the service reported a final status for the attempt (paid, or ended without payment). */
-	public static function is_final( array $attempt ): bool {
-		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
+	public static function is_final( Attempt $attempt ): bool {
+		return self::final_pair( $attempt->status(), $attempt->status_code() );
+	}
+
+	/** Whether a status pair (of an attempt or of one of its operations) is final: paid, or ended without payment. */
+	public static function final_pair( string $status, int $status_code ): bool {
+		$step = Status_Flow::find_step( $status, $status_code );
 		return null !== $step && $step['final'];
 	}
 }

@@ -256,20 +256,20 @@ final class Start_Budget {
 	 * reloads the landing link or the payment page) needs no new rate, and
 	 * the service is asked about the attempt itself every time.
 	 */
-	public static function kept_rate( array $attempt, int $now ): ?array {
+	public static function kept_rate( Attempt $attempt, int $now ): ?array {
 		$rate = get_transient( self::rate_key( $attempt ) );
 		return is_array( $rate ) && isset( $rate['expired_at'] ) && self::still_valid( (string) $rate['expired_at'], $now + self::RATE_MARGIN ) ? $rate : null;
 	}
 
-	public static function keep_rate( array $attempt, array $rate, int $now ): void {
+	public static function keep_rate( Attempt $attempt, array $rate, int $now ): void {
 		$left = (int) strtotime( (string) preg_replace( '/\.\d+/', '', (string) $rate['expired_at'] ) ) - $now - self::RATE_MARGIN;
 		if ( $left > 0 ) {
 			set_transient( self::rate_key( $attempt ), $rate, min( $left, self::RATE_REUSE ) );
 		}
 	}
 
-	private static function rate_key( array $attempt ): string {
-		return 'card2crypto_checkout_rate_' . md5( (string) $attempt['partner_operation_id'] );
+	private static function rate_key( Attempt $attempt ): string {
+		return 'card2crypto_checkout_rate_' . md5( $attempt->partner_operation_id() );
 	}
 
 	/**

@@ -33,6 +33,7 @@ use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
@@ -214,23 +215,23 @@ final class Buyer_Return {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
 				Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
 				$result = $this->reconciler->check( $order, $attempt, 'return' );
-				if ( ! $result['ok'] ) {
-					$asked = $result['reason'] ?? 'unreachable';
+				if ( ! $result->ok() ) {
+					$asked = $result->reason() ?? Check_Result::UNREACHABLE;
 				} else {
-					$answer = $result['operation'] ?? null;
+					$answer = $result->operation();
 				}
 			} catch ( \Throwable $e ) {
 				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied when the buyer came back: %s', $order->get_id(), $e->getMessage() ) );
 				$asked = 'unreachable';
 			}
-			$attempt = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
+			$attempt = Operation_Store::attempt( $attempt->id() ) ?? $attempt;
 		} elseif ( null === $attempt ) {
 			$asked = 'unknown';
 		}
 		$order = Order_Attempts::reloaded( $order );
-		$known  = null !== $attempt && Operation_Store::NO_CODE !== $attempt['status_code'];
-		$status = $known ? $attempt['status'] : null;
-		$code   = $known ? $attempt['status_code'] : null;
+		$known  = null !== $attempt && Operation_Store::NO_CODE !== $attempt->status_code();
+		$status = $known ? $attempt->status() : null;
+		$code   = $known ? $attempt->status_code() : null;
 		if ( null !== $answer ) {
 			// The service's signed answer, just given, is what the buyer is told: the callback of the same news may
 			// have claimed it a moment earlier and still be applying it (the answer is then a duplicate here).
@@ -249,9 +250,9 @@ final class Buyer_Return {
 				'status_code' => $code,
 				// A widget that stopped is told as one the buyer closed: whatever it said, the store says what it knows.
 				'event'       => 'error' === $event ? 'exit' : $event,
-				'mismatch'    => null !== $attempt && 1 === (int) ( $attempt['mismatch'] ?? 0 ),
+				'mismatch'    => null !== $attempt && $attempt->mismatch(),
 				// A payment of the order in another window (another operation) may be under way.
-				'others_live' => Operation_Store::may_be_paid_besides( $order->get_id(), null === $attempt ? '' : (string) $attempt['operation_id'] ),
+				'others_live' => Operation_Store::may_be_paid_besides( $order->get_id(), null === $attempt ? '' : $attempt->operation_id() ),
 				// "Or choose another payment method" only where there is one.
 				'others'      => Other_Methods::exist(),
 			)

@@ -15,6 +15,7 @@
 
 namespace Card2Crypto\Checkout\Buyer;
 
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Keys;
@@ -110,7 +111,7 @@ final class Order_View {
 		}
 		$answer['v'] = State_Poll::version( (string) $order->get_status(), $attempt );
 		// Which payment is the order's own now: a window running another one (the order-pay page's widget) was replaced.
-		$answer['attempt'] = null !== $attempt ? (string) $attempt['partner_operation_id'] : null;
+		$answer['attempt'] = null !== $attempt ? $attempt->partner_operation_id() : null;
 		return $answer;
 	}
 
@@ -119,16 +120,16 @@ final class Order_View {
 	 * (an order from before attempts were kept: the last operation stored on
 	 * the order). Reads only.
 	 */
-	private static function facts( \WC_Order $order, ?array $attempt ): array {
+	private static function facts( \WC_Order $order, ?Attempt $attempt ): array {
 		$status   = null;
 		$code     = null;
 		$mismatch = false;
 		if ( null !== $attempt ) {
-			if ( Operation_Store::NO_CODE !== $attempt['status_code'] ) {
-				$status = $attempt['status'];
-				$code   = $attempt['status_code'];
+			if ( Operation_Store::NO_CODE !== $attempt->status_code() ) {
+				$status = $attempt->status();
+				$code   = $attempt->status_code();
 			}
-			$mismatch = 1 === $attempt['mismatch'];
+			$mismatch = $attempt->mismatch();
 		} else {
 			$operation = $order->get_meta( Keys::META_OPERATION );
 			if ( is_array( $operation ) ) {

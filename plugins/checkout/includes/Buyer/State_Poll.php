@@ -21,6 +21,7 @@
 
 namespace Card2Crypto\Checkout\Buyer;
 
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Keys;
 
@@ -37,17 +38,27 @@ final class State_Poll {
 	 * attempt is current, its status pair, its mismatch flag, its version
 	 * counter). Pure.
 	 *
-	 * @param string     $order_status With or without "wc-".
-	 * @param array|null $attempt      The current attempt (partner_operation_id, status, status_code, mismatch, version), or null.
+	 * @param string       $order_status With or without "wc-".
+	 * @param Attempt|null $attempt      The current attempt, or null.
 	 */
-	public static function version( string $order_status, ?array $attempt ): string {
+	public static function version( string $order_status, ?Attempt $attempt ): string {
+		return self::version_of( $order_status, null === $attempt ? null : array( $attempt->partner_operation_id(), $attempt->status(), $attempt->status_code(), $attempt->mismatch(), $attempt->version() ) );
+	}
+
+	/**
+	 * version() from the columns read in one query (read()).
+	 *
+	 * @param array|null $columns The current attempt's partner_operation_id, status, status_code, mismatch and version, in that order; null for none.
+	 */
+	private static function version_of( string $order_status, ?array $columns ): string {
 		$parts = array( 0 === strpos( $order_status, 'wc-' ) ? substr( $order_status, 3 ) : $order_status );
-		if ( null !== $attempt ) {
-			$parts[] = (string) $attempt['partner_operation_id'];
-			$parts[] = (string) $attempt['status'];
-			$parts[] = (string) (int) $attempt['status_code'];
-			$parts[] = (string) (int) $attempt['mismatch'];
-			$parts[] = (string) (int) $attempt['version'];
+		if ( null !== $columns ) {
+			list( $partner_operation_id, $status, $status_code, $mismatch, $version ) = $columns;
+			$parts[] = (string) $partner_operation_id;
+			$parts[] = (string) $status;
+			$parts[] = (string) (int) $status_code;
+			$parts[] = (string) (int) $mismatch;
+			$parts[] = (string) (int) $version;
 		}
 		return substr( hash( 'sha256', implode( '|', $parts ) ), 0, 16 );
 	}
@@ -98,7 +109,7 @@ final class State_Poll {
 			|| ! hash_equals( (string) $row['order_key'], $key )
 			|| 0 !== (int) $row['customer_id']
 			|| Keys::GATEWAY_ID !== $row['payment_method']
-			|| ! hash_equals( self::version( (string) $row['order_status'], null === $row['attempt'] ? null : $row ), $since ) ) {
+			|| ! hash_equals( self::version_of( (string) $row['order_status'], null === $row['attempt'] ? null : array( $row['partner_operation_id'], $row['status'], $row['status_code'], $row['mismatch'], $row['version'] ) ), $since ) ) {
 			return;
 		}
 		if ( ! headers_sent() ) {

@@ -72,7 +72,7 @@ final class Buyer_Mail {
 			return $content;
 		}
 		$attempt = Order_Attempts::current_attempt( $order );
-		$code    = null !== $attempt && Operation_Store::NO_CODE !== $attempt['status_code'] ? (int) $attempt['status_code'] : 0;
+		$code    = null !== $attempt && Operation_Store::NO_CODE !== $attempt->status_code() ? $attempt->status_code() : 0;
 		$words   = Buyer_Words::failure( $code, Other_Methods::exist() );
 		if ( $order->needs_payment() ) {
 			/* translators: %s: the order's payment page */

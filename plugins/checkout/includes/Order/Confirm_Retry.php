@@ -13,6 +13,7 @@
 
 namespace Card2Crypto\Checkout\Order;
 
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
@@ -76,12 +77,12 @@ final class Confirm_Retry {
 		);
 		$order   = wc_get_order( $order_id );
 		$attempt = Operation_Store::attempt( (int) $claimed['row']['attempt'] );
-		if ( ! $order instanceof \WC_Order || null === $attempt || (int) $attempt['order_id'] !== $order_id ) {
+		if ( ! $order instanceof \WC_Order || null === $attempt || $attempt->order_id() !== $order_id ) {
 			Confirm_Queue::done( $order_id, $retry['claim'] );
 			return 'gone';
 		}
 		try {
-			$answer = $this->gateway->client( Service_Lanes::PAYING )->operation( $operation_id, $attempt['partner_operation_id'] );
+			$answer = $this->gateway->client( Service_Lanes::PAYING )->operation( $operation_id, $attempt->partner_operation_id() );
 		} catch ( Partner_Api_Exception $e ) {
 			return $this->not_asked( $order, $attempt, $operation_id, $e, $retry );
 		} catch ( \InvalidArgumentException $e ) {
@@ -111,12 +112,12 @@ final class Confirm_Retry {
 	}
 
 	/** The service could not be asked about the operation: busy again (next try), or refusing (the owner). */
-	private function not_asked( \WC_Order $order, array $attempt, string $operation_id, Partner_Api_Exception $e, array $retry ): string {
+	private function not_asked( \WC_Order $order, Attempt $attempt, string $operation_id, Partner_Api_Exception $e, array $retry ): string {
 		if ( Confirm_Queue::transient( $e ) ) {
 			$tries = $retry['tries'] + 1;
 			$delay = Confirm_Queue::delay( $tries, $e->retry_after );
 			if ( time() + $delay <= $retry['first'] + Confirm_Queue::GIVE_UP_AFTER ) {
-				Confirm_Queue::queue( $order->get_id(), (int) $attempt['id'], $operation_id, $tries, $delay, $retry['first'], $retry['claim'] );
+				Confirm_Queue::queue( $order->get_id(), $attempt->id(), $operation_id, $tries, $delay, $retry['first'], $retry['claim'] );
 				return 'later';
 			}
 		}

@@ -20,6 +20,7 @@
 namespace Card2Crypto\Checkout\Order;
 
 use Card2Crypto\Checkout\Attempts\Address_Store;
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
@@ -74,9 +75,9 @@ final class Operation_Events {
 			Log::info( sprintf( 'Operation %s (partner id %s) is not an order of this store; acknowledged, nothing changed.', $operation->id(), (string) $operation->partner_operation_id() ) );
 			return self::UNKNOWN;
 		}
-		$order = wc_get_order( $attempt['order_id'] );
+		$order = wc_get_order( $attempt->order_id() );
 		if ( ! $order instanceof \WC_Order ) {
-			Log::warning( sprintf( 'Operation %s belongs to order %d, which no longer exists.', $operation->id(), $attempt['order_id'] ) );
+			Log::warning( sprintf( 'Operation %s belongs to order %d, which no longer exists.', $operation->id(), $attempt->order_id() ) );
 			return self::UNKNOWN;
 		}
 
@@ -115,12 +116,12 @@ final class Operation_Events {
 	 *
 	 * @param array $retry {tries, first, claim} of the claimed queue row (Confirm_Queue).
 	 */
-	public function confirm_again( \WC_Order $order, array $attempt, Operation $answer, array $retry ): string {
+	public function confirm_again( \WC_Order $order, Attempt $attempt, Operation $answer, array $retry ): string {
 		return Operation_Store::with_order_lock(
 			$order->get_id(),
 			function () use ( $order, $attempt, $answer, $retry ): string {
 				$order   = Order_Attempts::reloaded( $order );
-				$attempt = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
+				$attempt = Operation_Store::attempt( $attempt->id() ) ?? $attempt;
 				$state   = Operation_Store::state_of( Operation_Store::operation_of( $attempt, $answer->id() ) );
 				$code    = Status_Flow::int_code( $answer->status_code() );
 				if ( null === $state || $state['status'] !== $answer->status() || $state['status_code'] !== $code ) {
@@ -131,7 +132,7 @@ final class Operation_Events {
 				}
 				$via    = __( 'confirmed on a later try, the service having been busy', 'card2crypto-checkout' );
 				$action = Order_Decision::decide( $this->facts( $order, $attempt, null, $answer ) );
-				if ( Order_Decision::ORDER_CONFIRM !== $action['order'] ) {
+				if ( Order_Decision::ORDER_CONFIRM !== $action->order() ) {
 					$this->actions->perform( $order, $action, $attempt, null, $answer, $via );
 					return 'decided';
 				}
@@ -147,7 +148,7 @@ final class Operation_Events {
 	 * the attempt again under it: another event may have changed them since
 	 * they were loaded.
 	 */
-	private function apply( \WC_Order $order, array $attempt, Operation $operation, string $source ): string {
+	private function apply( \WC_Order $order, Attempt $attempt, Operation $operation, string $source ): string {
 		$status = $operation->status();
 		$code   = Status_Flow::int_code( $operation->status_code() );
 		if ( ! Operation_Store::claim_event( $attempt, $operation->id(), $status, $code, $source ) ) {
@@ -158,7 +159,7 @@ final class Operation_Events {
 			$outcome = Operation_Store::with_order_lock(
 				$order->get_id(),
 				function () use ( $order, $attempt, $operation, $source ): string {
-					$attempt = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
+					$attempt = Operation_Store::attempt( $attempt->id() ) ?? $attempt;
 					return $this->apply_claimed( Order_Attempts::reloaded( $order ), $attempt, Operation_Store::operation_of( $attempt, $operation->id() ), $operation, self::source_label( $source ) );
 				}
 			);
@@ -176,7 +177,7 @@ final class Operation_Events {
 	}
 
 	/** The attempt an operation belongs to: by its partner_operation_id, else by the operation's own id. */
-	private static function find_attempt( Operation $operation ): ?array {
+	private static function find_attempt( Operation $operation ): ?Attempt {
 		$partner_id = $operation->partner_operation_id();
 		if ( null !== $partner_id && '' !== $partner_id ) {
 			return Operation_Store::attempt_by_partner_id( $partner_id );
@@ -190,7 +191,7 @@ final class Operation_Events {
 	 * ambiguous bodies and the service's word"), so a success that would move
 	 * the attempt is confirmed with the operation-info endpoint first.
 	 */
-	private static function needs_service_answer( Operation $operation, array $attempt ): bool {
+	private static function needs_service_answer( Operation $operation, Attempt $attempt ): bool {
 		if ( ! self::reports_success( $operation ) ) {
 			return false;
 		}
@@ -208,9 +209,9 @@ final class Operation_Events {
 	 *
 	 * @throws \RuntimeException When the service cannot be asked (the callback is answered 500 and sent again).
 	 */
-	private function ask_service( \WC_Order $order, array $attempt, Operation $callback ): ?Operation {
+	private function ask_service( \WC_Order $order, Attempt $attempt, Operation $callback ): ?Operation {
 		try {
-			$truth = $this->gateway->client( Service_Lanes::PAYING )->operation( $callback->id(), $attempt['partner_operation_id'] );
+			$truth = $this->gateway->client( Service_Lanes::PAYING )->operation( $callback->id(), $attempt->partner_operation_id() );
 		} catch ( Partner_Api_Exception $e ) {
 			if ( Partner_Api_Exception::HTTP === $e->kind && 400 === $e->status ) {
 				$note = sprintf(
@@ -248,8 +249,8 @@ final class Operation_Events {
 	 * Whether the service's answer is about this attempt (its
 	 * partner_operation_id) and, when one was asked about, this operation.
 	 */
-	public static function answers_for( Operation $answer, array $attempt, ?string $operation_id = null ): bool {
-		return (string) $answer->partner_operation_id() === (string) $attempt['partner_operation_id']
+	public static function answers_for( Operation $answer, Attempt $attempt, ?string $operation_id = null ): bool {
+		return (string) $answer->partner_operation_id() === $attempt->partner_operation_id()
 			&& ( null === $operation_id || $answer->id() === $operation_id );
 	}
 
@@ -260,11 +261,11 @@ final class Operation_Events {
 	 *
 	 * @throws \RuntimeException When the order could not be held.
 	 */
-	public static function hold_foreign_answer( \WC_Order $order, array $attempt, Operation $answer ): void {
+	public static function hold_foreign_answer( \WC_Order $order, Attempt $attempt, Operation $answer ): void {
 		$note = sprintf(
 			/* translators: 1: the payment's reference at the service, 2: the operation id answered, 3: the reference the answer names */
 			__( 'Card2Crypto: asked about payment %1$s, the service answered about operation %2$s of payment "%3$s", which is not this one. Nothing was applied; the order is on hold until you check the payment in the partner portal.', 'card2crypto-checkout' ),
-			(string) $attempt['partner_operation_id'],
+			$attempt->partner_operation_id(),
 			$answer->id(),
 			(string) $answer->partner_operation_id()
 		);
@@ -278,20 +279,20 @@ final class Operation_Events {
 		Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $answer->id() );
 	}
 
-	private function apply_claimed( \WC_Order $order, array $attempt, array $known, Operation $operation, string $via ): string {
+	private function apply_claimed( \WC_Order $order, Attempt $attempt, array $known, Operation $operation, string $via ): string {
 		for ( $try = 0; $try < 10; $try++ ) {
 			$state  = Operation_Store::state_of( $known );
 			$action = Order_Decision::decide( $this->facts( $order, $attempt, $state, $operation ) );
-			if ( ! $action['advance'] ) {
+			if ( ! $action->advance() ) {
 				$this->actions->perform( $order, $action, $attempt, $state, $operation, $via );
-				return $action['outcome'];
+				return $action->outcome();
 			}
 			if ( Operation_Store::swap_state( $known, $operation->status(), Status_Flow::int_code( $operation->status_code() ) ) ) {
 				// The operation moved: the order must move too, or the operation goes back (a re-delivery then finds it where it was).
 				try {
-					Operation_Store::sum_up( (int) $attempt['id'] );
-					$summed = Operation_Store::attempt( (int) $attempt['id'] );
-					if ( null === $summed || (string) $summed['operation_id'] === $operation->id() ) {
+					Operation_Store::sum_up( $attempt->id() );
+					$summed = Operation_Store::attempt( $attempt->id() );
+					if ( null === $summed || $summed->operation_id() === $operation->id() ) {
 						// What the order screens show follows the operation that speaks for the attempt (a late decline of
 						// an earlier operation does not hide the payment of the one after it).
 						self::store_operation_meta( $order, $operation );
@@ -299,13 +300,13 @@ final class Operation_Events {
 					$this->actions->perform( $order, $action, $attempt, $state, $operation, $via );
 				} catch ( \Throwable $e ) {
 					Operation_Store::restore_state( $known );
-					Operation_Store::sum_up( (int) $attempt['id'] );
+					Operation_Store::sum_up( $attempt->id() );
 					throw $e;
 				}
-				if ( $action['flag_mismatch'] ) {
+				if ( $action->flag_mismatch() ) {
 					Operation_Store::flag_mismatch( $attempt );
 				}
-				return $action['outcome'];
+				return $action->outcome();
 			}
 			// Another event moved the operation meanwhile: decide again against its state.
 			$known = Operation_Store::operation( (int) $known['id'] ) ?? $known;
@@ -314,7 +315,7 @@ final class Operation_Events {
 	}
 
 	/** What Order_Decision needs to know, read from the attempt, the order and the operation. */
-	private function facts( \WC_Order $order, array $attempt, ?array $state, Operation $operation ): array {
+	private function facts( \WC_Order $order, Attempt $attempt, ?array $state, Operation $operation ): array {
 		try {
 			$order_amount = Order_Attempts::order_amount( $order );
 		} catch ( Payment_Refused $e ) {
@@ -328,11 +329,11 @@ final class Operation_Events {
 				'operation_id' => $operation->id(),
 			),
 			'attempt'      => array(
-				'partner_operation_id' => $attempt['partner_operation_id'],
-				'mismatch'             => 1 === $attempt['mismatch'],
-				'current'              => (string) $order->get_meta( Keys::META_ATTEMPT ) === $attempt['partner_operation_id'],
+				'partner_operation_id' => $attempt->partner_operation_id(),
+				'mismatch'             => $attempt->mismatch(),
+				'current'              => (string) $order->get_meta( Keys::META_ATTEMPT ) === $attempt->partner_operation_id(),
 			),
-			'expected'     => Operation_Store::expected_of( $attempt ),
+			'expected'     => $attempt->expected(),
 			'received'     => array(
 				'amount'      => $operation->from_amount(),
 				'currency'    => $operation->from_currency(),
@@ -341,7 +342,7 @@ final class Operation_Events {
 			),
 			'others_live'  => Operation_Store::may_be_paid_besides( $order->get_id(), $operation->id() ),
 			// Signed for the embedded widget: after a decline the buyer may try again there, under this attempt.
-			'widget_retry' => (string) $order->get_meta( Keys::META_WIDGET_ATTEMPT ) === $attempt['partner_operation_id'],
+			'widget_retry' => (string) $order->get_meta( Keys::META_WIDGET_ATTEMPT ) === $attempt->partner_operation_id(),
 			'order'        => array(
 				'paid'              => $order->is_paid(),
 				'failed'            => $order->has_status( 'failed' ),
@@ -356,8 +357,8 @@ final class Operation_Events {
 	}
 
 	/** The other order the attempt's address was given to since (a new address per order), 0 when none. */
-	private static function address_elsewhere( \WC_Order $order, array $attempt ): int {
-		$row = Address_Store::of_address( (string) $attempt['expected_wallet'] );
+	private static function address_elsewhere( \WC_Order $order, Attempt $attempt ): int {
+		$row = Address_Store::of_address( $attempt->wallet() );
 		return null !== $row && $row['order_id'] !== $order->get_id() ? $row['order_id'] : 0;
 	}
 

@@ -14,10 +14,12 @@
 namespace Card2Crypto\Checkout\Order;
 
 use Card2Crypto\Checkout\Attempts\Address_Store;
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Rules\Decision;
 use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
@@ -45,13 +47,13 @@ final class Order_Actions {
 	}
 
 	/**
-	 * @param array     $action    Order_Decision::decide()'s answer.
-	 * @param array     $attempt   The attempt row (Operation_Store) as it was before the event.
+	 * @param Decision  $action    Order_Decision::decide()'s answer.
+	 * @param Attempt   $attempt   The attempt (Operation_Store) as it was before the event.
 	 * @param ?array    $state     The attempt's pair before the event (for conflict notes).
 	 * @param string    $via       Where the event came from, for notes.
 	 * @throws \RuntimeException When the order could not be changed.
 	 */
-	public function perform( \WC_Order $order, array $action, array $attempt, ?array $state, Operation $operation, string $via ): void {
+	public function perform( \WC_Order $order, Decision $action, Attempt $attempt, ?array $state, Operation $operation, string $via ): void {
 		$status = $operation->status();
 		$code   = Status_Flow::int_code( $operation->status_code() );
 		$label  = Order_Words::status( $status, $code );
@@ -59,40 +61,40 @@ final class Order_Actions {
 		if ( null !== $step && Status_Flow::PHASE_SUCCEEDED === $step['phase'] ) {
 			// Bitcoin went to the attempt's address (and to the one the service reports): with a new address per order,
 			// neither is handed out again, whichever attempt or order it was given to.
-			Address_Store::mark_paid( (string) $attempt['expected_wallet'] );
+			Address_Store::mark_paid( $attempt->wallet() );
 			Address_Store::mark_paid( (string) $operation->to_address() );
 		}
 
-		switch ( $action['reason'] ) {
-			case 'ignored':
-				Log::info( sprintf( 'Order %d: %s %d ignored (%s) after %s %d (%s).', $order->get_id(), $status, $code, $action['why'], $state['status'] ?? '-', $state['status_code'] ?? -1, $via ) );
+		switch ( $action->reason() ) {
+			case Decision::IGNORED:
+				Log::info( sprintf( 'Order %d: %s %d ignored (%s) after %s %d (%s).', $order->get_id(), $status, $code, $action->why(), $state['status'] ?? '-', $state['status_code'] ?? -1, $via ) );
 				return;
-			case 'complete':
+			case Decision::COMPLETE:
 				$this->complete( $order, $attempt, $operation, $label, $via );
 				return;
-			case 'confirm':
+			case Decision::CONFIRM:
 				$this->confirm( $order, $attempt, $operation, $label, $via );
 				return;
 		}
 		$words = Order_Words::decision( $action, $label, $state, $via, (string) $operation->id() );
 		$note  = $words['note'];
-		switch ( $action['reason'] ) {
-			case 'declined_other_live':
-			case 'earlier_attempt_declined':
+		switch ( $action->reason() ) {
+			case Decision::DECLINED_OTHER_LIVE:
+			case Decision::EARLIER_ATTEMPT_DECLINED:
 				$order->add_order_note( $note );
 				return;
-			case 'retried':
+			case Decision::RETRIED:
 				self::checked( $order->update_status( 'pending', $note ), 'the order could not be set to pending payment' );
 				return;
-			case 'declined_may_retry':
+			case Decision::DECLINED_MAY_RETRY:
 				self::wait_for_retry( $order, $note );
 				return;
-			case 'declined':
-			case 'declined_after_paid':
-				if ( Order_Decision::ORDER_FAIL === $action['order'] && $order->has_status( 'failed' ) ) {
+			case Decision::DECLINED:
+			case Decision::DECLINED_AFTER_PAID:
+				if ( Order_Decision::ORDER_FAIL === $action->order() && $order->has_status( 'failed' ) ) {
 					// Already failed (an earlier decline): WooCommerce keeps no note for an unchanged status.
 					$order->add_order_note( $note );
-				} elseif ( Order_Decision::ORDER_FAIL === $action['order'] ) {
+				} elseif ( Order_Decision::ORDER_FAIL === $action->order() ) {
 					self::checked( $order->update_status( 'failed', $note ), 'the order could not be marked failed' );
 				} else {
 					$order->add_order_note( $note );
@@ -100,14 +102,14 @@ final class Order_Actions {
 				return;
 		}
 
-		if ( Order_Decision::ORDER_HOLD === $action['order'] ) {
+		if ( Order_Decision::ORDER_HOLD === $action->order() ) {
 			// Money moving is told on the buyer's pages; a hold that needs the owner mails the buyer as WooCommerce does.
-			Buyer_Mail::quiet_hold( $order, 'progress' === $action['reason'] );
+			Buyer_Mail::quiet_hold( $order, $action->is( Decision::PROGRESS ) );
 			self::hold( $order, $note );
 		} else {
 			$order->add_order_note( $note );
 		}
-		if ( $action['notify'] && '' !== $words['subject'] ) {
+		if ( $action->notify() && '' !== $words['subject'] ) {
 			Owner_Notice::send( $order, $words['subject'], $note, $operation->id() );
 		}
 	}
@@ -146,8 +148,8 @@ final class Order_Actions {
 		return max( 0, (int) apply_filters( 'card2crypto_checkout_widget_retry_window', 15 * MINUTE_IN_SECONDS ) );
 	}
 
-	private function complete( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via ): void {
-		$order->update_meta_data( Keys::META_PAID_BY, $attempt['partner_operation_id'] );
+	private function complete( \WC_Order $order, Attempt $attempt, Operation $operation, string $label, string $via ): void {
+		$order->update_meta_data( Keys::META_PAID_BY, $attempt->partner_operation_id() );
 		$order->update_meta_data( Keys::META_PAID_BY_OPERATION, $operation->id() );
 		$order->save();
 		if ( ! $order->payment_complete( (string) $operation->tx_id() ) ) {
@@ -174,12 +176,12 @@ final class Order_Actions {
 		}
 		$order->add_order_note( self::success_note( $order, $operation, $label, $via ) );
 		$current = $this->config->wallet();
-		if ( '' !== $current && (string) $attempt['expected_wallet'] !== $current ) {
+		if ( '' !== $current && $attempt->wallet() !== $current ) {
 			$order->add_order_note(
 				sprintf(
 					/* translators: 1: the wallet the payment went to, 2: the store's wallet now */
 					__( 'Card2Crypto: this payment went to %1$s, the wallet the store used when the buyer was sent to pay; the store\'s wallet has since been changed to %2$s. Make sure you still control the earlier wallet.', 'card2crypto-checkout' ),
-					(string) $attempt['expected_wallet'],
+					$attempt->wallet(),
 					$current
 				)
 			);
@@ -200,9 +202,9 @@ final class Order_Actions {
 	 *
 	 * @param array|null $retry A later try (Confirm_Retry): {tries, first, claim} of the claimed queue row; null the first time.
 	 */
-	private function confirm( \WC_Order $order, array $attempt, Operation $operation, string $label, string $via, ?array $retry = null ): void {
+	private function confirm( \WC_Order $order, Attempt $attempt, Operation $operation, string $label, string $via, ?array $retry = null ): void {
 		try {
-			$this->gateway->client( Service_Lanes::PAYING )->confirm( $operation->id(), $attempt['partner_operation_id'] );
+			$this->gateway->client( Service_Lanes::PAYING )->confirm( $operation->id(), $attempt->partner_operation_id() );
 			self::hold(
 				$order,
 				sprintf(
@@ -245,7 +247,7 @@ final class Order_Actions {
 	 *
 	 * @param array $retry {tries, first, claim} of the claimed queue row.
 	 */
-	public function confirm_again( \WC_Order $order, array $attempt, Operation $operation, string $via, array $retry ): void {
+	public function confirm_again( \WC_Order $order, Attempt $attempt, Operation $operation, string $via, array $retry ): void {
 		$label = Order_Words::status( $operation->status(), Status_Flow::int_code( $operation->status_code() ) );
 		$this->confirm( $order, $attempt, $operation, $label, $via, $retry );
 	}
@@ -255,7 +257,7 @@ final class Order_Actions {
 	 * false when the tries ran out (the owner confirms by hand). The first
 	 * time, the order is held with one note; a later try adds none.
 	 */
-	private function queue_again( \WC_Order $order, array $attempt, Operation $operation, Partner_Api_Exception $e, ?array $retry ): bool {
+	private function queue_again( \WC_Order $order, Attempt $attempt, Operation $operation, Partner_Api_Exception $e, ?array $retry ): bool {
 		$tries = null === $retry ? 0 : (int) $retry['tries'] + 1;
 		$first = null === $retry ? time() : (int) $retry['first'];
 		$delay = Confirm_Queue::delay( $tries, $e->retry_after );
@@ -263,7 +265,7 @@ final class Order_Actions {
 			Log::warning( sprintf( 'Order %d: the service could not take the confirmation of operation %s for an hour (%s); the owner is asked to confirm it.', $order->get_id(), $operation->id(), $e->getMessage() ) );
 			return false;
 		}
-		if ( ! Confirm_Queue::queue( $order->get_id(), (int) $attempt['id'], $operation->id(), $tries, $delay, $first, null === $retry ? null : $retry['claim'] ) ) {
+		if ( ! Confirm_Queue::queue( $order->get_id(), $attempt->id(), $operation->id(), $tries, $delay, $first, null === $retry ? null : $retry['claim'] ) ) {
 			$queued = null === $retry ? Confirm_Queue::read( $order->get_id() ) : null;
 			if ( null !== $queued && ( $queued['operation'] ?? '' ) === $operation->id() ) {
 				return true; // Another request queued this confirmation first: it is confirmed once, by that one.

@@ -19,6 +19,7 @@ namespace Card2Crypto\Checkout\Payment;
 
 use Card2Crypto\Checkout\Attempts\Address_Store;
 use Card2Crypto\Checkout\Attempts\Addresses_Exhausted;
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
@@ -99,13 +100,13 @@ final class Order_Address {
 	 * is never signed: null, and the caller starts a new one.
 	 *
 	 * @param string $client The visitor's address (Client_Address::of()).
-	 * @return array|null The attempt with its address, or null when it may not be signed.
+	 * @return Attempt|null The attempt with its address, or null when it may not be signed.
 	 * @throws Payment_Refused When no address can be given (the client's or order's budget, the wallet's gap).
 	 */
-	public function for_signing( \WC_Order $order, array $attempt, string $client ): ?array {
+	public function for_signing( \WC_Order $order, Attempt $attempt, string $client ): ?Attempt {
 		$wallet = $this->wallet_id();
-		if ( '' !== (string) $attempt['expected_wallet'] ) {
-			return Address_Store::holds( $wallet, $order->get_id(), (string) $attempt['expected_wallet'] ) ? $attempt : null;
+		if ( '' !== $attempt->wallet() ) {
+			return Address_Store::holds( $wallet, $order->get_id(), $attempt->wallet() ) ? $attempt : null;
 		}
 		if ( null === Address_Store::held_by_order( $wallet, $order->get_id() ) ) {
 			Start_Budget::charge_new_address( $order, $client );
@@ -121,10 +122,10 @@ final class Order_Address {
 					return $this->bip32()->derive_addresses( $key, $index, 1 )[0]['address'];
 				},
 				static function ( string $address ) use ( $attempt ): int {
-					if ( ! Operation_Store::give_wallet( (int) $attempt['id'], $address ) ) {
+					if ( ! Operation_Store::give_wallet( $attempt->id(), $address ) ) {
 						throw new \RuntimeException( 'The payment already has an address.' );
 					}
-					return (int) $attempt['id'];
+					return $attempt->id();
 				}
 			);
 		} catch ( Addresses_Exhausted $e ) {
@@ -141,7 +142,7 @@ final class Order_Address {
 		$order->update_meta_data( self::META_INDEX, (string) $taken['index'] );
 		$order->update_meta_data( self::META_ADDRESS, $taken['address'] );
 		$order->save_meta_data();
-		return Operation_Store::attempt( (int) $attempt['id'] );
+		return Operation_Store::attempt( $attempt->id() );
 	}
 
 	/**
@@ -167,11 +168,11 @@ final class Order_Address {
 	 * settings now; '' for an attempt not given an address yet (it takes the
 	 * order's at signing).
 	 */
-	public function wallet_of( \WC_Order $order, ?array $attempt ): ?string {
+	public function wallet_of( \WC_Order $order, ?Attempt $attempt ): ?string {
 		if ( null === $attempt || ! $this->active() ) {
 			return null;
 		}
-		$address = (string) $attempt['expected_wallet'];
+		$address = $attempt->wallet();
 		if ( '' === $address ) {
 			return '';
 		}

@@ -10,6 +10,7 @@
 
 namespace Card2Crypto\Checkout\Payment;
 
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Held;
@@ -64,7 +65,7 @@ final class Payments {
 	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
 	 * @throws Service_Refused The service refuses the store.
 	 */
-	public function start( \WC_Order $order, string $address, string $where ): array {
+	public function start( \WC_Order $order, string $address, string $where ): Attempt {
 		$seen    = Operation_Store::newest_attempt_id( $order->get_id() );
 		$this->gate->pass( $order, $address, $where, null );
 		$order   = Order_Attempts::reloaded( $order );
@@ -82,11 +83,11 @@ final class Payments {
 	 * @throws Payment_Refused With a message for the buyer (Payment_Held: an earlier payment stands in the way).
 	 * @throws Service_Refused The service refuses the store.
 	 */
-	public function fitting( \WC_Order $order, string $address ): array {
+	public function fitting( \WC_Order $order, string $address ): Attempt {
 		$seen    = Operation_Store::newest_attempt_id( $order->get_id() );
 		$current = Order_Attempts::current_attempt( $order );
 		if ( ! $order->is_paid() && $this->fits( $order, $current ) ) {
-			$this->gate->pass( $order, $address, Start_Gate::SIGNING, (int) $current['id'] );
+			$this->gate->pass( $order, $address, Start_Gate::SIGNING, $current->id() );
 			$order   = Order_Attempts::reloaded( $order );
 			$current = Order_Attempts::current_attempt( $order );
 			if ( $this->fits( $order, $current ) ) {
@@ -100,7 +101,7 @@ final class Payments {
 	}
 
 	/** Whether $attempt may be signed again for the order as it is now (Attempt_Policy::reusable()). */
-	private function fits( \WC_Order $order, ?array $attempt ): bool {
+	private function fits( \WC_Order $order, ?Attempt $attempt ): bool {
 		try {
 			$amount = Order_Attempts::order_amount( $order );
 		} catch ( Payment_Refused $e ) {
@@ -108,7 +109,7 @@ final class Payments {
 		}
 		// With a new address per order, the attempt's own address while the order holds it ('' before it has one).
 		$wallet = $this->addresses->active() ? $this->addresses->wallet_of( $order, $attempt ) : $this->config->wallet();
-		return null !== $wallet && Attempt_Policy::reusable( $attempt, $amount, (string) $order->get_currency(), $wallet );
+		return null !== $wallet && Attempt_Policy::reusable( null === $attempt ? null : $attempt->reuse_facts(), $amount, (string) $order->get_currency(), $wallet );
 	}
 
 	/**
@@ -119,7 +120,7 @@ final class Payments {
 	 * @param string $address The visitor's address (Client_Address::of()).
 	 * @throws Payment_Refused When no address can be given.
 	 */
-	private function addressed( \WC_Order $order, array $attempt, string $address ): array {
+	private function addressed( \WC_Order $order, Attempt $attempt, string $address ): Attempt {
 		if ( ! $this->addresses->active() ) {
 			return $attempt;
 		}
@@ -143,15 +144,15 @@ final class Payments {
 	 * @param int $seen The order's newest attempt id before the gate (Operation_Store::newest_attempt_id()).
 	 * @throws Payment_Refused With a message for the buyer.
 	 */
-	private function new_attempt( \WC_Order $order, int $seen ): array {
+	private function new_attempt( \WC_Order $order, int $seen ): Attempt {
 		return Operation_Store::with_start_lock(
 			$order->get_id(),
-			function () use ( $order, $seen ): array {
+			function () use ( $order, $seen ): Attempt {
 				$newest = Operation_Store::newest_attempt_id( $order->get_id() );
 				if ( $newest > $seen ) {
 					$order  = Order_Attempts::reloaded( $order );
 					$joined = Operation_Store::attempt( $newest );
-					if ( ! $order->is_paid() && $this->fits( $order, $joined ) ) {
+					if ( null !== $joined && ! $order->is_paid() && $this->fits( $order, $joined ) ) {
 						return $joined;
 					}
 				}
@@ -165,7 +166,7 @@ final class Payments {
 	 *
 	 * @throws Payment_Refused With a message for the buyer.
 	 */
-	private function create_attempt( \WC_Order $order ): array {
+	private function create_attempt( \WC_Order $order ): Attempt {
 		$config = $this->config;
 		if ( $order->is_paid() ) {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
@@ -214,15 +215,15 @@ final class Payments {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public static function signed_settings( \WC_Order $order, array $attempt, Config $config, ?string $calculation_id = null ): array {
+	public static function signed_settings( \WC_Order $order, Attempt $attempt, Config $config, ?string $calculation_id = null ): array {
 		$settings = array(
 			'target_element'       => Keys::WIDGET_ELEMENT,
 			'partner_token'        => $config->credentials()->token(),
-			'from_currency'        => $attempt['expected_currency'],
-			'from_amount'          => (int) $attempt['expected_amount'],
-			'to_currency'          => 'BTC',
-			'to_account'           => $attempt['expected_wallet'],
-			'partner_operation_id' => $attempt['partner_operation_id'],
+			'from_currency'        => $attempt->currency(),
+			'from_amount'          => $attempt->amount(),
+			'to_currency'          => $attempt->asset(),
+			'to_account'           => $attempt->wallet(),
+			'partner_operation_id' => $attempt->partner_operation_id(),
 		);
 		$email = (string) $order->get_billing_email();
 		if ( '' !== $email && is_email( $email ) ) {
@@ -235,19 +236,19 @@ final class Payments {
 		if ( null !== $calculation_id && '' !== $calculation_id ) {
 			$settings['calculation_id'] = $calculation_id;
 		}
-		if ( '' === (string) $attempt['expected_wallet'] ) {
+		if ( '' === $attempt->wallet() ) {
 			// Never a payment without the address it pays (with a new address per order, Order_Address::for_signing() gives it).
 			throw new \RuntimeException( sprintf( 'Order %d: the payment has no address to send the bitcoin to.', $order->get_id() ) );
 		}
 		$settings['timestamp'] = (int) floor( microtime( true ) * 1000 );
 		$signed                = Signer::with_signature( $settings, $config->credentials()->secret(), 'simple' );
 		// Signed for the buyer: its address is never freed while this payment could still be paid (Order_Address::release_dead()).
-		Operation_Store::mark_signed( (int) $attempt['id'] );
+		Operation_Store::mark_signed( $attempt->id() );
 		// From now on the buyer may reach the service with it: the next start asks about it. Read from the order as
 		// stored: the caller's copy may predate the attempt (the widget-settings route loaded the order before starting
 		// it), and a mark left behind would keep the next start from asking about a payment the buyer can be paying.
 		$stored = Order_Attempts::reloaded( $order );
-		if ( $attempt['partner_operation_id'] === $stored->get_meta( Keys::META_UNSIGNED ) ) {
+		if ( $attempt->partner_operation_id() === $stored->get_meta( Keys::META_UNSIGNED ) ) {
 			$stored->delete_meta_data( Keys::META_UNSIGNED );
 			$stored->save_meta_data();
 			$order->delete_meta_data( Keys::META_UNSIGNED );
@@ -260,13 +261,13 @@ final class Payments {
 	 * the buyer may try again after a decline under the same attempt
 	 * (Order_Decision then waits for that outcome), or for the landing page.
 	 */
-	public static function mark_widget( \WC_Order $order, array $attempt, bool $widget ): void {
+	public static function mark_widget( \WC_Order $order, Attempt $attempt, bool $widget ): void {
 		$stored = Order_Attempts::reloaded( $order );
 		$marked = (string) $stored->get_meta( Keys::META_WIDGET_ATTEMPT );
-		if ( $widget && $marked !== $attempt['partner_operation_id'] ) {
-			$stored->update_meta_data( Keys::META_WIDGET_ATTEMPT, $attempt['partner_operation_id'] );
+		if ( $widget && $marked !== $attempt->partner_operation_id() ) {
+			$stored->update_meta_data( Keys::META_WIDGET_ATTEMPT, $attempt->partner_operation_id() );
 			$stored->save_meta_data();
-		} elseif ( ! $widget && $marked === $attempt['partner_operation_id'] ) {
+		} elseif ( ! $widget && $marked === $attempt->partner_operation_id() ) {
 			$stored->delete_meta_data( Keys::META_WIDGET_ATTEMPT );
 			$stored->save_meta_data();
 		}
@@ -294,37 +295,37 @@ final class Payments {
 	 * @throws Service_Refused When the service refuses the store.
 	 * @throws Payment_Refused When the rate could not be fixed (rate_refused_message()).
 	 */
-	public function fixed_rate( array $attempt ): ?array {
+	public function fixed_rate( Attempt $attempt ): ?array {
 		$config = $this->config;
 		if ( ! $config->fix_rate() ) {
 			return null;
 		}
 		// Signing the same attempt again while its rate still lives needs no new rate (Start_Budget).
 		$kept = Start_Budget::kept_rate( $attempt, time() );
-		if ( null !== $kept && (string) $kept['from_amount'] === (string) (int) $attempt['expected_amount'] ) {
+		if ( null !== $kept && (string) $kept['from_amount'] === (string) $attempt->amount() ) {
 			return $kept;
 		}
 		try {
-			$rate = $this->gateway->client( Service_Lanes::START )->calculate( $attempt['expected_currency'], 'BTC', (int) $attempt['expected_amount'], null );
+			$rate = $this->gateway->client( Service_Lanes::START )->calculate( $attempt->currency(), $attempt->asset(), $attempt->amount(), null );
 		} catch ( \Throwable $e ) {
 			if ( Service_Health::saw( $config, $e ) ) {
 				throw new Service_Refused( Service_Health::buyer_message() );
 			}
-			Log::error( sprintf( 'Order %d: the rate could not be fixed (%s); no payment was started at an unfixed rate and the buyer was asked to try again.', $attempt['order_id'], $e->getMessage() ) );
+			Log::error( sprintf( 'Order %d: the rate could not be fixed (%s); no payment was started at an unfixed rate and the buyer was asked to try again.', $attempt->order_id(), $e->getMessage() ) );
 			self::unfixed( $attempt );
 			throw new Payment_Refused( self::rate_refused_message() );
 		}
 		// A signed answer: the service accepts the store (Service_Health needs no check of its own for the next order).
 		Service_Health::answered( $config );
 		// The widget locks what the rate fixed: a rate for another amount would make the buyer pay that amount.
-		if ( (string) $rate['from_amount'] !== (string) (int) $attempt['expected_amount'] || '' === (string) $rate['calculation_id'] ) {
-			Log::error( sprintf( 'Order %d: the service fixed a rate for %s minor units, not the %d the order asks; no payment was started.', $attempt['order_id'], (string) $rate['from_amount'], (int) $attempt['expected_amount'] ) );
+		if ( (string) $rate['from_amount'] !== (string) $attempt->amount() || '' === (string) $rate['calculation_id'] ) {
+			Log::error( sprintf( 'Order %d: the service fixed a rate for %s minor units, not the %d the order asks; no payment was started.', $attempt->order_id(), (string) $rate['from_amount'], $attempt->amount() ) );
 			self::unfixed( $attempt );
 			throw new Payment_Refused( self::rate_refused_message() );
 		}
 		// A rate that has already expired would send the buyer to pay at a rate the service no longer holds (declined 105).
 		if ( ! Start_Budget::still_valid( (string) $rate['expired_at'], time() ) ) {
-			Log::error( sprintf( 'Order %d: the service fixed a rate that expired at %s, before it could be used; no payment was started.', $attempt['order_id'], (string) $rate['expired_at'] ) );
+			Log::error( sprintf( 'Order %d: the service fixed a rate that expired at %s, before it could be used; no payment was started.', $attempt->order_id(), (string) $rate['expired_at'] ) );
 			self::unfixed( $attempt );
 			throw new Payment_Refused( self::rate_refused_message() );
 		}
@@ -339,8 +340,8 @@ final class Payments {
 	 * it does not count toward the order's hourly cap (Attempt_Policy), so a
 	 * service that cannot fix rates for a while does not lock the buyer out.
 	 */
-	private static function unfixed( array $attempt ): void {
-		if ( Operation_Store::NO_CODE === (int) $attempt['status_code'] ) {
+	private static function unfixed( Attempt $attempt ): void {
+		if ( Operation_Store::NO_CODE === $attempt->status_code() ) {
 			Operation_Store::mark_sent( $attempt, false );
 		}
 	}
@@ -351,7 +352,7 @@ final class Payments {
 	 * @throws Service_Refused When the service refuses the store.
 	 * @throws Payment_Refused When fixed rates are on and the rate could not be fixed (never an unlocked payment).
 	 */
-	public function landing_url( \WC_Order $order, array $attempt, string $fail_url ): string {
+	public function landing_url( \WC_Order $order, Attempt $attempt, string $fail_url ): string {
 		$config   = $this->config;
 		$rate     = $this->fixed_rate( $attempt );
 		$settings = self::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );

@@ -37,6 +37,7 @@ use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
@@ -133,14 +134,14 @@ final class Start_Gate {
 		$current  = (string) $order->get_meta( Keys::META_ATTEMPT );
 		$unsigned = (string) $order->get_meta( Keys::META_UNSIGNED );
 		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
-			if ( Reconciler::settled( $attempt, time() ) || ( null !== $only && (int) $attempt['id'] !== $only ) ) {
+			if ( Reconciler::settled( $attempt, time() ) || ( null !== $only && $attempt->id() !== $only ) ) {
 				continue;
 			}
-			if ( Operation_Store::NO_CODE === $attempt['status_code'] && $attempt['partner_operation_id'] === $unsigned ) {
+			if ( Operation_Store::NO_CODE === $attempt->status_code() && $attempt->partner_operation_id() === $unsigned ) {
 				// Never signed for the buyer (placed a moment ago, the landing link not yet followed): the service cannot know it.
 				continue;
 			}
-			if ( Operation_Store::NO_CODE === $attempt['status_code'] && $attempt['partner_operation_id'] !== $current ) {
+			if ( Operation_Store::NO_CODE === $attempt->status_code() && $attempt->partner_operation_id() !== $current ) {
 				// The service never reported on it, and a newer attempt replaced it (it was asked about then): not asked again.
 				continue;
 			}
@@ -148,23 +149,23 @@ final class Start_Gate {
 			$operation = null;
 			try {
 				$result = $this->reconciler->check( $order, $attempt, 'start' );
-				if ( ! $result['ok'] ) {
-					$asked = $result['reason'] ?? 'unreachable';
+				if ( ! $result->ok() ) {
+					$asked = $result->reason() ?? Check_Result::UNREACHABLE;
 				} else {
-					$operation = $result['operation'] ?? null;
+					$operation = $result->operation();
 				}
 			} catch ( \Throwable $e ) {
 				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied before a new payment: %s', $order->get_id(), $e->getMessage() ) );
 				$asked = 'unreachable';
 			}
-			$fresh     = Operation_Store::attempt( (int) $attempt['id'] ) ?? $attempt;
-			$known     = Operation_Store::NO_CODE !== $fresh['status_code'];
+			$fresh     = Operation_Store::attempt( $attempt->id() ) ?? $attempt;
+			$known     = Operation_Store::NO_CODE !== $fresh->status_code();
 			$answers[] = array(
 				'asked'        => $asked,
-				'status'       => $known ? $fresh['status'] : ( null !== $operation ? $operation->status() : null ),
-				'status_code'  => $known ? $fresh['status_code'] : ( null !== $operation ? Status_Flow::int_code( $operation->status_code() ) : null ),
+				'status'       => $known ? $fresh->status() : ( null !== $operation ? $operation->status() : null ),
+				'status_code'  => $known ? $fresh->status_code() : ( null !== $operation ? Status_Flow::int_code( $operation->status_code() ) : null ),
 				'started'      => Order_Attempts::window_start( $fresh, null !== $operation ? $operation->created_at() : null ),
-				'mismatch'     => 1 === (int) ( $fresh['mismatch'] ?? 0 ),
+				'mismatch'     => $fresh->mismatch(),
 				'card'         => null === $operation || self::card_entered( $operation ),
 				'operation_id' => null !== $operation ? $operation->id() : null,
 				'status_url'   => null !== $operation ? $operation->status_url() : null,
@@ -232,7 +233,7 @@ final class Start_Gate {
 			return;
 		}
 		try {
-			$this->gateway->client( Service_Lanes::START )->cancel( $operation_id, (string) $answer['attempt']['partner_operation_id'] );
+			$this->gateway->client( Service_Lanes::START )->cancel( $operation_id, $answer['attempt']->partner_operation_id() );
 			/* translators: %s: operation id */
 			$order->add_order_note( sprintf( __( 'Card2Crypto: the buyer started paying again; the earlier payment (operation %s), in which no card had been entered, was cancelled at the service.', 'card2crypto-checkout' ), $operation_id ) );
 		} catch ( \Throwable $e ) {

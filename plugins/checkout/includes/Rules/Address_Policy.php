@@ -83,8 +83,8 @@ final class Address_Policy {
 		if ( $order_paid ) {
 			return false;
 		}
-		foreach ( $attempts as $attempt ) {
-			if ( $attempt['signed'] && ! $attempt['retired'] && ! $attempt['settled_unpaid'] ) {
+		foreach ( $attempts as $facts ) {
+			if ( $facts['signed'] && ! $facts['retired'] && ! $facts['settled_unpaid'] ) {
 				return false;
 			}
 		}

@@ -25,17 +25,23 @@ final class Attempt_Policy {
 	 * the order's current total, currency and the store's current wallet. Re-signing an
 	 * attempt after the order grew would ask the buyer for the old total.
 	 *
-	 * @param array|null $attempt  Operation_Store row.
-	 * @param int|null   $amount   The order's total now, in minor units (null: not expressible).
+	 * @param array|null $asked  What the attempt asks and whether it moved (Attempt::reuse_facts()), null for no attempt: {
+	 *     @type bool   $news     The service told something about it (a status was applied).
+	 *     @type bool   $retired  It was retired.
+	 *     @type int    $amount   The fiat amount it asks, in minor units.
+	 *     @type string $currency Its currency.
+	 *     @type string $wallet   The wallet address it pays ('' before it has one).
+	 * }
+	 * @param int|null   $amount The order's total now, in minor units (null: not expressible).
 	 */
-	public static function reusable( ?array $attempt, ?int $amount, string $currency, string $wallet ): bool {
-		return null !== $attempt
-			&& -1 === (int) $attempt['status_code'] // Operation_Store::NO_CODE (that class needs WordPress).
-			&& empty( $attempt['retired_at'] )
+	public static function reusable( ?array $asked, ?int $amount, string $currency, string $wallet ): bool {
+		return null !== $asked
+			&& ! $asked['news']
+			&& ! $asked['retired']
 			&& null !== $amount
-			&& (int) $attempt['expected_amount'] === $amount
-			&& (string) $attempt['expected_currency'] === $currency
-			&& (string) $attempt['expected_wallet'] === $wallet;
+			&& $asked['amount'] === $amount
+			&& $asked['currency'] === $currency
+			&& $asked['wallet'] === $wallet;
 	}
 
 	/** Whether the order already started as many attempts as it may in the last CAP_WINDOW seconds. */

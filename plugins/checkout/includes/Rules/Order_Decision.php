@@ -65,20 +65,19 @@ final class Order_Decision {
 	 *     @type int        $address_elsewhere With a new address per order: the other order the attempt's address now
 	 *                                belongs to (it was freed and given again), 0 when none (optional).
 	 * }
-	 * @return array{outcome: string, advance: bool, order: string, reason: string, notify: bool, flag_mismatch: bool, why: string, problems: string[], missing: string[]}
-	 *         advance: move the attempt to the event's pair; reason: which note (Order_Actions words it);
+	 * @return Decision advance: move the attempt to the event's pair; reason: which note (Order_Actions words it);
 	 *         notify: e-mail the owner; flag_mismatch: mark the attempt as not matching for good.
 	 */
-	public static function decide( array $facts ): array {
+	public static function decide( array $facts ): Decision {
 		$event   = $facts['event'];
-		$attempt = $facts['attempt'];
+		$about   = $facts['attempt'];
 
 		$transition = Status_Flow::decide( $facts['state'], array( 'status' => $event['status'], 'status_code' => $event['status_code'] ) );
 		if ( 'review' === $transition['action'] ) {
-			return self::action( self::REVIEW, false, self::ORDER_NOTE, 'conflict' === $transition['why'] ? 'conflict' : 'unknown_pair', true, false, $transition['why'] );
+			return new Decision( self::REVIEW, false, self::ORDER_NOTE, 'conflict' === $transition['why'] ? Decision::CONFLICT : Decision::UNKNOWN_PAIR, true, false, $transition['why'] );
 		}
 		if ( 'apply' !== $transition['action'] ) {
-			return self::action( self::IGNORED, false, self::ORDER_NONE, 'ignored', false, false, $transition['why'] ?? '' );
+			return new Decision( self::IGNORED, false, self::ORDER_NONE, Decision::IGNORED, false, false, $transition['why'] ?? '' );
 		}
 
 		$step  = Status_Flow::find_step( $event['status'], $event['status_code'] );
@@ -86,21 +85,21 @@ final class Order_Decision {
 		$paid  = (bool) $order['paid'];
 
 		if ( Status_Flow::PHASE_FAILED === $step['phase'] ) {
-			if ( ! $attempt['current'] ) {
-				return self::action( self::APPLIED, true, self::ORDER_NOTE, 'earlier_attempt_declined' );
+			if ( ! $about['current'] ) {
+				return new Decision( self::APPLIED, true, self::ORDER_NOTE, Decision::EARLIER_ATTEMPT_DECLINED );
 			}
 			if ( ! $paid && ! empty( $facts['others_live'] ) ) {
 				// The buyer tried again (another operation is under way or paid): this ending does not fail the order.
-				return self::action( self::APPLIED, true, self::ORDER_NOTE, 'declined_other_live' );
+				return new Decision( self::APPLIED, true, self::ORDER_NOTE, Decision::DECLINED_OTHER_LIVE );
 			}
 			if ( ! $paid && ! empty( $facts['widget_retry'] ) ) {
 				// Inside the widget the buyer may try again under this payment: the order is not failed (no "failed" mails)
 				// until that outcome is known (Widget_Retry). Each decline is noted for the owner.
-				return self::action( self::APPLIED, true, self::ORDER_WAIT, 'declined_may_retry' );
+				return new Decision( self::APPLIED, true, self::ORDER_WAIT, Decision::DECLINED_MAY_RETRY );
 			}
 			return $paid
-				? self::action( self::APPLIED, true, self::ORDER_NOTE, 'declined_after_paid' )
-				: self::action( self::APPLIED, true, self::ORDER_FAIL, 'declined' );
+				? new Decision( self::APPLIED, true, self::ORDER_NOTE, Decision::DECLINED_AFTER_PAID )
+				: new Decision( self::APPLIED, true, self::ORDER_FAIL, Decision::DECLINED );
 		}
 
 		$match    = Payment_Match::compare( $facts['expected'], $facts['received'] );
@@ -115,45 +114,39 @@ final class Order_Decision {
 			$problems[] = sprintf( 'wallet: the address %s now belongs to order %d', (string) $facts['expected']['wallet'], $elsewhere );
 		}
 		$flag = array() !== $problems;
-		if ( $flag || $attempt['mismatch'] ) {
-			$action             = self::action( self::APPLIED, true, self::ORDER_HOLD, 'mismatch', true, $flag );
-			$action['problems'] = $problems;
-			return $action;
+		if ( $flag || $about['mismatch'] ) {
+			return new Decision( self::APPLIED, true, self::ORDER_HOLD, Decision::MISMATCH, true, $flag, '', $problems );
 		}
 
 		if ( Status_Flow::PHASE_SUCCEEDED === $step['phase'] ) {
 			if ( $paid ) {
-				return self::paid_by_another( $order, $attempt, $event )
-					? self::action( self::APPLIED, true, self::ORDER_NOTE, 'paid_twice', true )
-					: self::action( self::APPLIED, true, self::ORDER_NOTE, 'already_paid' );
+				return self::paid_by_another( $order, $about, $event )
+					? new Decision( self::APPLIED, true, self::ORDER_NOTE, Decision::PAID_TWICE, true )
+					: new Decision( self::APPLIED, true, self::ORDER_NOTE, Decision::ALREADY_PAID );
 			}
 			if ( ! $match['complete'] ) {
-				$action            = self::action( self::APPLIED, true, self::ORDER_HOLD, 'incomplete', true );
-				$action['missing'] = $match['missing'];
-				return $action;
+				return new Decision( self::APPLIED, true, self::ORDER_HOLD, Decision::INCOMPLETE, true, false, '', array(), $match['missing'] );
 			}
-			return self::action( self::APPLIED, true, self::ORDER_COMPLETE, 'complete' );
+			return new Decision( self::APPLIED, true, self::ORDER_COMPLETE, Decision::COMPLETE );
 		}
 
 		if ( Status_Flow::PHASE_NEEDS_ACTION === $step['phase'] ) {
 			if ( ! $facts['auto_confirm'] ) {
-				return self::action( self::APPLIED, true, self::ORDER_HOLD, 'await_confirmation', true, false, 'auto_confirm_off' );
+				return new Decision( self::APPLIED, true, self::ORDER_HOLD, Decision::AWAIT_CONFIRMATION, true, false, Decision::WHY_AUTO_CONFIRM_OFF );
 			}
-			if ( $match['complete'] && $attempt['current'] && ! $paid ) {
-				return self::action( self::APPLIED, true, self::ORDER_CONFIRM, 'confirm' );
+			if ( $match['complete'] && $about['current'] && ! $paid ) {
+				return new Decision( self::APPLIED, true, self::ORDER_CONFIRM, Decision::CONFIRM );
 			}
-			$action            = self::action( self::APPLIED, true, self::ORDER_HOLD, 'await_confirmation', true, false, 'unchecked' );
-			$action['missing'] = $match['missing'];
-			return $action;
+			return new Decision( self::APPLIED, true, self::ORDER_HOLD, Decision::AWAIT_CONFIRMATION, true, false, 'unchecked', array(), $match['missing'] );
 		}
 
 		// In progress. Code 1 (created) tells nothing about money yet; after a decline it means the buyer tries again.
-		if ( 1 === $event['status_code'] && ! $paid && ! empty( $order['failed'] ) && $attempt['current'] ) {
-			return self::action( self::APPLIED, true, self::ORDER_PENDING, 'retried' );
+		if ( 1 === $event['status_code'] && ! $paid && ! empty( $order['failed'] ) && $about['current'] ) {
+			return new Decision( self::APPLIED, true, self::ORDER_PENDING, Decision::RETRIED );
 		}
 		return $event['status_code'] >= 2 && ! $paid
-			? self::action( self::APPLIED, true, self::ORDER_HOLD, 'progress' )
-			: self::action( self::APPLIED, true, self::ORDER_NOTE, 'progress' );
+			? new Decision( self::APPLIED, true, self::ORDER_HOLD, Decision::PROGRESS )
+			: new Decision( self::APPLIED, true, self::ORDER_NOTE, Decision::PROGRESS );
 	}
 
 	/**
@@ -161,13 +154,13 @@ final class Order_Decision {
 	 * the operation that paid it when recorded, else (orders paid before
 	 * operations were recorded) another attempt.
 	 */
-	private static function paid_by_another( array $order, array $attempt, array $event ): bool {
+	private static function paid_by_another( array $order, array $about, array $event ): bool {
 		$operation = (string) ( $order['paid_by_operation'] ?? '' );
 		if ( '' !== $operation ) {
 			return $operation !== $event['operation_id'];
 		}
 		$paid_by = (string) ( $order['paid_by'] ?? '' );
-		return '' !== $paid_by && $paid_by !== $attempt['partner_operation_id'];
+		return '' !== $paid_by && $paid_by !== $about['partner_operation_id'];
 	}
 
 	/**
@@ -183,19 +176,5 @@ final class Order_Decision {
 			return sprintf( 'order: it now asks for %s; this payment was started for %s', Order_Words::money( $amount, (string) ( $order['currency'] ?? '' ) ), Order_Words::money( $expected['amount'], $expected['currency'] ) );
 		}
 		return null;
-	}
-
-	private static function action( string $outcome, bool $advance, string $order, string $reason, bool $notify = false, bool $flag_mismatch = false, string $why = '' ): array {
-		return array(
-			'outcome'       => $outcome,
-			'advance'       => $advance,
-			'order'         => $order,
-			'reason'        => $reason,
-			'notify'        => $notify,
-			'flag_mismatch' => $flag_mismatch,
-			'why'           => $why,
-			'problems'      => array(),
-			'missing'       => array(),
-		);
 	}
 }

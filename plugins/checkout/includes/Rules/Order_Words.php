@@ -132,17 +132,17 @@ final class Order_Words {
 	 * of an Order_Decision that Order_Actions::perform() words rather than
 	 * performs itself (every reason but ignored, complete and confirm).
 	 *
-	 * @param array       $action       Order_Decision::decide()'s answer.
+	 * @param Decision    $action       Order_Decision::decide()'s answer.
 	 * @param string      $label        The reported state in words (status()).
 	 * @param array|null  $state        The attempt's state before the event (for a conflict).
 	 * @param string      $via          Where the news came from.
 	 * @param string      $operation_id The service's operation id.
 	 * @return array{note: string, subject: string}
 	 */
-	public static function decision( array $action, string $label, ?array $state, string $via, string $operation_id ): array {
+	public static function decision( Decision $action, string $label, ?array $state, string $via, string $operation_id ): array {
 		$review = __( 'A card payment needs your review', 'card2crypto-checkout' );
-		switch ( $action['reason'] ) {
-			case 'conflict':
+		switch ( $action->reason() ) {
+			case Decision::CONFLICT:
 				return array(
 					'note'    => sprintf(
 						/* translators: 1: new state in words, 2: stored state in words, 3: source */
@@ -153,7 +153,7 @@ final class Order_Words {
 					),
 					'subject' => $review,
 				);
-			case 'unknown_pair':
+			case Decision::UNKNOWN_PAIR:
 				return array(
 					'note'    => sprintf(
 						/* translators: 1: the unknown state, 2: source */
@@ -163,13 +163,13 @@ final class Order_Words {
 					),
 					'subject' => $review,
 				);
-			case 'declined_other_live':
+			case Decision::DECLINED_OTHER_LIVE:
 				return array(
 					/* translators: 1: status and meaning, 2: where the news came from */
 					'note'    => sprintf( __( 'Card2Crypto: one card payment of this order ended: %1$s — %2$s. The buyer started another one, which is still under way, so the order was not marked failed.', 'card2crypto-checkout' ), $label, $via ),
 					'subject' => '',
 				);
-			case 'retried':
+			case Decision::RETRIED:
 				return array(
 					'note'    => sprintf(
 						/* translators: 1: status and meaning, 2: where the news came from */
@@ -179,20 +179,20 @@ final class Order_Words {
 					),
 					'subject' => '',
 				);
-			case 'declined_may_retry':
+			case Decision::DECLINED_MAY_RETRY:
 				return array(
 					/* translators: 1: status and meaning, 2: where the news came from */
 					'note'    => sprintf( __( 'Card2Crypto: the card payment did not go through: %1$s — %2$s. The buyer can try again in the payment window still open on the order page, so the order is marked failed only if no new try succeeds.', 'card2crypto-checkout' ), $label, $via ),
 					'subject' => '',
 				);
-			case 'earlier_attempt_declined':
+			case Decision::EARLIER_ATTEMPT_DECLINED:
 				return array(
 					/* translators: 1: status and meaning, 2: source */
 					'note'    => sprintf( __( 'Card2Crypto: an earlier payment attempt ended: %1$s — %2$s. The newer attempt is not affected.', 'card2crypto-checkout' ), $label, $via ),
 					'subject' => '',
 				);
-			case 'declined':
-			case 'declined_after_paid':
+			case Decision::DECLINED:
+			case Decision::DECLINED_AFTER_PAID:
 				return array(
 					'note'    => sprintf(
 						/* translators: 1: status and meaning, 2: source */
@@ -202,8 +202,8 @@ final class Order_Words {
 					),
 					'subject' => '',
 				);
-			case 'mismatch':
-				$problems = array() !== ( $action['problems'] ?? array() ) ? implode( '; ', $action['problems'] ) : __( 'an earlier event of this payment did not match the order', 'card2crypto-checkout' );
+			case Decision::MISMATCH:
+				$problems = array() !== $action->problems() ? implode( '; ', $action->problems() ) : __( 'an earlier event of this payment did not match the order', 'card2crypto-checkout' );
 				return array(
 					'note'    => sprintf(
 						/* translators: 1: status, 2: problems, 3: source */
@@ -214,7 +214,7 @@ final class Order_Words {
 					),
 					'subject' => __( 'A card payment does not match its order', 'card2crypto-checkout' ),
 				);
-			case 'paid_twice':
+			case Decision::PAID_TWICE:
 				return array(
 					'note'    => sprintf(
 						/* translators: 1: status, 2: operation id, 3: source */
@@ -225,19 +225,19 @@ final class Order_Words {
 					),
 					'subject' => __( 'An order was paid twice', 'card2crypto-checkout' ),
 				);
-			case 'incomplete':
+			case Decision::INCOMPLETE:
 				return array(
 					'note'    => sprintf(
 						/* translators: 1: status, 2: missing members, 3: source */
 						__( 'Card2Crypto: %1$s, but the operation does not say %2$s, so it cannot be checked against the order — %3$s. The order is on hold; refresh it from the service or check the partner portal.', 'card2crypto-checkout' ),
 						$label,
-						implode( ', ', $action['missing'] ?? array() ),
+						implode( ', ', $action->missing() ),
 						$via
 					),
 					'subject' => $review,
 				);
-			case 'await_confirmation':
-				$why = 'auto_confirm_off' === ( $action['why'] ?? '' )
+			case Decision::AWAIT_CONFIRMATION:
+				$why = Decision::WHY_AUTO_CONFIRM_OFF === $action->why()
 					? __( 'automatic confirmation is off', 'card2crypto-checkout' )
 					: __( 'it cannot be checked against the order', 'card2crypto-checkout' );
 				return array(

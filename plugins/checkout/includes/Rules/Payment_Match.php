@@ -14,8 +14,11 @@ defined( 'ABSPATH' ) || exit;
 
 final class Payment_Match {
 
+	/** The asset an attempt buys when it names none (today every attempt: Attempt::asset()). */
+	const ASSET_BTC = 'BTC';
+
 	/**
-	 * @param array{amount: int, currency: string, wallet: string} $expected What the order asked for (minor units).
+	 * @param array{amount: int, currency: string, wallet: string, asset?: string} $expected What the order asked for (minor units; asset: Attempt::asset(), ASSET_BTC when absent).
 	 * @param array{amount?: ?int, currency?: ?string, wallet?: ?string, to_currency?: ?string} $received What the operation says.
 	 * @return array{ok: bool, complete: bool, problems: string[], missing: string[]}
 	 *         ok: nothing present contradicts the order; complete: every
@@ -46,8 +49,8 @@ final class Payment_Match {
 		$to_currency = $received['to_currency'] ?? null;
 		if ( null === $to_currency ) {
 			$missing[] = 'to_currency';
-		} elseif ( 'BTC' !== $to_currency ) {
-			$problems[] = sprintf( 'to_currency: the operation buys %s, the order pays in BTC', (string) $to_currency );
+		} elseif ( ( $expected['asset'] ?? self::ASSET_BTC ) !== $to_currency ) {
+			$problems[] = sprintf( 'to_currency: the operation buys %s, the order pays in %s', (string) $to_currency, (string) ( $expected['asset'] ?? self::ASSET_BTC ) );
 		}
 
 		$wallet = $received['wallet'] ?? null;

@@ -20,6 +20,7 @@
 namespace Card2Crypto\Checkout\Service;
 
 use Card2Crypto\Checkout\Attempts\Address_Store;
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
@@ -137,8 +138,8 @@ final class Reconciler {
 		if ( null === $attempt ) {
 			return;
 		}
-		Operation_Store::stop_checks_besides( $order_id, (int) $attempt['id'] );
-		self::plan( (int) $attempt['id'], self::due_after( $checks_done ) );
+		Operation_Store::stop_checks_besides( $order_id, $attempt->id() );
+		self::plan( $attempt->id(), self::due_after( $checks_done ) );
 	}
 
 	/** When the check after $checks_done checks is due (Unix time), or null when the delays have run out. */
@@ -201,7 +202,7 @@ final class Reconciler {
 		if ( null === $attempt ) {
 			return;
 		}
-		Operation_Store::check_by( (int) $attempt['id'], time() );
+		Operation_Store::check_by( $attempt->id(), time() );
 		self::ensure_batch( time() );
 	}
 
@@ -316,14 +317,14 @@ final class Reconciler {
 	 */
 	private function reconcile( int $attempt_id, ?Partner_Api_Client $client ): ?int {
 		$attempt = Operation_Store::attempt( $attempt_id );
-		$order   = null === $attempt ? null : wc_get_order( (int) $attempt['order_id'] );
+		$order   = null === $attempt ? null : wc_get_order( $attempt->order_id() );
 		$current = $order instanceof \WC_Order ? Order_Attempts::current_attempt( $order ) : null;
 		if ( null === $attempt || ! $order instanceof \WC_Order ) {
 			Operation_Store::set_next_check( $attempt_id, null );
 			return null;
 		}
-		$is_current = null !== $current && $current['id'] === $attempt['id'];
-		if ( ! $is_current && null === ( $attempt['signed_at'] ?? null ) ) {
+		$is_current = null !== $current && $current->id() === $attempt->id();
+		if ( ! $is_current && ! $attempt->is_signed() ) {
 			// An earlier attempt never signed for the buyer: the service cannot know it. Dead, and its order's address
 			// free once nothing else may pay it.
 			Operation_Store::retire( $attempt_id );
@@ -335,15 +336,15 @@ final class Reconciler {
 			return null;
 		}
 		$delays = self::delays();
-		$quiet  = time() - (int) strtotime( $attempt['updated_at'] . ' UTC' );
+		$quiet  = time() - (int) strtotime( $attempt->updated_at() . ' UTC' );
 		if ( self::ended_unpaid( $attempt ) ) {
 			if ( $quiet < Order_Attempts::payment_window() ) {
 				Operation_Store::set_next_check( $attempt_id, time() + Order_Attempts::payment_window() - $quiet );
 				return null;
 			}
 		} else {
-			$wait = $delays[ min( $attempt['checks'], count( $delays ) - 1 ) ];
-			if ( $quiet < $wait && Operation_Store::NO_CODE !== $attempt['status_code'] ) {
+			$wait = $delays[ min( $attempt->checks(), count( $delays ) - 1 ) ];
+			if ( $quiet < $wait && Operation_Store::NO_CODE !== $attempt->status_code() ) {
 				// A callback arrived meanwhile: wait again from that news.
 				Operation_Store::set_next_check( $attempt_id, time() + ( $wait - $quiet ) );
 				return null;
@@ -354,16 +355,12 @@ final class Reconciler {
 		} catch ( \Throwable $e ) {
 			// The answer could not be applied (a database error): asked again at the next delay.
 			Log::error( sprintf( 'Order %d (reconcile): the answer could not be applied: %s', $order->get_id(), $e->getMessage() ) );
-			$result = array(
-				'ok'      => false,
-				'reason'  => 'unreachable',
-				'message' => $e->getMessage(),
-			);
+			$result = Check_Result::unreachable( $e->getMessage() );
 		}
-		if ( isset( $result['retry_after'] ) ) {
-			return (int) $result['retry_after']; // Not asked: the attempt stays due, given back with the batch's claim.
+		if ( null !== $result->retry_after() ) {
+			return $result->retry_after(); // Not asked: the attempt stays due, given back with the batch's claim.
 		}
-		if ( ! empty( $result['clock'] ) ) {
+		if ( $result->clock() ) {
 			// The service refused this server's timestamps: every check would be refused alike. The batch stops, this
 			// payment stays due (not counted as a check) and the next batch tries again in CLOCK_WAIT seconds.
 			return self::CLOCK_WAIT;
@@ -375,7 +372,7 @@ final class Reconciler {
 		}
 		// The service says it never heard of this payment (it names the payment's id as unknown), and its payment window
 		// has passed: the buyer never started paying. Retired: never asked again, never signed again.
-		if ( ! $result['ok'] && 'unknown' === ( $result['reason'] ?? '' ) && time() - (int) strtotime( $attempt['created_at'] . ' UTC' ) >= Order_Attempts::payment_window() ) {
+		if ( ! $result->ok() && $result->is_unknown() && time() - (int) strtotime( $attempt->created_at() . ' UTC' ) >= Order_Attempts::payment_window() ) {
 			$this->retire( $order, $attempt, $is_current );
 			$this->release_dead( $order );
 			return null;
@@ -385,7 +382,7 @@ final class Reconciler {
 		if ( self::settled( $attempt, time() ) && self::ended_unpaid( $attempt ) ) {
 			$this->release_dead( Order_Attempts::reloaded( $order ) );
 		}
-		Operation_Store::set_next_check( $attempt_id, Order_Attempts::is_final( $attempt ) ? null : self::due_after( $attempt['checks'] ) );
+		Operation_Store::set_next_check( $attempt_id, Order_Attempts::is_final( $attempt ) ? null : self::due_after( $attempt->checks() ) );
 		return null;
 	}
 
@@ -393,7 +390,7 @@ final class Reconciler {
 	private function release_dead( \WC_Order $order ): void {
 		$freed = Address_Store::release_dead(
 			$order,
-			static function ( array $attempt ): bool {
+			static function ( Attempt $attempt ): bool {
 				return self::settled( $attempt, time() ) && self::ended_unpaid( $attempt );
 			}
 		);
@@ -407,11 +404,11 @@ final class Reconciler {
 	 * line and, for the order's current attempt, one note (an earlier one the
 	 * buyer left for a newer one needs none). The order is left to WooCommerce.
 	 */
-	private function retire( \WC_Order $order, array $attempt, bool $is_current ): void {
-		if ( ! Operation_Store::retire( (int) $attempt['id'] ) ) {
+	private function retire( \WC_Order $order, Attempt $attempt, bool $is_current ): void {
+		if ( ! Operation_Store::retire( $attempt->id() ) ) {
 			return;
 		}
-		Log::info( sprintf( 'Order %d (reconcile): payment %s retired: the service never heard of it and its payment window has passed; it is no longer checked.', $order->get_id(), $attempt['partner_operation_id'] ) );
+		Log::info( sprintf( 'Order %d (reconcile): payment %s retired: the service never heard of it and its payment window has passed; it is no longer checked.', $order->get_id(), $attempt->partner_operation_id() ) );
 		if ( ! $is_current ) {
 			return;
 		}
@@ -419,8 +416,8 @@ final class Reconciler {
 	}
 
 	/** The attempt's payment ended without payment (a final decline). */
-	private static function ended_unpaid( array $attempt ): bool {
-		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
+	private static function ended_unpaid( Attempt $attempt ): bool {
+		$step = Status_Flow::find_step( $attempt->status(), $attempt->status_code() );
 		return null !== $step && $step['final'] && Status_Flow::PHASE_FAILED === $step['phase'];
 	}
 
@@ -434,12 +431,10 @@ final class Reconciler {
 	 *
 	 * The service is asked in the lane of $source (lane()).
 	 *
-	 * @return array{ok: bool, outcome?: string, operation?: \Card2Crypto\Checkout\Shared\Api\Operation, reason?: string, message: string, retry_after?: int, clock?: bool} reason when not ok: "unknown" (the service has no
-	 *                                                                     operation for the attempt yet) or "unreachable". operation: the latest. retry_after: the
-	 *                                                                     service answered 429; seconds to wait (Reconcile_Pace::retry_wait()).
+	 * @return Check_Result
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
-	public function check( \WC_Order $order, array $attempt, string $source ): array {
+	public function check( \WC_Order $order, Attempt $attempt, string $source ): Check_Result {
 		return $this->check_with( $order, $attempt, $source, null );
 	}
 
@@ -466,18 +461,18 @@ final class Reconciler {
 	 *
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
-	private function check_with( \WC_Order $order, array $attempt, string $source, ?Partner_Api_Client $client ): array {
+	private function check_with( \WC_Order $order, Attempt $attempt, string $source, ?Partner_Api_Client $client ): Check_Result {
 		$result = $this->ask( $order, $attempt, null, $source, $client );
-		if ( ! $result['ok'] ) {
+		if ( ! $result->ok() ) {
 			return $result;
 		}
-		$latest = $result['operation']->id();
-		foreach ( Operation_Store::operations_of_attempt( (int) $attempt['id'] ) as $known ) {
-			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || Order_Attempts::is_final( $known ) ) {
+		$latest = $result->operation()->id();
+		foreach ( Operation_Store::operations_of_attempt( $attempt->id() ) as $known ) {
+			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || Order_Attempts::final_pair( $known['status'], $known['status_code'] ) ) {
 				continue;
 			}
 			$other = $this->ask( $order, $attempt, $known['operation_id'], $source, $client );
-			if ( ! $other['ok'] ) {
+			if ( ! $other->ok() ) {
 				return $other;
 			}
 		}
@@ -490,45 +485,36 @@ final class Reconciler {
 	 *
 	 * @throws \Throwable When the answer could not be applied.
 	 */
-	private function ask( \WC_Order $order, array $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): array {
+	private function ask( \WC_Order $order, Attempt $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): Check_Result {
 		// A visitor's request (a payment start, a return) stops asking once it has spent its time on the service
 		// (Start_Budget); reconciliation and the owner's refresh always ask.
 		$visitor = in_array( $source, array( 'start', 'return' ), true );
 		if ( $visitor && ! Start_Budget::time_left() ) {
-			return array(
-				'ok'      => false,
-				'reason'  => 'unreachable',
-				'message' => __( 'The service was not asked again: this request has waited on it long enough.', 'card2crypto-checkout' ),
-			);
+			return Check_Result::unreachable( __( 'The service was not asked again: this request has waited on it long enough.', 'card2crypto-checkout' ) );
 		}
 		try {
 			// The client's own lines as debug: the outcome is logged below at its true level
 			// (an attempt the buyer never started paying, or abandoned, is ordinary, not an error).
 			$client    = $client ?? $this->gateway->client( self::lane( $source ), array( self::class, 'client_log' ) );
-			$operation = $client->operation( $operation_id, $attempt['partner_operation_id'] );
+			$operation = $client->operation( $operation_id, $attempt->partner_operation_id() );
 		} catch ( Partner_Api_Exception $e ) {
 			// A refusal of the store itself withdraws the method at once (Service_Health).
 			Service_Health::saw( $this->config, $e );
-			$reason = 'unreachable';
+			$unknown = false;
 			if ( 429 === $e->status ) {
 				Log::info( sprintf( 'Order %d (%s): the service asked to slow down (429).', $order->get_id(), $source ) );
-				return array(
-					'ok'          => false,
-					'reason'      => 'unreachable',
+				return Check_Result::slowed(
 					/* translators: %s: error */
-					'message'     => sprintf( __( 'The service could not be asked about this payment: %s', 'card2crypto-checkout' ), $e->getMessage() ),
-					'retry_after' => Reconcile_Pace::retry_wait( $e->retry_after ),
+					sprintf( __( 'The service could not be asked about this payment: %s', 'card2crypto-checkout' ), $e->getMessage() ),
+					Reconcile_Pace::retry_wait( $e->retry_after )
 				);
 			}
 			if ( Clock_Offset::refused_for( $e ) ) {
 				// Not news about the payment: this server's clock is off. Nothing is retired; background checks back off.
 				Clock_Offset::saw_refusal( $e, time() );
-				return array(
-					'ok'      => false,
-					'reason'  => 'unreachable',
-					'clock'   => true,
+				return Check_Result::clock_refused(
 					/* translators: %s: how far the clock is off */
-					'message' => sprintf( __( 'The service was not asked about this payment: %s', 'card2crypto-checkout' ), Clock_Offset::words( $e->clock_offset_ms ) ),
+					sprintf( __( 'The service was not asked about this payment: %s', 'card2crypto-checkout' ), Clock_Offset::words( $e->clock_offset_ms ) )
 				);
 			}
 			if ( 400 === $e->status ) {
@@ -536,42 +522,29 @@ final class Reconciler {
 				Clock_Offset::saw_answer();
 			}
 			// Only an answer that names this payment's own id as unknown means the service never heard of it.
-			if ( 'invalid_parameter' === $e->error_code && 'partner_operation_id' === $e->field && null === $operation_id && Operation_Store::NO_CODE === $attempt['status_code'] ) {
-				$reason  = 'unknown';
+			if ( 'invalid_parameter' === $e->error_code && 'partner_operation_id' === $e->field && null === $operation_id && Operation_Store::NO_CODE === $attempt->status_code() ) {
+				$unknown = true;
 				$message = __( 'The service has no operation for this payment yet: the buyer has not started paying.', 'card2crypto-checkout' );
 			} else {
 				/* translators: %s: error */
 				$message = sprintf( __( 'The service could not be asked about this payment: %s', 'card2crypto-checkout' ), $e->getMessage() );
 			}
-			Log::write( 'unknown' === $reason ? 'info' : 'error', sprintf( 'Order %d (%s): %s', $order->get_id(), $source, $message ) );
-			return array(
-				'ok'      => false,
-				'reason'  => $reason,
-				'message' => $message,
-			);
+			Log::write( $unknown ? 'info' : 'error', sprintf( 'Order %d (%s): %s', $order->get_id(), $source, $message ) );
+			return $unknown ? Check_Result::unknown( $message ) : Check_Result::unreachable( $message );
 		} catch ( \InvalidArgumentException $e ) {
-			return array(
-				'ok'      => false,
-				'reason'  => 'unreachable',
-				'message' => $e->getMessage(),
-			);
+			return Check_Result::unreachable( $e->getMessage() );
 		}
 		Clock_Offset::saw_answer();
 		if ( ! Operation_Events::answers_for( $operation, $attempt, $operation_id ) ) {
 			Operation_Events::hold_foreign_answer( $order, $attempt, $operation );
-			return array(
-				'ok'      => false,
-				'reason'  => 'unreachable',
-				'message' => __( 'The service answered about another payment; nothing was applied.', 'card2crypto-checkout' ),
-			);
+			return Check_Result::unreachable( __( 'The service answered about another payment; nothing was applied.', 'card2crypto-checkout' ) );
 		}
 		$outcome = $this->events->process( $operation, $source );
-		return array(
-			'ok'        => true,
-			'outcome'   => $outcome,
-			'operation' => $operation,
+		return Check_Result::answered(
+			$outcome,
+			$operation,
 			/* translators: 1: state in words, 2: outcome */
-			'message'   => sprintf( __( 'The service reports "%1$s" (%2$s).', 'card2crypto-checkout' ), Order_Words::status( $operation->status(), Status_Flow::int_code( $operation->status_code() ) ), $outcome ),
+			sprintf( __( 'The service reports "%1$s" (%2$s).', 'card2crypto-checkout' ), Order_Words::status( $operation->status(), Status_Flow::int_code( $operation->status_code() ) ), $outcome )
 		);
 	}
 
@@ -586,12 +559,12 @@ final class Reconciler {
 	 * then the buyer may still try again inside the widget, which makes a new
 	 * operation under the same attempt, and the service is asked again).
 	 */
-	public static function settled( array $attempt, int $now ): bool {
-		$step = Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
+	public static function settled( Attempt $attempt, int $now ): bool {
+		$step = Status_Flow::find_step( $attempt->status(), $attempt->status_code() );
 		if ( null === $step || ! $step['final'] ) {
 			return false;
 		}
 		return Status_Flow::PHASE_SUCCEEDED === $step['phase']
-			|| $now - (int) strtotime( $attempt['updated_at'] . ' UTC' ) >= Order_Attempts::payment_window();
+			|| $now - (int) strtotime( $attempt->updated_at() . ' UTC' ) >= Order_Attempts::payment_window();
 	}
 }

@@ -28,6 +28,7 @@ namespace Card2Crypto\Checkout\Service;
 use Card2Crypto\Checkout\Base\After_Answer;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 
 defined( 'ABSPATH' ) || exit;
@@ -193,7 +194,7 @@ final class Service_Answers {
 	private static function ask_prices( Service_Gateway $gateway ): array {
 		$pairs = array();
 		foreach ( $gateway->client( Service_Lanes::INFO )->exchange() as $pair ) {
-			if ( 'BTC' === ( $pair['to']['code'] ?? '' ) ) {
+			if ( Payment_Match::ASSET_BTC === ( $pair['to']['code'] ?? '' ) ) {
 				$pairs[ (string) $pair['from']['code'] ] = array( (int) $pair['from']['amount'], (int) $pair['to']['amount'] );
 			}
 		}

@@ -96,15 +96,15 @@ final class Widget_Retry {
 					return;
 				}
 				$attempt = Order_Attempts::current_attempt( $order );
-				$step    = null === $attempt || Operation_Store::NO_CODE === $attempt['status_code'] ? null : Status_Flow::find_step( $attempt['status'], $attempt['status_code'] );
+				$step    = null === $attempt || Operation_Store::NO_CODE === $attempt->status_code() ? null : Status_Flow::find_step( $attempt->status(), $attempt->status_code() );
 				if ( null === $step || ! $step['final'] || Status_Flow::PHASE_FAILED !== $step['phase'] ) {
 					// A new try, or a new payment, is under way: its own outcome decides.
 					return;
 				}
-				if ( Operation_Store::may_be_paid_besides( $order->get_id(), (string) $attempt['operation_id'] ) ) {
+				if ( Operation_Store::may_be_paid_besides( $order->get_id(), $attempt->operation_id() ) ) {
 					return;
 				}
-				$label = Order_Words::status( $attempt['status'], $attempt['status_code'] );
+				$label = Order_Words::status( $attempt->status(), $attempt->status_code() );
 				$note  = $closed
 					/* translators: %s: status and meaning */
 					? sprintf( __( 'Card2Crypto: the card payment did not go through (%s) and the buyer closed the payment window without trying again. The buyer can pay again from the order page.', 'card2crypto-checkout' ), $label )

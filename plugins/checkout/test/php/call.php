@@ -16,6 +16,7 @@ use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Rules\Reconcile_Pace;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
@@ -38,9 +39,16 @@ $functions = array(
 		);
 	},
 	'classify'        => array( Status_Flow::class, 'classify' ),
-	'order_decision'  => array( Order_Decision::class, 'decide' ),
+	'order_decision'  => static function ( array $facts ) {
+		return Order_Decision::decide( $facts )->to_array();
+	},
 	'order_decisions' => static function ( array $cases ) {
-		return array_map( array( Order_Decision::class, 'decide' ), $cases );
+		return array_map(
+			static function ( array $facts ) {
+				return Order_Decision::decide( $facts )->to_array();
+			},
+			$cases
+		);
 	},
 	'match'           => array( Payment_Match::class, 'compare' ),
 	'same_address'    => array( Payment_Match::class, 'same_address' ),
@@ -54,7 +62,10 @@ $functions = array(
 	'ambiguity'       => static function ( string $json ) {
 		return Callback_Verifier::ambiguity( Lossless_Json::decode_object( $json ) );
 	},
-	'reusable'        => array( Attempt_Policy::class, 'reusable' ),
+	'reusable'        => static function ( ?array $row, ?int $amount, string $currency, string $wallet ) {
+		// The test gives a row of the attempts table, as the store reads it.
+		return Attempt_Policy::reusable( null === $row ? null : Attempt::from_row( $row )->reuse_facts(), $amount, $currency, $wallet );
+	},
 	'address_cap'     => array( Address_Policy::class, 'cap' ),
 	'address_standing' => array( Address_Policy::class, 'standing' ),
 	'address_releasable' => array( Address_Policy::class, 'releasable' ),

@@ -27,6 +27,7 @@ use Card2Crypto\Checkout\Buyer\Buyer_Return;
 use Card2Crypto\Checkout\Callback\Callback_Controller;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Payments;
@@ -136,9 +137,7 @@ switch ( $scenario['case'] ) {
 		);
 		break;
 	case 'reconcile':
-		$attempt = $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )[0];
-		$attempt['status_code'] = (int) $attempt['status_code'];
-		$attempt['checks']      = (int) $attempt['checks'];
+		$attempt = Attempt::from_row( $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )[0] );
 		$results                = array(
 			'check' => Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' ),
 			'log'   => $GLOBALS['c2c_log'],
@@ -175,9 +174,7 @@ switch ( $scenario['case'] ) {
 			'busy_over'        => Service_Health::decide( $state( 'busy', 31 ) + array( 'retry_at' => $now - 1 ), $key, $now ),
 			'busy_too_far'     => Service_Health::decide( $state( 'ok', 900 ) + array( 'retry_at' => $now + 7200 ), $key, $now ),
 		);
-		$attempt = $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )[0];
-		$attempt['status_code'] = (int) $attempt['status_code'];
-		$attempt['checks']      = (int) $attempt['checks'];
+		$attempt = Attempt::from_row( $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )[0] );
 		$steps                  = array();
 		foreach ( $scenario['steps'] as $step ) {
 			$GLOBALS['c2c_http']       = $step['answers'] ?? array();
@@ -202,7 +199,7 @@ switch ( $scenario['case'] ) {
 						$result = Plugin::service( Payments::class )->landing_url( $order, $attempt, Buyer_Return::fail_url( $order ) );
 						break;
 					case 'reconcile':
-						$result = Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' )['ok'];
+						$result = Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' )->ok();
 						break;
 					case 'status_box':
 						$result = Settings_Status::check( $door );

@@ -16,6 +16,7 @@
 require __DIR__ . '/wordpress-fakes.php';
 
 use Card2Crypto\Checkout\Plugin;
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Buyer\Buyer_Return;
 
@@ -29,7 +30,7 @@ foreach ( $scenario['steps'] as $step ) {
 	}
 	if ( isset( $step['claimed'] ) ) {
 		$row = $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )[0];
-		Operation_Store::claim_event( array( 'id' => (int) $row['id'] ), $step['claimed']['operation_id'], $step['claimed']['status'], (int) $step['claimed']['status_code'], 'callback' );
+		Operation_Store::claim_event( Attempt::from_row( $row ), $step['claimed']['operation_id'], $step['claimed']['status'], (int) $step['claimed']['status_code'], 'callback' );
 	}
 	$notes_before = count( $order->notes );
 	try {

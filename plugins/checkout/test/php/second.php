@@ -78,7 +78,7 @@ foreach ( $scenario['steps'] as $step ) {
 		$attempt = 'fitting' === ( $step['call'] ?? 'start' )
 			? $payments->fitting( $order, '192.0.2.10' )
 			: $payments->start( $order, '192.0.2.10', Start_Gate::SIGNING );
-		$result  = array( 'started' => $attempt['partner_operation_id'] );
+		$result  = array( 'started' => $attempt->partner_operation_id() );
 	} catch ( Payment_Held $e ) {
 		$result = array( 'held' => $e->outcome );
 	} catch ( Throwable $e ) {

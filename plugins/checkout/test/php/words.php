@@ -9,6 +9,7 @@
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Buyer\Order_View;
+use Card2Crypto\Checkout\Rules\Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Base\Plain_Text;
 use Card2Crypto\Checkout\Buyer\Range_Notice;
@@ -91,7 +92,9 @@ c2c_test_run_calls(
 		'status'   => array( Order_Words::class, 'status' ),
 		'received' => array( Order_Words::class, 'received' ),
 		'bought'   => array( Order_Words::class, 'bought' ),
-		'decision' => array( Order_Words::class, 'decision' ),
+		'decision' => static function ( array $action, string $label, ?array $state, string $via, string $operation_id ) {
+			return Order_Words::decision( Decision::from_array( $action ), $label, $state, $via, $operation_id );
+		},
 		'buyer'    => array( Buyer_Words::class, 'outcome' ),
 		'failure'  => array( Buyer_Words::class, 'failure' ),
 		'view'     => array( Order_View::class, 'words' ),

@@ -119,7 +119,7 @@ function c2c_confirm_step( string $action, array $input ) {
 			$order   = wc_get_order( (int) $input['order'] );
 			$attempt = Operation_Store::attempt_by_partner_id( (string) $order->get_meta( Keys::META_ATTEMPT ) );
 			c2c_confirm_bucket( (float) $config->service_rate(), 0 );
-			$answer = Plugin::service( Service_Gateway::class )->client( Service_Lanes::BACKGROUND )->operation( (string) $input['operation'], $attempt['partner_operation_id'] );
+			$answer = Plugin::service( Service_Gateway::class )->client( Service_Lanes::BACKGROUND )->operation( (string) $input['operation'], $attempt->partner_operation_id() );
 			if ( isset( $input['tokens'] ) ) {
 				c2c_confirm_bucket( (float) $input['tokens'], (int) ( $input['paused_ms'] ?? 0 ) );
 			}

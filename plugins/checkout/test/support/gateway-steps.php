@@ -24,6 +24,7 @@
  * @package card2crypto-checkout
  */
 
+use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Partner\Lane_Transport;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
@@ -112,12 +113,14 @@ function c2c_gateway_step( string $action, array $input ) {
 			if ( isset( $input['tokens'] ) ) {
 				c2c_gateway_bucket( (float) $input['tokens'], (int) ( $input['paused_ms'] ?? 0 ) );
 			}
-			$attempt = array(
-				'order_id'             => 0,
-				'partner_operation_id' => 'wc-0-' . bin2hex( random_bytes( 6 ) ),
-				'expected_amount'      => 7900,
-				'expected_currency'    => Plugin::service( Config::class )->currency(),
-				'status_code'          => 0,
+			$attempt = Attempt::from_row(
+				array(
+					'order_id'             => 0,
+					'partner_operation_id' => 'wc-0-' . bin2hex( random_bytes( 6 ) ),
+					'expected_amount'      => 7900,
+					'expected_currency'    => Plugin::service( Config::class )->currency(),
+					'status_code'          => 0,
+				)
 			);
 			$began   = microtime( true );
 			try {

@@ -82,7 +82,7 @@ function c2c_health_step( string $action, array $input ) {
 			$order->save();
 			$attempt = Operation_Store::create_attempt( $order->get_id(), 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 6 ) ), 2500, 'EUR', '' );
 			$attempt = $addresses->for_signing( $order, $attempt, '198.51.100.' . wp_rand( 1, 254 ) . '-' . bin2hex( random_bytes( 4 ) ) );
-			return $addresses->gap() + array( 'address' => $attempt['expected_wallet'] );
+			return $addresses->gap() + array( 'address' => $attempt->wallet() );
 
 		case 'wc_remove':
 			// WooCommerce's own removal of an order's personal data (its bulk action, its clean-up of old orders).

@@ -157,7 +157,7 @@ function c2c_ms_step( string $action, array $input ) {
 			return array(
 				'order'                => $order->get_id(),
 				'partner_operation_id' => $pid,
-				'address'              => (string) $signed['expected_wallet'],
+				'address'              => $signed->wallet(),
 				'index'                => $meta['index'] ?? null,
 			);
 

@@ -163,8 +163,8 @@ function c2c_nowait_step( string $action, array $input ) {
 				'attempts'      => array_map(
 					static function ( $a ) {
 						return array(
-							'partner_operation_id' => $a['partner_operation_id'],
-							'unsent'               => (int) ( $a['unsent'] ?? 0 ),
+							'partner_operation_id' => $a->partner_operation_id(),
+							'unsent'               => (int) $a->unsent(),
 						);
 					},
 					Operation_Store::attempts_of_order( $order->get_id() )

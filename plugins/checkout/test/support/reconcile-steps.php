@@ -307,9 +307,9 @@ function c2c_reconcile_step( string $action, array $input ) {
 			foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
 				$result    = Plugin::service( Reconciler::class )->check( $order, $attempt, 'refresh' );
 				$results[] = array(
-					'ok'      => $result['ok'],
-					'reason'  => $result['reason'] ?? null,
-					'message' => $result['message'] ?? null,
+					'ok'      => $result->ok(),
+					'reason'  => $result->reason(),
+					'message' => $result->message(),
 				);
 			}
 			return $results;

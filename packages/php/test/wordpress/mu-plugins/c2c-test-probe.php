@@ -228,7 +228,7 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				$addresses = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Payment\Order_Address::class );
 				if ( isset( $input['free'] ) ) {
 					$freed = Card2Crypto\Checkout\Attempts\Operation_Store::attempt( (int) $input['free'] );
-					Card2Crypto\Checkout\Attempts\Address_Store::release( (int) $freed['order_id'], (string) $freed['expected_wallet'] );
+					Card2Crypto\Checkout\Attempts\Address_Store::release( $freed->order_id(), $freed->wallet() );
 					return new WP_REST_Response( $addresses->gap() );
 				}
 				if ( ! empty( $input['gap'] ) ) {
@@ -253,8 +253,8 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				return new WP_REST_Response(
 					array(
 						'order'   => $order->get_id(),
-						'attempt' => (int) $attempt['id'],
-						'wallet'  => $attempt['expected_wallet'],
+						'attempt' => null === $attempt ? 0 : $attempt->id(),
+						'wallet'  => null === $attempt ? null : $attempt->wallet(),
 						'index'   => $row['address_index'],
 						'address' => $row['address'],
 						'meta'    => Card2Crypto\Checkout\Payment\Order_Address::of_order( wc_get_order( $order->get_id() ) ),
@@ -263,7 +263,7 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 			case 'start_payment':
 				// What "Place order" does for the order (Payments::start() at checkout): an attempt, not yet signed for the buyer.
 				$attempt = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Payment\Payments::class )->start( wc_get_order( (int) $input['id'] ), '127.0.0.1', Card2Crypto\Checkout\Payment\Start_Gate::AT_CHECKOUT );
-				return new WP_REST_Response( array( 'partner_operation_id' => $attempt['partner_operation_id'] ) );
+				return new WP_REST_Response( array( 'partner_operation_id' => $attempt->partner_operation_id() ) );
 			case 'set_order_total':
 				// An order edited after the buyer was sent to pay.
 				$order = wc_get_order( (int) $input['id'] );
