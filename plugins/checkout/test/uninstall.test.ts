@@ -62,8 +62,12 @@ for (const version of TEST_PHP_VERSIONS) {
       const { woocommerce_card2crypto_settings: _settings, ...rest } = left.options;
       assert.deepEqual(rest, STORE);
       assert.deepEqual(left.tables, TABLES);
-      // The plugin is gone whatever is kept: its hourly clean-up of visitors' budgets has nothing left to run.
-      assert.deepEqual(left.unscheduled, [['wp-cron', 'card2crypto_checkout_clean_budgets']]);
+      // The plugin is gone whatever is kept: its hourly clean-up of visitors' budgets and sweep of queued
+      // confirmations have nothing left to run.
+      assert.deepEqual(left.unscheduled, [
+        ['wp-cron', 'card2crypto_checkout_clean_budgets'],
+        ['wp-cron', 'card2crypto_checkout_confirm_sweep'],
+      ]);
     });
 
     for (const [why, settings, constants] of [
@@ -80,6 +84,7 @@ for (const version of TEST_PHP_VERSIONS) {
         assert.deepEqual(left.tables, ['wp_posts', 'wp_wc_orders'], 'orders are kept');
         assert.deepEqual(left.unscheduled, [
           ['wp-cron', 'card2crypto_checkout_clean_budgets'],
+          ['wp-cron', 'card2crypto_checkout_confirm_sweep'],
           ['', [], 'card2crypto-checkout'],
         ]);
       });
