@@ -10,6 +10,20 @@
 
 namespace Card2Crypto\Widget;
 
+use Card2Crypto\Widget\Admin\Color_Pickers;
+use Card2Crypto\Widget\Admin\Privacy_Policy;
+use Card2Crypto\Widget\Admin\Settings_Screen;
+use Card2Crypto\Widget\Base\Assets;
+use Card2Crypto\Widget\Blocks\Block_Types;
+use Card2Crypto\Widget\Blocks\Classic_Widget;
+use Card2Crypto\Widget\Blocks\Editor_Data;
+use Card2Crypto\Widget\Connection\Connection_Check;
+use Card2Crypto\Widget\Connection\Site_Health;
+use Card2Crypto\Widget\Routes\Return_Notice;
+use Card2Crypto\Widget\Routes\Route_Output;
+use Card2Crypto\Widget\Routes\Routes;
+use Card2Crypto\Widget\Rules\Block_Reference;
+use Card2Crypto\Widget\Settings\Widget_Config;
 use Card2Crypto\Widget\Shared\Assets\Build_Assets;
 use Card2Crypto\Widget\Shared\Plugin_Bootstrap;
 use Card2Crypto\Widget\Shared\Settings\Settings_Store;

@@ -21,8 +21,10 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Connection;
 
+use Card2Crypto\Widget\Settings\Settings_Address;
+use Card2Crypto\Widget\Settings\Widget_Config;
 use Card2Crypto\Widget\Shared\Api\Connection_Refusal;
 use Card2Crypto\Widget\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Widget\Shared\Api\Wp_Http_Transport;
@@ -162,7 +164,7 @@ final class Connection_Check {
 	 * answer schedules a background check instead.
 	 */
 	public function notice(): void {
-		if ( ! current_user_can( Settings_Screen::CAPABILITY ) ) {
+		if ( ! current_user_can( Settings_Address::CAPABILITY ) ) {
 			return;
 		}
 		$last = $this->last();
@@ -171,13 +173,13 @@ final class Connection_Check {
 		}
 		$screen = function_exists( 'get_current_screen' ) ? get_current_screen() : null;
 		// The settings page says it in its own status box.
-		if ( null === $last || $last['ok'] || ( null !== $screen && 'settings_page_' . Settings_Screen::PAGE_SLUG === $screen->id ) ) {
+		if ( null === $last || $last['ok'] || ( null !== $screen && 'settings_page_' . Settings_Address::PAGE_SLUG === $screen->id ) ) {
 			return;
 		}
 		echo '<div class="notice notice-error card2crypto-widget-connection"><p><strong>'
 			/* translators: %s: why the service refuses the widget's credentials */
 			. esc_html( sprintf( __( 'Card2Crypto Widget: visitors cannot use the purchase widget, because the service refuses this site\'s credentials: %s', 'card2crypto-widget' ), $last['why'] ) )
-			. '</strong> <a href="' . esc_url( Settings_Screen::url() ) . '">' . esc_html__( 'Check the credentials in Settings → Card2Crypto Widget', 'card2crypto-widget' ) . '</a></p></div>';
+			. '</strong> <a href="' . esc_url( Settings_Address::url() ) . '">' . esc_html__( 'Check the credentials in Settings → Card2Crypto Widget', 'card2crypto-widget' ) . '</a></p></div>';
 	}
 
 	private function has_credentials(): bool {
@@ -220,14 +222,14 @@ final class Connection_Check {
 
 	/** The button's admin-post handler: capability and nonce, one check, back to the page. */
 	public function check_now(): void {
-		if ( ! current_user_can( Settings_Screen::CAPABILITY ) ) {
+		if ( ! current_user_can( Settings_Address::CAPABILITY ) ) {
 			wp_die( esc_html__( 'Sorry, you are not allowed to manage these settings.', 'card2crypto-widget' ), 403 );
 		}
 		check_admin_referer( self::ACTION );
 		if ( $this->has_credentials() ) {
 			$this->ask( $this->current() );
 		}
-		wp_safe_redirect( Settings_Screen::url() );
+		wp_safe_redirect( Settings_Address::url() );
 		exit;
 	}
 }

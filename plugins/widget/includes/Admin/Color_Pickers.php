@@ -9,14 +9,18 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Admin;
+
+use Card2Crypto\Widget\Plugin;
+use Card2Crypto\Widget\Rules\Partner_Css;
+use Card2Crypto\Widget\Settings\Settings_Address;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Color_Pickers {
 
 	/** The settings page's hook suffix (Settings → Card2Crypto Widget). */
-	const PAGE_HOOK = 'settings_page_' . Settings_Screen::PAGE_SLUG;
+	const PAGE_HOOK = 'settings_page_' . Settings_Address::PAGE_SLUG;
 
 	/**
 	 * On admin_enqueue_scripts; only the settings page reads the settings.

@@ -8,7 +8,9 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Routes;
+
+use Card2Crypto\Widget\Base\Route_Address;
 
 defined( 'ABSPATH' ) || exit;
 

@@ -9,8 +9,9 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Connection;
 
+use Card2Crypto\Widget\Settings\Settings_Address;
 use Card2Crypto\Widget\Shared\Settings\Settings_Store;
 
 defined( 'ABSPATH' ) || exit;
@@ -51,7 +52,7 @@ final class Site_Health {
 	 */
 	public function test( ?int $now = null ): array {
 		$now     = $now ?? time();
-		$fix     = '<p><a href="' . esc_url( Settings_Screen::url() ) . '">' . esc_html__( 'Open Settings → Card2Crypto Widget', 'card2crypto-widget' ) . '</a></p>';
+		$fix     = '<p><a href="' . esc_url( Settings_Address::url() ) . '">' . esc_html__( 'Open Settings → Card2Crypto Widget', 'card2crypto-widget' ) . '</a></p>';
 		$present = '' !== $this->store->get( 'partner_token' ) && '' !== $this->store->get( 'partner_secret' );
 		$last    = $present ? $this->connection->last() : null;
 		if ( ! $present ) {

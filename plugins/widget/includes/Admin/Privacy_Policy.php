@@ -11,7 +11,7 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Admin;
 
 defined( 'ABSPATH' ) || exit;
 

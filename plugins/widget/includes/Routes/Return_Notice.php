@@ -21,7 +21,9 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Routes;
+
+use Card2Crypto\Widget\Base\Assets;
 
 defined( 'ABSPATH' ) || exit;
 

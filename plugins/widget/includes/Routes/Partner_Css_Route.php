@@ -6,7 +6,10 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Routes;
+
+use Card2Crypto\Widget\Plugin;
+use Card2Crypto\Widget\Rules\Partner_Css;
 
 defined( 'ABSPATH' ) || exit;
 

@@ -7,7 +7,11 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Blocks;
+
+use Card2Crypto\Widget\Base\Route_Address;
+use Card2Crypto\Widget\Plugin;
+use Card2Crypto\Widget\Rules\Block_Reference;
 
 defined( 'ABSPATH' ) || exit;
 

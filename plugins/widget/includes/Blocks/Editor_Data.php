@@ -7,7 +7,11 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Blocks;
+
+use Card2Crypto\Widget\Base\Assets;
+use Card2Crypto\Widget\Plugin;
+use Card2Crypto\Widget\Settings\Settings_Address;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -26,7 +30,7 @@ final class Editor_Data {
 			),
 			'colors'      => $config->colors(),
 			'configured'  => $config->has_credentials(),
-			'settingsUrl' => current_user_can( Settings_Screen::CAPABILITY ) ? Settings_Screen::url() : '',
+			'settingsUrl' => current_user_can( Settings_Address::CAPABILITY ) ? Settings_Address::url() : '',
 		);
 		Plugin::assets()->data( Assets::EDITOR_SCRIPT, 'card2cryptoWidget', $data );
 	}

@@ -8,7 +8,9 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Base;
+
+use Card2Crypto\Widget\Plugin;
 
 defined( 'ABSPATH' ) || exit;
 

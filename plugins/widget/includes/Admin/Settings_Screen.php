@@ -8,17 +8,16 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Admin;
 
+use Card2Crypto\Widget\Plugin;
+use Card2Crypto\Widget\Settings\Settings_Address;
 use Card2Crypto\Widget\Shared\Settings\Field_View;
 use Card2Crypto\Widget\Shared\Settings\Settings_Page;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Settings_Screen {
-
-	const PAGE_SLUG  = 'card2crypto-widget';
-	const CAPABILITY = 'manage_options';
 
 	/** @var Settings_Page|null */
 	private static $page;
@@ -28,8 +27,8 @@ final class Settings_Screen {
 			$connection = Plugin::connection();
 			self::$page = new Settings_Page(
 				new Field_View( Plugin::settings() ),
-				self::PAGE_SLUG,
-				self::CAPABILITY,
+				Settings_Address::PAGE_SLUG,
+				Settings_Address::CAPABILITY,
 				array(
 					// A save that changes the credentials is refused when the service refuses them.
 					'check' => array( $connection, 'on_save' ),
@@ -50,10 +49,6 @@ final class Settings_Screen {
 		self::page()->register();
 	}
 
-	/** The page's address. */
-	public static function url(): string {
-		return admin_url( 'options-general.php?page=' . self::PAGE_SLUG );
-	}
 
 	/**
 	 * A "Settings" link on the Plugins screen.
@@ -62,7 +57,7 @@ final class Settings_Screen {
 	 * @return string[]
 	 */
 	public static function action_links( array $links ): array {
-		array_unshift( $links, '<a href="' . esc_url( self::url() ) . '">' . esc_html__( 'Settings', 'card2crypto-widget' ) . '</a>' );
+		array_unshift( $links, '<a href="' . esc_url( Settings_Address::url() ) . '">' . esc_html__( 'Settings', 'card2crypto-widget' ) . '</a>' );
 		return $links;
 	}
 }

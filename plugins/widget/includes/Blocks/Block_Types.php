@@ -7,7 +7,9 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Blocks;
+
+use Card2Crypto\Widget\Plugin;
 
 defined( 'ABSPATH' ) || exit;
 

@@ -17,8 +17,12 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Blocks;
 
+use Card2Crypto\Widget\Plugin;
+use Card2Crypto\Widget\Rules\Widget_Signer;
+use Card2Crypto\Widget\Settings\Settings_Address;
+use Card2Crypto\Widget\Settings\Widget_Config;
 use Card2Crypto\Widget\Shared\Settings\Js_Text;
 use Card2Crypto\Widget\Shared\Settings\Settings_Validator;
 
@@ -252,7 +256,7 @@ final class Classic_Widget extends \WP_Widget {
 			printf(
 				'<p class="description">%s <a href="%s">%s</a></p>',
 				esc_html__( 'The widget needs your partner token and secret.', 'card2crypto-widget' ),
-				esc_url( Settings_Screen::url() ),
+				esc_url( Settings_Address::url() ),
 				esc_html__( 'Open the settings', 'card2crypto-widget' )
 			);
 		}

@@ -7,8 +7,9 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Routes;
 
+use Card2Crypto\Widget\Plugin;
 use Card2Crypto\Widget\Shared\Landing\Landing_Url;
 use Card2Crypto\Widget\Shared\Settings\Http_Url;
 

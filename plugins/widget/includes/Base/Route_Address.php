@@ -8,7 +8,7 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Base;
 
 defined( 'ABSPATH' ) || exit;
 

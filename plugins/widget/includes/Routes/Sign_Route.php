@@ -8,7 +8,10 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Routes;
+
+use Card2Crypto\Widget\Plugin;
+use Card2Crypto\Widget\Rules\Block_Reference;
 
 defined( 'ABSPATH' ) || exit;
 

@@ -6,7 +6,12 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Blocks;
+
+use Card2Crypto\Widget\Base\Route_Address;
+use Card2Crypto\Widget\Plugin;
+use Card2Crypto\Widget\Routes\Return_Notice;
+use Card2Crypto\Widget\Rules\Block_Reference;
 
 defined( 'ABSPATH' ) || exit;
 

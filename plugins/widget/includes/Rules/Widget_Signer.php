@@ -16,7 +16,7 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Rules;
 
 use Card2Crypto\Widget\Shared\Settings\Decimal_Amount;
 use Card2Crypto\Widget\Shared\Settings\Schema;

@@ -8,8 +8,9 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Settings;
 
+use Card2Crypto\Widget\Rules\Partner_Css;
 use Card2Crypto\Widget\Shared\Settings\Schema;
 use Card2Crypto\Widget\Shared\Settings\Settings_Store;
 

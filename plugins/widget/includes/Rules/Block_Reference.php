@@ -15,7 +15,7 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Rules;
 
 defined( 'ABSPATH' ) || exit;
 

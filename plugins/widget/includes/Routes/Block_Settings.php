@@ -7,7 +7,12 @@
  * @package card2crypto-widget
  */
 
-namespace Card2Crypto\Widget;
+namespace Card2Crypto\Widget\Routes;
+
+use Card2Crypto\Widget\Base\Route_Address;
+use Card2Crypto\Widget\Plugin;
+use Card2Crypto\Widget\Rules\Partner_Css;
+use Card2Crypto\Widget\Rules\Widget_Signer;
 
 defined( 'ABSPATH' ) || exit;
 
