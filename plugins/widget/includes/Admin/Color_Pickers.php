@@ -11,13 +11,14 @@
 
 namespace Card2Crypto\Widget\Admin;
 
-use Card2Crypto\Widget\Plugin;
 use Card2Crypto\Widget\Rules\Partner_Css;
 use Card2Crypto\Widget\Settings\Settings_Address;
+use Card2Crypto\Widget\Settings\Widget_Settings;
+use Card2Crypto\Widget\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Color_Pickers {
+final class Color_Pickers implements Hooks {
 
 	/** The settings page's hook suffix (Settings → Card2Crypto Widget). */
 	const PAGE_HOOK = 'settings_page_' . Settings_Address::PAGE_SLUG;
@@ -27,11 +28,22 @@ final class Color_Pickers {
 	 *
 	 * @param string $hook_suffix
 	 */
-	public static function enqueue( $hook_suffix ): void {
+	/** @var Widget_Settings */
+	private $settings;
+
+	public function __construct( Widget_Settings $settings ) {
+		$this->settings = $settings;
+	}
+
+	public function register(): void {
+		add_action( 'admin_enqueue_scripts', array( $this, 'enqueue' ) );
+	}
+
+	public function enqueue( $hook_suffix ): void {
 		if ( self::PAGE_HOOK !== $hook_suffix ) {
 			return;
 		}
-		$store  = Plugin::settings();
+		$store  = $this->settings->store();
 		$inputs = array();
 		foreach ( Partner_Css::color_fields( $store->fields() ) as $id => $field ) {
 			// The element id the settings page gives each field: "<option>-<field id>".

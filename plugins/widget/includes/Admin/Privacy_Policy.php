@@ -13,19 +13,26 @@
 
 namespace Card2Crypto\Widget\Admin;
 
+use Card2Crypto\Widget\Shared\Hooks;
+
 defined( 'ABSPATH' ) || exit;
 
-final class Privacy_Policy {
+final class Privacy_Policy implements Hooks {
+
+	/** The privacy policy guide's suggested text. */
+	public function register(): void {
+		add_action( 'admin_init', array( $this, 'add' ) );
+	}
 
 	/** On admin_init. */
-	public static function add(): void {
+	public function add(): void {
 		if ( function_exists( 'wp_add_privacy_policy_content' ) ) {
-			wp_add_privacy_policy_content( __( 'Card2Crypto Widget', 'card2crypto-widget' ), self::text() );
+			wp_add_privacy_policy_content( __( 'Card2Crypto Widget', 'card2crypto-widget' ), $this->text() );
 		}
 	}
 
 	/** The suggested text (HTML; the guide's own classes mark the notes for the site owner). */
-	public static function text(): string {
+	public function text(): string {
 		$paragraphs = array(
 			'<p class="privacy-policy-tutorial">' . esc_html__( 'Card2Crypto Widget embeds an outside card-to-crypto service\'s purchase widget and "Buy crypto" button in your pages: visitors buy crypto from that service, not from your site. The text below says what reaches the service and what your site keeps; adapt it, name the service, and link to the service\'s own privacy policy.', 'card2crypto-widget' ) . '</p>',
 			'<p><strong class="privacy-policy-tutorial">' . esc_html__( 'Suggested text:', 'card2crypto-widget' ) . ' </strong>'

@@ -10,23 +10,52 @@
 
 namespace Card2Crypto\Widget\Admin;
 
-use Card2Crypto\Widget\Plugin;
+use Card2Crypto\Widget\Connection\Connection_Check;
 use Card2Crypto\Widget\Settings\Settings_Address;
+use Card2Crypto\Widget\Settings\Widget_Settings;
+use Card2Crypto\Widget\Shared\Hooks;
 use Card2Crypto\Widget\Shared\Settings\Field_View;
 use Card2Crypto\Widget\Shared\Settings\Settings_Page;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Settings_Screen {
+final class Settings_Screen implements Hooks {
 
 	/** @var Settings_Page|null */
-	private static $page;
+	private $page;
 
-	private static function page(): Settings_Page {
-		if ( null === self::$page ) {
-			$connection = Plugin::connection();
-			self::$page = new Settings_Page(
-				new Field_View( Plugin::settings() ),
+	/** @var Widget_Settings */
+	private $settings;
+
+	/** @var Connection_Check */
+	private $connection;
+
+	/** @var string */
+	private $basename;
+
+	/**
+	 * @param Widget_Settings  $settings   The settings the page shows and saves.
+	 * @param Connection_Check $connection Asked on a save that changes the credentials; its status heads the page.
+	 * @param string           $basename   The plugin's basename (its row on the Plugins screen).
+	 */
+	public function __construct( Widget_Settings $settings, Connection_Check $connection, string $basename ) {
+		$this->settings   = $settings;
+		$this->connection = $connection;
+		$this->basename   = $basename;
+	}
+
+	/** The settings page is built on admin screens only, never on a visitor's request. */
+	public function register(): void {
+		add_action( 'admin_menu', array( $this, 'add_page' ) );
+		add_action( 'admin_init', array( $this, 'register_page' ) );
+		add_filter( 'plugin_action_links_' . $this->basename, array( $this, 'action_links' ) );
+	}
+
+	private function page(): Settings_Page {
+		if ( null === $this->page ) {
+			$connection = $this->connection;
+			$this->page = new Settings_Page(
+				new Field_View( $this->settings->store() ),
 				Settings_Address::PAGE_SLUG,
 				Settings_Address::CAPABILITY,
 				array(
@@ -36,17 +65,17 @@ final class Settings_Screen {
 				)
 			);
 		}
-		return self::$page;
+		return $this->page;
 	}
 
 	/** On admin_menu. */
-	public static function add_page(): void {
-		self::page()->add_to_menu( __( 'Card2Crypto Widget', 'card2crypto-widget' ), __( 'Card2Crypto Widget settings', 'card2crypto-widget' ) );
+	public function add_page(): void {
+		$this->page()->add_to_menu( __( 'Card2Crypto Widget', 'card2crypto-widget' ), __( 'Card2Crypto Widget settings', 'card2crypto-widget' ) );
 	}
 
 	/** On admin_init: the setting, its sections and fields (options.php saves through them). */
-	public static function register(): void {
-		self::page()->register();
+	public function register_page(): void {
+		$this->page()->register();
 	}
 
 
@@ -56,7 +85,7 @@ final class Settings_Screen {
 	 * @param string[] $links
 	 * @return string[]
 	 */
-	public static function action_links( array $links ): array {
+	public function action_links( array $links ): array {
 		array_unshift( $links, '<a href="' . esc_url( Settings_Address::url() ) . '">' . esc_html__( 'Settings', 'card2crypto-widget' ) . '</a>' );
 		return $links;
 	}

@@ -9,22 +9,33 @@
 namespace Card2Crypto\Widget\Blocks;
 
 use Card2Crypto\Widget\Base\Route_Address;
-use Card2Crypto\Widget\Plugin;
 use Card2Crypto\Widget\Routes\Return_Notice;
 use Card2Crypto\Widget\Rules\Block_Reference;
+use Card2Crypto\Widget\Settings\Site_Keys;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Buy_Button_Render {
+
+	/** @var Site_Keys */
+	private $keys;
+
+	/** @var Return_Notice */
+	private $returns;
+
+	public function __construct( Site_Keys $keys, Return_Notice $returns ) {
+		$this->keys    = $keys;
+		$this->returns = $returns;
+	}
 
 	/**
 	 * The render_callback of card2crypto/buy-button.
 	 *
 	 * @param array<string, mixed> $attributes
 	 */
-	public static function render( array $attributes ): string {
+	public function render( array $attributes ): string {
 		$payload = Block_Reference::payload( $attributes );
-		$ref     = Plugin::references()->ref( $payload );
+		$ref     = $this->keys->references()->ref( $payload );
 		$href    = add_query_arg(
 			array(
 				'b' => rawurlencode( $payload ),
@@ -46,7 +57,7 @@ final class Buy_Button_Render {
 					'br'     => array(),
 				)
 			),
-			Return_Notice::in_block( $ref )
+			$this->returns->in_block( $ref )
 		);
 	}
 }

@@ -19,10 +19,10 @@
 
 namespace Card2Crypto\Widget\Blocks;
 
-use Card2Crypto\Widget\Plugin;
 use Card2Crypto\Widget\Rules\Widget_Signer;
 use Card2Crypto\Widget\Settings\Settings_Address;
 use Card2Crypto\Widget\Settings\Widget_Config;
+use Card2Crypto\Widget\Settings\Widget_Settings;
 use Card2Crypto\Widget\Shared\Settings\Js_Text;
 use Card2Crypto\Widget\Shared\Settings\Settings_Validator;
 
@@ -42,9 +42,13 @@ final class Classic_Widget extends \WP_Widget {
 	 *
 	 * @var array<int|string, array{values: array<string, string>, problems: array<string, string>}>
 	 */
-	private static $refused = array();
+	private $refused = array();
 
-	public function __construct() {
+	/** @var Widget_Settings */
+	private $settings;
+
+	public function __construct( Widget_Settings $settings ) {
+		$this->settings = $settings;
 		parent::__construct(
 			self::ID_BASE,
 			__( 'Crypto purchase widget', 'card2crypto-widget' ),
@@ -57,23 +61,6 @@ final class Classic_Widget extends \WP_Widget {
 		);
 	}
 
-	/** On widgets_init. */
-	public static function register(): void {
-		register_widget( self::class );
-	}
-
-	/**
-	 * The block editor's Legacy Widget block does not offer this widget: the block itself is there.
-	 *
-	 * @param string[] $types Widget id bases the Legacy Widget block does not offer.
-	 * @return string[]
-	 */
-	public static function hide_from_legacy_block( $types ): array {
-		$types   = is_array( $types ) ? $types : array();
-		$types[] = self::ID_BASE;
-		return $types;
-	}
-
 	/**
 	 * The block attributes of a stored instance: only known options, only
 	 * strings. A title that was never saved is left out (the site's title).
@@ -81,7 +68,7 @@ final class Classic_Widget extends \WP_Widget {
 	 * @param array<string, mixed> $instance
 	 * @return array<string, string>
 	 */
-	public static function attributes( array $instance ): array {
+	public function attributes( array $instance ): array {
 		$attributes = array();
 		foreach ( array( 'title', 'amount', 'fiatCurrency', 'cryptoCurrency', 'lang' ) as $key ) {
 			if ( isset( $instance[ $key ] ) && is_string( $instance[ $key ] ) ) {
@@ -100,7 +87,7 @@ final class Classic_Widget extends \WP_Widget {
 	public function widget( $args, $instance ): void {
 		// The heading goes to the block as stored: the block escapes it. (Not through the widget_title
 		// filter, which WordPress gives esc_html and wptexturize: that would escape it twice.)
-		$attributes = self::attributes( is_array( $instance ) ? $instance : array() );
+		$attributes = $this->attributes( is_array( $instance ) ? $instance : array() );
 		$html       = render_block(
 			array(
 				'blockName'    => 'card2crypto/widget',
@@ -124,12 +111,12 @@ final class Classic_Widget extends \WP_Widget {
 	 * @return array<string, string>|false
 	 */
 	public function update( $new_instance, $old_instance ) {
-		$result = self::validate( is_array( $new_instance ) ? $new_instance : array(), Plugin::config() );
+		$result = $this->validate( is_array( $new_instance ) ? $new_instance : array(), $this->settings->config() );
 		if ( array() !== $result['problems'] ) {
-			self::$refused[ $this->number ] = $result;
+			$this->refused[ $this->number ] = $result;
 			return false;
 		}
-		unset( self::$refused[ $this->number ] );
+		unset( $this->refused[ $this->number ] );
 		return $result['values'];
 	}
 
@@ -141,7 +128,7 @@ final class Classic_Widget extends \WP_Widget {
 	 * @param array<string, mixed> $input Submitted values.
 	 * @return array{values: array<string, string>, problems: array<string, string>}
 	 */
-	public static function validate( array $input, Widget_Config $config ): array {
+	public function validate( array $input, Widget_Config $config ): array {
 		$text     = static function ( $value ): string {
 			// WP_Widget::update_callback() has unslashed the submission already.
 			return is_string( $value ) ? trim( sanitize_text_field( $value ) ) : '';
@@ -169,7 +156,7 @@ final class Classic_Widget extends \WP_Widget {
 			$effective['default_amount'] = '';
 		}
 		$result = ( new Settings_Validator( $config->schema(), 'widget' ) )->validate( $effective );
-		$labels = self::labels();
+		$labels = $this->labels();
 		foreach ( $result['problems'] as $problem ) {
 			$attribute = array_search( $problem['field'], Widget_Signer::BLOCK_FIELDS, true );
 			if ( false === $attribute || '' === $values[ $attribute ] || isset( $problems[ $attribute ] ) ) {
@@ -194,7 +181,7 @@ final class Classic_Widget extends \WP_Widget {
 	}
 
 	/** @return array<string, string> Option => translated label. */
-	private static function labels(): array {
+	private function labels(): array {
 		return array(
 			'title'          => __( 'Heading', 'card2crypto-widget' ),
 			'amount'         => __( 'Amount', 'card2crypto-widget' ),
@@ -210,7 +197,7 @@ final class Classic_Widget extends \WP_Widget {
 	 *
 	 * @return array<string, string> Value => label.
 	 */
-	private static function choices( Widget_Config $config, string $field_id ): array {
+	private function choices( Widget_Config $config, string $field_id ): array {
 		$field   = $config->schema()->fields( 'widget' )[ $field_id ];
 		$current = (string) $config->get( $field_id );
 		$named   = '' === $current ? __( 'language of the page', 'card2crypto-widget' ) : $current;
@@ -220,7 +207,7 @@ final class Classic_Widget extends \WP_Widget {
 			}
 		}
 		if ( 'default_language' === $field_id ) {
-			$named = self::unoffered_language( $config, $current, $named );
+			$named = $this->unoffered_language( $config, $current, $named );
 		}
 		/* translators: %s: the site's default value, e.g. EUR */
 		$choices = array( '' => sprintf( __( 'Site default (%s)', 'card2crypto-widget' ), $named ) );
@@ -238,16 +225,16 @@ final class Classic_Widget extends \WP_Widget {
 	 * @param array<string, mixed> $instance Stored options.
 	 */
 	public function form( $instance ): string {
-		$config  = Plugin::config();
-		$refused = self::$refused[ $this->number ] ?? null;
+		$config  = $this->settings->config();
+		$refused = $this->refused[ $this->number ] ?? null;
 		$stored  = is_array( $instance ) ? $instance : array();
 		$values  = null !== $refused ? $refused['values'] : array_merge(
 			// A new widget starts with the site's heading; an empty heading then means none.
 			array( 'title' => (string) $config->get( 'title' ) ),
-			array_map( 'strval', self::attributes( $stored ) )
+			array_map( 'strval', $this->attributes( $stored ) )
 		);
 		$problems = null !== $refused ? $refused['problems'] : array();
-		$labels   = self::labels();
+		$labels   = $this->labels();
 
 		if ( array() !== $problems ) {
 			echo '<div class="notice notice-error inline c2c-classic-widget__problems" role="alert"><p>' . esc_html__( 'Not saved: correct the options below.', 'card2crypto-widget' ) . '</p></div>';
@@ -273,13 +260,13 @@ final class Classic_Widget extends \WP_Widget {
 				? sprintf( __( 'Pre-filled in the widget, e.g. 100 or 99.50. Leave empty for the site default (%1$s %2$s).', 'card2crypto-widget' ), $site_amount, (string) $config->get( 'default_fiat_currency' ) )
 				: __( 'Pre-filled in the widget, e.g. 100 or 99.50. Leave empty to let the buyer type it.', 'card2crypto-widget' )
 		);
-		$this->select_field( 'fiatCurrency', $labels['fiatCurrency'], self::choices( $config, 'default_fiat_currency' ), $values['fiatCurrency'] ?? '', $problems['fiatCurrency'] ?? '' );
-		$this->select_field( 'cryptoCurrency', $labels['cryptoCurrency'], self::choices( $config, 'default_crypto_currency' ), $values['cryptoCurrency'] ?? '', $problems['cryptoCurrency'] ?? '' );
+		$this->select_field( 'fiatCurrency', $labels['fiatCurrency'], $this->choices( $config, 'default_fiat_currency' ), $values['fiatCurrency'] ?? '', $problems['fiatCurrency'] ?? '' );
+		$this->select_field( 'cryptoCurrency', $labels['cryptoCurrency'], $this->choices( $config, 'default_crypto_currency' ), $values['cryptoCurrency'] ?? '', $problems['cryptoCurrency'] ?? '' );
 		$lang    = (string) ( $values['lang'] ?? '' );
-		$choices = self::choices( $config, 'default_language' );
+		$choices = $this->choices( $config, 'default_language' );
 		if ( '' !== $lang && ! isset( $choices[ $lang ] ) ) {
 			// An older save outside the payment page's languages stays listed, so saving again does not change it unseen.
-			$choices[ $lang ] = self::unoffered_language( $config, $lang, $lang );
+			$choices[ $lang ] = $this->unoffered_language( $config, $lang, $lang );
 		}
 		$this->select_field( 'lang', $labels['lang'], $choices, $lang, $problems['lang'] ?? '' );
 		return 'form';
@@ -290,7 +277,7 @@ final class Classic_Widget extends \WP_Widget {
 	 * is not offered in (docs/decisions.md, "Widget language"); $otherwise for
 	 * any other value.
 	 */
-	private static function unoffered_language( Widget_Config $config, string $code, string $otherwise ): string {
+	private function unoffered_language( Widget_Config $config, string $code, string $otherwise ): string {
 		$schema = $config->schema();
 		if ( '' === $code || $schema->is_payment_page_language( $code ) || ! $schema->is_language_code( $code ) ) {
 			return $otherwise;

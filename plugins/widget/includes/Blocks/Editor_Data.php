@@ -10,16 +10,33 @@
 namespace Card2Crypto\Widget\Blocks;
 
 use Card2Crypto\Widget\Base\Assets;
-use Card2Crypto\Widget\Plugin;
 use Card2Crypto\Widget\Settings\Settings_Address;
+use Card2Crypto\Widget\Settings\Widget_Settings;
+use Card2Crypto\Widget\Shared\Assets\Build_Assets;
+use Card2Crypto\Widget\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Editor_Data {
+final class Editor_Data implements Hooks {
+
+	/** @var Widget_Settings */
+	private $settings;
+
+	/** @var Build_Assets */
+	private $build;
+
+	public function __construct( Widget_Settings $settings, Build_Assets $build ) {
+		$this->settings = $settings;
+		$this->build    = $build;
+	}
+
+	public function register(): void {
+		add_action( 'enqueue_block_editor_assets', array( $this, 'add' ) );
+	}
 
 	/** On enqueue_block_editor_assets. */
-	public static function add(): void {
-		$config = Plugin::config();
+	public function add(): void {
+		$config = $this->settings->config();
 		$data   = array(
 			'defaults'    => array(
 				'title'          => (string) $config->get( 'title' ),
@@ -32,6 +49,6 @@ final class Editor_Data {
 			'configured'  => $config->has_credentials(),
 			'settingsUrl' => current_user_can( Settings_Address::CAPABILITY ) ? Settings_Address::url() : '',
 		);
-		Plugin::assets()->data( Assets::EDITOR_SCRIPT, 'card2cryptoWidget', $data );
+		$this->build->data( Assets::EDITOR_SCRIPT, 'card2cryptoWidget', $data );
 	}
 }

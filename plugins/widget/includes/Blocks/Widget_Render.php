@@ -10,26 +10,38 @@
 namespace Card2Crypto\Widget\Blocks;
 
 use Card2Crypto\Widget\Base\Route_Address;
-use Card2Crypto\Widget\Plugin;
 use Card2Crypto\Widget\Rules\Block_Reference;
+use Card2Crypto\Widget\Settings\Site_Keys;
+use Card2Crypto\Widget\Settings\Widget_Settings;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Widget_Render {
 
 	/** @var array<string, int> Instances rendered per reference in this request. */
-	private static $instances = array();
+	private $instances = array();
+
+	/** @var Site_Keys */
+	private $keys;
+
+	/** @var Widget_Settings */
+	private $settings;
+
+	public function __construct( Site_Keys $keys, Widget_Settings $settings ) {
+		$this->keys     = $keys;
+		$this->settings = $settings;
+	}
 
 	/**
 	 * The render_callback of card2crypto/widget (also the classic widget's, through render_block()).
 	 *
 	 * @param array<string, mixed> $attributes
 	 */
-	public static function render( array $attributes ): string {
+	public function render( array $attributes ): string {
 		$payload = Block_Reference::payload( $attributes );
-		$ref     = Plugin::references()->ref( $payload );
-		$id      = Block_Reference::element_id( $ref, self::instance( $ref ) );
-		$title   = isset( $attributes['title'] ) && is_string( $attributes['title'] ) ? $attributes['title'] : (string) Plugin::config()->get( 'title' );
+		$ref     = $this->keys->references()->ref( $payload );
+		$id      = Block_Reference::element_id( $ref, $this->instance( $ref ) );
+		$title   = isset( $attributes['title'] ) && is_string( $attributes['title'] ) ? $attributes['title'] : (string) $this->settings->config()->get( 'title' );
 		$heading = '' !== trim( $title ) ? '<h2 class="c2c-widget__title">' . esc_html( $title ) . '</h2>' : '';
 
 		return sprintf(
@@ -50,8 +62,8 @@ final class Widget_Render {
 	}
 
 	/** The number of this block instance among equal ones on the page (1, 2, ...). */
-	private static function instance( string $ref ): int {
-		self::$instances[ $ref ] = ( self::$instances[ $ref ] ?? 0 ) + 1;
-		return self::$instances[ $ref ];
+	private function instance( string $ref ): int {
+		$this->instances[ $ref ] = ( $this->instances[ $ref ] ?? 0 ) + 1;
+		return $this->instances[ $ref ];
 	}
 }

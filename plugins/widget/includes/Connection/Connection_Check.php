@@ -25,14 +25,16 @@ namespace Card2Crypto\Widget\Connection;
 
 use Card2Crypto\Widget\Settings\Settings_Address;
 use Card2Crypto\Widget\Settings\Widget_Config;
+use Card2Crypto\Widget\Settings\Widget_Settings;
 use Card2Crypto\Widget\Shared\Api\Connection_Refusal;
 use Card2Crypto\Widget\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Widget\Shared\Api\Wp_Http_Transport;
+use Card2Crypto\Widget\Shared\Hooks;
 use Card2Crypto\Widget\Shared\Settings\Settings_Store;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Connection_Check {
+final class Connection_Check implements Hooks {
 
 	/** The last answer: { fingerprint, ok, why, field, at }. Not autoloaded: read on admin screens only. */
 	const STATUS_OPTION = 'card2crypto_widget_connection';
@@ -49,11 +51,22 @@ final class Connection_Check {
 	/** The admin waits on a save's check. */
 	const TIMEOUT = 8.0;
 
-	/** @var Settings_Store */
-	private $store;
+	/** @var Widget_Settings */
+	private $settings;
 
-	public function __construct( Settings_Store $store ) {
-		$this->store = $store;
+	public function __construct( Widget_Settings $settings ) {
+		$this->settings = $settings;
+	}
+
+	/** The admin's notice, the settings page's "Check the connection now" button, the background check. */
+	public function register(): void {
+		add_action( 'admin_notices', array( $this, 'notice' ) );
+		add_action( 'admin_post_' . self::ACTION, array( $this, 'check_now' ) );
+		add_action( self::CRON_HOOK, array( $this, 'run_scheduled' ) );
+	}
+
+	private function store(): Settings_Store {
+		return $this->settings->store();
 	}
 
 	/**
@@ -65,8 +78,8 @@ final class Connection_Check {
 	 * @return array{field: string, why: string}|null
 	 */
 	public function on_save( array $values ): ?array {
-		$candidate = $this->store->effective_of( $values );
-		if ( '' === $candidate['partner_token'] || '' === $candidate['partner_secret'] || self::fingerprint( $candidate ) === self::fingerprint( $this->current() ) ) {
+		$candidate = $this->store()->effective_of( $values );
+		if ( '' === $candidate['partner_token'] || '' === $candidate['partner_secret'] || $this->fingerprint( $candidate ) === $this->fingerprint( $this->current() ) ) {
 			return null;
 		}
 		// Kept only when the save goes through: a refused save leaves the answer about the saved credentials,
@@ -74,7 +87,7 @@ final class Connection_Check {
 		$answer = $this->ask( $candidate, false );
 		if ( $answer['ok'] ) {
 			update_option( self::STATUS_OPTION, $answer, false );
-			add_settings_error( $this->store->option_name(), 'c2c-connected', __( 'Settings saved. The service accepted the partner token and secret.', 'card2crypto-widget' ), 'success' );
+			add_settings_error( $this->store()->option_name(), 'c2c-connected', __( 'Settings saved. The service accepted the partner token and secret.', 'card2crypto-widget' ), 'success' );
 			return null;
 		}
 		return array(
@@ -118,7 +131,7 @@ final class Connection_Check {
 			);
 		}
 		$answer['at']          = time();
-		$answer['fingerprint'] = self::fingerprint( $values );
+		$answer['fingerprint'] = $this->fingerprint( $values );
 		if ( $keep ) {
 			update_option( self::STATUS_OPTION, $answer, false );
 		}
@@ -127,7 +140,7 @@ final class Connection_Check {
 
 	/** The settings in use, by field id (the secret included: for asking the service only). */
 	private function current(): array {
-		return Widget_Config::from_store( $this->store )->values();
+		return Widget_Config::from_store( $this->store() )->values();
 	}
 
 	/**
@@ -141,7 +154,7 @@ final class Connection_Check {
 			return null;
 		}
 		$answer = get_option( self::STATUS_OPTION, null );
-		return is_array( $answer ) && ( $answer['fingerprint'] ?? '' ) === self::fingerprint( $current ) && is_int( $answer['at'] ?? null ) ? $answer : null;
+		return is_array( $answer ) && ( $answer['fingerprint'] ?? '' ) === $this->fingerprint( $current ) && is_int( $answer['at'] ?? null ) ? $answer : null;
 	}
 
 	/**
@@ -150,7 +163,7 @@ final class Connection_Check {
 	 *
 	 * @param array<string, mixed> $values
 	 */
-	private static function fingerprint( array $values ): string {
+	private function fingerprint( array $values ): string {
 		$parts = array();
 		foreach ( array( 'environment', 'base_url', 'partner_token', 'partner_secret' ) as $id ) {
 			$parts[] = (string) ( $values[ $id ] ?? '' );
@@ -183,7 +196,7 @@ final class Connection_Check {
 	}
 
 	private function has_credentials(): bool {
-		return '' !== $this->store->get( 'partner_token' ) && '' !== $this->store->get( 'partner_secret' );
+		return '' !== $this->store()->get( 'partner_token' ) && '' !== $this->store()->get( 'partner_secret' );
 	}
 
 	/** The background check (WP-Cron). */

@@ -12,23 +12,29 @@
 namespace Card2Crypto\Widget\Connection;
 
 use Card2Crypto\Widget\Settings\Settings_Address;
-use Card2Crypto\Widget\Shared\Settings\Settings_Store;
+use Card2Crypto\Widget\Settings\Widget_Settings;
+use Card2Crypto\Widget\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Site_Health {
+final class Site_Health implements Hooks {
 
 	const TEST = 'card2crypto_widget_credentials';
 
 	/** @var Connection_Check */
 	private $connection;
 
-	/** @var Settings_Store */
-	private $store;
+	/** @var Widget_Settings */
+	private $settings;
 
-	public function __construct( Connection_Check $connection, Settings_Store $store ) {
+	public function __construct( Connection_Check $connection, Widget_Settings $settings ) {
 		$this->connection = $connection;
-		$this->store      = $store;
+		$this->settings   = $settings;
+	}
+
+	/** Tools → Site Health's check of the credentials (the last answer, never a new call). */
+	public function register(): void {
+		add_filter( 'site_status_tests', array( $this, 'add_tests' ) );
 	}
 
 	/**
@@ -53,7 +59,8 @@ final class Site_Health {
 	public function test( ?int $now = null ): array {
 		$now     = $now ?? time();
 		$fix     = '<p><a href="' . esc_url( Settings_Address::url() ) . '">' . esc_html__( 'Open Settings → Card2Crypto Widget', 'card2crypto-widget' ) . '</a></p>';
-		$present = '' !== $this->store->get( 'partner_token' ) && '' !== $this->store->get( 'partner_secret' );
+		$store   = $this->settings->store();
+		$present = '' !== $store->get( 'partner_token' ) && '' !== $store->get( 'partner_secret' );
 		$last    = $present ? $this->connection->last() : null;
 		if ( ! $present ) {
 			$status      = 'recommended';

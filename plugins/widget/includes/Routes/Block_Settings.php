@@ -10,21 +10,33 @@
 namespace Card2Crypto\Widget\Routes;
 
 use Card2Crypto\Widget\Base\Route_Address;
-use Card2Crypto\Widget\Plugin;
 use Card2Crypto\Widget\Rules\Partner_Css;
 use Card2Crypto\Widget\Rules\Widget_Signer;
+use Card2Crypto\Widget\Settings\Site_Keys;
+use Card2Crypto\Widget\Settings\Widget_Settings;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Block_Settings {
+
+	/** @var Site_Keys */
+	private $keys;
+
+	/** @var Widget_Settings */
+	private $settings;
+
+	public function __construct( Site_Keys $keys, Widget_Settings $settings ) {
+		$this->keys     = $keys;
+		$this->settings = $settings;
+	}
 
 	/**
 	 * The block's attributes when its reference is genuine.
 	 *
 	 * @return array<string, string>|\WP_Error
 	 */
-	public static function attributes( string $payload, string $ref ) {
-		$attributes = Plugin::references()->attributes( $payload, $ref );
+	public function attributes( string $payload, string $ref ) {
+		$attributes = $this->keys->references()->attributes( $payload, $ref );
 		if ( null === $attributes ) {
 			return new \WP_Error( 'card2crypto_unknown_block', __( 'This purchase widget is out of date. Please reload the page.', 'card2crypto-widget' ), array( 'status' => 403 ) );
 		}
@@ -38,8 +50,8 @@ final class Block_Settings {
 	 * @param array<string, string> $attributes
 	 * @return array<string, string|int>|\WP_Error
 	 */
-	public static function signed( array $attributes, string $target ) {
-		$config = Plugin::config();
+	public function signed( array $attributes, string $target ) {
+		$config = $this->settings->config();
 		if ( ! $config->has_credentials() ) {
 			return new \WP_Error( 'card2crypto_not_configured', __( 'The purchase widget is not set up yet: the site has no partner credentials.', 'card2crypto-widget' ), array( 'status' => 503 ) );
 		}

@@ -9,7 +9,7 @@
 
 namespace Card2Crypto\Widget\Routes;
 
-use Card2Crypto\Widget\Plugin;
+use Card2Crypto\Widget\Settings\Widget_Settings;
 use Card2Crypto\Widget\Shared\Landing\Landing_Url;
 use Card2Crypto\Widget\Shared\Settings\Http_Url;
 
@@ -17,25 +17,48 @@ defined( 'ABSPATH' ) || exit;
 
 final class Go_Route {
 
-	public static function handle( \WP_REST_Request $request ): \WP_REST_Response {
+	/** @var Block_Settings */
+	private $blocks;
+
+	/** @var Route_Limit */
+	private $limit;
+
+	/** @var Return_Notice */
+	private $returns;
+
+	/** @var Refusal_Page */
+	private $refusal;
+
+	/** @var Widget_Settings */
+	private $settings;
+
+	public function __construct( Block_Settings $blocks, Route_Limit $limit, Return_Notice $returns, Refusal_Page $refusal, Widget_Settings $settings ) {
+		$this->blocks   = $blocks;
+		$this->limit    = $limit;
+		$this->returns  = $returns;
+		$this->refusal  = $refusal;
+		$this->settings = $settings;
+	}
+
+	public function handle( \WP_REST_Request $request ): \WP_REST_Response {
 		$ref = (string) $request['r'];
 		// The rate limit's refusal, else the block's attributes or why they are refused.
-		$attributes = Rate_Limiter::refusal( 'go' ) ?? Block_Settings::attributes( (string) $request['b'], $ref );
-		$settings   = is_wp_error( $attributes ) ? $attributes : Block_Settings::signed( $attributes, 'c2c-landing-' . substr( $ref, 0, 12 ) );
+		$attributes = $this->limit->refusal( 'go' ) ?? $this->blocks->attributes( (string) $request['b'], $ref );
+		$settings   = is_wp_error( $attributes ) ? $attributes : $this->blocks->signed( $attributes, 'c2c-landing-' . substr( $ref, 0, 12 ) );
 		if ( is_wp_error( $settings ) ) {
-			return Refusal_Page::response( $settings );
+			return $this->refusal->response( $settings );
 		}
 		// The block's own addresses, else the page the button was on, with a return only this browser can show (Return_Notice).
-		$back = Return_Notice::addresses( self::button_page(), $ref );
+		$back = $this->returns->addresses( $this->button_page(), $ref );
 		try {
 			$location = Landing_Url::build(
-				Plugin::config()->service_url( 'landing_url' ),
+				$this->settings->config()->service_url( 'landing_url' ),
 				$settings,
-				self::callback( $attributes['successUrl'] ?? '', $back['success'] ),
-				self::callback( $attributes['failUrl'] ?? '', $back['fail'] )
+				$this->callback( $attributes['successUrl'] ?? '', $back['success'] ),
+				$this->callback( $attributes['failUrl'] ?? '', $back['fail'] )
 			);
 		} catch ( \InvalidArgumentException $e ) {
-			return Refusal_Page::response( new \WP_Error( 'card2crypto_invalid_settings', $e->getMessage(), array( 'status' => 503 ) ) );
+			return $this->refusal->response( new \WP_Error( 'card2crypto_invalid_settings', $e->getMessage(), array( 'status' => 503 ) ) );
 		}
 		$response = new \WP_REST_Response( '', 302 );
 		$response->header( 'Location', $location );
@@ -45,12 +68,12 @@ final class Go_Route {
 	}
 
 	/** The block's own address for the outcome when it has a valid one, else ours. */
-	private static function callback( string $url, string $ours ): string {
+	private function callback( string $url, string $ours ): string {
 		return '' !== $url && Http_Url::is_valid( $url ) ? $url : $ours;
 	}
 
 	/** The page the button was clicked on (the Referer, when it is this site's), else the home page. */
-	private static function button_page(): string {
+	private function button_page(): string {
 		$home     = home_url( '/' );
 		$referer  = wp_get_raw_referer();
 		$referer  = false === $referer ? '' : remove_query_arg( array( 'card2crypto', 'c2c_ref', 'c2c_until', 'c2c_proof' ), $referer );

@@ -8,15 +8,22 @@
 
 namespace Card2Crypto\Widget\Routes;
 
-use Card2Crypto\Widget\Plugin;
 use Card2Crypto\Widget\Rules\Partner_Css;
+use Card2Crypto\Widget\Settings\Widget_Settings;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Partner_Css_Route {
 
-	public static function handle( \WP_REST_Request $request ): \WP_REST_Response {
-		$css      = Plugin::config()->partner_css();
+	/** @var Widget_Settings */
+	private $settings;
+
+	public function __construct( Widget_Settings $settings ) {
+		$this->settings = $settings;
+	}
+
+	public function handle( \WP_REST_Request $request ): \WP_REST_Response {
+		$css      = $this->settings->config()->partner_css();
 		$version  = Partner_Css::version( $css );
 		$etag     = '"' . $version . '"';
 		$response = new \WP_REST_Response( $css, 200 );

@@ -13,7 +13,7 @@ defined( 'ABSPATH' ) || exit;
 
 final class Refusal_Page {
 
-	public static function response( \WP_Error $refusal ): \WP_REST_Response {
+	public function response( \WP_Error $refusal ): \WP_REST_Response {
 		$data     = $refusal->get_error_data();
 		$data     = is_array( $data ) ? $data : array();
 		$html     = '<!doctype html><meta charset="utf-8"><meta name="robots" content="noindex"><title>' . esc_html__( 'Buy crypto', 'card2crypto-widget' ) . '</title>'

@@ -24,10 +24,11 @@
 namespace Card2Crypto\Widget\Routes;
 
 use Card2Crypto\Widget\Base\Assets;
+use Card2Crypto\Widget\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Return_Notice {
+final class Return_Notice implements Hooks {
 
 	/** The browser's half of the proof (HttpOnly; sent back to this site only). */
 	const COOKIE = 'card2crypto_return';
@@ -36,10 +37,16 @@ final class Return_Notice {
 	const RETURN_TTL = 2 * HOUR_IN_SECONDS;
 
 	/** @var array{outcome: string, ref: string}|false|null The proven return of this request; null until looked at. */
-	private static $proven;
+	private $proven;
 
 	/** @var bool Whether the message was printed in a block already. */
-	private static $shown = false;
+	private $shown = false;
+
+	public function register(): void {
+		add_action( 'template_redirect', array( $this, 'no_cache' ) );
+		add_action( 'wp_enqueue_scripts', array( $this, 'enqueue' ) );
+		add_action( 'wp_footer', array( $this, 'in_footer' ) );
+	}
 
 	/**
 	 * For Go_Route: the two return addresses of a click on a block's button,
@@ -49,8 +56,8 @@ final class Return_Notice {
 	 * @param string $ref  The block's reference.
 	 * @return array{success: string, fail: string}
 	 */
-	public static function addresses( string $page, string $ref ): array {
-		$browser = self::browser_key();
+	public function addresses( string $page, string $ref ): array {
+		$browser = $this->browser_key();
 		if ( null === $browser ) {
 			$browser = wp_generate_password( 32, false );
 			setcookie(
@@ -76,7 +83,7 @@ final class Return_Notice {
 					'card2crypto' => $outcome,
 					'c2c_ref'     => $short,
 					'c2c_until'   => $until,
-					'c2c_proof'   => self::proof( $outcome, $short, $until, $browser ),
+					'c2c_proof'   => $this->proof( $outcome, $short, $until, $browser ),
 				),
 				$page
 			);
@@ -85,12 +92,12 @@ final class Return_Notice {
 	}
 
 	/** The cookie this browser sent, when it is one of ours. */
-	private static function browser_key(): ?string {
+	private function browser_key(): ?string {
 		$value = isset( $_COOKIE[ self::COOKIE ] ) && is_string( $_COOKIE[ self::COOKIE ] ) ? sanitize_text_field( wp_unslash( $_COOKIE[ self::COOKIE ] ) ) : '';
 		return 1 === preg_match( '/^[A-Za-z0-9]{32}$/', $value ) ? $value : null;
 	}
 
-	private static function proof( string $outcome, string $ref, int $until, string $browser ): string {
+	private function proof( string $outcome, string $ref, int $until, string $browser ): string {
 		return substr( hash_hmac( 'sha256', $outcome . '|' . $ref . '|' . $until . '|' . $browser, wp_salt( 'nonce' ) ), 0, 32 );
 	}
 
@@ -101,15 +108,15 @@ final class Return_Notice {
 	 *
 	 * @return array{outcome: string, ref: string}|null
 	 */
-	public static function proven(): ?array {
-		if ( null === self::$proven ) {
-			self::$proven = self::look() ?? false;
+	public function proven(): ?array {
+		if ( null === $this->proven ) {
+			$this->proven = $this->look() ?? false;
 		}
-		return false === self::$proven ? null : self::$proven;
+		return false === $this->proven ? null : $this->proven;
 	}
 
 	/** @return array{outcome: string, ref: string}|null */
-	private static function look(): ?array {
+	private function look(): ?array {
 		// phpcs:disable WordPress.Security.NonceVerification.Recommended -- a read-only return address, proven by its own keyed hash; nothing is changed.
 		$read = static function ( string $name ): string {
 			return isset( $_GET[ $name ] ) && is_string( $_GET[ $name ] ) ? sanitize_text_field( wp_unslash( $_GET[ $name ] ) ) : '';
@@ -119,13 +126,13 @@ final class Return_Notice {
 		$ref     = $read( 'c2c_ref' );
 		$until   = $read( 'c2c_until' );
 		$proof   = $read( 'c2c_proof' );
-		$browser = self::browser_key();
+		$browser = $this->browser_key();
 		if ( is_admin() || ! in_array( $outcome, array( 'success', 'fail' ), true ) || null === $browser
 			|| 1 !== preg_match( '/^[0-9a-f]{16}$/', $ref ) || 1 !== preg_match( '/^[0-9]{1,12}$/', $until ) ) {
 			return null;
 		}
 		$until = (int) $until;
-		if ( $until < time() || $until > time() + self::RETURN_TTL || ! hash_equals( self::proof( $outcome, $ref, $until, $browser ), $proof ) ) {
+		if ( $until < time() || $until > time() + self::RETURN_TTL || ! hash_equals( $this->proof( $outcome, $ref, $until, $browser ), $proof ) ) {
 			return null;
 		}
 		return array(
@@ -135,39 +142,39 @@ final class Return_Notice {
 	}
 
 	/** On template_redirect: a page that shows a visitor's own return is never kept by a cache. */
-	public static function no_cache(): void {
-		if ( null !== self::proven() ) {
+	public function no_cache(): void {
+		if ( null !== $this->proven() ) {
 			nocache_headers();
 		}
 	}
 
 	/** On wp_enqueue_scripts: the block's stylesheet holds the notice's few rules. */
-	public static function enqueue(): void {
-		if ( null !== self::proven() ) {
+	public function enqueue(): void {
+		if ( null !== $this->proven() ) {
 			wp_enqueue_style( Assets::VIEW_STYLE );
 		}
 	}
 
 	/** For Buy_Button_Render: the message, when this block's own return is being shown ('' otherwise). */
-	public static function in_block( string $ref ): string {
-		$proven = self::proven();
-		if ( null === $proven || self::$shown || 0 !== strpos( $ref, $proven['ref'] ) ) {
+	public function in_block( string $ref ): string {
+		$proven = $this->proven();
+		if ( null === $proven || $this->shown || 0 !== strpos( $ref, $proven['ref'] ) ) {
 			return '';
 		}
-		self::$shown = true;
-		return self::html( $proven['outcome'], 'c2c-return' );
+		$this->shown = true;
+		return $this->html( $proven['outcome'], 'c2c-return' );
 	}
 
 	/** On wp_footer: the message, when no block on the page showed it. */
-	public static function in_footer(): void {
-		$proven = self::proven();
-		if ( null !== $proven && ! self::$shown ) {
-			self::$shown = true;
-			echo self::html( $proven['outcome'], 'c2c-return c2c-return--floating' ); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- escaped in html().
+	public function in_footer(): void {
+		$proven = $this->proven();
+		if ( null !== $proven && ! $this->shown ) {
+			$this->shown = true;
+			echo $this->html( $proven['outcome'], 'c2c-return c2c-return--floating' ); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- escaped in html().
 		}
 	}
 
-	private static function html( string $outcome, string $class ): string {
+	private function html( string $outcome, string $class ): string {
 		if ( 'success' === $outcome ) {
 			$title   = __( 'The payment service reports that your purchase went through.', 'card2crypto-widget' );
 			$message = __( 'Your crypto is on its way to your wallet; it may take a few minutes to arrive.', 'card2crypto-widget' );

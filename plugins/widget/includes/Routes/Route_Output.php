@@ -11,10 +11,16 @@
 namespace Card2Crypto\Widget\Routes;
 
 use Card2Crypto\Widget\Base\Route_Address;
+use Card2Crypto\Widget\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Route_Output {
+final class Route_Output implements Hooks {
+
+	public function register(): void {
+		add_filter( 'rest_post_dispatch', array( $this, 'refusal_headers' ), 10, 3 );
+		add_filter( 'rest_pre_serve_request', array( $this, 'serve_raw' ), 10, 4 );
+	}
 
 	/**
 	 * On rest_post_dispatch: headers of a refusal (a WP_Error a route returned, or WordPress's own argument check).
@@ -24,7 +30,7 @@ final class Route_Output {
 	 * @param \WP_REST_Request  $request
 	 * @return \WP_HTTP_Response
 	 */
-	public static function refusal_headers( $response, $server, $request ) {
+	public function refusal_headers( $response, $server, $request ) {
 		if ( ! $response instanceof \WP_REST_Response || $response->get_status() < 400 || 0 !== strpos( $request->get_route(), '/' . Route_Address::REST_NAMESPACE . '/' ) ) {
 			return $response;
 		}
@@ -50,7 +56,7 @@ final class Route_Output {
 	 * @param \WP_HTTP_Response $result
 	 * @param \WP_REST_Request  $request
 	 */
-	public static function serve_raw( $served, $result, $request ): bool {
+	public function serve_raw( $served, $result, $request ): bool {
 		if ( $served || ! in_array( $request->get_route(), array( Route_Address::route( 'partner.css' ), Route_Address::route( 'go' ) ), true ) ) {
 			return (bool) $served;
 		}

@@ -17,16 +17,37 @@
 namespace Card2Crypto\Widget\Routes;
 
 use Card2Crypto\Widget\Base\Route_Address;
+use Card2Crypto\Widget\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Routes {
+final class Routes implements Hooks {
 
 	/** Blocks one sign request may ask for (a page asks once for all its blocks). */
 	const MAX_BLOCKS = 20;
 
 	/** On rest_api_init. */
-	public static function register(): void {
+	/** @var Sign_Route */
+	private $sign;
+
+	/** @var Partner_Css_Route */
+	private $css;
+
+	/** @var Go_Route */
+	private $go;
+
+	public function __construct( Sign_Route $sign, Partner_Css_Route $css, Go_Route $go ) {
+		$this->sign = $sign;
+		$this->css  = $css;
+		$this->go   = $go;
+	}
+
+	public function register(): void {
+		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
+	}
+
+	/** On rest_api_init. */
+	public function register_routes(): void {
 		$text = array(
 			'type'     => 'string',
 			'required' => true,
@@ -37,7 +58,7 @@ final class Routes {
 			array(
 				'methods'             => 'POST',
 				'permission_callback' => '__return_true',
-				'callback'            => array( Sign_Route::class, 'handle' ),
+				'callback'            => array( $this->sign, 'handle' ),
 				'args'                => array(
 					'blocks' => array(
 						'type'     => 'array',
@@ -62,7 +83,7 @@ final class Routes {
 			array(
 				'methods'             => 'GET',
 				'permission_callback' => '__return_true',
-				'callback'            => array( Partner_Css_Route::class, 'handle' ),
+				'callback'            => array( $this->css, 'handle' ),
 			)
 		);
 		register_rest_route(
@@ -71,7 +92,7 @@ final class Routes {
 			array(
 				'methods'             => 'GET',
 				'permission_callback' => '__return_true',
-				'callback'            => array( Go_Route::class, 'handle' ),
+				'callback'            => array( $this->go, 'handle' ),
 				'args'                => array(
 					'b' => $text,
 					'r' => $text,

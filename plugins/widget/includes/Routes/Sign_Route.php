@@ -10,26 +10,41 @@
 
 namespace Card2Crypto\Widget\Routes;
 
-use Card2Crypto\Widget\Plugin;
 use Card2Crypto\Widget\Rules\Block_Reference;
+use Card2Crypto\Widget\Settings\Widget_Settings;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Sign_Route {
 
+	/** @var Block_Settings */
+	private $blocks;
+
+	/** @var Route_Limit */
+	private $limit;
+
+	/** @var Widget_Settings */
+	private $settings;
+
+	public function __construct( Block_Settings $blocks, Route_Limit $limit, Widget_Settings $settings ) {
+		$this->blocks   = $blocks;
+		$this->limit    = $limit;
+		$this->settings = $settings;
+	}
+
 	/** @return \WP_REST_Response|\WP_Error */
-	public static function handle( \WP_REST_Request $request ) {
-		$limited = Rate_Limiter::refusal( 'sign' );
+	public function handle( \WP_REST_Request $request ) {
+		$limited = $this->limit->refusal( 'sign' );
 		if ( null !== $limited ) {
 			return $limited;
 		}
 		$results = array();
 		foreach ( (array) $request['blocks'] as $item ) {
-			$results[] = self::sign_one( is_array( $item ) ? $item : array() );
+			$results[] = $this->sign_one( is_array( $item ) ? $item : array() );
 		}
 		$response = new \WP_REST_Response(
 			array(
-				'script'  => Plugin::config()->service_url( 'widget_script_url' ),
+				'script'  => $this->settings->config()->service_url( 'widget_script_url' ),
 				'results' => $results,
 			),
 			200
@@ -44,13 +59,13 @@ final class Sign_Route {
 	 * @param array<string, mixed> $item { block, ref, target } as the page sent them.
 	 * @return array<string, mixed> { settings } or { code, message[, problems] }.
 	 */
-	private static function sign_one( array $item ): array {
+	private function sign_one( array $item ): array {
 		$ref        = is_string( $item['ref'] ?? null ) ? $item['ref'] : '';
-		$attributes = Block_Settings::attributes( is_string( $item['block'] ?? null ) ? $item['block'] : '', $ref );
+		$attributes = $this->blocks->attributes( is_string( $item['block'] ?? null ) ? $item['block'] : '', $ref );
 		if ( ! is_wp_error( $attributes ) && ! Block_Reference::is_element_id( $item['target'] ?? null, $ref ) ) {
 			$attributes = new \WP_Error( 'card2crypto_bad_target', __( 'The widget element id does not belong to this block.', 'card2crypto-widget' ), array( 'status' => 400 ) );
 		}
-		$settings = is_wp_error( $attributes ) ? $attributes : Block_Settings::signed( $attributes, (string) $item['target'] );
+		$settings = is_wp_error( $attributes ) ? $attributes : $this->blocks->signed( $attributes, (string) $item['target'] );
 		if ( is_wp_error( $settings ) ) {
 			$data = $settings->get_error_data();
 			return array_filter(
