@@ -9,6 +9,8 @@
 
 namespace Card2Crypto\Widget\Routes;
 
+use Card2Crypto\Widget\Shared\Client\Client_Ip;
+
 defined( 'ABSPATH' ) || exit;
 
 final class Route_Limit {
@@ -50,13 +52,15 @@ final class Route_Limit {
 	}
 
 	/**
-	 * The address requests are counted by: REMOTE_ADDR, which a client
-	 * cannot choose. Behind a reverse proxy every visitor shares the proxy's
-	 * address; sites there can return the forwarded address through the
-	 * card2crypto_widget_client_ip filter.
+	 * The address requests are counted by: the shared client-address rule
+	 * (Client_Ip) with no forwarding header trusted, so REMOTE_ADDR, which a
+	 * client cannot choose. Behind a reverse proxy every visitor shares the
+	 * proxy's address; sites there can return the forwarded address through
+	 * the card2crypto_widget_client_ip filter.
 	 */
 	private function client_ip(): string {
-		$ip = isset( $_SERVER['REMOTE_ADDR'] ) ? sanitize_text_field( wp_unslash( $_SERVER['REMOTE_ADDR'] ) ) : '';
+		// phpcs:ignore WordPress.Security.ValidatedSanitizedInput -- read, never output; only hashed into the counter's key.
+		$ip = Client_Ip::of( '', wp_unslash( $_SERVER ) );
 		/**
 		 * Filters the address the widget routes rate-limit by.
 		 *
