@@ -331,7 +331,7 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
 
   test('the classic widget is registered, hidden from the Legacy Widget block, and validated on save', async () => {
     const types = await site.probe<{ registered: Record<string, string>; hidden_from_legacy: string[] }>({ action: 'classic_widget_types' });
-    assert.equal(types.registered.card2crypto_widget, 'Card2Crypto\\Widget\\Classic_Widget');
+    assert.equal(types.registered.card2crypto_widget, 'Card2Crypto\\Widget\\Blocks\\Classic_Widget');
     assert.ok(types.hidden_from_legacy.includes('card2crypto_widget'));
 
     type Saved = { stored: Record<string, string> | null; changed: boolean; form: string };

@@ -9,6 +9,7 @@
 use Card2Crypto\Shared\Btc\Bip32;
 use Card2Crypto\Shared\Btc\Bip32_Exception;
 use Card2Crypto\Shared\Btc\Btc_Address;
+use Card2Crypto\Shared\Client\Client_Ip;
 use Card2Crypto\Shared\Json\Json_Number;
 use Card2Crypto\Shared\Json\Lossless_Json;
 use Card2Crypto\Shared\Landing\Landing_Url;
@@ -74,6 +75,11 @@ $functions = array(
 	'ip_in_list'        => array( Ip_Address::class, 'in_list' ),
 	'url_valid'         => array( Http_Url::class, 'is_valid' ),
 	'landing_url'       => array( Landing_Url::class, 'build' ),
+	'client_ip'         => array( Client_Ip::class, 'of' ),
+	'forwarding_header' => array( Client_Ip::class, 'forwarding_header' ),
+	'proxy_headers'     => static function () {
+		return Client_Ip::PROXY_HEADERS;
+	},
 	// A double given by its 16 hex digits (big-endian IEEE 754), written as JavaScript would.
 	'js_format_bits'    => static function ( string $hex ) {
 		return Js_Number::format( unpack( 'E', hex2bin( $hex ) )[1] );

@@ -39,6 +39,7 @@ use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Result;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
+use Card2Crypto\Checkout\Shared\Client\Client_Ip;
 use Card2Crypto\Checkout\Shared\Settings\Ip_Address;
 
 defined( 'ABSPATH' ) || exit;
@@ -270,7 +271,7 @@ final class Callback_Controller {
 		return ( false === $input || '' === $input ) ? (string) $request->get_body() : $input;
 	}
 
-	/** The caller's address: the connection's, or the last entry of the configured proxy header (Callback_Guard::client_ip()). */
+	/** The caller's address: the connection's, or the last entry of the configured proxy header (the shared Client_Ip rule). */
 	private static function client_ip( string $header ): string {
 		$server = array();
 		foreach ( array( 'REMOTE_ADDR', 'HTTP_' . strtoupper( str_replace( '-', '_', $header ) ) ) as $key ) {
@@ -278,7 +279,7 @@ final class Callback_Controller {
 				$server[ $key ] = sanitize_text_field( wp_unslash( $_SERVER[ $key ] ) );
 			}
 		}
-		return Callback_Guard::client_ip( $header, $server );
+		return Client_Ip::of( $header, $server );
 	}
 
 	private static function answer( int $status, string $body ): \WP_REST_Response {

@@ -22,6 +22,7 @@
 
 namespace Card2Crypto\Checkout\Callback;
 
+use Card2Crypto\Checkout\Shared\Client\Client_Ip;
 defined( 'ABSPATH' ) || exit;
 
 final class Callback_Guard {
@@ -52,7 +53,7 @@ final class Callback_Guard {
 	 * the only ones the allowlist may trust. Any other header (Host,
 	 * Remote-Addr, ...) is written by the caller.
 	 */
-	const PROXY_HEADERS = array( 'X-Forwarded-For', 'X-Real-IP', 'CF-Connecting-IP', 'True-Client-IP', 'Forwarded' );
+	const PROXY_HEADERS = Client_Ip::PROXY_HEADERS;
 
 	/**
 	 * The settings as stored, with a trusted proxy header that is one of
@@ -73,47 +74,6 @@ final class Callback_Guard {
 			}
 		}
 		return $settings;
-	}
-
-	/**
-	 * The caller's address: the connection's (REMOTE_ADDR), or, when the
-	 * owner named one of PROXY_HEADERS, the last entry of that header (the
-	 * one the owner's proxy added; entries left of it are the caller's
-	 * word). A header that is not one of them (a value saved before the
-	 * list) is ignored. Forwarded (RFC 7239) gives the for= of its last
-	 * element, without quotes, brackets or port.
-	 *
-	 * @param array<string, mixed> $server $_SERVER, unslashed.
-	 */
-	public static function client_ip( string $header, array $server ): string {
-		$remote = isset( $server['REMOTE_ADDR'] ) && is_string( $server['REMOTE_ADDR'] ) ? trim( $server['REMOTE_ADDR'] ) : '';
-		if ( ! in_array( $header, self::PROXY_HEADERS, true ) ) {
-			return $remote;
-		}
-		$key = 'HTTP_' . strtoupper( str_replace( '-', '_', $header ) );
-		if ( ! isset( $server[ $key ] ) || ! is_string( $server[ $key ] ) ) {
-			return $remote;
-		}
-		$hops = array_values( array_filter( array_map( 'trim', explode( ',', $server[ $key ] ) ), 'strlen' ) );
-		if ( array() === $hops ) {
-			return $remote;
-		}
-		$last = (string) end( $hops );
-		if ( 'Forwarded' !== $header ) {
-			return $last;
-		}
-		foreach ( explode( ';', $last ) as $pair ) {
-			$parts = explode( '=', $pair, 2 );
-			if ( 2 === count( $parts ) && 'for' === strtolower( trim( $parts[0] ) ) ) {
-				$for = trim( trim( $parts[1] ), '"' );
-				if ( 1 === preg_match( '/^\[([^\]]+)\]/', $for, $m ) ) {
-					return $m[1];
-				}
-				// IPv4 with a port ("192.0.2.60:4711"); a bare IPv6 address has more than one colon.
-				return 1 === substr_count( $for, ':' ) ? (string) strstr( $for, ':', true ) : $for;
-			}
-		}
-		return $remote;
 	}
 
 	/** A refused body the signature could not vouch for (too large, empty, unparseable, unsigned, wrongly signed). */

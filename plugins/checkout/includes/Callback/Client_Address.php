@@ -1,7 +1,7 @@
 <?php
 /**
- * The address of the client a request comes from, by the same rule as the
- * callback allowlist (Callback_Guard::client_ip()): the connection's, or,
+ * The address of the client a request comes from, by the rule both plugins
+ * share with the callback allowlist (Client_Ip::of()): the connection's, or,
  * when the owner names the forwarding header their own proxy sets, the last
  * hop in it (entries left of it are the caller's word and can be forged).
  *
@@ -16,6 +16,8 @@
 
 namespace Card2Crypto\Checkout\Callback;
 
+use Card2Crypto\Checkout\Shared\Client\Client_Ip;
+
 defined( 'ABSPATH' ) || exit;
 
 final class Client_Address {
@@ -23,36 +25,19 @@ final class Client_Address {
 	/** The transient recording that a forwarding header arrived while none is trusted: {at, header}. */
 	const FORWARDED_SEEN = 'card2crypto_checkout_forwarded_seen';
 
-	/** The forwarding headers proxies set, by their $_SERVER name. */
-	const FORWARDING = array(
-		'HTTP_X_FORWARDED_FOR' => 'X-Forwarded-For',
-		'HTTP_FORWARDED'       => 'Forwarded',
-		'HTTP_X_REAL_IP'       => 'X-Real-IP',
-	);
-
 	/** @param string $header The trusted proxy header's name ('' for none); only the forwarding headers proxies set are trusted. */
 	public static function of( string $header ): string {
 		if ( '' === $header ) {
 			// phpcs:ignore WordPress.Security.ValidatedSanitizedInput -- only which header is present is read.
 			self::note_forwarding( $_SERVER );
 		}
-		// phpcs:ignore WordPress.Security.ValidatedSanitizedInput -- read, never output; Callback_Guard::client_ip() keeps only an address.
-		return Callback_Guard::client_ip( $header, $_SERVER );
-	}
-
-	/** The first forwarding header a request carries (its usual spelling), or null. Pure. */
-	public static function forwarding_header( array $server ): ?string {
-		foreach ( self::FORWARDING as $key => $name ) {
-			if ( isset( $server[ $key ] ) && '' !== trim( (string) $server[ $key ] ) ) {
-				return $name;
-			}
-		}
-		return null;
+		// phpcs:ignore WordPress.Security.ValidatedSanitizedInput -- read, never output; Client_Ip::of() keeps only an address.
+		return Client_Ip::of( $header, $_SERVER );
 	}
 
 	/** Records (once a day at most) that a forwarding header arrived while no client address header is set. */
 	private static function note_forwarding( array $server ): void {
-		$name = self::forwarding_header( $server );
+		$name = Client_Ip::forwarding_header( $server );
 		if ( null === $name || ! function_exists( 'set_transient' ) || false !== get_transient( self::FORWARDED_SEEN ) ) {
 			return;
 		}

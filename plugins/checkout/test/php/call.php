@@ -8,7 +8,7 @@
 use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Callback\Callback_Guard;
-use Card2Crypto\Checkout\Callback\Client_Address;
+use Card2Crypto\Checkout\Shared\Client\Client_Ip;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Base\Shared_Store;
@@ -77,7 +77,7 @@ $functions = array(
 	'before_new_payment' => array( Attempt_Policy::class, 'before_new_payment' ),
 	'too_large'       => array( Callback_Guard::class, 'body_too_large' ),
 	'is_route'        => array( Callback_Guard::class, 'is_route' ),
-	'client_ip'       => array( Callback_Guard::class, 'client_ip' ),
+	'client_ip'       => array( Client_Ip::class, 'of' ),
 	'canonical_settings' => array( Callback_Guard::class, 'canonical_settings' ),
 	'counts'          => array( Callback_Guard::class, 'counts_toward_budget' ),
 	'failures'        => static function ( array $times ) {
@@ -102,7 +102,7 @@ $functions = array(
 		return $fit;
 	},
 	'client_key'      => array( Start_Budget::class, 'client_key' ),
-	'forwarding'      => array( Client_Address::class, 'forwarding_header' ),
+	'forwarding'      => array( Client_Ip::class, 'forwarding_header' ),
 	'lock_name_for'   => array( Shared_Store::class, 'lock_name_for' ),
 	'lane_reserve'    => array( Service_Lanes::class, 'reserve' ),
 	'lane_rate'       => array( Service_Lanes::class, 'rate' ),

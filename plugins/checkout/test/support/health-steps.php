@@ -154,7 +154,7 @@ function c2c_health_step( string $action, array $input ) {
 			);
 
 		case 'widget_check':
-			$connection = Card2Crypto\Widget\Plugin::connection();
+			$connection = Card2Crypto\Widget\Plugin::service( Card2Crypto\Widget\Connection\Connection_Check::class );
 			$connection->run_scheduled();
 			return $connection->last();
 

@@ -12,7 +12,7 @@
 define( 'ABSPATH', '/wordpress/' );
 require C2C_TEST_ROOT . '/php/testing/harness.php';
 c2c_test_load_shared( 'Card2Crypto\\Widget' );
-// The plugin's own autoloader, as the main file registers it (includes/Class_Name.php).
+// The plugin's own autoloader, as the main file registers it (includes/Room/Class_Name.php).
 Card2Crypto\Widget\Shared\Plugin_Bootstrap::autoload( C2C_TEST_ROOT . '/plugin' );
 
 // Transients in memory (one request), enough for the rate limiter's rules.
@@ -25,10 +25,10 @@ function set_transient( string $key, $value, int $expiration ): bool {
 	return true;
 }
 
-use Card2Crypto\Widget\Block_Reference;
-use Card2Crypto\Widget\Partner_Css;
-use Card2Crypto\Widget\Rate_Limiter;
-use Card2Crypto\Widget\Widget_Signer;
+use Card2Crypto\Widget\Rules\Block_Reference;
+use Card2Crypto\Widget\Rules\Partner_Css;
+use Card2Crypto\Widget\Routes\Rate_Limiter;
+use Card2Crypto\Widget\Rules\Widget_Signer;
 use Card2Crypto\Widget\Shared\Settings\Schema;
 
 function c2c_schema(): Schema {

@@ -116,8 +116,9 @@ function c2c_widget_test_run( WP_REST_Request $request ): WP_REST_Response {
 		case 'classic_widget_types':
 			global $wp_widget_factory;
 			$types = array();
-			foreach ( $wp_widget_factory->widgets as $class => $widget ) {
-				$types[ $widget->id_base ] = $class;
+			foreach ( $wp_widget_factory->widgets as $widget ) {
+				// The plugin registers its widget as an object (keyed by object hash), so the class is asked of it.
+				$types[ $widget->id_base ] = get_class( $widget );
 			}
 			return new WP_REST_Response(
 				array(
@@ -150,8 +151,8 @@ function c2c_widget_test_run( WP_REST_Request $request ): WP_REST_Response {
 
 		case 'settings_control':
 			// One field of the settings page, as Settings_Page renders it.
-			$field = Card2Crypto\Widget\Plugin::settings()->fields()[ $p['field'] ];
-			$view  = new Card2Crypto\Widget\Shared\Settings\Field_View( Card2Crypto\Widget\Plugin::settings() );
+			$field = Card2Crypto\Widget\Plugin::service( Card2Crypto\Widget\Settings\Widget_Settings::class )->store()->fields()[ $p['field'] ];
+			$view  = new Card2Crypto\Widget\Shared\Settings\Field_View( Card2Crypto\Widget\Plugin::service( Card2Crypto\Widget\Settings\Widget_Settings::class )->store() );
 			return new WP_REST_Response( array( 'html' => Card2Crypto\Widget\Shared\Settings\Field_Renderer::control( $view, $field, 'c2c[' . $p['field'] . ']', 'c2c-' . $p['field'] ) ) );
 
 		case 'site_language':
@@ -163,7 +164,7 @@ function c2c_widget_test_run( WP_REST_Request $request ): WP_REST_Response {
 					return $locale;
 				}
 			);
-			return new WP_REST_Response( Card2Crypto\Widget\Plugin::config()->site_language() );
+			return new WP_REST_Response( Card2Crypto\Widget\Plugin::service( Card2Crypto\Widget\Settings\Widget_Settings::class )->config()->site_language() );
 
 		case 'classic_render':
 			// The sidebar as a classic theme renders it.
