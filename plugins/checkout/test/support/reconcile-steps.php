@@ -26,6 +26,8 @@
  * - "addresses": {order}: the order's attempts, the addresses it holds or held, and its address meta.
  * - "age": {order, seconds}: the order's attempts started and last heard of `seconds` earlier, due for a check now.
  * - "check": {order}: the owner's "ask the service now" for each of the order's attempts (Reconciler::check()).
+ * - "due": {order}: the order's current attempt's planned check made due now (its time come without
+ *   waiting for it), one batch action ensured; then "run" runs it as the queue runner would.
  * - "status_box": the settings page's status box as HTML.
  * - "notes": {order}: the order's notes.
  * - "lock_names": the batch lock's name in the database: this site's, the
@@ -298,6 +300,15 @@ function c2c_reconcile_step( string $action, array $input ) {
 			$at  = gmdate( 'Y-m-d H:i:s', time() - (int) $input['seconds'] );
 			$due = gmdate( 'Y-m-d H:i:s', time() - 60 );
 			$wpdb->query( $wpdb->prepare( 'UPDATE %i SET created_at = %s, updated_at = %s, next_check_at = %s WHERE order_id = %d AND retired_at IS NULL', Operation_Store::attempts_table(), $at, $at, $due, (int) $input['order'] ) );
+			Reconciler::ensure_batch( time() );
+			return c2c_reconcile_pending();
+
+		case 'due':
+			$attempt = Card2Crypto\Checkout\Attempts\Order_Attempts::current_attempt( wc_get_order( (int) $input['order'] ) );
+			if ( null === $attempt ) {
+				throw new RuntimeException( 'no attempt' );
+			}
+			Operation_Store::check_by( (int) $attempt['id'], time() );
 			Reconciler::ensure_batch( time() );
 			return c2c_reconcile_pending();
 
