@@ -517,12 +517,6 @@ export async function runReconcile(page: Page, store: RunningStore, orderId: num
  * Test only, written into the store by the helpers below (never part of a
  * plugin zip): moves the store's time where a spec would otherwise wait for
  * a timer, for the logged-in owner. Each route moves one clock:
- * - orders: the orders' created and modified dates go `seconds` back, as if
- *   they had been placed that much earlier (WooCommerce's hold-stock job
- *   picks unpaid orders by their modified date);
- * - run: a job whose time has come runs now, as its scheduler (Action
- *   Scheduler, or WP-Cron on older WooCommerce) would run it: only
- *   WooCommerce's hold-stock job (woocommerce_cancel_unpaid_orders);
  * - health: the store's cached "does the service accept us" state goes
  *   `seconds` back (its lifetime then ends, as the minutes would end it);
  * - window: the payment window (the plugin's filter) for this store, in
@@ -535,37 +529,6 @@ add_filter( 'card2crypto_checkout_payment_window', static function ( $seconds ) 
 }, 20 );
 add_action( 'rest_api_init', static function () {
 	$owner = static function () { return current_user_can( 'manage_woocommerce' ); };
-	register_rest_route( 'card2crypto-e2e/v1', '/clock/orders', array(
-		'methods'             => 'POST',
-		'permission_callback' => $owner,
-		'callback'            => static function ( WP_REST_Request $request ) {
-			$seconds = (int) $request['seconds'];
-			$aged    = array();
-			foreach ( (array) $request['orders'] as $id ) {
-				$order = wc_get_order( (int) $id );
-				if ( ! $order ) {
-					return new WP_REST_Response( array( 'error' => "no order $id" ), 404 );
-				}
-				$order->set_date_created( $order->get_date_created()->getTimestamp() - $seconds );
-				$order->set_date_modified( time() - $seconds );
-				$order->save();
-				$aged[ (int) $id ] = wc_get_order( (int) $id )->get_date_modified()->getTimestamp();
-			}
-			return array( 'now' => time(), 'modified' => $aged );
-		},
-	) );
-	register_rest_route( 'card2crypto-e2e/v1', '/clock/run', array(
-		'methods'             => 'POST',
-		'permission_callback' => $owner,
-		'callback'            => static function ( WP_REST_Request $request ) {
-			$hook = (string) $request['hook'];
-			if ( 'woocommerce_cancel_unpaid_orders' !== $hook ) {
-				return new WP_REST_Response( array( 'error' => "not a job this probe runs: $hook" ), 400 );
-			}
-			do_action( $hook );
-			return array( 'ran' => $hook );
-		},
-	) );
 	register_rest_route( 'card2crypto-e2e/v1', '/clock/health', array(
 		'methods'             => 'POST',
 		'permission_callback' => $owner,
@@ -609,7 +572,7 @@ function installClockProbe(store: RunningStore): void {
 export async function moveStoreClock(
   page: Page,
   store: RunningStore,
-  what: 'orders' | 'run' | 'health' | 'window',
+  what: 'health' | 'window',
   body: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   installClockProbe(store);

@@ -19,6 +19,10 @@
  *   plans the next further out (15 min, 30 min, 1 h); a decline by callback
  *   leaves one last look once the payment window has passed. Each check's
  *   time is made to come (never waited for) and the batch runs on demand.
+ * - WooCommerce's hold-stock job (moved down from e2e/specs/checkout-hold-stock.spec.ts)
+ *   never cancels an order whose card payment is in flight, and still
+ *   cancels one whose buyer never started paying: the orders' time is moved
+ *   past the hold and the job run on demand.
  *
  * Run alone (it starts a store): `node --test dist/test/wordpress/reconcile.test.js`
  * (npm run test:wordpress). Skipped where the native runtime is missing.
@@ -310,5 +314,30 @@ describe('reconciliation at scale in a real store', { skip: needsNative, timeout
     assert.equal(last.attempt.retired_at, null);
     assert.equal(last.status, 'wc-failed');
     assert.deepEqual(last.notes, failed.notes);
+  });
+  test('the hold-stock job never cancels an order whose payment is in flight; it still cancels one never paid', async () => {
+    // Both made as the checkouts make them ('checkout' === created_via: the only orders the job cancels).
+    const inFlight = await storeStep<{ id: number; landing: string }>(s, 'order', { via: 'checkout' });
+    // In flight: the buyer was sent to the service's payment page (the landing link, as the browser follows it).
+    const sent = await fetch(inFlight.landing, { redirect: 'manual' });
+    await sent.arrayBuffer();
+    assert.equal(sent.status, 302);
+    assert.ok(parseLandingUrl(sent.headers.get('location') ?? '').ok, `a landing URL: ${sent.headers.get('location')}`);
+    // The control: placed, and the buyer left before the payment page opened.
+    const abandoned = await storeStep<{ id: number }>(s, 'order', { via: 'checkout' });
+    assert.ok(abandoned.id > inFlight.id);
+    const before_ = await storeStep<State>(s, 'state', { orders: [inFlight.id] });
+    assert.equal(before_.orders[inFlight.id]!.status, 'wc-pending');
+
+    const after_ = await storeStep<Record<string, { status: string; notes: string[] }>>(s, 'hold_stock', { orders: [inFlight.id, abandoned.id], minutes: 1 });
+    const control = after_[abandoned.id]!;
+    assert.equal(control.status, 'wc-cancelled', `the hold-stock job cancelled order ${abandoned.id}: ${JSON.stringify(control)}`);
+    assert.ok(
+      control.notes.some((n) => n.includes('Unpaid order cancelled - time limit reached.')),
+      JSON.stringify(control.notes),
+    );
+    const kept = after_[inFlight.id]!;
+    assert.equal(kept.status, 'wc-pending');
+    assert.ok(!kept.notes.some((n) => n.includes('Unpaid order cancelled')), JSON.stringify(kept.notes));
   });
 });
