@@ -513,6 +513,74 @@ export async function runReconcile(page: Page, store: RunningStore, orderId: num
   expect(done(await reconcilePlan(page, store, orderId)), `the check of order ${orderId} ran`).toBe(true);
 }
 
+/**
+ * Test only, written into the store by the helpers below (never part of a
+ * plugin zip): moves the store's time where a spec would otherwise wait for
+ * a timer, for the logged-in owner. Each route moves one clock:
+ * - health: the store's cached "does the service accept us" state goes
+ *   `seconds` back (its lifetime then ends, as the minutes would end it);
+ * - window: the payment window (the plugin's filter) for this store, in
+ *   seconds; null gives it back to whatever else sets it.
+ */
+const CLOCK_PROBE = `<?php
+add_filter( 'card2crypto_checkout_payment_window', static function ( $seconds ) {
+	$set = get_option( 'card2crypto_e2e_payment_window', null );
+	return null === $set ? $seconds : (int) $set;
+}, 20 );
+add_action( 'rest_api_init', static function () {
+	$owner = static function () { return current_user_can( 'manage_woocommerce' ); };
+	register_rest_route( 'card2crypto-e2e/v1', '/clock/health', array(
+		'methods'             => 'POST',
+		'permission_callback' => $owner,
+		'callback'            => static function ( WP_REST_Request $request ) {
+			$option = Card2Crypto\\Checkout\\Service\\Service_Health::OPTION;
+			$state  = get_option( $option, null );
+			if ( ! is_array( $state ) ) {
+				return new WP_REST_Response( array( 'error' => 'no health state' ), 404 );
+			}
+			$state['at'] = (int) $state['at'] - (int) $request['seconds'];
+			update_option( $option, $state, true );
+			return $state;
+		},
+	) );
+	register_rest_route( 'card2crypto-e2e/v1', '/clock/window', array(
+		'methods'             => 'POST',
+		'permission_callback' => $owner,
+		'callback'            => static function ( WP_REST_Request $request ) {
+			if ( null === $request['seconds'] ) {
+				delete_option( 'card2crypto_e2e_payment_window' );
+			} else {
+				update_option( 'card2crypto_e2e_payment_window', (int) $request['seconds'], true );
+			}
+			return array( 'window' => Card2Crypto\\Checkout\\Attempts\\Order_Attempts::payment_window() );
+		},
+	) );
+} );
+`;
+
+/** Writes the clock probe into the store (once). */
+function installClockProbe(store: RunningStore): void {
+  const dir = path.join(store.dirs.siteDir, 'wp-content', 'mu-plugins');
+  const file = path.join(dir, 'card2crypto-e2e-clock.php');
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, CLOCK_PROBE);
+  }
+}
+
+/** One move of the store's clocks (CLOCK_PROBE), as the logged-in owner of `page`; answers the probe's JSON. */
+export async function moveStoreClock(
+  page: Page,
+  store: RunningStore,
+  what: 'health' | 'window',
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  installClockProbe(store);
+  const answer = await adminRest(page, 'POST', `card2crypto-e2e/v1/clock/${what}`, body);
+  expect(answer.status, `clock/${what}: ${JSON.stringify(answer.json)}`).toBe(200);
+  return answer.json as Record<string, unknown>;
+}
+
 /** A REST call as the logged-in admin of `page` (cookie + the REST nonce WordPress hands out to logged-in users). */
 export async function adminRest(page: Page, method: string, route: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   return page.evaluate(

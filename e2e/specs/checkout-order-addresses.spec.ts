@@ -10,8 +10,6 @@
  * opened again, never signs that address again; and ten "Pay" presses of
  * one order are all signed for its one address (issue 31).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { deriveAddresses, parseLandingUrl } from '@card2crypto/core';
 import {
@@ -22,6 +20,7 @@ import {
   classicCheckoutPage,
   fillClassicCheckout,
   loginAsAdmin,
+  moveStoreClock,
   orderIdFromUrl,
   payInWidget,
   pendingReconcile,
@@ -73,11 +72,8 @@ test.describe('a new address for each order', () => {
     const saved = await adminRest(admin, 'PUT', 'wc/v3/payment_gateways/card2crypto', { settings: { wallet_mode: 'xpub', wallet_key_secret: VPUB } });
     expect(saved.status).toBe(200);
     expect(JSON.stringify(saved.json)).not.toContain(VPUB);
-    // A payment window of 20 s for this test (the filter the plugin offers), so that an unpaid payment ends soon.
-    const muPlugins = path.join(store.dirs.siteDir, 'wp-content', 'mu-plugins');
-    const muPlugin = path.join(muPlugins, 'card2crypto-e2e-payment-window.php');
-    mkdirSync(muPlugins, { recursive: true });
-    writeFileSync(muPlugin, "<?php\nadd_filter( 'card2crypto_checkout_payment_window', static function () { return 20; } );\n");
+    // A payment window of 20 s for this test (the filter the plugin offers, set through the test's clock probe).
+    await moveStoreClock(admin, store, 'window', { seconds: 20 });
     try {
       // The owner compares these with the wallet's receive addresses before taking payments.
       const first = await firstAddresses(admin);
@@ -125,8 +121,9 @@ test.describe('a new address for each order', () => {
       expect(orderIdFromUrl(three.url())).toBe(c.orderId);
       await three.close();
       await waitForOrder(admin, store, c.orderId, (v) => v.status === 'wc-failed');
-      await admin.waitForTimeout(21_000);
+      // The window passes without waiting: the test ends it (window 0: every unpaid payment's window is over).
       await pendingReconcile(admin, store, c.orderId);
+      await moveStoreClock(admin, store, 'window', { seconds: 0 });
       await runReconcile(admin, store, c.orderId);
 
       // The next order takes the freed address, not a new one.
@@ -148,6 +145,7 @@ test.describe('a new address for each order', () => {
       expect(again.address, "never the next order's address").not.toBe(c.address);
       expect(expected.indexOf(again.address)).toBe(indexA + 3);
       await reopened.close();
+      await moveStoreClock(admin, store, 'window', { seconds: 20 });
 
       // The fourth buyer presses "Pay" on the order's payment page ten times: every payment the store signs asks
       // for the order's one address. (An order may ask the service 12 times a minute and start 10 payments an hour:
@@ -177,7 +175,7 @@ test.describe('a new address for each order', () => {
       expect(expected.indexOf(landingAddress(five.url()).address)).toBe(indexA + 4);
       await five.close();
     } finally {
-      rmSync(muPlugin, { force: true });
+      await moveStoreClock(admin, store, 'window', { seconds: null });
       await setSettings(admin, { wallet_mode: 'address' });
     }
   });

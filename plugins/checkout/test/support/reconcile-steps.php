@@ -21,11 +21,18 @@
  * - "panel": {order}: the owner's order panel as HTML.
  * - "old_action": {order}: queues a per-order action of the earlier versions, due now.
  * - "wallet": {key, gap_limit}: a new address per order from the extended public key `key`.
- * - "order": {customer}: a new order awaiting card payment (a guest's, or a new customer's with `customer`);
- *   its id, key, landing link and payment page.
+ * - "order": {customer, via}: a new order awaiting card payment (a guest's, or a new customer's with `customer`;
+ *   made by `via`, WooCommerce's created_via: "checkout" as the checkouts make it); its id, key, landing link
+ *   and payment page.
+ * - "hold_stock": {orders, minutes}: WooCommerce's hold-stock job (woocommerce_cancel_unpaid_orders) with
+ *   "Manage stock" on and "Hold stock" at `minutes`, run now, as its scheduler runs it once the hold time is
+ *   up, after the orders' dates went `minutes` and a minute back (their time come, not waited for); the
+ *   settings are given back after. The orders' statuses and notes.
  * - "addresses": {order}: the order's attempts, the addresses it holds or held, and its address meta.
  * - "age": {order, seconds}: the order's attempts started and last heard of `seconds` earlier, due for a check now.
  * - "check": {order}: the owner's "ask the service now" for each of the order's attempts (Reconciler::check()).
+ * - "due": {order}: the order's current attempt's planned check made due now (its time come without
+ *   waiting for it), one batch action ensured; then "run" runs it as the queue runner would.
  * - "status_box": the settings page's status box as HTML.
  * - "notes": {order}: the order's notes.
  * - "lock_names": the batch lock's name in the database: this site's, the
@@ -274,6 +281,9 @@ function c2c_reconcile_step( string $action, array $input ) {
 				$login = 'customer' . wp_rand( 1000, 999999 );
 				$order->set_customer_id( (int) wp_create_user( $login, wp_generate_password(), $login . '@example.com' ) );
 			}
+			if ( ! empty( $input['via'] ) ) {
+				$order->set_created_via( (string) $input['via'] );
+			}
 			$order->set_status( 'pending' );
 			$order->save();
 			return array(
@@ -298,6 +308,51 @@ function c2c_reconcile_step( string $action, array $input ) {
 			$at  = gmdate( 'Y-m-d H:i:s', time() - (int) $input['seconds'] );
 			$due = gmdate( 'Y-m-d H:i:s', time() - 60 );
 			$wpdb->query( $wpdb->prepare( 'UPDATE %i SET created_at = %s, updated_at = %s, next_check_at = %s WHERE order_id = %d AND retired_at IS NULL', Operation_Store::attempts_table(), $at, $at, $due, (int) $input['order'] ) );
+			Reconciler::ensure_batch( time() );
+			return c2c_reconcile_pending();
+
+		case 'hold_stock':
+			$minutes  = (int) $input['minutes'];
+			$previous = array(
+				'woocommerce_manage_stock'        => get_option( 'woocommerce_manage_stock' ),
+				'woocommerce_hold_stock_minutes' => get_option( 'woocommerce_hold_stock_minutes' ),
+			);
+			update_option( 'woocommerce_manage_stock', 'yes' );
+			update_option( 'woocommerce_hold_stock_minutes', (string) $minutes );
+			try {
+				foreach ( (array) $input['orders'] as $id ) {
+					$order = wc_get_order( (int) $id );
+					$order->set_date_created( $order->get_date_created()->getTimestamp() - ( $minutes + 1 ) * MINUTE_IN_SECONDS );
+					$order->set_date_modified( time() - ( $minutes + 1 ) * MINUTE_IN_SECONDS );
+					$order->save();
+				}
+				do_action( 'woocommerce_cancel_unpaid_orders' );
+			} finally {
+				foreach ( $previous as $option => $value ) {
+					update_option( $option, $value );
+				}
+			}
+			$out = array();
+			foreach ( (array) $input['orders'] as $id ) {
+				$order              = wc_get_order( (int) $id );
+				$out[ (int) $id ] = array(
+					'status' => 'wc-' . $order->get_status(),
+					'notes'  => array_map(
+						static function ( $note ) {
+							return $note->content;
+						},
+						wc_get_order_notes( array( 'order_id' => (int) $id ) )
+					),
+				);
+			}
+			return $out;
+
+		case 'due':
+			$attempt = Card2Crypto\Checkout\Attempts\Order_Attempts::current_attempt( wc_get_order( (int) $input['order'] ) );
+			if ( null === $attempt ) {
+				throw new RuntimeException( 'no attempt' );
+			}
+			Operation_Store::check_by( (int) $attempt['id'], time() );
 			Reconciler::ensure_batch( time() );
 			return c2c_reconcile_pending();
 

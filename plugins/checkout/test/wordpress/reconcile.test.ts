@@ -14,12 +14,23 @@
  * - The partner's rate spent by other traffic: the 429 stops the batch,
  *   which gives back what it did not check and queues the next batch after
  *   Retry-After.
+ * - One order's schedule (moved down from e2e/specs/checkout-reconcile.spec.ts):
+ *   the payment start plans one check; each check that finds nothing final
+ *   plans the next further out (15 min, 30 min, 1 h); a decline by callback
+ *   leaves one last look once the payment window has passed. Each check's
+ *   time is made to come (never waited for) and the batch runs on demand.
+ * - WooCommerce's hold-stock job (moved down from e2e/specs/checkout-hold-stock.spec.ts)
+ *   never cancels an order whose card payment is in flight, and still
+ *   cancels one whose buyer never started paying: the orders' time is moved
+ *   past the hold and the job run on demand.
  *
  * Run alone (it starts a store): `node --test dist/test/wordpress/reconcile.test.js`
  * (npm run test:wordpress). Skipped where the native runtime is missing.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { parseLandingUrl, sign } from '@card2crypto/core';
+import { SANDBOX_OPERATIONS_PATH } from '@card2crypto/sandbox';
 import { partnerParams, partnerSecret, serviceKnows, serviceRate, storeStep, type Outcome, type Pending, type Seeded } from '../support/reconcile-store.js';
 import { needsNative, startTestStore, type TestStore } from '../support/test-store.js';
 
@@ -49,6 +60,9 @@ interface State {
 const ids = (seed: Seeded) => Array.from({ length: seed.last - seed.first + 1 }, (_, i) => seed.first + i);
 const RETIRED_NOTE = /never started paying .*no longer checks it/;
 const PAID = ['wc-processing', 'wc-completed'];
+
+/** Seconds from now to a planned check (next_check_at, UTC), to the nearest minute; null without one. */
+const delayOf = (at: string | null) => (at === null ? null : Math.round((Date.parse(`${at.replace(' ', 'T')}Z`) - Date.now()) / 60_000) * 60);
 
 describe('reconciliation at scale in a real store', { skip: needsNative, timeout: 15 * 60_000 }, () => {
   let s: TestStore;
@@ -208,5 +222,122 @@ describe('reconciliation at scale in a real store', { skip: needsNative, timeout
       [],
     );
     assert.equal((await serviceRate(s)).limited, limited, 'no further 429');
+  });
+  test("one order's checks back off (15 min, 30 min, 1 h) while nothing is final; a decline leaves one last look after the payment window", async () => {
+    await storeStep(s, 'settings', { reconcile_rate: '3' });
+    // The buyer is sent to pay (the order's landing link, as the browser follows it) but never starts: the service
+    // has no operation for this order yet.
+    const order = await storeStep<{ id: number; landing: string }>(s, 'order', {});
+    const sent = await fetch(order.landing, { redirect: 'manual' });
+    await sent.arrayBuffer();
+    assert.equal(sent.status, 302);
+    const landing = parseLandingUrl(sent.headers.get('location') ?? '');
+    assert.ok(landing.ok, `a landing URL: ${sent.headers.get('location')}`);
+    const params = landing.payload.params as Record<string, string | number>;
+    const plan = async () => (await storeStep<State>(s, 'state', { orders: [order.id] })).orders[order.id]!;
+    /** The planned check's time comes now, and the batch runs as the queue runner would. */
+    const runCheck = async () => {
+      await storeStep(s, 'due', { order: order.id });
+      const run = await storeStep<Run>(s, 'run', { seconds: 20 });
+      assert.ok(run.rounds.length >= 1, 'a batch ran');
+    };
+
+    const first = await plan();
+    assert.equal(delayOf(first.attempt.next_check_at), 900);
+    await runCheck();
+    const second = await plan();
+    assert.equal(second.attempt.checks, '1');
+    assert.equal(delayOf(second.attempt.next_check_at), 1800);
+    await runCheck();
+    const third = await plan();
+    assert.equal(delayOf(third.attempt.next_check_at), 3600);
+    assert.equal(third.status, 'wc-pending');
+
+    // The payment ends (declined: a final state) by callback; the job still pending finds it ended, changes nothing
+    // and leaves one last look for when the payment window (1 h) has passed: the buyer may still try again inside the
+    // widget, a new operation whose callbacks may be lost too.
+    const id = `op-${order.id}-a`;
+    const operation = {
+      status: 'declined',
+      status_code: 104,
+      operation_info: {
+        id,
+        created_at: '2026-11-21T22:00:00.0000000Z',
+        from: {
+          payment_method: 1,
+          payment_method_info: { type: 'VISA', country: { code: 'DE', name: 'Germany' } },
+          currency: { code: params.from_currency, decimals: 2 },
+          amount: params.from_amount,
+        },
+        to: { withdrawal_method: 1, withdrawal_method_info: { blockchain_address: params.to_account }, currency: { code: 'BTC', decimals: 8 }, amount: 123456 },
+        currency_rate: 64000.5,
+        status_url: `http://127.0.0.1/status/${id}`,
+      },
+      partner_info: { operation_id: params.partner_operation_id, token: params.partner_token },
+    };
+    const known: Record<string, unknown> = {
+      partner_token: s.partner.token,
+      timestamp: Date.now(),
+      operation_id: id,
+      partner_operation_id: params.partner_operation_id,
+      status: 'declined',
+      status_code: 104,
+      from_currency: params.from_currency,
+      from_amount: params.from_amount,
+      to_currency: 'BTC',
+      to_amount: 123456,
+      to_account: params.to_account,
+    };
+    known.signature = sign(known, secret, { form: 'general' });
+    const put = await fetch(`${s.sandbox!.url}${SANDBOX_OPERATIONS_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(known),
+    });
+    assert.equal(put.status, 200, await put.text());
+    const callback: Record<string, unknown> = { operation_data: operation };
+    callback.signature = sign(callback, secret, { form: 'general' });
+    const answer = await fetch(`${s.storeUrl}/wp-json/card2crypto/v1/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(callback),
+    });
+    assert.equal(`${answer.status} ${await answer.text()}`, '200 OK');
+    const failed = await plan();
+    assert.equal(failed.status, 'wc-failed');
+    await runCheck();
+    const last = await plan();
+    const lastDelay = delayOf(last.attempt.next_check_at)!;
+    assert.ok(lastDelay > 3000 && lastDelay <= 3600, `the last look in ${lastDelay} s`);
+    // Two checks asked the service; the third found the payment ended and only planned the last look.
+    assert.equal(last.attempt.checks, '2');
+    assert.equal(last.attempt.retired_at, null);
+    assert.equal(last.status, 'wc-failed');
+    assert.deepEqual(last.notes, failed.notes);
+  });
+  test('the hold-stock job never cancels an order whose payment is in flight; it still cancels one never paid', async () => {
+    // Both made as the checkouts make them ('checkout' === created_via: the only orders the job cancels).
+    const inFlight = await storeStep<{ id: number; landing: string }>(s, 'order', { via: 'checkout' });
+    // In flight: the buyer was sent to the service's payment page (the landing link, as the browser follows it).
+    const sent = await fetch(inFlight.landing, { redirect: 'manual' });
+    await sent.arrayBuffer();
+    assert.equal(sent.status, 302);
+    assert.ok(parseLandingUrl(sent.headers.get('location') ?? '').ok, `a landing URL: ${sent.headers.get('location')}`);
+    // The control: placed, and the buyer left before the payment page opened.
+    const abandoned = await storeStep<{ id: number }>(s, 'order', { via: 'checkout' });
+    assert.ok(abandoned.id > inFlight.id);
+    const before_ = await storeStep<State>(s, 'state', { orders: [inFlight.id] });
+    assert.equal(before_.orders[inFlight.id]!.status, 'wc-pending');
+
+    const after_ = await storeStep<Record<string, { status: string; notes: string[] }>>(s, 'hold_stock', { orders: [inFlight.id, abandoned.id], minutes: 1 });
+    const control = after_[abandoned.id]!;
+    assert.equal(control.status, 'wc-cancelled', `the hold-stock job cancelled order ${abandoned.id}: ${JSON.stringify(control)}`);
+    assert.ok(
+      control.notes.some((n) => n.includes('Unpaid order cancelled - time limit reached.')),
+      JSON.stringify(control.notes),
+    );
+    const kept = after_[inFlight.id]!;
+    assert.equal(kept.status, 'wc-pending');
+    assert.ok(!kept.notes.some((n) => n.includes('Unpaid order cancelled')), JSON.stringify(kept.notes));
   });
 });
