@@ -85,7 +85,7 @@ final class Start_Gate {
 		Start_Budget::charge( $order, $address );
 		if ( self::AT_CHECKOUT === $where ) {
 			// The service refused the store since the page was shown: the buyer stays here and is told (Service_Health).
-			if ( ! Service_Health::confirm( $this->gateway, MINUTE_IN_SECONDS ) ) {
+			if ( ! Service_Health::confirm( $this->gateway, Service_Health::CHECKOUT_AGE ) ) {
 				throw new Service_Refused( Service_Back::keep( $order ) );
 			}
 			$country   = $order->get_billing_country();

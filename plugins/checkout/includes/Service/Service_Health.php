@@ -65,6 +65,17 @@ final class Service_Health {
 	const LIFETIME_OK = 300;
 	/** Seconds a refused state is trusted: then the service is asked again, so the method comes back on its own. */
 	const LIFETIME_REFUSED = 60;
+	/**
+	 * Seconds an acceptance stands when a buyer presses "Place order" or
+	 * "Pay" (Start_Gate): older, the service is asked first. Two minutes:
+	 * every signed answer renews it (answered(): the price refresh each
+	 * minute, each fixed rate), so a store taking orders a minute apart asks
+	 * nothing of its own; a refusal met by any request withdraws the method
+	 * at once (saw()), and the landing's own signed request tells the buyer
+	 * of one that began since.
+	 */
+	const CHECKOUT_AGE = 120;
+
 	/** Seconds an acceptance recorded from a real answer (answered()) stands before another answer writes it again. */
 	const ANSWER_WRITE_AGE = 30;
 

@@ -397,6 +397,16 @@ describe('no page waits on the service', { skip: needsNative, timeout: 10 * 60_0
   test('orders a minute apart: the price refresh tells the store is accepted, so an order costs two calls', async () => {
     service.mode = { kind: 'up', delayMs: 0 };
     await service.settled();
+    // The previous test's pages may still be refreshing after their answers (through a 2.9 s service): until the
+    // service has had no request for 4 s, so that no late refresh lands after the clock below moved.
+    let quiet = service.calls.length;
+    for (let still = 0; still < 40; still++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (service.calls.length !== quiet) {
+        quiet = service.calls.length;
+        still = 0;
+      }
+    }
     // The last order was a minute and a half ago: the price (a minute) and the health check (a minute before a payment
     // starts) are due, the countries (twelve hours) are not.
     await step('age', { seconds: 90 });
