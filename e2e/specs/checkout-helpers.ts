@@ -418,15 +418,15 @@ add_action( 'rest_api_init', static function () {
 				return new WP_REST_Response( array( 'error' => 'no attempt' ), 404 );
 			}
 			if ( 'POST' === $request->get_method() ) {
-				Card2Crypto\\Checkout\\Attempts\\Operation_Store::check_by( (int) $attempt['id'], time() );
+				Card2Crypto\\Checkout\\Attempts\\Operation_Store::check_by( $attempt->id(), time() );
 				Card2Crypto\\Checkout\\Service\\Reconciler::ensure_batch( time() );
-				$attempt = Card2Crypto\\Checkout\\Attempts\\Operation_Store::attempt( (int) $attempt['id'] );
+				$attempt = Card2Crypto\\Checkout\\Attempts\\Operation_Store::attempt( $attempt->id() );
 			}
 			return array(
 				'now'           => time(),
-				'next_check_at' => null === $attempt['next_check_at'] ? null : strtotime( $attempt['next_check_at'] . ' UTC' ),
-				'checks'        => (int) $attempt['checks'],
-				'retired'       => null !== $attempt['retired_at'],
+				'next_check_at' => null === $attempt->next_check_at() ? null : strtotime( $attempt->next_check_at() . ' UTC' ),
+				'checks'        => $attempt->checks(),
+				'retired'       => $attempt->is_retired(),
 			);
 		},
 	) );

@@ -352,7 +352,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 			if ( null === $attempt ) {
 				throw new RuntimeException( 'no attempt' );
 			}
-			Operation_Store::check_by( (int) $attempt['id'], time() );
+			Operation_Store::check_by( $attempt->id(), time() );
 			Reconciler::ensure_batch( time() );
 			return c2c_reconcile_pending();
 
