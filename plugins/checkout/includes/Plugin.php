@@ -44,6 +44,7 @@ use Card2Crypto\Checkout\Order\Order_Actions;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Reconciler;
@@ -129,8 +130,9 @@ final class Plugin {
 		$reconciler = new Reconciler( $config, $events, $door );
 		$gate       = new Start_Gate( $config, $reconciler, $door );
 		$addresses  = new Order_Address( $config );
-		$payments   = new Payments( $config, $gate, $addresses, $door );
-		$return     = new Buyer_Return( $config, $reconciler, $door );
+		$pages      = new Return_Pages();
+		$payments   = new Payments( $config, $gate, $addresses, $door, $pages );
+		$return     = new Buyer_Return( $config, $reconciler, $door, $pages );
 		$health     = new Health_Checks( $config, $addresses );
 		$services   = array(
 			Settings_Store::class      => $settings,
@@ -144,7 +146,7 @@ final class Plugin {
 			Order_Address::class       => $addresses,
 			Payments::class            => $payments,
 			Buyer_Return::class        => $return,
-			Order_Pay::class           => new Order_Pay( $config, $payments, $return ),
+			Order_Pay::class           => new Order_Pay( $config, $payments, $return, $pages ),
 			Callback_Controller::class => new Callback_Controller( $config, $events ),
 			Service_Health::class      => new Service_Health( $door ),
 			Service_Answers::class     => new Service_Answers( $door ),
@@ -205,7 +207,7 @@ final class Plugin {
 		add_filter(
 			'woocommerce_payment_gateways',
 			static function ( array $gateways ) use ( $services, &$gateway ): array {
-				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ], $services[ Service_Gateway::class ] );
+				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ], $services[ Service_Gateway::class ] );
 				$gateways[] = $gateway;
 				return $gateways;
 			}

@@ -77,8 +77,9 @@ final class Start_Gate {
 	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
 	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
 	 * @throws Payment_Refused The order is paid, the visitor is over the budget, or the order over the cap.
+	 * @return \WC_Order The order as stored once the earlier attempts' answers are applied.
 	 */
-	public function pass( \WC_Order $order, string $address, string $where, ?int $only = null ): void {
+	public function pass( \WC_Order $order, string $address, string $where, ?int $only = null ): \WC_Order {
 		if ( $order->is_paid() ) {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
@@ -99,7 +100,9 @@ final class Start_Gate {
 		if ( null === $only ) {
 			self::refuse_over_cap( $order );
 		}
-		$this->before_new_payment( $order, $only );
+		$earlier = $this->bring_up_to_date( $order, $only );
+		$this->before_new_payment( $earlier );
+		return $earlier->order();
 	}
 
 	/**
@@ -117,19 +120,15 @@ final class Start_Gate {
 	}
 
 	/**
-	 * Before a new payment of the order starts: asks the service about every
-	 * attempt of the order that is not settled here and that the service can
-	 * have an operation for (the current one, or one it reported on), only the
-	 * current one ($only) when it is to be signed again, one operation-info
-	 * call each (Reconciler::check(), which applies the answer idempotently: a
-	 * success completes the order), and decides (Attempt_Policy::before_new_payment()).
-	 * Returns when nothing stands in the way; otherwise notes on the order
-	 * what the buyer is told (Buyer_Words::before_new_payment()) and throws.
-	 *
-	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
-	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
+	 * Brings the order's earlier attempts up to date: asks the service about
+	 * every attempt of the order that is not settled here and that the
+	 * service can have an operation for (the current one, or one it reported
+	 * on), only the current one ($only) when it is to be signed again, one
+	 * operation-info call each (Reconciler::check(), which applies the answer
+	 * idempotently: a success completes the order). Returns the order as
+	 * stored afterwards and what each answer said, for the verdict.
 	 */
-	private function before_new_payment( \WC_Order $order, ?int $only ): void {
+	private function bring_up_to_date( \WC_Order $order, ?int $only ): Earlier_Payments {
 		$answers = array();
 		$current  = (string) $order->get_meta( Keys::META_ATTEMPT );
 		$unsigned = (string) $order->get_meta( Keys::META_UNSIGNED );
@@ -172,7 +171,22 @@ final class Start_Gate {
 				'attempt'      => $fresh,
 			);
 		}
-		$order   = Order_Attempts::reloaded( $order );
+		return new Earlier_Payments( Order_Attempts::reloaded( $order ), $answers );
+	}
+
+	/**
+	 * The pure rule (Attempt_Policy::before_new_payment()) on what the
+	 * earlier attempts said. Returns when nothing stands in the way: unused
+	 * operations the buyer left are ended at the service first. Otherwise
+	 * notes on the order what the buyer is told (Buyer_Words::before_new_payment())
+	 * and throws.
+	 *
+	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
+	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
+	 */
+	private function before_new_payment( Earlier_Payments $earlier ): void {
+		$order   = $earlier->order();
+		$answers = $earlier->answers();
 		$verdict = Attempt_Policy::before_new_payment( $order->is_paid(), $answers, time(), Order_Attempts::payment_window() );
 		foreach ( $verdict['cancel'] ?? array() as $index ) {
 			$this->end_unused( $order, $answers[ $index ] );

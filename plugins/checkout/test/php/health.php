@@ -23,7 +23,7 @@
 require __DIR__ . '/wordpress-fakes.php';
 
 use Card2Crypto\Checkout\Plugin;
-use Card2Crypto\Checkout\Buyer\Buyer_Return;
+use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Callback\Callback_Controller;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Base\Config;
@@ -196,7 +196,7 @@ switch ( $scenario['case'] ) {
 						$result = Plugin::service( Payments::class )->fixed_rate( $attempt );
 						break;
 					case 'landing_url':
-						$result = Plugin::service( Payments::class )->landing_url( $order, $attempt, Buyer_Return::fail_url( $order ) );
+						$result = Plugin::service( Payments::class )->landing_url( $order, $attempt, ( new Return_Pages() )->fail_url( $order ) );
 						break;
 					case 'reconcile':
 						$result = Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' )->ok();

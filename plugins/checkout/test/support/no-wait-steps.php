@@ -32,7 +32,7 @@
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Shared_Store;
-use Card2Crypto\Checkout\Buyer\Order_Pay;
+use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Service\Service_Health;
 
 const C2C_ANSWERS = array( 'card2crypto_checkout_answer_countries', 'card2crypto_checkout_answer_prices' );
@@ -144,7 +144,7 @@ function c2c_nowait_step( string $action, array $input ) {
 			$order->save();
 			return array(
 				'id'      => $order->get_id(),
-				'landing' => Order_Pay::landing_link( $order ),
+				'landing' => \Card2Crypto\Checkout\Plugin::service( Payments::class )->landing_link( $order ),
 			);
 
 		case 'signed':
