@@ -57,10 +57,14 @@ final class Order_Pay {
 	/** @var Buyer_Return */
 	private $buyer_return;
 
-	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return ) {
+	/** @var Widget_Retry */
+	private $widget_retry;
+
+	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry ) {
 		$this->config       = $config;
 		$this->payments     = $payments;
 		$this->buyer_return = $buyer_return;
+		$this->widget_retry = $widget_retry;
 	}
 
 	/** Global name of the widget's run function (docs/decisions.md, "Widget run function"). */
@@ -163,7 +167,7 @@ final class Order_Pay {
 		$outcome = $this->buyer_return->tell( $order, $event );
 		if ( 'fail' !== $event ) {
 			// The widget was closed (or stopped): a decline it showed is the outcome now (Widget_Retry), mailed once.
-			Widget_Retry::settle( Order_Attempts::reloaded( $order ), true );
+			$this->widget_retry->settle( Order_Attempts::reloaded( $order ), true );
 		}
 		$order   = Order_Attempts::reloaded( $order );
 		$answer  = array(
@@ -189,7 +193,7 @@ final class Order_Pay {
 			// One pass through the gate (budget, the service's acceptance, the cap, earlier attempts), then a new attempt.
 			$attempt  = $this->payments->start( $order, Client_Address::of( $config->trust_proxy_header() ), Start_Gate::SIGNING );
 			$rate     = $this->payments->fixed_rate( $attempt );
-			$settings = Payments::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
+			$settings = $this->payments->signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
 			Payments::mark_widget( $order, $attempt, true );
 		} catch ( Service_Refused $e ) {
 			// The page's script follows redirect: the order-pay page, told in plain words, without the method (Buyer_Return).

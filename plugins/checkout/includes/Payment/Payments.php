@@ -31,6 +31,7 @@ use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Landing\Landing_Url;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -48,11 +49,23 @@ final class Payments {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway ) {
-		$this->config    = $config;
-		$this->gate      = $gate;
-		$this->addresses = $addresses;
-		$this->gateway   = $gateway;
+	/** @var Attempt_Store */
+	private $attempts;
+
+	/** @var Operation_Store */
+	private $operations;
+
+	/** @var Reconciler */
+	private $reconciler;
+
+	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler ) {
+		$this->config     = $config;
+		$this->gate       = $gate;
+		$this->addresses  = $addresses;
+		$this->gateway    = $gateway;
+		$this->attempts   = $attempts;
+		$this->operations = $operations;
+		$this->reconciler = $reconciler;
 	}
 
 	/**
@@ -66,7 +79,7 @@ final class Payments {
 	 * @throws Service_Refused The service refuses the store.
 	 */
 	public function start( \WC_Order $order, string $address, string $where ): Attempt {
-		$seen    = Operation_Store::newest_attempt_id( $order->get_id() );
+		$seen    = $this->attempts->newest_attempt_id( $order->get_id() );
 		$this->gate->pass( $order, $address, $where, null );
 		$order   = Order_Attempts::reloaded( $order );
 		$attempt = $this->new_attempt( $order, $seen );
@@ -84,17 +97,17 @@ final class Payments {
 	 * @throws Service_Refused The service refuses the store.
 	 */
 	public function fitting( \WC_Order $order, string $address ): Attempt {
-		$seen    = Operation_Store::newest_attempt_id( $order->get_id() );
-		$current = Order_Attempts::current_attempt( $order );
+		$seen    = $this->attempts->newest_attempt_id( $order->get_id() );
+		$current = $this->attempts->current_attempt( $order );
 		if ( ! $order->is_paid() && $this->fits( $order, $current ) ) {
 			$this->gate->pass( $order, $address, Start_Gate::SIGNING, $current->id() );
 			$order   = Order_Attempts::reloaded( $order );
-			$current = Order_Attempts::current_attempt( $order );
+			$current = $this->attempts->current_attempt( $order );
 			if ( $this->fits( $order, $current ) ) {
 				return $this->addressed( $order, $current, $address );
 			}
 			// The answer changed the attempt: a new one, within the order's hourly cap (the pass above did not count it).
-			Start_Gate::refuse_over_cap( $order );
+			$this->gate->refuse_over_cap( $order );
 			return $this->addressed( $order, $this->new_attempt( $order, $seen ), $address );
 		}
 		return $this->start( $order, $address, Start_Gate::SIGNING );
@@ -141,17 +154,17 @@ final class Payments {
 	 * attempt's id then) that still fits the order is that same payment: it
 	 * is joined, not doubled.
 	 *
-	 * @param int $seen The order's newest attempt id before the gate (Operation_Store::newest_attempt_id()).
+	 * @param int $seen The order's newest attempt id before the gate (Attempt_Store::newest_attempt_id()).
 	 * @throws Payment_Refused With a message for the buyer.
 	 */
 	private function new_attempt( \WC_Order $order, int $seen ): Attempt {
-		return Operation_Store::with_start_lock(
+		return $this->operations->with_start_lock(
 			$order->get_id(),
 			function () use ( $order, $seen ): Attempt {
-				$newest = Operation_Store::newest_attempt_id( $order->get_id() );
+				$newest = $this->attempts->newest_attempt_id( $order->get_id() );
 				if ( $newest > $seen ) {
 					$order  = Order_Attempts::reloaded( $order );
-					$joined = Operation_Store::attempt( $newest );
+					$joined = $this->attempts->attempt( $newest );
 					if ( null !== $joined && ! $order->is_paid() && $this->fits( $order, $joined ) ) {
 						return $joined;
 					}
@@ -172,7 +185,7 @@ final class Payments {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
 		// What the store already knows, whatever the service said: never a second payment while money moves.
-		if ( Order_Attempts::money_moving( $order ) ) {
+		if ( $this->attempts->money_moving( $order ) ) {
 			throw new Payment_Held( Buyer_Words::before_new_payment( array( 'verdict' => Attempt_Policy::UNDER_WAY ) ) );
 		}
 		$currency = $order->get_currency();
@@ -188,13 +201,13 @@ final class Payments {
 		// The wallet of this attempt: the one address, or the order's own address of the owner's wallet ('' until its first
 		// payment is signed: Order_Address::for_signing() takes the index then).
 		$wallet  = $this->addresses->active() ? $this->addresses->held_address( $order ) : $config->wallet();
-		$attempt = Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $wallet );
+		$attempt = $this->attempts->create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $wallet );
 		$order->update_meta_data( Keys::META_ATTEMPT, $partner_operation_id );
 		// Not signed for the buyer yet: until it is, the service cannot have an operation for it (Start_Gate does not ask).
 		$order->update_meta_data( Keys::META_UNSIGNED, $partner_operation_id );
 		Test_Mode::mark( $order, $config->environment() );
 		$order->save();
-		Reconciler::schedule( $order->get_id() );
+		$this->reconciler->schedule( $order->get_id() );
 		return $attempt;
 	}
 
@@ -215,7 +228,7 @@ final class Payments {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public static function signed_settings( \WC_Order $order, Attempt $attempt, Config $config, ?string $calculation_id = null ): array {
+	public function signed_settings( \WC_Order $order, Attempt $attempt, Config $config, ?string $calculation_id = null ): array {
 		$settings = array(
 			'target_element'       => Keys::WIDGET_ELEMENT,
 			'partner_token'        => $config->credentials()->token(),
@@ -243,7 +256,7 @@ final class Payments {
 		$settings['timestamp'] = (int) floor( microtime( true ) * 1000 );
 		$signed                = Signer::with_signature( $settings, $config->credentials()->secret(), 'simple' );
 		// Signed for the buyer: its address is never freed while this payment could still be paid (Order_Address::release_dead()).
-		Operation_Store::mark_signed( $attempt->id() );
+		$this->attempts->mark_signed( $attempt->id() );
 		// From now on the buyer may reach the service with it: the next start asks about it. Read from the order as
 		// stored: the caller's copy may predate the attempt (the widget-settings route loaded the order before starting
 		// it), and a mark left behind would keep the next start from asking about a payment the buyer can be paying.
@@ -312,7 +325,7 @@ final class Payments {
 				throw new Service_Refused( Service_Health::buyer_message() );
 			}
 			Log::error( sprintf( 'Order %d: the rate could not be fixed (%s); no payment was started at an unfixed rate and the buyer was asked to try again.', $attempt->order_id(), $e->getMessage() ) );
-			self::unfixed( $attempt );
+			$this->unfixed( $attempt );
 			throw new Payment_Refused( self::rate_refused_message() );
 		}
 		// A signed answer: the service accepts the store (Service_Health needs no check of its own for the next order).
@@ -320,17 +333,17 @@ final class Payments {
 		// The widget locks what the rate fixed: a rate for another amount would make the buyer pay that amount.
 		if ( (string) $rate['from_amount'] !== (string) $attempt->amount() || '' === (string) $rate['calculation_id'] ) {
 			Log::error( sprintf( 'Order %d: the service fixed a rate for %s minor units, not the %d the order asks; no payment was started.', $attempt->order_id(), (string) $rate['from_amount'], $attempt->amount() ) );
-			self::unfixed( $attempt );
+			$this->unfixed( $attempt );
 			throw new Payment_Refused( self::rate_refused_message() );
 		}
 		// A rate that has already expired would send the buyer to pay at a rate the service no longer holds (declined 105).
 		if ( ! Start_Budget::still_valid( (string) $rate['expired_at'], time() ) ) {
 			Log::error( sprintf( 'Order %d: the service fixed a rate that expired at %s, before it could be used; no payment was started.', $attempt->order_id(), (string) $rate['expired_at'] ) );
-			self::unfixed( $attempt );
+			$this->unfixed( $attempt );
 			throw new Payment_Refused( self::rate_refused_message() );
 		}
 		// Sent now: it counts toward the cap again (an earlier try may have failed to fix its rate).
-		Operation_Store::mark_sent( $attempt, true );
+		$this->attempts->mark_sent( $attempt, true );
 		Start_Budget::keep_rate( $attempt, $rate, time() );
 		return $rate;
 	}
@@ -340,9 +353,9 @@ final class Payments {
 	 * it does not count toward the order's hourly cap (Attempt_Policy), so a
 	 * service that cannot fix rates for a while does not lock the buyer out.
 	 */
-	private static function unfixed( Attempt $attempt ): void {
+	private function unfixed( Attempt $attempt ): void {
 		if ( Operation_Store::NO_CODE === $attempt->status_code() ) {
-			Operation_Store::mark_sent( $attempt, false );
+			$this->attempts->mark_sent( $attempt, false );
 		}
 	}
 
@@ -355,7 +368,7 @@ final class Payments {
 	public function landing_url( \WC_Order $order, Attempt $attempt, string $fail_url ): string {
 		$config   = $this->config;
 		$rate     = $this->fixed_rate( $attempt );
-		$settings = self::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
+		$settings = $this->signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
 		self::mark_widget( $order, $attempt, false );
 		// A failure comes back to the store, which asks the service at once and tells the buyer (Buyer_Return).
 		return Landing_Url::build( $config->landing_url(), $settings, $order->get_checkout_order_received_url(), $fail_url );
