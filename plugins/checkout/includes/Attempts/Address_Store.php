@@ -207,7 +207,7 @@ final class Address_Store {
 	public function held_by_order( string $wallet, int $order_id ): ?array {
 		global $wpdb;
 		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE wallet = %s AND order_id = %d AND state = %s ORDER BY id DESC LIMIT 1', $this->table(), $wallet, $order_id, self::HELD ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
-		return is_array( $row ) ? self::typed( $row ) : null;
+		return is_array( $row ) ? $this->typed( $row ) : null;
 	}
 
 	/** Whether the order holds $address of $wallet now: only then may a payment be signed for it. */
@@ -220,17 +220,17 @@ final class Address_Store {
 	public function of_address( string $address ): ?array {
 		global $wpdb;
 		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE address = %s ORDER BY id DESC LIMIT 1', $this->table(), $address ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
-		return is_array( $row ) ? self::typed( $row ) : null;
+		return is_array( $row ) ? $this->typed( $row ) : null;
 	}
 
 	/** @return array<int, array> The addresses the order holds now, of any wallet. */
 	public function held_rows_of_order( int $order_id ): array {
 		global $wpdb;
 		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT * FROM %i WHERE order_id = %d AND state = %s', $this->table(), $order_id, self::HELD ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
-		return array_map( array( self::class, 'typed' ), $rows ?: array() );
+		return array_map( array( $this, 'typed' ), $rows ?: array() );
 	}
 
-	private static function typed( array $row ): array {
+	private function typed( array $row ): array {
 		foreach ( array( 'id', 'address_index', 'order_id', 'attempt_id' ) as $int ) {
 			$row[ $int ] = (int) $row[ $int ];
 		}

@@ -82,7 +82,7 @@ final class Operation_Store {
 	 */
 	public function claim_event( Attempt $attempt, string $operation_id, string $status, int $code, string $source ): bool {
 		global $wpdb;
-		$key      = self::event_key( $attempt->id(), $operation_id, $status, $code );
+		$key      = $this->event_key( $attempt->id(), $operation_id, $status, $code );
 		$affected = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 			$wpdb->prepare(
 				'INSERT IGNORE INTO %i (event_key, attempt_id, operation_id, status, status_code, source, outcome, received_at) VALUES (%s, %d, %s, %s, %d, %s, %s, %s)',
@@ -107,12 +107,12 @@ final class Operation_Store {
 	/** Gives a claimed event back (processing failed), so a re-delivery is processed again. */
 	public function release_event( Attempt $attempt, string $operation_id, string $status, int $code ): void {
 		global $wpdb;
-		$wpdb->delete( $this->events_table(), array( 'event_key' => self::event_key( $attempt->id(), $operation_id, $status, $code ) ), array( '%s' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
+		$wpdb->delete( $this->events_table(), array( 'event_key' => $this->event_key( $attempt->id(), $operation_id, $status, $code ) ), array( '%s' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 	}
 
 	public function set_event_outcome( Attempt $attempt, string $operation_id, string $status, int $code, string $outcome ): void {
 		global $wpdb;
-		$wpdb->update( $this->events_table(), array( 'outcome' => $outcome ), array( 'event_key' => self::event_key( $attempt->id(), $operation_id, $status, $code ) ), array( '%s' ), array( '%s' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
+		$wpdb->update( $this->events_table(), array( 'outcome' => $outcome ), array( 'event_key' => $this->event_key( $attempt->id(), $operation_id, $status, $code ) ), array( '%s' ), array( '%s' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 	}
 
 	/** Number of events recorded for an attempt (tests, admin). */
@@ -148,7 +148,7 @@ final class Operation_Store {
 		if ( ! $row ) {
 			throw new \RuntimeException( 'The operation could not be read back: ' . $wpdb->last_error );
 		}
-		return self::typed_operation( $row );
+		return $this->typed_operation( $row );
 	}
 
 	/** Records an operation of an attempt unless it is recorded already (the UNIQUE key decides). */
@@ -176,21 +176,21 @@ final class Operation_Store {
 	public function operation( int $id ): ?array {
 		global $wpdb;
 		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE id = %d', $this->operations_table(), $id ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
-		return $row ? self::typed_operation( $row ) : null;
+		return $row ? $this->typed_operation( $row ) : null;
 	}
 
 	/** @return array<int, array> The operations of an attempt, oldest first. */
 	public function operations_of_attempt( int $attempt_id ): array {
 		global $wpdb;
 		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT * FROM %i WHERE attempt_id = %d ORDER BY id', $this->operations_table(), $attempt_id ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
-		return array_map( array( self::class, 'typed_operation' ), $rows ?: array() );
+		return array_map( array( $this, 'typed_operation' ), $rows ?: array() );
 	}
 
 	/** @return array<int, array> The operations of every attempt of an order, oldest first. */
 	public function operations_of_order( int $order_id ): array {
 		global $wpdb;
 		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT * FROM %i WHERE order_id = %d ORDER BY id', $this->operations_table(), $order_id ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
-		return array_map( array( self::class, 'typed_operation' ), $rows ?: array() );
+		return array_map( array( $this, 'typed_operation' ), $rows ?: array() );
 	}
 
 	/**
@@ -308,11 +308,11 @@ final class Operation_Store {
 		);
 	}
 
-	private static function event_key( int $attempt_id, string $operation_id, string $status, int $code ): string {
+	private function event_key( int $attempt_id, string $operation_id, string $status, int $code ): string {
 		return hash( 'sha256', $attempt_id . "\n" . $operation_id . "\n" . $status . "\n" . $code );
 	}
 
-	private static function typed_operation( array $row ): array {
+	private function typed_operation( array $row ): array {
 		foreach ( array( 'id', 'attempt_id', 'order_id', 'status_code', 'version' ) as $int ) {
 			$row[ $int ] = (int) $row[ $int ];
 		}
