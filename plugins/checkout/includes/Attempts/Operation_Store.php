@@ -297,17 +297,6 @@ final class Operation_Store {
 		}
 	}
 
-	/** An operation's stored pair as decide() wants it, or null when nothing was applied yet (no database: a rule on the row). */
-	public static function state_of( array $operation ): ?array {
-		if ( self::NO_CODE === $operation['status_code'] ) {
-			return null;
-		}
-		return array(
-			'status'      => $operation['status'],
-			'status_code' => $operation['status_code'],
-		);
-	}
-
 	private function event_key( int $attempt_id, string $operation_id, string $status, int $code ): string {
 		return hash( 'sha256', $attempt_id . "\n" . $operation_id . "\n" . $status . "\n" . $code );
 	}

@@ -135,7 +135,7 @@ final class Operation_Events {
 			function () use ( $order, $attempt, $answer, $retry ): string {
 				$order   = Order_Attempts::reloaded( $order );
 				$attempt = $this->attempts->attempt( $attempt->id() ) ?? $attempt;
-				$state   = Operation_Store::state_of( $this->operations->operation_of( $attempt, $answer->id() ) );
+				$state   = Status_Flow::state_of( $this->operations->operation_of( $attempt, $answer->id() ) );
 				$code    = Status_Flow::int_code( $answer->status_code() );
 				if ( null === $state || $state['status'] !== $answer->status() || $state['status_code'] !== $code ) {
 					return 'moved';
@@ -209,7 +209,7 @@ final class Operation_Events {
 			return false;
 		}
 		$known      = $this->operations->operation_of( $attempt, $operation->id() );
-		$transition = Status_Flow::decide( Operation_Store::state_of( $known ), array( 'status' => $operation->status(), 'status_code' => Status_Flow::int_code( $operation->status_code() ) ) );
+		$transition = Status_Flow::decide( Status_Flow::state_of( $known ), array( 'status' => $operation->status(), 'status_code' => Status_Flow::int_code( $operation->status_code() ) ) );
 		return 'apply' === $transition['action'];
 	}
 
@@ -294,7 +294,7 @@ final class Operation_Events {
 
 	private function apply_claimed( \WC_Order $order, Attempt $attempt, array $known, Operation $operation, string $via ): string {
 		for ( $try = 0; $try < 10; $try++ ) {
-			$state  = Operation_Store::state_of( $known );
+			$state  = Status_Flow::state_of( $known );
 			$action = Order_Decision::decide( $this->facts( $order, $attempt, $state, $operation ) );
 			if ( ! $action->advance() ) {
 				$this->actions->perform( $order, $action, $attempt, $state, $operation, $via );
