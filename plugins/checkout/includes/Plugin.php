@@ -128,25 +128,25 @@ final class Plugin {
 	 * @return array<string, object> By class name.
 	 */
 	public static function build( Settings_Store $settings ): array {
-		$config     = new Config( $settings );
-		$door       = new Service_Gateway( $config );
-		$tables     = new Tables();
-		$attempts   = new Attempt_Store();
-		$operations = new Operation_Store( $attempts );
-		$queue      = new Check_Queue();
-		$wallet     = new Address_Store( $attempts );
-		$ledger     = new Books_Store();
-		$books      = new Books( $ledger );
-		$actions    = new Order_Actions( $config, $door, $wallet );
-		$events     = new Operation_Events( $config, $actions, $door, $attempts, $operations, $wallet );
-		$reconciler = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $wallet );
-		$gate       = new Start_Gate( $config, $reconciler, $door, $attempts );
-		$addresses  = new Order_Address( $config, $wallet, $attempts );
-		$payments   = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler );
-		$return     = new Buyer_Return( $config, $reconciler, $door, $attempts, $operations );
-		$retry      = new Widget_Retry( $reconciler, $attempts, $operations );
-		$health     = new Health_Checks( $config, $addresses, $operations );
-		$services   = array(
+		$config        = new Config( $settings );
+		$door          = new Service_Gateway( $config );
+		$tables        = new Tables();
+		$attempts      = new Attempt_Store();
+		$operations    = new Operation_Store( $attempts );
+		$queue         = new Check_Queue();
+		$address_store = new Address_Store( $attempts );
+		$books_store   = new Books_Store();
+		$books         = new Books( $books_store );
+		$actions       = new Order_Actions( $config, $door, $address_store );
+		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store );
+		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store );
+		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts );
+		$addresses     = new Order_Address( $config, $address_store, $attempts );
+		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler );
+		$return        = new Buyer_Return( $config, $reconciler, $door, $attempts, $operations );
+		$retry         = new Widget_Retry( $reconciler, $attempts, $operations );
+		$health        = new Health_Checks( $config, $addresses, $operations );
+		$services      = array(
 			Settings_Store::class      => $settings,
 			Config::class              => $config,
 			Service_Gateway::class     => $door,
@@ -155,8 +155,8 @@ final class Plugin {
 			Attempt_Store::class       => $attempts,
 			Operation_Store::class     => $operations,
 			Check_Queue::class         => $queue,
-			Address_Store::class       => $wallet,
-			Books_Store::class         => $ledger,
+			Address_Store::class       => $address_store,
+			Books_Store::class         => $books_store,
 			Books::class               => $books,
 			Order_Actions::class       => $actions,
 			Operation_Events::class    => $events,
@@ -185,7 +185,7 @@ final class Plugin {
 			Health_Checks::class       => $health,
 			Site_Health::class         => new Site_Health( $config, $health ),
 			Privacy::class             => new Privacy( $attempts, $operations ),
-			Books_Export::class        => new Books_Export( $books, $ledger ),
+			Books_Export::class        => new Books_Export( $books, $books_store ),
 			Books_Chart::class         => new Books_Chart( $config, $books ),
 		);
 		return $services;
