@@ -367,14 +367,14 @@ add_action( 'rest_api_init', static function () {
 		'permission_callback' => static function () { return current_user_can( 'manage_woocommerce' ); },
 		'callback'            => static function ( WP_REST_Request $request ) {
 			$order   = wc_get_order( (int) $request['id'] );
-			$attempt = $order ? Card2Crypto\\Checkout\\Attempts\\Order_Attempts::current_attempt( $order ) : null;
+			$attempt = $order ? Card2Crypto\\Checkout\\Plugin::service( Card2Crypto\\Checkout\\Attempts\\Attempt_Store::class )->current_attempt( $order ) : null;
 			if ( null === $attempt ) {
 				return new WP_REST_Response( array( 'error' => 'no attempt' ), 404 );
 			}
 			if ( 'POST' === $request->get_method() ) {
-				Card2Crypto\\Checkout\\Attempts\\Operation_Store::check_by( $attempt->id(), time() );
+				Card2Crypto\\Checkout\\Plugin::service( Card2Crypto\\Checkout\\Attempts\\Check_Queue::class )->check_by( $attempt->id(), time() );
 				Card2Crypto\\Checkout\\Service\\Reconciler::ensure_batch( time() );
-				$attempt = Card2Crypto\\Checkout\\Attempts\\Operation_Store::attempt( $attempt->id() );
+				$attempt = Card2Crypto\\Checkout\\Plugin::service( Card2Crypto\\Checkout\\Attempts\\Attempt_Store::class )->attempt( $attempt->id() );
 			}
 			return array(
 				'now'           => time(),

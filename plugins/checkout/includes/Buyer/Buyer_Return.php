@@ -37,6 +37,7 @@ use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -54,13 +55,21 @@ final class Buyer_Return {
 	/** @var Service_Gateway */
 	private $gateway;
 
+	/** @var Attempt_Store */
+	private $attempts;
+
+	/** @var Operation_Store */
+	private $operations;
+
 	/** @var Return_Pages */
 	private $pages;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Return_Pages $pages ) {
+	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages ) {
 		$this->config     = $config;
 		$this->reconciler = $reconciler;
 		$this->gateway    = $gateway;
+		$this->attempts   = $attempts;
+		$this->operations = $operations;
 		$this->pages      = $pages;
 	}
 
@@ -162,7 +171,7 @@ final class Buyer_Return {
 	public function tell( \WC_Order $order, string $event ): array {
 		$asked   = 'answered';
 		$answer  = null;
-		$attempt = Order_Attempts::current_attempt( $order );
+		$attempt = $this->attempts->current_attempt( $order );
 		if ( ! $order->is_paid() && null !== $attempt && ! Reconciler::settled( $attempt, time() ) ) {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
@@ -177,7 +186,7 @@ final class Buyer_Return {
 				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied when the buyer came back: %s', $order->get_id(), $e->getMessage() ) );
 				$asked = 'unreachable';
 			}
-			$attempt = Operation_Store::attempt( $attempt->id() ) ?? $attempt;
+			$attempt = $this->attempts->attempt( $attempt->id() ) ?? $attempt;
 		} elseif ( null === $attempt ) {
 			$asked = 'unknown';
 		}
@@ -205,7 +214,7 @@ final class Buyer_Return {
 				'event'       => 'error' === $event ? 'exit' : $event,
 				'mismatch'    => null !== $attempt && $attempt->mismatch(),
 				// A payment of the order in another window (another operation) may be under way.
-				'others_live' => Operation_Store::may_be_paid_besides( $order->get_id(), null === $attempt ? '' : $attempt->operation_id() ),
+				'others_live' => $this->operations->may_be_paid_besides( $order->get_id(), null === $attempt ? '' : $attempt->operation_id() ),
 				// "Or choose another payment method" only where there is one.
 				'others'      => Other_Methods::exist(),
 			)

@@ -52,13 +52,17 @@ final class Order_Pay {
 	/** @var Buyer_Return */
 	private $buyer_return;
 
+	/** @var Widget_Retry */
+	private $widget_retry;
+
 	/** @var Return_Pages */
 	private $pages;
 
-	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Return_Pages $pages ) {
+	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry, Return_Pages $pages ) {
 		$this->config       = $config;
 		$this->payments     = $payments;
 		$this->buyer_return = $buyer_return;
+		$this->widget_retry = $widget_retry;
 		$this->pages        = $pages;
 	}
 
@@ -162,7 +166,7 @@ final class Order_Pay {
 		$outcome = $this->buyer_return->tell( $order, $event );
 		if ( 'fail' !== $event ) {
 			// The widget was closed (or stopped): a decline it showed is the outcome now (Widget_Retry), mailed once.
-			Widget_Retry::settle( Order_Attempts::reloaded( $order ), true );
+			$this->widget_retry->settle( Order_Attempts::reloaded( $order ), true );
 		}
 		$order   = Order_Attempts::reloaded( $order );
 		$answer  = array(

@@ -48,6 +48,7 @@ use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Landing\Landing_Url;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -65,15 +66,27 @@ final class Payments {
 	/** @var Service_Gateway */
 	private $gateway;
 
+	/** @var Attempt_Store */
+	private $attempts;
+
+	/** @var Operation_Store */
+	private $operations;
+
+	/** @var Reconciler */
+	private $reconciler;
+
 	/** @var Return_Pages */
 	private $pages;
 
-	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Return_Pages $pages ) {
-		$this->config    = $config;
-		$this->gate      = $gate;
-		$this->addresses = $addresses;
-		$this->gateway   = $gateway;
-		$this->pages     = $pages;
+	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages ) {
+		$this->config     = $config;
+		$this->gate       = $gate;
+		$this->addresses  = $addresses;
+		$this->gateway    = $gateway;
+		$this->attempts   = $attempts;
+		$this->operations = $operations;
+		$this->reconciler = $reconciler;
+		$this->pages      = $pages;
 	}
 
 	/**
@@ -196,7 +209,7 @@ final class Payments {
 	 * @throws Service_Refused The service refuses the store.
 	 */
 	public function start( \WC_Order $order, string $address, string $where ): Attempt {
-		$seen    = Operation_Store::newest_attempt_id( $order->get_id() );
+		$seen    = $this->attempts->newest_attempt_id( $order->get_id() );
 		$order   = $this->gate->pass( $order, $address, $where, null );
 		$attempt = $this->new_attempt( $order, $seen );
 		return Start_Gate::SIGNING === $where ? $this->addressed( $order, $attempt, $address ) : $attempt;
@@ -213,16 +226,16 @@ final class Payments {
 	 * @throws Service_Refused The service refuses the store.
 	 */
 	public function fitting( \WC_Order $order, string $address ): Attempt {
-		$seen    = Operation_Store::newest_attempt_id( $order->get_id() );
-		$current = Order_Attempts::current_attempt( $order );
+		$seen    = $this->attempts->newest_attempt_id( $order->get_id() );
+		$current = $this->attempts->current_attempt( $order );
 		if ( ! $order->is_paid() && $this->fits( $order, $current ) ) {
 			$order   = $this->gate->pass( $order, $address, Start_Gate::SIGNING, $current->id() );
-			$current = Order_Attempts::current_attempt( $order );
+			$current = $this->attempts->current_attempt( $order );
 			if ( $this->fits( $order, $current ) ) {
 				return $this->addressed( $order, $current, $address );
 			}
 			// The answer changed the attempt: a new one, within the order's hourly cap (the pass above did not count it).
-			Start_Gate::refuse_over_cap( $order );
+			$this->gate->refuse_over_cap( $order );
 			return $this->addressed( $order, $this->new_attempt( $order, $seen ), $address );
 		}
 		return $this->start( $order, $address, Start_Gate::SIGNING );
@@ -269,17 +282,17 @@ final class Payments {
 	 * attempt's id then) that still fits the order is that same payment: it
 	 * is joined, not doubled.
 	 *
-	 * @param int $seen The order's newest attempt id before the gate (Operation_Store::newest_attempt_id()).
+	 * @param int $seen The order's newest attempt id before the gate (Attempt_Store::newest_attempt_id()).
 	 * @throws Payment_Refused With a message for the buyer.
 	 */
 	private function new_attempt( \WC_Order $order, int $seen ): Attempt {
-		return Operation_Store::with_start_lock(
+		return $this->operations->with_start_lock(
 			$order->get_id(),
 			function () use ( $order, $seen ): Attempt {
-				$newest = Operation_Store::newest_attempt_id( $order->get_id() );
+				$newest = $this->attempts->newest_attempt_id( $order->get_id() );
 				if ( $newest > $seen ) {
 					$order  = Order_Attempts::reloaded( $order );
-					$joined = Operation_Store::attempt( $newest );
+					$joined = $this->attempts->attempt( $newest );
 					if ( null !== $joined && ! $order->is_paid() && $this->fits( $order, $joined ) ) {
 						return $joined;
 					}
@@ -300,7 +313,7 @@ final class Payments {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
 		// What the store already knows, whatever the service said: never a second payment while money moves.
-		if ( Order_Attempts::money_moving( $order ) ) {
+		if ( $this->attempts->money_moving( $order ) ) {
 			throw new Payment_Held( Buyer_Words::before_new_payment( array( 'verdict' => Attempt_Policy::UNDER_WAY ) ) );
 		}
 		$currency = $order->get_currency();
@@ -316,13 +329,13 @@ final class Payments {
 		// The wallet of this attempt: the one address, or the order's own address of the owner's wallet ('' until its first
 		// payment is signed: Order_Address::for_signing() takes the index then).
 		$wallet  = $this->addresses->active() ? $this->addresses->held_address( $order ) : $config->wallet();
-		$attempt = Operation_Store::create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $wallet );
+		$attempt = $this->attempts->create_attempt( $order->get_id(), $partner_operation_id, $amount, $currency, $wallet );
 		$order->update_meta_data( Keys::META_ATTEMPT, $partner_operation_id );
 		// Not signed for the buyer yet: until it is, the service cannot have an operation for it (Start_Gate does not ask).
 		$order->update_meta_data( Keys::META_UNSIGNED, $partner_operation_id );
 		Test_Mode::mark( $order, $config->environment() );
 		$order->save();
-		Reconciler::schedule( $order->get_id() );
+		$this->reconciler->schedule( $order->get_id() );
 		return $attempt;
 	}
 
@@ -372,7 +385,7 @@ final class Payments {
 		$settings['timestamp'] = (int) floor( microtime( true ) * 1000 );
 		$signed                = Signer::with_signature( $settings, $config->credentials()->secret(), 'simple' );
 		// Signed for the buyer: its address is never freed while this payment could still be paid (Order_Address::release_dead()).
-		Operation_Store::mark_signed( $attempt->id() );
+		$this->attempts->mark_signed( $attempt->id() );
 		// From now on the buyer may reach the service with it: the next start asks about it. Read from the order as
 		// stored: the caller's copy may predate the attempt (the widget-settings route loaded the order before starting
 		// it), and a mark left behind would keep the next start from asking about a payment the buyer can be paying.
@@ -459,7 +472,7 @@ final class Payments {
 			throw new Payment_Refused( $this->rate_refused_message() );
 		}
 		// Sent now: it counts toward the cap again (an earlier try may have failed to fix its rate).
-		Operation_Store::mark_sent( $attempt, true );
+		$this->attempts->mark_sent( $attempt, true );
 		Start_Budget::keep_rate( $attempt, $rate, time() );
 		return $rate;
 	}
@@ -471,7 +484,7 @@ final class Payments {
 	 */
 	private function unfixed( Attempt $attempt ): void {
 		if ( Operation_Store::NO_CODE === $attempt->status_code() ) {
-			Operation_Store::mark_sent( $attempt, false );
+			$this->attempts->mark_sent( $attempt, false );
 		}
 	}
 

@@ -41,6 +41,7 @@ use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -61,10 +62,14 @@ final class Start_Gate {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway ) {
+	/** @var Attempt_Store */
+	private $attempts;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts ) {
 		$this->config     = $config;
 		$this->reconciler = $reconciler;
 		$this->gateway    = $gateway;
+		$this->attempts   = $attempts;
 	}
 
 	/**
@@ -98,7 +103,7 @@ final class Start_Gate {
 			Service_Health::before_sending( $this->gateway );
 		}
 		if ( null === $only ) {
-			self::refuse_over_cap( $order );
+			$this->refuse_over_cap( $order );
 		}
 		$earlier = $this->bring_up_to_date( $order, $only );
 		$this->before_new_payment( $earlier );
@@ -113,8 +118,8 @@ final class Start_Gate {
 	 *
 	 * @throws Payment_Refused Over the cap.
 	 */
-	public static function refuse_over_cap( \WC_Order $order ): void {
-		if ( Attempt_Policy::over_cap( Operation_Store::attempts_started_since( $order->get_id(), gmdate( 'Y-m-d H:i:s', time() - Attempt_Policy::CAP_WINDOW ) ) ) ) {
+	public function refuse_over_cap( \WC_Order $order ): void {
+		if ( Attempt_Policy::over_cap( $this->attempts->attempts_started_since( $order->get_id(), gmdate( 'Y-m-d H:i:s', time() - Attempt_Policy::CAP_WINDOW ) ) ) ) {
 			throw new Payment_Refused( __( 'Too many card payments were started for this order in the last hour. Please try again later.', 'card2crypto-checkout' ) );
 		}
 	}
@@ -132,7 +137,7 @@ final class Start_Gate {
 		$answers = array();
 		$current  = (string) $order->get_meta( Keys::META_ATTEMPT );
 		$unsigned = (string) $order->get_meta( Keys::META_UNSIGNED );
-		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
+		foreach ( $this->attempts->attempts_of_order( $order->get_id() ) as $attempt ) {
 			if ( Reconciler::settled( $attempt, time() ) || ( null !== $only && $attempt->id() !== $only ) ) {
 				continue;
 			}
@@ -157,7 +162,7 @@ final class Start_Gate {
 				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied before a new payment: %s', $order->get_id(), $e->getMessage() ) );
 				$asked = 'unreachable';
 			}
-			$fresh     = Operation_Store::attempt( $attempt->id() ) ?? $attempt;
+			$fresh     = $this->attempts->attempt( $attempt->id() ) ?? $attempt;
 			$known     = Operation_Store::NO_CODE !== $fresh->status_code();
 			$answers[] = array(
 				'asked'        => $asked,
