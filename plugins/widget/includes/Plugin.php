@@ -35,6 +35,7 @@ use Card2Crypto\Widget\Routes\Routes;
 use Card2Crypto\Widget\Routes\Sign_Route;
 use Card2Crypto\Widget\Settings\Site_Keys;
 use Card2Crypto\Widget\Settings\Widget_Settings;
+use Card2Crypto\Widget\Shared\Api\Credentials_Check;
 use Card2Crypto\Widget\Shared\Assets\Build_Assets;
 use Card2Crypto\Widget\Shared\Budget\Visitor_Budget;
 use Card2Crypto\Widget\Shared\Database\Site_Lock;
@@ -74,7 +75,7 @@ final class Plugin {
 		$settings   = new Widget_Settings();
 		$keys       = new Site_Keys();
 		$build      = new Build_Assets( $file );
-		$connection = new Connection_Check( $settings );
+		$connection = new Connection_Check( $settings, new Credentials_Check() );
 		$returns    = new Return_Notice();
 		$blocks     = new Block_Settings( $keys, $settings );
 		$budget     = new Visitor_Budget( Budget_Table::SUFFIX, new Site_Lock( 'card2crypto-widget' ), self::CLEAN_HOOK );
