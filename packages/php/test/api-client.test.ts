@@ -390,16 +390,16 @@ for (const version of TEST_PHP_VERSIONS) {
       assertNoSecret(out);
       out.results.forEach((result, i) => {
         const [url, ok, field, words] = cases[i]!;
-        const answer = (
+        const said = (
           result as { value: { ok: boolean; field: string | null; why: string; at: number; fee: number | null; error: string | null; dump: string } }
         ).value;
-        assert.equal(answer.ok, ok, url);
-        assert.equal(answer.field, field, url);
-        assert.match(answer.why, words, url);
-        assert.equal(answer.at, 1800000000);
-        assert.equal(answer.fee, ok ? 0.015 : null, url);
-        assert.equal(answer.error === null, ok, url);
-        assert.equal(answer.dump.includes(SECRET), false, 'the answer never holds the secret');
+        assert.equal(said.ok, ok, url);
+        assert.equal(said.field, field, url);
+        assert.match(said.why, words, url);
+        assert.equal(said.at, 1800000000);
+        assert.equal(said.fee, ok ? 0.015 : null, url);
+        assert.equal(said.error === null, ok, url);
+        assert.equal(said.dump.includes(SECRET), false, 'the answer never holds the secret');
       });
     });
 
