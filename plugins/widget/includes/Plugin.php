@@ -90,7 +90,7 @@ final class Plugin {
 			Site_Keys::class         => $keys,
 			Build_Assets::class      => $build,
 			Visitor_Budget::class    => $budget,
-			Budget_Table::class      => new Budget_Table( $budget ),
+			Budget_Table::class      => new Budget_Table( $budget, plugin_basename( $file ) ),
 			Assets::class            => new Assets( $build, $dir . '/languages' ),
 			Block_Types::class       => new Block_Types( $widget, $button, $dir . '/build/blocks' ),
 			Editor_Data::class       => new Editor_Data( $settings, $build ),

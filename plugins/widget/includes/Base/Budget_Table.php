@@ -4,9 +4,10 @@
  * the shared Visitor_Budget's), on every site that runs the plugin:
  *
  * - made when the plugin is activated: on this site, or, activated for the
- *   whole network, on every site (a large network's sites, and any site
- *   made later, make theirs at their next request: maybe_install() on
- *   init compares this site's DB_VERSION_OPTION);
+ *   whole network, on every site (a large network's sites make theirs at
+ *   their next request: maybe_install() on init compares this site's
+ *   DB_VERSION_OPTION); a site made later while the plugin is active for
+ *   the network gets it when WordPress initialises it (wp_initialize_site);
  * - made again when a new version of the plugin changes it (the same
  *   comparison);
  * - dropped with a deleted site (wpmu_drop_tables), and by uninstall.php
@@ -36,13 +37,25 @@ final class Budget_Table implements Hooks {
 	/** @var Visitor_Budget */
 	private $budget;
 
-	public function __construct( Visitor_Budget $budget ) {
-		$this->budget = $budget;
+	/** @var string */
+	private $basename;
+
+	/**
+	 * @param Visitor_Budget $budget   The widget's budgets.
+	 * @param string         $basename The plugin's basename (card2crypto-widget/card2crypto-widget.php).
+	 */
+	public function __construct( Visitor_Budget $budget, string $basename ) {
+		$this->budget   = $budget;
+		$this->basename = $basename;
 	}
 
 	public function register(): void {
 		add_action( 'init', array( $this, 'maybe_install' ), 5 );
-		add_filter( 'wpmu_drop_tables', array( $this, 'drop_tables' ), 10, 2 );
+		if ( is_multisite() ) {
+			// After WordPress made the new site's own tables.
+			add_action( 'wp_initialize_site', array( $this, 'initialize_site' ), 200 );
+			add_filter( 'wpmu_drop_tables', array( $this, 'drop_tables' ), 10, 2 );
+		}
 	}
 
 	/** On init: this site's table, when it has none or an older one. */
@@ -82,6 +95,26 @@ final class Budget_Table implements Hooks {
 			} finally {
 				restore_current_blog();
 			}
+		}
+	}
+
+	/**
+	 * A new site of the network (wp_initialize_site): its table, when the
+	 * plugin is active for the network (read from the network's option:
+	 * wp-admin's plugin.php may not be loaded).
+	 *
+	 * @param \WP_Site|mixed $site The new site.
+	 */
+	public function initialize_site( $site ): void {
+		$active = get_site_option( 'active_sitewide_plugins', array() );
+		if ( ! $site instanceof \WP_Site || ! is_array( $active ) || ! isset( $active[ $this->basename ] ) ) {
+			return;
+		}
+		switch_to_blog( (int) $site->blog_id );
+		try {
+			$this->install();
+		} finally {
+			restore_current_blog();
 		}
 	}
 
