@@ -66,7 +66,7 @@ final class Start_Budget {
 	const CLEAN_HOOK = 'card2crypto_checkout_clean_budgets';
 
 	/** The checkout's budgets (the shared counter on its table card2crypto_budgets, its locks, its clean-up hook). */
-	public static function budget(): Visitor_Budget {
+	private static function budget(): Visitor_Budget {
 		return new Visitor_Budget( 'card2crypto_budgets', Shared_Store::locks(), self::CLEAN_HOOK );
 	}
 
