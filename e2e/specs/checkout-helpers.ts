@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type FrameLocator, type Page, type APIRequestContext } from '@playwright/test';
 import { parseLandingUrl, sign } from '@card2crypto/core';
+import { SANDBOX_OPERATIONS_PATH, knownOperationBody, operationDataFor, type SignedPayment } from '@card2crypto/sandbox';
 import { runInfo } from '../run-info.ts';
 
 export interface RunningStore {
@@ -92,38 +93,14 @@ export async function placeOrder(request: APIRequestContext, store: RunningStore
   return { id: body.order_id, key: body.order_key, redirect, params: parsed.payload.params, callbacks: parsed.payload.callbacks };
 }
 
-/** operation_data as the service sends it for an order's attempt. */
+/** operation_data as the service sends it for an order's attempt (the sandbox's fixture, shared with the WordPress-level tests). */
 export function operationData(
   order: PlacedOrder,
   status: string,
   code: number,
   options: { id?: string; amount?: number; wallet?: string; currency?: string } = {},
 ): Record<string, unknown> {
-  const id = options.id ?? `op-${order.id}-a`;
-  const tx = code === 6 || code === 0 ? { blockchain_tx_id: `tx${id}`, blockchain_explorer_url: `https://mempool.space/tx/tx${id}` } : {};
-  return {
-    status,
-    status_code: code,
-    operation_info: {
-      id,
-      created_at: '2026-11-21T22:00:00.0000000Z',
-      from: {
-        payment_method: 1,
-        payment_method_info: { type: 'VISA', country: { code: 'DE', name: 'Germany' } },
-        currency: { code: options.currency ?? order.params.from_currency, decimals: 2 },
-        amount: options.amount ?? order.params.from_amount,
-      },
-      to: {
-        withdrawal_method: 1,
-        withdrawal_method_info: { blockchain_address: options.wallet ?? order.params.to_account, ...tx },
-        currency: { code: 'BTC', decimals: 8 },
-        amount: 123456,
-      },
-      currency_rate: 64000.5,
-      status_url: `http://127.0.0.1/status/${id}`,
-    },
-    partner_info: { operation_id: order.params.partner_operation_id, token: order.params.partner_token },
-  };
+  return operationDataFor(order.params as unknown as SignedPayment, status, code, { ...options, id: options.id ?? `op-${order.id}-a` });
 }
 
 /** POSTs a callback signed with `secret` (the partner's, or a wrong one); returns "status body". */
@@ -149,30 +126,7 @@ export async function serviceHas(store: RunningStore, secret: string, operation:
   if (!store.sandbox) {
     throw new Error('serviceHas() needs the sandbox');
   }
-  // Loaded here, not at the top: a spec importing these helpers must still load (and skip loudly) when the sandbox is not built.
-  const { SANDBOX_OPERATIONS_PATH } = await import('@card2crypto/sandbox');
-  const info = operation.operation_info as {
-    id: string;
-    from: { currency: { code: string }; amount: number };
-    to: { currency: { code: string }; amount: number; withdrawal_method_info: { blockchain_address: string; blockchain_tx_id?: string } };
-  };
-  const partnerInfo = operation.partner_info as { operation_id: string };
-  const tx = info.to.withdrawal_method_info.blockchain_tx_id;
-  const body: Record<string, unknown> = {
-    partner_token: store.partner.token,
-    timestamp: Date.now(),
-    operation_id: info.id,
-    partner_operation_id: partnerInfo.operation_id,
-    status: operation.status,
-    status_code: operation.status_code,
-    from_currency: info.from.currency.code,
-    from_amount: info.from.amount,
-    to_currency: info.to.currency.code,
-    to_amount: info.to.amount,
-    to_account: info.to.withdrawal_method_info.blockchain_address,
-    ...(tx !== undefined ? { blockchain_tx_id: tx } : {}),
-  };
-  body.signature = sign(body, secret, { form: 'general' });
+  const body = knownOperationBody(operation, store.partner.token, secret);
   const response = await fetch(`${store.sandbox.url}${SANDBOX_OPERATIONS_PATH}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -413,14 +367,14 @@ add_action( 'rest_api_init', static function () {
 		'permission_callback' => static function () { return current_user_can( 'manage_woocommerce' ); },
 		'callback'            => static function ( WP_REST_Request $request ) {
 			$order   = wc_get_order( (int) $request['id'] );
-			$attempt = $order ? Card2Crypto\\Checkout\\Attempts\\Order_Attempts::current_attempt( $order ) : null;
+			$attempt = $order ? Card2Crypto\\Checkout\\Plugin::service( Card2Crypto\\Checkout\\Attempts\\Attempt_Store::class )->current_attempt( $order ) : null;
 			if ( null === $attempt ) {
 				return new WP_REST_Response( array( 'error' => 'no attempt' ), 404 );
 			}
 			if ( 'POST' === $request->get_method() ) {
-				Card2Crypto\\Checkout\\Attempts\\Operation_Store::check_by( $attempt->id(), time() );
+				Card2Crypto\\Checkout\\Plugin::service( Card2Crypto\\Checkout\\Attempts\\Check_Queue::class )->check_by( $attempt->id(), time() );
 				Card2Crypto\\Checkout\\Service\\Reconciler::ensure_batch( time() );
-				$attempt = Card2Crypto\\Checkout\\Attempts\\Operation_Store::attempt( $attempt->id() );
+				$attempt = Card2Crypto\\Checkout\\Plugin::service( Card2Crypto\\Checkout\\Attempts\\Attempt_Store::class )->attempt( $attempt->id() );
 			}
 			return array(
 				'now'           => time(),

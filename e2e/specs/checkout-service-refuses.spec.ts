@@ -30,6 +30,7 @@ import {
   adminOrder,
   blockCheckout,
   classicCheckoutPage,
+  fillClassicCheckout,
   loginAsAdmin,
   moveStoreClock,
   orderIdFromUrl,
@@ -149,6 +150,10 @@ test.describe('the service refuses the store', () => {
     fail.searchParams.delete('card2crypto-return');
     const orderPay = fail.href;
 
+    // A third buyer has the classic checkout open, the method chosen, before the service refuses the store.
+    const stale = await browser.newPage();
+    await fillClassicCheckout(stale, store, classic);
+
     await blockPartner(store, true);
     try {
       // The buyer pays the order again from its payment page: not sent to the service's "Partner blocked" page,
@@ -188,6 +193,13 @@ test.describe('the service refuses the store', () => {
       await buyer.goto(classic, { waitUntil: 'domcontentloaded' });
       await oneMessage(buyer, WITHDRAWN);
       await expect(buyer.locator('#payment_method_card2crypto')).toHaveCount(0);
+      // The buyer whose classic checkout was open before presses "Place order": the store's words in place of
+      // WooCommerce's "Invalid payment method.", and no order taken.
+      await stale.locator('#place_order').click();
+      await expect(said(stale, WITHDRAWN).first()).toBeVisible({ timeout: 120_000 });
+      await expect(stale.getByText('Invalid payment method.')).toHaveCount(0);
+      expect(stale.url()).toBe(classic);
+      await stale.close();
 
       // The owner sees why: one line in the status box, and in the admin notice elsewhere.
       await admin.goto(SETTINGS(), { waitUntil: 'domcontentloaded', timeout: 240_000 });
@@ -219,18 +231,46 @@ test.describe('the service refuses the store', () => {
     // Each look is one checkout page (its answer asks the service afterwards once the refusal is a minute old). When the
     // method stays away, the failure shows what the last page said and the plugin's log, to tell a slow machine from a
     // state that never comes back.
+    // Each look is a new visitor (a browser context of its own: no cookie, storage or connection of an earlier look),
+    // and what its scripts said goes into the failure's words.
     const back = Date.now() + 300_000;
     let seen = '';
     for (;;) {
       await moveStoreClock(admin, store, 'health', { seconds: 61 });
-      try {
-        await openBlockCheckout(buyer);
-        if ((await cardMethod(buyer).count()) > 0) {
-          break;
+      const visitor = await browser.newContext();
+      const look = await visitor.newPage();
+      const said_: string[] = [];
+      look.on('pageerror', (error) => said_.push(`page error: ${error.message}`));
+      look.on('console', (message) => {
+        if (message.type() === 'error') {
+          said_.push(`console: ${message.text()}`);
         }
-        seen = (await buyer.locator('.wp-block-woocommerce-checkout-payment-block').innerText()).slice(0, 400);
+      });
+      look.on('requestfailed', (request) => said_.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+      let offered = false;
+      try {
+        await openBlockCheckout(look);
+        // Loaded: the card method, or the payment options' own words, rather than their placeholder.
+        await expect(
+          cardMethod(look).or(look.locator('.wc-block-components-notice-banner, .wc-block-checkout__no-payment-methods-notice')).first(),
+        ).toBeVisible({
+          timeout: 30_000,
+        });
+        offered = (await cardMethod(look).count()) > 0;
+        if (!offered) {
+          seen = (await look.locator('.wp-block-woocommerce-checkout-payment-block').innerText()).slice(0, 400);
+        }
       } catch (error) {
-        seen = `the checkout did not open: ${(error as Error).message.split('\n')[0]}`;
+        seen = `the checkout did not finish loading: ${(error as Error).message.split('\n')[0]}; its payment options said: ${(
+          await look
+            .locator('.wp-block-woocommerce-checkout-payment-block')
+            .innerText()
+            .catch(() => '(nothing)')
+        ).slice(0, 300)}; its scripts said: ${said_.join(' | ').slice(0, 1500) || 'nothing'}`;
+      }
+      await visitor.close();
+      if (offered) {
+        break;
       }
       if (Date.now() > back) {
         throw new Error(
@@ -238,7 +278,7 @@ test.describe('the service refuses the store', () => {
             `the plugin's log ends:\n${pluginLog().slice(-3000)}`,
         );
       }
-      await buyer.waitForTimeout(1_000);
+      await admin.waitForTimeout(1_000);
     }
     await buyer.goto(classic, { waitUntil: 'domcontentloaded' });
     await expect(buyer.locator('#payment_method_card2crypto')).toBeAttached({ timeout: 120_000 });

@@ -53,12 +53,12 @@ $card2crypto_uninstall_site = static function (): void {
 		return;
 	}
 	delete_option( 'woocommerce_card2crypto_settings' );
-	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_events' ) ); // phpcs:ignore WordPress.DB
-	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_attempts' ) ); // phpcs:ignore WordPress.DB
-	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_operations' ) ); // phpcs:ignore WordPress.DB
-	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_addresses' ) ); // phpcs:ignore WordPress.DB
-	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_address_counters' ) ); // phpcs:ignore WordPress.DB
-	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_budgets' ) ); // phpcs:ignore WordPress.DB
+	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_events' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.DirectDatabaseQuery.SchemaChange
+	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_attempts' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.DirectDatabaseQuery.SchemaChange
+	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_operations' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.DirectDatabaseQuery.SchemaChange
+	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_addresses' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.DirectDatabaseQuery.SchemaChange
+	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_address_counters' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.DirectDatabaseQuery.SchemaChange
+	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_budgets' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.DirectDatabaseQuery.SchemaChange
 	// Through the API first, so a persistent object cache forgets them too.
 	delete_option( 'card2crypto_checkout_db_version' );
 	delete_option( 'card2crypto_checkout_countries_last' );
@@ -68,7 +68,7 @@ $card2crypto_uninstall_site = static function (): void {
 	delete_option( 'card2crypto_checkout_answer_prices' );
 	// Then whatever else is named card2crypto_checkout_* (per-address and per-credential transients of a minute, with their timeouts).
 	foreach ( array( '', '_transient_', '_transient_timeout_' ) as $prefix ) {
-		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE option_name LIKE %s', $wpdb->options, $wpdb->esc_like( $prefix . 'card2crypto_checkout_' ) . '%' ) ); // phpcs:ignore WordPress.DB
+		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE option_name LIKE %s', $wpdb->options, $wpdb->esc_like( $prefix . 'card2crypto_checkout_' ) . '%' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 	}
 	// Every action of the plugin's group, whatever its order (a site without WooCommerce has no queue: nothing to do).
 	$suppress = $wpdb->suppress_errors( true );
@@ -77,7 +77,7 @@ $card2crypto_uninstall_site = static function (): void {
 			as_unschedule_all_actions( '', array(), 'card2crypto-checkout' );
 		} elseif ( is_multisite() ) {
 			// WooCommerce active on this site alone: Action Scheduler is not loaded in the network's admin, its tables are there.
-			$wpdb->query( $wpdb->prepare( 'DELETE a FROM %i a JOIN %i g ON g.group_id = a.group_id WHERE g.slug = %s AND a.status = %s', $wpdb->prefix . 'actionscheduler_actions', $wpdb->prefix . 'actionscheduler_groups', 'card2crypto-checkout', 'pending' ) ); // phpcs:ignore WordPress.DB
+			$wpdb->query( $wpdb->prepare( 'DELETE a FROM %i a JOIN %i g ON g.group_id = a.group_id WHERE g.slug = %s AND a.status = %s', $wpdb->prefix . 'actionscheduler_actions', $wpdb->prefix . 'actionscheduler_groups', 'card2crypto-checkout', 'pending' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 		}
 	} catch ( \Throwable $e ) {
 		unset( $e ); // The queue could not be read: its actions find no plugin to run and fail on their own.

@@ -257,6 +257,20 @@ export async function handleDashboard(req: IncomingMessage, res: ServerResponse,
       sendJson(res, 200, { offset_ms: ctx.clock.offsetMs, now: ctx.clock.now() });
       return;
     }
+    if ((m = /^\/dashboard\/api\/partners\/([^/]+)\/rate$/.exec(path))) {
+      const body = await readAction(req, ctx);
+      const spent = body.spent_ms;
+      if (typeof spent !== 'number' || !Number.isSafeInteger(spent) || spent < 0 || spent > 60_000) {
+        throw new ApiError(400, 'invalid_parameter', 'spent_ms must be a whole number of milliseconds from 0 to 60000', 'spent_ms');
+      }
+      const token = decodeURIComponent(m[1]!);
+      if (!ctx.partners.get(token)) {
+        throw new ApiError(404, 'not_found', `no partner ${token}`);
+      }
+      ctx.rateLimiter.spend(token, spent);
+      sendJson(res, 200, { token, spent_ms: spent, limit_per_second: ctx.rateLimiter.perSecond });
+      return;
+    }
     if ((m = /^\/dashboard\/api\/partners\/([^/]+)\/block$/.exec(path))) {
       const body = await readAction(req, ctx);
       if (typeof body.blocked !== 'boolean') {

@@ -24,6 +24,7 @@ export { parsePartnerSpec, parsePartnersFile } from './partners.js';
 export { DEFAULT_PRICES } from './pricing.js';
 export { TEST_CARDS, type TestCard, type Scenario } from './scenarios.js';
 export { SANDBOX_OPERATIONS_PATH } from './api/sandbox-operations.js';
+export { operationDataFor, knownOperationBody, type SignedPayment, type OperationFixtureOptions } from './fixtures.js';
 
 export interface SandboxOptions {
   /** Directory of the SQLite file (created if missing). Required: state survives restarts. */

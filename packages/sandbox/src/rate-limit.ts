@@ -47,6 +47,20 @@ export class RateLimiter {
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   }
 
+  /**
+   * Spend a partner's rate as other traffic of the same partner would: the
+   * bucket is empty now and holds its next token `forMs` from now (a
+   * request meanwhile gets 429 with Retry-After of ceil(forMs / 1000)).
+   * Tests use it instead of racing a real refill (dashboard
+   * `POST /dashboard/api/partners/{token}/rate`).
+   */
+  spend(key: string, forMs: number): void {
+    if (!(this.perSecond > 0)) {
+      return;
+    }
+    this.buckets.set(key, { tokens: 1 - (forMs / 1000) * this.perSecond, updatedAt: this.now() });
+  }
+
   /** Forget a partner's bucket (e.g. after unblocking from the dashboard). */
   reset(key: string): void {
     this.buckets.delete(key);

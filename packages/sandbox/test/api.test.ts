@@ -388,6 +388,31 @@ describe('request rate limit', () => {
     assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params)).status, 200);
   });
 
+  it("the dashboard spends a partner's rate as its other traffic would: 429 with Retry-After until then, others untouched", async () => {
+    const spend = (token: string, body: unknown, header = true) =>
+      fetch(`${sandbox.urls.base_url}/dashboard/api/partners/${encodeURIComponent(token)}/rate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(header ? { 'x-card2crypto-dashboard': '1' } : {}) },
+        body: JSON.stringify(body),
+      });
+    assert.equal((await spend(PARTNER.token, { spent_ms: 1500 }, false)).status, 403);
+    for (const bad of [{}, { spent_ms: -1 }, { spent_ms: 1.5 }, { spent_ms: 60_001 }, { spent_ms: '900' }]) {
+      const reply = await spend(PARTNER.token, bad);
+      assert.equal(reply.status, 400, JSON.stringify(bad));
+      assert.equal(((await reply.json()) as { error: { field?: string } }).error.field, 'spent_ms');
+    }
+    assert.equal((await spend('nobody', { spent_ms: 10 })).status, 404);
+    const spent = await spend(PARTNER.token, { spent_ms: 1500 });
+    assert.equal(spent.status, 200);
+    const refused = await callApi(sandbox, PARTNER_API_PATHS.params);
+    assertError(refused, 429, 'too_many_requests');
+    assert.equal(refused.headers.get('retry-after'), '2', 'the whole seconds until the next token');
+    assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params)).status, 429, 'still spent a moment later');
+    assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params, {}, OTHER)).status, 200, 'another partner is untouched');
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    assert.equal((await callApi(sandbox, PARTNER_API_PATHS.params)).status, 200, 'a token back once the time has passed');
+  });
+
   it("the dashboard state counts each partner's requests a second and its 429s; the test helper is neither limited nor counted", async () => {
     const rateOf = async (token: string) => {
       const state = (await (await fetch(`${sandbox.urls.base_url}/dashboard/api/state?limit=1`)).json()) as {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { PARTNER_API_PATHS, PartnerApiClient, verify } from '@card2crypto/core';
-import { SANDBOX_OPERATIONS_PATH } from '../src/index.js';
+import { SANDBOX_OPERATIONS_PATH, knownOperationBody, operationDataFor } from '../src/index.js';
 import { CallbackReceiver, callApi, createOperation, OTHER, PARTNER, post, signedBody, sleep, startTestSandbox, type TestSandbox } from './helpers.js';
 
 const WALLET = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
@@ -55,6 +55,34 @@ describe('test helper POST /sandbox/operations', () => {
   });
   beforeEach(() => {
     receiver.received.length = 0;
+  });
+
+  it('the shared fixtures: knownOperationBody() of operationDataFor() makes the sandbox answer what the callback fixture says', async () => {
+    const payment = { partner_operation_id: 'wc-fixture-1', partner_token: PARTNER.token, from_currency: 'EUR', from_amount: 7900, to_account: WALLET };
+    const operation = operationDataFor(payment, 'success', 6);
+    const reply = await post(
+      `${sandbox.urls.base_url}${SANDBOX_OPERATIONS_PATH}`,
+      JSON.stringify(knownOperationBody(operation, PARTNER.token, PARTNER.secret)),
+      {
+        'content-type': 'application/json',
+      },
+    );
+    assert.equal(reply.status, 200, reply.text);
+    const data = await client.operation({ partnerOperationId: 'wc-fixture-1' });
+    const info = operation.operation_info as { id: string; to: { amount: number; withdrawal_method_info: { blockchain_tx_id: string } } };
+    assert.equal(data.operation_info.id, info.id);
+    assert.equal(info.id, 'op-wc-fixture-1');
+    assert.equal(data.status, 'success');
+    assert.equal(data.status_code, 6);
+    assert.equal(data.operation_info.from?.amount, 7900);
+    assert.equal(data.operation_info.to?.amount, info.to.amount);
+    assert.equal(data.operation_info.to?.withdrawal_method_info?.blockchain_address, WALLET);
+    assert.equal(data.operation_info.to?.withdrawal_method_info?.blockchain_tx_id, info.to.withdrawal_method_info.blockchain_tx_id);
+    // A short payment to another wallet: the options reach both.
+    const short = operationDataFor(payment, 'declined', 104, { id: 'op-fixture-short', amount: 7800, wallet: WALLET });
+    assert.equal((short.operation_info as { from: { amount: number } }).from.amount, 7800);
+    assert.equal(knownOperationBody(short, PARTNER.token, PARTNER.secret).from_amount, 7800);
+    assert.equal(knownOperationBody(short, PARTNER.token, PARTNER.secret).blockchain_tx_id, undefined);
   });
 
   it('creates the operation: operation info answers with it by either id, signed; no callback is sent', async () => {

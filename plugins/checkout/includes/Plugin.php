@@ -15,12 +15,17 @@ use Card2Crypto\Checkout\Admin\Address_Gap_Notice;
 use Card2Crypto\Checkout\Admin\Books_Chart;
 use Card2Crypto\Checkout\Admin\Books_Export;
 use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
+use Card2Crypto\Checkout\Admin\Books;
 use Card2Crypto\Checkout\Admin\Health_Checks;
 use Card2Crypto\Checkout\Admin\Privacy;
 use Card2Crypto\Checkout\Admin\Site_Health;
+use Card2Crypto\Checkout\Attempts\Address_Store;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
+use Card2Crypto\Checkout\Attempts\Books_Store;
+use Card2Crypto\Checkout\Attempts\Check_Queue;
 use Card2Crypto\Checkout\Attempts\Network_Sites;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
-use Card2Crypto\Checkout\Attempts\Order_Attempts;
+use Card2Crypto\Checkout\Attempts\Tables;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
@@ -44,6 +49,7 @@ use Card2Crypto\Checkout\Order\Order_Actions;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Reconciler;
@@ -100,16 +106,17 @@ final class Plugin {
 		add_action( 'rest_api_init', array( $services[ Callback_Controller::class ], 'register_routes' ) );
 		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( self::class, 'action_links' ) );
 		// The tables: this site's, or every site's of a network (Network_Sites); a site made later, a site deleted.
-		register_activation_hook( $file, array( Network_Sites::class, 'activate' ) );
+		$sites = $services[ Network_Sites::class ];
+		register_activation_hook( $file, array( $sites, 'activate' ) );
 		if ( is_multisite() ) {
 			add_action(
 				'wp_initialize_site',
-				static function ( $site ) use ( $file ): void {
-					Network_Sites::initialize_site( $site, plugin_basename( $file ) );
+				static function ( $site ) use ( $sites, $file ): void {
+					$sites->initialize_site( $site, plugin_basename( $file ) );
 				},
 				200
 			);
-			add_filter( 'wpmu_drop_tables', array( Network_Sites::class, 'drop_tables' ), 10, 2 );
+			add_filter( 'wpmu_drop_tables', array( $sites, 'drop_tables' ), 10, 2 );
 			// Another site's settings after switch_to_blog(): its credentials and client, not this site's.
 			add_action( 'switch_blog', array( $config, 'forget' ) );
 		}
@@ -122,46 +129,66 @@ final class Plugin {
 	 * @return array<string, object> By class name.
 	 */
 	public static function build( Settings_Store $settings ): array {
-		$config     = new Config( $settings );
-		$door       = new Service_Gateway( $config );
-		$actions    = new Order_Actions( $config, $door );
-		$events     = new Operation_Events( $config, $actions, $door );
-		$reconciler = new Reconciler( $config, $events, $door );
-		$gate       = new Start_Gate( $config, $reconciler, $door );
-		$addresses  = new Order_Address( $config );
-		$payments   = new Payments( $config, $gate, $addresses, $door );
-		$return     = new Buyer_Return( $config, $reconciler, $door );
-		$health     = new Health_Checks( $config, $addresses );
-		$services   = array(
+		$config        = new Config( $settings );
+		$door          = new Service_Gateway( $config );
+		$tables        = new Tables();
+		$attempts      = new Attempt_Store();
+		$operations    = new Operation_Store( $attempts );
+		$queue         = new Check_Queue();
+		$address_store = new Address_Store( $attempts );
+		$books_store   = new Books_Store();
+		$books         = new Books( $books_store );
+		$actions       = new Order_Actions( $config, $door, $address_store );
+		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store );
+		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store );
+		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts );
+		$addresses     = new Order_Address( $config, $address_store, $attempts );
+		$pages         = new Return_Pages();
+		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages );
+		$return        = new Buyer_Return( $config, $reconciler, $door, $attempts, $operations, $pages );
+		$retry         = new Widget_Retry( $reconciler, $attempts, $operations );
+		$health        = new Health_Checks( $config, $addresses, $operations );
+		$services      = array(
 			Settings_Store::class      => $settings,
 			Config::class              => $config,
 			Service_Gateway::class     => $door,
+			Tables::class              => $tables,
+			Network_Sites::class       => new Network_Sites( $tables ),
+			Attempt_Store::class       => $attempts,
+			Operation_Store::class     => $operations,
+			Check_Queue::class         => $queue,
+			Address_Store::class       => $address_store,
+			Books_Store::class         => $books_store,
+			Books::class               => $books,
 			Order_Actions::class       => $actions,
 			Operation_Events::class    => $events,
-			Confirm_Retry::class       => new Confirm_Retry( $events, $door ),
+			Confirm_Retry::class       => new Confirm_Retry( $events, $door, $attempts ),
 			Reconciler::class          => $reconciler,
 			Start_Gate::class          => $gate,
 			Order_Address::class       => $addresses,
 			Payments::class            => $payments,
 			Buyer_Return::class        => $return,
-			Order_Pay::class           => new Order_Pay( $config, $payments, $return ),
+			Order_Pay::class           => new Order_Pay( $config, $payments, $return, $retry, $pages ),
+			Order_View::class          => new Order_View( $attempts ),
+			Buyer_Cancel::class        => new Buyer_Cancel( $attempts ),
+			Buyer_Mail::class          => new Buyer_Mail( $attempts ),
 			Callback_Controller::class => new Callback_Controller( $config, $events ),
 			Service_Health::class      => new Service_Health( $door ),
 			Service_Answers::class     => new Service_Answers( $door ),
 			Service_Back::class        => new Service_Back( $door ),
 			Refusal_Mail::class        => new Refusal_Mail( $config ),
-			Widget_Retry::class        => new Widget_Retry( $reconciler ),
+			Widget_Retry::class        => $retry,
 			Callback_Health::class     => new Callback_Health( $config ),
 			Test_Mode::class           => new Test_Mode( $config ),
 			Range_Notice::class        => new Range_Notice( $config, $door ),
-			Admin_Order_Panel::class   => new Admin_Order_Panel( $reconciler, $door ),
+			Admin_Order_Panel::class   => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations ),
 			Address_Gap_Notice::class  => new Address_Gap_Notice( $addresses ),
 			Gateway_Rest::class        => new Gateway_Rest( $config ),
 			Health_Checks::class       => $health,
 			Site_Health::class         => new Site_Health( $config, $health ),
-			Privacy::class             => new Privacy(),
-			Books_Export::class        => new Books_Export(),
-			Books_Chart::class         => new Books_Chart( $config ),
+			Privacy::class             => new Privacy( $attempts, $operations ),
+			Books_Export::class        => new Books_Export( $books, $books_store ),
+			Books_Chart::class         => new Books_Chart( $config, $books ),
 		);
 		return $services;
 	}
@@ -205,7 +232,7 @@ final class Plugin {
 		add_filter(
 			'woocommerce_payment_gateways',
 			static function ( array $gateways ) use ( $services, &$gateway ): array {
-				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ], $services[ Service_Gateway::class ] );
+				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ], $services[ Service_Gateway::class ] );
 				$gateways[] = $gateway;
 				return $gateways;
 			}
@@ -222,9 +249,17 @@ final class Plugin {
 		);
 
 		// The plugin's tables, after an update that did not run the activation hook.
-		add_action( 'init', array( Operation_Store::class, 'maybe_install' ), 5 );
+		add_action( 'init', array( $services[ Tables::class ], 'maybe_install' ), 5 );
 		// WooCommerce's hold-stock timer never cancels an order whose payment is in flight.
-		add_filter( 'woocommerce_cancel_unpaid_order', array( self::class, 'keep_paying_orders' ), 10, 2 );
+		$attempts = $services[ Attempt_Store::class ];
+		add_filter(
+			'woocommerce_cancel_unpaid_order',
+			static function ( $cancel, $order ) use ( $attempts ) {
+				return self::keep_paying_orders( $cancel, $order, $attempts );
+			},
+			10,
+			2
+		);
 
 		// The service: reconciliation, its acceptance of the store, the orders kept while it refused.
 		$services[ Reconciler::class ]->register();
@@ -241,14 +276,14 @@ final class Plugin {
 		add_action( 'woocommerce_receipt_' . Keys::GATEWAY_ID, array( $services[ Order_Pay::class ], 'render' ) );
 		$services[ Buyer_Return::class ]->register();
 		$services[ Range_Notice::class ]->register();
-		Order_View::register();
-		Buyer_Cancel::register();
+		$services[ Order_View::class ]->register();
+		$services[ Buyer_Cancel::class ]->register();
 		// The visitors' budgets: rows whose windows have passed are deleted hourly.
 		Start_Budget::register();
 
 		// The order: refunds recorded by hand, the buyer's e-mail.
 		Manual_Refunds::register();
-		Buyer_Mail::register();
+		$services[ Buyer_Mail::class ]->register();
 
 		// The owner's privacy guide, personal-data export and erasure; Site Health and WooCommerce's status report
 		// (registered outside the admin too: WordPress and WooCommerce run them from WP-Cron as well).
@@ -271,9 +306,9 @@ final class Plugin {
 	 * @param mixed      $order  The order.
 	 * @return bool|mixed
 	 */
-	public static function keep_paying_orders( $cancel, $order ) {
+	private static function keep_paying_orders( $cancel, $order, Attempt_Store $attempts ) {
 		// A decline inside the widget waits for the buyer's next try there (Widget_Retry): not cancelled meanwhile.
-		if ( $cancel && $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ( Order_Attempts::payment_in_progress( $order ) || '' !== (string) $order->get_meta( Keys::META_RETRY_UNTIL ) ) ) {
+		if ( $cancel && $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ( $attempts->payment_in_progress( $order ) || '' !== (string) $order->get_meta( Keys::META_RETRY_UNTIL ) ) ) {
 			return false;
 		}
 		return $cancel;

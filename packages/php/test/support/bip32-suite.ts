@@ -226,14 +226,19 @@ export function bip32Suite(version: string, part: 'all' | 'gmp' | 'bcmath' = 'al
         },
       );
 
-      test(`${backend}: vectors/bip32-addresses.json (${SHARED.valid.length} keys, ${SHARED.refusals.length} refusals), field for field and message for message`, async () => {
+      // PHP 7.4 runs as WebAssembly without a JIT, where BCMath derives about six times slower than on 8.5: there each
+      // key of the file is read and its first receive and change address derived (every key, every path); the whole
+      // lists are derived on 8.5 and on the native PHP (with GMP and with BCMath), the same code.
+      const first = version === '7.4';
+      test(`${backend}: vectors/bip32-addresses.json (${SHARED.valid.length} keys${first ? ', the first address of each chain' : ''}, ${SHARED.refusals.length} refusals), field for field and message for message`, async () => {
         type Valid = (typeof SHARED.valid)[number];
         const calls: unknown[][] = [];
+        const upTo = <T>(list: T[]): T[] => (first ? list.slice(0, 1) : list);
         for (const c of SHARED.valid as Valid[]) {
           calls.push(['bip32_wallet', c.input, c.environment, backend]);
-          calls.push(['bip32_derive', c.input, c.from, c.receive.length, false, c.environment, backend]);
+          calls.push(['bip32_derive', c.input, c.from, upTo(c.receive).length, false, c.environment, backend]);
           if (c.change !== null) {
-            calls.push(['bip32_derive', c.input, c.from, c.change.length, true, c.environment, backend]);
+            calls.push(['bip32_derive', c.input, c.from, upTo(c.change).length, true, c.environment, backend]);
           }
         }
         for (const r of SHARED.refusals) {
@@ -263,7 +268,7 @@ export function bip32Suite(version: string, part: 'all' | 'gmp' | 'bcmath' = 'al
                 descriptor: wallet.descriptor,
               }
             : wallet;
-          const expected = { wallet: c.wallet, receive: c.receive, change: c.change };
+          const expected = { wallet: c.wallet, receive: upTo(c.receive), change: c.change === null ? null : upTo(c.change) };
           if (JSON.stringify({ wallet: shaped, receive, change }) !== JSON.stringify(expected)) {
             failures.push(`${c.name}\n  file: ${JSON.stringify(expected)}\n  php:  ${JSON.stringify({ wallet: shaped, receive, change })}`);
           }

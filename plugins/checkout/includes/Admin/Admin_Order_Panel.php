@@ -29,6 +29,7 @@ use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -45,34 +46,42 @@ final class Admin_Order_Panel {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Reconciler $reconciler, Service_Gateway $gateway ) {
+	/** @var Attempt_Store */
+	private $attempts;
+
+	/** @var Operation_Store */
+	private $operations;
+
+	public function __construct( Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations ) {
 		$this->reconciler = $reconciler;
 		$this->gateway    = $gateway;
+		$this->attempts   = $attempts;
+		$this->operations = $operations;
 	}
 
 	public function register(): void {
-		add_action( 'add_meta_boxes', array( self::class, 'add_box' ), 10, 2 );
+		add_action( 'add_meta_boxes', array( $this, 'add_box' ), 10, 2 );
 		add_action( 'admin_post_' . self::ACTION, array( $this, 'handle' ) );
-		add_action( 'admin_notices', array( self::class, 'failure_notice' ) );
+		add_action( 'admin_notices', array( $this, 'failure_notice' ) );
 	}
 
-	public static function add_box( $screen_id, $post_or_order = null ): void {
+	public function add_box( $screen_id, $post_or_order = null ): void {
 		$order = $post_or_order instanceof \WC_Order ? $post_or_order : ( $post_or_order instanceof \WP_Post ? wc_get_order( $post_or_order->ID ) : null );
 		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
 			return;
 		}
 		$screen = function_exists( 'wc_get_page_screen_id' ) ? wc_get_page_screen_id( 'shop-order' ) : 'shop_order';
-		add_meta_box( 'card2crypto-checkout-payment', __( 'Card2Crypto payment', 'card2crypto-checkout' ), array( self::class, 'render' ), $screen, 'side', 'high' );
+		add_meta_box( 'card2crypto-checkout-payment', __( 'Card2Crypto payment', 'card2crypto-checkout' ), array( $this, 'render' ), $screen, 'side', 'high' );
 	}
 
-	public static function render( $post_or_order ): void {
+	public function render( $post_or_order ): void {
 		$order = $post_or_order instanceof \WC_Order ? $post_or_order : wc_get_order( $post_or_order->ID );
 		if ( ! $order instanceof \WC_Order ) {
 			return;
 		}
 		$op      = $order->get_meta( Keys::META_OPERATION );
 		$op      = is_array( $op ) ? $op : array();
-		$attempt = Order_Attempts::current_attempt( $order );
+		$attempt = $this->attempts->current_attempt( $order );
 		$rows    = array();
 		if ( null !== $attempt ) {
 			$rows[ __( 'Partner operation id', 'card2crypto-checkout' ) ] = $attempt->partner_operation_id();
@@ -90,7 +99,7 @@ final class Admin_Order_Panel {
 		$status   = $op['status'] ?? null;
 		$code     = $op['status_code'] ?? null;
 		$received = Order_Words::received( $status, $code );
-		$paid     = self::paid_operations( $order );
+		$paid     = $this->paid_operations( $order );
 		$twice    = count( $paid ) > 1;
 		if ( null !== $status ) {
 			$rows[ __( 'Status', 'card2crypto-checkout' ) ] = Order_Words::status( $status, $code );
@@ -134,7 +143,7 @@ final class Admin_Order_Panel {
 			$rows[ __( 'Payments', 'card2crypto-checkout' ) ] = $lines;
 		}
 		$others = array();
-		foreach ( Operation_Store::operations_of_order( $order->get_id() ) as $other ) {
+		foreach ( $this->operations->operations_of_order( $order->get_id() ) as $other ) {
 			if ( ( $op['id'] ?? null ) !== $other['operation_id'] && Operation_Store::NO_CODE !== $other['status_code'] && ! isset( $paid[ $other['operation_id'] ] ) ) {
 				$others[] = $other['operation_id'] . ': ' . Order_Words::status( $other['status'], $other['status_code'] );
 			}
@@ -210,15 +219,15 @@ final class Admin_Order_Panel {
 	 *
 	 * @return array<string, array{operation_id: string, amount: string, duplicate: bool}>
 	 */
-	private static function paid_operations( \WC_Order $order ): array {
+	private function paid_operations( \WC_Order $order ): array {
 		$payer = (string) $order->get_meta( Keys::META_PAID_BY_OPERATION );
 		$paid  = array();
-		foreach ( Operation_Store::operations_of_order( $order->get_id() ) as $operation ) {
+		foreach ( $this->operations->operations_of_order( $order->get_id() ) as $operation ) {
 			$step = Status_Flow::find_step( $operation['status'], $operation['status_code'] );
 			if ( null === $step || Status_Flow::PHASE_SUCCEEDED !== $step['phase'] ) {
 				continue;
 			}
-			$attempt = Operation_Store::attempt( $operation['attempt_id'] );
+			$attempt = $this->attempts->attempt( $operation['attempt_id'] );
 			$paid[ $operation['operation_id'] ] = array(
 				'operation_id' => $operation['operation_id'],
 				'amount'       => null === $attempt ? '' : Order_Words::money( $attempt->amount(), $attempt->currency() ),
@@ -278,7 +287,7 @@ final class Admin_Order_Panel {
 	}
 
 	/** On the screen handle() returns to after a failure: says so (details are in the log). */
-	public static function failure_notice(): void {
+	public function failure_notice(): void {
 		$failed = isset( $_GET[ self::FAILED_ARG ] ) ? sanitize_key( wp_unslash( $_GET[ self::FAILED_ARG ] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification -- only chooses a message.
 		if ( '' === $failed || ! current_user_can( 'edit_shop_orders' ) ) {
 			return;
@@ -288,7 +297,7 @@ final class Admin_Order_Panel {
 
 	/** Performs an action (the service asked in the owner's lane) and records the result as an order note. */
 	public function act( \WC_Order $order, string $do, string $who ): bool {
-		$attempt = Order_Attempts::current_attempt( $order );
+		$attempt = $this->attempts->current_attempt( $order );
 		if ( null === $attempt ) {
 			$order->add_order_note( __( 'Card2Crypto: no payment attempt to act on.', 'card2crypto-checkout' ) );
 			return false;

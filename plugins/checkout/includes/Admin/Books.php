@@ -70,6 +70,13 @@ final class Books {
 	/** Bitcoin's decimals: satoshis per BTC = 10^8. */
 	const BTC_DECIMALS = 8;
 
+	/** @var Books_Store */
+	private $store;
+
+	public function __construct( Books_Store $store ) {
+		$this->store = $store;
+	}
+
 	/**
 	 * A date range from the two dates the owner gives (YYYY-MM-DD, days of
 	 * the site's time zone, both included; '' or null for no bound), as Unix
@@ -135,13 +142,13 @@ final class Books {
 	 *
 	 * @return \Generator<int, array<string, mixed>>
 	 */
-	public static function rows( ?int $from, ?int $to ): \Generator {
+	public function rows( ?int $from, ?int $to ): \Generator {
 		$utc   = static function ( ?int $time ): ?string {
 			return null === $time ? null : gmdate( 'Y-m-d H:i:s', $time );
 		};
 		$ended = gmdate( 'Y-m-d H:i:s', time() - Order_Attempts::payment_window() );
-		foreach ( Books_Store::pages( $utc( $from ), $utc( $to ), $ended ) as $page ) {
-			$meta = Books_Store::order_meta( array_column( $page, 'order_id' ), array( Keys::META_OPERATION, Test_Mode::META ) );
+		foreach ( $this->store->pages( $utc( $from ), $utc( $to ), $ended ) as $page ) {
+			$meta = $this->store->order_meta( array_column( $page, 'order_id' ), array( Keys::META_OPERATION, Test_Mode::META ) );
 			foreach ( $page as $stored ) {
 				yield self::row( $stored, $meta[ $stored['order_id'] ] ?? array() );
 			}
@@ -151,7 +158,7 @@ final class Books {
 	/**
 	 * One row of the books from a stored row and its order's meta.
 	 *
-	 * @param array<string, mixed> $stored A row of Books_Store::pages().
+	 * @param array<string, mixed> $stored A row of $this->store->pages().
 	 * @param array<string, mixed> $meta   The order's meta (Keys::META_OPERATION, Test_Mode::META).
 	 * @return array<string, mixed>
 	 */
@@ -329,7 +336,7 @@ final class Books {
 	 * header line then one line per row (csv), or one JSON array (json),
 	 * flushed page by page.
 	 */
-	public static function write( string $format, ?int $from, ?int $to ): void {
+	public function write( string $format, ?int $from, ?int $to ): void {
 		if ( function_exists( 'wc_set_time_limit' ) ) {
 			wc_set_time_limit( 0 );
 		}
@@ -338,7 +345,7 @@ final class Books {
 		// A failure past the first byte cannot change the answer's status any more: it is logged and thrown on, so the
 		// file ends in PHP's error rather than looking complete.
 		try {
-			self::write_rows( $csv, $from, $to );
+			$this->write_rows( $csv, $from, $to );
 		} catch ( \Throwable $e ) {
 			Log::error( 'The card payments export stopped: ' . $e->getMessage() );
 			throw $e;
@@ -346,9 +353,9 @@ final class Books {
 		flush();
 	}
 
-	private static function write_rows( bool $csv, ?int $from, ?int $to ): void {
+	private function write_rows( bool $csv, ?int $from, ?int $to ): void {
 		$count = 0;
-		foreach ( self::rows( $from, $to ) as $row ) {
+		foreach ( $this->rows( $from, $to ) as $row ) {
 			if ( $csv ) {
 				echo self::csv_line( self::cells( $row ) ); // phpcs:ignore WordPress.Security.EscapeOutput -- CSV, not HTML.
 			} else {
@@ -371,7 +378,7 @@ final class Books {
 	 *
 	 * @return array<int, array{date: string, paid: int, declined: int, abandoned: int, sats: string, btc: string}>
 	 */
-	public static function days( int $now, int $days, bool $test ): array {
+	public function days( int $now, int $days, bool $test ): array {
 		$today = ( new \DateTimeImmutable( '@' . $now ) )->setTimezone( wp_timezone() )->setTime( 0, 0 );
 		$first = $today->modify( '-' . ( $days - 1 ) . ' days' );
 		$out   = array();
@@ -384,7 +391,7 @@ final class Books {
 				'sats'      => '0',
 			);
 		}
-		foreach ( self::rows( $first->getTimestamp(), null ) as $row ) {
+		foreach ( $this->rows( $first->getTimestamp(), null ) as $row ) {
 			$date = (string) wp_date( 'Y-m-d', $row['_at'] );
 			if ( ! isset( $out[ $date ] ) || ( 'yes' === $row['test'] ) !== $test || ! in_array( $row['outcome'], array( self::PAID, self::DECLINED, self::ABANDONED ), true ) ) {
 				continue;

@@ -38,8 +38,12 @@ final class Books_Chart {
 	/** @var Config */
 	private $config;
 
-	public function __construct( Config $config ) {
+	/** @var Books */
+	private $books;
+
+	public function __construct( Config $config, Books $books ) {
 		$this->config = $config;
+		$this->books  = $books;
 	}
 
 	/**
@@ -50,7 +54,7 @@ final class Books_Chart {
 	 */
 	public function data( int $now ): array {
 		$test   = 'sandbox' === $this->config->environment();
-		$days   = Books::days( $now, self::DAYS, $test );
+		$days   = $this->books->days( $now, self::DAYS, $test );
 		$totals = array(
 			'paid'      => 0,
 			'declined'  => 0,

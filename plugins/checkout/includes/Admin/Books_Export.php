@@ -44,6 +44,17 @@ final class Books_Export {
 	/** @var bool Whether this page shows the export's fields (its form is then printed at the foot). */
 	private $shown = false;
 
+	/** @var Books */
+	private $books;
+
+	/** @var Books_Store */
+	private $store;
+
+	public function __construct( Books $books, Books_Store $store ) {
+		$this->books = $books;
+		$this->store = $store;
+	}
+
 	public function register(): void {
 		add_action( 'rest_api_init', array( $this, 'register_route' ) );
 		add_filter( 'rest_pre_serve_request', array( $this, 'serve' ), 10, 3 );
@@ -104,7 +115,7 @@ final class Books_Export {
 				)
 			);
 		}
-		if ( ! Books_Store::readable() ) {
+		if ( ! $this->store->readable() ) {
 			return new \WP_Error( 'card2crypto_books_unreadable', self::unreadable(), array( 'status' => 500 ) );
 		}
 		$format   = 'json' === $request->get_param( 'format' ) ? 'json' : 'csv';
@@ -142,7 +153,7 @@ final class Books_Export {
 			return $served;
 		}
 		$books = $data[ self::ACTION ];
-		Books::write( $books['format'], $books['from'], $books['to'] );
+		$this->books->write( $books['format'], $books['from'], $books['to'] );
 		return true;
 	}
 
@@ -229,14 +240,14 @@ final class Books_Export {
 		if ( $range instanceof \WP_Error ) {
 			wp_die( esc_html( $range->get_error_message() ), esc_html__( 'Export card payments', 'card2crypto-checkout' ), array( 'response' => 400, 'back_link' => true ) );
 		}
-		if ( ! Books_Store::readable() ) {
+		if ( ! $this->store->readable() ) {
 			wp_die( esc_html( self::unreadable() ), esc_html__( 'Export card payments', 'card2crypto-checkout' ), array( 'response' => 500 ) );
 		}
 		nocache_headers();
 		foreach ( self::headers( 'csv', $from, $to ) as $name => $value ) {
 			header( $name . ': ' . $value );
 		}
-		Books::write( 'csv', $range['from'], $range['to'] );
+		$this->books->write( 'csv', $range['from'], $range['to'] );
 		exit;
 	}
 }

@@ -62,9 +62,13 @@ final class Health_Checks {
 	/** @var Order_Address */
 	private $addresses;
 
-	public function __construct( Config $config, Order_Address $addresses ) {
-		$this->config    = $config;
-		$this->addresses = $addresses;
+	/** @var Operation_Store */
+	private $operations;
+
+	public function __construct( Config $config, Order_Address $addresses, Operation_Store $operations ) {
+		$this->config     = $config;
+		$this->addresses  = $addresses;
+		$this->operations = $operations;
 	}
 
 	/**
@@ -280,7 +284,7 @@ final class Health_Checks {
 			);
 		}
 		$callback_url = Settings_Status::callback_url();
-		if ( self::operations_known() > 0 ) {
+		if ( $this->operations->operation_count() > 0 ) {
 			return self::result(
 				self::RECOMMENDED,
 				__( 'No Card2Crypto callback has reached the store yet', 'card2crypto-checkout' ),
@@ -303,15 +307,6 @@ final class Health_Checks {
 			),
 			__( 'None expected yet', 'card2crypto-checkout' )
 		);
-	}
-
-	/** How many operations the service made for this store's payments (0 when the table cannot be read). */
-	private static function operations_known(): int {
-		global $wpdb;
-		$suppress = $wpdb->suppress_errors( true );
-		$count    = (int) $wpdb->get_var( $wpdb->prepare( 'SELECT COUNT(*) FROM %i', Operation_Store::operations_table() ) ); // phpcs:ignore WordPress.DB
-		$wpdb->suppress_errors( $suppress );
-		return $count;
 	}
 
 	/** A duration in ms in words: "12.3 s". */

@@ -34,6 +34,7 @@ use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Payment_Match;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -48,11 +49,22 @@ final class Privacy {
 	/** What the order's payment meta (Keys::META_OPERATION) holds of the buyer: erased on request. */
 	const PERSONAL = array( 'card_type', 'card_number', 'card_country', 'status_url' );
 
+	/** @var Attempt_Store */
+	private $attempts;
+
+	/** @var Operation_Store */
+	private $operations;
+
+	public function __construct( Attempt_Store $attempts, Operation_Store $operations ) {
+		$this->attempts   = $attempts;
+		$this->operations = $operations;
+	}
+
 	public function register(): void {
 		add_action( 'admin_init', array( self::class, 'add_policy_text' ) );
-		add_filter( 'woocommerce_privacy_export_order_personal_data', array( self::class, 'export_order' ), 10, 2 );
+		add_filter( 'woocommerce_privacy_export_order_personal_data', array( $this, 'export_order' ), 10, 2 );
 		// Before WooCommerce's order eraser (priority 10): this one's messages say what it removed and what it kept.
-		add_filter( 'wp_privacy_personal_data_erasers', array( self::class, 'add_eraser' ), 5 );
+		add_filter( 'wp_privacy_personal_data_erasers', array( $this, 'add_eraser' ), 5 );
 		// WooCommerce's own removal of an order's personal data (its eraser, its bulk action, its old-order clean-up).
 		add_action( 'woocommerce_privacy_before_remove_order_personal_data', array( self::class, 'erase_order' ) );
 		add_filter( 'woocommerce_privacy_remove_order_personal_data_props', array( self::class, 'keep_transaction' ), 10, 2 );
@@ -85,11 +97,11 @@ final class Privacy {
 	 * @param mixed $order         The order.
 	 * @return mixed
 	 */
-	public static function export_order( $personal_data, $order ) {
+	public function export_order( $personal_data, $order ) {
 		if ( ! is_array( $personal_data ) || ! $order instanceof \WC_Order ) {
 			return $personal_data;
 		}
-		foreach ( self::order_data( $order ) as $name => $value ) {
+		foreach ( $this->order_data( $order ) as $name => $value ) {
 			$personal_data[] = array(
 				'name'  => $name,
 				'value' => $value,
@@ -103,8 +115,8 @@ final class Privacy {
 	 *
 	 * @return array<string, string>
 	 */
-	public static function order_data( \WC_Order $order ): array {
-		$attempts = Operation_Store::attempts_of_order( $order->get_id() );
+	public function order_data( \WC_Order $order ): array {
+		$attempts = $this->attempts->attempts_of_order( $order->get_id() );
 		$op       = $order->get_meta( Keys::META_OPERATION );
 		$op       = is_array( $op ) ? $op : array();
 		$data     = array();
@@ -126,7 +138,7 @@ final class Privacy {
 			$data[ __( 'Card payment attempts', 'card2crypto-checkout' ) ] = implode( '; ', $lines );
 		}
 		$ops = array();
-		foreach ( Operation_Store::operations_of_order( $order->get_id() ) as $operation ) {
+		foreach ( $this->operations->operations_of_order( $order->get_id() ) as $operation ) {
 			$ops[] = $operation['operation_id'] . ( Operation_Store::NO_CODE === $operation['status_code'] ? '' : ' (' . Order_Words::status( $operation['status'], $operation['status_code'] ) . ')' );
 		}
 		if ( array() === $ops && isset( $op['id'] ) ) {
@@ -169,13 +181,13 @@ final class Privacy {
 	 * @param mixed $erasers Erasers by id.
 	 * @return mixed
 	 */
-	public static function add_eraser( $erasers ) {
+	public function add_eraser( $erasers ) {
 		if ( ! is_array( $erasers ) ) {
 			return $erasers;
 		}
 		$erasers[ self::ERASER ] = array(
 			'eraser_friendly_name' => __( 'Card2Crypto card payments', 'card2crypto-checkout' ),
-			'callback'             => array( self::class, 'erase' ),
+			'callback'             => array( $this, 'erase' ),
 		);
 		return $erasers;
 	}
@@ -188,7 +200,7 @@ final class Privacy {
 	 * @param mixed $page          1, 2, ...
 	 * @return array{items_removed: bool, items_retained: bool, messages: string[], done: bool}
 	 */
-	public static function erase( $email_address, $page = 1 ): array {
+	public function erase( $email_address, $page = 1 ): array {
 		$response = array(
 			'items_removed'  => false,
 			'items_retained' => false,
@@ -212,7 +224,7 @@ final class Privacy {
 			)
 		);
 		foreach ( is_array( $orders ) ? $orders : array() as $order ) {
-			if ( ! $order instanceof \WC_Order || array() === self::order_data( $order ) ) {
+			if ( ! $order instanceof \WC_Order || array() === $this->order_data( $order ) ) {
 				continue;
 			}
 			$number = $order->get_order_number();

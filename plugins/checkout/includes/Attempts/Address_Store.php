@@ -47,47 +47,11 @@ final class Address_Store {
 	const PAID = 'paid';
 	const FREE = 'free';
 
-	public static function table(): string {
-		global $wpdb;
-		return $wpdb->prefix . 'card2crypto_addresses';
-	}
+	/** @var Attempt_Store */
+	private $attempts;
 
-	public static function counters_table(): string {
-		global $wpdb;
-		return $wpdb->prefix . 'card2crypto_address_counters';
-	}
-
-	/** The tables' definitions, for dbDelta() (Operation_Store::install()). */
-	public static function schema( string $collate ): string {
-		$addresses = self::table();
-		$counters  = self::counters_table();
-		return "CREATE TABLE {$addresses} (
-  id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
-  wallet char(64) NOT NULL,
-  address_index int(10) unsigned NOT NULL,
-  address varchar(100) NOT NULL,
-  order_id bigint(20) unsigned NOT NULL DEFAULT 0,
-  attempt_id bigint(20) unsigned NOT NULL DEFAULT 0,
-  state varchar(8) NOT NULL DEFAULT 'held',
-  updated_at datetime NOT NULL,
-  PRIMARY KEY  (id),
-  UNIQUE KEY wallet_index (wallet,address_index),
-  KEY wallet_state (wallet,state,address_index),
-  KEY attempt_id (attempt_id),
-  KEY order_id (order_id),
-  KEY address (address)
-) {$collate};
-CREATE TABLE {$counters} (
-  wallet char(64) NOT NULL,
-  next_index int(10) unsigned NOT NULL DEFAULT 0,
-  PRIMARY KEY  (wallet)
-) {$collate};";
-	}
-
-	public static function drop(): void {
-		global $wpdb;
-		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::table() ) ); // phpcs:ignore WordPress.DB
-		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::counters_table() ) ); // phpcs:ignore WordPress.DB
+	public function __construct( Attempt_Store $attempts ) {
+		$this->attempts = $attempts;
 	}
 
 	/**
@@ -106,11 +70,11 @@ CREATE TABLE {$counters} (
 	 * @throws Wallet_Shared When another site of the network gives out addresses of the wallet.
 	 * @throws \Throwable What $derive or $use throws, or a database error (RuntimeException).
 	 */
-	public static function take( string $wallet, int $order_id, int $cap, callable $derive, callable $use ): array {
-		self::claim( $wallet );
+	public function take( string $wallet, int $order_id, int $cap, callable $derive, callable $use ): array {
+		$this->claim( $wallet );
 		for ( $try = 1; ; $try++ ) {
 			try {
-				return self::take_once( $wallet, $order_id, $cap, $derive, $use );
+				return $this->take_once( $wallet, $order_id, $cap, $derive, $use );
 			} catch ( Addresses_Exhausted $e ) {
 				throw $e;
 			} catch ( \RuntimeException $e ) {
@@ -132,24 +96,24 @@ CREATE TABLE {$counters} (
 	 *
 	 * @throws Wallet_Shared When another site of the network has claimed the wallet.
 	 */
-	private static function claim( string $wallet ): void {
+	private function claim( string $wallet ): void {
 		global $wpdb;
-		$insert = $wpdb->prepare( 'INSERT IGNORE INTO %i (wallet, next_index) VALUES (%s, 0)', self::counters_table(), $wallet );
+		$insert = $wpdb->prepare( 'INSERT IGNORE INTO %i (wallet, next_index) VALUES (%s, 0)', $this->counters_table(), $wallet );
 		if ( ! is_multisite() ) {
-			self::query( $insert );
+			$this->query( $insert );
 			return;
 		}
-		if ( null !== $wpdb->get_var( $wpdb->prepare( 'SELECT wallet FROM %i WHERE wallet = %s', self::counters_table(), $wallet ) ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		if ( null !== $wpdb->get_var( $wpdb->prepare( 'SELECT wallet FROM %i WHERE wallet = %s', $this->counters_table(), $wallet ) ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 			return;
 		}
 		Shared_Store::locked_network(
 			'card2crypto_wallet_claims',
-			static function () use ( $wallet, $insert ): void {
-				$others = self::sites_sharing( $wallet );
+			function () use ( $wallet, $insert ): void {
+				$others = $this->sites_sharing( $wallet );
 				if ( array() !== $others ) {
 					throw new Wallet_Shared( $others );
 				}
-				self::query( $insert );
+				$this->query( $insert );
 			},
 			'Another shop of this network is taking its first address of a wallet.'
 		);
@@ -162,12 +126,12 @@ CREATE TABLE {$counters} (
 	 *
 	 * @return int[] Site ids.
 	 */
-	public static function sites_sharing( string $wallet ): array {
+	public function sites_sharing( string $wallet ): array {
 		global $wpdb;
 		if ( ! is_multisite() ) {
 			return array();
 		}
-		$mine     = self::counters_table();
+		$mine     = $this->counters_table();
 		$sharing  = array();
 		$suppress = $wpdb->suppress_errors( true ); // A site where the plugin never ran has no table: no row.
 		foreach ( get_sites(
@@ -177,7 +141,7 @@ CREATE TABLE {$counters} (
 			)
 		) as $site_id ) {
 			$table = $wpdb->get_blog_prefix( (int) $site_id ) . 'card2crypto_address_counters';
-			if ( $table !== $mine && null !== $wpdb->get_var( $wpdb->prepare( 'SELECT wallet FROM %i WHERE wallet = %s', $table, $wallet ) ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			if ( $table !== $mine && null !== $wpdb->get_var( $wpdb->prepare( 'SELECT wallet FROM %i WHERE wallet = %s', $table, $wallet ) ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 				$sharing[] = (int) $site_id;
 			}
 		}
@@ -193,19 +157,19 @@ CREATE TABLE {$counters} (
 	 *
 	 * @return array{index: int, address: string, reused: bool, kept: bool, attempt_id: int}
 	 */
-	private static function take_once( string $wallet, int $order_id, int $cap, callable $derive, callable $use ): array {
+	private function take_once( string $wallet, int $order_id, int $cap, callable $derive, callable $use ): array {
 		global $wpdb;
-		$table = self::table();
-		self::query( 'START TRANSACTION' );
+		$table = $this->table();
+		$this->query( 'START TRANSACTION' );
 		try {
-			$next = $wpdb->get_var( $wpdb->prepare( 'SELECT next_index FROM %i WHERE wallet = %s FOR UPDATE', self::counters_table(), $wallet ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			$next = $wpdb->get_var( $wpdb->prepare( 'SELECT next_index FROM %i WHERE wallet = %s FOR UPDATE', $this->counters_table(), $wallet ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 			if ( null === $next ) {
 				throw new \RuntimeException( 'The address could not be recorded: ' . ( '' !== $wpdb->last_error ? $wpdb->last_error : 'no counter for this wallet' ) );
 			}
-			$row  = $wpdb->get_row( $wpdb->prepare( 'SELECT id, address_index, address FROM %i WHERE wallet = %s AND order_id = %d AND state = %s ORDER BY id DESC LIMIT 1 FOR UPDATE', $table, $wallet, $order_id, self::HELD ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			$row  = $wpdb->get_row( $wpdb->prepare( 'SELECT id, address_index, address FROM %i WHERE wallet = %s AND order_id = %d AND state = %s ORDER BY id DESC LIMIT 1 FOR UPDATE', $table, $wallet, $order_id, self::HELD ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 			$kept = is_array( $row );
 			if ( ! $kept ) {
-				$row = $wpdb->get_row( $wpdb->prepare( 'SELECT id, address_index FROM %i WHERE wallet = %s AND state = %s AND address_index <= %d ORDER BY address_index LIMIT 1 FOR UPDATE', $table, $wallet, self::FREE, $cap ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+				$row = $wpdb->get_row( $wpdb->prepare( 'SELECT id, address_index FROM %i WHERE wallet = %s AND state = %s AND address_index <= %d ORDER BY address_index LIMIT 1 FOR UPDATE', $table, $wallet, self::FREE, $cap ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 			}
 			$reused = ! $kept && is_array( $row );
 			if ( $kept || $reused ) {
@@ -215,19 +179,19 @@ CREATE TABLE {$counters} (
 				if ( $index > $cap ) {
 					throw new Addresses_Exhausted( $index, $cap );
 				}
-				self::query( $wpdb->prepare( 'UPDATE %i SET next_index = next_index + 1 WHERE wallet = %s', self::counters_table(), $wallet ) );
+				$this->query( $wpdb->prepare( 'UPDATE %i SET next_index = next_index + 1 WHERE wallet = %s', $this->counters_table(), $wallet ) );
 			}
 			$address    = $kept ? (string) $row['address'] : (string) $derive( $index );
 			$attempt_id = (int) $use( $address );
 			$now        = current_time( 'mysql', true );
 			if ( $kept || $reused ) {
-				self::query( $wpdb->prepare( 'UPDATE %i SET state = %s, order_id = %d, attempt_id = %d, address = %s, updated_at = %s WHERE id = %d', $table, self::HELD, $order_id, $attempt_id, $address, $now, (int) $row['id'] ) );
+				$this->query( $wpdb->prepare( 'UPDATE %i SET state = %s, order_id = %d, attempt_id = %d, address = %s, updated_at = %s WHERE id = %d', $table, self::HELD, $order_id, $attempt_id, $address, $now, (int) $row['id'] ) );
 			} else {
-				self::query( $wpdb->prepare( 'INSERT INTO %i (wallet, address_index, address, order_id, attempt_id, state, updated_at) VALUES (%s, %d, %s, %d, %d, %s, %s)', $table, $wallet, $index, $address, $order_id, $attempt_id, self::HELD, $now ) );
+				$this->query( $wpdb->prepare( 'INSERT INTO %i (wallet, address_index, address, order_id, attempt_id, state, updated_at) VALUES (%s, %d, %s, %d, %d, %s, %s)', $table, $wallet, $index, $address, $order_id, $attempt_id, self::HELD, $now ) );
 			}
-			self::query( 'COMMIT' );
+			$this->query( 'COMMIT' );
 		} catch ( \Throwable $e ) {
-			$wpdb->query( 'ROLLBACK' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			$wpdb->query( 'ROLLBACK' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 			throw $e;
 		}
 		return array(
@@ -240,33 +204,33 @@ CREATE TABLE {$counters} (
 	}
 
 	/** The address of $wallet the order holds now (a payment of it may be signed for it), or null. */
-	public static function held_by_order( string $wallet, int $order_id ): ?array {
+	public function held_by_order( string $wallet, int $order_id ): ?array {
 		global $wpdb;
-		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE wallet = %s AND order_id = %d AND state = %s ORDER BY id DESC LIMIT 1', self::table(), $wallet, $order_id, self::HELD ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
-		return is_array( $row ) ? self::typed( $row ) : null;
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE wallet = %s AND order_id = %d AND state = %s ORDER BY id DESC LIMIT 1', $this->table(), $wallet, $order_id, self::HELD ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
+		return is_array( $row ) ? $this->typed( $row ) : null;
 	}
 
 	/** Whether the order holds $address of $wallet now: only then may a payment be signed for it. */
-	public static function holds( string $wallet, int $order_id, string $address ): bool {
+	public function holds( string $wallet, int $order_id, string $address ): bool {
 		global $wpdb;
-		return null !== $wpdb->get_var( $wpdb->prepare( 'SELECT id FROM %i WHERE wallet = %s AND address = %s AND order_id = %d AND state = %s LIMIT 1', self::table(), $wallet, $address, $order_id, self::HELD ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		return null !== $wpdb->get_var( $wpdb->prepare( 'SELECT id FROM %i WHERE wallet = %s AND address = %s AND order_id = %d AND state = %s LIMIT 1', $this->table(), $wallet, $address, $order_id, self::HELD ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 	}
 
 	/** The row of an address handed out by the store (any wallet), or null when the store never gave it to an order. */
-	public static function of_address( string $address ): ?array {
+	public function of_address( string $address ): ?array {
 		global $wpdb;
-		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE address = %s ORDER BY id DESC LIMIT 1', self::table(), $address ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
-		return is_array( $row ) ? self::typed( $row ) : null;
+		$row = $wpdb->get_row( $wpdb->prepare( 'SELECT * FROM %i WHERE address = %s ORDER BY id DESC LIMIT 1', $this->table(), $address ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
+		return is_array( $row ) ? $this->typed( $row ) : null;
 	}
 
 	/** @return array<int, array> The addresses the order holds now, of any wallet. */
-	public static function held_rows_of_order( int $order_id ): array {
+	public function held_rows_of_order( int $order_id ): array {
 		global $wpdb;
-		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT * FROM %i WHERE order_id = %d AND state = %s', self::table(), $order_id, self::HELD ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
-		return array_map( array( self::class, 'typed' ), $rows ?: array() );
+		$rows = $wpdb->get_results( $wpdb->prepare( 'SELECT * FROM %i WHERE order_id = %d AND state = %s', $this->table(), $order_id, self::HELD ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
+		return array_map( array( $this, 'typed' ), $rows ?: array() );
 	}
 
-	private static function typed( array $row ): array {
+	private function typed( array $row ): array {
 		foreach ( array( 'id', 'address_index', 'order_id', 'attempt_id' ) as $int ) {
 			$row[ $int ] = (int) $row[ $int ];
 		}
@@ -277,12 +241,12 @@ CREATE TABLE {$counters} (
 	 * Money arrived at $address: it is never handed out again, whichever
 	 * attempt or order it was given to (recorded by the address itself).
 	 */
-	public static function mark_paid( string $address ): void {
+	public function mark_paid( string $address ): void {
 		global $wpdb;
 		if ( '' === $address ) {
 			return;
 		}
-		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET state = %s, updated_at = %s WHERE address = %s AND state <> %s', self::table(), self::PAID, current_time( 'mysql', true ), $address, self::PAID ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$wpdb->query( $wpdb->prepare( 'UPDATE %i SET state = %s, updated_at = %s WHERE address = %s AND state <> %s', $this->table(), self::PAID, current_time( 'mysql', true ), $address, self::PAID ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 	}
 
 	/**
@@ -291,9 +255,9 @@ CREATE TABLE {$counters} (
 	 * order (the order's payments to it are retired first, so none is ever
 	 * signed again). True when this call freed it.
 	 */
-	public static function release( int $order_id, string $address ): bool {
+	public function release( int $order_id, string $address ): bool {
 		global $wpdb;
-		$affected = $wpdb->query( $wpdb->prepare( 'UPDATE %i SET state = %s, updated_at = %s WHERE order_id = %d AND address = %s AND state = %s', self::table(), self::FREE, current_time( 'mysql', true ), $order_id, $address, self::HELD ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$affected = $wpdb->query( $wpdb->prepare( 'UPDATE %i SET state = %s, updated_at = %s WHERE order_id = %d AND address = %s AND state = %s', $this->table(), self::FREE, current_time( 'mysql', true ), $order_id, $address, self::HELD ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 		return 0 < (int) $affected;
 	}
 
@@ -306,10 +270,10 @@ CREATE TABLE {$counters} (
 	 * @param callable(array): bool $settled_unpaid Whether an attempt ended without payment longer ago than a payment stays open.
 	 * @return string[] The addresses freed.
 	 */
-	public static function release_dead( \WC_Order $order, callable $settled_unpaid ): array {
+	public function release_dead( \WC_Order $order, callable $settled_unpaid ): array {
 		$freed = array();
-		foreach ( self::held_rows_of_order( $order->get_id() ) as $row ) {
-			$attempts = Operation_Store::attempts_of_order_to( $order->get_id(), (string) $row['address'] );
+		foreach ( $this->held_rows_of_order( $order->get_id() ) as $row ) {
+			$attempts = $this->attempts->attempts_of_order_to( $order->get_id(), (string) $row['address'] );
 			$facts    = array_map(
 				static function ( Attempt $attempt ) use ( $settled_unpaid ): array {
 					return array(
@@ -324,9 +288,9 @@ CREATE TABLE {$counters} (
 				continue;
 			}
 			foreach ( $attempts as $attempt ) {
-				Operation_Store::retire( $attempt->id() );
+				$this->attempts->retire( $attempt->id() );
 			}
-			if ( self::release( $order->get_id(), (string) $row['address'] ) ) {
+			if ( $this->release( $order->get_id(), (string) $row['address'] ) ) {
 				$freed[] = (string) $row['address'];
 				if ( (string) $order->get_meta( Keys::META_ADDRESS ) === (string) $row['address'] ) {
 					$order->delete_meta_data( Keys::META_ADDRESS_INDEX );
@@ -346,9 +310,9 @@ CREATE TABLE {$counters} (
 	 *
 	 * @return array{in_use: int, last_paid: int|null, highest: int|null, gap: int, free: int}
 	 */
-	public static function gap( string $wallet ): array {
+	public function gap( string $wallet ): array {
 		global $wpdb;
-		$row       = $wpdb->get_row( $wpdb->prepare( 'SELECT MAX(CASE WHEN state = %s THEN address_index END) AS last_paid, MAX(CASE WHEN state <> %s THEN address_index END) AS highest, SUM(state = %s) AS held, SUM(state = %s) AS freed FROM %i WHERE wallet = %s', self::PAID, self::FREE, self::HELD, self::FREE, self::table(), $wallet ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$row       = $wpdb->get_row( $wpdb->prepare( 'SELECT MAX(CASE WHEN state = %s THEN address_index END) AS last_paid, MAX(CASE WHEN state <> %s THEN address_index END) AS highest, SUM(state = %s) AS held, SUM(state = %s) AS freed FROM %i WHERE wallet = %s', self::PAID, self::FREE, self::HELD, self::FREE, $this->table(), $wallet ), ARRAY_A ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 		$last_paid = isset( $row['last_paid'] ) ? (int) $row['last_paid'] : null;
 		$highest   = isset( $row['highest'] ) ? (int) $row['highest'] : null;
 		return array(
@@ -361,16 +325,26 @@ CREATE TABLE {$counters} (
 	}
 
 	/** The wallet's next new index (its counter), 0 before the first. */
-	public static function next_index( string $wallet ): int {
+	public function next_index( string $wallet ): int {
 		global $wpdb;
-		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT next_index FROM %i WHERE wallet = %s', self::counters_table(), $wallet ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT next_index FROM %i WHERE wallet = %s', $this->counters_table(), $wallet ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 	}
 
 	/** @throws \RuntimeException When the database refuses the statement. */
-	private static function query( string $sql ): void {
+	private function query( string $sql ): void {
 		global $wpdb;
-		if ( false === $wpdb->query( $sql ) ) { // phpcs:ignore WordPress.DB
+		if ( false === $wpdb->query( $sql ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.PreparedSQL.NotPrepared -- every caller passes a prepared statement or a fixed one.
 			throw new \RuntimeException( 'The address could not be recorded: ' . $wpdb->last_error );
 		}
+	}
+
+	private function table(): string {
+		global $wpdb;
+		return $wpdb->prefix . Tables::ADDRESSES;
+	}
+
+	private function counters_table(): string {
+		global $wpdb;
+		return $wpdb->prefix . Tables::ADDRESS_COUNTERS;
 	}
 }

@@ -4,7 +4,7 @@
  * store's payments, and every payment a buyer was sent to and never began,
  * read page by page from the plugin's tables (never all at once), in the
  * order the store recorded them, with the order meta each page needs in one
- * query. What the rows mean (outcome, amounts as text) is the Admin room's
+ * query. Built once (Plugin::build()). What the rows mean (outcome, amounts as text) is the Admin room's
  * (Admin\Books); this class only reads.
  *
  * Two streams, each in (created_at, id) order through its created_at index,
@@ -46,13 +46,13 @@ final class Books_Store {
 	 * @param string $ended_before UTC, MySQL format: an attempt without an operation started before then is over.
 	 * @return \Generator<int, array<int, array<string, mixed>>>
 	 */
-	public static function pages( ?string $from, ?string $to, string $ended_before, int $size = self::PAGE ): \Generator {
-		$streams = array( self::operations( $from, $to, $size ), self::attempts( $from, $to, $ended_before, $size ) );
+	public function pages( ?string $from, ?string $to, string $ended_before, int $size = self::PAGE ): \Generator {
+		$streams = array( $this->operations( $from, $to, $size ), $this->attempts( $from, $to, $ended_before, $size ) );
 		$page    = array();
 		while ( true ) {
 			$next = null;
 			foreach ( $streams as $i => $stream ) {
-				if ( $stream->valid() && ( null === $next || self::earlier( $stream->current(), $streams[ $next ]->current() ) ) ) {
+				if ( $stream->valid() && ( null === $next || $this->earlier( $stream->current(), $streams[ $next ]->current() ) ) ) {
 					$next = $i;
 				}
 			}
@@ -75,10 +75,10 @@ final class Books_Store {
 	 * Whether the tables answer (checked before a download's first byte, so a
 	 * store whose tables are missing gets an error, not an empty file).
 	 */
-	public static function readable(): bool {
+	public function readable(): bool {
 		global $wpdb;
-		foreach ( array( Operation_Store::operations_table(), Operation_Store::attempts_table() ) as $table ) {
-			$wpdb->get_var( $wpdb->prepare( 'SELECT 1 FROM %i LIMIT 1', $table ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		foreach ( array( Tables::OPERATIONS, Tables::ATTEMPTS ) as $name ) {
+			$wpdb->get_var( $wpdb->prepare( 'SELECT 1 FROM %i LIMIT 1', $wpdb->prefix . $name ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 			if ( '' !== $wpdb->last_error ) {
 				return false;
 			}
@@ -95,7 +95,7 @@ final class Books_Store {
 	 * @param string[] $keys
 	 * @return array<int, array<string, mixed>> By order id, then key: the value as stored (unserialised).
 	 */
-	public static function order_meta( array $order_ids, array $keys ): array {
+	public function order_meta( array $order_ids, array $keys ): array {
 		global $wpdb;
 		$order_ids = array_values( array_unique( array_map( 'intval', $order_ids ) ) );
 		if ( array() === $order_ids || array() === $keys ) {
@@ -106,11 +106,11 @@ final class Books_Store {
 		list( $table, $column, $id ) = $hpos ? array( $wpdb->prefix . 'wc_orders_meta', 'order_id', 'id' ) : array( $wpdb->postmeta, 'post_id', 'meta_id' );
 		$ids                         = implode( ',', array_fill( 0, count( $order_ids ), '%d' ) );
 		$names                       = implode( ',', array_fill( 0, count( $keys ), '%s' ) );
-		$rows                        = $wpdb->get_results( // phpcs:ignore WordPress.DB.DirectDatabaseQuery,WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- placeholders built above.
+		$rows                        = $wpdb->get_results( // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- placeholders built above.
 			$wpdb->prepare( "SELECT %i AS order_id, meta_key, meta_value FROM %i WHERE %i IN ({$ids}) AND meta_key IN ({$names}) ORDER BY %i", array_merge( array( $column, $table, $column ), $order_ids, array_values( $keys ), array( $id ) ) ),
 			ARRAY_A
 		);
-		self::check_read( $rows );
+		$this->check_read( $rows );
 		$meta = array();
 		foreach ( $rows as $row ) {
 			// The first value of a key, as WC_Order::get_meta( $key, true ) reads it.
@@ -122,7 +122,7 @@ final class Books_Store {
 	}
 
 	/** Whether $a was recorded before $b: by time, then operations before attempts, then id. */
-	private static function earlier( array $a, array $b ): bool {
+	private function earlier( array $a, array $b ): bool {
 		$by_time = strcmp( (string) $a['recorded_at'], (string) $b['recorded_at'] );
 		if ( 0 !== $by_time ) {
 			return $by_time < 0;
@@ -134,24 +134,24 @@ final class Books_Store {
 	}
 
 	/** @return \Generator<int, array<string, mixed>> The operations table's rows with their attempts, in (created_at, id) order. */
-	private static function operations( ?string $from, ?string $to, int $size ): \Generator {
+	private function operations( ?string $from, ?string $to, int $size ): \Generator {
 		global $wpdb;
 		$after = null;
 		do {
-			list( $where, $args ) = self::window( 'o', $from, $to, $after );
-			$rows                 = $wpdb->get_results( // phpcs:ignore WordPress.DB.DirectDatabaseQuery,WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- $where holds placeholders only.
+			list( $where, $args ) = $this->window( 'o', $from, $to, $after );
+			$rows                 = $wpdb->get_results( // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- $where holds placeholders only.
 				$wpdb->prepare(
 					"SELECT o.id AS row_id, o.created_at AS recorded_at, o.order_id, o.operation_id, o.status, o.status_code,
 						a.partner_operation_id, a.expected_amount, a.expected_currency, a.expected_wallet
 					FROM %i o JOIN %i a ON a.id = o.attempt_id
 					WHERE {$where} ORDER BY o.created_at, o.id LIMIT %d",
-					array_merge( array( Operation_Store::operations_table(), Operation_Store::attempts_table() ), $args, array( $size ) )
+					array_merge( array( $wpdb->prefix . Tables::OPERATIONS, $wpdb->prefix . Tables::ATTEMPTS ), $args, array( $size ) )
 				),
 				ARRAY_A
 			);
-			self::check_read( $rows );
+			$this->check_read( $rows );
 			foreach ( $rows as $row ) {
-				yield self::typed( $row, 'operations', self::OPERATION );
+				yield $this->typed( $row, 'operations', self::OPERATION );
 			}
 			$last  = end( $rows );
 			$after = false === $last ? null : array( (string) $last['recorded_at'], (int) $last['row_id'] );
@@ -159,12 +159,12 @@ final class Books_Store {
 	}
 
 	/** @return \Generator<int, array<string, mixed>> Attempts without an operation row that belong in the books, in (created_at, id) order. */
-	private static function attempts( ?string $from, ?string $to, string $ended_before, int $size ): \Generator {
+	private function attempts( ?string $from, ?string $to, string $ended_before, int $size ): \Generator {
 		global $wpdb;
 		$after = null;
 		do {
-			list( $where, $args ) = self::window( 'a', $from, $to, $after );
-			$rows                 = $wpdb->get_results( // phpcs:ignore WordPress.DB.DirectDatabaseQuery,WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- $where holds placeholders only.
+			list( $where, $args ) = $this->window( 'a', $from, $to, $after );
+			$rows                 = $wpdb->get_results( // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- $where holds placeholders only.
 				$wpdb->prepare(
 					"SELECT a.id AS row_id, a.created_at AS recorded_at, a.order_id, COALESCE(a.operation_id, '') AS operation_id, a.status, a.status_code,
 						a.partner_operation_id, a.expected_amount, a.expected_currency, a.expected_wallet
@@ -174,13 +174,13 @@ final class Books_Store {
 						AND ( ( a.operation_id IS NOT NULL AND a.status_code <> %d )
 							OR ( a.operation_id IS NULL AND a.signed_at IS NOT NULL AND ( a.retired_at IS NOT NULL OR a.created_at < %s ) ) )
 					ORDER BY a.created_at, a.id LIMIT %d",
-					array_merge( array( Operation_Store::attempts_table() ), $args, array( Operation_Store::operations_table(), Operation_Store::NO_CODE, $ended_before, $size ) )
+					array_merge( array( $wpdb->prefix . Tables::ATTEMPTS ), $args, array( $wpdb->prefix . Tables::OPERATIONS, Operation_Store::NO_CODE, $ended_before, $size ) )
 				),
 				ARRAY_A
 			);
-			self::check_read( $rows );
+			$this->check_read( $rows );
 			foreach ( $rows as $row ) {
-				yield self::typed( $row, 'attempts', '' === $row['operation_id'] ? self::ABANDONED : self::OPERATION );
+				yield $this->typed( $row, 'attempts', '' === $row['operation_id'] ? self::ABANDONED : self::OPERATION );
 			}
 			$last  = end( $rows );
 			$after = false === $last ? null : array( (string) $last['recorded_at'], (int) $last['row_id'] );
@@ -196,7 +196,7 @@ final class Books_Store {
 	 * @param array{0: string, 1: int}|null $after
 	 * @return array{0: string, 1: array<int, string|int>}
 	 */
-	private static function window( string $t, ?string $from, ?string $to, ?array $after ): array {
+	private function window( string $t, ?string $from, ?string $to, ?array $after ): array {
 		$where = array( '1 = 1' );
 		$args  = array();
 		if ( null !== $from ) {
@@ -218,14 +218,14 @@ final class Books_Store {
 	 * @param mixed $rows What $wpdb->get_results() answered.
 	 * @throws \RuntimeException When the database refused the query: the books are never cut short silently.
 	 */
-	private static function check_read( $rows ): void {
+	private function check_read( $rows ): void {
 		global $wpdb;
 		if ( ! is_array( $rows ) || '' !== $wpdb->last_error ) {
 			throw new \RuntimeException( 'The payments could not be read: ' . $wpdb->last_error );
 		}
 	}
 
-	private static function typed( array $row, string $source, string $kind ): array {
+	private function typed( array $row, string $source, string $kind ): array {
 		$row['source']          = $source;
 		$row['kind']            = $kind;
 		$row['row_id']          = (int) $row['row_id'];

@@ -7,7 +7,7 @@
  *
  * - Activated for the whole network: every site gets its tables at once
  *   (on a large network, wp_is_large_network(), each site makes them at its
- *   next request instead: Operation_Store::maybe_install()). Activated on
+ *   next request instead: Tables::maybe_install()). Activated on
  *   one site: that site's.
  * - A site made later, while the plugin is active for the network, gets them
  *   when WordPress initialises it (wp_initialize_site).
@@ -27,19 +27,26 @@ defined( 'ABSPATH' ) || exit;
 
 final class Network_Sites {
 
+	/** @var Tables */
+	private $tables;
+
+	public function __construct( Tables $tables ) {
+		$this->tables = $tables;
+	}
+
 	/**
 	 * The activation hook: this site's tables, or, activated for the whole
 	 * network, every site's.
 	 *
 	 * @param bool|mixed $network_wide What WordPress passes: whether the plugin is activated for the network.
 	 */
-	public static function activate( $network_wide = false ): void {
+	public function activate( $network_wide = false ): void {
 		if ( ! is_multisite() || true !== (bool) $network_wide || wp_is_large_network() ) {
-			Operation_Store::install();
+			$this->tables->install();
 			return;
 		}
-		foreach ( self::site_ids() as $site_id ) {
-			self::install_on( $site_id );
+		foreach ( $this->site_ids() as $site_id ) {
+			$this->install_on( $site_id );
 		}
 	}
 
@@ -50,11 +57,11 @@ final class Network_Sites {
 	 * @param \WP_Site|mixed $site     The new site.
 	 * @param string         $basename The plugin's basename (card2crypto-checkout/card2crypto-checkout.php).
 	 */
-	public static function initialize_site( $site, string $basename ): void {
-		if ( ! $site instanceof \WP_Site || ! self::network_active( $basename ) ) {
+	public function initialize_site( $site, string $basename ): void {
+		if ( ! $site instanceof \WP_Site || ! $this->network_active( $basename ) ) {
 			return;
 		}
-		self::install_on( (int) $site->blog_id );
+		$this->install_on( (int) $site->blog_id );
 	}
 
 	/**
@@ -65,31 +72,31 @@ final class Network_Sites {
 	 * @param int|mixed      $site_id The site deleted.
 	 * @return string[]|mixed
 	 */
-	public static function drop_tables( $tables, $site_id = 0 ) {
+	public function drop_tables( $tables, $site_id = 0 ) {
 		global $wpdb;
 		if ( ! is_array( $tables ) || (int) $site_id < 1 ) {
 			return $tables;
 		}
-		return array_values( array_unique( array_merge( $tables, Operation_Store::tables_of( $wpdb->get_blog_prefix( (int) $site_id ) ) ) ) );
+		return array_values( array_unique( array_merge( $tables, $this->tables->tables_of( $wpdb->get_blog_prefix( (int) $site_id ) ) ) ) );
 	}
 
 	/** Whether the plugin is active for the whole network (read from the network's option: wp-admin's plugin.php may not be loaded). */
-	private static function network_active( string $basename ): bool {
+	private function network_active( string $basename ): bool {
 		$active = get_site_option( 'active_sitewide_plugins', array() );
 		return is_multisite() && is_array( $active ) && isset( $active[ $basename ] );
 	}
 
-	private static function install_on( int $site_id ): void {
+	private function install_on( int $site_id ): void {
 		switch_to_blog( $site_id );
 		try {
-			Operation_Store::install();
+			$this->tables->install();
 		} finally {
 			restore_current_blog();
 		}
 	}
 
 	/** @return int[] Every site of the current network. */
-	private static function site_ids(): array {
+	private function site_ids(): array {
 		return array_map(
 			'intval',
 			get_sites(

@@ -1,11 +1,10 @@
 <?php
 /**
- * An order's payment attempts as stored, read: the current one, the order
- * reloaded, its total in minor units, whether money is moving or a payment
- * may still be under way, and the window a payment stays open. No service
- * call and no change: the classes that start, check and apply payments
- * (Payments, Reconciler, Operation_Events, Buyer_Return) all read through
- * here.
+ * What an order's payment attempts mean, without the database: the order
+ * reloaded, its total in minor units, whether money is moving for an
+ * attempt or its state is final, and the window a payment stays open. The
+ * attempts themselves are read through the attempts' repository
+ * (Attempt_Store: the current one, money moving, a payment in progress).
  *
  * @package card2crypto-checkout
  */
@@ -13,25 +12,18 @@
 namespace Card2Crypto\Checkout\Attempts;
 
 use Card2Crypto\Checkout\Base\Currencies;
-use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Order_Attempts {
 
-	/** The order's current attempt, or null. */
-	public static function current_attempt( \WC_Order $order ): ?Attempt {
-		$id = (string) $order->get_meta( Keys::META_ATTEMPT );
-		return '' === $id ? null : Operation_Store::attempt_by_partner_id( $id );
-	}
-
 	/**
 	 * How long an unpaid payment stays open: the buyer may still finish an
 	 * operation created (1) and not paid for this long after it started, and
 	 * the service ends it then (docs/decisions.md, "Checkout: no second
 	 * payment while one may be under way"). One window for the hold-stock
-	 * timer (payment_in_progress()) and for a new payment (Attempt_Policy).
+	 * timer (Attempt_Store::payment_in_progress()) and for a new payment (Attempt_Policy).
 	 */
 	public static function payment_window(): int {
 		/**
@@ -69,38 +61,11 @@ final class Order_Attempts {
 
 	/** True when money may be moving for this attempt: the buyer paid and no final failure came. */
 	public static function in_flight( ?Attempt $attempt ): bool {
-		if ( null === $attempt || Operation_Store::NO_CODE === $attempt->status_code() ) {
+		if ( null === $attempt || Status_Flow::NO_CODE === $attempt->status_code() ) {
 			return false;
 		}
 		$step = Status_Flow::find_step( $attempt->status(), $attempt->status_code() );
 		return null === $step || ( ! $step['final'] && 1 !== $step['status_code'] ) || Status_Flow::PHASE_SUCCEEDED === $step['phase'];
-	}
-
-	/** Any attempt of the order with money moving (a new attempt could pay the order twice). */
-	public static function money_moving( \WC_Order $order ): bool {
-		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
-			if ( self::in_flight( $attempt ) ) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	/**
-	 * Whether WooCommerce's hold-stock timer must leave the order alone: money
-	 * is moving, or the current attempt started less than payment_window()
-	 * ago and has not ended (no news yet, or "created" 1: the buyer is still
-	 * in the widget, about to enter the card).
-	 */
-	public static function payment_in_progress( \WC_Order $order ): bool {
-		if ( self::money_moving( $order ) ) {
-			return true;
-		}
-		$current = self::current_attempt( $order );
-		if ( null === $current || self::is_final( $current ) ) {
-			return false;
-		}
-		return time() < self::window_start( $current ) + self::payment_window();
 	}
 
 	/**

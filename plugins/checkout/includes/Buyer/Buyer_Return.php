@@ -9,7 +9,7 @@
  * completes it), notes on the order what the buyer was told, and tells the
  * buyer in plain words (Buyer_Words) what happened and what they can do.
  *
- * Redirect flow: the fail address is the order-pay page with RETURN_ARG; on
+ * Redirect flow: the fail address is the order-pay page with Return_Pages::RETURN_ARG; on
  * template_redirect the order key is checked, the answer applied, a
  * WooCommerce notice added, and the buyer redirected to the order-pay page
  * (its "Pay" starts a fresh attempt) or, when paid, the thank-you page.
@@ -27,9 +27,9 @@ use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
-use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
@@ -37,19 +37,11 @@ use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Buyer_Return {
-
-	/** Query argument on the order-pay URL that marks the landing page's fail redirect. */
-	const RETURN_ARG = 'card2crypto-return';
-
-	/** Query argument on the order-pay URL: the service refused the store when the payment was to start (Service_Health). */
-	const UNAVAILABLE_ARG = 'card2crypto-unavailable';
-
-	/** Query argument on the order-pay URL: the landing link was followed and no payment started; the words why are kept for the order (told_url()). */
-	const TOLD_ARG = 'card2crypto-told';
 
 	/** Order meta: a hash of the last note saying what the buyer was told on coming back (one note per change). */
 	const META_TOLD = '_card2crypto_told_note';
@@ -63,88 +55,58 @@ final class Buyer_Return {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway ) {
+	/** @var Attempt_Store */
+	private $attempts;
+
+	/** @var Operation_Store */
+	private $operations;
+
+	/** @var Return_Pages */
+	private $pages;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages ) {
 		$this->config     = $config;
 		$this->reconciler = $reconciler;
 		$this->gateway    = $gateway;
+		$this->attempts   = $attempts;
+		$this->operations = $operations;
+		$this->pages      = $pages;
 	}
 
 	public function register(): void {
 		add_action( 'template_redirect', array( $this, 'on_template_redirect' ), 5 );
 	}
 
-	/** The fail address given to the landing page. */
-	public static function fail_url( \WC_Order $order ): string {
-		return add_query_arg( self::RETURN_ARG, '1', $order->get_checkout_payment_url() );
-	}
-
-	/**
-	 * Where a buyer goes when the service refuses the store as their payment
-	 * was to start (the landing route, the widget settings): the order's
-	 * order-pay page, where the method is withdrawn and a notice says why.
-	 */
-	public static function unavailable_url( \WC_Order $order ): string {
-		return add_query_arg( self::UNAVAILABLE_ARG, '1', $order->get_checkout_payment_url() );
-	}
-
-	/**
-	 * Where a buyer goes when the landing link was followed and no payment
-	 * started (an earlier payment stands in the way, the rate could not be
-	 * fixed, too many attempts): the order's payment page, where the words
-	 * they are told (kept a few minutes for the order, read once after the
-	 * order key is checked) become a notice.
-	 *
-	 * @param string $type WooCommerce notice type: "notice" or "error".
-	 */
-	public static function told_url( \WC_Order $order, string $message, string $type, ?array $link = null ): string {
-		// In the shared database: the next page may be served by another web server (Shared_Store).
-		Shared_Store::put(
-			self::told_key( $order ),
-			array(
-				'message' => $message,
-				'type'    => 'error' === $type ? 'error' : 'notice',
-				'link'    => $link,
-			),
-			5 * MINUTE_IN_SECONDS
-		);
-		return add_query_arg( self::TOLD_ARG, '1', $order->get_checkout_payment_url() );
-	}
-
-	private static function told_key( \WC_Order $order ): string {
-		return 'card2crypto_checkout_told_' . $order->get_id();
-	}
-
 	/** The landing page's fail redirect: ask, apply, tell (notice), redirect. */
 	public function on_template_redirect(): void {
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- shows words the store itself kept for this order, once, after the order key is checked.
-		if ( isset( $_GET[ self::TOLD_ARG ], $_GET['key'] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
+		if ( isset( $_GET[ Return_Pages::TOLD_ARG ], $_GET['key'] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
 			// Only the order's owner reads them: a registered customer's order asks its customer to log in, as WooCommerce does.
 			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Order_Routes::owner_may_act( $order ) ) {
-				$told = Shared_Store::get( self::told_key( $order ) );
-				Shared_Store::delete( self::told_key( $order ) );
-				if ( is_array( $told ) && isset( $told['message'], $told['type'] ) && '' !== $told['message'] ) {
+				$told = $this->pages->take_told( $order );
+				if ( null !== $told ) {
 					self::start_session();
-					wc_add_notice( Buyer_Words::notice_html( $told ), (string) $told['type'] );
+					wc_add_notice( Buyer_Words::notice_html( $told ), $told['type'] );
 				}
 			}
-			wp_safe_redirect( remove_query_arg( self::TOLD_ARG ) );
+			wp_safe_redirect( remove_query_arg( Return_Pages::TOLD_ARG ) );
 			exit;
 		}
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- only adds a fixed notice and drops the argument.
-		if ( isset( $_GET[ self::UNAVAILABLE_ARG ] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
+		if ( isset( $_GET[ Return_Pages::UNAVAILABLE_ARG ] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			self::start_session();
 			// Plain words, never the service's message: the order is kept, and the buyer hears when card payment is back.
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = isset( $_GET['key'] ) ? sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification.Recommended
 			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && Order_Routes::owner_may_act( $order );
 			wc_add_notice( esc_html( $mine ? Service_Back::keep( $order ) : Service_Health::buyer_message() ), 'error' );
-			wp_safe_redirect( remove_query_arg( self::UNAVAILABLE_ARG ) );
+			wp_safe_redirect( remove_query_arg( Return_Pages::UNAVAILABLE_ARG ) );
 			exit;
 		}
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- only redirects the order's owner to the order's own page.
-		if ( ! isset( $_GET['pay_for_order'] ) && ! isset( $_GET[ self::RETURN_ARG ] ) && isset( $_GET['key'] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
+		if ( ! isset( $_GET['pay_for_order'] ) && ! isset( $_GET[ Return_Pages::RETURN_ARG ] ) && isset( $_GET['key'] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
 			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->needs_payment() && Order_Routes::owner_may_act( $order ) ) {
@@ -156,7 +118,7 @@ final class Buyer_Return {
 			}
 		}
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- a GET redirect from the service's page; the order key is the proof, and it only asks the service.
-		if ( ! isset( $_GET[ self::RETURN_ARG ], $_GET['key'] ) || ! function_exists( 'is_wc_endpoint_url' ) || ! is_wc_endpoint_url( 'order-pay' ) ) {
+		if ( ! isset( $_GET[ Return_Pages::RETURN_ARG ], $_GET['key'] ) || ! function_exists( 'is_wc_endpoint_url' ) || ! is_wc_endpoint_url( 'order-pay' ) ) {
 			return;
 		}
 		$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
@@ -209,7 +171,7 @@ final class Buyer_Return {
 	public function tell( \WC_Order $order, string $event ): array {
 		$asked   = 'answered';
 		$answer  = null;
-		$attempt = Order_Attempts::current_attempt( $order );
+		$attempt = $this->attempts->current_attempt( $order );
 		if ( ! $order->is_paid() && null !== $attempt && ! Reconciler::settled( $attempt, time() ) ) {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
@@ -224,7 +186,7 @@ final class Buyer_Return {
 				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied when the buyer came back: %s', $order->get_id(), $e->getMessage() ) );
 				$asked = 'unreachable';
 			}
-			$attempt = Operation_Store::attempt( $attempt->id() ) ?? $attempt;
+			$attempt = $this->attempts->attempt( $attempt->id() ) ?? $attempt;
 		} elseif ( null === $attempt ) {
 			$asked = 'unknown';
 		}
@@ -252,7 +214,7 @@ final class Buyer_Return {
 				'event'       => 'error' === $event ? 'exit' : $event,
 				'mismatch'    => null !== $attempt && $attempt->mismatch(),
 				// A payment of the order in another window (another operation) may be under way.
-				'others_live' => Operation_Store::may_be_paid_besides( $order->get_id(), null === $attempt ? '' : $attempt->operation_id() ),
+				'others_live' => $this->operations->may_be_paid_besides( $order->get_id(), null === $attempt ? '' : $attempt->operation_id() ),
 				// "Or choose another payment method" only where there is one.
 				'others'      => Other_Methods::exist(),
 			)

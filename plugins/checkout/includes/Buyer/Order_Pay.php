@@ -13,17 +13,12 @@
 namespace Card2Crypto\Checkout\Buyer;
 
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
-use Card2Crypto\Checkout\Attempts\Payment_Held;
-use Card2Crypto\Checkout\Attempts\Payment_Refused;
-use Card2Crypto\Checkout\Attempts\Service_Refused;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
-use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Script_Asset;
-use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Payments;
-use Card2Crypto\Checkout\Payment\Start_Gate;
+use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Widget_Retry;
@@ -57,10 +52,18 @@ final class Order_Pay {
 	/** @var Buyer_Return */
 	private $buyer_return;
 
-	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return ) {
+	/** @var Widget_Retry */
+	private $widget_retry;
+
+	/** @var Return_Pages */
+	private $pages;
+
+	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry, Return_Pages $pages ) {
 		$this->config       = $config;
 		$this->payments     = $payments;
 		$this->buyer_return = $buyer_return;
+		$this->widget_retry = $widget_retry;
+		$this->pages        = $pages;
 	}
 
 	/** Global name of the widget's run function (docs/decisions.md, "Widget run function"). */
@@ -156,14 +159,14 @@ final class Order_Pay {
 					'code'     => 'card2crypto_service_refused',
 					'kind'     => 'unavailable',
 					'message'  => Service_Back::keep( $order ),
-					'redirect' => Buyer_Return::unavailable_url( $order ),
+					'redirect' => $this->pages->unavailable_url( $order ),
 				)
 			);
 		}
 		$outcome = $this->buyer_return->tell( $order, $event );
 		if ( 'fail' !== $event ) {
 			// The widget was closed (or stopped): a decline it showed is the outcome now (Widget_Retry), mailed once.
-			Widget_Retry::settle( Order_Attempts::reloaded( $order ), true );
+			$this->widget_retry->settle( Order_Attempts::reloaded( $order ), true );
 		}
 		$order   = Order_Attempts::reloaded( $order );
 		$answer  = array(
@@ -179,101 +182,35 @@ final class Order_Pay {
 		return Order_Routes::answer( $answer );
 	}
 
+	/** The embedded widget asks for settings signed now (Payments::widget()). */
 	public function rest_settings( \WP_REST_Request $request ) {
 		$order = Order_Routes::our_order( $request, self::NONCE_ACTION, true );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
-		$config = $this->config;
-		try {
-			// One pass through the gate (budget, the service's acceptance, the cap, earlier attempts), then a new attempt.
-			$attempt  = $this->payments->start( $order, Client_Address::of( $config->trust_proxy_header() ), Start_Gate::SIGNING );
-			$rate     = $this->payments->fixed_rate( $attempt );
-			$settings = Payments::signed_settings( $order, $attempt, $config, $rate['calculation_id'] ?? null );
-			Payments::mark_widget( $order, $attempt, true );
-		} catch ( Service_Refused $e ) {
-			// The page's script follows redirect: the order-pay page, told in plain words, without the method (Buyer_Return).
-			return Order_Routes::answer(
-				array(
-					'code'     => 'card2crypto_service_refused',
-					'message'  => $e->getMessage(),
-					'redirect' => Buyer_Return::unavailable_url( $order ),
-				),
-				503
-			);
-		} catch ( Payment_Held $e ) {
-			// An earlier payment is paid (the page's script follows redirect to the order-received page) or may still be.
-			return Order_Routes::answer(
-				array(
-					'code'    => 'card2crypto_held',
-					'kind'    => $e->outcome['kind'],
-					'message' => $e->getMessage(),
-				) + ( $e->paid() ? array( 'redirect' => $order->get_checkout_order_received_url() ) : array() )
-				+ ( isset( $e->outcome['link'] ) ? array( 'link' => $e->outcome['link'] ) : array() ),
-				409
-			);
-		} catch ( Payment_Refused $e ) {
-			return new \WP_Error( 'card2crypto_refused', $e->getMessage(), array( 'status' => 409 ) );
-		} catch ( \Throwable $e ) {
-			Log::error( sprintf( 'Order %d: widget settings could not be signed: %s', $order->get_id(), $e->getMessage() ) );
-			return new \WP_Error( 'card2crypto_unavailable', __( 'The card payment could not start. Please try again in a moment.', 'card2crypto-checkout' ), array( 'status' => 503 ) );
-		}
-		return Order_Routes::answer(
-			array(
-				'settings'   => $settings,
-				'expires_at' => $rate['expired_at'] ?? null,
-			)
-		);
-	}
-
-	/** Where placing the order sends the buyer (redirect flow): this route signs the landing URL on arrival. */
-	public static function landing_link( \WC_Order $order ): string {
-		return add_query_arg( 'key', rawurlencode( $order->get_order_key() ), rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/landing' ) );
+		$step = $this->payments->widget( $order );
+		return $step->is_error()
+			? new \WP_Error( $step->code(), $step->message(), array( 'status' => $step->http_status() ) )
+			: Order_Routes::answer( $step->rest_body(), $step->http_status() );
 	}
 
 	/**
-	 * Redirect flow: 302 to the landing page with settings signed now, so the
-	 * timestamp is fresh when the landing page starts the widget (the service
-	 * allows 5 s behind). Uses the attempt placing the order started, or a new
-	 * one if that one already has news (the buyer came back) or no longer asks
-	 * for the order's total, currency and wallet (the order was edited).
+	 * Redirect flow: 302 to where Payments::landing() sends the browser (the
+	 * landing page with settings signed now, or the order's page, told why).
 	 */
 	public function rest_landing( \WP_REST_Request $request ) {
 		$order = Order_Routes::keyed_order( $request );
 		if ( $order instanceof \WP_Error && 'card2crypto_login' === $order->get_error_code() ) {
 			// A browser follows this link: to WooCommerce's order-pay page, which asks the customer to log in.
-			$found    = wc_get_order( (int) $request['order_id'] );
-			$response = new \WP_REST_Response( null, 302 );
-			$response->header( 'Location', $found instanceof \WC_Order ? $found->get_checkout_payment_url() : home_url( '/' ) );
-			$response->header( 'Cache-Control', 'no-store' );
-			return $response;
+			$found = wc_get_order( (int) $request['order_id'] );
+			return self::redirect( $found instanceof \WC_Order ? $found->get_checkout_payment_url() : home_url( '/' ) );
 		}
-		if ( $order instanceof \WP_Error ) {
-			return $order;
-		}
-		$config = $this->config;
-		$target = $order->get_checkout_order_received_url();
-		if ( Keys::GATEWAY_ID === $order->get_payment_method() && $order->needs_payment() ) {
-			try {
-				// One pass through the gate, then the current attempt signed again or a new one.
-				$attempt = $this->payments->fitting( $order, Client_Address::of( $config->trust_proxy_header() ) );
-				$target  = $this->payments->landing_url( $order, $attempt, Buyer_Return::fail_url( $order ) );
-			} catch ( Service_Refused $e ) {
-				// Never to the service's dead end: back to the order, told in plain words (Buyer_Return).
-				$target = Buyer_Return::unavailable_url( $order );
-			} catch ( Payment_Held $e ) {
-				// An earlier payment is paid (the order-received page says so) or may still be (told on the order's payment page).
-				$target = $e->paid() ? $order->get_checkout_order_received_url() : Buyer_Return::told_url( $order, $e->getMessage(), 'notice', $e->outcome['link'] ?? null );
-			} catch ( Payment_Refused $e ) {
-				// No payment starts (the rate could not be fixed, too many attempts, ...): the buyer reads why on the order's payment page.
-				$target = Buyer_Return::told_url( $order, $e->getMessage(), 'error' );
-			} catch ( \Throwable $e ) {
-				Log::error( sprintf( 'Order %d: the landing URL could not be built: %s', $order->get_id(), $e->getMessage() ) );
-				$target = $order->get_checkout_payment_url();
-			}
-		}
+		return $order instanceof \WP_Error ? $order : self::redirect( $this->payments->landing( $order ) );
+	}
+
+	private static function redirect( string $location ): \WP_REST_Response {
 		$response = new \WP_REST_Response( null, 302 );
-		$response->header( 'Location', $target );
+		$response->header( 'Location', $location );
 		$response->header( 'Cache-Control', 'no-store' );
 		return $response;
 	}

@@ -17,12 +17,12 @@ namespace Card2Crypto\Checkout\Buyer;
 
 use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
-use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -39,18 +39,25 @@ final class Order_View {
 	const WAITING    = 'waiting';
 	const PROCESSING = 'processing';
 
-	public static function register(): void {
-		add_action( 'woocommerce_order_details_after_order_table', array( self::class, 'render' ), 10, 1 );
-		add_action( 'rest_api_init', array( self::class, 'register_route' ) );
+	/** @var Attempt_Store */
+	private $attempts;
+
+	public function __construct( Attempt_Store $attempts ) {
+		$this->attempts = $attempts;
 	}
 
-	public static function register_route(): void {
+	public function register(): void {
+		add_action( 'woocommerce_order_details_after_order_table', array( $this, 'render' ), 10, 1 );
+		add_action( 'rest_api_init', array( $this, 'register_route' ) );
+	}
+
+	public function register_route(): void {
 		register_rest_route(
 			Keys::REST_NAMESPACE,
 			'/orders/(?P<order_id>\d+)/payment-state',
 			array(
 				'methods'             => 'GET',
-				'callback'            => array( self::class, 'rest_state' ),
+				'callback'            => array( $this, 'rest_state' ),
 				// Guests pay too: the order key is the buyer's proof, checked in the callback.
 				'permission_callback' => '__return_true',
 				'args'                => Order_Pay::ORDER_ARGS,
@@ -64,19 +71,19 @@ final class Order_View {
 	 * it shows (since) was already answered, cheaply, when that state is
 	 * unchanged (State_Poll); it gets here when it changed.
 	 */
-	public static function rest_state( \WP_REST_Request $request ) {
+	public function rest_state( \WP_REST_Request $request ) {
 		$order = Order_Routes::our_order( $request, null, false );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
-		return Order_Routes::answer( self::answer( $order ) );
+		return Order_Routes::answer( $this->answer( $order ) );
 	}
 
-	public static function render( $order ): void {
+	public function render( $order ): void {
 		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
 			return;
 		}
-		$answer    = self::answer( $order );
+		$answer    = $this->answer( $order );
 		$operation = $order->get_meta( Keys::META_OPERATION );
 		$operation = is_array( $operation ) ? $operation : array();
 		$live      = ! $answer['final'] && function_exists( 'is_order_received_page' ) && is_order_received_page() && self::enqueue( $order, $answer['v'] );
@@ -103,8 +110,8 @@ final class Order_View {
 	 *
 	 * @return array{state: string, final: bool, message: string, pay_url?: string, v: string}
 	 */
-	public static function answer( \WC_Order $order ): array {
-		$attempt = Order_Attempts::current_attempt( $order );
+	public function answer( \WC_Order $order ): array {
+		$attempt = $this->attempts->current_attempt( $order );
 		$answer  = self::words( self::facts( $order, $attempt ) );
 		if ( self::FAILED === $answer['state'] && $order->needs_payment() ) {
 			$answer['pay_url'] = $order->get_checkout_payment_url();

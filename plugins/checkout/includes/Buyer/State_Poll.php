@@ -22,7 +22,7 @@
 namespace Card2Crypto\Checkout\Buyer;
 
 use Card2Crypto\Checkout\Attempts\Attempt;
-use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Attempts\Tables;
 use Card2Crypto\Checkout\Base\Keys;
 
 defined( 'ABSPATH' ) || exit;
@@ -129,7 +129,7 @@ final class State_Poll {
 	 */
 	private static function read( int $order_id ): ?array {
 		global $wpdb;
-		$attempts = Operation_Store::attempts_table();
+		$attempts = $wpdb->prefix . Tables::ATTEMPTS;
 		// phpcs:disable WordPress.DB.DirectDatabaseQuery -- one indexed read, before WooCommerce loads, by design.
 		if ( 'yes' === get_option( 'woocommerce_custom_orders_table_enabled' ) ) {
 			$row = $wpdb->get_row(
@@ -185,7 +185,7 @@ final class State_Poll {
 		if ( ! is_array( $row ) ) {
 			return null;
 		}
-		// An attempt named on the order but not found reads as none, as Order_Attempts::current_attempt() does.
+		// An attempt named on the order but not found reads as none, as Attempt_Store::current_attempt() does.
 		if ( null === $row['partner_operation_id'] ) {
 			$row['attempt'] = null;
 		}

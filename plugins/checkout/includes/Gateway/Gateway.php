@@ -21,7 +21,6 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
-use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Settings_Status;
 use Card2Crypto\Checkout\Shared\Settings\Field_Renderer;
@@ -52,9 +51,6 @@ class Gateway extends \WC_Payment_Gateway {
 	/** @var Payments */
 	private $payments;
 
-	/** @var Start_Gate */
-	private $gate;
-
 	/** @var Order_Address */
 	private $addresses;
 
@@ -65,11 +61,10 @@ class Gateway extends \WC_Payment_Gateway {
 	private $gateway;
 
 	/** Built once by the wiring (Plugin::boot()) and handed to WooCommerce as an object. */
-	public function __construct( Config $config, Payments $payments, Start_Gate $gate, Order_Address $addresses, Books_Chart $chart, Service_Gateway $gateway ) {
+	public function __construct( Config $config, Payments $payments, Order_Address $addresses, Books_Chart $chart, Service_Gateway $gateway ) {
 		$this->gateway   = $gateway;
 		$this->config    = $config;
 		$this->payments  = $payments;
-		$this->gate      = $gate;
 		$this->addresses = $addresses;
 		$this->chart     = $chart;
 

@@ -14,15 +14,9 @@
 namespace Card2Crypto\Checkout\Gateway;
 
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
-use Card2Crypto\Checkout\Attempts\Payment_Held;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
-use Card2Crypto\Checkout\Base\Log;
-use Card2Crypto\Checkout\Base\Other_Methods;
-use Card2Crypto\Checkout\Buyer\Order_Pay;
-use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Payment\Availability;
-use Card2Crypto\Checkout\Payment\Start_Gate;
-use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Payment\Payment_Step;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -67,8 +61,8 @@ trait Gateway_Payments {
 	}
 
 	/**
-	 * Keeps the order pending and sends the buyer to pay: to the landing page
-	 * (redirect flow) or to the order-pay page with the widget (embedded flow).
+	 * Keeps the order pending and sends the buyer to pay, or keeps them here,
+	 * told why (Payments::place()).
 	 */
 	protected function start_payment( int $order_id ): array {
 		$order = wc_get_order( $order_id );
@@ -76,47 +70,14 @@ trait Gateway_Payments {
 			wc_add_notice( __( 'The order could not be found.', 'card2crypto-checkout' ), 'error' );
 			return array( 'result' => 'failure' );
 		}
-		try {
-			$address = Client_Address::of( $this->config->trust_proxy_header() );
-			if ( 'embedded' === $this->config->flow() ) {
-				// Pay pressed (again): the gate is passed here, so the buyer is told on this page; the attempt starts
-				// when the widget does (Order_Pay::rest_settings), signed at that moment.
-				$this->gate->pass( $order, $address, Start_Gate::AT_CHECKOUT );
-				return array(
-					'result'   => 'success',
-					'redirect' => $order->get_checkout_payment_url( true ),
-				);
-			}
-			// The attempt starts now; the landing URL is signed when the browser follows the link.
-			$this->payments->start( $order, $address, Start_Gate::AT_CHECKOUT );
-			$url = Order_Pay::landing_link( $order );
-		} catch ( Payment_Held $e ) {
-			if ( $e->paid() ) {
-				// The service had taken the payment already: the order is recorded paid, and its page says so.
-				return array(
-					'result'   => 'success',
-					'redirect' => $order->get_checkout_order_received_url(),
-				);
-			}
-			wc_add_notice( Buyer_Words::notice_html( $e->outcome ), 'error' );
-			return array( 'result' => 'failure' );
-		} catch ( Payment_Refused $e ) {
-			wc_add_notice( $e->getMessage(), 'error' );
-			return array( 'result' => 'failure' );
-		} catch ( \Throwable $e ) {
-			Log::error( sprintf( 'Order %d: the payment could not start: %s', $order->get_id(), $e->getMessage() ) );
-			wc_add_notice(
-				Other_Methods::exist()
-					? __( 'The card payment could not start. Please try again in a moment or choose another payment method.', 'card2crypto-checkout' )
-					: __( 'The card payment could not start. Please try again in a moment.', 'card2crypto-checkout' ),
-				'error'
+		$step = $this->payments->place( $order );
+		if ( Payment_Step::GO === $step->kind() ) {
+			return array(
+				'result'   => 'success',
+				'redirect' => $step->url(),
 			);
-			return array( 'result' => 'failure' );
 		}
-		$order->add_order_note( __( 'Card2Crypto: the buyer was sent to the payment page.', 'card2crypto-checkout' ) );
-		return array(
-			'result'   => 'success',
-			'redirect' => $url,
-		);
+		wc_add_notice( $step->notice_html(), 'error' );
+		return array( 'result' => 'failure' );
 	}
 }

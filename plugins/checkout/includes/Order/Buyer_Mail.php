@@ -18,10 +18,10 @@
 namespace Card2Crypto\Checkout\Order;
 
 use Card2Crypto\Checkout\Attempts\Operation_Store;
-use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -30,9 +30,16 @@ final class Buyer_Mail {
 	/** Order meta: the order is on hold only while the service moves the money ("1"), so the buyer gets no on-hold mail. */
 	const META_QUIET_HOLD = '_card2crypto_quiet_hold';
 
-	public static function register(): void {
+	/** @var Attempt_Store */
+	private $attempts;
+
+	public function __construct( Attempt_Store $attempts ) {
+		$this->attempts = $attempts;
+	}
+
+	public function register(): void {
 		add_filter( 'woocommerce_email_enabled_customer_on_hold_order', array( self::class, 'on_hold_enabled' ), 10, 2 );
-		add_filter( 'woocommerce_email_additional_content_customer_failed_order', array( self::class, 'failed_content' ), 10, 2 );
+		add_filter( 'woocommerce_email_additional_content_customer_failed_order', array( $this, 'failed_content' ), 10, 2 );
 	}
 
 	/**
@@ -67,11 +74,11 @@ final class Buyer_Mail {
 	 * @param mixed $order
 	 * @return mixed
 	 */
-	public static function failed_content( $content, $order = null ) {
+	public function failed_content( $content, $order = null ) {
 		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
 			return $content;
 		}
-		$attempt = Order_Attempts::current_attempt( $order );
+		$attempt = $this->attempts->current_attempt( $order );
 		$code    = null !== $attempt && Operation_Store::NO_CODE !== $attempt->status_code() ? $attempt->status_code() : 0;
 		$words   = Buyer_Words::failure( $code, Other_Methods::exist() );
 		if ( $order->needs_payment() ) {

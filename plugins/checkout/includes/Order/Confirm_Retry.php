@@ -14,11 +14,11 @@
 namespace Card2Crypto\Checkout\Order;
 
 use Card2Crypto\Checkout\Attempts\Attempt;
-use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -30,9 +30,13 @@ final class Confirm_Retry {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Operation_Events $events, Service_Gateway $gateway ) {
-		$this->events  = $events;
-		$this->gateway = $gateway;
+	/** @var Attempt_Store */
+	private $attempts;
+
+	public function __construct( Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts ) {
+		$this->events   = $events;
+		$this->gateway  = $gateway;
+		$this->attempts = $attempts;
 	}
 
 	public function register(): void {
@@ -76,7 +80,7 @@ final class Confirm_Retry {
 			'claim' => $claimed['claim'],
 		);
 		$order   = wc_get_order( $order_id );
-		$attempt = Operation_Store::attempt( (int) $claimed['row']['attempt'] );
+		$attempt = $this->attempts->attempt( (int) $claimed['row']['attempt'] );
 		if ( ! $order instanceof \WC_Order || null === $attempt || $attempt->order_id() !== $order_id ) {
 			Confirm_Queue::done( $order_id, $retry['claim'] );
 			return 'gone';
@@ -90,7 +94,7 @@ final class Confirm_Retry {
 			return $this->give_up( $order, $operation_id, $e->getMessage(), $retry );
 		}
 		if ( ! Operation_Events::answers_for( $answer, $attempt, $operation_id ) ) {
-			Operation_Events::hold_foreign_answer( $order, $attempt, $answer );
+			$this->events->hold_foreign_answer( $order, $attempt, $answer );
 			Confirm_Queue::done( $order_id, $retry['claim'] );
 			return 'foreign';
 		}

@@ -35,6 +35,7 @@ use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Api\Operation;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -55,10 +56,22 @@ final class Operation_Events {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Config $config, Order_Actions $actions, Service_Gateway $gateway ) {
-		$this->config  = $config;
-		$this->actions = $actions;
-		$this->gateway = $gateway;
+	/** @var Attempt_Store */
+	private $attempts;
+
+	/** @var Operation_Store */
+	private $operations;
+
+	/** @var Address_Store */
+	private $addresses;
+
+	public function __construct( Config $config, Order_Actions $actions, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Address_Store $addresses ) {
+		$this->config     = $config;
+		$this->actions    = $actions;
+		$this->gateway    = $gateway;
+		$this->attempts   = $attempts;
+		$this->operations = $operations;
+		$this->addresses  = $addresses;
 	}
 
 	/**
@@ -70,7 +83,7 @@ final class Operation_Events {
 	 *                        event is released and the attempt left as it was, so a re-delivery is processed again.
 	 */
 	public function process( Operation $operation, string $source ): string {
-		$attempt = self::find_attempt( $operation );
+		$attempt = $this->find_attempt( $operation );
 		if ( null === $attempt ) {
 			Log::info( sprintf( 'Operation %s (partner id %s) is not an order of this store; acknowledged, nothing changed.', $operation->id(), (string) $operation->partner_operation_id() ) );
 			return self::UNKNOWN;
@@ -82,7 +95,7 @@ final class Operation_Events {
 		}
 
 		$behind = null;
-		if ( 'callback' === $source && self::needs_service_answer( $operation, $attempt ) ) {
+		if ( 'callback' === $source && $this->needs_service_answer( $operation, $attempt ) ) {
 			$truth = $this->ask_service( $order, $attempt, $operation );
 			if ( null === $truth ) {
 				return self::REVIEW;
@@ -117,12 +130,12 @@ final class Operation_Events {
 	 * @param array $retry {tries, first, claim} of the claimed queue row (Confirm_Queue).
 	 */
 	public function confirm_again( \WC_Order $order, Attempt $attempt, Operation $answer, array $retry ): string {
-		return Operation_Store::with_order_lock(
+		return $this->operations->with_order_lock(
 			$order->get_id(),
 			function () use ( $order, $attempt, $answer, $retry ): string {
 				$order   = Order_Attempts::reloaded( $order );
-				$attempt = Operation_Store::attempt( $attempt->id() ) ?? $attempt;
-				$state   = Operation_Store::state_of( Operation_Store::operation_of( $attempt, $answer->id() ) );
+				$attempt = $this->attempts->attempt( $attempt->id() ) ?? $attempt;
+				$state   = Status_Flow::state_of( $this->operations->operation_of( $attempt, $answer->id() ) );
 				$code    = Status_Flow::int_code( $answer->status_code() );
 				if ( null === $state || $state['status'] !== $answer->status() || $state['status_code'] !== $code ) {
 					return 'moved';
@@ -151,23 +164,23 @@ final class Operation_Events {
 	private function apply( \WC_Order $order, Attempt $attempt, Operation $operation, string $source ): string {
 		$status = $operation->status();
 		$code   = Status_Flow::int_code( $operation->status_code() );
-		if ( ! Operation_Store::claim_event( $attempt, $operation->id(), $status, $code, $source ) ) {
+		if ( ! $this->operations->claim_event( $attempt, $operation->id(), $status, $code, $source ) ) {
 			Log::debug( sprintf( 'Order %d: %s %d of operation %s already received (%s).', $order->get_id(), $status, $code, $operation->id(), $source ) );
 			return self::DUPLICATE;
 		}
 		try {
-			$outcome = Operation_Store::with_order_lock(
+			$outcome = $this->operations->with_order_lock(
 				$order->get_id(),
 				function () use ( $order, $attempt, $operation, $source ): string {
-					$attempt = Operation_Store::attempt( $attempt->id() ) ?? $attempt;
-					return $this->apply_claimed( Order_Attempts::reloaded( $order ), $attempt, Operation_Store::operation_of( $attempt, $operation->id() ), $operation, self::source_label( $source ) );
+					$attempt = $this->attempts->attempt( $attempt->id() ) ?? $attempt;
+					return $this->apply_claimed( Order_Attempts::reloaded( $order ), $attempt, $this->operations->operation_of( $attempt, $operation->id() ), $operation, self::source_label( $source ) );
 				}
 			);
 		} catch ( \Throwable $e ) {
-			Operation_Store::release_event( $attempt, $operation->id(), $status, $code );
+			$this->operations->release_event( $attempt, $operation->id(), $status, $code );
 			throw $e;
 		}
-		Operation_Store::set_event_outcome( $attempt, $operation->id(), $status, $code, $outcome );
+		$this->operations->set_event_outcome( $attempt, $operation->id(), $status, $code, $outcome );
 		return $outcome;
 	}
 
@@ -177,12 +190,12 @@ final class Operation_Events {
 	}
 
 	/** The attempt an operation belongs to: by its partner_operation_id, else by the operation's own id. */
-	private static function find_attempt( Operation $operation ): ?Attempt {
+	private function find_attempt( Operation $operation ): ?Attempt {
 		$partner_id = $operation->partner_operation_id();
 		if ( null !== $partner_id && '' !== $partner_id ) {
-			return Operation_Store::attempt_by_partner_id( $partner_id );
+			return $this->attempts->attempt_by_partner_id( $partner_id );
 		}
-		return Operation_Store::attempt_by_operation_id( $operation->id() );
+		return $this->attempts->attempt_by_operation_id( $operation->id() );
 	}
 
 	/**
@@ -191,12 +204,12 @@ final class Operation_Events {
 	 * ambiguous bodies and the service's word"), so a success that would move
 	 * the attempt is confirmed with the operation-info endpoint first.
 	 */
-	private static function needs_service_answer( Operation $operation, Attempt $attempt ): bool {
+	private function needs_service_answer( Operation $operation, Attempt $attempt ): bool {
 		if ( ! self::reports_success( $operation ) ) {
 			return false;
 		}
-		$known      = Operation_Store::operation_of( $attempt, $operation->id() );
-		$transition = Status_Flow::decide( Operation_Store::state_of( $known ), array( 'status' => $operation->status(), 'status_code' => Status_Flow::int_code( $operation->status_code() ) ) );
+		$known      = $this->operations->operation_of( $attempt, $operation->id() );
+		$transition = Status_Flow::decide( Status_Flow::state_of( $known ), array( 'status' => $operation->status(), 'status_code' => Status_Flow::int_code( $operation->status_code() ) ) );
 		return 'apply' === $transition['action'];
 	}
 
@@ -230,7 +243,7 @@ final class Operation_Events {
 			throw new \RuntimeException( 'The service could not be asked to confirm the callback: ' . $e->getMessage(), 0, $e );
 		}
 		if ( ! self::answers_for( $truth, $attempt, $callback->id() ) ) {
-			self::hold_foreign_answer( $order, $attempt, $truth );
+			$this->hold_foreign_answer( $order, $attempt, $truth );
 			return null;
 		}
 		$order->add_order_note(
@@ -261,7 +274,7 @@ final class Operation_Events {
 	 *
 	 * @throws \RuntimeException When the order could not be held.
 	 */
-	public static function hold_foreign_answer( \WC_Order $order, Attempt $attempt, Operation $answer ): void {
+	public function hold_foreign_answer( \WC_Order $order, Attempt $attempt, Operation $answer ): void {
 		$note = sprintf(
 			/* translators: 1: the payment's reference at the service, 2: the operation id answered, 3: the reference the answer names */
 			__( 'Card2Crypto: asked about payment %1$s, the service answered about operation %2$s of payment "%3$s", which is not this one. Nothing was applied; the order is on hold until you check the payment in the partner portal.', 'card2crypto-checkout' ),
@@ -270,7 +283,7 @@ final class Operation_Events {
 			(string) $answer->partner_operation_id()
 		);
 		Log::warning( sprintf( 'Order %d: %s', $order->get_id(), $note ) );
-		Operation_Store::flag_mismatch( $attempt );
+		$this->attempts->flag_mismatch( $attempt );
 		if ( $order->is_paid() || $order->has_status( 'on-hold' ) ) {
 			$order->add_order_note( $note );
 		} elseif ( false === $order->update_status( 'on-hold', $note ) ) {
@@ -281,17 +294,17 @@ final class Operation_Events {
 
 	private function apply_claimed( \WC_Order $order, Attempt $attempt, array $known, Operation $operation, string $via ): string {
 		for ( $try = 0; $try < 10; $try++ ) {
-			$state  = Operation_Store::state_of( $known );
+			$state  = Status_Flow::state_of( $known );
 			$action = Order_Decision::decide( $this->facts( $order, $attempt, $state, $operation ) );
 			if ( ! $action->advance() ) {
 				$this->actions->perform( $order, $action, $attempt, $state, $operation, $via );
 				return $action->outcome();
 			}
-			if ( Operation_Store::swap_state( $known, $operation->status(), Status_Flow::int_code( $operation->status_code() ) ) ) {
+			if ( $this->operations->swap_state( $known, $operation->status(), Status_Flow::int_code( $operation->status_code() ) ) ) {
 				// The operation moved: the order must move too, or the operation goes back (a re-delivery then finds it where it was).
 				try {
-					Operation_Store::sum_up( $attempt->id() );
-					$summed = Operation_Store::attempt( $attempt->id() );
+					$this->operations->sum_up( $attempt->id() );
+					$summed = $this->attempts->attempt( $attempt->id() );
 					if ( null === $summed || $summed->operation_id() === $operation->id() ) {
 						// What the order screens show follows the operation that speaks for the attempt (a late decline of
 						// an earlier operation does not hide the payment of the one after it).
@@ -299,17 +312,17 @@ final class Operation_Events {
 					}
 					$this->actions->perform( $order, $action, $attempt, $state, $operation, $via );
 				} catch ( \Throwable $e ) {
-					Operation_Store::restore_state( $known );
-					Operation_Store::sum_up( $attempt->id() );
+					$this->operations->restore_state( $known );
+					$this->operations->sum_up( $attempt->id() );
 					throw $e;
 				}
 				if ( $action->flag_mismatch() ) {
-					Operation_Store::flag_mismatch( $attempt );
+					$this->attempts->flag_mismatch( $attempt );
 				}
 				return $action->outcome();
 			}
 			// Another event moved the operation meanwhile: decide again against its state.
-			$known = Operation_Store::operation( (int) $known['id'] ) ?? $known;
+			$known = $this->operations->operation( (int) $known['id'] ) ?? $known;
 		}
 		throw new \RuntimeException( 'The payment state kept changing while this event was applied.' );
 	}
@@ -340,7 +353,7 @@ final class Operation_Events {
 				'wallet'      => $operation->to_address(),
 				'to_currency' => $operation->to_currency(),
 			),
-			'others_live'  => Operation_Store::may_be_paid_besides( $order->get_id(), $operation->id() ),
+			'others_live'  => $this->operations->may_be_paid_besides( $order->get_id(), $operation->id() ),
 			// Signed for the embedded widget: after a decline the buyer may try again there, under this attempt.
 			'widget_retry' => (string) $order->get_meta( Keys::META_WIDGET_ATTEMPT ) === $attempt->partner_operation_id(),
 			'order'        => array(
@@ -352,13 +365,13 @@ final class Operation_Events {
 				'currency'          => (string) $order->get_currency(),
 			),
 			'auto_confirm' => $this->config->auto_confirm(),
-			'address_elsewhere' => self::address_elsewhere( $order, $attempt ),
+			'address_elsewhere' => $this->address_elsewhere( $order, $attempt ),
 		);
 	}
 
 	/** The other order the attempt's address was given to since (a new address per order), 0 when none. */
-	private static function address_elsewhere( \WC_Order $order, Attempt $attempt ): int {
-		$row = Address_Store::of_address( $attempt->wallet() );
+	private function address_elsewhere( \WC_Order $order, Attempt $attempt ): int {
+		$row = $this->addresses->of_address( $attempt->wallet() );
 		return null !== $row && $row['order_id'] !== $order->get_id() ? $row['order_id'] : 0;
 	}
 

@@ -41,9 +41,13 @@ final class Order_Actions {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Config $config, Service_Gateway $gateway ) {
-		$this->config  = $config;
-		$this->gateway = $gateway;
+	/** @var Address_Store */
+	private $addresses;
+
+	public function __construct( Config $config, Service_Gateway $gateway, Address_Store $addresses ) {
+		$this->config    = $config;
+		$this->gateway   = $gateway;
+		$this->addresses = $addresses;
 	}
 
 	/**
@@ -61,8 +65,8 @@ final class Order_Actions {
 		if ( null !== $step && Status_Flow::PHASE_SUCCEEDED === $step['phase'] ) {
 			// Bitcoin went to the attempt's address (and to the one the service reports): with a new address per order,
 			// neither is handed out again, whichever attempt or order it was given to.
-			Address_Store::mark_paid( $attempt->wallet() );
-			Address_Store::mark_paid( (string) $operation->to_address() );
+			$this->addresses->mark_paid( $attempt->wallet() );
+			$this->addresses->mark_paid( (string) $operation->to_address() );
 		}
 
 		switch ( $action->reason() ) {

@@ -20,7 +20,6 @@ namespace Card2Crypto\Checkout\Payment;
 use Card2Crypto\Checkout\Attempts\Address_Store;
 use Card2Crypto\Checkout\Attempts\Addresses_Exhausted;
 use Card2Crypto\Checkout\Attempts\Attempt;
-use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Attempts\Wallet_Shared;
@@ -30,6 +29,7 @@ use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Shared\Btc\Bip32;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -48,8 +48,16 @@ final class Order_Address {
 	/** @var Bip32|null */
 	private $bip32 = null;
 
-	public function __construct( Config $config ) {
-		$this->config = $config;
+	/** @var Address_Store */
+	private $store;
+
+	/** @var Attempt_Store */
+	private $attempts;
+
+	public function __construct( Config $config, Address_Store $store, Attempt_Store $attempts ) {
+		$this->config   = $config;
+		$this->store    = $store;
+		$this->attempts = $attempts;
 	}
 
 	/** Whether each order gets its own address (the setting, with a key set). */
@@ -85,7 +93,7 @@ final class Order_Address {
 	 */
 	public function held_address( \WC_Order $order ): string {
 		try {
-			$row = Address_Store::held_by_order( $this->wallet_id(), $order->get_id() );
+			$row = $this->store->held_by_order( $this->wallet_id(), $order->get_id() );
 		} catch ( \Throwable $e ) {
 			return '';
 		}
@@ -106,23 +114,23 @@ final class Order_Address {
 	public function for_signing( \WC_Order $order, Attempt $attempt, string $client ): ?Attempt {
 		$wallet = $this->wallet_id();
 		if ( '' !== $attempt->wallet() ) {
-			return Address_Store::holds( $wallet, $order->get_id(), $attempt->wallet() ) ? $attempt : null;
+			return $this->store->holds( $wallet, $order->get_id(), $attempt->wallet() ) ? $attempt : null;
 		}
-		if ( null === Address_Store::held_by_order( $wallet, $order->get_id() ) ) {
+		if ( null === $this->store->held_by_order( $wallet, $order->get_id() ) ) {
 			Start_Budget::charge_new_address( $order, $client );
 		}
 		$key = $this->wallet();
-		$gap = Address_Store::gap( $wallet );
+		$gap = $this->store->gap( $wallet );
 		try {
-			$taken = Address_Store::take(
+			$taken = $this->store->take(
 				$wallet,
 				$order->get_id(),
 				Address_Policy::cap( $gap['last_paid'], $this->config->gap_limit() ),
 				function ( int $index ) use ( $key ): string {
 					return $this->bip32()->derive_addresses( $key, $index, 1 )[0]['address'];
 				},
-				static function ( string $address ) use ( $attempt ): int {
-					if ( ! Operation_Store::give_wallet( $attempt->id(), $address ) ) {
+				function ( string $address ) use ( $attempt ): int {
+					if ( ! $this->attempts->give_wallet( $attempt->id(), $address ) ) {
 						throw new \RuntimeException( 'The payment already has an address.' );
 					}
 					return $attempt->id();
@@ -142,7 +150,7 @@ final class Order_Address {
 		$order->update_meta_data( self::META_INDEX, (string) $taken['index'] );
 		$order->update_meta_data( self::META_ADDRESS, $taken['address'] );
 		$order->save_meta_data();
-		return Operation_Store::attempt( $attempt->id() );
+		return $this->attempts->attempt( $attempt->id() );
 	}
 
 	/**
@@ -154,7 +162,7 @@ final class Order_Address {
 	 * @throws \Card2Crypto\Checkout\Shared\Btc\Bip32_Exception A bad key, or a host with neither GMP nor BCMath.
 	 */
 	public function shared_with(): array {
-		return array_map( 'get_home_url', Address_Store::sites_sharing( $this->wallet_id() ) );
+		return array_map( 'get_home_url', $this->store->sites_sharing( $this->wallet_id() ) );
 	}
 
 	/** What a buyer is told when no address inside the wallet's gap limit is free. */
@@ -177,7 +185,7 @@ final class Order_Address {
 			return '';
 		}
 		try {
-			return Address_Store::holds( $this->wallet_id(), $order->get_id(), $address ) ? $address : null;
+			return $this->store->holds( $this->wallet_id(), $order->get_id(), $address ) ? $address : null;
 		} catch ( \Throwable $e ) {
 			return null;
 		}
@@ -206,9 +214,9 @@ final class Order_Address {
 	 */
 	public function gap(): array {
 		$wallet   = $this->wallet_id();
-		$gap      = Address_Store::gap( $wallet );
+		$gap      = $this->store->gap( $wallet );
 		$limit    = $this->config->gap_limit();
-		$next     = Address_Store::next_index( $wallet );
+		$next     = $this->store->next_index( $wallet );
 		$standing = Address_Policy::standing( $gap, $next, $limit );
 		return $gap + array(
 			'limit'    => $limit,

@@ -41,6 +41,7 @@ use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -61,10 +62,14 @@ final class Start_Gate {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway ) {
+	/** @var Attempt_Store */
+	private $attempts;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts ) {
 		$this->config     = $config;
 		$this->reconciler = $reconciler;
 		$this->gateway    = $gateway;
+		$this->attempts   = $attempts;
 	}
 
 	/**
@@ -77,8 +82,9 @@ final class Start_Gate {
 	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
 	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
 	 * @throws Payment_Refused The order is paid, the visitor is over the budget, or the order over the cap.
+	 * @return \WC_Order The order as stored once the earlier attempts' answers are applied.
 	 */
-	public function pass( \WC_Order $order, string $address, string $where, ?int $only = null ): void {
+	public function pass( \WC_Order $order, string $address, string $where, ?int $only = null ): \WC_Order {
 		if ( $order->is_paid() ) {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
@@ -97,9 +103,11 @@ final class Start_Gate {
 			Service_Health::before_sending( $this->gateway );
 		}
 		if ( null === $only ) {
-			self::refuse_over_cap( $order );
+			$this->refuse_over_cap( $order );
 		}
-		$this->before_new_payment( $order, $only );
+		$earlier = $this->bring_up_to_date( $order, $only );
+		$this->before_new_payment( $earlier );
+		return $earlier->order();
 	}
 
 	/**
@@ -110,30 +118,26 @@ final class Start_Gate {
 	 *
 	 * @throws Payment_Refused Over the cap.
 	 */
-	public static function refuse_over_cap( \WC_Order $order ): void {
-		if ( Attempt_Policy::over_cap( Operation_Store::attempts_started_since( $order->get_id(), gmdate( 'Y-m-d H:i:s', time() - Attempt_Policy::CAP_WINDOW ) ) ) ) {
+	public function refuse_over_cap( \WC_Order $order ): void {
+		if ( Attempt_Policy::over_cap( $this->attempts->attempts_started_since( $order->get_id(), gmdate( 'Y-m-d H:i:s', time() - Attempt_Policy::CAP_WINDOW ) ) ) ) {
 			throw new Payment_Refused( __( 'Too many card payments were started for this order in the last hour. Please try again later.', 'card2crypto-checkout' ) );
 		}
 	}
 
 	/**
-	 * Before a new payment of the order starts: asks the service about every
-	 * attempt of the order that is not settled here and that the service can
-	 * have an operation for (the current one, or one it reported on), only the
-	 * current one ($only) when it is to be signed again, one operation-info
-	 * call each (Reconciler::check(), which applies the answer idempotently: a
-	 * success completes the order), and decides (Attempt_Policy::before_new_payment()).
-	 * Returns when nothing stands in the way; otherwise notes on the order
-	 * what the buyer is told (Buyer_Words::before_new_payment()) and throws.
-	 *
-	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
-	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
+	 * Brings the order's earlier attempts up to date: asks the service about
+	 * every attempt of the order that is not settled here and that the
+	 * service can have an operation for (the current one, or one it reported
+	 * on), only the current one ($only) when it is to be signed again, one
+	 * operation-info call each (Reconciler::check(), which applies the answer
+	 * idempotently: a success completes the order). Returns the order as
+	 * stored afterwards and what each answer said, for the verdict.
 	 */
-	private function before_new_payment( \WC_Order $order, ?int $only ): void {
+	private function bring_up_to_date( \WC_Order $order, ?int $only ): Earlier_Payments {
 		$answers = array();
 		$current  = (string) $order->get_meta( Keys::META_ATTEMPT );
 		$unsigned = (string) $order->get_meta( Keys::META_UNSIGNED );
-		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
+		foreach ( $this->attempts->attempts_of_order( $order->get_id() ) as $attempt ) {
 			if ( Reconciler::settled( $attempt, time() ) || ( null !== $only && $attempt->id() !== $only ) ) {
 				continue;
 			}
@@ -158,7 +162,7 @@ final class Start_Gate {
 				Log::error( sprintf( 'Order %d: the service\'s answer could not be applied before a new payment: %s', $order->get_id(), $e->getMessage() ) );
 				$asked = 'unreachable';
 			}
-			$fresh     = Operation_Store::attempt( $attempt->id() ) ?? $attempt;
+			$fresh     = $this->attempts->attempt( $attempt->id() ) ?? $attempt;
 			$known     = Operation_Store::NO_CODE !== $fresh->status_code();
 			$answers[] = array(
 				'asked'        => $asked,
@@ -172,7 +176,22 @@ final class Start_Gate {
 				'attempt'      => $fresh,
 			);
 		}
-		$order   = Order_Attempts::reloaded( $order );
+		return new Earlier_Payments( Order_Attempts::reloaded( $order ), $answers );
+	}
+
+	/**
+	 * The pure rule (Attempt_Policy::before_new_payment()) on what the
+	 * earlier attempts said. Returns when nothing stands in the way: unused
+	 * operations the buyer left are ended at the service first. Otherwise
+	 * notes on the order what the buyer is told (Buyer_Words::before_new_payment())
+	 * and throws.
+	 *
+	 * @throws Payment_Held    An earlier payment is paid, under way, created and unpaid within its window, or could not be checked.
+	 * @throws Service_Refused The service refuses the store (Service_Health): its own plain words.
+	 */
+	private function before_new_payment( Earlier_Payments $earlier ): void {
+		$order   = $earlier->order();
+		$answers = $earlier->answers();
 		$verdict = Attempt_Policy::before_new_payment( $order->is_paid(), $answers, time(), Order_Attempts::payment_window() );
 		foreach ( $verdict['cancel'] ?? array() as $index ) {
 			$this->end_unused( $order, $answers[ $index ] );

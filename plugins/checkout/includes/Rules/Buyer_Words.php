@@ -51,15 +51,9 @@ final class Buyer_Words {
 	 * @return array{kind: string, code: int|null, type: string, message: string, retry: bool}
 	 */
 	public static function outcome( array $facts ): array {
-		$outcome = self::decide( $facts );
-		if ( isset( $facts['others'] ) && ! $facts['others'] ) {
-			$outcome['message'] = self::alone( $outcome['message'] );
-		}
-		return $outcome;
-	}
+		// "… or choose another payment method" only where the store offers one.
+		$others = ! isset( $facts['others'] ) || (bool) $facts['others'];
 
-	/** outcome()'s words before the store's other methods are taken into account. */
-	private static function decide( array $facts ): array {
 		if ( ! empty( $facts['paid'] ) ) {
 			return self::result( self::PAID, null, 'success', __( 'Your payment was received. Thank you!', 'card2crypto-checkout' ), false );
 		}
@@ -79,7 +73,9 @@ final class Buyer_Words {
 				self::NOT_FINISHED,
 				null,
 				'notice',
-				__( 'The payment was not finished. You can pay again, or choose another payment method.', 'card2crypto-checkout' ),
+				$others
+					? __( 'The payment was not finished. You can pay again, or choose another payment method.', 'card2crypto-checkout' )
+					: __( 'The payment was not finished. You can pay again.', 'card2crypto-checkout' ),
 				true
 			);
 		}
@@ -91,15 +87,17 @@ final class Buyer_Words {
 				self::UNCONFIRMED,
 				null,
 				'notice',
-				$why . ' ' . __( 'If your card was charged, this order is updated automatically and you receive an e-mail: do not pay again. If it was not, you can pay again or choose another payment method.', 'card2crypto-checkout' ),
+				$why . ' ' . ( $others
+					? __( 'If your card was charged, this order is updated automatically and you receive an e-mail: do not pay again. If it was not, you can pay again or choose another payment method.', 'card2crypto-checkout' )
+					: __( 'If your card was charged, this order is updated automatically and you receive an e-mail: do not pay again. If it was not, you can pay again.', 'card2crypto-checkout' ) ),
 				true
 			);
 		}
 		if ( Status_Flow::PHASE_FAILED === $step['phase'] ) {
-			return self::result( self::FAILED, $step['status_code'], 'error', self::failure( $step['status_code'] ), true );
+			return self::result( self::FAILED, $step['status_code'], 'error', self::failure( $step['status_code'], $others ), true );
 		}
 		if ( 1 === $step['status_code'] ) {
-			return self::not_finished();
+			return self::not_finished( $others );
 		}
 		return self::result(
 			self::IN_PROGRESS,
@@ -206,63 +204,38 @@ final class Buyer_Words {
 	/**
 	 * What happened and what the buyer can do, for a failure code (101-106);
 	 * "choose another payment method" only when $others says there is one.
+	 * Whole translated sentences, so that each language keeps its own words.
 	 */
 	public static function failure( int $code, bool $others = true ): string {
-		return $others ? self::failure_words( $code ) : self::alone( self::failure_words( $code ) );
-	}
-
-	/**
-	 * The words of a store whose only payment method is this one: each
-	 * "…, or choose another payment method." said as if there were another
-	 * becomes what the buyer can do here. Whole translated sentences, so that
-	 * each language keeps its own words; a text not in the list is left as
-	 * it is.
-	 */
-	public static function alone( string $message ): string {
-		return strtr(
-			$message,
-			array(
-				__( 'The payment was not finished. You can pay again, or choose another payment method.', 'card2crypto-checkout' )
-					=> __( 'The payment was not finished. You can pay again.', 'card2crypto-checkout' ),
-				__( 'If your card was charged, this order is updated automatically and you receive an e-mail: do not pay again. If it was not, you can pay again or choose another payment method.', 'card2crypto-checkout' )
-					=> __( 'If your card was charged, this order is updated automatically and you receive an e-mail: do not pay again. If it was not, you can pay again.', 'card2crypto-checkout' ),
-				__( 'Your card payment was declined. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' )
-					=> __( 'Your card payment was declined. You can pay again with another card.', 'card2crypto-checkout' ),
-				__( 'The card payment was not completed: it was cancelled or timed out before your card was charged. You can pay again, or choose another payment method.', 'card2crypto-checkout' )
-					=> __( 'The card payment was not completed: it was cancelled or timed out before your card was charged. You can pay again.', 'card2crypto-checkout' ),
-				__( 'The payment did not go through because the identity verification was not passed. You can try again, or choose another payment method.', 'card2crypto-checkout' )
-					=> __( 'The payment did not go through because the identity verification was not passed. You can try again.', 'card2crypto-checkout' ),
-				__( 'Your bank card could not be verified. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' )
-					=> __( 'Your bank card could not be verified. You can pay again with another card.', 'card2crypto-checkout' ),
-				__( 'The exchange rate reserved for your payment expired before the payment was made. You can pay again at a fresh rate, or choose another payment method.', 'card2crypto-checkout' )
-					=> __( 'The exchange rate reserved for your payment expired before the payment was made. You can pay again at a fresh rate.', 'card2crypto-checkout' ),
-				__( 'This card payment was cancelled by the store. You can pay again, choose another payment method, or contact the store.', 'card2crypto-checkout' )
-					=> __( 'This card payment was cancelled by the store. You can pay again, or contact the store.', 'card2crypto-checkout' ),
-				__( 'The payment did not go through. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' )
-					=> __( 'The payment did not go through. You can pay again with another card.', 'card2crypto-checkout' ),
-				__( 'The payment was not finished and your card was not charged by it. You can pay again, or choose another payment method.', 'card2crypto-checkout' )
-					=> __( 'The payment was not finished and your card was not charged by it. You can pay again.', 'card2crypto-checkout' ),
-			)
-		);
-	}
-
-	/** failure()'s words where the store offers another payment method. */
-	private static function failure_words( int $code ): string {
 		switch ( $code ) {
 			case 101:
-				return __( 'Your card payment was declined. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' );
+				return $others
+					? __( 'Your card payment was declined. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' )
+					: __( 'Your card payment was declined. You can pay again with another card.', 'card2crypto-checkout' );
 			case 102:
-				return __( 'The card payment was not completed: it was cancelled or timed out before your card was charged. You can pay again, or choose another payment method.', 'card2crypto-checkout' );
+				return $others
+					? __( 'The card payment was not completed: it was cancelled or timed out before your card was charged. You can pay again, or choose another payment method.', 'card2crypto-checkout' )
+					: __( 'The card payment was not completed: it was cancelled or timed out before your card was charged. You can pay again.', 'card2crypto-checkout' );
 			case 103:
-				return __( 'The payment did not go through because the identity verification was not passed. You can try again, or choose another payment method.', 'card2crypto-checkout' );
+				return $others
+					? __( 'The payment did not go through because the identity verification was not passed. You can try again, or choose another payment method.', 'card2crypto-checkout' )
+					: __( 'The payment did not go through because the identity verification was not passed. You can try again.', 'card2crypto-checkout' );
 			case 104:
-				return __( 'Your bank card could not be verified. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' );
+				return $others
+					? __( 'Your bank card could not be verified. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' )
+					: __( 'Your bank card could not be verified. You can pay again with another card.', 'card2crypto-checkout' );
 			case 105:
-				return __( 'The exchange rate reserved for your payment expired before the payment was made. You can pay again at a fresh rate, or choose another payment method.', 'card2crypto-checkout' );
+				return $others
+					? __( 'The exchange rate reserved for your payment expired before the payment was made. You can pay again at a fresh rate, or choose another payment method.', 'card2crypto-checkout' )
+					: __( 'The exchange rate reserved for your payment expired before the payment was made. You can pay again at a fresh rate.', 'card2crypto-checkout' );
 			case 106:
-				return __( 'This card payment was cancelled by the store. You can pay again, choose another payment method, or contact the store.', 'card2crypto-checkout' );
+				return $others
+					? __( 'This card payment was cancelled by the store. You can pay again, choose another payment method, or contact the store.', 'card2crypto-checkout' )
+					: __( 'This card payment was cancelled by the store. You can pay again, or contact the store.', 'card2crypto-checkout' );
 			default:
-				return __( 'The payment did not go through. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' );
+				return $others
+					? __( 'The payment did not go through. You can pay again with another card, or choose another payment method.', 'card2crypto-checkout' )
+					: __( 'The payment did not go through. You can pay again with another card.', 'card2crypto-checkout' );
 		}
 	}
 
@@ -272,12 +245,14 @@ final class Buyer_Words {
 	}
 
 	/** The service says the payment was created and no card was entered: nothing was charged by it. */
-	private static function not_finished(): array {
+	private static function not_finished( bool $others ): array {
 		return self::result(
 			self::NOT_FINISHED,
 			null,
 			'notice',
-			__( 'The payment was not finished and your card was not charged by it. You can pay again, or choose another payment method.', 'card2crypto-checkout' ),
+			$others
+				? __( 'The payment was not finished and your card was not charged by it. You can pay again, or choose another payment method.', 'card2crypto-checkout' )
+				: __( 'The payment was not finished and your card was not charged by it. You can pay again.', 'card2crypto-checkout' ),
 			true
 		);
 	}

@@ -195,6 +195,23 @@ final class Status_Flow {
 	}
 
 	/**
+	 * An operation's stored pair (a row of the operations table) as decide()
+	 * takes it, or null when nothing was applied to it yet.
+	 *
+	 * @param array{status: string, status_code: int} $operation
+	 * @return array{status: string, status_code: int}|null
+	 */
+	public static function state_of( array $operation ): ?array {
+		if ( self::NO_CODE === $operation['status_code'] ) {
+			return null;
+		}
+		return array(
+			'status'      => $operation['status'],
+			'status_code' => $operation['status_code'],
+		);
+	}
+
+	/**
 	 * Whether an operation in this state may still be paid, or was paid: not
 	 * one that ended without payment, and not one with no state yet.
 	 *

@@ -36,6 +36,8 @@ use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Api\Http_Transport;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
+use Card2Crypto\Checkout\Attempts\Check_Queue;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -73,10 +75,26 @@ final class Reconciler {
 	/** @var int Partner API requests this batch made. */
 	private $requests = 0;
 
-	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway ) {
-		$this->config  = $config;
-		$this->events  = $events;
-		$this->gateway = $gateway;
+	/** @var Attempt_Store */
+	private $attempts;
+
+	/** @var Operation_Store */
+	private $operations;
+
+	/** @var Check_Queue */
+	private $queue;
+
+	/** @var Address_Store */
+	private $addresses;
+
+	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Check_Queue $queue, Address_Store $addresses ) {
+		$this->config     = $config;
+		$this->events     = $events;
+		$this->gateway    = $gateway;
+		$this->attempts   = $attempts;
+		$this->operations = $operations;
+		$this->queue      = $queue;
+		$this->addresses  = $addresses;
 	}
 
 	public function register(): void {
@@ -129,17 +147,17 @@ final class Reconciler {
 	 * one; the order's other attempts are no longer checked) and makes sure
 	 * the batch action runs by then.
 	 */
-	public static function schedule( int $order_id, int $checks_done = 0 ): void {
+	public function schedule( int $order_id, int $checks_done = 0 ): void {
 		if ( ! function_exists( 'as_schedule_single_action' ) ) {
 			return;
 		}
 		$order   = wc_get_order( $order_id );
-		$attempt = $order instanceof \WC_Order ? Order_Attempts::current_attempt( $order ) : null;
+		$attempt = $order instanceof \WC_Order ? $this->attempts->current_attempt( $order ) : null;
 		if ( null === $attempt ) {
 			return;
 		}
-		Operation_Store::stop_checks_besides( $order_id, $attempt->id() );
-		self::plan( $attempt->id(), self::due_after( $checks_done ) );
+		$this->queue->stop_checks_besides( $order_id, $attempt->id() );
+		$this->plan( $attempt->id(), self::due_after( $checks_done ) );
 	}
 
 	/** When the check after $checks_done checks is due (Unix time), or null when the delays have run out. */
@@ -149,8 +167,8 @@ final class Reconciler {
 	}
 
 	/** Sets the attempt's next check (null: none) and makes sure a batch runs by then. */
-	private static function plan( int $attempt_id, ?int $when ): void {
-		Operation_Store::set_next_check( $attempt_id, $when );
+	private function plan( int $attempt_id, ?int $when ): void {
+		$this->queue->set_next_check( $attempt_id, $when );
 		if ( null !== $when ) {
 			self::ensure_batch( $when );
 		}
@@ -198,11 +216,11 @@ final class Reconciler {
 		if ( ! $order instanceof \WC_Order ) {
 			return;
 		}
-		$attempt = Order_Attempts::current_attempt( $order );
+		$attempt = $this->attempts->current_attempt( $order );
 		if ( null === $attempt ) {
 			return;
 		}
-		Operation_Store::check_by( $attempt->id(), time() );
+		$this->queue->check_by( $attempt->id(), time() );
 		self::ensure_batch( time() );
 	}
 
@@ -235,7 +253,7 @@ final class Reconciler {
 			self::ensure_batch( (int) ceil( microtime( true ) ) + $retry );
 			return;
 		}
-		$next = Operation_Store::earliest_check();
+		$next = $this->queue->earliest_check();
 		if ( null !== $next ) {
 			self::ensure_batch( max( time(), $next ) );
 		}
@@ -247,7 +265,7 @@ final class Reconciler {
 		$seconds = self::batch_seconds();
 		$rate    = $this->config->reconcile_rate();
 		$token   = bin2hex( random_bytes( 8 ) );
-		$claimed = Operation_Store::claim_due( $token, Reconcile_Pace::batch_size( $rate, $seconds ), time(), $seconds + 60 );
+		$claimed = $this->queue->claim_due( $token, Reconcile_Pace::batch_size( $rate, $seconds ), time(), $seconds + 60 );
 		if ( array() === $claimed ) {
 			return null;
 		}
@@ -269,7 +287,7 @@ final class Reconciler {
 				}
 			}
 		} finally {
-			Operation_Store::release_claims( $token );
+			$this->queue->release_claims( $token );
 		}
 		Log::debug( sprintf( 'Reconciliation batch: %d payments claimed, %d requests to the service in %.1f s%s.', count( $claimed ), $this->requests, microtime( true ) - $started, null === $retry ? '' : sprintf( '; the service asked to slow down, next batch in %d s', $retry ) ) );
 		return $retry;
@@ -316,37 +334,37 @@ final class Reconciler {
 	 * @return int|null Seconds to wait when the service said 429 (the attempt stays due), else null.
 	 */
 	private function reconcile( int $attempt_id, ?Partner_Api_Client $client ): ?int {
-		$attempt = Operation_Store::attempt( $attempt_id );
+		$attempt = $this->attempts->attempt( $attempt_id );
 		$order   = null === $attempt ? null : wc_get_order( $attempt->order_id() );
-		$current = $order instanceof \WC_Order ? Order_Attempts::current_attempt( $order ) : null;
+		$current = $order instanceof \WC_Order ? $this->attempts->current_attempt( $order ) : null;
 		if ( null === $attempt || ! $order instanceof \WC_Order ) {
-			Operation_Store::set_next_check( $attempt_id, null );
+			$this->queue->set_next_check( $attempt_id, null );
 			return null;
 		}
 		$is_current = null !== $current && $current->id() === $attempt->id();
 		if ( ! $is_current && ! $attempt->is_signed() ) {
 			// An earlier attempt never signed for the buyer: the service cannot know it. Dead, and its order's address
 			// free once nothing else may pay it.
-			Operation_Store::retire( $attempt_id );
+			$this->attempts->retire( $attempt_id );
 			$this->release_dead( $order );
 			return null;
 		}
 		if ( self::settled( $attempt, time() ) && ! self::ended_unpaid( $attempt ) ) {
-			Operation_Store::set_next_check( $attempt_id, null );
+			$this->queue->set_next_check( $attempt_id, null );
 			return null;
 		}
 		$delays = self::delays();
 		$quiet  = time() - (int) strtotime( $attempt->updated_at() . ' UTC' );
 		if ( self::ended_unpaid( $attempt ) ) {
 			if ( $quiet < Order_Attempts::payment_window() ) {
-				Operation_Store::set_next_check( $attempt_id, time() + Order_Attempts::payment_window() - $quiet );
+				$this->queue->set_next_check( $attempt_id, time() + Order_Attempts::payment_window() - $quiet );
 				return null;
 			}
 		} else {
 			$wait = $delays[ min( $attempt->checks(), count( $delays ) - 1 ) ];
 			if ( $quiet < $wait && Operation_Store::NO_CODE !== $attempt->status_code() ) {
 				// A callback arrived meanwhile: wait again from that news.
-				Operation_Store::set_next_check( $attempt_id, time() + ( $wait - $quiet ) );
+				$this->queue->set_next_check( $attempt_id, time() + ( $wait - $quiet ) );
 				return null;
 			}
 		}
@@ -365,8 +383,8 @@ final class Reconciler {
 			// payment stays due (not counted as a check) and the next batch tries again in CLOCK_WAIT seconds.
 			return self::CLOCK_WAIT;
 		}
-		Operation_Store::count_check( $attempt );
-		$attempt = Operation_Store::attempt( $attempt_id );
+		$this->attempts->count_check( $attempt );
+		$attempt = $this->attempts->attempt( $attempt_id );
 		if ( null === $attempt ) {
 			return null;
 		}
@@ -382,13 +400,13 @@ final class Reconciler {
 		if ( self::settled( $attempt, time() ) && self::ended_unpaid( $attempt ) ) {
 			$this->release_dead( Order_Attempts::reloaded( $order ) );
 		}
-		Operation_Store::set_next_check( $attempt_id, Order_Attempts::is_final( $attempt ) ? null : self::due_after( $attempt->checks() ) );
+		$this->queue->set_next_check( $attempt_id, Order_Attempts::is_final( $attempt ) ? null : self::due_after( $attempt->checks() ) );
 		return null;
 	}
 
-	/** Frees the order's addresses none of whose payments can still be paid (Address_Store::release_dead()), with a log line. */
+	/** Frees the order's addresses none of whose payments can still be paid ($this->addresses->release_dead()), with a log line. */
 	private function release_dead( \WC_Order $order ): void {
-		$freed = Address_Store::release_dead(
+		$freed = $this->addresses->release_dead(
 			$order,
 			static function ( Attempt $attempt ): bool {
 				return self::settled( $attempt, time() ) && self::ended_unpaid( $attempt );
@@ -405,7 +423,7 @@ final class Reconciler {
 	 * buyer left for a newer one needs none). The order is left to WooCommerce.
 	 */
 	private function retire( \WC_Order $order, Attempt $attempt, bool $is_current ): void {
-		if ( ! Operation_Store::retire( $attempt->id() ) ) {
+		if ( ! $this->attempts->retire( $attempt->id() ) ) {
 			return;
 		}
 		Log::info( sprintf( 'Order %d (reconcile): payment %s retired: the service never heard of it and its payment window has passed; it is no longer checked.', $order->get_id(), $attempt->partner_operation_id() ) );
@@ -467,7 +485,7 @@ final class Reconciler {
 			return $result;
 		}
 		$latest = $result->operation()->id();
-		foreach ( Operation_Store::operations_of_attempt( $attempt->id() ) as $known ) {
+		foreach ( $this->operations->operations_of_attempt( $attempt->id() ) as $known ) {
 			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || Order_Attempts::final_pair( $known['status'], $known['status_code'] ) ) {
 				continue;
 			}
@@ -536,7 +554,7 @@ final class Reconciler {
 		}
 		Clock_Offset::saw_answer();
 		if ( ! Operation_Events::answers_for( $operation, $attempt, $operation_id ) ) {
-			Operation_Events::hold_foreign_answer( $order, $attempt, $operation );
+			$this->events->hold_foreign_answer( $order, $attempt, $operation );
 			return Check_Result::unreachable( __( 'The service answered about another payment; nothing was applied.', 'card2crypto-checkout' ) );
 		}
 		$outcome = $this->events->process( $operation, $source );

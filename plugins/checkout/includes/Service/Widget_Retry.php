@@ -28,6 +28,7 @@ use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Order\Order_Actions;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -36,8 +37,16 @@ final class Widget_Retry {
 	/** @var Reconciler */
 	private $reconciler;
 
-	public function __construct( Reconciler $reconciler ) {
+	/** @var Attempt_Store */
+	private $attempts;
+
+	/** @var Operation_Store */
+	private $operations;
+
+	public function __construct( Reconciler $reconciler, Attempt_Store $attempts, Operation_Store $operations ) {
 		$this->reconciler = $reconciler;
+		$this->attempts   = $attempts;
+		$this->operations = $operations;
 	}
 
 	public function register(): void {
@@ -59,7 +68,7 @@ final class Widget_Retry {
 			// Nothing waits, or a later decline moved the end (its own action comes then).
 			return;
 		}
-		$attempt = Order_Attempts::current_attempt( $order );
+		$attempt = $this->attempts->current_attempt( $order );
 		if ( null !== $attempt && ! $order->is_paid() && ! Reconciler::settled( $attempt, time() ) ) {
 			try {
 				// A new try inside the widget is an operation the service reports no callback for until it is paid.
@@ -68,7 +77,7 @@ final class Widget_Retry {
 				Log::error( sprintf( 'Order %d: the service could not be asked when the widget\'s retry window ended: %s', $order->get_id(), $e->getMessage() ) );
 			}
 		}
-		self::settle( Order_Attempts::reloaded( $order ), false );
+		$this->settle( Order_Attempts::reloaded( $order ), false );
 	}
 
 	/**
@@ -79,13 +88,13 @@ final class Widget_Retry {
 	 *
 	 * @param bool $closed The buyer closed the widget (or it stopped), rather than the window ending.
 	 */
-	public static function settle( \WC_Order $order, bool $closed ): void {
+	public function settle( \WC_Order $order, bool $closed ): void {
 		if ( '' === (string) $order->get_meta( Keys::META_RETRY_UNTIL ) ) {
 			return;
 		}
-		Operation_Store::with_order_lock(
+		$this->operations->with_order_lock(
 			$order->get_id(),
-			static function () use ( $order, $closed ): void {
+			function () use ( $order, $closed ): void {
 				$order = Order_Attempts::reloaded( $order );
 				if ( '' === (string) $order->get_meta( Keys::META_RETRY_UNTIL ) ) {
 					return;
@@ -95,13 +104,13 @@ final class Widget_Retry {
 				if ( $order->is_paid() || ! $order->needs_payment() || $order->has_status( 'failed' ) ) {
 					return;
 				}
-				$attempt = Order_Attempts::current_attempt( $order );
+				$attempt = $this->attempts->current_attempt( $order );
 				$step    = null === $attempt || Operation_Store::NO_CODE === $attempt->status_code() ? null : Status_Flow::find_step( $attempt->status(), $attempt->status_code() );
 				if ( null === $step || ! $step['final'] || Status_Flow::PHASE_FAILED !== $step['phase'] ) {
 					// A new try, or a new payment, is under way: its own outcome decides.
 					return;
 				}
-				if ( Operation_Store::may_be_paid_besides( $order->get_id(), $attempt->operation_id() ) ) {
+				if ( $this->operations->may_be_paid_besides( $order->get_id(), $attempt->operation_id() ) ) {
 					return;
 				}
 				$label = Order_Words::status( $attempt->status(), $attempt->status_code() );

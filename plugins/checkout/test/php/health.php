@@ -23,12 +23,11 @@
 require __DIR__ . '/wordpress-fakes.php';
 
 use Card2Crypto\Checkout\Plugin;
-use Card2Crypto\Checkout\Buyer\Buyer_Return;
+use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Callback\Callback_Controller;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Attempts\Attempt;
-use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Service\Reconciler;
@@ -37,6 +36,7 @@ use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Settings_Status;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 $GLOBALS['c2c_update_option_fails'] = 'broken_option' === $scenario['case'];
 function update_option( $name, $value, $autoload = null ) {
@@ -196,7 +196,7 @@ switch ( $scenario['case'] ) {
 						$result = Plugin::service( Payments::class )->fixed_rate( $attempt );
 						break;
 					case 'landing_url':
-						$result = Plugin::service( Payments::class )->landing_url( $order, $attempt, Buyer_Return::fail_url( $order ) );
+						$result = Plugin::service( Payments::class )->landing_url( $order, $attempt, ( new Return_Pages() )->fail_url( $order ) );
 						break;
 					case 'reconcile':
 						$result = Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' )->ok();
@@ -206,7 +206,7 @@ switch ( $scenario['case'] ) {
 						break;
 					case 'started':
 						// Attempts that count toward the order's hourly cap.
-						$result = Operation_Store::attempts_started_since( 7, '1970-01-01 00:00:00' );
+						$result = Plugin::service( Attempt_Store::class )->attempts_started_since( 7, '1970-01-01 00:00:00' );
 						break;
 					case 'run_queue':
 						$queued                = $GLOBALS['c2c_queued'];

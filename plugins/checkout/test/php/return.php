@@ -30,7 +30,7 @@ foreach ( $scenario['steps'] as $step ) {
 	}
 	if ( isset( $step['claimed'] ) ) {
 		$row = $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )[0];
-		Operation_Store::claim_event( Attempt::from_row( $row ), $step['claimed']['operation_id'], $step['claimed']['status'], (int) $step['claimed']['status_code'], 'callback' );
+		Plugin::service( Operation_Store::class )->claim_event( Attempt::from_row( $row ), $step['claimed']['operation_id'], $step['claimed']['status'], (int) $step['claimed']['status_code'], 'callback' );
 	}
 	$notes_before = count( $order->notes );
 	try {

@@ -32,8 +32,9 @@
 
 use Card2Crypto\Checkout\Admin\Books;
 use Card2Crypto\Checkout\Attempts\Books_Store;
-use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Settings\Test_Mode;
+use Card2Crypto\Checkout\Plugin;
+use Card2Crypto\Checkout\Attempts\Tables;
 
 function c2c_books_step( string $action, array $input ) {
 	global $wpdb;
@@ -81,7 +82,7 @@ function c2c_books_step( string $action, array $input ) {
 			return Test_Mode::is_test_order( wc_get_order( (int) $input['order'] ) );
 
 		case 'shift':
-			foreach ( array( Operation_Store::attempts_table(), Operation_Store::operations_table() ) as $table ) {
+			foreach ( array( Plugin::service( Tables::class )->attempts_table(), Plugin::service( Tables::class )->operations_table() ) as $table ) {
 				$wpdb->query( $wpdb->prepare( 'UPDATE %i SET created_at = created_at - INTERVAL %d DAY WHERE order_id = %d', $table, (int) $input['days'], (int) $input['order'] ) );
 			}
 			return true;
@@ -90,14 +91,14 @@ function c2c_books_step( string $action, array $input ) {
 			$ids = array_map( 'intval', (array) $input['orders'] );
 			$in  = implode( ',', $ids ?: array( 0 ) );
 			return array(
-				'attempts'   => $wpdb->get_results( 'SELECT id, order_id, partner_operation_id, operation_id, expected_amount, expected_currency, expected_wallet, signed_at, created_at FROM ' . Operation_Store::attempts_table() . " WHERE order_id IN ({$in}) ORDER BY id", ARRAY_A ),
-				'operations' => $wpdb->get_results( 'SELECT id, attempt_id, order_id, operation_id, status, status_code, created_at FROM ' . Operation_Store::operations_table() . " WHERE order_id IN ({$in}) ORDER BY id", ARRAY_A ),
+				'attempts'   => $wpdb->get_results( 'SELECT id, order_id, partner_operation_id, operation_id, expected_amount, expected_currency, expected_wallet, signed_at, created_at FROM ' . Plugin::service( Tables::class )->attempts_table() . " WHERE order_id IN ({$in}) ORDER BY id", ARRAY_A ),
+				'operations' => $wpdb->get_results( 'SELECT id, attempt_id, order_id, operation_id, status, status_code, created_at FROM ' . Plugin::service( Tables::class )->operations_table() . " WHERE order_id IN ({$in}) ORDER BY id", ARRAY_A ),
 			);
 
 		case 'pages':
 			$pages = array();
 			$ended = gmdate( 'Y-m-d H:i:s', time() - HOUR_IN_SECONDS );
-			foreach ( Books_Store::pages( null, null, $ended, (int) $input['size'] ) as $page ) {
+			foreach ( Plugin::service( Books_Store::class )->pages( null, null, $ended, (int) $input['size'] ) as $page ) {
 				$pages[] = array_map(
 					static function ( array $row ): array {
 						return array( $row['kind'], '' === $row['operation_id'] ? $row['partner_operation_id'] : $row['operation_id'] );
@@ -108,8 +109,8 @@ function c2c_books_step( string $action, array $input ) {
 			return $pages;
 
 		case 'bulk':
-			$attempts = Operation_Store::attempts_table();
-			$ops      = Operation_Store::operations_table();
+			$attempts = Plugin::service( Tables::class )->attempts_table();
+			$ops      = Plugin::service( Tables::class )->operations_table();
 			$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE order_id > 900000000', $ops ) );
 			$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE order_id > 900000000', $attempts ) );
 			$count = (int) $input['count'];
@@ -135,7 +136,7 @@ function c2c_books_step( string $action, array $input ) {
 			if ( function_exists( 'memory_reset_peak_usage' ) ) {
 				memory_reset_peak_usage();
 			}
-			Books::write( 'csv', null, null );
+			Plugin::service( Books::class )->write( 'csv', null, null );
 			$peak = memory_get_peak_usage() - $before;
 			ob_end_clean();
 			return array(
@@ -146,16 +147,16 @@ function c2c_books_step( string $action, array $input ) {
 
 		case 'indexes':
 			$out = array();
-			foreach ( array( Operation_Store::attempts_table(), Operation_Store::operations_table() ) as $table ) {
+			foreach ( array( Plugin::service( Tables::class )->attempts_table(), Plugin::service( Tables::class )->operations_table() ) as $table ) {
 				$out[] = $wpdb->get_col( $wpdb->prepare( "SHOW INDEX FROM %i WHERE Key_name = 'created_at'", $table ), 4 );
 			}
 			return array(
 				'indexes' => $out,
-				'version' => get_option( Operation_Store::DB_VERSION_OPTION ),
+				'version' => get_option( Tables::DB_VERSION_OPTION ),
 			);
 
 		case 'tables':
-			$table = Operation_Store::operations_table();
+			$table = Plugin::service( Tables::class )->operations_table();
 			$wpdb->query( $input['away'] ? "RENAME TABLE {$table} TO {$table}_away" : "RENAME TABLE {$table}_away TO {$table}" ); // phpcs:ignore WordPress.DB
 			return '' === $wpdb->last_error ? true : $wpdb->last_error;
 

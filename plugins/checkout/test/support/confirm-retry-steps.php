@@ -33,7 +33,6 @@
  * @package card2crypto-checkout
  */
 
-use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Order\Confirm_Queue;
@@ -42,6 +41,7 @@ use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 /** The bucket holds $tokens now, paused $paused_ms more milliseconds. */
 function c2c_confirm_bucket( float $tokens, int $paused_ms ): void {
@@ -104,7 +104,7 @@ function c2c_confirm_step( string $action, array $input ) {
 			$order->set_status( 'pending' );
 			$order->save();
 			$pid = 'wc-' . $order->get_id() . '-' . preg_replace( '/[^a-z0-9]/', '', (string) $input['tag'] );
-			Operation_Store::create_attempt( $order->get_id(), $pid, 7900, $config->currency(), $config->wallet() );
+			Plugin::service( Attempt_Store::class )->create_attempt( $order->get_id(), $pid, 7900, $config->currency(), $config->wallet() );
 			$order->update_meta_data( Keys::META_ATTEMPT, $pid );
 			$order->save();
 			return array(
@@ -117,7 +117,7 @@ function c2c_confirm_step( string $action, array $input ) {
 
 		case 'deliver':
 			$order   = wc_get_order( (int) $input['order'] );
-			$attempt = Operation_Store::attempt_by_partner_id( (string) $order->get_meta( Keys::META_ATTEMPT ) );
+			$attempt = Plugin::service( Attempt_Store::class )->attempt_by_partner_id( (string) $order->get_meta( Keys::META_ATTEMPT ) );
 			c2c_confirm_bucket( (float) $config->service_rate(), 0 );
 			$answer = Plugin::service( Service_Gateway::class )->client( Service_Lanes::BACKGROUND )->operation( (string) $input['operation'], $attempt->partner_operation_id() );
 			if ( isset( $input['tokens'] ) ) {

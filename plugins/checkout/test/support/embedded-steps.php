@@ -14,9 +14,9 @@
  * @package card2crypto-checkout
  */
 
-use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Plugin;
+use Card2Crypto\Checkout\Attempts\Tables;
 
 // C2C_RETRY_UNTIL and C2C_RETRY_HOOK, by value: the steps also run against code without them
 // (a test must fail on the old code for what it does, not for a missing name).
@@ -57,7 +57,7 @@ function c2c_embedded_step( string $action, array $input ) {
 					},
 					array_reverse( wc_get_order_notes( array( 'order_id' => $order->get_id() ) ) )
 				),
-				'attempts'    => $wpdb->get_results( $wpdb->prepare( 'SELECT partner_operation_id, status, status_code FROM %i WHERE order_id = %d ORDER BY id', Operation_Store::attempts_table(), $order->get_id() ), ARRAY_A ),
+				'attempts'    => $wpdb->get_results( $wpdb->prepare( 'SELECT partner_operation_id, status, status_code FROM %i WHERE order_id = %d ORDER BY id', Plugin::service( Tables::class )->attempts_table(), $order->get_id() ), ARRAY_A ),
 				'retry_until' => (string) $order->get_meta( C2C_RETRY_UNTIL ),
 				'pending'     => count(
 					as_get_scheduled_actions(

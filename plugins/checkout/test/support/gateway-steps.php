@@ -3,14 +3,16 @@
  * Steps of test/wordpress/service-gateway.test.ts inside a real store (run
  * by the harness's runPhp with WordPress loaded, as reconcile-steps.php):
  *
- * - "flood": {lane, count | lanes, start_at?, spend?, tokens?}: from
+ * - "flood": {lane, count | lanes, start_at?, spend?, spent_ms?, sandbox?, tokens?}: from
  *   `start_at` (ms since the epoch, so that several processes start
  *   together), `count` signed params requests through the store's service
  *   gateway in `lane` (or one in each of `lanes`, in turn), one after
  *   another; each "ok", "kept" (the store kept it back: store_rate_limit),
  *   "429" (the service refused it) or the error, with the milliseconds it
  *   took (sent). With `spend`, first that many requests of other traffic of
- *   the same partner, not through the gateway (other: their statuses). With
+ *   the same partner, not through the gateway (other: their statuses); with
+ *   `spent_ms` (and `sandbox`, its URL), the sandbox's dashboard spends the
+ *   partner's rate that long, as other traffic would. With
  *   `tokens`, the bucket holds that many first ("set_bucket", in the same
  *   process: no time passes in between).
  * - "bucket": the store-wide bucket as stored, and the milliseconds its pause has left.
@@ -77,6 +79,23 @@ function c2c_gateway_step( string $action, array $input ) {
 					} catch ( Partner_Api_Exception $e ) {
 						$other[] = $e->status;
 					}
+				}
+			}
+			if ( ! empty( $input['spent_ms'] ) ) {
+				// Other traffic of the partner spent its rate at the service just now (the sandbox's dashboard says so, no race with its refill).
+				$token = Plugin::service( Config::class )->credentials()->token();
+				$reply = wp_remote_post(
+					rtrim( (string) $input['sandbox'], '/' ) . '/dashboard/api/partners/' . rawurlencode( $token ) . '/rate',
+					array(
+						'headers' => array(
+							'content-type'            => 'application/json',
+							'x-card2crypto-dashboard' => '1',
+						),
+						'body'    => wp_json_encode( array( 'spent_ms' => (int) $input['spent_ms'] ) ),
+					)
+				);
+				if ( 200 !== wp_remote_retrieve_response_code( $reply ) ) {
+					throw new RuntimeException( 'the sandbox did not spend the rate: ' . wp_remote_retrieve_body( $reply ) );
 				}
 			}
 			if ( isset( $input['tokens'] ) ) {

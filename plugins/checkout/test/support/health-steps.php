@@ -44,6 +44,7 @@ use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Shared\Btc\Bip32;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 const C2C_LATE_HOOK = 'card2crypto_checkout_test_late';
 
@@ -80,7 +81,7 @@ function c2c_health_step( string $action, array $input ) {
 			$order->set_payment_method( Keys::GATEWAY_ID );
 			$order->set_total( '25.00' );
 			$order->save();
-			$attempt = Operation_Store::create_attempt( $order->get_id(), 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 6 ) ), 2500, 'EUR', '' );
+			$attempt = Plugin::service( Attempt_Store::class )->create_attempt( $order->get_id(), 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 6 ) ), 2500, 'EUR', '' );
 			$attempt = $addresses->for_signing( $order, $attempt, '198.51.100.' . wp_rand( 1, 254 ) . '-' . bin2hex( random_bytes( 4 ) ) );
 			return $addresses->gap() + array( 'address' => $attempt->wallet() );
 
@@ -187,8 +188,8 @@ function c2c_health_step( string $action, array $input ) {
 				'billing_email'  => $order->get_billing_email(),
 				'transaction_id' => $order->get_transaction_id(),
 				'operation'      => $order->get_meta( Keys::META_OPERATION ),
-				'attempts'       => Operation_Store::attempts_of_order( (int) $input['id'] ),
-				'operations'     => Operation_Store::operations_of_order( (int) $input['id'] ),
+				'attempts'       => Plugin::service( Attempt_Store::class )->attempts_of_order( (int) $input['id'] ),
+				'operations'     => Plugin::service( Operation_Store::class )->operations_of_order( (int) $input['id'] ),
 				'anonymized'     => $order->get_meta( '_anonymized' ),
 			);
 	}

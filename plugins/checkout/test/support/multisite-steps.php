@@ -34,7 +34,6 @@
 
 use Card2Crypto\Checkout\Admin\Address_Gap_Notice;
 use Card2Crypto\Checkout\Attempts\Address_Store;
-use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
@@ -42,6 +41,8 @@ use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Service\Reconciler;
+use Card2Crypto\Checkout\Attempts\Tables;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 const C2C_MS_PLUGINS = array( 'card2crypto-checkout/card2crypto-checkout.php', 'card2crypto-widget/card2crypto-widget.php' );
 
@@ -143,7 +144,7 @@ function c2c_ms_step( string $action, array $input ) {
 			$order->set_status( 'pending' );
 			$order->save();
 			$pid     = 'wc-' . $order->get_id() . '-' . wp_generate_password( 8, false );
-			$attempt = Operation_Store::create_attempt( $order->get_id(), $pid, 7900, $config->currency(), '' );
+			$attempt = Plugin::service( Attempt_Store::class )->create_attempt( $order->get_id(), $pid, 7900, $config->currency(), '' );
 			try {
 				$signed = Plugin::service( Order_Address::class )->for_signing( $order, $attempt, (string) $input['client'] );
 			} catch ( Payment_Refused $e ) {
@@ -162,9 +163,9 @@ function c2c_ms_step( string $action, array $input ) {
 			);
 
 		case 'find':
-			$row = Address_Store::of_address( (string) $input['address'] );
+			$row = Plugin::service( Address_Store::class )->of_address( (string) $input['address'] );
 			return array(
-				'attempt' => Operation_Store::attempt_by_partner_id( (string) $input['partner_operation_id'] ),
+				'attempt' => Plugin::service( Attempt_Store::class )->attempt_by_partner_id( (string) $input['partner_operation_id'] ),
 				'address' => null === $row ? null : array(
 					'index' => $row['address_index'],
 					'order' => $row['order_id'],
@@ -174,7 +175,7 @@ function c2c_ms_step( string $action, array $input ) {
 
 		case 'counters':
 			$out = array();
-			foreach ( $wpdb->get_results( $wpdb->prepare( 'SELECT wallet, next_index FROM %i', Address_Store::counters_table() ), ARRAY_A ) as $row ) {
+			foreach ( $wpdb->get_results( $wpdb->prepare( 'SELECT wallet, next_index FROM %i', Plugin::service( Tables::class )->address_counters_table() ), ARRAY_A ) as $row ) {
 				$out[ $row['wallet'] ] = (int) $row['next_index'];
 			}
 			return $out;

@@ -29,11 +29,12 @@
  * @package card2crypto-checkout
  */
 
-use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Shared_Store;
-use Card2Crypto\Checkout\Buyer\Order_Pay;
+use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Plugin;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 const C2C_ANSWERS = array( 'card2crypto_checkout_answer_countries', 'card2crypto_checkout_answer_prices' );
 
@@ -138,13 +139,13 @@ function c2c_nowait_step( string $action, array $input ) {
 			$order->save();
 			$settings = get_option( Keys::SETTINGS_OPTION, array() );
 			$pid      = 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 12 ) );
-			Operation_Store::create_attempt( $order->get_id(), $pid, 7900, 'EUR', (string) $settings['wallet_address'] );
+			Plugin::service( Attempt_Store::class )->create_attempt( $order->get_id(), $pid, 7900, 'EUR', (string) $settings['wallet_address'] );
 			$order->update_meta_data( Keys::META_ATTEMPT, $pid );
 			$order->update_meta_data( Keys::META_UNSIGNED, $pid );
 			$order->save();
 			return array(
 				'id'      => $order->get_id(),
-				'landing' => Order_Pay::landing_link( $order ),
+				'landing' => \Card2Crypto\Checkout\Plugin::service( Payments::class )->landing_link( $order ),
 			);
 
 		case 'signed':
@@ -167,7 +168,7 @@ function c2c_nowait_step( string $action, array $input ) {
 							'unsent'               => (int) $a->unsent(),
 						);
 					},
-					Operation_Store::attempts_of_order( $order->get_id() )
+					Plugin::service( Attempt_Store::class )->attempts_of_order( $order->get_id() )
 				),
 				'notes'         => array_map(
 					static function ( $note ) {

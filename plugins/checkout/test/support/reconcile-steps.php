@@ -47,12 +47,15 @@
  * @package card2crypto-checkout
  */
 
-use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Service\Reconciler;
+use Card2Crypto\Checkout\Attempts\Tables;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
+use Card2Crypto\Checkout\Attempts\Check_Queue;
+use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
 
 /** Our group's pending actions, by hook: [batch, per-order], and the earliest batch's time. */
 function c2c_reconcile_pending(): array {
@@ -131,7 +134,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 				$clone( $wpdb->posts, 'ID', null, "t.ID = {$tid}" );
 			}
 			$tag      = preg_replace( '/[^a-z0-9]/', '', (string) $input['tag'] );
-			$attempts = Operation_Store::attempts_table();
+			$attempts = Plugin::service( Tables::class )->attempts_table();
 			$sent     = gmdate( 'Y-m-d H:i:s', time() - (int) $input['age'] );
 			// Due a minute ago; or, as in stores updated from before the batch, no due time (a per-order action stands for it).
 			$due      = isset( $input['due'] ) && false === $input['due'] ? '' : gmdate( 'Y-m-d H:i:s', time() - 60 );
@@ -219,7 +222,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 					'pending' => $pending,
 					'after'   => c2c_reconcile_pending(),
 					'ended'   => time(),
-					'due'     => (int) $wpdb->get_var( $wpdb->prepare( 'SELECT COUNT(*) FROM %i WHERE next_check_at <= %s', Operation_Store::attempts_table(), gmdate( 'Y-m-d H:i:s' ) ) ),
+					'due'     => (int) $wpdb->get_var( $wpdb->prepare( 'SELECT COUNT(*) FROM %i WHERE next_check_at <= %s', Plugin::service( Tables::class )->attempts_table(), gmdate( 'Y-m-d H:i:s' ) ) ),
 				);
 				wp_cache_flush();
 			}
@@ -235,7 +238,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 			foreach ( $wpdb->get_results( "SELECT id, status FROM {$wpdb->prefix}wc_orders WHERE id IN ({$in})", ARRAY_A ) as $row ) {
 				$orders[ $row['id'] ] = array( 'status' => $row['status'] );
 			}
-			foreach ( $wpdb->get_results( 'SELECT order_id, partner_operation_id, status, status_code, checks, next_check_at, claim_token, retired_at FROM ' . Operation_Store::attempts_table() . " WHERE order_id IN ({$in})", ARRAY_A ) as $row ) {
+			foreach ( $wpdb->get_results( 'SELECT order_id, partner_operation_id, status, status_code, checks, next_check_at, claim_token, retired_at FROM ' . Plugin::service( Tables::class )->attempts_table() . " WHERE order_id IN ({$in})", ARRAY_A ) as $row ) {
 				$orders[ $row['order_id'] ]['attempt'] = $row;
 			}
 			foreach ( $wpdb->get_results( "SELECT comment_post_ID AS id, comment_content AS note FROM {$wpdb->comments} WHERE comment_type = 'order_note' AND comment_post_ID IN ({$in}) ORDER BY comment_ID", ARRAY_A ) as $row ) {
@@ -247,13 +250,13 @@ function c2c_reconcile_step( string $action, array $input ) {
 			);
 
 		case 'schedule':
-			Reconciler::schedule( (int) $input['order'] );
+			Plugin::service( Reconciler::class )->schedule( (int) $input['order'] );
 			return c2c_reconcile_pending();
 
 		case 'panel':
 			// The owner's order panel, as the order screen renders it.
 			ob_start();
-			Card2Crypto\Checkout\Admin\Admin_Order_Panel::render( wc_get_order( (int) $input['order'] ) );
+			Plugin::service( Admin_Order_Panel::class )->render( wc_get_order( (int) $input['order'] ) );
 			return ob_get_clean();
 
 		case 'old_action':
@@ -289,16 +292,16 @@ function c2c_reconcile_step( string $action, array $input ) {
 			return array(
 				'id'      => $order->get_id(),
 				'key'     => $order->get_order_key(),
-				'landing' => Card2Crypto\Checkout\Buyer\Order_Pay::landing_link( $order ),
+				'landing' => Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Payment\Payments::class )->landing_link( $order ),
 				'pay'     => $order->get_checkout_payment_url(),
 			);
 
 		case 'addresses':
 			$order_id = (int) $input['order'];
-			$rows     = $wpdb->get_results( $wpdb->prepare( 'SELECT address_index, address, order_id, attempt_id, state FROM %i WHERE order_id = %d ORDER BY id', Card2Crypto\Checkout\Attempts\Address_Store::table(), $order_id ), ARRAY_A );
+			$rows     = $wpdb->get_results( $wpdb->prepare( 'SELECT address_index, address, order_id, attempt_id, state FROM %i WHERE order_id = %d ORDER BY id', Plugin::service( Tables::class )->addresses_table(), $order_id ), ARRAY_A );
 			$order    = wc_get_order( $order_id );
 			return array(
-				'attempts' => $wpdb->get_results( $wpdb->prepare( 'SELECT id, partner_operation_id, expected_wallet, status, status_code, signed_at, retired_at, next_check_at FROM %i WHERE order_id = %d ORDER BY id', Operation_Store::attempts_table(), $order_id ), ARRAY_A ),
+				'attempts' => $wpdb->get_results( $wpdb->prepare( 'SELECT id, partner_operation_id, expected_wallet, status, status_code, signed_at, retired_at, next_check_at FROM %i WHERE order_id = %d ORDER BY id', Plugin::service( Tables::class )->attempts_table(), $order_id ), ARRAY_A ),
 				'rows'     => $rows,
 				'meta'     => Card2Crypto\Checkout\Payment\Order_Address::of_order( $order ),
 				'status'   => $order->get_status(),
@@ -307,7 +310,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 		case 'age':
 			$at  = gmdate( 'Y-m-d H:i:s', time() - (int) $input['seconds'] );
 			$due = gmdate( 'Y-m-d H:i:s', time() - 60 );
-			$wpdb->query( $wpdb->prepare( 'UPDATE %i SET created_at = %s, updated_at = %s, next_check_at = %s WHERE order_id = %d AND retired_at IS NULL', Operation_Store::attempts_table(), $at, $at, $due, (int) $input['order'] ) );
+			$wpdb->query( $wpdb->prepare( 'UPDATE %i SET created_at = %s, updated_at = %s, next_check_at = %s WHERE order_id = %d AND retired_at IS NULL', Plugin::service( Tables::class )->attempts_table(), $at, $at, $due, (int) $input['order'] ) );
 			Reconciler::ensure_batch( time() );
 			return c2c_reconcile_pending();
 
@@ -348,18 +351,18 @@ function c2c_reconcile_step( string $action, array $input ) {
 			return $out;
 
 		case 'due':
-			$attempt = Card2Crypto\Checkout\Attempts\Order_Attempts::current_attempt( wc_get_order( (int) $input['order'] ) );
+			$attempt = Plugin::service( Attempt_Store::class )->current_attempt( wc_get_order( (int) $input['order'] ) );
 			if ( null === $attempt ) {
 				throw new RuntimeException( 'no attempt' );
 			}
-			Operation_Store::check_by( $attempt->id(), time() );
+			Plugin::service( Check_Queue::class )->check_by( $attempt->id(), time() );
 			Reconciler::ensure_batch( time() );
 			return c2c_reconcile_pending();
 
 		case 'check':
 			$order   = wc_get_order( (int) $input['order'] );
 			$results = array();
-			foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
+			foreach ( Plugin::service( Attempt_Store::class )->attempts_of_order( $order->get_id() ) as $attempt ) {
 				$result    = Plugin::service( Reconciler::class )->check( $order, $attempt, 'refresh' );
 				$results[] = array(
 					'ok'      => $result->ok(),

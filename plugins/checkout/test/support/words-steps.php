@@ -14,13 +14,13 @@
  */
 
 use Card2Crypto\Checkout\Admin\Admin_Order_Panel;
-use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Shared\Api\Operation;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
+use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 /** operation_data of a success of `$id` for the attempt `$poid`, as the service writes it. */
 function c2c_words_success( string $id, string $poid, int $amount, string $currency, string $wallet, string $explorer = '' ): Operation {
@@ -71,13 +71,13 @@ function c2c_words_step( string $action, array $input ) {
 			$order->update_meta_data( Keys::META_TEST_MODE, $input['test'] ? 'yes' : 'no' );
 			$order->save();
 			$poid = 'wc-' . $order->get_id() . '-once';
-			Operation_Store::create_attempt( $order->get_id(), $poid, 7900, $currency, $input['wallet'] );
+			Plugin::service( Attempt_Store::class )->create_attempt( $order->get_id(), $poid, 7900, $currency, $input['wallet'] );
 			$order->update_meta_data( Keys::META_ATTEMPT, $poid );
 			$order->save();
 			$outcome = Plugin::service( Operation_Events::class )->process( c2c_words_success( 'op-once-' . $order->get_id(), $poid, 7900, $currency, $input['wallet'], $input['explorer'] ), 'reconcile' );
 			$order   = wc_get_order( $order->get_id() );
 			ob_start();
-			Admin_Order_Panel::render( $order );
+			Plugin::service( Admin_Order_Panel::class )->render( $order );
 			return array(
 				'id'       => $order->get_id(),
 				'status'   => $order->get_status(),
@@ -102,7 +102,7 @@ function c2c_words_step( string $action, array $input ) {
 			$order->set_status( 'pending' );
 			$order->save();
 			$poid = 'wc-' . $order->get_id() . '-twice';
-			Operation_Store::create_attempt( $order->get_id(), $poid, 7900, $currency, $wallet );
+			Plugin::service( Attempt_Store::class )->create_attempt( $order->get_id(), $poid, 7900, $currency, $wallet );
 			$order->update_meta_data( Keys::META_ATTEMPT, $poid );
 			$order->save();
 			$events   = Plugin::service( Operation_Events::class );
@@ -112,7 +112,7 @@ function c2c_words_step( string $action, array $input ) {
 			}
 			$order = wc_get_order( $order->get_id() );
 			ob_start();
-			Admin_Order_Panel::render( $order );
+			Plugin::service( Admin_Order_Panel::class )->render( $order );
 			return array(
 				'id'       => $order->get_id(),
 				'status'   => $order->get_status(),

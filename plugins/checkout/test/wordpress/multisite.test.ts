@@ -56,9 +56,9 @@ const WALLET_B = addressesOf(KEY_B);
 const PLUGIN_TABLES = ['address_counters', 'addresses', 'attempts', 'budgets', 'events', 'operations', 'widget_budgets'];
 const tablesOf = (prefix: string) => PLUGIN_TABLES.map((t) => `${prefix}card2crypto_${t}`);
 const BATCH = 'card2crypto_checkout_reconcile_batch';
-/** The plugin's table version (Operation_Store::DB_VERSION), as the kept site's option holds it. */
+/** The plugin's table version (Tables::DB_VERSION), as the kept site's option holds it. */
 const DB_VERSION = /const DB_VERSION\s*=\s*'(\d+)'/.exec(
-  readFileSync(path.join(REPO_DIR, 'plugins', 'checkout', 'includes', 'Attempts', 'Operation_Store.php'), 'utf8'),
+  readFileSync(path.join(REPO_DIR, 'plugins', 'checkout', 'includes', 'Attempts', 'Tables.php'), 'utf8'),
 )![1];
 
 describe('two shops of one multisite network', { skip: needsNative, timeout: 10 * 60_000 }, () => {

@@ -30,7 +30,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLandingUrl, sign } from '@card2crypto/core';
-import { SANDBOX_OPERATIONS_PATH } from '@card2crypto/sandbox';
+import { SANDBOX_OPERATIONS_PATH, knownOperationBody, operationDataFor, type SignedPayment } from '@card2crypto/sandbox';
 import { partnerParams, partnerSecret, serviceKnows, serviceRate, storeStep, type Outcome, type Pending, type Seeded } from '../support/reconcile-store.js';
 import { needsNative, startTestStore, type TestStore } from '../support/test-store.js';
 
@@ -257,42 +257,11 @@ describe('reconciliation at scale in a real store', { skip: needsNative, timeout
     // and leaves one last look for when the payment window (1 h) has passed: the buyer may still try again inside the
     // widget, a new operation whose callbacks may be lost too.
     const id = `op-${order.id}-a`;
-    const operation = {
-      status: 'declined',
-      status_code: 104,
-      operation_info: {
-        id,
-        created_at: '2026-11-21T22:00:00.0000000Z',
-        from: {
-          payment_method: 1,
-          payment_method_info: { type: 'VISA', country: { code: 'DE', name: 'Germany' } },
-          currency: { code: params.from_currency, decimals: 2 },
-          amount: params.from_amount,
-        },
-        to: { withdrawal_method: 1, withdrawal_method_info: { blockchain_address: params.to_account }, currency: { code: 'BTC', decimals: 8 }, amount: 123456 },
-        currency_rate: 64000.5,
-        status_url: `http://127.0.0.1/status/${id}`,
-      },
-      partner_info: { operation_id: params.partner_operation_id, token: params.partner_token },
-    };
-    const known: Record<string, unknown> = {
-      partner_token: s.partner.token,
-      timestamp: Date.now(),
-      operation_id: id,
-      partner_operation_id: params.partner_operation_id,
-      status: 'declined',
-      status_code: 104,
-      from_currency: params.from_currency,
-      from_amount: params.from_amount,
-      to_currency: 'BTC',
-      to_amount: 123456,
-      to_account: params.to_account,
-    };
-    known.signature = sign(known, secret, { form: 'general' });
+    const operation = operationDataFor(params as unknown as SignedPayment, 'declined', 104, { id });
     const put = await fetch(`${s.sandbox!.url}${SANDBOX_OPERATIONS_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(known),
+      body: JSON.stringify(knownOperationBody(operation, s.partner.token, secret)),
     });
     assert.equal(put.status, 200, await put.text());
     const callback: Record<string, unknown> = { operation_data: operation };

@@ -238,8 +238,8 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				// own; with "free", that attempt's order gives its address back; with "order", a further payment of that order.
 				$addresses = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Payment\Order_Address::class );
 				if ( isset( $input['free'] ) ) {
-					$freed = Card2Crypto\Checkout\Attempts\Operation_Store::attempt( (int) $input['free'] );
-					Card2Crypto\Checkout\Attempts\Address_Store::release( $freed->order_id(), $freed->wallet() );
+					$freed = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Attempts\Attempt_Store::class )->attempt( (int) $input['free'] );
+					Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Attempts\Address_Store::class )->release( $freed->order_id(), $freed->wallet() );
 					return new WP_REST_Response( $addresses->gap() );
 				}
 				if ( ! empty( $input['gap'] ) ) {
@@ -254,13 +254,13 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 					$order->set_total( '25.00' );
 					$order->save();
 				}
-				$attempt = Card2Crypto\Checkout\Attempts\Operation_Store::create_attempt( $order->get_id(), 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 6 ) ), 2500, 'EUR', $addresses->held_address( $order ) );
+				$attempt = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Attempts\Attempt_Store::class )->create_attempt( $order->get_id(), 'wc-' . $order->get_id() . '-' . bin2hex( random_bytes( 6 ) ), 2500, 'EUR', $addresses->held_address( $order ) );
 				try {
 					$attempt = $addresses->for_signing( $order, $attempt, '198.51.100.' . wp_rand( 1, 254 ) . '-' . bin2hex( random_bytes( 4 ) ) );
 				} catch ( Card2Crypto\Checkout\Attempts\Payment_Refused $e ) {
 					return new WP_REST_Response( array( 'refused' => $e->getMessage(), 'order' => $order->get_id() ) );
 				}
-				$row = Card2Crypto\Checkout\Attempts\Address_Store::held_by_order( $addresses->wallet_id(), $order->get_id() );
+				$row = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Attempts\Address_Store::class )->held_by_order( $addresses->wallet_id(), $order->get_id() );
 				return new WP_REST_Response(
 					array(
 						'order'   => $order->get_id(),
@@ -286,7 +286,7 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				return new WP_REST_Response(
 					array(
 						'current'  => $order->get_meta( Card2Crypto\Checkout\Base\Keys::META_ATTEMPT ),
-						'attempts' => Card2Crypto\Checkout\Attempts\Operation_Store::attempts_of_order( (int) $input['id'] ),
+						'attempts' => Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Attempts\Attempt_Store::class )->attempts_of_order( (int) $input['id'] ),
 					)
 				);
 			case 'service_health':
