@@ -9,9 +9,10 @@
  * Deactivating never deletes anything.
  *
  * On a multisite network the plugin is deleted for every site at once: each
- * site is gone through in turn (switch_to_blog()), each loses its secret and
- * its last connection check, and its settings only when that site's own
- * setting asked for it (or WC_REMOVE_ALL_DATA, the whole installation's).
+ * site is gone through in turn (switch_to_blog()), each loses its secret,
+ * its last connection check and its visitors' budgets table, and its
+ * settings only when that site's own setting asked for it (or
+ * WC_REMOVE_ALL_DATA, the whole installation's).
  *
  * @package card2crypto-widget
  */
@@ -30,6 +31,11 @@ $card2crypto_uninstall_site = static function (): void {
 	// The last connection check (Connection_Check): a hash of the credentials and the service's answer.
 	delete_option( 'card2crypto_widget_connection' );
 	wp_clear_scheduled_hook( 'card2crypto_widget_check_connection' );
+	// The visitors' budgets (Budget_Table, the shared Visitor_Budget): counts of the last minutes, nobody's data.
+	global $wpdb;
+	$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'card2crypto_widget_budgets' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.DirectDatabaseQuery.SchemaChange -- the plugin's own table.
+	delete_option( 'card2crypto_widget_db_version' );
+	wp_clear_scheduled_hook( 'card2crypto_widget_clean_budgets' );
 
 	if ( $asked ) {
 		delete_option( 'card2crypto_widget_settings' );

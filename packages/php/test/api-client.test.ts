@@ -369,6 +369,40 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(network.meaning, 'Network error');
     });
 
+    test('the credentials check both plugins make: accepted with the fee, or refused with the words and the setting at fault', async () => {
+      const base = (mode: string) => `http://127.0.0.1:${PORT}/${mode}`;
+      // [base URL, ok, setting at fault, the words]
+      const cases: Array<[string, boolean, string | null, RegExp]> = [
+        [base('ok'), true, null, /^$/],
+        [base('e401'), false, 'partner_secret', /^the service refuses the signature: the partner secret is wrong for this token \(/],
+        [base('forged'), false, 'partner_secret', /^the service's answer is not signed with this partner secret/],
+        [base('e403'), false, 'partner_token', /^the service has blocked this partner; contact the service \(/],
+        [base('e404'), false, 'partner_token', /^the service does not know this partner token \(/],
+        [base('internal500'), false, 'base_url', /^the address does not answer as the service does/],
+        [`http://127.0.0.1:${CLOSED_PORT}/none`, false, 'base_url', /^the service address could not be reached \(/],
+        ['not an address', false, 'base_url', /^the settings cannot be used to call the service \(/],
+        [base('e429'), false, null, /^the service refused the request \(/],
+      ];
+      const out = await run(
+        'ok',
+        cases.map(([url]) => ['credentials', url]),
+      );
+      assertNoSecret(out);
+      out.results.forEach((result, i) => {
+        const [url, ok, field, words] = cases[i]!;
+        const said = (
+          result as { value: { ok: boolean; field: string | null; why: string; at: number; fee: number | null; error: string | null; dump: string } }
+        ).value;
+        assert.equal(said.ok, ok, url);
+        assert.equal(said.field, field, url);
+        assert.match(said.why, words, url);
+        assert.equal(said.at, 1800000000);
+        assert.equal(said.fee, ok ? 0.015 : null, url);
+        assert.equal(said.error === null, ok, url);
+        assert.equal(said.dump.includes(SECRET), false, 'the answer never holds the secret');
+      });
+    });
+
     test('the client dump hides the secret but the sent bodies carry only the signature', async () => {
       const out = await run('ok', [['params']]);
       assert.match(out.client, /\[redacted\]/);

@@ -47,9 +47,9 @@ for (const version of TEST_PHP_VERSIONS) {
       php = await PluginPhp.start(version);
     });
     after(() => php?.exit());
-    const run = (file: string, plugin: string, options: Record<string, unknown>, constants: Record<string, unknown> = {}) =>
+    const run = (file: string, plugin: string, options: Record<string, unknown>, constants: Record<string, unknown> = {}, tables = TABLES) =>
       php.runJson<Left>('uninstall.php', {
-        'uninstall.json': JSON.stringify({ file, plugin, options, constants, tables: TABLES }),
+        'uninstall.json': JSON.stringify({ file, plugin, options, constants, tables }),
         'widget-uninstall.php': WIDGET_UNINSTALL,
       });
     const checkout = (options: Record<string, unknown>, constants: Record<string, unknown> = {}) =>
@@ -115,11 +115,20 @@ for (const version of TEST_PHP_VERSIONS) {
             card2crypto_widget_settings: { partner_token: 't', partner_secret: 'widget-secret', delete_data_on_uninstall: deleteData },
           },
           constants,
+          [...TABLES, 'wp_card2crypto_widget_budgets'],
         );
       const kept = { card2crypto_widget_settings: { partner_token: 't', delete_data_on_uninstall: 'no' } };
       const left = await widget('no');
       assert.deepEqual(left.options, kept);
-      assert.deepEqual(left.unscheduled, [['wp-cron', 'card2crypto_widget_check_connection']], 'its background check unscheduled');
+      assert.deepEqual(
+        left.unscheduled,
+        [
+          ['wp-cron', 'card2crypto_widget_check_connection'],
+          ['wp-cron', 'card2crypto_widget_clean_budgets'],
+        ],
+        'its background check and its budgets clean-up unscheduled',
+      );
+      assert.deepEqual(left.tables, TABLES, 'its visitors budgets table dropped, whatever was asked');
       assert.deepEqual((await widget('yes')).options, {});
       // The site-wide request WooCommerce's plugins honour; the widget needs no WooCommerce but honours it too.
       assert.deepEqual((await widget('no', { WC_REMOVE_ALL_DATA: true })).options, {});

@@ -16,6 +16,7 @@ use Card2Crypto\Widget\Admin\Color_Pickers;
 use Card2Crypto\Widget\Admin\Privacy_Policy;
 use Card2Crypto\Widget\Admin\Settings_Screen;
 use Card2Crypto\Widget\Base\Assets;
+use Card2Crypto\Widget\Base\Budget_Table;
 use Card2Crypto\Widget\Blocks\Block_Types;
 use Card2Crypto\Widget\Blocks\Buy_Button_Render;
 use Card2Crypto\Widget\Blocks\Classic_Widgets;
@@ -34,12 +35,18 @@ use Card2Crypto\Widget\Routes\Routes;
 use Card2Crypto\Widget\Routes\Sign_Route;
 use Card2Crypto\Widget\Settings\Site_Keys;
 use Card2Crypto\Widget\Settings\Widget_Settings;
+use Card2Crypto\Widget\Shared\Api\Credentials_Check;
 use Card2Crypto\Widget\Shared\Assets\Build_Assets;
+use Card2Crypto\Widget\Shared\Budget\Visitor_Budget;
+use Card2Crypto\Widget\Shared\Database\Site_Lock;
 use Card2Crypto\Widget\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Plugin {
+
+	/** The hourly job that deletes the visitors' budgets whose windows have passed (uninstall.php clears it). */
+	const CLEAN_HOOK = 'card2crypto_widget_clean_budgets';
 
 	/** @var array<string, object> The services boot() built, by class name. */
 	private static $services = array();
@@ -47,6 +54,7 @@ final class Plugin {
 	/** Builds the services and registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
 	public static function boot( string $file ): void {
 		self::$services = self::build( $file );
+		register_activation_hook( $file, array( self::$services[ Budget_Table::class ], 'activate' ) );
 		foreach ( self::$services as $service ) {
 			if ( $service instanceof Hooks ) {
 				$service->register();
@@ -67,10 +75,11 @@ final class Plugin {
 		$settings   = new Widget_Settings();
 		$keys       = new Site_Keys();
 		$build      = new Build_Assets( $file );
-		$connection = new Connection_Check( $settings );
+		$connection = new Connection_Check( $settings, new Credentials_Check() );
 		$returns    = new Return_Notice();
 		$blocks     = new Block_Settings( $keys, $settings );
-		$limit      = new Route_Limit();
+		$budget     = new Visitor_Budget( Budget_Table::SUFFIX, new Site_Lock( 'card2crypto-widget' ), self::CLEAN_HOOK );
+		$limit      = new Route_Limit( $budget );
 		$widget     = new Widget_Render( $keys, $settings );
 		$button     = new Buy_Button_Render( $keys, $returns );
 		$sign       = new Sign_Route( $blocks, $limit, $settings );
@@ -80,6 +89,8 @@ final class Plugin {
 			Widget_Settings::class   => $settings,
 			Site_Keys::class         => $keys,
 			Build_Assets::class      => $build,
+			Visitor_Budget::class    => $budget,
+			Budget_Table::class      => new Budget_Table( $budget, plugin_basename( $file ) ),
 			Assets::class            => new Assets( $build, $dir . '/languages' ),
 			Block_Types::class       => new Block_Types( $widget, $button, $dir . '/build/blocks' ),
 			Editor_Data::class       => new Editor_Data( $settings, $build ),

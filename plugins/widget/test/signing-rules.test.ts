@@ -173,19 +173,6 @@ for (const version of TEST_PHP_VERSIONS) {
       }
     });
 
-    test('callers are rate-limited per address and route, with the wait until the window ends', async () => {
-      const hits: [string, string, number][] = [];
-      for (let i = 0; i < 4; i++) {
-        hits.push(['sign', '203.0.113.7', 1000 + i]);
-      }
-      hits.push(['sign', '203.0.113.8', 1004]); // another visitor
-      hits.push(['go', '203.0.113.7', 1004]); // another route
-      hits.push(['sign', '203.0.113.7', 1059]); // still the same window
-      hits.push(['sign', '203.0.113.7', 1060]); // a new window
-      const waits = await php.one<number[]>('rate_limit', 3, 60, hits);
-      assert.deepEqual(waits, [0, 0, 0, 57, 0, 0, 1, 0]);
-    });
-
     test('without credentials nothing is signed, and the problem names the setting', async () => {
       const { problems } = await sign({}, { ...SITE, partner_secret: '' });
       assert.deepEqual(

@@ -323,6 +323,14 @@ describe('the widget plugin inside WordPress', { timeout: 20 * 60_000 }, () => {
         goes.push((await record('go', await site.fetch(go))).status);
       }
       assert.deepEqual(goes, [302, 302, 302, 429]);
+
+      // Counted on the database every web server shares, under its lock: twenty sign requests at once on every
+      // PHP worker, and never more than the limit pass (a transient's read-then-write let racing requests through).
+      await site.probe({ action: 'reset_rate_limits' });
+      const burst = await Promise.all(Array.from({ length: 20 }, () => sign({ blocks: [block] })));
+      assert.deepEqual(burst.map((answer) => answer.status).sort(), [...Array(3).fill(200), ...Array(17).fill(429)], 'exactly the limit passes');
+      const counted = await site.probe<{ rows: number; transients: number }>({ action: 'rate_limit_rows' });
+      assert.deepEqual(counted, { rows: 1, transients: 0 }, "one budget row for this client's sign route, no transient");
     } finally {
       await site.probe({ action: 'set_option', name: 'c2c_test_rate_limit', value: null });
       await site.probe({ action: 'reset_rate_limits' });

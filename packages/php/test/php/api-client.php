@@ -2,10 +2,13 @@
 /**
  * Runs Partner_Api_Client calls against the test's HTTP server.
  * Input /work/scenario.json: {base_url, token, secret, timeout, calls: [[method, ...args]]}.
+ * A call ["credentials", base_url?] asks the shared credentials check with
+ * the scenario's token and secret (at base_url, else the scenario's).
  * Prints per call {value} or {exception: {...}}, plus everything logged and
  * a print_r() of the client, for the secret-leak checks.
  */
 
+use Card2Crypto\Shared\Api\Credentials_Check;
 use Card2Crypto\Shared\Api\Operation;
 use Card2Crypto\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Shared\Api\Partner_Api_Exception;
@@ -31,9 +34,38 @@ $client    = new Partner_Api_Client(
 	)
 );
 
+if ( ! function_exists( '__' ) ) {
+	/** WordPress's translation, untranslated (the refusal's words). */
+	function __( string $text, string $domain = 'default' ): string { // phpcs:ignore
+		unset( $domain );
+		return $text;
+	}
+}
+
 $results = array();
 foreach ( $scenario['calls'] as $call ) {
 	$method = array_shift( $call );
+	if ( 'credentials' === $method ) {
+		$answer    = ( new Credentials_Check() )->ask_settings(
+			array(
+				'base_url'       => $call[0] ?? $scenario['base_url'],
+				'partner_token'  => $scenario['token'],
+				'partner_secret' => $scenario['secret'],
+				'environment'    => 'sandbox',
+			),
+			(float) ( $scenario['timeout'] ?? 5 ),
+			$transport,
+			1800000000
+		);
+		$results[] = array(
+			'value' => $answer->to_array() + array(
+				'fee'   => $answer->fee(),
+				'error' => null === $answer->error() ? null : get_class( $answer->error() ),
+				'dump'  => print_r( $answer, true ),
+			),
+		);
+		continue;
+	}
 	try {
 		$value     = $client->$method( ...$call );
 		$results[] = array( 'value' => $value instanceof Operation ? array( 'operation' => $value->to_array(), 'id' => $value->id(), 'from_amount' => $value->from_amount() ) : $value );

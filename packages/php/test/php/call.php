@@ -7,6 +7,8 @@
  */
 
 use Card2Crypto\Shared\Btc\Bip32;
+use Card2Crypto\Shared\Budget\Visitor_Budget;
+use Card2Crypto\Shared\Database\Site_Lock;
 use Card2Crypto\Shared\Btc\Bip32_Exception;
 use Card2Crypto\Shared\Btc\Btc_Address;
 use Card2Crypto\Shared\Client\Client_Ip;
@@ -77,6 +79,18 @@ $functions = array(
 	'landing_url'       => array( Landing_Url::class, 'build' ),
 	'client_ip'         => array( Client_Ip::class, 'of' ),
 	'forwarding_header' => array( Client_Ip::class, 'forwarding_header' ),
+	// One request at each time; after each, whether it fit the budget, and the wait a refusal is told.
+	'budget_window'     => static function ( array $times, int $limit, bool $count_refused, int $span = 60 ) {
+		$window = null;
+		$out    = array();
+		foreach ( $times as $now ) {
+			$window = Visitor_Budget::window( $window, $limit, $now, $span, $count_refused );
+			$out[]  = $window['ok'] ? 0 : Visitor_Budget::wait( $window, $limit, $now, $span );
+		}
+		return $out;
+	},
+	'budget_client_key' => array( Visitor_Budget::class, 'client_key' ),
+	'lock_name_for'     => array( Site_Lock::class, 'name_for' ),
 	'proxy_headers'     => static function () {
 		return Client_Ip::PROXY_HEADERS;
 	},

@@ -659,15 +659,52 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         );
       });
 
+      test("the visitors' budget on the shared database: takers at once on every PHP worker never pass more than the limit", async () => {
+        const budget = <T>(op: string, input: Record<string, unknown> = {}) => site.probe<T>({ action: 'budget', op, ...input });
+        assert.equal(await budget<boolean>('install'), true, 'the table is made (dbDelta)');
+        const now = Math.floor(Date.now() / 1000);
+        const take = (name: string, limit: number, countRefused: boolean, times: number, at = now) =>
+          budget<number[]>('take', { name, limit, span: 60, count_refused: countRefused, times, now: at });
+        // 40 requests at once (PHP-FPM's workers take them four at a time, on one MariaDB), 25 takes each, from one
+        // budget of 100 a minute: exactly 100 pass, whichever worker's turn it is.
+        const requests = config.php === 'native' ? 40 : 4;
+        const burst = (await Promise.all(Array.from({ length: requests }, () => take('burst', 100, false, 25)))).flat();
+        assert.equal(burst.filter((wait) => wait === 0).length, Math.min(100, requests * 25), 'never more than the limit pass');
+        assert.ok(
+          burst.filter((wait) => wait !== 0).every((wait) => wait >= 1 && wait <= 120),
+          'every refusal is told when one more fits',
+        );
+        assert.equal(await budget<number>('spent', { name: 'burst' }), Math.min(100, requests * 25), 'a refused take is not counted');
+        // Counted refusals (the checkout's order budget): every take counts, ten pass.
+        const flood = (await Promise.all(Array.from({ length: requests }, () => take('flood', 10, true, 25)))).flat();
+        assert.equal(flood.filter((wait) => wait === 0).length, 10);
+        assert.equal(await budget<number>('spent', { name: 'flood' }), requests * 25);
+        // A sliding window: three in a minute; a minute later the three still weigh, and the refusal says when one fits.
+        assert.deepEqual(await take('slide', 3, false, 4), [0, 0, 0, 60 + 20]);
+        assert.deepEqual(await take('slide', 3, false, 1, now + 60), [20]);
+        assert.deepEqual(await take('slide', 3, false, 1, now + 80), [0]);
+        // The hourly clean-up deletes the budgets whose windows have passed, and nothing else.
+        assert.equal(await budget<number>('clean', { now: now + 100 }), 0);
+        assert.equal(await budget<number>('clean', { now: now + 60 + 121 }), 3);
+        assert.equal(await budget<number>('spent', { name: 'slide' }), 0);
+        assert.equal(await budget<boolean>('drop'), false, 'dropped');
+      });
+
       test('uninstall removes the settings only when the owner asked for it', async () => {
         // Whatever the owner chose, the secret and the widget's last connection check (a hash of the credentials) go.
         const scenarios = [
           ['card2crypto-checkout/card2crypto-checkout.php', 'woocommerce_card2crypto_settings', ['card2crypto_checkout_partner_secret']],
-          ['card2crypto-widget/card2crypto-widget.php', 'card2crypto_widget_settings', ['card2crypto_widget_partner_secret', 'card2crypto_widget_connection']],
-        ].flatMap(([plugin, option, always]) => [
-          { plugin, option, always, stored: { title: 'kept', delete_data_on_uninstall: 'no' } },
-          { plugin, option, always, stored: { title: 'kept' } },
-          { plugin, option, always, stored: { title: 'gone', delete_data_on_uninstall: 'yes' } },
+          [
+            'card2crypto-widget/card2crypto-widget.php',
+            'card2crypto_widget_settings',
+            ['card2crypto_widget_partner_secret', 'card2crypto_widget_connection', 'card2crypto_widget_db_version'],
+            // The visitors' budgets (counts of the last minutes) go always.
+            ['card2crypto_widget_budgets'],
+          ],
+        ].flatMap(([plugin, option, always, tables]) => [
+          { plugin, option, always, tables, stored: { title: 'kept', delete_data_on_uninstall: 'no' } },
+          { plugin, option, always, tables, stored: { title: 'kept' } },
+          { plugin, option, always, tables, stored: { title: 'gone', delete_data_on_uninstall: 'yes' } },
         ]);
         const remaining = await site.probe<unknown[]>({ action: 'uninstall', scenarios });
         assert.deepEqual(remaining, [

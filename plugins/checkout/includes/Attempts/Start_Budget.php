@@ -15,9 +15,11 @@
  *   address, an IPv6 address by its /64 (client_key(): one connection is
  *   given a whole /64). Each budget is one row of the budgets table (every
  *   web server shares it; never an object cache), counted under a named
- *   lock so that requests at the same moment on any server each count
- *   (Shared_Store); rows whose windows have passed are deleted by an
- *   hourly job (CLEAN_HOOK). Over it, the request makes no call and the
+ *   lock so that requests at the same moment on any server each count;
+ *   rows whose windows have passed are deleted by an hourly job
+ *   (CLEAN_HOOK). The counting is the shared library's (Visitor_Budget,
+ *   the widget's routes count on it too); the limits and the words are
+ *   this class's. Over it, the request makes no call and the
  *   buyer reads "try again in a minute". A request the order's budget
  *   refuses is not counted against its address, nor one the address's
  *   budget refuses: behind one shared address (a proxy whose header is not
@@ -43,6 +45,7 @@ use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Address_Policy;
+use Card2Crypto\Checkout\Shared\Budget\Visitor_Budget;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -62,48 +65,33 @@ final class Start_Budget {
 	/** The hourly job that deletes the budgets whose windows have passed. */
 	const CLEAN_HOOK = 'card2crypto_checkout_clean_budgets';
 
+	/** The checkout's budgets (the shared counter on its table card2crypto_budgets, its locks, its clean-up hook). */
+	private static function budget(): Visitor_Budget {
+		return new Visitor_Budget( 'card2crypto_budgets', Shared_Store::locks(), self::CLEAN_HOOK );
+	}
+
 	/** The budgets table: one row per budget (an order's, a client's). */
 	public static function table(): string {
-		global $wpdb;
-		return $wpdb->prefix . 'card2crypto_budgets';
+		return self::budget()->table();
 	}
 
 	/** The table's definition, for dbDelta() (Operation_Store::install()). */
 	public static function schema( string $collate ): string {
-		$budgets = self::table();
-		return "CREATE TABLE {$budgets} (
-  budget_key char(40) NOT NULL,
-  window_start bigint(20) NOT NULL,
-  window_count int(10) unsigned NOT NULL DEFAULT 0,
-  previous_count int(10) unsigned NOT NULL DEFAULT 0,
-  expires_at bigint(20) NOT NULL,
-  PRIMARY KEY  (budget_key),
-  KEY expires_at (expires_at)
-) {$collate};";
+		return self::budget()->schema( $collate );
 	}
 
 	public static function drop(): void {
-		global $wpdb;
-		$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', self::table() ) ); // phpcs:ignore WordPress.DB
+		self::budget()->drop();
 	}
 
-	/** The clean-up job: hooked, and queued hourly on WP-Cron once (a cheap check of the autoloaded cron option). */
+	/** The clean-up job: hooked, and queued hourly on WP-Cron once. */
 	public static function register(): void {
-		add_action( self::CLEAN_HOOK, array( self::class, 'clean' ) );
-		add_action(
-			'init',
-			static function (): void {
-				if ( function_exists( 'wp_next_scheduled' ) && ! wp_next_scheduled( self::CLEAN_HOOK ) ) {
-					wp_schedule_event( time() + HOUR_IN_SECONDS, 'hourly', self::CLEAN_HOOK );
-				}
-			}
-		);
+		self::budget()->register();
 	}
 
 	/** Deletes the budgets whose windows have passed (nothing of them counts any more); how many. */
 	public static function clean( ?int $now = null ): int {
-		global $wpdb;
-		return (int) $wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE expires_at < %d', self::table(), $now ?? time() ) ); // phpcs:ignore WordPress.DB
+		return self::budget()->clean( $now );
 	}
 
 	/**
@@ -148,100 +136,29 @@ final class Start_Budget {
 		}
 	}
 
-	/** One more request in a budget; false when it is spent. The row is read and written in one turn of its lock. */
+	/** One more request in a budget; false when it is spent (counted atomically across web servers: Visitor_Budget::take()). */
 	private static function spend( string $name, int $limit, int $now, int $span, bool $count_refused ): bool {
-		global $wpdb;
-		$key = sha1( $name );
-		return Shared_Store::locked(
-			'card2crypto_budget_' . $key,
-			static function () use ( $wpdb, $key, $limit, $now, $span, $count_refused ): bool {
-				$row    = $wpdb->get_row( $wpdb->prepare( 'SELECT window_start, window_count, previous_count FROM %i WHERE budget_key = %s', self::table(), $key ), ARRAY_A ); // phpcs:ignore WordPress.DB
-				$window = self::take(
-					is_array( $row ) ? array(
-						'start' => (int) $row['window_start'],
-						'count' => (int) $row['window_count'],
-						'prev'  => (int) $row['previous_count'],
-					) : null,
-					$limit,
-					$now,
-					$span,
-					$count_refused
-				);
-				// Portable (MariaDB, MySQL, SQLite): the row made if missing, then written.
-				$wpdb->query( $wpdb->prepare( 'INSERT IGNORE INTO %i (budget_key, window_start, window_count, previous_count, expires_at) VALUES (%s, %d, 0, 0, %d)', self::table(), $key, $window['start'], $window['start'] + 2 * $span ) ); // phpcs:ignore WordPress.DB
-				$wpdb->query( $wpdb->prepare( 'UPDATE %i SET window_start = %d, window_count = %d, previous_count = %d, expires_at = %d WHERE budget_key = %s', self::table(), $window['start'], $window['count'], $window['prev'], $window['start'] + 2 * $span, $key ) ); // phpcs:ignore WordPress.DB
-				return $window['ok'];
-			},
-			'The payment request budget is busy.'
-		);
+		return 0 === self::budget()->take( $name, $limit, $span, $count_refused, $now );
 	}
 
 	/** Requests counted in a budget's current window ("order_<id>", "addr_<md5 of client_key()>"); tests and the bench read it. */
 	public static function spent( string $name ): int {
-		global $wpdb;
-		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT window_count FROM %i WHERE budget_key = %s', self::table(), sha1( $name ) ) ); // phpcs:ignore WordPress.DB
+		return self::budget()->spent( $name );
 	}
 
-	/**
-	 * Who a budget counts: an IPv4 address as it is; an IPv6 address by its
-	 * /64 (a home or a server is given a whole /64: its addresses are one
-	 * client), an IPv4-mapped one as its IPv4 address; anything else as
-	 * given. Pure.
-	 */
+	/** Who a budget counts (Visitor_Budget::client_key(): an IPv6 address by its /64). Pure. */
 	public static function client_key( string $address ): string {
-		$packed = @inet_pton( trim( $address ) ); // phpcs:ignore WordPress.PHP.NoSilencedErrors -- a non-address is answered below.
-		if ( false === $packed || null === $packed ) {
-			return trim( $address );
-		}
-		if ( 4 === strlen( $packed ) ) {
-			return (string) inet_ntop( $packed );
-		}
-		if ( str_repeat( "\0", 10 ) . "\xff\xff" === substr( $packed, 0, 12 ) ) {
-			return (string) inet_ntop( substr( $packed, 12 ) );
-		}
-		return (string) inet_ntop( substr( $packed, 0, 8 ) . str_repeat( "\0", 8 ) ) . '/64';
+		return Visitor_Budget::client_key( $address );
 	}
 
 	/**
-	 * The sliding window after one more request: windows of $span seconds
-	 * from the first request, the previous window's count weighing as much
-	 * as it still overlaps the last $span seconds; ok tells whether the
-	 * request fits. A refused request is counted only with $count_refused.
-	 * A stored window that is none, or from the future (another server's
-	 * clock), starts afresh. Pure.
+	 * The sliding window after one more request (Visitor_Budget::window()). Pure.
 	 *
 	 * @param mixed $window What was stored: {start, count, prev}.
 	 * @return array{start: int, count: int, prev: int, ok: bool}
 	 */
 	public static function take( $window, int $limit, int $now, int $span = self::WINDOW, bool $count_refused = true ): array {
-		$span = max( 1, $span );
-		if ( ! is_array( $window ) || ! isset( $window['start'], $window['count'] ) || $now < (int) $window['start'] ) {
-			$window = array(
-				'start' => $now,
-				'count' => 0,
-				'prev'  => 0,
-			);
-		}
-		$start = (int) $window['start'];
-		$count = (int) $window['count'];
-		$prev  = (int) ( $window['prev'] ?? 0 );
-		$ended = intdiv( $now - $start, $span );
-		if ( $ended > 0 ) {
-			$prev   = 1 === $ended ? $count : 0;
-			$count  = 0;
-			$start += $ended * $span;
-		}
-		$estimate = $prev * ( $span - ( $now - $start ) ) / $span + $count;
-		$ok       = $estimate + 1 <= $limit + 1e-9;
-		if ( $ok || $count_refused ) {
-			++$count;
-		}
-		return array(
-			'start' => $start,
-			'count' => $count,
-			'prev'  => $prev,
-			'ok'    => $ok,
-		);
+		return Visitor_Budget::window( $window, $limit, $now, $span, $count_refused );
 	}
 
 	/** A fixed rate is reused until this many seconds before it expires. */

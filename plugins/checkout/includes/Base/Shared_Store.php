@@ -10,12 +10,14 @@
  * table), so WordPress's clean-up of expired transients removes them too;
  * read and written with SQL of our own, which no cache answers. A
  * read-then-write runs under a named lock of the database (locked()), named
- * per site (lock_name()).
+ * per plugin and site (the shared Site_Lock).
  *
  * @package card2crypto-checkout
  */
 
 namespace Card2Crypto\Checkout\Base;
+
+use Card2Crypto\Checkout\Shared\Database\Site_Lock;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -23,9 +25,6 @@ final class Shared_Store {
 
 	/** Whose locks these are: part of every lock name's hash. */
 	const LOCK_OWNER = 'card2crypto-checkout';
-
-	/** The longest lock name MySQL takes (5.7 and later refuse a longer one). */
-	const LOCK_NAME_MAX = 64;
 
 	/** The value stored under $key, or null when there is none or it has expired. */
 	public static function get( string $key ) {
@@ -60,33 +59,23 @@ final class Shared_Store {
 		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE option_name IN (%s, %s)', $wpdb->options, '_transient_' . $key, '_transient_timeout_' . $key ) ); // phpcs:ignore WordPress.DB
 	}
 
+	/** The plugin's named locks of the database (the shared Site_Lock, owned by LOCK_OWNER). */
+	public static function locks(): Site_Lock {
+		return new Site_Lock( self::LOCK_OWNER );
+	}
+
 	/**
-	 * The database's name for this site's lock $name (lock_name_for() with
+	 * The database's name for this site's lock $name (Site_Lock::name():
 	 * the connection's database and this site's table prefix). Every named
 	 * lock of the plugin (GET_LOCK, RELEASE_LOCK) goes through it.
 	 */
 	public static function lock_name( string $name ): string {
-		global $wpdb;
-		$connected = isset( $wpdb ) && is_object( $wpdb );
-		$database  = $connected && isset( $wpdb->dbname ) ? (string) $wpdb->dbname : '';
-		if ( '' === $database && defined( 'DB_NAME' ) ) {
-			$database = (string) DB_NAME;
-		}
-		return self::lock_name_for( $database, $connected && isset( $wpdb->prefix ) ? (string) $wpdb->prefix : '', $name );
+		return self::locks()->name( $name );
 	}
 
-	/**
-	 * A named lock of the database server is one for the whole server:
-	 * another database on it, or another site of a multisite network (its
-	 * own table prefix), would take the same lock. The name is made per
-	 * site: "c2c:", $name readable (without "card2crypto_", cut to fit),
-	 * ":" and 20 hex digits of a hash of the plugin, $database, $prefix and
-	 * the whole $name; never over 64 characters (MySQL's limit).
-	 */
+	/** This plugin's lock name for $database and $prefix (Site_Lock::name_for()). Pure. */
 	public static function lock_name_for( string $database, string $prefix, string $name ): string {
-		$hash     = substr( hash( 'sha256', self::LOCK_OWNER . "\0" . $database . "\0" . $prefix . "\0" . $name ), 0, 20 );
-		$readable = (string) preg_replace( '/[^A-Za-z0-9_.-]/', '', (string) preg_replace( '/^card2crypto_/', '', $name ) );
-		return 'c2c:' . substr( $readable, 0, self::LOCK_NAME_MAX - strlen( 'c2c::' ) - strlen( $hash ) ) . ':' . $hash;
+		return Site_Lock::name_for( self::LOCK_OWNER, $database, $prefix, $name );
 	}
 
 	/**
@@ -100,7 +89,7 @@ final class Shared_Store {
 	 * @return mixed What $fn returns.
 	 */
 	public static function locked( string $name, callable $fn, string $busy ) {
-		return self::locked_as( self::lock_name( $name ), $fn, $busy );
+		return self::locks()->run( $name, $fn, $busy );
 	}
 
 	/**
@@ -114,32 +103,6 @@ final class Shared_Store {
 	 * @return mixed What $fn returns.
 	 */
 	public static function locked_network( string $name, callable $fn, string $busy ) {
-		global $wpdb;
-		$database = isset( $wpdb->dbname ) ? (string) $wpdb->dbname : ( defined( 'DB_NAME' ) ? (string) DB_NAME : '' );
-		$prefix   = isset( $wpdb->base_prefix ) ? (string) $wpdb->base_prefix : (string) $wpdb->prefix;
-		return self::locked_as( self::lock_name_for( $database, $prefix . "\0network", $name ), $fn, $busy );
-	}
-
-	/**
-	 * @return mixed What $fn returns.
-	 * @throws \RuntimeException When another request holds the lock for 30 s.
-	 */
-	private static function locked_as( string $name, callable $fn, string $busy ) {
-		global $wpdb;
-		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
-		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, %d)', $name, 30 ) );
-		if ( null !== $suppress ) {
-			$wpdb->suppress_errors( $suppress );
-		}
-		if ( null !== $got && '1' !== (string) $got ) {
-			throw new \RuntimeException( $busy );
-		}
-		try {
-			return $fn();
-		} finally {
-			if ( null !== $got ) {
-				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $name ) );
-			}
-		}
+		return self::locks()->run_network( $name, $fn, $busy );
 	}
 }

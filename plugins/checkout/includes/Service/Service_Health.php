@@ -42,6 +42,8 @@ use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
+use Card2Crypto\Checkout\Shared\Api\Credentials_Answer;
+use Card2Crypto\Checkout\Shared\Api\Credentials_Check;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
 defined( 'ABSPATH' ) || exit;
@@ -350,34 +352,26 @@ final class Service_Health {
 	}
 
 	/**
-	 * Asks the service with a signed params request and records its answer
+	 * Asks the service with a signed params request (the shared
+	 * Credentials_Check, the widget's too) and records its answer
 	 * (record_check()): the background check, a payment start, and the
 	 * settings page's status check (Settings_Status) all ask through here.
 	 *
 	 * @param string $lane   The service gateway's lane (Service_Lanes) the request travels in.
 	 * @param bool   $record Record the answer as the store's state (not for credentials a save may yet refuse).
-	 * @return array{fee: mixed, error: \Throwable|null} The partner's fee, or why the request failed.
+	 * @return Credentials_Answer The partner's fee, or why the request failed.
 	 */
-	public static function ask( Service_Gateway $gateway, string $lane, bool $record = true ): array {
-		$config = $gateway->config();
+	public static function ask( Service_Gateway $gateway, string $lane, bool $record = true ): Credentials_Answer {
 		try {
-			$fee = $gateway->client( $lane )->params()['service_fee'];
-			if ( $record ) {
-				self::record_check( $config, null );
-			}
-			return array(
-				'fee'   => $fee,
-				'error' => null,
-			);
-		} catch ( \Throwable $e ) {
-			if ( $record ) {
-				self::record_check( $config, $e );
-			}
-			return array(
-				'fee'   => null,
-				'error' => $e,
-			);
+			$answer = ( new Credentials_Check() )->ask( $gateway->client( $lane ) );
+		} catch ( \InvalidArgumentException $e ) {
+			// Settings that cannot call the service.
+			$answer = Credentials_Answer::refused( $e, time() );
 		}
+		if ( $record ) {
+			self::record_check( $gateway->config(), $answer->error() );
+		}
+		return $answer;
 	}
 
 	/** The settings page's cached status check for these credentials and address (Settings_Status). */

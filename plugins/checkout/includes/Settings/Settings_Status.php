@@ -1,7 +1,7 @@
 <?php
 /**
  * The status box above the payment method's settings: do the credentials
- * work (a signed call to the partner API), the partner's commission
+ * work (the shared credentials check, through Service_Health::ask()), the partner's commission
  * (service_fee), the callback URL to give the service, callback health
  * (Callback_Health: the last verified callback, refusals in the last 24
  * hours by reason) and a link to the plugin's logs.
@@ -18,7 +18,6 @@ use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Clock_Offset;
 use Card2Crypto\Checkout\Service\Service_Health;
-use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -55,19 +54,18 @@ final class Settings_Status {
 		}
 		// The service's answer is recorded: the method is withdrawn while it refuses the store (Service_Health).
 		$answer = Service_Health::ask( $gateway, Service_Lanes::ADMIN, $record );
-		if ( null === $answer['error'] ) {
+		if ( $answer->ok() ) {
 			$result = array(
 				'ok'      => true,
 				'message' => __( 'Connected: the service accepted a signed request with these credentials.', 'card2crypto-checkout' ),
-				'fee'     => rtrim( rtrim( number_format( (float) $answer['fee'] * 100, 4, '.', '' ), '0' ), '.' ) . '%',
+				'fee'     => rtrim( rtrim( number_format( (float) $answer->fee() * 100, 4, '.', '' ), '0' ), '.' ) . '%',
 			);
 		} else {
-			$refusal = Connection_Refusal::of( $answer['error'] );
-			$result  = array(
+			$result = array(
 				'ok'      => false,
 				/* translators: %s: why the service refused the credentials */
-				'message' => sprintf( __( 'Not connected: %s', 'card2crypto-checkout' ), $refusal['why'] ),
-				'field'   => $refusal['field'],
+				'message' => sprintf( __( 'Not connected: %s', 'card2crypto-checkout' ), $answer->why() ),
+				'field'   => $answer->field(),
 			);
 		}
 		set_transient( $key, $result, MINUTE_IN_SECONDS );

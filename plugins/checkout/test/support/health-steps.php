@@ -150,7 +150,7 @@ function c2c_health_step( string $action, array $input ) {
 		case 'service_check':
 			$answer = Service_Health::ask( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ), 'admin' );
 			return array(
-				'error' => null === $answer['error'] ? null : $answer['error']->getMessage(),
+				'error' => null === $answer->error() ? null : $answer->error()->getMessage(),
 				'state' => Service_Health::state(),
 			);
 

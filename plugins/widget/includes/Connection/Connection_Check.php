@@ -1,7 +1,8 @@
 <?php
 /**
- * Do the widget's credentials work? A signed params request to the partner
- * API answers it, the way the checkout's status box does. Asked:
+ * Do the widget's credentials work? The shared credentials check
+ * (Credentials_Check: a signed params request, the checkout's too) answers
+ * it. Asked:
  *
  * - when a save changes the token, the secret, the environment or the API
  *   address: a refusal refuses the save (Settings_Page writes nothing and
@@ -26,9 +27,7 @@ namespace Card2Crypto\Widget\Connection;
 use Card2Crypto\Widget\Settings\Settings_Address;
 use Card2Crypto\Widget\Settings\Widget_Config;
 use Card2Crypto\Widget\Settings\Widget_Settings;
-use Card2Crypto\Widget\Shared\Api\Connection_Refusal;
-use Card2Crypto\Widget\Shared\Api\Partner_Api_Client;
-use Card2Crypto\Widget\Shared\Api\Wp_Http_Transport;
+use Card2Crypto\Widget\Shared\Api\Credentials_Check;
 use Card2Crypto\Widget\Shared\Hooks;
 use Card2Crypto\Widget\Shared\Settings\Settings_Store;
 
@@ -48,14 +47,15 @@ final class Connection_Check implements Hooks {
 	/** How old an answer may be before the background asks again. */
 	const CHECK_EVERY = 6 * HOUR_IN_SECONDS;
 
-	/** The admin waits on a save's check. */
-	const TIMEOUT = 8.0;
-
 	/** @var Widget_Settings */
 	private $settings;
 
-	public function __construct( Widget_Settings $settings ) {
+	/** @var Credentials_Check */
+	private $check;
+
+	public function __construct( Widget_Settings $settings, Credentials_Check $check ) {
 		$this->settings = $settings;
+		$this->check    = $check;
 	}
 
 	/** The admin's notice, the settings page's "Check the connection now" button, the background check. */
@@ -105,32 +105,8 @@ final class Connection_Check implements Hooks {
 	 * @return array{ok: bool, why: string, field: string|null, at: int, fingerprint: string}
 	 */
 	public function ask( array $values, bool $keep = true ): array {
-		try {
-			$client = new Partner_Api_Client(
-				(string) $values['base_url'],
-				(string) $values['partner_token'],
-				(string) $values['partner_secret'],
-				array(
-					'timeout'   => self::TIMEOUT,
-					// Only the sandbox environment may reach this computer, and there only its own API address.
-					'transport' => new Wp_Http_Transport( 'sandbox' === $values['environment'] ? (string) $values['base_url'] : false ),
-				)
-			);
-			$client->params();
-			$answer = array(
-				'ok'    => true,
-				'why'   => '',
-				'field' => null,
-			);
-		} catch ( \Throwable $e ) {
-			$refusal = Connection_Refusal::of( $e );
-			$answer  = array(
-				'ok'    => false,
-				'why'   => $refusal['why'],
-				'field' => $refusal['field'],
-			);
-		}
-		$answer['at']          = time();
+		// The admin waits on it (a save, the check button): Credentials_Check::TIMEOUT.
+		$answer                = $this->check->ask_settings( $values )->to_array();
 		$answer['fingerprint'] = $this->fingerprint( $values );
 		if ( $keep ) {
 			update_option( self::STATUS_OPTION, $answer, false );

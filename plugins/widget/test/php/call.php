@@ -15,19 +15,8 @@ c2c_test_load_shared( 'Card2Crypto\\Widget' );
 // The plugin's own autoloader, as the main file registers it (includes/Room/Class_Name.php).
 Card2Crypto\Widget\Shared\Plugin_Bootstrap::autoload( C2C_TEST_ROOT . '/plugin' );
 
-// Transients in memory (one request), enough for the rate limiter's rules.
-$GLOBALS['c2c_transients'] = array();
-function get_transient( string $key ) {
-	return $GLOBALS['c2c_transients'][ $key ] ?? false;
-}
-function set_transient( string $key, $value, int $expiration ): bool {
-	$GLOBALS['c2c_transients'][ $key ] = $value;
-	return true;
-}
-
 use Card2Crypto\Widget\Rules\Block_Reference;
 use Card2Crypto\Widget\Rules\Partner_Css;
-use Card2Crypto\Widget\Routes\Rate_Limiter;
 use Card2Crypto\Widget\Rules\Widget_Signer;
 use Card2Crypto\Widget\Shared\Settings\Schema;
 
@@ -50,15 +39,6 @@ $functions = array(
 	},
 	'sign'          => static function ( array $settings, array $attributes, string $target, string $site_language, ?string $css, int $now ) {
 		return ( new Widget_Signer( c2c_schema(), $settings ) )->signed( $attributes, $target, $site_language, $css, $now );
-	},
-	// Each hit is [bucket, client, now]; returns the seconds to wait for each (0 = allowed).
-	'rate_limit'    => static function ( int $limit, int $window, array $hits ) {
-		return array_map(
-			static function ( array $hit ) use ( $limit, $window ): int {
-				return ( new Rate_Limiter( $hit[0], $limit, $window ) )->hit( $hit[1], $hit[2] );
-			},
-			$hits
-		);
 	},
 );
 

@@ -186,8 +186,17 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 					foreach ( $scenario['always'] ?? array() as $other ) {
 						update_option( $other, array( 'written' => 'by the test' ), false );
 					}
+					// Tables the plugin keeps, which uninstall drops always (made here when an earlier scenario dropped them).
+					foreach ( $scenario['tables'] ?? array() as $table ) {
+						$wpdb->query( "CREATE TABLE IF NOT EXISTS {$wpdb->prefix}{$table} (id int)" );
+					}
 					include WP_PLUGIN_DIR . '/' . dirname( $scenario['plugin'] ) . '/uninstall.php';
 					$results[] = get_option( $scenario['option'], null );
+					foreach ( $scenario['tables'] ?? array() as $table ) {
+						if ( null !== $wpdb->get_var( $wpdb->prepare( 'SHOW TABLES LIKE %s', $wpdb->esc_like( $wpdb->prefix . $table ) ) ) ) {
+							$results[] = 'left behind: table ' . $table;
+						}
+					}
 					foreach ( $scenario['always'] ?? array() as $other ) {
 						wp_cache_delete( $other, 'options' );
 						if ( null !== get_option( $other, null ) ) {
@@ -196,6 +205,8 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 					}
 				}
 				return new WP_REST_Response( $results );
+			case 'budget':
+				return new WP_REST_Response( c2c_test_budget( $input ) );
 			case 'deactivate':
 				require_once ABSPATH . 'wp-admin/includes/plugin.php';
 				deactivate_plugins( $input['plugin'], true );
@@ -399,4 +410,32 @@ function c2c_test_sweep( array $input ): array {
 		}
 	}
 	return $results;
+}
+
+/**
+ * The shared Visitor_Budget (the widget's copy of the library) on a table of
+ * the test's own on this site's database: {op: install | take | spent |
+ * clean | drop, name, limit, span, count_refused, times, now}. take answers
+ * what each of `times` takes in a row answered (0: it fit, else the wait).
+ */
+function c2c_test_budget( array $input ) {
+	$budget = new Card2Crypto\Widget\Shared\Budget\Visitor_Budget( 'c2c_test_budgets', new Card2Crypto\Widget\Shared\Database\Site_Lock( 'c2c-test' ), 'c2c_test_clean_budgets' );
+	global $wpdb;
+	switch ( $input['op'] ) {
+		case 'install':
+		case 'drop':
+			'install' === $input['op'] ? $budget->install() : $budget->drop();
+			return null !== $wpdb->get_var( $wpdb->prepare( 'SHOW TABLES LIKE %s', $wpdb->esc_like( $budget->table() ) ) );
+		case 'take':
+			$waits = array();
+			for ( $i = 0; $i < (int) ( $input['times'] ?? 1 ); $i++ ) {
+				$waits[] = $budget->take( (string) $input['name'], (int) $input['limit'], (int) $input['span'], (bool) $input['count_refused'], (int) $input['now'] );
+			}
+			return $waits;
+		case 'spent':
+			return $budget->spent( (string) $input['name'] );
+		case 'clean':
+			return $budget->clean( (int) $input['now'] );
+	}
+	throw new InvalidArgumentException( 'No such budget op: ' . $input['op'] );
 }

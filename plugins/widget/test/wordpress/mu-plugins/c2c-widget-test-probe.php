@@ -81,9 +81,19 @@ function c2c_widget_test_run( WP_REST_Request $request ): WP_REST_Response {
 
 		case 'reset_rate_limits':
 			global $wpdb;
-			$wpdb->query( "DELETE FROM {$wpdb->options} WHERE option_name LIKE '\\_transient\\_%c2c\\_rl\\_%'" ); // phpcs:ignore
+			// The routes' budgets (Route_Limit: the shared Visitor_Budget on the widget's table).
+			$wpdb->query( "DELETE FROM {$wpdb->prefix}card2crypto_widget_budgets" ); // phpcs:ignore
 			wp_cache_flush();
 			return new WP_REST_Response( true );
+
+		case 'rate_limit_rows':
+			global $wpdb;
+			return new WP_REST_Response(
+				array(
+					'rows'       => (int) $wpdb->get_var( "SELECT COUNT(*) FROM {$wpdb->prefix}card2crypto_widget_budgets" ), // phpcs:ignore
+					'transients' => (int) $wpdb->get_var( "SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE '%c2c\\_rl\\_%'" ), // phpcs:ignore
+				)
+			);
 
 		case 'loaded':
 			// Which of the plugin's settings classes this request has loaded so far (it asked for none).

@@ -1,0 +1,116 @@
+<?php
+/**
+ * A named lock of the database server (GET_LOCK), named per plugin and per
+ * site, so that requests on every web server take turns at a
+ * read-then-write (a visitor's budget, a batch of background checks).
+ *
+ * A named lock is one for the whole database server: another database on
+ * it, another site of a multisite network (its own table prefix), or the
+ * other plugin would take the same lock. So the name the server sees is
+ * made per owner (the plugin), database and table prefix: "c2c:", the
+ * name readable (without "card2crypto_", cut to fit), ":" and 20 hex
+ * digits of a hash of all four; never over 64 characters (MySQL 5.7 and
+ * later refuse a longer one). Where the database has no named locks
+ * (SQLite in Playground, one request at a time per worker) the work runs
+ * without one.
+ *
+ * @package card2crypto
+ */
+
+namespace Card2Crypto\Shared\Database;
+
+final class Site_Lock {
+
+	/** The longest lock name MySQL takes. */
+	const NAME_MAX = 64;
+
+	/** How long a request waits for the lock (seconds). */
+	const WAIT = 30;
+
+	/** @var string */
+	private $owner;
+
+	/** @param string $owner Whose locks these are (the plugin's slug): part of every name's hash. */
+	public function __construct( string $owner ) {
+		$this->owner = $owner;
+	}
+
+	/** The database's name for this site's lock $name (the connection's database, this site's table prefix). */
+	public function name( string $name ): string {
+		global $wpdb;
+		$connected = isset( $wpdb ) && is_object( $wpdb );
+		return self::name_for( $this->owner, self::database(), $connected && isset( $wpdb->prefix ) ? (string) $wpdb->prefix : '', $name );
+	}
+
+	/**
+	 * The database's name for the lock $name of the whole network: every
+	 * site takes the same one (the network's base table prefix), never the
+	 * same as any one site's lock of that name.
+	 */
+	public function network_name( string $name ): string {
+		global $wpdb;
+		$prefix = isset( $wpdb->base_prefix ) ? (string) $wpdb->base_prefix : (string) $wpdb->prefix;
+		return self::name_for( $this->owner, self::database(), $prefix . "\0network", $name );
+	}
+
+	/** A lock's name for $owner, $database and $prefix. Pure. */
+	public static function name_for( string $owner, string $database, string $prefix, string $name ): string {
+		$hash     = substr( hash( 'sha256', $owner . "\0" . $database . "\0" . $prefix . "\0" . $name ), 0, 20 );
+		$readable = (string) preg_replace( '/[^A-Za-z0-9_.-]/', '', (string) preg_replace( '/^card2crypto_/', '', $name ) );
+		return 'c2c:' . substr( $readable, 0, self::NAME_MAX - strlen( 'c2c::' ) - strlen( $hash ) ) . ':' . $hash;
+	}
+
+	/**
+	 * Runs $fn holding this site's lock $name (up to WAIT seconds for it).
+	 *
+	 * @param string $busy What the exception says when another request holds the lock for WAIT seconds.
+	 * @throws \RuntimeException When another request holds the lock for WAIT seconds.
+	 * @return mixed What $fn returns.
+	 */
+	public function run( string $name, callable $fn, string $busy ) {
+		return self::run_as( $this->name( $name ), $fn, $busy );
+	}
+
+	/**
+	 * Runs $fn holding the network's lock $name (network_name()).
+	 *
+	 * @param string $busy What the exception says when another request holds the lock for WAIT seconds.
+	 * @throws \RuntimeException When another request holds the lock for WAIT seconds.
+	 * @return mixed What $fn returns.
+	 */
+	public function run_network( string $name, callable $fn, string $busy ) {
+		return self::run_as( $this->network_name( $name ), $fn, $busy );
+	}
+
+	private static function database(): string {
+		global $wpdb;
+		$database = isset( $wpdb ) && is_object( $wpdb ) && isset( $wpdb->dbname ) ? (string) $wpdb->dbname : '';
+		if ( '' === $database && defined( 'DB_NAME' ) ) {
+			$database = (string) DB_NAME;
+		}
+		return $database;
+	}
+
+	/**
+	 * @return mixed What $fn returns.
+	 * @throws \RuntimeException When another request holds the lock for WAIT seconds.
+	 */
+	private static function run_as( string $lock, callable $fn, string $busy ) {
+		global $wpdb;
+		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
+		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, %d)', $lock, self::WAIT ) );
+		if ( null !== $suppress ) {
+			$wpdb->suppress_errors( $suppress );
+		}
+		if ( null !== $got && '1' !== (string) $got ) {
+			throw new \RuntimeException( $busy );
+		}
+		try {
+			return $fn();
+		} finally {
+			if ( null !== $got ) {
+				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $lock ) );
+			}
+		}
+	}
+}
