@@ -129,7 +129,7 @@ final class Plugin {
 		$reconciler = new Reconciler( $config, $events, $door );
 		$gate       = new Start_Gate( $config, $reconciler, $door );
 		$addresses  = new Order_Address( $config );
-		$payments   = new Payments( $config, $gate, $addresses, $door );
+		$payments   = new Payments( $config, $gate, $addresses, $door, $reconciler );
 		$return     = new Buyer_Return( $config, $reconciler, $door );
 		$health     = new Health_Checks( $config, $addresses );
 		$services   = array(

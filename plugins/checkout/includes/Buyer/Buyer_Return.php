@@ -210,7 +210,7 @@ final class Buyer_Return {
 		$asked   = 'answered';
 		$answer  = null;
 		$attempt = Order_Attempts::current_attempt( $order );
-		if ( ! $order->is_paid() && null !== $attempt && ! Reconciler::settled( $attempt, time() ) ) {
+		if ( ! $order->is_paid() && null !== $attempt && ! $this->reconciler->settled( $attempt, time() ) ) {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
 				Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );

@@ -48,11 +48,15 @@ final class Payments {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway ) {
-		$this->config    = $config;
-		$this->gate      = $gate;
-		$this->addresses = $addresses;
-		$this->gateway   = $gateway;
+	/** @var Reconciler */
+	private $reconciler;
+
+	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Reconciler $reconciler ) {
+		$this->config     = $config;
+		$this->gate       = $gate;
+		$this->addresses  = $addresses;
+		$this->gateway    = $gateway;
+		$this->reconciler = $reconciler;
 	}
 
 	/**
@@ -194,7 +198,7 @@ final class Payments {
 		$order->update_meta_data( Keys::META_UNSIGNED, $partner_operation_id );
 		Test_Mode::mark( $order, $config->environment() );
 		$order->save();
-		Reconciler::schedule( $order->get_id() );
+		$this->reconciler->schedule( $order->get_id() );
 		return $attempt;
 	}
 

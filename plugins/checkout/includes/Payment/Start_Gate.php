@@ -134,7 +134,7 @@ final class Start_Gate {
 		$current  = (string) $order->get_meta( Keys::META_ATTEMPT );
 		$unsigned = (string) $order->get_meta( Keys::META_UNSIGNED );
 		foreach ( Operation_Store::attempts_of_order( $order->get_id() ) as $attempt ) {
-			if ( Reconciler::settled( $attempt, time() ) || ( null !== $only && $attempt->id() !== $only ) ) {
+			if ( $this->reconciler->settled( $attempt, time() ) || ( null !== $only && $attempt->id() !== $only ) ) {
 				continue;
 			}
 			if ( Operation_Store::NO_CODE === $attempt->status_code() && $attempt->partner_operation_id() === $unsigned ) {

@@ -60,7 +60,7 @@ final class Widget_Retry {
 			return;
 		}
 		$attempt = Order_Attempts::current_attempt( $order );
-		if ( null !== $attempt && ! $order->is_paid() && ! Reconciler::settled( $attempt, time() ) ) {
+		if ( null !== $attempt && ! $order->is_paid() && ! $this->reconciler->settled( $attempt, time() ) ) {
 			try {
 				// A new try inside the widget is an operation the service reports no callback for until it is paid.
 				$this->reconciler->check( $order, $attempt, 'reconcile' );

@@ -17,7 +17,7 @@
  *   per-order). With `wait`, sleeps until a pending batch comes due (a
  *   Retry-After) instead of stopping.
  * - "state": {orders}: the orders' statuses, notes and attempts; our pending actions.
- * - "schedule": {order}: Reconciler::schedule() of the order, as a payment start does.
+ * - "schedule": {order}: Reconciler->schedule() of the order, as a payment start does.
  * - "panel": {order}: the owner's order panel as HTML.
  * - "old_action": {order}: queues a per-order action of the earlier versions, due now.
  * - "wallet": {key, gap_limit}: a new address per order from the extended public key `key`.
@@ -152,7 +152,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 				throw new RuntimeException( $wpdb->last_error );
 			}
 			$template->delete( true );
-			Reconciler::ensure_batch( time() );
+			Plugin::service( Reconciler::class )->ensure_batch( time() );
 			return array(
 				'first'    => $base + 1,
 				'last'     => $base + $count,
@@ -247,7 +247,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 			);
 
 		case 'schedule':
-			Reconciler::schedule( (int) $input['order'] );
+			Plugin::service( Reconciler::class )->schedule( (int) $input['order'] );
 			return c2c_reconcile_pending();
 
 		case 'panel':
@@ -308,7 +308,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 			$at  = gmdate( 'Y-m-d H:i:s', time() - (int) $input['seconds'] );
 			$due = gmdate( 'Y-m-d H:i:s', time() - 60 );
 			$wpdb->query( $wpdb->prepare( 'UPDATE %i SET created_at = %s, updated_at = %s, next_check_at = %s WHERE order_id = %d AND retired_at IS NULL', Operation_Store::attempts_table(), $at, $at, $due, (int) $input['order'] ) );
-			Reconciler::ensure_batch( time() );
+			Plugin::service( Reconciler::class )->ensure_batch( time() );
 			return c2c_reconcile_pending();
 
 		case 'hold_stock':
@@ -353,7 +353,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 				throw new RuntimeException( 'no attempt' );
 			}
 			Operation_Store::check_by( $attempt->id(), time() );
-			Reconciler::ensure_batch( time() );
+			Plugin::service( Reconciler::class )->ensure_batch( time() );
 			return c2c_reconcile_pending();
 
 		case 'check':
