@@ -42,6 +42,7 @@ use Card2Crypto\Checkout\Order\Confirm_Retry;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Order\Order_Actions;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Start_Gate;
@@ -53,6 +54,7 @@ use Card2Crypto\Checkout\Service\Service_Answers;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Service\Widget_Retry;
 use Card2Crypto\Checkout\Settings\Payout_Change_Notice;
+use Card2Crypto\Checkout\Settings\Settings_Status;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
@@ -122,17 +124,20 @@ final class Plugin {
 	 * @return array<string, object> By class name.
 	 */
 	public static function build( Settings_Store $settings ): array {
-		$config     = new Config( $settings );
-		$door       = new Service_Gateway( $config );
-		$actions    = new Order_Actions( $config, $door );
-		$events     = new Operation_Events( $config, $actions, $door );
-		$reconciler = new Reconciler( $config, $events, $door );
-		$gate       = new Start_Gate( $config, $reconciler, $door );
-		$addresses  = new Order_Address( $config );
-		$payments   = new Payments( $config, $gate, $addresses, $door, $reconciler );
-		$return     = new Buyer_Return( $config, $reconciler, $door );
-		$health     = new Health_Checks( $config, $addresses );
-		$services   = array(
+		$config       = new Config( $settings );
+		$door         = new Service_Gateway( $config );
+		$health       = new Service_Health( $door );
+		$answers      = new Service_Answers( $door, $health );
+		$availability = new Availability( $config, $answers );
+		$actions      = new Order_Actions( $config, $door );
+		$events       = new Operation_Events( $config, $actions, $door );
+		$reconciler   = new Reconciler( $config, $events, $door, $health );
+		$gate         = new Start_Gate( $config, $reconciler, $door, $health, $availability );
+		$addresses    = new Order_Address( $config );
+		$payments     = new Payments( $config, $gate, $addresses, $door, $reconciler, $health );
+		$return       = new Buyer_Return( $config, $reconciler, $health );
+		$checks       = new Health_Checks( $config, $addresses, $health );
+		$services     = array(
 			Settings_Store::class      => $settings,
 			Config::class              => $config,
 			Service_Gateway::class     => $door,
@@ -146,19 +151,21 @@ final class Plugin {
 			Buyer_Return::class        => $return,
 			Order_Pay::class           => new Order_Pay( $config, $payments, $return ),
 			Callback_Controller::class => new Callback_Controller( $config, $events ),
-			Service_Health::class      => new Service_Health( $door ),
-			Service_Answers::class     => new Service_Answers( $door ),
-			Service_Back::class        => new Service_Back( $door ),
-			Refusal_Mail::class        => new Refusal_Mail( $config ),
+			Service_Health::class      => $health,
+			Service_Answers::class     => $answers,
+			Availability::class        => $availability,
+			Settings_Status::class     => new Settings_Status( $health ),
+			Service_Back::class        => new Service_Back( $door, $health ),
+			Refusal_Mail::class        => new Refusal_Mail( $config, $health ),
 			Widget_Retry::class        => new Widget_Retry( $reconciler ),
-			Callback_Health::class     => new Callback_Health( $config ),
+			Callback_Health::class     => new Callback_Health( $config, $health ),
 			Test_Mode::class           => new Test_Mode( $config ),
-			Range_Notice::class        => new Range_Notice( $config, $door ),
+			Range_Notice::class        => new Range_Notice( $config, $health, $availability ),
 			Admin_Order_Panel::class   => new Admin_Order_Panel( $reconciler, $door ),
 			Address_Gap_Notice::class  => new Address_Gap_Notice( $addresses ),
 			Gateway_Rest::class        => new Gateway_Rest( $config ),
-			Health_Checks::class       => $health,
-			Site_Health::class         => new Site_Health( $config, $health ),
+			Health_Checks::class       => $checks,
+			Site_Health::class         => new Site_Health( $config, $checks ),
 			Privacy::class             => new Privacy(),
 			Books_Export::class        => new Books_Export(),
 			Books_Chart::class         => new Books_Chart( $config ),
@@ -205,7 +212,7 @@ final class Plugin {
 		add_filter(
 			'woocommerce_payment_gateways',
 			static function ( array $gateways ) use ( $services, &$gateway ): array {
-				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ], $services[ Service_Gateway::class ] );
+				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Start_Gate::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ], $services[ Service_Gateway::class ], $services[ Service_Health::class ], $services[ Availability::class ], $services[ Settings_Status::class ] );
 				$gateways[] = $gateway;
 				return $gateways;
 			}
@@ -216,7 +223,7 @@ final class Plugin {
 			'woocommerce_blocks_payment_method_type_registration',
 			static function ( $registry ) use ( $config, $services ): void {
 				if ( class_exists( '\Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType' ) ) {
-					$registry->register( new Blocks_Integration( $config, $services[ Service_Gateway::class ] ) );
+					$registry->register( new Blocks_Integration( $config, $services[ Service_Health::class ], $services[ Availability::class ] ) );
 				}
 			}
 		);

@@ -62,9 +62,13 @@ final class Health_Checks {
 	/** @var Order_Address */
 	private $addresses;
 
-	public function __construct( Config $config, Order_Address $addresses ) {
+	/** @var Service_Health */
+	private $health;
+
+	public function __construct( Config $config, Order_Address $addresses, Service_Health $health ) {
 		$this->config    = $config;
 		$this->addresses = $addresses;
+		$this->health    = $health;
 	}
 
 	/**
@@ -186,7 +190,7 @@ final class Health_Checks {
 				array( self::settings_action() )
 			);
 		}
-		$state = Service_Health::state();
+		$state = $this->health->state();
 		// BUSY: the service answered 429 or 5xx before it said anything about the store.
 		if ( null === $state || ( $state['key'] ?? '' ) !== Service_Health::fingerprint( $this->config ) || ! isset( $state['state'], $state['at'] ) || Service_Health::BUSY === $state['state'] ) {
 			return self::result(

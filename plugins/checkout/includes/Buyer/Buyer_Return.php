@@ -29,7 +29,6 @@ use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Callback\Client_Address;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
@@ -60,13 +59,13 @@ final class Buyer_Return {
 	/** @var Reconciler */
 	private $reconciler;
 
-	/** @var Service_Gateway */
-	private $gateway;
+	/** @var Service_Health */
+	private $health;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway ) {
+	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health ) {
 		$this->config     = $config;
 		$this->reconciler = $reconciler;
-		$this->gateway    = $gateway;
+		$this->health     = $health;
 	}
 
 	public function register(): void {
@@ -139,7 +138,7 @@ final class Buyer_Return {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = isset( $_GET['key'] ) ? sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification.Recommended
 			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && Order_Routes::owner_may_act( $order );
-			wc_add_notice( esc_html( $mine ? Service_Back::keep( $order ) : Service_Health::buyer_message() ), 'error' );
+			wc_add_notice( esc_html( $mine ? Service_Back::keep( $order ) : $this->health->buyer_message() ), 'error' );
 			wp_safe_redirect( remove_query_arg( self::UNAVAILABLE_ARG ) );
 			exit;
 		}
@@ -195,9 +194,9 @@ final class Buyer_Return {
 		try {
 			Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
 		} catch ( \Throwable $e ) {
-			return Service_Health::available( $this->gateway );
+			return $this->health->available();
 		}
-		return Service_Health::confirm( $this->gateway, 0 );
+		return $this->health->confirm( 0 );
 	}
 
 	/**

@@ -20,7 +20,6 @@ use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Buyer\Order_Pay;
 use Card2Crypto\Checkout\Callback\Client_Address;
-use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 
@@ -50,17 +49,17 @@ trait Gateway_Payments {
 				}
 			}
 		} elseif ( function_exists( 'WC' ) && null !== WC()->cart ) {
-			$total   = Availability::cart_total_minor( $currency );
+			$total   = $this->offer->cart_total_minor( $currency );
 			$country = null !== WC()->customer ? WC()->customer->get_billing_country() : null;
 		}
-		return null === Availability::problem( $this->gateway, $currency, $total, $country );
+		return null === $this->offer->problem( $currency, $total, $country );
 	}
 
 	/** Classic checkout: what will happen, accepted methods, the BTC estimate. */
 	public function payment_fields() {
 		$config = $this->config;
 		echo '<div class="card2crypto-payment-fields">';
-		foreach ( Availability::lines( $this->gateway, Availability::paying_total_minor( $config->currency() ) ) as $line ) {
+		foreach ( $this->offer->lines( $this->offer->paying_total_minor( $config->currency() ) ) as $line ) {
 			echo '<p>' . esc_html( $line ) . '</p>';
 		}
 		echo '</div>';

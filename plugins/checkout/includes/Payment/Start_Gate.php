@@ -61,10 +61,18 @@ final class Start_Gate {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway ) {
-		$this->config     = $config;
-		$this->reconciler = $reconciler;
-		$this->gateway    = $gateway;
+	/** @var Service_Health */
+	private $health;
+
+	/** @var Availability */
+	private $availability;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Service_Health $health, Availability $availability ) {
+		$this->config       = $config;
+		$this->reconciler   = $reconciler;
+		$this->gateway      = $gateway;
+		$this->health       = $health;
+		$this->availability = $availability;
 	}
 
 	/**
@@ -85,16 +93,16 @@ final class Start_Gate {
 		Start_Budget::charge( $order, $address );
 		if ( self::AT_CHECKOUT === $where ) {
 			// The service refused the store since the page was shown: the buyer stays here and is told (Service_Health).
-			if ( ! Service_Health::confirm( $this->gateway, Service_Health::CHECKOUT_AGE ) ) {
+			if ( ! $this->health->confirm( Service_Health::CHECKOUT_AGE ) ) {
 				throw new Service_Refused( Service_Back::keep( $order ) );
 			}
 			$country   = $order->get_billing_country();
-			$countries = '' !== $country ? Availability::countries( $this->gateway ) : null;
+			$countries = '' !== $country ? $this->availability->countries() : null;
 			if ( null !== $countries && ! in_array( strtoupper( $country ), $countries, true ) ) {
 				throw new Payment_Refused( __( 'Card payments are not available in your billing country.', 'card2crypto-checkout' ) );
 			}
 		} else {
-			Service_Health::before_sending( $this->gateway );
+			$this->health->before_sending();
 		}
 		if ( null === $only ) {
 			self::refuse_over_cap( $order );
@@ -189,7 +197,7 @@ final class Start_Gate {
 			}
 		}
 		if ( Attempt_Policy::UNCONFIRMED === $verdict['verdict'] ) {
-			if ( Service_Health::REFUSED === Service_Health::decide( Service_Health::state(), Service_Health::fingerprint( $this->config ), time() ) ) {
+			if ( Service_Health::REFUSED === Service_Health::decide( $this->health->state(), Service_Health::fingerprint( $this->config ), time() ) ) {
 				// The service refuses the store itself: its path, its words (the method is withdrawn).
 				throw new Service_Refused( Service_Back::keep( $order ) );
 			}

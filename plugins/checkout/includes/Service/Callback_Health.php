@@ -41,8 +41,12 @@ final class Callback_Health {
 	/** @var Config */
 	private $config;
 
-	public function __construct( Config $config ) {
+	/** @var Service_Health */
+	private $health;
+
+	public function __construct( Config $config, Service_Health $health ) {
 		$this->config = $config;
+		$this->health = $health;
 	}
 
 	public function register(): void {
@@ -158,7 +162,7 @@ final class Callback_Health {
 			return;
 		}
 		$summary   = self::summary();
-		$withdrawn = Service_Health::owner_line( $this->config );
+		$withdrawn = $this->health->owner_line();
 		if ( ! $summary['failing'] && null === $withdrawn ) {
 			return;
 		}

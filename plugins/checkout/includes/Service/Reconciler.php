@@ -75,10 +75,14 @@ final class Reconciler {
 	/** @var callable|null While a batch runs: its pacing around the gateway's transport (pacing()), else null. */
 	private $pacing = null;
 
-	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway ) {
+	/** @var Service_Health */
+	private $health;
+
+	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway, Service_Health $health ) {
 		$this->config  = $config;
 		$this->events  = $events;
 		$this->gateway = $gateway;
+		$this->health  = $health;
 	}
 
 	public function register(): void {
@@ -489,7 +493,7 @@ final class Reconciler {
 			$operation = $client->operation( $operation_id, $attempt->partner_operation_id() );
 		} catch ( Partner_Api_Exception $e ) {
 			// A refusal of the store itself withdraws the method at once (Service_Health).
-			Service_Health::saw( $this->config, $e );
+			$this->health->saw( $e );
 			$unknown = false;
 			if ( 429 === $e->status ) {
 				Log::info( sprintf( 'Order %d (%s): the service asked to slow down (429).', $order->get_id(), $source ) );

@@ -34,8 +34,12 @@ final class Refusal_Mail {
 	/** @var Config */
 	private $config;
 
-	public function __construct( Config $config ) {
+	/** @var Service_Health */
+	private $health;
+
+	public function __construct( Config $config, Service_Health $health ) {
 		$this->config = $config;
+		$this->health = $health;
 	}
 
 	public function register(): void {
@@ -46,7 +50,7 @@ final class Refusal_Mail {
 	 * @param mixed $reason Why the service refuses the store.
 	 */
 	public function refused( $reason = '' ): void {
-		$state = Service_Health::state();
+		$state = $this->health->state();
 		if ( null === $state || ( $state['key'] ?? '' ) !== Service_Health::fingerprint( $this->config ) ) {
 			// Credentials being tried on the settings page, not the ones in use: the owner reads the answer there.
 			return;

@@ -66,8 +66,12 @@ final class Service_Back {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Service_Gateway $gateway ) {
+	/** @var Service_Health */
+	private $health;
+
+	public function __construct( Service_Gateway $gateway, Service_Health $health ) {
 		$this->gateway = $gateway;
+		$this->health  = $health;
 	}
 
 	public function register(): void {
@@ -200,7 +204,7 @@ final class Service_Back {
 			$waiting[ $id ] = $mark;
 		}
 		if ( array() !== $waiting ) {
-			if ( Service_Health::OK !== Service_Health::fresh_verdict( $this->gateway ) ) {
+			if ( Service_Health::OK !== $this->health->fresh_verdict() ) {
 				// Still refused, or not to be asked now: the buyers wait for a later run.
 				return array( self::retry_after( $runs ), $runs + 1 );
 			}

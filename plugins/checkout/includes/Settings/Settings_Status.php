@@ -24,6 +24,13 @@ defined( 'ABSPATH' ) || exit;
 
 final class Settings_Status {
 
+	/** @var Service_Health */
+	private $health;
+
+	public function __construct( Service_Health $health ) {
+		$this->health = $health;
+	}
+
 	public static function callback_url(): string {
 		return rest_url( Keys::REST_NAMESPACE . Keys::CALLBACK_ROUTE );
 	}
@@ -39,7 +46,7 @@ final class Settings_Status {
 	 *                     may yet refuse: the state, the status box and the checkout keep speaking of the saved ones.
 	 * @return array{ok: bool, message: string, fee?: string, field?: string|null}
 	 */
-	public static function check( Service_Gateway $gateway, bool $fresh = false, bool $record = true ): array {
+	public function check( Service_Gateway $gateway, bool $fresh = false, bool $record = true ): array {
 		$config = $gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return array(
@@ -54,7 +61,7 @@ final class Settings_Status {
 			return $cached;
 		}
 		// The service's answer is recorded: the method is withdrawn while it refuses the store (Service_Health).
-		$answer = Service_Health::ask( $gateway, Service_Lanes::ADMIN, $record );
+		$answer = $this->health->for_gateway( $gateway )->ask( Service_Lanes::ADMIN, $record );
 		if ( null === $answer['error'] ) {
 			$result = array(
 				'ok'      => true,
@@ -79,9 +86,9 @@ final class Settings_Status {
 	 * @param bool            $refused_save Whether this request's save was refused: the box then says that
 	 *                           it speaks of the saved settings, which are still the ones in use.
 	 */
-	public static function render( Service_Gateway $gateway, bool $refused_save = false ): void {
+	public function render( Service_Gateway $gateway, bool $refused_save = false ): void {
 		$config = $gateway->config();
-		$status = self::check( $gateway );
+		$status = $this->check( $gateway );
 		if ( $refused_save ) {
 			$status['message'] = $status['ok']
 				? __( 'Still connected with the saved credentials: what you typed was not saved, and the store goes on using what was saved before.', 'card2crypto-checkout' )
@@ -89,7 +96,7 @@ final class Settings_Status {
 				: sprintf( __( 'What you typed was not saved; the saved credentials are still in use. %s', 'card2crypto-checkout' ), $status['message'] );
 		}
 		$health    = Callback_Health::summary();
-		$withdrawn = Service_Health::owner_line( $config );
+		$withdrawn = $this->health->for_gateway( $gateway )->owner_line();
 		$clock     = Clock_Offset::last();
 		$proxy     = Client_Address::owner_warning( $config->trust_proxy_header(), Client_Address::forwarding_seen() );
 		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn || null !== $clock || null !== $proxy;

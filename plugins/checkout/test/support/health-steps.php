@@ -139,7 +139,7 @@ function c2c_health_step( string $action, array $input ) {
 			$client                 = Card2Crypto\Checkout\Callback\Client_Address::of( Plugin::service( Config::class )->trust_proxy_header() );
 			unset( $_SERVER[ $server ] );
 			ob_start();
-			Card2Crypto\Checkout\Settings\Settings_Status::render( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ) );
+			Plugin::service( Card2Crypto\Checkout\Settings\Settings_Status::class )->render( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ) );
 			return array(
 				'client' => $client,
 				'seen'   => Card2Crypto\Checkout\Callback\Client_Address::forwarding_seen(),
@@ -147,10 +147,10 @@ function c2c_health_step( string $action, array $input ) {
 			);
 
 		case 'service_check':
-			$answer = Service_Health::ask( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ), 'admin' );
+			$answer = Plugin::service( Service_Health::class )->ask( 'admin' );
 			return array(
 				'error' => null === $answer['error'] ? null : $answer['error']->getMessage(),
-				'state' => Service_Health::state(),
+				'state' => Plugin::service( Service_Health::class )->state(),
 			);
 
 		case 'widget_check':

@@ -371,7 +371,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 
 		case 'status_box':
 			ob_start();
-			Card2Crypto\Checkout\Settings\Settings_Status::render( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ) );
+			Plugin::service( Card2Crypto\Checkout\Settings\Settings_Status::class )->render( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ) );
 			return ob_get_clean();
 
 		case 'notes':
