@@ -47,6 +47,7 @@ use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Service\Callback_Health;
+use Card2Crypto\Checkout\Service\Clock_Offset;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Refusal_Mail;
 use Card2Crypto\Checkout\Service\Service_Back;
@@ -129,14 +130,17 @@ final class Plugin {
 		$health       = new Service_Health( $door );
 		$answers      = new Service_Answers( $door, $health );
 		$availability = new Availability( $config, $answers );
+		$back         = new Service_Back( $health );
+		$callbacks    = new Callback_Health( $config, $health );
+		$clock        = new Clock_Offset();
 		$actions      = new Order_Actions( $config, $door );
 		$events       = new Operation_Events( $config, $actions, $door );
-		$reconciler   = new Reconciler( $config, $events, $door, $health );
-		$gate         = new Start_Gate( $config, $reconciler, $door, $health, $availability );
+		$reconciler   = new Reconciler( $config, $events, $door, $health, $clock );
+		$gate         = new Start_Gate( $config, $reconciler, $door, $health, $availability, $back );
 		$addresses    = new Order_Address( $config );
 		$payments     = new Payments( $config, $gate, $addresses, $door, $reconciler, $health );
-		$return       = new Buyer_Return( $config, $reconciler, $health );
-		$checks       = new Health_Checks( $config, $addresses, $health );
+		$return       = new Buyer_Return( $config, $reconciler, $health, $back );
+		$checks       = new Health_Checks( $config, $addresses, $health, $callbacks, $clock );
 		$services     = array(
 			Settings_Store::class      => $settings,
 			Config::class              => $config,
@@ -149,18 +153,19 @@ final class Plugin {
 			Order_Address::class       => $addresses,
 			Payments::class            => $payments,
 			Buyer_Return::class        => $return,
-			Order_Pay::class           => new Order_Pay( $config, $payments, $return ),
-			Callback_Controller::class => new Callback_Controller( $config, $events ),
+			Order_Pay::class           => new Order_Pay( $config, $payments, $return, $back ),
+			Callback_Controller::class => new Callback_Controller( $config, $events, $callbacks ),
 			Service_Health::class      => $health,
 			Service_Answers::class     => $answers,
 			Availability::class        => $availability,
-			Settings_Status::class     => new Settings_Status( $health ),
-			Service_Back::class        => new Service_Back( $door, $health ),
+			Settings_Status::class     => new Settings_Status( $health, $callbacks, $clock ),
+			Service_Back::class        => $back,
 			Refusal_Mail::class        => new Refusal_Mail( $config, $health ),
 			Widget_Retry::class        => new Widget_Retry( $reconciler ),
-			Callback_Health::class     => new Callback_Health( $config, $health ),
+			Callback_Health::class     => $callbacks,
+			Clock_Offset::class        => $clock,
 			Test_Mode::class           => new Test_Mode( $config ),
-			Range_Notice::class        => new Range_Notice( $config, $health, $availability ),
+			Range_Notice::class        => new Range_Notice( $config, $health, $availability, $back ),
 			Admin_Order_Panel::class   => new Admin_Order_Panel( $reconciler, $door ),
 			Address_Gap_Notice::class  => new Address_Gap_Notice( $addresses ),
 			Gateway_Rest::class        => new Gateway_Rest( $config ),

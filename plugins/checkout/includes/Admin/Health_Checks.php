@@ -65,10 +65,18 @@ final class Health_Checks {
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Config $config, Order_Address $addresses, Service_Health $health ) {
-		$this->config    = $config;
-		$this->addresses = $addresses;
-		$this->health    = $health;
+	/** @var Callback_Health */
+	private $callbacks;
+
+	/** @var Clock_Offset */
+	private $clock_offset;
+
+	public function __construct( Config $config, Order_Address $addresses, Service_Health $health, Callback_Health $callbacks, Clock_Offset $clock ) {
+		$this->config       = $config;
+		$this->addresses    = $addresses;
+		$this->health       = $health;
+		$this->callbacks    = $callbacks;
+		$this->clock_offset = $clock;
 	}
 
 	/**
@@ -126,7 +134,7 @@ final class Health_Checks {
 			case 'callbacks':
 				return $this->callbacks( $now );
 			case 'clock':
-				return self::clock( Clock_Offset::last(), $now );
+				return self::clock( $this->clock_offset->last(), $now );
 			case 'scheduler':
 				return self::scheduler( $now );
 			case 'https':
@@ -230,7 +238,7 @@ final class Health_Checks {
 
 	/** The callbacks' counts (Callback_Health): refused lately, the last verified one. */
 	private function callbacks( int $now ): array {
-		$health  = Callback_Health::summary( $now );
+		$health  = $this->callbacks->summary( $now );
 		$reasons = array();
 		foreach ( $health['refused'] as $reason => $count ) {
 			/* translators: 1: why callbacks were refused, 2: how many */

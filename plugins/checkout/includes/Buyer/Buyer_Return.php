@@ -62,10 +62,14 @@ final class Buyer_Return {
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health ) {
+	/** @var Service_Back */
+	private $back;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back ) {
 		$this->config     = $config;
 		$this->reconciler = $reconciler;
 		$this->health     = $health;
+		$this->back       = $back;
 	}
 
 	public function register(): void {
@@ -138,7 +142,7 @@ final class Buyer_Return {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = isset( $_GET['key'] ) ? sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification.Recommended
 			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && Order_Routes::owner_may_act( $order );
-			wc_add_notice( esc_html( $mine ? Service_Back::keep( $order ) : $this->health->buyer_message() ), 'error' );
+			wc_add_notice( esc_html( $mine ? $this->back->keep( $order ) : $this->health->buyer_message() ), 'error' );
 			wp_safe_redirect( remove_query_arg( self::UNAVAILABLE_ARG ) );
 			exit;
 		}

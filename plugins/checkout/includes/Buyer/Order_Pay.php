@@ -57,10 +57,14 @@ final class Order_Pay {
 	/** @var Buyer_Return */
 	private $buyer_return;
 
-	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return ) {
+	/** @var Service_Back */
+	private $back;
+
+	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Service_Back $back ) {
 		$this->config       = $config;
 		$this->payments     = $payments;
 		$this->buyer_return = $buyer_return;
+		$this->back         = $back;
 	}
 
 	/** Global name of the widget's run function (docs/decisions.md, "Widget run function"). */
@@ -155,7 +159,7 @@ final class Order_Pay {
 				array(
 					'code'     => 'card2crypto_service_refused',
 					'kind'     => 'unavailable',
-					'message'  => Service_Back::keep( $order ),
+					'message'  => $this->back->keep( $order ),
 					'redirect' => Buyer_Return::unavailable_url( $order ),
 				)
 			);

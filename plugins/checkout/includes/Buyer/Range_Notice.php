@@ -38,10 +38,14 @@ final class Range_Notice {
 	/** @var Availability */
 	private $availability;
 
-	public function __construct( Config $config, Service_Health $health, Availability $availability ) {
+	/** @var Service_Back */
+	private $back;
+
+	public function __construct( Config $config, Service_Health $health, Availability $availability, Service_Back $back ) {
 		$this->config       = $config;
 		$this->health       = $health;
 		$this->availability = $availability;
+		$this->back         = $back;
 	}
 
 	public function register(): void {
@@ -174,7 +178,7 @@ final class Range_Notice {
 		if ( ! $order instanceof \WC_Order || ! hash_equals( $order->get_order_key(), $key ) || ! $order->needs_payment() ) {
 			return; // WooCommerce's handler says what is wrong with the order.
 		}
-		wc_add_notice( Service_Back::keep( $order ), 'error' );
+		wc_add_notice( $this->back->keep( $order ), 'error' );
 		remove_action( 'wp', array( 'WC_Form_Handler', 'pay_action' ), 20 );
 	}
 

@@ -67,12 +67,16 @@ final class Start_Gate {
 	/** @var Availability */
 	private $availability;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Service_Health $health, Availability $availability ) {
+	/** @var Service_Back */
+	private $back;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Service_Health $health, Availability $availability, Service_Back $back ) {
 		$this->config       = $config;
 		$this->reconciler   = $reconciler;
 		$this->gateway      = $gateway;
 		$this->health       = $health;
 		$this->availability = $availability;
+		$this->back         = $back;
 	}
 
 	/**
@@ -94,7 +98,7 @@ final class Start_Gate {
 		if ( self::AT_CHECKOUT === $where ) {
 			// The service refused the store since the page was shown: the buyer stays here and is told (Service_Health).
 			if ( ! $this->health->confirm( Service_Health::CHECKOUT_AGE ) ) {
-				throw new Service_Refused( Service_Back::keep( $order ) );
+				throw new Service_Refused( $this->back->keep( $order ) );
 			}
 			$country   = $order->get_billing_country();
 			$countries = '' !== $country ? $this->availability->countries() : null;
@@ -199,7 +203,7 @@ final class Start_Gate {
 		if ( Attempt_Policy::UNCONFIRMED === $verdict['verdict'] ) {
 			if ( Service_Health::REFUSED === Service_Health::decide( $this->health->state(), Service_Health::fingerprint( $this->config ), time() ) ) {
 				// The service refuses the store itself: its path, its words (the method is withdrawn).
-				throw new Service_Refused( Service_Back::keep( $order ) );
+				throw new Service_Refused( $this->back->keep( $order ) );
 			}
 		}
 		// The attempt that stands in the way, for the note.

@@ -54,9 +54,9 @@ final class Callback_Health {
 	}
 
 	/** A verified callback for an order of this store arrived. */
-	public static function record_verified( ?int $now = null ): void {
+	public function record_verified( ?int $now = null ): void {
 		try {
-			$data             = self::load();
+			$data             = $this->load();
 			$data['verified'] = $now ?? time();
 			update_option( self::OPTION, $data, false );
 		} catch ( \Throwable $e ) {
@@ -66,11 +66,11 @@ final class Callback_Health {
 	}
 
 	/** A callback was refused (or, for an unknown operation, ignored) for $reason. */
-	public static function record_refused( string $reason, ?int $now = null ): void {
+	public function record_refused( string $reason, ?int $now = null ): void {
 		try {
 			$now    = $now ?? time();
 			$reason = in_array( $reason, self::REASONS, true ) ? $reason : self::INVALID;
-			$data   = self::load();
+			$data   = $this->load();
 			$hour   = (string) ( $now - $now % 3600 );
 			$data['refused_at']                = $now;
 			$data['hours'][ $hour ][ $reason ] = (int) ( $data['hours'][ $hour ][ $reason ] ?? 0 ) + 1;
@@ -90,9 +90,9 @@ final class Callback_Health {
 	 *         refused: counts by reason over the last 24 hours (whole hours); failing: some refused
 	 *         in the last 24 hours and no verified callback since the last refusal.
 	 */
-	public static function summary( ?int $now = null ): array {
+	public function summary( ?int $now = null ): array {
 		$now     = $now ?? time();
-		$data    = self::load();
+		$data    = $this->load();
 		$refused = array();
 		foreach ( $data['hours'] as $start => $counts ) {
 			if ( (int) $start + 3600 <= $now - self::WINDOW || ! is_array( $counts ) ) {
@@ -161,7 +161,7 @@ final class Callback_Health {
 		if ( Keys::GATEWAY_ID === $section ) {
 			return;
 		}
-		$summary   = self::summary();
+		$summary   = $this->summary();
 		$withdrawn = $this->health->owner_line();
 		if ( ! $summary['failing'] && null === $withdrawn ) {
 			return;
@@ -191,7 +191,7 @@ final class Callback_Health {
 	}
 
 	/** @return array{verified?: int, refused_at?: int, hours: array<string, array<string, int>>} */
-	private static function load(): array {
+	private function load(): array {
 		$data = get_option( self::OPTION, array() );
 		$data = is_array( $data ) ? $data : array();
 		if ( ! isset( $data['hours'] ) || ! is_array( $data['hours'] ) ) {

@@ -78,11 +78,15 @@ final class Reconciler {
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway, Service_Health $health ) {
+	/** @var Clock_Offset */
+	private $clock;
+
+	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway, Service_Health $health, Clock_Offset $clock ) {
 		$this->config  = $config;
 		$this->events  = $events;
 		$this->gateway = $gateway;
 		$this->health  = $health;
+		$this->clock   = $clock;
 	}
 
 	public function register(): void {
@@ -505,7 +509,7 @@ final class Reconciler {
 			}
 			if ( Clock_Offset::refused_for( $e ) ) {
 				// Not news about the payment: this server's clock is off. Nothing is retired; background checks back off.
-				Clock_Offset::saw_refusal( $e, time() );
+				$this->clock->saw_refusal( $e, time() );
 				return Check_Result::clock_refused(
 					/* translators: %s: how far the clock is off */
 					sprintf( __( 'The service was not asked about this payment: %s', 'card2crypto-checkout' ), Clock_Offset::words( $e->clock_offset_ms ) )
@@ -513,7 +517,7 @@ final class Reconciler {
 			}
 			if ( 400 === $e->status ) {
 				// The service judged the request past its timestamp: this server's clock is within its window again.
-				Clock_Offset::saw_answer();
+				$this->clock->saw_answer();
 			}
 			// Only an answer that names this payment's own id as unknown means the service never heard of it.
 			if ( 'invalid_parameter' === $e->error_code && 'partner_operation_id' === $e->field && null === $operation_id && Operation_Store::NO_CODE === $attempt->status_code() ) {
@@ -528,7 +532,7 @@ final class Reconciler {
 		} catch ( \InvalidArgumentException $e ) {
 			return Check_Result::unreachable( $e->getMessage() );
 		}
-		Clock_Offset::saw_answer();
+		$this->clock->saw_answer();
 		if ( ! Operation_Events::answers_for( $operation, $attempt, $operation_id ) ) {
 			Operation_Events::hold_foreign_answer( $order, $attempt, $operation );
 			return Check_Result::unreachable( __( 'The service answered about another payment; nothing was applied.', 'card2crypto-checkout' ) );

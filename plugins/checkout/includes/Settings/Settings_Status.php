@@ -27,8 +27,16 @@ final class Settings_Status {
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Service_Health $health ) {
-		$this->health = $health;
+	/** @var Callback_Health */
+	private $callbacks;
+
+	/** @var Clock_Offset */
+	private $clock;
+
+	public function __construct( Service_Health $health, Callback_Health $callbacks, Clock_Offset $clock ) {
+		$this->health    = $health;
+		$this->callbacks = $callbacks;
+		$this->clock     = $clock;
 	}
 
 	public static function callback_url(): string {
@@ -95,9 +103,9 @@ final class Settings_Status {
 				/* translators: %s: "Not connected: " and why the saved credentials do not work */
 				: sprintf( __( 'What you typed was not saved; the saved credentials are still in use. %s', 'card2crypto-checkout' ), $status['message'] );
 		}
-		$health    = Callback_Health::summary();
+		$health    = $this->callbacks->summary();
 		$withdrawn = $this->health->for_gateway( $gateway )->owner_line();
-		$clock     = Clock_Offset::last();
+		$clock     = $this->clock->last();
 		$proxy     = Client_Address::owner_warning( $config->trust_proxy_header(), Client_Address::forwarding_seen() );
 		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn || null !== $clock || null !== $proxy;
 		echo '<div class="card2crypto-status-box notice inline ' . ( $warning ? 'notice-warning' : 'notice-success' ) . '" style="padding:8px 12px">';

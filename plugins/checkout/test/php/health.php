@@ -112,17 +112,17 @@ switch ( $scenario['case'] ) {
 			$response  = c2c_send_callback( $request, $secret );
 			$results[] = array(
 				'status'  => $response->status,
-				'summary' => Callback_Health::summary(),
+				'summary' => Plugin::service( Callback_Health::class )->summary(),
 			);
 		}
 		break;
 	case 'buckets':
 		$now = time();
 		foreach ( $scenario['refusals'] as $ago ) {
-			Callback_Health::record_refused( Callback_Health::SIGNATURE, $now - (int) $ago );
+			Plugin::service( Callback_Health::class )->record_refused( Callback_Health::SIGNATURE, $now - (int) $ago );
 		}
 		$results = array(
-			'summary' => Callback_Health::summary( $now ),
+			'summary' => Plugin::service( Callback_Health::class )->summary( $now ),
 			'hours'   => count( get_option( Callback_Health::OPTION )['hours'] ),
 		);
 		break;

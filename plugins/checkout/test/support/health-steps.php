@@ -110,12 +110,12 @@ function c2c_health_step( string $action, array $input ) {
 		case 'callbacks':
 			delete_option( Callback_Health::OPTION );
 			if ( isset( $input['verified'] ) ) {
-				Callback_Health::record_verified( time() - (int) $input['verified'] );
+				Plugin::service( Callback_Health::class )->record_verified( time() - (int) $input['verified'] );
 			}
 			foreach ( $input['refused'] ?? array() as $refusal ) {
-				Callback_Health::record_refused( (string) $refusal[0], time() - (int) $refusal[1] );
+				Plugin::service( Callback_Health::class )->record_refused( (string) $refusal[0], time() - (int) $refusal[1] );
 			}
-			return Callback_Health::summary();
+			return Plugin::service( Callback_Health::class )->summary();
 
 		case 'late_action':
 			as_unschedule_all_actions( C2C_LATE_HOOK );
