@@ -35,7 +35,7 @@ async function shopTimes(s: Store, n: number): Promise<number[]> {
 async function pageVersions(s: Store, runPhp: (php: string) => Promise<void>, ids: number[]): Promise<Map<number, string>> {
   const out = path.join(s.dirs.siteDir, '..', `bench-versions-${process.pid}.json`);
   await runPhp(
-    `$v = array(); foreach ( array( ${ids.join(', ')} ) as $id ) { $v[ $id ] = \\Card2Crypto\\Checkout\\Buyer\\Order_View::answer( wc_get_order( $id ) )['v']; } file_put_contents( '${out}', wp_json_encode( $v ) );`,
+    `$v = array(); foreach ( array( ${ids.join(', ')} ) as $id ) { $v[ $id ] = \\Card2Crypto\\Checkout\\Plugin::service( \\Card2Crypto\\Checkout\\Buyer\\Order_View::class )->answer( wc_get_order( $id ) )['v']; } file_put_contents( '${out}', wp_json_encode( $v ) );`,
   );
   return new Map(Object.entries(JSON.parse(readFileSync(out, 'utf8')) as Record<string, string>).map(([id, v]) => [Number(id), v]));
 }

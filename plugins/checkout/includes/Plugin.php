@@ -57,12 +57,16 @@ use Card2Crypto\Checkout\Service\Widget_Retry;
 use Card2Crypto\Checkout\Settings\Payout_Change_Notice;
 use Card2Crypto\Checkout\Settings\Settings_Status;
 use Card2Crypto\Checkout\Settings\Test_Mode;
+use Card2Crypto\Checkout\Shared\Hooks;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Plugin {
+
+	/** The services that hook themselves in at boot, whether or not WooCommerce is active; the rest once it is loaded. */
+	const WITHOUT_WOOCOMMERCE = array( Payout_Change_Notice::class, Callback_Controller::class );
 
 	/** @var array<string, object> The services boot() built, by class name. */
 	private static $services = array();
@@ -84,8 +88,11 @@ final class Plugin {
 
 		// Before anything can save the settings: the secret kept apart, title and description sanitised.
 		add_action( 'init', array( $settings, 'protect' ), 0 );
-		// Every change of where the money goes is e-mailed to the site's administration address and logged, whatever saved it.
-		( new Payout_Change_Notice( $settings ) )->register();
+		// What hooks whether or not WooCommerce is active: every change of where the money goes is e-mailed to the site's
+		// administration address and logged, whatever saved it; the service's callback route.
+		foreach ( self::WITHOUT_WOOCOMMERCE as $class ) {
+			$services[ $class ]->register();
+		}
 		// A proxy header saved before the list of forwarding headers, spelt in another case, reads as the listed one.
 		add_filter( 'option_' . Keys::SETTINGS_OPTION, array( Callback_Guard::class, 'canonical_settings' ) );
 		add_action(
@@ -100,7 +107,6 @@ final class Plugin {
 				self::on_plugins_loaded( $services );
 			}
 		);
-		add_action( 'rest_api_init', array( $services[ Callback_Controller::class ], 'register_routes' ) );
 		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( self::class, 'action_links' ) );
 		// The tables: this site's, or every site's of a network (Network_Sites); a site made later, a site deleted.
 		register_activation_hook( $file, array( Network_Sites::class, 'activate' ) );
@@ -142,38 +148,44 @@ final class Plugin {
 		$return       = new Buyer_Return( $config, $reconciler, $health, $back );
 		$checks       = new Health_Checks( $config, $addresses, $health, $callbacks, $clock );
 		$services     = array(
-			Settings_Store::class      => $settings,
-			Config::class              => $config,
-			Service_Gateway::class     => $door,
-			Order_Actions::class       => $actions,
-			Operation_Events::class    => $events,
-			Confirm_Retry::class       => new Confirm_Retry( $events, $door ),
-			Reconciler::class          => $reconciler,
-			Start_Gate::class          => $gate,
-			Order_Address::class       => $addresses,
-			Payments::class            => $payments,
-			Buyer_Return::class        => $return,
-			Order_Pay::class           => new Order_Pay( $config, $payments, $return, $back ),
-			Callback_Controller::class => new Callback_Controller( $config, $events, $callbacks ),
-			Service_Health::class      => $health,
-			Service_Answers::class     => $answers,
-			Availability::class        => $availability,
-			Settings_Status::class     => new Settings_Status( $health, $callbacks, $clock ),
-			Service_Back::class        => $back,
-			Refusal_Mail::class        => new Refusal_Mail( $config, $health ),
-			Widget_Retry::class        => new Widget_Retry( $reconciler ),
-			Callback_Health::class     => $callbacks,
-			Clock_Offset::class        => $clock,
-			Test_Mode::class           => new Test_Mode( $config ),
-			Range_Notice::class        => new Range_Notice( $config, $health, $availability, $back ),
-			Admin_Order_Panel::class   => new Admin_Order_Panel( $reconciler, $door ),
-			Address_Gap_Notice::class  => new Address_Gap_Notice( $addresses ),
-			Gateway_Rest::class        => new Gateway_Rest( $config ),
-			Health_Checks::class       => $checks,
-			Site_Health::class         => new Site_Health( $config, $checks ),
-			Privacy::class             => new Privacy(),
-			Books_Export::class        => new Books_Export(),
-			Books_Chart::class         => new Books_Chart( $config ),
+			// The services without hooks of their own.
+			Settings_Store::class       => $settings,
+			Config::class               => $config,
+			Service_Gateway::class      => $door,
+			Order_Actions::class        => $actions,
+			Operation_Events::class     => $events,
+			Start_Gate::class           => $gate,
+			Order_Address::class        => $addresses,
+			Payments::class             => $payments,
+			Availability::class         => $availability,
+			Settings_Status::class      => new Settings_Status( $health, $callbacks, $clock ),
+			Clock_Offset::class         => $clock,
+			Health_Checks::class        => $checks,
+			Books_Chart::class          => new Books_Chart( $config ),
+			// The services that hook themselves in (Hooks), in the order they do (boot()).
+			Payout_Change_Notice::class => new Payout_Change_Notice( $settings ),
+			Callback_Controller::class  => new Callback_Controller( $config, $events, $callbacks ),
+			Gateway_Rest::class         => new Gateway_Rest( $config ),
+			Reconciler::class           => $reconciler,
+			Service_Health::class       => $health,
+			Service_Answers::class      => $answers,
+			Service_Back::class         => $back,
+			Refusal_Mail::class         => new Refusal_Mail( $config, $health ),
+			Widget_Retry::class         => new Widget_Retry( $reconciler ),
+			Confirm_Retry::class        => new Confirm_Retry( $events, $door ),
+			Test_Mode::class            => new Test_Mode( $config ),
+			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $back ),
+			Buyer_Return::class         => $return,
+			Range_Notice::class         => new Range_Notice( $config, $health, $availability, $back ),
+			Order_View::class           => new Order_View(),
+			Buyer_Cancel::class         => new Buyer_Cancel(),
+			Manual_Refunds::class       => new Manual_Refunds(),
+			Privacy::class              => new Privacy(),
+			Site_Health::class          => new Site_Health( $config, $checks ),
+			Books_Export::class         => new Books_Export(),
+			Admin_Order_Panel::class    => new Admin_Order_Panel( $reconciler, $door ),
+			Callback_Health::class      => $callbacks,
+			Address_Gap_Notice::class   => new Address_Gap_Notice( $addresses ),
 		);
 		return $services;
 	}
@@ -222,8 +234,6 @@ final class Plugin {
 				return $gateways;
 			}
 		);
-		// WooCommerce's gateway REST answers never carry a secret field's value, even right after an update.
-		$services[ Gateway_Rest::class ]->register();
 		add_action(
 			'woocommerce_blocks_payment_method_type_registration',
 			static function ( $registry ) use ( $config, $services ): void {
@@ -238,44 +248,19 @@ final class Plugin {
 		// WooCommerce's hold-stock timer never cancels an order whose payment is in flight.
 		add_filter( 'woocommerce_cancel_unpaid_order', array( self::class, 'keep_paying_orders' ), 10, 2 );
 
-		// The service: reconciliation, its acceptance of the store, the orders kept while it refused.
-		$services[ Reconciler::class ]->register();
-		$services[ Service_Health::class ]->register();
-		$services[ Service_Answers::class ]->register();
-		$services[ Service_Back::class ]->register();
-		$services[ Refusal_Mail::class ]->register();
-		$services[ Widget_Retry::class ]->register();
-		$services[ Confirm_Retry::class ]->register();
-		$services[ Test_Mode::class ]->register();
-
-		// The buyer: the order-pay page and its routes, the return from the service, the order's page, notices.
-		add_action( 'rest_api_init', array( $services[ Order_Pay::class ], 'register_route' ) );
-		add_action( 'woocommerce_receipt_' . Keys::GATEWAY_ID, array( $services[ Order_Pay::class ], 'render' ) );
-		$services[ Buyer_Return::class ]->register();
-		$services[ Range_Notice::class ]->register();
-		Order_View::register();
-		Buyer_Cancel::register();
-		// The visitors' budgets: rows whose windows have passed are deleted hourly.
-		Start_Budget::register();
-
-		// The order: refunds recorded by hand, the buyer's e-mail.
-		Manual_Refunds::register();
-		Buyer_Mail::register();
-
-		// The owner's privacy guide, personal-data export and erasure; Site Health and WooCommerce's status report
-		// (registered outside the admin too: WordPress and WooCommerce run them from WP-Cron as well).
-		$services[ Privacy::class ]->register();
-		$services[ Site_Health::class ]->register();
-
-		// The owner's books: the card payments as CSV (orders screen, admin-post.php) and over the REST API.
-		$services[ Books_Export::class ]->register();
-
-		// The owner: the order's payment panel, callback and service health.
-		if ( is_admin() ) {
-			$services[ Admin_Order_Panel::class ]->register();
-			$services[ Callback_Health::class ]->register();
-			$services[ Address_Gap_Notice::class ]->register();
+		// Every other service hooks itself in (Hooks), in build()'s order: WooCommerce's gateway REST answers; the service
+		// (reconciliation, its acceptance of the store, the orders kept while it refused); the buyer (the order-pay page and
+		// its routes, the return from the service, the order's page, notices); the order (refunds recorded by hand); the
+		// owner (privacy, Site Health and the status report, also run from WP-Cron; the books; on admin screens only, the
+		// order's payment panel, callback and service health).
+		foreach ( $services as $class => $service ) {
+			if ( $service instanceof Hooks && ! in_array( $class, self::WITHOUT_WOOCOMMERCE, true ) ) {
+				$service->register();
+			}
 		}
+		// The visitors' budgets: rows whose windows have passed are deleted hourly. The buyer's e-mail.
+		Start_Budget::register();
+		Buyer_Mail::register();
 	}
 
 	/**

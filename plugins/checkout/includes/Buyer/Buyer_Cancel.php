@@ -19,16 +19,17 @@ namespace Card2Crypto\Checkout\Buyer;
 
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Buyer_Cancel {
+final class Buyer_Cancel implements Hooks {
 
-	public static function register(): void {
-		add_filter( 'woocommerce_valid_order_statuses_for_cancel', array( self::class, 'statuses' ), 10, 2 );
-		add_filter( 'woocommerce_my_account_my_orders_actions', array( self::class, 'actions' ), 10, 2 );
+	public function register(): void {
+		add_filter( 'woocommerce_valid_order_statuses_for_cancel', array( $this, 'statuses' ), 10, 2 );
+		add_filter( 'woocommerce_my_account_my_orders_actions', array( $this, 'actions' ), 10, 2 );
 		// Before WC_Form_Handler::cancel_order() (wp_loaded, 20).
-		add_action( 'wp_loaded', array( self::class, 'refuse' ), 19 );
+		add_action( 'wp_loaded', array( $this, 'refuse' ), 19 );
 	}
 
 	/**
@@ -38,8 +39,8 @@ final class Buyer_Cancel {
 	 * @param mixed $order
 	 * @return mixed
 	 */
-	public static function statuses( $statuses, $order = null ) {
-		return self::paying( $order ) ? array() : $statuses;
+	public function statuses( $statuses, $order = null ) {
+		return $this->paying( $order ) ? array() : $statuses;
 	}
 
 	/**
@@ -49,15 +50,15 @@ final class Buyer_Cancel {
 	 * @param mixed $order
 	 * @return mixed
 	 */
-	public static function actions( $actions, $order = null ) {
-		if ( is_array( $actions ) && self::paying( $order ) ) {
+	public function actions( $actions, $order = null ) {
+		if ( is_array( $actions ) && $this->paying( $order ) ) {
 			unset( $actions['pay'], $actions['cancel'] );
 		}
 		return $actions;
 	}
 
 	/** A cancel link of such an order, followed anyway: said plainly, nothing cancelled. */
-	public static function refuse(): void {
+	public function refuse(): void {
 		// phpcs:disable WordPress.Security.NonceVerification.Recommended -- the nonce is checked below, as WooCommerce checks it.
 		if ( ! isset( $_GET['cancel_order'], $_GET['order'], $_GET['order_id'], $_GET['_wpnonce'] ) ) {
 			return;
@@ -66,18 +67,18 @@ final class Buyer_Cancel {
 			return;
 		}
 		$order = wc_get_order( absint( $_GET['order_id'] ) );
-		if ( ! $order instanceof \WC_Order || ! hash_equals( $order->get_order_key(), sanitize_text_field( wp_unslash( $_GET['order'] ) ) ) || ! self::paying( $order ) ) {
+		if ( ! $order instanceof \WC_Order || ! hash_equals( $order->get_order_key(), sanitize_text_field( wp_unslash( $_GET['order'] ) ) ) || ! $this->paying( $order ) ) {
 			return;
 		}
 		$redirect = isset( $_GET['redirect'] ) ? esc_url_raw( wp_unslash( $_GET['redirect'] ) ) : '';
 		// phpcs:enable WordPress.Security.NonceVerification.Recommended
 		wc_nocache_headers();
-		wc_add_notice( esc_html( self::message( $order ) ), 'error' );
+		wc_add_notice( esc_html( $this->message( $order ) ), 'error' );
 		$order->add_order_note(
 			sprintf(
 				/* translators: %s: what the buyer was told */
 				__( 'Card2Crypto: the buyer asked to cancel the order while its card payment may be under way; nothing was cancelled. The buyer was told: "%s"', 'card2crypto-checkout' ),
-				self::message( $order )
+				$this->message( $order )
 			)
 		);
 		wp_safe_redirect( '' !== $redirect ? $redirect : $order->get_view_order_url() );
@@ -85,7 +86,7 @@ final class Buyer_Cancel {
 	}
 
 	/** What the buyer is told when cancelling is refused. */
-	public static function message( \WC_Order $order ): string {
+	public function message( \WC_Order $order ): string {
 		if ( Order_Attempts::money_moving( $order ) ) {
 			return __( 'A card payment for this order is under way, so the order cannot be cancelled now. Please contact the store if you need help.', 'card2crypto-checkout' );
 		}
@@ -99,7 +100,7 @@ final class Buyer_Cancel {
 	}
 
 	/** Whether the order is paid with this method and its payment may be under way. */
-	private static function paying( $order ): bool {
+	private function paying( $order ): bool {
 		return $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->is_paid() && Order_Attempts::payment_in_progress( $order );
 	}
 }

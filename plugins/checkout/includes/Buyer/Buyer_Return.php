@@ -36,10 +36,11 @@ use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Buyer_Return {
+final class Buyer_Return implements Hooks {
 
 	/** Query argument on the order-pay URL that marks the landing page's fail redirect. */
 	const RETURN_ARG = 'card2crypto-return';

@@ -27,10 +27,11 @@ use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Widget_Retry;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Order_Pay {
+final class Order_Pay implements Hooks {
 
 	const ROUTE        = '/orders/(?P<order_id>\d+)/widget-settings';
 	const NONCE_ACTION = 'card2crypto-widget-settings';
@@ -78,6 +79,12 @@ final class Order_Pay {
 		 * @param string $name Default "Card2CryptoWidget.run".
 		 */
 		return (string) apply_filters( 'card2crypto_checkout_widget_run_function', 'Card2CryptoWidget.run' );
+	}
+
+	/** The order-pay page's routes and its receipt. */
+	public function register(): void {
+		add_action( 'rest_api_init', array( $this, 'register_route' ) );
+		add_action( 'woocommerce_receipt_' . Keys::GATEWAY_ID, array( $this, 'render' ) );
 	}
 
 	public function register_route(): void {

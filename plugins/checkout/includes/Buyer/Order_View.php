@@ -23,10 +23,11 @@ use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Order_View {
+final class Order_View implements Hooks {
 
 	const HANDLE = 'card2crypto-order-received';
 
@@ -39,18 +40,18 @@ final class Order_View {
 	const WAITING    = 'waiting';
 	const PROCESSING = 'processing';
 
-	public static function register(): void {
-		add_action( 'woocommerce_order_details_after_order_table', array( self::class, 'render' ), 10, 1 );
-		add_action( 'rest_api_init', array( self::class, 'register_route' ) );
+	public function register(): void {
+		add_action( 'woocommerce_order_details_after_order_table', array( $this, 'render' ), 10, 1 );
+		add_action( 'rest_api_init', array( $this, 'register_route' ) );
 	}
 
-	public static function register_route(): void {
+	public function register_route(): void {
 		register_rest_route(
 			Keys::REST_NAMESPACE,
 			'/orders/(?P<order_id>\d+)/payment-state',
 			array(
 				'methods'             => 'GET',
-				'callback'            => array( self::class, 'rest_state' ),
+				'callback'            => array( $this, 'rest_state' ),
 				// Guests pay too: the order key is the buyer's proof, checked in the callback.
 				'permission_callback' => '__return_true',
 				'args'                => Order_Pay::ORDER_ARGS,
@@ -64,22 +65,22 @@ final class Order_View {
 	 * it shows (since) was already answered, cheaply, when that state is
 	 * unchanged (State_Poll); it gets here when it changed.
 	 */
-	public static function rest_state( \WP_REST_Request $request ) {
+	public function rest_state( \WP_REST_Request $request ) {
 		$order = Order_Routes::our_order( $request, null, false );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
-		return Order_Routes::answer( self::answer( $order ) );
+		return Order_Routes::answer( $this->answer( $order ) );
 	}
 
-	public static function render( $order ): void {
+	public function render( $order ): void {
 		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
 			return;
 		}
-		$answer    = self::answer( $order );
+		$answer    = $this->answer( $order );
 		$operation = $order->get_meta( Keys::META_OPERATION );
 		$operation = is_array( $operation ) ? $operation : array();
-		$live      = ! $answer['final'] && function_exists( 'is_order_received_page' ) && is_order_received_page() && self::enqueue( $order, $answer['v'] );
+		$live      = ! $answer['final'] && function_exists( 'is_order_received_page' ) && is_order_received_page() && $this->enqueue( $order, $answer['v'] );
 		echo '<section class="card2crypto-payment-state"><h2>' . esc_html__( 'Card payment', 'card2crypto-checkout' ) . '</h2>';
 		echo '<p class="card2crypto-payment-words" data-state="' . esc_attr( $answer['state'] ) . '"' . ( $live ? ' role="status" aria-live="polite"' : '' ) . '>';
 		echo esc_html( $answer['message'] );
@@ -103,9 +104,9 @@ final class Order_View {
 	 *
 	 * @return array{state: string, final: bool, message: string, pay_url?: string, v: string}
 	 */
-	public static function answer( \WC_Order $order ): array {
+	public function answer( \WC_Order $order ): array {
 		$attempt = Order_Attempts::current_attempt( $order );
-		$answer  = self::words( self::facts( $order, $attempt ) );
+		$answer  = self::words( $this->facts( $order, $attempt ) );
 		if ( self::FAILED === $answer['state'] && $order->needs_payment() ) {
 			$answer['pay_url'] = $order->get_checkout_payment_url();
 		}
@@ -120,7 +121,7 @@ final class Order_View {
 	 * (an order from before attempts were kept: the last operation stored on
 	 * the order). Reads only.
 	 */
-	private static function facts( \WC_Order $order, ?Attempt $attempt ): array {
+	private function facts( \WC_Order $order, ?Attempt $attempt ): array {
 		$status   = null;
 		$code     = null;
 		$mismatch = false;
@@ -207,7 +208,7 @@ final class Order_View {
 	}
 
 	/** The live script, only while the state is not final; false when the plugin was not built. */
-	private static function enqueue( \WC_Order $order, string $version ): bool {
+	private function enqueue( \WC_Order $order, string $version ): bool {
 		if ( ! Script_Asset::register( self::HANDLE, 'order-received' ) ) {
 			return false;
 		}

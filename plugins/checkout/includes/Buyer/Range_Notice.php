@@ -24,10 +24,11 @@ use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Range_Notice {
+final class Range_Notice implements Hooks {
 
 	/** @var Config */
 	private $config;

@@ -40,11 +40,12 @@ use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Result;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
 use Card2Crypto\Checkout\Shared\Client\Client_Ip;
+use Card2Crypto\Checkout\Shared\Hooks;
 use Card2Crypto\Checkout\Shared\Settings\Ip_Address;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Callback_Controller {
+final class Callback_Controller implements Hooks {
 
 	/** @var Config */
 	private $config;
@@ -59,6 +60,11 @@ final class Callback_Controller {
 		$this->config    = $config;
 		$this->events    = $events;
 		$this->callbacks = $callbacks;
+	}
+
+	/** The callback route, whether or not WooCommerce is active (Plugin::boot()). */
+	public function register(): void {
+		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
 	}
 
 	public function register_routes(): void {

@@ -19,10 +19,11 @@ use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Confirm_Retry {
+final class Confirm_Retry implements Hooks {
 
 	/** @var Operation_Events */
 	private $events;

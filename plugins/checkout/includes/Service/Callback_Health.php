@@ -17,10 +17,11 @@ namespace Card2Crypto\Checkout\Service;
 
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Callback_Health {
+final class Callback_Health implements Hooks {
 
 	const OPTION = 'card2crypto_checkout_callback_health';
 
@@ -50,6 +51,10 @@ final class Callback_Health {
 	}
 
 	public function register(): void {
+		// The owner's screens only.
+		if ( ! is_admin() ) {
+			return;
+		}
 		add_action( 'admin_notices', array( $this, 'notice' ) );
 	}
 

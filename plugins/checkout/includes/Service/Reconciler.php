@@ -35,10 +35,11 @@ use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Api\Http_Transport;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Reconciler {
+final class Reconciler implements Hooks {
 
 	/** The per-order action of versions before the batch (args [order_id]): still handled, never queued again. */
 	const HOOK = 'card2crypto_checkout_reconcile';

@@ -20,10 +20,11 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Order\Owner_Notice;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Refusal_Mail {
+final class Refusal_Mail implements Hooks {
 
 	/** The shared value that says the owner was e-mailed (kept MAIL_GAP seconds), and its lock. */
 	const CLAIM = 'card2crypto_checkout_refusal_mailed';

@@ -32,10 +32,11 @@ namespace Card2Crypto\Checkout\Service;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Shared_Store;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Service_Back {
+final class Service_Back implements Hooks {
 
 	/** Order meta: when the order began waiting for card payment to come back (Unix time), or CLAIM and the time a run took it. */
 	const META = '_card2crypto_waits_for_service';

@@ -28,10 +28,11 @@ use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Order\Order_Actions;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Widget_Retry {
+final class Widget_Retry implements Hooks {
 
 	/** @var Reconciler */
 	private $reconciler;

@@ -14,6 +14,7 @@
 require __DIR__ . '/wordpress-fakes.php';
 
 use Card2Crypto\Checkout\Buyer\Order_View;
+use Card2Crypto\Checkout\Plugin;
 
 /** Order_View reads Keys::GATEWAY_ID; WooCommerce's gateway base class is stood in for. */
 class WC_Payment_Gateway {
@@ -61,7 +62,7 @@ foreach ( $scenario['requests'] as $request ) {
 	}
 	$before          = serialize( array( $order->status, $order->meta, $order->notes, $order->saves, $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' ) ) );
 	$service->calls  = array();
-	$response        = Order_View::rest_state( new C2C_Route_Request( array( 'order_id' => $request['order_id'], 'key' => $request['key'] ) ) );
+	$response        = Plugin::service( Order_View::class )->rest_state( new C2C_Route_Request( array( 'order_id' => $request['order_id'], 'key' => $request['key'] ) ) );
 	$after           = serialize( array( $order->status, $order->meta, $order->notes, $order->saves, $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' ) ) );
 	$results[]       = ( $response instanceof WP_Error
 		? array(
