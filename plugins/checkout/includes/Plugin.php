@@ -37,6 +37,7 @@ use Card2Crypto\Checkout\Gateway\Blocks_Integration;
 use Card2Crypto\Checkout\Gateway\Gateway;
 use Card2Crypto\Checkout\Gateway\Gateway_Rest;
 use Card2Crypto\Checkout\Order\Buyer_Mail;
+use Card2Crypto\Checkout\Order\Confirm_Queue;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Order\Confirm_Retry;
 use Card2Crypto\Checkout\Order\Operation_Events;
@@ -139,7 +140,8 @@ final class Plugin {
 		$back         = new Service_Back( $health );
 		$callbacks    = new Callback_Health( $config, $health );
 		$clock        = new Clock_Offset();
-		$actions      = new Order_Actions( $config, $door );
+		$confirms     = new Confirm_Queue();
+		$actions      = new Order_Actions( $config, $door, $confirms );
 		$events       = new Operation_Events( $config, $actions, $door );
 		$reconciler   = new Reconciler( $config, $events, $door, $health, $clock );
 		$gate         = new Start_Gate( $config, $reconciler, $door, $health, $availability, $back );
@@ -152,6 +154,7 @@ final class Plugin {
 			Settings_Store::class       => $settings,
 			Config::class               => $config,
 			Service_Gateway::class      => $door,
+			Confirm_Queue::class        => $confirms,
 			Order_Actions::class        => $actions,
 			Operation_Events::class     => $events,
 			Start_Gate::class           => $gate,
@@ -172,7 +175,7 @@ final class Plugin {
 			Service_Back::class         => $back,
 			Refusal_Mail::class         => new Refusal_Mail( $config, $health ),
 			Widget_Retry::class         => new Widget_Retry( $reconciler ),
-			Confirm_Retry::class        => new Confirm_Retry( $events, $door ),
+			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $confirms ),
 			Test_Mode::class            => new Test_Mode( $config ),
 			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $back ),
 			Buyer_Return::class         => $return,

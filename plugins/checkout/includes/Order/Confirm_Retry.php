@@ -31,9 +31,13 @@ final class Confirm_Retry implements Hooks {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Operation_Events $events, Service_Gateway $gateway ) {
+	/** @var Confirm_Queue */
+	private $queue;
+
+	public function __construct( Operation_Events $events, Service_Gateway $gateway, Confirm_Queue $queue ) {
 		$this->events  = $events;
 		$this->gateway = $gateway;
+		$this->queue   = $queue;
 	}
 
 	public function register(): void {
@@ -41,8 +45,8 @@ final class Confirm_Retry implements Hooks {
 		// The hourly sweep of queued tries whose job is gone (Confirm_Queue::orphans()).
 		add_action(
 			Confirm_Queue::SWEEP_HOOK,
-			static function (): void {
-				Confirm_Queue::sweep();
+			function (): void {
+				$this->queue->sweep();
 			}
 		);
 		add_action(
@@ -67,7 +71,7 @@ final class Confirm_Retry implements Hooks {
 	public function run( $order_id = 0, $operation_id = '', $tries = 0 ): string {
 		$order_id     = (int) $order_id;
 		$operation_id = (string) $operation_id;
-		$claimed      = Confirm_Queue::claim( $order_id, $operation_id, (int) $tries );
+		$claimed      = $this->queue->claim( $order_id, $operation_id, (int) $tries );
 		if ( null === $claimed ) {
 			return 'not_queued';
 		}
@@ -79,7 +83,7 @@ final class Confirm_Retry implements Hooks {
 		$order   = wc_get_order( $order_id );
 		$attempt = Operation_Store::attempt( (int) $claimed['row']['attempt'] );
 		if ( ! $order instanceof \WC_Order || null === $attempt || $attempt->order_id() !== $order_id ) {
-			Confirm_Queue::done( $order_id, $retry['claim'] );
+			$this->queue->done( $order_id, $retry['claim'] );
 			return 'gone';
 		}
 		try {
@@ -92,7 +96,7 @@ final class Confirm_Retry implements Hooks {
 		}
 		if ( ! Operation_Events::answers_for( $answer, $attempt, $operation_id ) ) {
 			Operation_Events::hold_foreign_answer( $order, $attempt, $answer );
-			Confirm_Queue::done( $order_id, $retry['claim'] );
+			$this->queue->done( $order_id, $retry['claim'] );
 			return 'foreign';
 		}
 		try {
@@ -103,7 +107,7 @@ final class Confirm_Retry implements Hooks {
 			throw $e;
 		}
 		if ( 'confirm' !== $done ) {
-			Confirm_Queue::done( $order_id, $retry['claim'] );
+			$this->queue->done( $order_id, $retry['claim'] );
 			if ( 'moved' === $done ) {
 				// The payment moved on at the service (confirmed by hand, declined...): applied as any news of it.
 				$this->events->process( $answer, 'reconcile' );
@@ -118,7 +122,7 @@ final class Confirm_Retry implements Hooks {
 			$tries = $retry['tries'] + 1;
 			$delay = Confirm_Queue::delay( $tries, $e->retry_after );
 			if ( time() + $delay <= $retry['first'] + Confirm_Queue::GIVE_UP_AFTER ) {
-				Confirm_Queue::queue( $order->get_id(), $attempt->id(), $operation_id, $tries, $delay, $retry['first'], $retry['claim'] );
+				$this->queue->queue( $order->get_id(), $attempt->id(), $operation_id, $tries, $delay, $retry['first'], $retry['claim'] );
 				return 'later';
 			}
 		}
@@ -134,7 +138,7 @@ final class Confirm_Retry implements Hooks {
 		);
 		$order->add_order_note( $note );
 		Owner_Notice::send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note, $operation_id );
-		Confirm_Queue::done( $order->get_id(), $retry['claim'] );
+		$this->queue->done( $order->get_id(), $retry['claim'] );
 		return 'owner';
 	}
 }

@@ -41,9 +41,13 @@ final class Order_Actions {
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Config $config, Service_Gateway $gateway ) {
+	/** @var Confirm_Queue */
+	private $queue;
+
+	public function __construct( Config $config, Service_Gateway $gateway, Confirm_Queue $queue ) {
 		$this->config  = $config;
 		$this->gateway = $gateway;
+		$this->queue   = $queue;
 	}
 
 	/**
@@ -215,7 +219,7 @@ final class Order_Actions {
 				)
 			);
 			if ( null !== $retry ) {
-				Confirm_Queue::done( $order->get_id(), $retry['claim'] );
+				$this->queue->done( $order->get_id(), $retry['claim'] );
 			}
 			return;
 		} catch ( Partner_Api_Exception $e ) {
@@ -236,7 +240,7 @@ final class Order_Actions {
 		self::hold( $order, $note );
 		Owner_Notice::send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note, $operation->id() );
 		if ( null !== $retry ) {
-			Confirm_Queue::done( $order->get_id(), $retry['claim'] );
+			$this->queue->done( $order->get_id(), $retry['claim'] );
 		}
 	}
 
@@ -265,8 +269,8 @@ final class Order_Actions {
 			Log::warning( sprintf( 'Order %d: the service could not take the confirmation of operation %s for an hour (%s); the owner is asked to confirm it.', $order->get_id(), $operation->id(), $e->getMessage() ) );
 			return false;
 		}
-		if ( ! Confirm_Queue::queue( $order->get_id(), $attempt->id(), $operation->id(), $tries, $delay, $first, null === $retry ? null : $retry['claim'] ) ) {
-			$queued = null === $retry ? Confirm_Queue::read( $order->get_id() ) : null;
+		if ( ! $this->queue->queue( $order->get_id(), $attempt->id(), $operation->id(), $tries, $delay, $first, null === $retry ? null : $retry['claim'] ) ) {
+			$queued = null === $retry ? $this->queue->read( $order->get_id() ) : null;
 			if ( null !== $queued && ( $queued['operation'] ?? '' ) === $operation->id() ) {
 				return true; // Another request queued this confirmation first: it is confirmed once, by that one.
 			}
