@@ -25,6 +25,7 @@ use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Buyer\Buyer_Cancel;
 use Card2Crypto\Checkout\Buyer\Buyer_Return;
 use Card2Crypto\Checkout\Buyer\Order_Pay;
@@ -133,6 +134,7 @@ final class Plugin {
 	 */
 	public static function build( Settings_Store $settings ): array {
 		$config       = new Config( $settings );
+		$scripts      = new Script_Asset();
 		$door         = new Service_Gateway( $config );
 		$health       = new Service_Health( $door );
 		$answers      = new Service_Answers( $door, $health );
@@ -153,6 +155,7 @@ final class Plugin {
 			// The services without hooks of their own.
 			Settings_Store::class       => $settings,
 			Config::class               => $config,
+			Script_Asset::class         => $scripts,
 			Service_Gateway::class      => $door,
 			Confirm_Queue::class        => $confirms,
 			Order_Actions::class        => $actions,
@@ -164,7 +167,7 @@ final class Plugin {
 			Settings_Status::class      => new Settings_Status( $health, $callbacks, $clock ),
 			Clock_Offset::class         => $clock,
 			Health_Checks::class        => $checks,
-			Books_Chart::class          => new Books_Chart( $config ),
+			Books_Chart::class          => new Books_Chart( $config, $scripts ),
 			// The services that hook themselves in (Hooks), in the order they do (boot()).
 			Payout_Change_Notice::class => new Payout_Change_Notice( $settings ),
 			Callback_Controller::class  => new Callback_Controller( $config, $events, $callbacks ),
@@ -177,10 +180,10 @@ final class Plugin {
 			Widget_Retry::class         => new Widget_Retry( $reconciler ),
 			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $confirms ),
 			Test_Mode::class            => new Test_Mode( $config ),
-			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $back ),
+			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $back, $scripts ),
 			Buyer_Return::class         => $return,
 			Range_Notice::class         => new Range_Notice( $config, $health, $availability, $back ),
-			Order_View::class           => new Order_View(),
+			Order_View::class           => new Order_View( $scripts ),
 			Buyer_Cancel::class         => new Buyer_Cancel(),
 			Manual_Refunds::class       => new Manual_Refunds(),
 			Privacy::class              => new Privacy(),
@@ -241,7 +244,7 @@ final class Plugin {
 			'woocommerce_blocks_payment_method_type_registration',
 			static function ( $registry ) use ( $config, $services ): void {
 				if ( class_exists( '\Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType' ) ) {
-					$registry->register( new Blocks_Integration( $config, $services[ Service_Health::class ], $services[ Availability::class ] ) );
+					$registry->register( new Blocks_Integration( $config, $services[ Service_Health::class ], $services[ Availability::class ], $services[ Script_Asset::class ] ) );
 				}
 			}
 		);

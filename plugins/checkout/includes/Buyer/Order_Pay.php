@@ -61,11 +61,15 @@ final class Order_Pay implements Hooks {
 	/** @var Service_Back */
 	private $back;
 
-	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Service_Back $back ) {
+	/** @var Script_Asset */
+	private $scripts;
+
+	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Service_Back $back, Script_Asset $scripts ) {
 		$this->config       = $config;
 		$this->payments     = $payments;
 		$this->buyer_return = $buyer_return;
 		$this->back         = $back;
+		$this->scripts      = $scripts;
 	}
 
 	/** Global name of the widget's run function (docs/decisions.md, "Widget run function"). */
@@ -297,9 +301,9 @@ final class Order_Pay implements Hooks {
 		}
 		$config = $this->config;
 		// Its texts come translated in the data below, so it needs no script translations.
-		Script_Asset::register( self::HANDLE, 'order-pay' );
+		$this->scripts->register( self::HANDLE, 'order-pay' );
 		wp_enqueue_script( self::HANDLE );
-		Script_Asset::data(
+		$this->scripts->data(
 			self::HANDLE,
 			'card2cryptoOrderPay',
 			array(

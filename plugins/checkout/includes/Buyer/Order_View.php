@@ -40,6 +40,13 @@ final class Order_View implements Hooks {
 	const WAITING    = 'waiting';
 	const PROCESSING = 'processing';
 
+	/** @var Script_Asset */
+	private $scripts;
+
+	public function __construct( Script_Asset $scripts ) {
+		$this->scripts = $scripts;
+	}
+
 	public function register(): void {
 		add_action( 'woocommerce_order_details_after_order_table', array( $this, 'render' ), 10, 1 );
 		add_action( 'rest_api_init', array( $this, 'register_route' ) );
@@ -209,12 +216,12 @@ final class Order_View implements Hooks {
 
 	/** The live script, only while the state is not final; false when the plugin was not built. */
 	private function enqueue( \WC_Order $order, string $version ): bool {
-		if ( ! Script_Asset::register( self::HANDLE, 'order-received' ) ) {
+		if ( ! $this->scripts->register( self::HANDLE, 'order-received' ) ) {
 			return false;
 		}
 		wp_enqueue_script( self::HANDLE );
 		// Its texts come translated in the data below and in the route's answers, so it needs no script translations.
-		Script_Asset::data(
+		$this->scripts->data(
 			self::HANDLE,
 			'card2cryptoOrderReceived',
 			array(

@@ -40,10 +40,14 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 	/** @var Availability */
 	private $availability;
 
-	public function __construct( Config $config, Service_Health $health, Availability $availability ) {
+	/** @var Script_Asset */
+	private $scripts;
+
+	public function __construct( Config $config, Service_Health $health, Availability $availability, Script_Asset $scripts ) {
 		$this->config       = $config;
 		$this->health       = $health;
 		$this->availability = $availability;
+		$this->scripts      = $scripts;
 	}
 
 	public function initialize() {
@@ -62,7 +66,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 	}
 
 	public function get_payment_method_script_handles() {
-		return Script_Asset::register( self::HANDLE, 'blocks' ) ? array( self::HANDLE ) : array();
+		return $this->scripts->register( self::HANDLE, 'blocks' ) ? array( self::HANDLE ) : array();
 	}
 
 	/** Everything the script shows or checks, decided here; texts as plain text (Plain_Text). */
