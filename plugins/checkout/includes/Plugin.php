@@ -186,6 +186,7 @@ final class Plugin {
 			Order_View::class           => new Order_View( $scripts ),
 			Buyer_Cancel::class         => new Buyer_Cancel(),
 			Manual_Refunds::class       => new Manual_Refunds(),
+			Buyer_Mail::class           => new Buyer_Mail(),
 			Privacy::class              => new Privacy(),
 			Site_Health::class          => new Site_Health( $config, $checks ),
 			Books_Export::class         => new Books_Export(),
@@ -256,17 +257,16 @@ final class Plugin {
 
 		// Every other service hooks itself in (Hooks), in build()'s order: WooCommerce's gateway REST answers; the service
 		// (reconciliation, its acceptance of the store, the orders kept while it refused); the buyer (the order-pay page and
-		// its routes, the return from the service, the order's page, notices); the order (refunds recorded by hand); the
-		// owner (privacy, Site Health and the status report, also run from WP-Cron; the books; on admin screens only, the
-		// order's payment panel, callback and service health).
+		// its routes, the return from the service, the order's page, notices); the order (refunds recorded by hand, the
+		// buyer's e-mail); the owner (privacy, Site Health and the status report, also run from WP-Cron; the books; on admin
+		// screens only, the order's payment panel, callback and service health).
 		foreach ( $services as $class => $service ) {
 			if ( $service instanceof Hooks && ! in_array( $class, self::WITHOUT_WOOCOMMERCE, true ) ) {
 				$service->register();
 			}
 		}
-		// The visitors' budgets: rows whose windows have passed are deleted hourly. The buyer's e-mail.
+		// The visitors' budgets: rows whose windows have passed are deleted hourly.
 		Start_Budget::register();
-		Buyer_Mail::register();
 	}
 
 	/**
