@@ -373,7 +373,7 @@ add_action( 'rest_api_init', static function () {
 			}
 			if ( 'POST' === $request->get_method() ) {
 				Card2Crypto\\Checkout\\Plugin::service( Card2Crypto\\Checkout\\Attempts\\Check_Queue::class )->check_by( $attempt->id(), time() );
-				Card2Crypto\\Checkout\\Service\\Reconciler::ensure_batch( time() );
+				Card2Crypto\\Checkout\\Plugin::service( Card2Crypto\\Checkout\\Service\\Reconciler::class )->ensure_batch( time() );
 				$attempt = Card2Crypto\\Checkout\\Plugin::service( Card2Crypto\\Checkout\\Attempts\\Attempt_Store::class )->attempt( $attempt->id() );
 			}
 			return array(

@@ -62,8 +62,7 @@ const BUYER = { email: 'far@example.com', first_name: 'Far', last_name: 'Buyer',
 type Mode = 'up' | 'down' | 'slow';
 
 /** The store checks the service's health now (as its queued check does), for the address in its settings. */
-const HEALTH_CHECK =
-  '\\Card2Crypto\\Checkout\\Service\\Service_Health::run_check( \\Card2Crypto\\Checkout\\Plugin::service( \\Card2Crypto\\Checkout\\Partner\\Service_Gateway::class ) );';
+const HEALTH_CHECK = '\\Card2Crypto\\Checkout\\Plugin::service( \\Card2Crypto\\Checkout\\Service\\Service_Health::class )->run_check();';
 
 /**
  * A relay to the sandbox; "down" accepts and never answers; "slow" holds

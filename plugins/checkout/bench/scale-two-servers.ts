@@ -153,7 +153,7 @@ async function press(buyer: Buyer): Promise<Press> {
     if (parsed.ok) {
       return { buyer, server, kind: 'landing', partnerOperationId: String(parsed.payload.params.partner_operation_id), what: 'sent to the landing page' };
     }
-    // Told on the order's payment page why not (Buyer_Return::told_url()).
+    // Told on the order's payment page why not (Return_Pages::told_url()).
     const told = /order-pay/.test(to);
     return {
       buyer,

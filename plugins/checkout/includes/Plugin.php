@@ -30,6 +30,7 @@ use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Buyer\Buyer_Cancel;
 use Card2Crypto\Checkout\Buyer\Buyer_Return;
 use Card2Crypto\Checkout\Buyer\Order_Pay;
@@ -42,16 +43,19 @@ use Card2Crypto\Checkout\Gateway\Blocks_Integration;
 use Card2Crypto\Checkout\Gateway\Gateway;
 use Card2Crypto\Checkout\Gateway\Gateway_Rest;
 use Card2Crypto\Checkout\Order\Buyer_Mail;
+use Card2Crypto\Checkout\Order\Confirm_Queue;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Order\Confirm_Retry;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Order\Order_Actions;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Service\Callback_Health;
+use Card2Crypto\Checkout\Service\Clock_Offset;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Refusal_Mail;
 use Card2Crypto\Checkout\Service\Service_Back;
@@ -59,13 +63,18 @@ use Card2Crypto\Checkout\Service\Service_Answers;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Service\Widget_Retry;
 use Card2Crypto\Checkout\Settings\Payout_Change_Notice;
+use Card2Crypto\Checkout\Settings\Settings_Status;
 use Card2Crypto\Checkout\Settings\Test_Mode;
+use Card2Crypto\Checkout\Shared\Hooks;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
 
 defined( 'ABSPATH' ) || exit;
 
 final class Plugin {
+
+	/** The services that hook themselves in at boot, whether or not WooCommerce is active; the rest once it is loaded. */
+	const WITHOUT_WOOCOMMERCE = array( Payout_Change_Notice::class, Callback_Controller::class );
 
 	/** @var array<string, object> The services boot() built, by class name. */
 	private static $services = array();
@@ -87,8 +96,11 @@ final class Plugin {
 
 		// Before anything can save the settings: the secret kept apart, title and description sanitised.
 		add_action( 'init', array( $settings, 'protect' ), 0 );
-		// Every change of where the money goes is e-mailed to the site's administration address and logged, whatever saved it.
-		( new Payout_Change_Notice( $settings ) )->register();
+		// What hooks whether or not WooCommerce is active: every change of where the money goes is e-mailed to the site's
+		// administration address and logged, whatever saved it; the service's callback route.
+		foreach ( self::WITHOUT_WOOCOMMERCE as $class ) {
+			$services[ $class ]->register();
+		}
 		// A proxy header saved before the list of forwarding headers, spelt in another case, reads as the listed one.
 		add_filter( 'option_' . Keys::SETTINGS_OPTION, array( Callback_Guard::class, 'canonical_settings' ) );
 		add_action(
@@ -103,7 +115,6 @@ final class Plugin {
 				self::on_plugins_loaded( $services );
 			}
 		);
-		add_action( 'rest_api_init', array( $services[ Callback_Controller::class ], 'register_routes' ) );
 		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( self::class, 'action_links' ) );
 		// The tables: this site's, or every site's of a network (Network_Sites); a site made later, a site deleted.
 		$sites = $services[ Network_Sites::class ];
@@ -130,6 +141,7 @@ final class Plugin {
 	 */
 	public static function build( Settings_Store $settings ): array {
 		$config        = new Config( $settings );
+		$scripts       = new Script_Asset();
 		$door          = new Service_Gateway( $config );
 		$tables        = new Tables();
 		$attempts      = new Attempt_Store();
@@ -138,57 +150,73 @@ final class Plugin {
 		$address_store = new Address_Store( $attempts );
 		$books_store   = new Books_Store();
 		$books         = new Books( $books_store );
-		$actions       = new Order_Actions( $config, $door, $address_store );
+		$health        = new Service_Health( $door );
+		$answers       = new Service_Answers( $door, $health );
+		$availability  = new Availability( $config, $answers );
+		$back          = new Service_Back( $health );
+		$callbacks     = new Callback_Health( $config, $health );
+		$clock         = new Clock_Offset();
+		$confirms      = new Confirm_Queue();
+		$actions       = new Order_Actions( $config, $door, $address_store, $confirms );
 		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store );
-		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store );
-		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts );
+		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store, $health, $clock );
+		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back );
 		$addresses     = new Order_Address( $config, $address_store, $attempts );
 		$pages         = new Return_Pages();
-		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages );
-		$return        = new Buyer_Return( $config, $reconciler, $door, $attempts, $operations, $pages );
+		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health );
+		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages );
 		$retry         = new Widget_Retry( $reconciler, $attempts, $operations );
-		$health        = new Health_Checks( $config, $addresses, $operations );
+		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock );
 		$services      = array(
-			Settings_Store::class      => $settings,
-			Config::class              => $config,
-			Service_Gateway::class     => $door,
-			Tables::class              => $tables,
-			Network_Sites::class       => new Network_Sites( $tables ),
-			Attempt_Store::class       => $attempts,
-			Operation_Store::class     => $operations,
-			Check_Queue::class         => $queue,
-			Address_Store::class       => $address_store,
-			Books_Store::class         => $books_store,
-			Books::class               => $books,
-			Order_Actions::class       => $actions,
-			Operation_Events::class    => $events,
-			Confirm_Retry::class       => new Confirm_Retry( $events, $door, $attempts ),
-			Reconciler::class          => $reconciler,
-			Start_Gate::class          => $gate,
-			Order_Address::class       => $addresses,
-			Payments::class            => $payments,
-			Buyer_Return::class        => $return,
-			Order_Pay::class           => new Order_Pay( $config, $payments, $return, $retry, $pages ),
-			Order_View::class          => new Order_View( $attempts ),
-			Buyer_Cancel::class        => new Buyer_Cancel( $attempts ),
-			Buyer_Mail::class          => new Buyer_Mail( $attempts ),
-			Callback_Controller::class => new Callback_Controller( $config, $events ),
-			Service_Health::class      => new Service_Health( $door ),
-			Service_Answers::class     => new Service_Answers( $door ),
-			Service_Back::class        => new Service_Back( $door ),
-			Refusal_Mail::class        => new Refusal_Mail( $config ),
-			Widget_Retry::class        => $retry,
-			Callback_Health::class     => new Callback_Health( $config ),
-			Test_Mode::class           => new Test_Mode( $config ),
-			Range_Notice::class        => new Range_Notice( $config, $door ),
-			Admin_Order_Panel::class   => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations ),
-			Address_Gap_Notice::class  => new Address_Gap_Notice( $addresses ),
-			Gateway_Rest::class        => new Gateway_Rest( $config ),
-			Health_Checks::class       => $health,
-			Site_Health::class         => new Site_Health( $config, $health ),
-			Privacy::class             => new Privacy( $attempts, $operations ),
-			Books_Export::class        => new Books_Export( $books, $books_store ),
-			Books_Chart::class         => new Books_Chart( $config, $books ),
+			// The services without hooks of their own.
+			Settings_Store::class       => $settings,
+			Config::class               => $config,
+			Script_Asset::class         => $scripts,
+			Service_Gateway::class      => $door,
+			Tables::class               => $tables,
+			Network_Sites::class        => new Network_Sites( $tables ),
+			Attempt_Store::class        => $attempts,
+			Operation_Store::class      => $operations,
+			Check_Queue::class          => $queue,
+			Address_Store::class        => $address_store,
+			Books_Store::class          => $books_store,
+			Books::class                => $books,
+			Confirm_Queue::class        => $confirms,
+			Order_Actions::class        => $actions,
+			Operation_Events::class     => $events,
+			Start_Gate::class           => $gate,
+			Order_Address::class        => $addresses,
+			Payments::class             => $payments,
+			Availability::class         => $availability,
+			Settings_Status::class      => new Settings_Status( $health, $callbacks, $clock ),
+			Clock_Offset::class         => $clock,
+			Health_Checks::class        => $checks,
+			Books_Chart::class          => new Books_Chart( $config, $books, $scripts ),
+			// The services that hook themselves in (Hooks), in the order they do (boot()).
+			Payout_Change_Notice::class => new Payout_Change_Notice( $settings ),
+			Callback_Controller::class  => new Callback_Controller( $config, $events, $callbacks ),
+			Gateway_Rest::class         => new Gateway_Rest( $config ),
+			Reconciler::class           => $reconciler,
+			Service_Health::class       => $health,
+			Service_Answers::class      => $answers,
+			Service_Back::class         => $back,
+			Refusal_Mail::class         => new Refusal_Mail( $config, $health ),
+			Widget_Retry::class         => $retry,
+			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms ),
+			Test_Mode::class            => new Test_Mode( $config ),
+			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $retry, $pages, $back, $scripts ),
+			Buyer_Return::class         => $return,
+			Range_Notice::class         => new Range_Notice( $config, $health, $availability, $back ),
+			Order_View::class           => new Order_View( $attempts, $scripts ),
+			Buyer_Cancel::class         => new Buyer_Cancel( $attempts ),
+			Manual_Refunds::class       => new Manual_Refunds(),
+			Buyer_Mail::class           => new Buyer_Mail( $attempts ),
+			Privacy::class              => new Privacy( $attempts, $operations ),
+			Site_Health::class          => new Site_Health( $config, $checks ),
+			Books_Export::class         => new Books_Export( $books, $books_store ),
+			Admin_Order_Panel::class    => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations ),
+			Callback_Health::class      => $callbacks,
+			Address_Gap_Notice::class   => new Address_Gap_Notice( $addresses ),
 		);
 		return $services;
 	}
@@ -232,18 +260,16 @@ final class Plugin {
 		add_filter(
 			'woocommerce_payment_gateways',
 			static function ( array $gateways ) use ( $services, &$gateway ): array {
-				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ], $services[ Service_Gateway::class ] );
+				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ], $services[ Service_Gateway::class ], $services[ Service_Health::class ], $services[ Availability::class ], $services[ Settings_Status::class ] );
 				$gateways[] = $gateway;
 				return $gateways;
 			}
 		);
-		// WooCommerce's gateway REST answers never carry a secret field's value, even right after an update.
-		$services[ Gateway_Rest::class ]->register();
 		add_action(
 			'woocommerce_blocks_payment_method_type_registration',
 			static function ( $registry ) use ( $config, $services ): void {
 				if ( class_exists( '\Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType' ) ) {
-					$registry->register( new Blocks_Integration( $config, $services[ Service_Gateway::class ] ) );
+					$registry->register( new Blocks_Integration( $config, $services[ Service_Health::class ], $services[ Availability::class ], $services[ Script_Asset::class ] ) );
 				}
 			}
 		);
@@ -261,44 +287,18 @@ final class Plugin {
 			2
 		);
 
-		// The service: reconciliation, its acceptance of the store, the orders kept while it refused.
-		$services[ Reconciler::class ]->register();
-		$services[ Service_Health::class ]->register();
-		$services[ Service_Answers::class ]->register();
-		$services[ Service_Back::class ]->register();
-		$services[ Refusal_Mail::class ]->register();
-		$services[ Widget_Retry::class ]->register();
-		$services[ Confirm_Retry::class ]->register();
-		$services[ Test_Mode::class ]->register();
-
-		// The buyer: the order-pay page and its routes, the return from the service, the order's page, notices.
-		add_action( 'rest_api_init', array( $services[ Order_Pay::class ], 'register_route' ) );
-		add_action( 'woocommerce_receipt_' . Keys::GATEWAY_ID, array( $services[ Order_Pay::class ], 'render' ) );
-		$services[ Buyer_Return::class ]->register();
-		$services[ Range_Notice::class ]->register();
-		$services[ Order_View::class ]->register();
-		$services[ Buyer_Cancel::class ]->register();
+		// Every other service hooks itself in (Hooks), in build()'s order: WooCommerce's gateway REST answers; the service
+		// (reconciliation, its acceptance of the store, the orders kept while it refused); the buyer (the order-pay page and
+		// its routes, the return from the service, the order's page, notices); the order (refunds recorded by hand, the
+		// buyer's e-mail); the owner (privacy, Site Health and the status report, also run from WP-Cron; the books; on admin
+		// screens only, the order's payment panel, callback and service health).
+		foreach ( $services as $class => $service ) {
+			if ( $service instanceof Hooks && ! in_array( $class, self::WITHOUT_WOOCOMMERCE, true ) ) {
+				$service->register();
+			}
+		}
 		// The visitors' budgets: rows whose windows have passed are deleted hourly.
 		Start_Budget::register();
-
-		// The order: refunds recorded by hand, the buyer's e-mail.
-		Manual_Refunds::register();
-		$services[ Buyer_Mail::class ]->register();
-
-		// The owner's privacy guide, personal-data export and erasure; Site Health and WooCommerce's status report
-		// (registered outside the admin too: WordPress and WooCommerce run them from WP-Cron as well).
-		$services[ Privacy::class ]->register();
-		$services[ Site_Health::class ]->register();
-
-		// The owner's books: the card payments as CSV (orders screen, admin-post.php) and over the REST API.
-		$services[ Books_Export::class ]->register();
-
-		// The owner: the order's payment panel, callback and service health.
-		if ( is_admin() ) {
-			$services[ Admin_Order_Panel::class ]->register();
-			$services[ Callback_Health::class ]->register();
-			$services[ Address_Gap_Notice::class ]->register();
-		}
 	}
 
 	/**

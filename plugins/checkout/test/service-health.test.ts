@@ -238,7 +238,7 @@ for (const version of TEST_PHP_VERSIONS) {
         { do: 'landing_url', answers: [BLOCKED] },
         { do: 'fixed_rate', answers: [RATE()] },
       ]);
-      // Redirect flow: the landing route sends the buyer back to the order with these words (Buyer_Return::told_url()).
+      // Redirect flow: the landing route sends the buyer back to the order with these words (Return_Pages::told_url()).
       assert.equal(r.steps[6]!.result, `Payment_Refused: ${NOT_PREPARED}`, 'redirect flow: no landing address at an unfixed rate');
       assert.equal(r.steps[7]!.result, `Service_Refused: ${r.buyer}`, 'a refusal of the store still goes to Service_Health');
       for (const [i, step] of r.steps.slice(0, 6).entries()) {

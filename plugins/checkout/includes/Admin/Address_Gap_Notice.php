@@ -14,10 +14,11 @@ namespace Card2Crypto\Checkout\Admin;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Address_Policy;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Address_Gap_Notice {
+final class Address_Gap_Notice implements Hooks {
 
 	/** @var Order_Address */
 	private $addresses;
@@ -27,6 +28,10 @@ final class Address_Gap_Notice {
 	}
 
 	public function register(): void {
+		// The owner's screens only.
+		if ( ! is_admin() ) {
+			return;
+		}
 		add_action( 'admin_notices', array( $this, 'notice' ) );
 	}
 

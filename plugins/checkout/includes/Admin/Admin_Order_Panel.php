@@ -30,10 +30,11 @@ use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Admin_Order_Panel {
+final class Admin_Order_Panel implements Hooks {
 
 	const ACTION = 'card2crypto_checkout_order_action';
 
@@ -60,6 +61,10 @@ final class Admin_Order_Panel {
 	}
 
 	public function register(): void {
+		// The owner's screens only.
+		if ( ! is_admin() ) {
+			return;
+		}
 		add_action( 'add_meta_boxes', array( $this, 'add_box' ), 10, 2 );
 		add_action( 'admin_post_' . self::ACTION, array( $this, 'handle' ) );
 		add_action( 'admin_notices', array( $this, 'failure_notice' ) );

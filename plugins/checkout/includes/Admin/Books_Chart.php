@@ -41,9 +41,13 @@ final class Books_Chart {
 	/** @var Books */
 	private $books;
 
-	public function __construct( Config $config, Books $books ) {
-		$this->config = $config;
-		$this->books  = $books;
+	/** @var Script_Asset */
+	private $scripts;
+
+	public function __construct( Config $config, Books $books, Script_Asset $scripts ) {
+		$this->config  = $config;
+		$this->books   = $books;
+		$this->scripts = $scripts;
 	}
 
 	/**
@@ -118,8 +122,8 @@ final class Books_Chart {
 		echo '<p data-card2crypto="books-summary">' . esc_html( $data['summary'] ) . '</p>';
 		echo '<p><a data-card2crypto="books-export-link" href="' . esc_url( $orders ) . '">' . esc_html__( 'Export the card payments (CSV) from the orders screen', 'card2crypto-checkout' ) . '</a></p>';
 		echo '</div>';
-		if ( Script_Asset::register( self::HANDLE, 'books-chart' ) ) {
-			Script_Asset::data( self::HANDLE, self::DATA, $data );
+		if ( $this->scripts->register( self::HANDLE, 'books-chart' ) ) {
+			$this->scripts->data( self::HANDLE, self::DATA, $data );
 			wp_enqueue_script( self::HANDLE );
 		}
 	}

@@ -24,10 +24,11 @@ namespace Card2Crypto\Checkout\Admin;
 use Card2Crypto\Checkout\Attempts\Books_Store;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Books_Export {
+final class Books_Export implements Hooks {
 
 	/** The admin-post action, and its nonce's action. */
 	const ACTION = 'card2crypto_checkout_books';

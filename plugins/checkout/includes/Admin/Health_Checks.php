@@ -65,10 +65,22 @@ final class Health_Checks {
 	/** @var Operation_Store */
 	private $operations;
 
-	public function __construct( Config $config, Order_Address $addresses, Operation_Store $operations ) {
-		$this->config     = $config;
-		$this->addresses  = $addresses;
-		$this->operations = $operations;
+	/** @var Service_Health */
+	private $health;
+
+	/** @var Callback_Health */
+	private $callbacks;
+
+	/** @var Clock_Offset */
+	private $clock_offset;
+
+	public function __construct( Config $config, Order_Address $addresses, Operation_Store $operations, Service_Health $health, Callback_Health $callbacks, Clock_Offset $clock ) {
+		$this->config       = $config;
+		$this->addresses    = $addresses;
+		$this->operations   = $operations;
+		$this->health       = $health;
+		$this->callbacks    = $callbacks;
+		$this->clock_offset = $clock;
 	}
 
 	/**
@@ -126,7 +138,7 @@ final class Health_Checks {
 			case 'callbacks':
 				return $this->callbacks( $now );
 			case 'clock':
-				return self::clock( Clock_Offset::last(), $now );
+				return self::clock( $this->clock_offset->last(), $now );
 			case 'scheduler':
 				return self::scheduler( $now );
 			case 'https':
@@ -190,7 +202,7 @@ final class Health_Checks {
 				array( self::settings_action() )
 			);
 		}
-		$state = Service_Health::state();
+		$state = $this->health->state();
 		// BUSY: the service answered 429 or 5xx before it said anything about the store.
 		if ( null === $state || ( $state['key'] ?? '' ) !== Service_Health::fingerprint( $this->config ) || ! isset( $state['state'], $state['at'] ) || Service_Health::BUSY === $state['state'] ) {
 			return self::result(
@@ -230,7 +242,7 @@ final class Health_Checks {
 
 	/** The callbacks' counts (Callback_Health): refused lately, the last verified one. */
 	private function callbacks( int $now ): array {
-		$health  = Callback_Health::summary( $now );
+		$health  = $this->callbacks->summary( $now );
 		$reasons = array();
 		foreach ( $health['refused'] as $reason => $count ) {
 			/* translators: 1: why callbacks were refused, 2: how many */

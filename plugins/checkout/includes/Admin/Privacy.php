@@ -35,10 +35,11 @@ use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Privacy {
+final class Privacy implements Hooks {
 
 	/** The eraser's id (Tools → Erase Personal Data). */
 	const ERASER = 'card2crypto-checkout';

@@ -16,10 +16,11 @@
 namespace Card2Crypto\Checkout\Admin;
 
 use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Site_Health {
+final class Site_Health implements Hooks {
 
 	/** Site Health's test ids: PREFIX . the check's id. */
 	const PREFIX = 'card2crypto_checkout_';

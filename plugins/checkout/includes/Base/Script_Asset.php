@@ -15,15 +15,15 @@ defined( 'ABSPATH' ) || exit;
 
 final class Script_Asset {
 
-	/** @var Build_Assets|null */
-	private static $build;
+	/** @var Build_Assets|null Made at the first script (the plugin's main file is known by then). */
+	private $build = null;
 
 	/**
 	 * Registers build/<name>.js under $handle, in the footer. False when the
 	 * plugin was not built (no asset file): the script does not exist either.
 	 */
-	public static function register( string $handle, string $name ): bool {
-		return self::build()->script( $handle, $name );
+	public function register( string $handle, string $name ): bool {
+		return $this->build()->script( $handle, $name );
 	}
 
 	/**
@@ -33,14 +33,14 @@ final class Script_Asset {
 	 *
 	 * @param array<string, mixed> $data
 	 */
-	public static function data( string $handle, string $name, array $data ): bool {
-		return self::build()->data( $handle, $name, $data );
+	public function data( string $handle, string $name, array $data ): bool {
+		return $this->build()->data( $handle, $name, $data );
 	}
 
-	private static function build(): Build_Assets {
-		if ( null === self::$build ) {
-			self::$build = new Build_Assets( CARD2CRYPTO_CHECKOUT_FILE );
+	private function build(): Build_Assets {
+		if ( null === $this->build ) {
+			$this->build = new Build_Assets( CARD2CRYPTO_CHECKOUT_FILE );
 		}
-		return self::$build;
+		return $this->build;
 	}
 }

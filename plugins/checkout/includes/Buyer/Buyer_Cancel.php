@@ -20,10 +20,11 @@ namespace Card2Crypto\Checkout\Buyer;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Buyer_Cancel {
+final class Buyer_Cancel implements Hooks {
 
 	/** @var Attempt_Store */
 	private $attempts;

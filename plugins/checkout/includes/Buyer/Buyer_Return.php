@@ -28,7 +28,6 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Callback\Client_Address;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
@@ -38,10 +37,11 @@ use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Buyer_Return {
+final class Buyer_Return implements Hooks {
 
 	/** Order meta: a hash of the last note saying what the buyer was told on coming back (one note per change). */
 	const META_TOLD = '_card2crypto_told_note';
@@ -52,8 +52,11 @@ final class Buyer_Return {
 	/** @var Reconciler */
 	private $reconciler;
 
-	/** @var Service_Gateway */
-	private $gateway;
+	/** @var Service_Health */
+	private $health;
+
+	/** @var Service_Back */
+	private $back;
 
 	/** @var Attempt_Store */
 	private $attempts;
@@ -64,10 +67,11 @@ final class Buyer_Return {
 	/** @var Return_Pages */
 	private $pages;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages ) {
+	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages ) {
 		$this->config     = $config;
 		$this->reconciler = $reconciler;
-		$this->gateway    = $gateway;
+		$this->health     = $health;
+		$this->back       = $back;
 		$this->attempts   = $attempts;
 		$this->operations = $operations;
 		$this->pages      = $pages;
@@ -101,7 +105,7 @@ final class Buyer_Return {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = isset( $_GET['key'] ) ? sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification.Recommended
 			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && Order_Routes::owner_may_act( $order );
-			wc_add_notice( esc_html( $mine ? Service_Back::keep( $order ) : Service_Health::buyer_message() ), 'error' );
+			wc_add_notice( esc_html( $mine ? $this->back->keep( $order ) : $this->health->buyer_message() ), 'error' );
 			wp_safe_redirect( remove_query_arg( Return_Pages::UNAVAILABLE_ARG ) );
 			exit;
 		}
@@ -157,9 +161,9 @@ final class Buyer_Return {
 		try {
 			Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
 		} catch ( \Throwable $e ) {
-			return Service_Health::available( $this->gateway );
+			return $this->health->available();
 		}
-		return Service_Health::confirm( $this->gateway, 0 );
+		return $this->health->confirm( 0 );
 	}
 
 	/**
@@ -172,7 +176,7 @@ final class Buyer_Return {
 		$asked   = 'answered';
 		$answer  = null;
 		$attempt = $this->attempts->current_attempt( $order );
-		if ( ! $order->is_paid() && null !== $attempt && ! Reconciler::settled( $attempt, time() ) ) {
+		if ( ! $order->is_paid() && null !== $attempt && ! $this->reconciler->settled( $attempt, time() ) ) {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
 				Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );

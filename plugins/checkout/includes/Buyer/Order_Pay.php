@@ -22,10 +22,11 @@ use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Widget_Retry;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Order_Pay {
+final class Order_Pay implements Hooks {
 
 	const ROUTE        = '/orders/(?P<order_id>\d+)/widget-settings';
 	const NONCE_ACTION = 'card2crypto-widget-settings';
@@ -58,12 +59,20 @@ final class Order_Pay {
 	/** @var Return_Pages */
 	private $pages;
 
-	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry, Return_Pages $pages ) {
+	/** @var Service_Back */
+	private $back;
+
+	/** @var Script_Asset */
+	private $scripts;
+
+	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry, Return_Pages $pages, Service_Back $back, Script_Asset $scripts ) {
 		$this->config       = $config;
 		$this->payments     = $payments;
 		$this->buyer_return = $buyer_return;
 		$this->widget_retry = $widget_retry;
 		$this->pages        = $pages;
+		$this->back         = $back;
+		$this->scripts      = $scripts;
 	}
 
 	/** Global name of the widget's run function (docs/decisions.md, "Widget run function"). */
@@ -77,6 +86,12 @@ final class Order_Pay {
 		 * @param string $name Default "Card2CryptoWidget.run".
 		 */
 		return (string) apply_filters( 'card2crypto_checkout_widget_run_function', 'Card2CryptoWidget.run' );
+	}
+
+	/** The order-pay page's routes and its receipt. */
+	public function register(): void {
+		add_action( 'rest_api_init', array( $this, 'register_route' ) );
+		add_action( 'woocommerce_receipt_' . Keys::GATEWAY_ID, array( $this, 'render' ) );
 	}
 
 	public function register_route(): void {
@@ -158,7 +173,7 @@ final class Order_Pay {
 				array(
 					'code'     => 'card2crypto_service_refused',
 					'kind'     => 'unavailable',
-					'message'  => Service_Back::keep( $order ),
+					'message'  => $this->back->keep( $order ),
 					'redirect' => $this->pages->unavailable_url( $order ),
 				)
 			);
@@ -223,9 +238,9 @@ final class Order_Pay {
 		}
 		$config = $this->config;
 		// Its texts come translated in the data below, so it needs no script translations.
-		Script_Asset::register( self::HANDLE, 'order-pay' );
+		$this->scripts->register( self::HANDLE, 'order-pay' );
 		wp_enqueue_script( self::HANDLE );
-		Script_Asset::data(
+		$this->scripts->data(
 			self::HANDLE,
 			'card2cryptoOrderPay',
 			array(

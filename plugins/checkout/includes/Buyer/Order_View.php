@@ -23,10 +23,11 @@ use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Order_View {
+final class Order_View implements Hooks {
 
 	const HANDLE = 'card2crypto-order-received';
 
@@ -42,8 +43,12 @@ final class Order_View {
 	/** @var Attempt_Store */
 	private $attempts;
 
-	public function __construct( Attempt_Store $attempts ) {
+	/** @var Script_Asset */
+	private $scripts;
+
+	public function __construct( Attempt_Store $attempts, Script_Asset $scripts ) {
 		$this->attempts = $attempts;
+		$this->scripts  = $scripts;
 	}
 
 	public function register(): void {
@@ -86,7 +91,7 @@ final class Order_View {
 		$answer    = $this->answer( $order );
 		$operation = $order->get_meta( Keys::META_OPERATION );
 		$operation = is_array( $operation ) ? $operation : array();
-		$live      = ! $answer['final'] && function_exists( 'is_order_received_page' ) && is_order_received_page() && self::enqueue( $order, $answer['v'] );
+		$live      = ! $answer['final'] && function_exists( 'is_order_received_page' ) && is_order_received_page() && $this->enqueue( $order, $answer['v'] );
 		echo '<section class="card2crypto-payment-state"><h2>' . esc_html__( 'Card payment', 'card2crypto-checkout' ) . '</h2>';
 		echo '<p class="card2crypto-payment-words" data-state="' . esc_attr( $answer['state'] ) . '"' . ( $live ? ' role="status" aria-live="polite"' : '' ) . '>';
 		echo esc_html( $answer['message'] );
@@ -112,7 +117,7 @@ final class Order_View {
 	 */
 	public function answer( \WC_Order $order ): array {
 		$attempt = $this->attempts->current_attempt( $order );
-		$answer  = self::words( self::facts( $order, $attempt ) );
+		$answer  = self::words( $this->facts( $order, $attempt ) );
 		if ( self::FAILED === $answer['state'] && $order->needs_payment() ) {
 			$answer['pay_url'] = $order->get_checkout_payment_url();
 		}
@@ -127,7 +132,7 @@ final class Order_View {
 	 * (an order from before attempts were kept: the last operation stored on
 	 * the order). Reads only.
 	 */
-	private static function facts( \WC_Order $order, ?Attempt $attempt ): array {
+	private function facts( \WC_Order $order, ?Attempt $attempt ): array {
 		$status   = null;
 		$code     = null;
 		$mismatch = false;
@@ -214,13 +219,13 @@ final class Order_View {
 	}
 
 	/** The live script, only while the state is not final; false when the plugin was not built. */
-	private static function enqueue( \WC_Order $order, string $version ): bool {
-		if ( ! Script_Asset::register( self::HANDLE, 'order-received' ) ) {
+	private function enqueue( \WC_Order $order, string $version ): bool {
+		if ( ! $this->scripts->register( self::HANDLE, 'order-received' ) ) {
 			return false;
 		}
 		wp_enqueue_script( self::HANDLE );
 		// Its texts come translated in the data below and in the route's answers, so it needs no script translations.
-		Script_Asset::data(
+		$this->scripts->data(
 			self::HANDLE,
 			'card2cryptoOrderReceived',
 			array(

@@ -20,25 +20,33 @@ use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Other_Methods;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Range_Notice {
+final class Range_Notice implements Hooks {
 
 	/** @var Config */
 	private $config;
 
-	/** @var Service_Gateway */
-	private $gateway;
+	/** @var Service_Health */
+	private $health;
 
-	public function __construct( Config $config, Service_Gateway $gateway ) {
-		$this->config  = $config;
-		$this->gateway = $gateway;
+	/** @var Availability */
+	private $availability;
+
+	/** @var Service_Back */
+	private $back;
+
+	public function __construct( Config $config, Service_Health $health, Availability $availability, Service_Back $back ) {
+		$this->config       = $config;
+		$this->health       = $health;
+		$this->availability = $availability;
+		$this->back         = $back;
 	}
 
 	public function register(): void {
@@ -132,7 +140,7 @@ final class Range_Notice {
 	 */
 	public function withdrawn_message(): ?string {
 		$config = $this->config;
-		if ( ! Service_Health::withdrawn( $this->gateway ) ) {
+		if ( ! $this->health->withdrawn() ) {
 			return null;
 		}
 		$others = self::other_methods();
@@ -142,7 +150,7 @@ final class Range_Notice {
 				return Service_Back::message( $others );
 			}
 		}
-		return Service_Health::buyer_message( $others );
+		return $this->health->buyer_message( $others );
 	}
 
 	/**
@@ -162,7 +170,7 @@ final class Range_Notice {
 		}
 		$nonce = isset( $_POST['woocommerce-pay-nonce'] ) ? sanitize_text_field( wp_unslash( $_POST['woocommerce-pay-nonce'] ) ) : '';
 		// phpcs:enable WordPress.Security.NonceVerification.Missing
-		if ( ! wp_verify_nonce( $nonce, 'woocommerce-pay' ) || ! Service_Health::withdrawn( $this->gateway ) ) {
+		if ( ! wp_verify_nonce( $nonce, 'woocommerce-pay' ) || ! $this->health->withdrawn() ) {
 			return;
 		}
 		global $wp;
@@ -171,7 +179,7 @@ final class Range_Notice {
 		if ( ! $order instanceof \WC_Order || ! hash_equals( $order->get_order_key(), $key ) || ! $order->needs_payment() ) {
 			return; // WooCommerce's handler says what is wrong with the order.
 		}
-		wc_add_notice( Service_Back::keep( $order ), 'error' );
+		wc_add_notice( $this->back->keep( $order ), 'error' );
 		remove_action( 'wp', array( 'WC_Form_Handler', 'pay_action' ), 20 );
 	}
 
@@ -184,11 +192,11 @@ final class Range_Notice {
 	 * @param mixed $errors
 	 */
 	public function withdrawn_checkout( $data, $errors ): void {
-		if ( ! is_array( $data ) || ! $errors instanceof \WP_Error || Keys::GATEWAY_ID !== ( $data['payment_method'] ?? '' ) || ! Service_Health::withdrawn( $this->gateway ) ) {
+		if ( ! is_array( $data ) || ! $errors instanceof \WP_Error || Keys::GATEWAY_ID !== ( $data['payment_method'] ?? '' ) || ! $this->health->withdrawn() ) {
 			return;
 		}
 		$errors->remove( 'payment' );
-		$errors->add( 'payment', esc_html( Service_Health::buyer_message( self::other_methods() ) ) );
+		$errors->add( 'payment', esc_html( $this->health->buyer_message( self::other_methods() ) ) );
 	}
 
 	/**
@@ -212,10 +220,10 @@ final class Range_Notice {
 	private function for_cart(): ?string {
 		$config   = $this->config;
 		$currency = $config->currency();
-		if ( null !== Availability::problem( $this->gateway, $currency, null, null ) ) {
+		if ( null !== $this->availability->problem( $currency, null, null ) ) {
 			return null; // Disabled, not configured or another currency: nothing the buyer can change.
 		}
-		return $this->withdrawn_message() ?? self::message( $currency, Availability::paying_total_minor( $currency ), self::other_methods() );
+		return $this->withdrawn_message() ?? self::message( $currency, $this->availability->paying_total_minor( $currency ), self::other_methods() );
 	}
 
 	/**

@@ -40,11 +40,12 @@ use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Result;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
 use Card2Crypto\Checkout\Shared\Client\Client_Ip;
+use Card2Crypto\Checkout\Shared\Hooks;
 use Card2Crypto\Checkout\Shared\Settings\Ip_Address;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Callback_Controller {
+final class Callback_Controller implements Hooks {
 
 	/** @var Config */
 	private $config;
@@ -52,9 +53,18 @@ final class Callback_Controller {
 	/** @var Operation_Events */
 	private $events;
 
-	public function __construct( Config $config, Operation_Events $events ) {
-		$this->config = $config;
-		$this->events = $events;
+	/** @var Callback_Health */
+	private $callbacks;
+
+	public function __construct( Config $config, Operation_Events $events, Callback_Health $callbacks ) {
+		$this->config    = $config;
+		$this->events    = $events;
+		$this->callbacks = $callbacks;
+	}
+
+	/** The callback route, whether or not WooCommerce is active (Plugin::boot()). */
+	public function register(): void {
+		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
 	}
 
 	public function register_routes(): void {
@@ -122,7 +132,7 @@ final class Callback_Controller {
 
 		if ( ! $this->allowlisted( $ip ) && array() !== $this->allowlist() ) {
 			Log::warning( 'Callback refused: ' . $ip . ' is not in the callback IP allowlist.' );
-			Callback_Health::record_refused( Callback_Health::ALLOWLIST );
+			$this->callbacks->record_refused( Callback_Health::ALLOWLIST );
 			return self::answer( 403, 'Forbidden: address not allowed' );
 		}
 
@@ -132,7 +142,7 @@ final class Callback_Controller {
 		}
 		// An allowlisted address is never counted, so never limited.
 		if ( ! $this->allowlisted( $ip ) && Callback_Guard::over_limit( Shared_Store::get( self::failures_key( $ip ) ), time() ) ) {
-			Callback_Health::record_refused( Callback_Health::RATE_LIMITED );
+			$this->callbacks->record_refused( Callback_Health::RATE_LIMITED );
 			$response = self::answer( 429, 'Too Many Requests' );
 			$response->header( 'Retry-After', (string) Callback_Guard::FAILURE_WINDOW );
 			return $response;
@@ -187,7 +197,7 @@ final class Callback_Controller {
 		$secret = $this->config->credentials()->secret();
 		if ( '' === $secret ) {
 			Log::error( 'Callback not taken in: no partner secret is configured.' );
-			Callback_Health::record_refused( Callback_Health::NO_SECRET );
+			$this->callbacks->record_refused( Callback_Health::NO_SECRET );
 			return self::answer( 500, 'Callback not received; please send it again' );
 		}
 
@@ -208,19 +218,19 @@ final class Callback_Controller {
 			$outcome   = $this->events->process( $operation, 'callback' );
 			$duplicate = Operation_Events::DUPLICATE === $outcome;
 			if ( Operation_Events::UNKNOWN === $outcome ) {
-				Callback_Health::record_refused( Callback_Health::UNKNOWN_OPERATION );
+				$this->callbacks->record_refused( Callback_Health::UNKNOWN_OPERATION );
 			} else {
-				Callback_Health::record_verified();
+				$this->callbacks->record_verified();
 			}
 		} catch ( Service_Behind $e ) {
 			// The success is not what the service reports yet: answer 500 so that it is sent again.
 			$not_received = true;
-			Callback_Health::record_verified();
+			$this->callbacks->record_verified();
 			Log::info( sprintf( 'Callback for operation %s not taken in: %s.', $operation->id(), $e->getMessage() ) );
 		} catch ( \Throwable $e ) {
 			// Not taken in: answer 500 so that the service sends it again.
 			$not_received = true;
-			Callback_Health::record_refused( Callback_Health::NOT_TAKEN_IN );
+			$this->callbacks->record_refused( Callback_Health::NOT_TAKEN_IN );
 			Log::error( sprintf( 'Callback for operation %s not taken in: %s', $operation->id(), $e->getMessage() ) );
 		}
 		/**
@@ -246,7 +256,7 @@ final class Callback_Controller {
 	 */
 	private function refuse( string $ip, int $status, string $body, string $why, string $reason, string $refusal = Callback_Guard::UNVERIFIED ): \WP_REST_Response {
 		Log::warning( 'Callback from ' . $ip . ' refused (' . $status . '): ' . $why );
-		Callback_Health::record_refused( $reason );
+		$this->callbacks->record_refused( $reason );
 		if ( Callback_Guard::counts_toward_budget( $refusal, $this->allowlisted( $ip ) ) ) {
 			// In the shared database, counted under a lock: refusals at the same moment on any web server each count (Shared_Store).
 			$key = self::failures_key( $ip );

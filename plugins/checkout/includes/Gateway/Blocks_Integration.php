@@ -18,7 +18,6 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Plain_Text;
 use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Buyer\Range_Notice;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Test_Mode;
@@ -35,12 +34,20 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 	/** @var Config */
 	private $config;
 
-	/** @var Service_Gateway */
-	private $gateway;
+	/** @var Service_Health */
+	private $health;
 
-	public function __construct( Config $config, Service_Gateway $gateway ) {
-		$this->config  = $config;
-		$this->gateway = $gateway;
+	/** @var Availability */
+	private $availability;
+
+	/** @var Script_Asset */
+	private $scripts;
+
+	public function __construct( Config $config, Service_Health $health, Availability $availability, Script_Asset $scripts ) {
+		$this->config       = $config;
+		$this->health       = $health;
+		$this->availability = $availability;
+		$this->scripts      = $scripts;
 	}
 
 	public function initialize() {
@@ -59,7 +66,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 	}
 
 	public function get_payment_method_script_handles() {
-		return Script_Asset::register( self::HANDLE, 'blocks' ) ? array( self::HANDLE ) : array();
+		return $this->scripts->register( self::HANDLE, 'blocks' ) ? array( self::HANDLE ) : array();
 	}
 
 	/** Everything the script shows or checks, decided here; texts as plain text (Plain_Text). */
@@ -70,16 +77,16 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 		// The Store API gives totals in the store's price decimals; convert the limits to that unit.
 		$shift     = wc_get_price_decimals() - $limits[0];
 		$scale     = 10 ** abs( $shift );
-		$countries = Availability::countries( $this->gateway );
+		$countries = $this->availability->countries();
 		$others    = Range_Notice::other_methods();
 		return array(
 			'title'     => Plain_Text::from_html( Test_Mode::buyer_title( $config->title(), $config->environment() ) ),
-			'lines'     => array_map( array( Plain_Text::class, 'from_html' ), Availability::lines( $this->gateway, Availability::cart_total_minor( $currency ) ) ),
+			'lines'     => array_map( array( Plain_Text::class, 'from_html' ), $this->availability->lines( $this->availability->cart_total_minor( $currency ) ) ),
 			'countries' => null === $countries ? null : array_values( $countries ),
 			'min'       => $shift >= 0 ? $limits[1] * $scale : intdiv( $limits[1], $scale ),
 			'max'       => $shift >= 0 ? $limits[2] * $scale : intdiv( $limits[2], $scale ),
 			// Withdrawn (the service refuses the store): the same words whatever the total.
-			'range'     => Service_Health::withdrawn( $this->gateway ) ? array_fill( 0, 3, Service_Health::buyer_message( $others ) ) : Range_Notice::messages( $currency, $others ),
+			'range'     => $this->health->withdrawn() ? array_fill( 0, 3, $this->health->buyer_message( $others ) ) : Range_Notice::messages( $currency, $others ),
 			// The only method: outside the range or withdrawn, our words stand in for WooCommerce's "no payment methods" (Range_Notice::block_style()).
 			'alone'     => ! $others,
 			'supports'  => array( 'features' => array( 'products' ) ),

@@ -19,6 +19,7 @@ use Card2Crypto\Checkout\Admin\Books_Chart;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Service\Service_Health;
@@ -60,13 +61,25 @@ class Gateway extends \WC_Payment_Gateway {
 	/** @var Service_Gateway */
 	private $gateway;
 
+	/** @var Service_Health */
+	private $health;
+
+	/** @var Availability When the method is offered (not $availability: WC_Payment_Gateway has a public one). */
+	private $offer;
+
+	/** @var Settings_Status */
+	private $status;
+
 	/** Built once by the wiring (Plugin::boot()) and handed to WooCommerce as an object. */
-	public function __construct( Config $config, Payments $payments, Order_Address $addresses, Books_Chart $chart, Service_Gateway $gateway ) {
-		$this->gateway   = $gateway;
-		$this->config    = $config;
-		$this->payments  = $payments;
-		$this->addresses = $addresses;
-		$this->chart     = $chart;
+	public function __construct( Config $config, Payments $payments, Order_Address $addresses, Books_Chart $chart, Service_Gateway $gateway, Service_Health $health, Availability $availability, Settings_Status $status ) {
+		$this->gateway      = $gateway;
+		$this->config       = $config;
+		$this->payments     = $payments;
+		$this->addresses    = $addresses;
+		$this->chart        = $chart;
+		$this->health       = $health;
+		$this->offer        = $availability;
+		$this->status       = $status;
 
 		$this->id                 = Keys::GATEWAY_ID;
 		$this->method_title       = __( 'Card2Crypto', 'card2crypto-checkout' );
@@ -150,7 +163,7 @@ class Gateway extends \WC_Payment_Gateway {
 		// After a refused save the box speaks of the saved credentials, not of what was typed. Beside it, the last 30 days.
 		echo '<div class="card2crypto-overview" style="display:flex;flex-wrap:wrap;gap:0 16px;align-items:flex-start">';
 		echo '<div style="flex:1 1 360px;min-width:0">';
-		Settings_Status::render( $this->gateway, array() !== self::$refused );
+		$this->status->render( $this->gateway, array() !== self::$refused );
 		echo '</div>';
 		$this->chart->render();
 		echo '</div>';
@@ -217,11 +230,11 @@ class Gateway extends \WC_Payment_Gateway {
 				// credentials are recorded as the store's state only once saved: a refused save leaves the
 				// state of the saved ones, which stay in use.
 				$changed = self::connection_changed( $this->config, $candidate );
-				$check   = Settings_Status::check( $this->gateway->with_config( $candidate ), true, ! $changed );
+				$check   = $this->status->check( $this->gateway->with_config( $candidate ), true, ! $changed );
 				if ( ! $check['ok'] && $changed ) {
 					$errors[ $check['field'] ?? 'partner_token' ] = $check['message'];
 				} elseif ( $changed ) {
-					Service_Health::record_check( $candidate, null );
+					$this->health->with_config( $candidate )->record_check( null );
 				}
 			}
 		}
@@ -298,7 +311,7 @@ class Gateway extends \WC_Payment_Gateway {
 	 * a cached state, refreshed by a background check when it is stale).
 	 */
 	public function is_available() {
-		return parent::is_available() && array() === $this->config->store()->problems() && $this->can_take_payment() && Service_Health::available( $this->gateway );
+		return parent::is_available() && array() === $this->config->store()->problems() && $this->can_take_payment() && $this->health->available();
 	}
 
 	/**

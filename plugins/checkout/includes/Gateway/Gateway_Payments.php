@@ -15,7 +15,6 @@ namespace Card2Crypto\Checkout\Gateway;
 
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
-use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Payment_Step;
 
 defined( 'ABSPATH' ) || exit;
@@ -44,17 +43,17 @@ trait Gateway_Payments {
 				}
 			}
 		} elseif ( function_exists( 'WC' ) && null !== WC()->cart ) {
-			$total   = Availability::cart_total_minor( $currency );
+			$total   = $this->offer->cart_total_minor( $currency );
 			$country = null !== WC()->customer ? WC()->customer->get_billing_country() : null;
 		}
-		return null === Availability::problem( $this->gateway, $currency, $total, $country );
+		return null === $this->offer->problem( $currency, $total, $country );
 	}
 
 	/** Classic checkout: what will happen, accepted methods, the BTC estimate. */
 	public function payment_fields() {
 		$config = $this->config;
 		echo '<div class="card2crypto-payment-fields">';
-		foreach ( Availability::lines( $this->gateway, Availability::paying_total_minor( $config->currency() ) ) as $line ) {
+		foreach ( $this->offer->lines( $this->offer->paying_total_minor( $config->currency() ) ) as $line ) {
 			echo '<p>' . esc_html( $line ) . '</p>';
 		}
 		echo '</div>';

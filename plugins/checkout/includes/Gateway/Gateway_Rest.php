@@ -14,10 +14,11 @@ namespace Card2Crypto\Checkout\Gateway;
 
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Gateway_Rest {
+final class Gateway_Rest implements Hooks {
 
 	/** @var Config */
 	private $config;

@@ -22,10 +22,11 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Buyer_Mail {
+final class Buyer_Mail implements Hooks {
 
 	/** Order meta: the order is on hold only while the service moves the money ("1"), so the buyer gets no on-hold mail. */
 	const META_QUIET_HOLD = '_card2crypto_quiet_hold';
@@ -38,7 +39,7 @@ final class Buyer_Mail {
 	}
 
 	public function register(): void {
-		add_filter( 'woocommerce_email_enabled_customer_on_hold_order', array( self::class, 'on_hold_enabled' ), 10, 2 );
+		add_filter( 'woocommerce_email_enabled_customer_on_hold_order', array( $this, 'on_hold_enabled' ), 10, 2 );
 		add_filter( 'woocommerce_email_additional_content_customer_failed_order', array( $this, 'failed_content' ), 10, 2 );
 	}
 
@@ -59,7 +60,7 @@ final class Buyer_Mail {
 	 * @param mixed $order
 	 * @return mixed
 	 */
-	public static function on_hold_enabled( $enabled, $order = null ) {
+	public function on_hold_enabled( $enabled, $order = null ) {
 		if ( $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && '1' === (string) $order->get_meta( self::META_QUIET_HOLD ) ) {
 			return false;
 		}

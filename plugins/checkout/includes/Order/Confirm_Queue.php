@@ -69,8 +69,8 @@ final class Confirm_Queue {
 	}
 
 	/** The order's queued confirmation as stored (null: none). */
-	public static function read( int $order_id ): ?array {
-		$raw = self::raw( $order_id );
+	public function read( int $order_id ): ?array {
+		$raw = $this->raw( $order_id );
 		$row = null === $raw ? null : json_decode( $raw, true );
 		return is_array( $row ) ? $row : null;
 	}
@@ -80,7 +80,7 @@ final class Confirm_Queue {
 	 * seconds: the row is made (first failure: answers false when another
 	 * request queued one first) or, by the run holding $claim, replaced.
 	 */
-	public static function queue( int $order_id, int $attempt_id, string $operation_id, int $tries, int $delay, int $first, ?string $claim = null ): bool {
+	public function queue( int $order_id, int $attempt_id, string $operation_id, int $tries, int $delay, int $first, ?string $claim = null ): bool {
 		global $wpdb;
 		$row  = (string) wp_json_encode(
 			array(
@@ -116,9 +116,9 @@ final class Confirm_Queue {
 	 *
 	 * @return array{row: array, claim: string}|null
 	 */
-	public static function claim( int $order_id, string $operation_id, int $tries ): ?array {
+	public function claim( int $order_id, string $operation_id, int $tries ): ?array {
 		global $wpdb;
-		$raw = self::raw( $order_id );
+		$raw = $this->raw( $order_id );
 		$row = null === $raw ? null : json_decode( $raw, true );
 		if ( ! is_array( $row ) || ( $row['operation'] ?? '' ) !== $operation_id || (int) ( $row['tries'] ?? -1 ) !== $tries ) {
 			return null;
@@ -135,7 +135,7 @@ final class Confirm_Queue {
 	}
 
 	/** The queued confirmation is over (confirmed, no longer needed, or handed to the owner): its row goes when still $claim. */
-	public static function done( int $order_id, string $claim ): void {
+	public function done( int $order_id, string $claim ): void {
 		global $wpdb;
 		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE option_name = %s AND option_value = %s', $wpdb->options, self::OPTION . $order_id, $claim ) ); // phpcs:ignore WordPress.DB
 	}
@@ -146,7 +146,7 @@ final class Confirm_Queue {
 	 *
 	 * @return array<int, array{order: int, operation: string, tries: int}>
 	 */
-	public static function orphans( int $now ): array {
+	public function orphans( int $now ): array {
 		global $wpdb;
 		if ( ! function_exists( 'as_has_scheduled_action' ) ) {
 			return array();
@@ -172,9 +172,9 @@ final class Confirm_Queue {
 	}
 
 	/** Queues the job of each orphan row again, due now (its run claims the row as any try does); how many. */
-	public static function sweep( ?int $now = null ): int {
+	public function sweep( ?int $now = null ): int {
 		$now  = $now ?? time();
-		$lost = self::orphans( $now );
+		$lost = $this->orphans( $now );
 		foreach ( $lost as $orphan ) {
 			as_schedule_single_action( $now, self::HOOK, array( $orphan['order'], $orphan['operation'], $orphan['tries'] ), self::GROUP );
 			Log::warning( sprintf( 'Order %d: the queued confirmation had no job (removed from the Scheduled Actions?); it was queued again.', $orphan['order'] ) );
@@ -182,7 +182,7 @@ final class Confirm_Queue {
 		return count( $lost );
 	}
 
-	private static function raw( int $order_id ): ?string {
+	private function raw( int $order_id ): ?string {
 		global $wpdb;
 		$raw = $wpdb->get_var( $wpdb->prepare( 'SELECT option_value FROM %i WHERE option_name = %s', $wpdb->options, self::OPTION . $order_id ) ); // phpcs:ignore WordPress.DB
 		return null === $raw ? null : (string) $raw;

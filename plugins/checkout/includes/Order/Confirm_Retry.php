@@ -19,10 +19,11 @@ use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Confirm_Retry {
+final class Confirm_Retry implements Hooks {
 
 	/** @var Operation_Events */
 	private $events;
@@ -33,10 +34,14 @@ final class Confirm_Retry {
 	/** @var Attempt_Store */
 	private $attempts;
 
-	public function __construct( Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts ) {
+	/** @var Confirm_Queue */
+	private $queue;
+
+	public function __construct( Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts, Confirm_Queue $queue ) {
 		$this->events   = $events;
 		$this->gateway  = $gateway;
 		$this->attempts = $attempts;
+		$this->queue    = $queue;
 	}
 
 	public function register(): void {
@@ -44,8 +49,8 @@ final class Confirm_Retry {
 		// The hourly sweep of queued tries whose job is gone (Confirm_Queue::orphans()).
 		add_action(
 			Confirm_Queue::SWEEP_HOOK,
-			static function (): void {
-				Confirm_Queue::sweep();
+			function (): void {
+				$this->queue->sweep();
 			}
 		);
 		add_action(
@@ -70,7 +75,7 @@ final class Confirm_Retry {
 	public function run( $order_id = 0, $operation_id = '', $tries = 0 ): string {
 		$order_id     = (int) $order_id;
 		$operation_id = (string) $operation_id;
-		$claimed      = Confirm_Queue::claim( $order_id, $operation_id, (int) $tries );
+		$claimed      = $this->queue->claim( $order_id, $operation_id, (int) $tries );
 		if ( null === $claimed ) {
 			return 'not_queued';
 		}
@@ -82,7 +87,7 @@ final class Confirm_Retry {
 		$order   = wc_get_order( $order_id );
 		$attempt = $this->attempts->attempt( (int) $claimed['row']['attempt'] );
 		if ( ! $order instanceof \WC_Order || null === $attempt || $attempt->order_id() !== $order_id ) {
-			Confirm_Queue::done( $order_id, $retry['claim'] );
+			$this->queue->done( $order_id, $retry['claim'] );
 			return 'gone';
 		}
 		try {
@@ -95,7 +100,7 @@ final class Confirm_Retry {
 		}
 		if ( ! Operation_Events::answers_for( $answer, $attempt, $operation_id ) ) {
 			$this->events->hold_foreign_answer( $order, $attempt, $answer );
-			Confirm_Queue::done( $order_id, $retry['claim'] );
+			$this->queue->done( $order_id, $retry['claim'] );
 			return 'foreign';
 		}
 		try {
@@ -106,7 +111,7 @@ final class Confirm_Retry {
 			throw $e;
 		}
 		if ( 'confirm' !== $done ) {
-			Confirm_Queue::done( $order_id, $retry['claim'] );
+			$this->queue->done( $order_id, $retry['claim'] );
 			if ( 'moved' === $done ) {
 				// The payment moved on at the service (confirmed by hand, declined...): applied as any news of it.
 				$this->events->process( $answer, 'reconcile' );
@@ -121,7 +126,7 @@ final class Confirm_Retry {
 			$tries = $retry['tries'] + 1;
 			$delay = Confirm_Queue::delay( $tries, $e->retry_after );
 			if ( time() + $delay <= $retry['first'] + Confirm_Queue::GIVE_UP_AFTER ) {
-				Confirm_Queue::queue( $order->get_id(), $attempt->id(), $operation_id, $tries, $delay, $retry['first'], $retry['claim'] );
+				$this->queue->queue( $order->get_id(), $attempt->id(), $operation_id, $tries, $delay, $retry['first'], $retry['claim'] );
 				return 'later';
 			}
 		}
@@ -137,7 +142,7 @@ final class Confirm_Retry {
 		);
 		$order->add_order_note( $note );
 		Owner_Notice::send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note, $operation_id );
-		Confirm_Queue::done( $order->get_id(), $retry['claim'] );
+		$this->queue->done( $order->get_id(), $retry['claim'] );
 		return 'owner';
 	}
 }

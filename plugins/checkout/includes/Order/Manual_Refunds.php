@@ -14,15 +14,16 @@ namespace Card2Crypto\Checkout\Order;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Manual_Refunds {
+final class Manual_Refunds implements Hooks {
 
-	public static function register(): void {
-		add_action( 'woocommerce_admin_order_totals_after_total', array( self::class, 'explain' ) );
-		add_action( 'woocommerce_order_refunded', array( self::class, 'record' ), 10, 2 );
-		add_filter( 'woocommerce_admin_order_should_render_refunds', array( self::class, 'render_refunds' ), 10, 3 );
+	public function register(): void {
+		add_action( 'woocommerce_admin_order_totals_after_total', array( $this, 'explain' ) );
+		add_action( 'woocommerce_order_refunded', array( $this, 'record' ), 10, 2 );
+		add_filter( 'woocommerce_admin_order_should_render_refunds', array( $this, 'render_refunds' ), 10, 3 );
 	}
 
 	/** Whether the order took money: paid now, or once (refunded since, or completed and edited). */
@@ -39,7 +40,7 @@ final class Manual_Refunds {
 	 * @param mixed $order
 	 * @return mixed
 	 */
-	public static function render_refunds( $render, $order_id = 0, $order = null ) {
+	public function render_refunds( $render, $order_id = 0, $order = null ) {
 		$order = $order instanceof \WC_Order ? $order : wc_get_order( $order_id );
 		if ( $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ! self::took_money( $order ) ) {
 			return false;
@@ -48,7 +49,7 @@ final class Manual_Refunds {
 	}
 
 	/** A row under the order totals, just above WooCommerce's "Refund" button. */
-	public static function explain( $order_id ): void {
+	public function explain( $order_id ): void {
 		$order = wc_get_order( $order_id );
 		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() || ! self::took_money( $order ) ) {
 			return;
@@ -66,7 +67,7 @@ final class Manual_Refunds {
 	 * @param int|string $order_id
 	 * @param int|string $refund_id
 	 */
-	public static function record( $order_id, $refund_id ): void {
+	public function record( $order_id, $refund_id ): void {
 		$order  = wc_get_order( $order_id );
 		$refund = wc_get_order( $refund_id );
 		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() || ! $refund instanceof \WC_Order_Refund ) {

@@ -44,10 +44,14 @@ final class Order_Actions {
 	/** @var Address_Store */
 	private $addresses;
 
-	public function __construct( Config $config, Service_Gateway $gateway, Address_Store $addresses ) {
+	/** @var Confirm_Queue */
+	private $queue;
+
+	public function __construct( Config $config, Service_Gateway $gateway, Address_Store $addresses, Confirm_Queue $queue ) {
 		$this->config    = $config;
 		$this->gateway   = $gateway;
 		$this->addresses = $addresses;
+		$this->queue     = $queue;
 	}
 
 	/**
@@ -219,7 +223,7 @@ final class Order_Actions {
 				)
 			);
 			if ( null !== $retry ) {
-				Confirm_Queue::done( $order->get_id(), $retry['claim'] );
+				$this->queue->done( $order->get_id(), $retry['claim'] );
 			}
 			return;
 		} catch ( Partner_Api_Exception $e ) {
@@ -240,7 +244,7 @@ final class Order_Actions {
 		self::hold( $order, $note );
 		Owner_Notice::send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note, $operation->id() );
 		if ( null !== $retry ) {
-			Confirm_Queue::done( $order->get_id(), $retry['claim'] );
+			$this->queue->done( $order->get_id(), $retry['claim'] );
 		}
 	}
 
@@ -269,8 +273,8 @@ final class Order_Actions {
 			Log::warning( sprintf( 'Order %d: the service could not take the confirmation of operation %s for an hour (%s); the owner is asked to confirm it.', $order->get_id(), $operation->id(), $e->getMessage() ) );
 			return false;
 		}
-		if ( ! Confirm_Queue::queue( $order->get_id(), $attempt->id(), $operation->id(), $tries, $delay, $first, null === $retry ? null : $retry['claim'] ) ) {
-			$queued = null === $retry ? Confirm_Queue::read( $order->get_id() ) : null;
+		if ( ! $this->queue->queue( $order->get_id(), $attempt->id(), $operation->id(), $tries, $delay, $first, null === $retry ? null : $retry['claim'] ) ) {
+			$queued = null === $retry ? $this->queue->read( $order->get_id() ) : null;
 			if ( null !== $queued && ( $queued['operation'] ?? '' ) === $operation->id() ) {
 				return true; // Another request queued this confirmation first: it is confirmed once, by that one.
 			}

@@ -12,8 +12,8 @@ namespace Card2Crypto\Checkout\Payment;
 
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
+use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Currencies;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Service\Service_Answers;
 
 defined( 'ABSPATH' ) || exit;
@@ -23,14 +23,25 @@ final class Availability {
 	/** Payment methods the service accepts (spec, "Supported payment methods"). */
 	const METHODS = 'Visa, Maestro, MasterCard, SEPA, Google Pay';
 
+	/** @var Config */
+	private $config;
+
+	/** @var Service_Answers */
+	private $answers;
+
+	public function __construct( Config $config, Service_Answers $answers ) {
+		$this->config  = $config;
+		$this->answers = $answers;
+	}
+
 	/**
 	 * Why the method cannot be offered for this total and country, or null.
 	 *
 	 * @param int|null    $total_minor Order/cart total in the currency's minor units; null: unknown yet.
 	 * @param string|null $country     Billing country (alpha-2); null or '': not entered yet.
 	 */
-	public static function problem( Service_Gateway $gateway, string $currency, ?int $total_minor, ?string $country ): ?string {
-		$config = $gateway->config();
+	public function problem( string $currency, ?int $total_minor, ?string $country ): ?string {
+		$config = $this->config;
 		if ( ! $config->enabled() ) {
 			return 'disabled';
 		}
@@ -44,7 +55,7 @@ final class Availability {
 			return 'amount';
 		}
 		if ( null !== $country && '' !== $country ) {
-			$countries = self::countries( $gateway );
+			$countries = $this->countries();
 			if ( null !== $countries && ! in_array( strtoupper( $country ), $countries, true ) ) {
 				return 'country';
 			}
@@ -59,8 +70,8 @@ final class Availability {
 	 *
 	 * @return string[]|null
 	 */
-	public static function countries( Service_Gateway $gateway ): ?array {
-		$codes = Service_Answers::read( $gateway, Service_Answers::COUNTRIES );
+	public function countries(): ?array {
+		$codes = $this->answers->read( Service_Answers::COUNTRIES );
 		return is_array( $codes ) ? array_values( array_map( 'strval', $codes ) ) : null;
 	}
 
@@ -69,8 +80,8 @@ final class Availability {
 	 * partner's commission), or null when it never gave one for the
 	 * currency. Never asks the service on the page's time (Service_Answers).
 	 */
-	public static function btc_estimate( Service_Gateway $gateway, string $currency, int $total_minor ): ?int {
-		$pairs = Service_Answers::read( $gateway, Service_Answers::PRICES );
+	public function btc_estimate( string $currency, int $total_minor ): ?int {
+		$pairs = $this->answers->read( Service_Answers::PRICES );
 		if ( ! is_array( $pairs ) || ! isset( $pairs[ $currency ] ) || ! is_array( $pairs[ $currency ] ) || (int) $pairs[ $currency ][0] <= 0 ) {
 			return null;
 		}
@@ -92,8 +103,8 @@ final class Availability {
 	 *
 	 * @return string[]
 	 */
-	public static function lines( Service_Gateway $gateway, ?int $total_minor ): array {
-		$config = $gateway->config();
+	public function lines( ?int $total_minor ): array {
+		$config = $this->config;
 		$lines = array();
 		if ( '' !== $config->description() ) {
 			$lines[] = $config->description();
@@ -104,7 +115,7 @@ final class Availability {
 		/* translators: %s: list of payment methods */
 		$lines[] = sprintf( __( 'Accepted: %s.', 'card2crypto-checkout' ), self::METHODS );
 		if ( null !== $total_minor && $total_minor > 0 ) {
-			$sats = self::btc_estimate( $gateway, $config->currency(), $total_minor );
+			$sats = $this->btc_estimate( $config->currency(), $total_minor );
 			if ( null !== $sats ) {
 				/* translators: %s: BTC amount */
 				$lines[] = sprintf( __( 'This order buys about %s BTC at the current price.', 'card2crypto-checkout' ), self::format_btc( $sats ) );
@@ -123,7 +134,7 @@ final class Availability {
 	 * (an order the store made for the buyer has no cart), else the cart's;
 	 * null when neither.
 	 */
-	public static function paying_total_minor( string $currency ): ?int {
+	public function paying_total_minor( string $currency ): ?int {
 		if ( function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			if ( $order instanceof \WC_Order && $order->get_currency() === $currency ) {
@@ -134,11 +145,11 @@ final class Availability {
 				}
 			}
 		}
-		return self::cart_total_minor( $currency );
+		return $this->cart_total_minor( $currency );
 	}
 
 	/** The cart total in minor units, or null outside a cart. */
-	public static function cart_total_minor( string $currency ): ?int {
+	public function cart_total_minor( string $currency ): ?int {
 		if ( ! function_exists( 'WC' ) || null === WC()->cart ) {
 			return null;
 		}

@@ -78,7 +78,10 @@ final class Payments {
 	/** @var Return_Pages */
 	private $pages;
 
-	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages ) {
+	/** @var Service_Health */
+	private $health;
+
+	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health ) {
 		$this->config     = $config;
 		$this->gate       = $gate;
 		$this->addresses  = $addresses;
@@ -87,6 +90,7 @@ final class Payments {
 		$this->operations = $operations;
 		$this->reconciler = $reconciler;
 		$this->pages      = $pages;
+		$this->health     = $health;
 	}
 
 	/**
@@ -450,15 +454,15 @@ final class Payments {
 		try {
 			$rate = $this->gateway->client( Service_Lanes::START )->calculate( $attempt->currency(), $attempt->asset(), $attempt->amount(), null );
 		} catch ( \Throwable $e ) {
-			if ( Service_Health::saw( $config, $e ) ) {
-				throw new Service_Refused( Service_Health::buyer_message() );
+			if ( $this->health->saw( $e ) ) {
+				throw new Service_Refused( $this->health->buyer_message() );
 			}
 			Log::error( sprintf( 'Order %d: the rate could not be fixed (%s); no payment was started at an unfixed rate and the buyer was asked to try again.', $attempt->order_id(), $e->getMessage() ) );
 			$this->unfixed( $attempt );
 			throw new Payment_Refused( $this->rate_refused_message() );
 		}
 		// A signed answer: the service accepts the store (Service_Health needs no check of its own for the next order).
-		Service_Health::answered( $config );
+		$this->health->answered();
 		// The widget locks what the rate fixed: a rate for another amount would make the buyer pay that amount.
 		if ( (string) $rate['from_amount'] !== (string) $attempt->amount() || '' === (string) $rate['calculation_id'] ) {
 			Log::error( sprintf( 'Order %d: the service fixed a rate for %s minor units, not the %d the order asks; no payment was started.', $attempt->order_id(), (string) $rate['from_amount'], $attempt->amount() ) );

@@ -65,11 +65,23 @@ final class Start_Gate {
 	/** @var Attempt_Store */
 	private $attempts;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts ) {
-		$this->config     = $config;
-		$this->reconciler = $reconciler;
-		$this->gateway    = $gateway;
-		$this->attempts   = $attempts;
+	/** @var Service_Health */
+	private $health;
+
+	/** @var Availability */
+	private $availability;
+
+	/** @var Service_Back */
+	private $back;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Service_Health $health, Availability $availability, Service_Back $back ) {
+		$this->config       = $config;
+		$this->reconciler   = $reconciler;
+		$this->gateway      = $gateway;
+		$this->attempts     = $attempts;
+		$this->health       = $health;
+		$this->availability = $availability;
+		$this->back         = $back;
 	}
 
 	/**
@@ -91,16 +103,16 @@ final class Start_Gate {
 		Start_Budget::charge( $order, $address );
 		if ( self::AT_CHECKOUT === $where ) {
 			// The service refused the store since the page was shown: the buyer stays here and is told (Service_Health).
-			if ( ! Service_Health::confirm( $this->gateway, Service_Health::CHECKOUT_AGE ) ) {
-				throw new Service_Refused( Service_Back::keep( $order ) );
+			if ( ! $this->health->confirm( Service_Health::CHECKOUT_AGE ) ) {
+				throw new Service_Refused( $this->back->keep( $order ) );
 			}
 			$country   = $order->get_billing_country();
-			$countries = '' !== $country ? Availability::countries( $this->gateway ) : null;
+			$countries = '' !== $country ? $this->availability->countries() : null;
 			if ( null !== $countries && ! in_array( strtoupper( $country ), $countries, true ) ) {
 				throw new Payment_Refused( __( 'Card payments are not available in your billing country.', 'card2crypto-checkout' ) );
 			}
 		} else {
-			Service_Health::before_sending( $this->gateway );
+			$this->health->before_sending();
 		}
 		if ( null === $only ) {
 			$this->refuse_over_cap( $order );
@@ -138,7 +150,7 @@ final class Start_Gate {
 		$current  = (string) $order->get_meta( Keys::META_ATTEMPT );
 		$unsigned = (string) $order->get_meta( Keys::META_UNSIGNED );
 		foreach ( $this->attempts->attempts_of_order( $order->get_id() ) as $attempt ) {
-			if ( Reconciler::settled( $attempt, time() ) || ( null !== $only && $attempt->id() !== $only ) ) {
+			if ( $this->reconciler->settled( $attempt, time() ) || ( null !== $only && $attempt->id() !== $only ) ) {
 				continue;
 			}
 			if ( Operation_Store::NO_CODE === $attempt->status_code() && $attempt->partner_operation_id() === $unsigned ) {
@@ -208,9 +220,9 @@ final class Start_Gate {
 			}
 		}
 		if ( Attempt_Policy::UNCONFIRMED === $verdict['verdict'] ) {
-			if ( Service_Health::REFUSED === Service_Health::decide( Service_Health::state(), Service_Health::fingerprint( $this->config ), time() ) ) {
+			if ( Service_Health::REFUSED === Service_Health::decide( $this->health->state(), Service_Health::fingerprint( $this->config ), time() ) ) {
 				// The service refuses the store itself: its path, its words (the method is withdrawn).
-				throw new Service_Refused( Service_Back::keep( $order ) );
+				throw new Service_Refused( $this->back->keep( $order ) );
 			}
 		}
 		// The attempt that stands in the way, for the note.

@@ -17,10 +17,11 @@ namespace Card2Crypto\Checkout\Service;
 
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Callback_Health {
+final class Callback_Health implements Hooks {
 
 	const OPTION = 'card2crypto_checkout_callback_health';
 
@@ -41,18 +42,26 @@ final class Callback_Health {
 	/** @var Config */
 	private $config;
 
-	public function __construct( Config $config ) {
+	/** @var Service_Health */
+	private $health;
+
+	public function __construct( Config $config, Service_Health $health ) {
 		$this->config = $config;
+		$this->health = $health;
 	}
 
 	public function register(): void {
+		// The owner's screens only.
+		if ( ! is_admin() ) {
+			return;
+		}
 		add_action( 'admin_notices', array( $this, 'notice' ) );
 	}
 
 	/** A verified callback for an order of this store arrived. */
-	public static function record_verified( ?int $now = null ): void {
+	public function record_verified( ?int $now = null ): void {
 		try {
-			$data             = self::load();
+			$data             = $this->load();
 			$data['verified'] = $now ?? time();
 			update_option( self::OPTION, $data, false );
 		} catch ( \Throwable $e ) {
@@ -62,11 +71,11 @@ final class Callback_Health {
 	}
 
 	/** A callback was refused (or, for an unknown operation, ignored) for $reason. */
-	public static function record_refused( string $reason, ?int $now = null ): void {
+	public function record_refused( string $reason, ?int $now = null ): void {
 		try {
 			$now    = $now ?? time();
 			$reason = in_array( $reason, self::REASONS, true ) ? $reason : self::INVALID;
-			$data   = self::load();
+			$data   = $this->load();
 			$hour   = (string) ( $now - $now % 3600 );
 			$data['refused_at']                = $now;
 			$data['hours'][ $hour ][ $reason ] = (int) ( $data['hours'][ $hour ][ $reason ] ?? 0 ) + 1;
@@ -86,9 +95,9 @@ final class Callback_Health {
 	 *         refused: counts by reason over the last 24 hours (whole hours); failing: some refused
 	 *         in the last 24 hours and no verified callback since the last refusal.
 	 */
-	public static function summary( ?int $now = null ): array {
+	public function summary( ?int $now = null ): array {
 		$now     = $now ?? time();
-		$data    = self::load();
+		$data    = $this->load();
 		$refused = array();
 		foreach ( $data['hours'] as $start => $counts ) {
 			if ( (int) $start + 3600 <= $now - self::WINDOW || ! is_array( $counts ) ) {
@@ -157,8 +166,8 @@ final class Callback_Health {
 		if ( Keys::GATEWAY_ID === $section ) {
 			return;
 		}
-		$summary   = self::summary();
-		$withdrawn = Service_Health::owner_line( $this->config );
+		$summary   = $this->summary();
+		$withdrawn = $this->health->owner_line();
 		if ( ! $summary['failing'] && null === $withdrawn ) {
 			return;
 		}
@@ -187,7 +196,7 @@ final class Callback_Health {
 	}
 
 	/** @return array{verified?: int, refused_at?: int, hours: array<string, array<string, int>>} */
-	private static function load(): array {
+	private function load(): array {
 		$data = get_option( self::OPTION, array() );
 		$data = is_array( $data ) ? $data : array();
 		if ( ! isset( $data['hours'] ) || ! is_array( $data['hours'] ) ) {

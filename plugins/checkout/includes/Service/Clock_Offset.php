@@ -32,8 +32,8 @@ final class Clock_Offset {
 	}
 
 	/** Records a timestamp refusal; logs it unless one was logged in the last LOG_EVERY seconds. */
-	public static function saw_refusal( Partner_Api_Exception $e, int $now ): void {
-		$last = self::last();
+	public function saw_refusal( Partner_Api_Exception $e, int $now ): void {
+		$last = $this->last();
 		update_option(
 			self::OPTION,
 			array(
@@ -49,14 +49,14 @@ final class Clock_Offset {
 	}
 
 	/** A request was answered: the clock is within the service's window again. */
-	public static function saw_answer(): void {
+	public function saw_answer(): void {
 		if ( false !== get_option( self::OPTION, false ) ) {
 			delete_option( self::OPTION );
 		}
 	}
 
 	/** @return array{offset_ms: int|null, at: int, logged?: int}|null The last refusal, while no request was answered since. */
-	public static function last(): ?array {
+	public function last(): ?array {
 		$value = get_option( self::OPTION, null );
 		return is_array( $value ) && isset( $value['at'] ) ? $value : null;
 	}

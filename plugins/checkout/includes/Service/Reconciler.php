@@ -34,14 +34,14 @@ use Card2Crypto\Checkout\Rules\Reconcile_Pace;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Api\Http_Transport;
-use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
 use Card2Crypto\Checkout\Attempts\Check_Queue;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Reconciler {
+final class Reconciler implements Hooks {
 
 	/** The per-order action of versions before the batch (args [order_id]): still handled, never queued again. */
 	const HOOK = 'card2crypto_checkout_reconcile';
@@ -87,7 +87,16 @@ final class Reconciler {
 	/** @var Address_Store */
 	private $addresses;
 
-	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Check_Queue $queue, Address_Store $addresses ) {
+	/** @var callable|null While a batch runs: its pacing around the gateway's transport (pacing()), else null. */
+	private $pacing = null;
+
+	/** @var Service_Health */
+	private $health;
+
+	/** @var Clock_Offset */
+	private $clock;
+
+	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Check_Queue $queue, Address_Store $addresses, Service_Health $health, Clock_Offset $clock ) {
 		$this->config     = $config;
 		$this->events     = $events;
 		$this->gateway    = $gateway;
@@ -95,6 +104,8 @@ final class Reconciler {
 		$this->operations = $operations;
 		$this->queue      = $queue;
 		$this->addresses  = $addresses;
+		$this->health     = $health;
+		$this->clock      = $clock;
 	}
 
 	public function register(): void {
@@ -108,7 +119,7 @@ final class Reconciler {
 	 *
 	 * @return int[]
 	 */
-	public static function delays(): array {
+	public function delays(): array {
 		$delays = array( 900, 1800, 3600, 7200, 14400 );
 		for ( $total = array_sum( $delays ); $total < 11 * DAY_IN_SECONDS; $total += 12 * HOUR_IN_SECONDS ) {
 			$delays[] = 12 * HOUR_IN_SECONDS;
@@ -130,7 +141,7 @@ final class Reconciler {
 	 * Seconds one batch may spend checking: well inside Action Scheduler's
 	 * 30 s per queue run.
 	 */
-	public static function batch_seconds(): int {
+	public function batch_seconds(): int {
 		/**
 		 * Filters how long one reconciliation batch may spend checking payments
 		 * (seconds, 1 to 25); Action Scheduler gives a queue run 30 s.
@@ -157,12 +168,12 @@ final class Reconciler {
 			return;
 		}
 		$this->queue->stop_checks_besides( $order_id, $attempt->id() );
-		$this->plan( $attempt->id(), self::due_after( $checks_done ) );
+		$this->plan( $attempt->id(), $this->due_after( $checks_done ) );
 	}
 
 	/** When the check after $checks_done checks is due (Unix time), or null when the delays have run out. */
-	private static function due_after( int $checks_done ): ?int {
-		$delays = self::delays();
+	private function due_after( int $checks_done ): ?int {
+		$delays = $this->delays();
 		return $checks_done >= count( $delays ) ? null : time() + max( 0, $delays[ $checks_done ] );
 	}
 
@@ -170,7 +181,7 @@ final class Reconciler {
 	private function plan( int $attempt_id, ?int $when ): void {
 		$this->queue->set_next_check( $attempt_id, $when );
 		if ( null !== $when ) {
-			self::ensure_batch( $when );
+			$this->ensure_batch( $when );
 		}
 	}
 
@@ -180,7 +191,7 @@ final class Reconciler {
 	 * second finds nothing due or waits for the named lock's holder, and the
 	 * next batch queues one again.
 	 */
-	public static function ensure_batch( int $when ): void {
+	public function ensure_batch( int $when ): void {
 		if ( ! function_exists( 'as_get_scheduled_actions' ) ) {
 			return;
 		}
@@ -221,7 +232,7 @@ final class Reconciler {
 			return;
 		}
 		$this->queue->check_by( $attempt->id(), time() );
-		self::ensure_batch( time() );
+		$this->ensure_batch( time() );
 	}
 
 	/**
@@ -238,7 +249,7 @@ final class Reconciler {
 		if ( null !== $got && '1' !== (string) $got ) {
 			// Another server runs a batch now. It queues the next one when it ends, but it may have claimed before
 			// this batch's attempts came due, or die: one batch a few seconds later (at most one pending) makes sure.
-			self::ensure_batch( time() + self::BUSY_RETRY );
+			$this->ensure_batch( time() + self::BUSY_RETRY );
 			return;
 		}
 		try {
@@ -250,19 +261,19 @@ final class Reconciler {
 		}
 		if ( null !== $retry ) {
 			// Action Scheduler keeps whole seconds: from the next one, or a Retry-After of 1 s could come due at once.
-			self::ensure_batch( (int) ceil( microtime( true ) ) + $retry );
+			$this->ensure_batch( (int) ceil( microtime( true ) ) + $retry );
 			return;
 		}
 		$next = $this->queue->earliest_check();
 		if ( null !== $next ) {
-			self::ensure_batch( max( time(), $next ) );
+			$this->ensure_batch( max( time(), $next ) );
 		}
 	}
 
 	/** @return int|null Seconds to wait before the next batch when the service said 429, else null. */
 	private function batch(): ?int {
 		$started = microtime( true );
-		$seconds = self::batch_seconds();
+		$seconds = $this->batch_seconds();
 		$rate    = $this->config->reconcile_rate();
 		$token   = bin2hex( random_bytes( 8 ) );
 		$claimed = $this->queue->claim_due( $token, Reconcile_Pace::batch_size( $rate, $seconds ), time(), $seconds + 60 );
@@ -275,18 +286,19 @@ final class Reconciler {
 		$this->requests     = 0;
 		$retry              = null;
 		try {
-			$client = $this->paced_client( $rate );
+			$this->pacing = $this->pacing( $rate );
 			foreach ( $claimed as $attempt_id ) {
 				// The next request may have to wait its turn: stop while there is time to give the rest back.
 				if ( microtime( true ) - $started + Reconcile_Pace::interval_ms( $rate ) / 1000 >= $seconds ) {
 					break;
 				}
-				$retry = $this->reconcile( $attempt_id, $client );
+				$retry = $this->reconcile( $attempt_id );
 				if ( null !== $retry ) {
 					break;
 				}
 			}
 		} finally {
+			$this->pacing = null;
 			$this->queue->release_claims( $token );
 		}
 		Log::debug( sprintf( 'Reconciliation batch: %d payments claimed, %d requests to the service in %.1f s%s.', count( $claimed ), $this->requests, microtime( true ) - $started, null === $retry ? '' : sprintf( '; the service asked to slow down, next batch in %d s', $retry ) ) );
@@ -294,34 +306,28 @@ final class Reconciler {
 	}
 
 	/**
-	 * Reconciliation's client: in the background lane of the store-wide
-	 * budget (an empty bucket answers 429 and the next batch waits), and
-	 * each request waits its turn at $rate a second. Null when the settings
-	 * cannot make one (check() then says why).
+	 * The batch's pacing around the service gateway's transport: every
+	 * request the batch's checks make (in the background lane of the
+	 * store-wide budget, where an empty bucket answers 429 and the next batch
+	 * waits) waits its turn at $rate a second.
+	 *
+	 * @return callable(Http_Transport): Http_Transport
 	 */
-	private function paced_client( int $rate ): ?Partner_Api_Client {
-		try {
-			return $this->gateway->client(
-				Service_Lanes::BACKGROUND,
-				array( self::class, 'client_log' ),
-				function ( Http_Transport $inner ) use ( $rate ): Http_Transport {
-					return new Paced_Transport(
-						$inner,
-						function () use ( $rate ): void {
-							$now  = (int) floor( microtime( true ) * 1000 );
-							$wait = Reconcile_Pace::next_send_ms( $this->last_send_ms, $rate, $now ) - $now;
-							if ( $wait > 0 ) {
-								usleep( $wait * 1000 );
-							}
-							$this->last_send_ms = (int) floor( microtime( true ) * 1000 );
-							++$this->requests;
-						}
-					);
+	private function pacing( int $rate ): callable {
+		return function ( Http_Transport $inner ) use ( $rate ): Http_Transport {
+			return new Paced_Transport(
+				$inner,
+				function () use ( $rate ): void {
+					$now  = (int) floor( microtime( true ) * 1000 );
+					$wait = Reconcile_Pace::next_send_ms( $this->last_send_ms, $rate, $now ) - $now;
+					if ( $wait > 0 ) {
+						usleep( $wait * 1000 );
+					}
+					$this->last_send_ms = (int) floor( microtime( true ) * 1000 );
+					++$this->requests;
 				}
 			);
-		} catch ( \InvalidArgumentException $e ) {
-			return null;
-		}
+		};
 	}
 
 	/**
@@ -333,7 +339,7 @@ final class Reconciler {
 	 *
 	 * @return int|null Seconds to wait when the service said 429 (the attempt stays due), else null.
 	 */
-	private function reconcile( int $attempt_id, ?Partner_Api_Client $client ): ?int {
+	private function reconcile( int $attempt_id ): ?int {
 		$attempt = $this->attempts->attempt( $attempt_id );
 		$order   = null === $attempt ? null : wc_get_order( $attempt->order_id() );
 		$current = $order instanceof \WC_Order ? $this->attempts->current_attempt( $order ) : null;
@@ -349,11 +355,11 @@ final class Reconciler {
 			$this->release_dead( $order );
 			return null;
 		}
-		if ( self::settled( $attempt, time() ) && ! self::ended_unpaid( $attempt ) ) {
+		if ( $this->settled( $attempt, time() ) && ! self::ended_unpaid( $attempt ) ) {
 			$this->queue->set_next_check( $attempt_id, null );
 			return null;
 		}
-		$delays = self::delays();
+		$delays = $this->delays();
 		$quiet  = time() - (int) strtotime( $attempt->updated_at() . ' UTC' );
 		if ( self::ended_unpaid( $attempt ) ) {
 			if ( $quiet < Order_Attempts::payment_window() ) {
@@ -369,7 +375,7 @@ final class Reconciler {
 			}
 		}
 		try {
-			$result = $this->check_with( $order, $attempt, 'reconcile', $client );
+			$result = $this->check( $order, $attempt, 'reconcile' );
 		} catch ( \Throwable $e ) {
 			// The answer could not be applied (a database error): asked again at the next delay.
 			Log::error( sprintf( 'Order %d (reconcile): the answer could not be applied: %s', $order->get_id(), $e->getMessage() ) );
@@ -397,10 +403,10 @@ final class Reconciler {
 		}
 		// The service confirmed, after the payment window, that this payment ended without payment: with a new address
 		// per order, the order's address may serve the next order once none of its payments can still be paid.
-		if ( self::settled( $attempt, time() ) && self::ended_unpaid( $attempt ) ) {
+		if ( $this->settled( $attempt, time() ) && self::ended_unpaid( $attempt ) ) {
 			$this->release_dead( Order_Attempts::reloaded( $order ) );
 		}
-		$this->queue->set_next_check( $attempt_id, Order_Attempts::is_final( $attempt ) ? null : self::due_after( $attempt->checks() ) );
+		$this->queue->set_next_check( $attempt_id, Order_Attempts::is_final( $attempt ) ? null : $this->due_after( $attempt->checks() ) );
 		return null;
 	}
 
@@ -408,8 +414,8 @@ final class Reconciler {
 	private function release_dead( \WC_Order $order ): void {
 		$freed = $this->addresses->release_dead(
 			$order,
-			static function ( Attempt $attempt ): bool {
-				return self::settled( $attempt, time() ) && self::ended_unpaid( $attempt );
+			function ( Attempt $attempt ): bool {
+				return $this->settled( $attempt, time() ) && self::ended_unpaid( $attempt );
 			}
 		);
 		foreach ( $freed as $address ) {
@@ -453,7 +459,21 @@ final class Reconciler {
 	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
 	 */
 	public function check( \WC_Order $order, Attempt $attempt, string $source ): Check_Result {
-		return $this->check_with( $order, $attempt, $source, null );
+		$result = $this->ask( $order, $attempt, null, $source );
+		if ( ! $result->ok() ) {
+			return $result;
+		}
+		$latest = $result->operation()->id();
+		foreach ( $this->operations->operations_of_attempt( $attempt->id() ) as $known ) {
+			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || Order_Attempts::final_pair( $known['status'], $known['status_code'] ) ) {
+				continue;
+			}
+			$other = $this->ask( $order, $attempt, $known['operation_id'], $source );
+			if ( ! $other->ok() ) {
+				return $other;
+			}
+		}
+		return $result;
 	}
 
 	/**
@@ -461,7 +481,7 @@ final class Reconciler {
 	 * buyer back from paying first, a buyer starting a payment, the owner's
 	 * refresh, then the background.
 	 */
-	public static function lane( string $source ): string {
+	public function lane( string $source ): string {
 		switch ( $source ) {
 			case 'return':
 				return Service_Lanes::PAYING;
@@ -475,35 +495,14 @@ final class Reconciler {
 	}
 
 	/**
-	 * check() with the batch's paced client, or (null) a client of the gateway in the lane of $source.
-	 *
-	 * @throws \Throwable When the answer could not be applied (Operation_Events::process()).
-	 */
-	private function check_with( \WC_Order $order, Attempt $attempt, string $source, ?Partner_Api_Client $client ): Check_Result {
-		$result = $this->ask( $order, $attempt, null, $source, $client );
-		if ( ! $result->ok() ) {
-			return $result;
-		}
-		$latest = $result->operation()->id();
-		foreach ( $this->operations->operations_of_attempt( $attempt->id() ) as $known ) {
-			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || Order_Attempts::final_pair( $known['status'], $known['status_code'] ) ) {
-				continue;
-			}
-			$other = $this->ask( $order, $attempt, $known['operation_id'], $source, $client );
-			if ( ! $other->ok() ) {
-				return $other;
-			}
-		}
-		return $result;
-	}
-
-	/**
 	 * One operation-info question about the attempt ($operation_id null: its
-	 * latest operation) and, when answered, the answer applied.
+	 * latest operation), asked through the service gateway in the lane of
+	 * $source (paced while a batch runs: pacing()), and, when answered, the
+	 * answer applied.
 	 *
 	 * @throws \Throwable When the answer could not be applied.
 	 */
-	private function ask( \WC_Order $order, Attempt $attempt, ?string $operation_id, string $source, ?Partner_Api_Client $client ): Check_Result {
+	private function ask( \WC_Order $order, Attempt $attempt, ?string $operation_id, string $source ): Check_Result {
 		// A visitor's request (a payment start, a return) stops asking once it has spent its time on the service
 		// (Start_Budget); reconciliation and the owner's refresh always ask.
 		$visitor = in_array( $source, array( 'start', 'return' ), true );
@@ -513,11 +512,11 @@ final class Reconciler {
 		try {
 			// The client's own lines as debug: the outcome is logged below at its true level
 			// (an attempt the buyer never started paying, or abandoned, is ordinary, not an error).
-			$client    = $client ?? $this->gateway->client( self::lane( $source ), array( self::class, 'client_log' ) );
+			$client    = $this->gateway->client( $this->lane( $source ), array( $this, 'client_log' ), $this->pacing );
 			$operation = $client->operation( $operation_id, $attempt->partner_operation_id() );
 		} catch ( Partner_Api_Exception $e ) {
 			// A refusal of the store itself withdraws the method at once (Service_Health).
-			Service_Health::saw( $this->config, $e );
+			$this->health->saw( $e );
 			$unknown = false;
 			if ( 429 === $e->status ) {
 				Log::info( sprintf( 'Order %d (%s): the service asked to slow down (429).', $order->get_id(), $source ) );
@@ -529,7 +528,7 @@ final class Reconciler {
 			}
 			if ( Clock_Offset::refused_for( $e ) ) {
 				// Not news about the payment: this server's clock is off. Nothing is retired; background checks back off.
-				Clock_Offset::saw_refusal( $e, time() );
+				$this->clock->saw_refusal( $e, time() );
 				return Check_Result::clock_refused(
 					/* translators: %s: how far the clock is off */
 					sprintf( __( 'The service was not asked about this payment: %s', 'card2crypto-checkout' ), Clock_Offset::words( $e->clock_offset_ms ) )
@@ -537,7 +536,7 @@ final class Reconciler {
 			}
 			if ( 400 === $e->status ) {
 				// The service judged the request past its timestamp: this server's clock is within its window again.
-				Clock_Offset::saw_answer();
+				$this->clock->saw_answer();
 			}
 			// Only an answer that names this payment's own id as unknown means the service never heard of it.
 			if ( 'invalid_parameter' === $e->error_code && 'partner_operation_id' === $e->field && null === $operation_id && Operation_Store::NO_CODE === $attempt->status_code() ) {
@@ -552,7 +551,7 @@ final class Reconciler {
 		} catch ( \InvalidArgumentException $e ) {
 			return Check_Result::unreachable( $e->getMessage() );
 		}
-		Clock_Offset::saw_answer();
+		$this->clock->saw_answer();
 		if ( ! Operation_Events::answers_for( $operation, $attempt, $operation_id ) ) {
 			$this->events->hold_foreign_answer( $order, $attempt, $operation );
 			return Check_Result::unreachable( __( 'The service answered about another payment; nothing was applied.', 'card2crypto-checkout' ) );
@@ -567,7 +566,7 @@ final class Reconciler {
 	}
 
 	/** The partner API client's lines during a check, as debug (check() logs the outcome). */
-	public static function client_log( string $level, string $message ): void {
+	public function client_log( string $level, string $message ): void {
 		Log::debug( $message );
 	}
 
@@ -577,7 +576,7 @@ final class Reconciler {
 	 * then the buyer may still try again inside the widget, which makes a new
 	 * operation under the same attempt, and the service is asked again).
 	 */
-	public static function settled( Attempt $attempt, int $now ): bool {
+	public function settled( Attempt $attempt, int $now ): bool {
 		$step = Status_Flow::find_step( $attempt->status(), $attempt->status_code() );
 		if ( null === $step || ! $step['final'] ) {
 			return false;

@@ -20,10 +20,11 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Order\Owner_Notice;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Refusal_Mail {
+final class Refusal_Mail implements Hooks {
 
 	/** The shared value that says the owner was e-mailed (kept MAIL_GAP seconds), and its lock. */
 	const CLAIM = 'card2crypto_checkout_refusal_mailed';
@@ -34,8 +35,12 @@ final class Refusal_Mail {
 	/** @var Config */
 	private $config;
 
-	public function __construct( Config $config ) {
+	/** @var Service_Health */
+	private $health;
+
+	public function __construct( Config $config, Service_Health $health ) {
 		$this->config = $config;
+		$this->health = $health;
 	}
 
 	public function register(): void {
@@ -46,7 +51,7 @@ final class Refusal_Mail {
 	 * @param mixed $reason Why the service refuses the store.
 	 */
 	public function refused( $reason = '' ): void {
-		$state = Service_Health::state();
+		$state = $this->health->state();
 		if ( null === $state || ( $state['key'] ?? '' ) !== Service_Health::fingerprint( $this->config ) ) {
 			// Credentials being tried on the settings page, not the ones in use: the owner reads the answer there.
 			return;

@@ -30,10 +30,11 @@ use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Service_Answers {
+final class Service_Answers implements Hooks {
 
 	/** The service's countries: alpha-2 codes. */
 	const COUNTRIES = 'countries';
@@ -69,13 +70,17 @@ final class Service_Answers {
 	const OLD_COUNTRIES = 'card2crypto_checkout_countries_last';
 
 	/** @var array<string, true> Kinds this request refreshes after its answer. */
-	private static $due = array();
+	private $due = array();
 
 	/** @var Service_Gateway */
 	private $gateway;
 
-	public function __construct( Service_Gateway $gateway ) {
+	/** @var Service_Health */
+	private $health;
+
+	public function __construct( Service_Gateway $gateway, Service_Health $health ) {
 		$this->gateway = $gateway;
+		$this->health  = $health;
 	}
 
 	public function register(): void {
@@ -85,12 +90,12 @@ final class Service_Answers {
 	/** The queued refresh (Action Scheduler): every kind that is due. */
 	public function queued_refresh(): void {
 		foreach ( array_keys( self::LIFETIME ) as $kind ) {
-			self::refresh_if_due( $this->gateway, $kind );
+			$this->refresh_if_due( $kind );
 		}
 	}
 
 	/** @return array{value?: mixed, at?: int, key?: string, asked?: int, next?: int, status?: string}|null */
-	public static function record( string $kind ): ?array {
+	public function record( string $kind ): ?array {
 		$record = get_option( self::OPTION . $kind, null );
 		return is_array( $record ) ? $record : null;
 	}
@@ -102,11 +107,11 @@ final class Service_Answers {
 	 *
 	 * @return mixed
 	 */
-	public static function read( Service_Gateway $gateway, string $kind, ?int $now = null ) {
-		$config = $gateway->config();
-		$record = self::record( $kind );
+	public function read( string $kind, ?int $now = null ) {
+		$config = $this->gateway->config();
+		$record = $this->record( $kind );
 		if ( self::due( $record, Service_Health::fingerprint( $config ), $now ?? time() ) ) {
-			self::refresh_later( $gateway, $kind );
+			$this->refresh_later( $kind );
 		}
 		if ( null !== $record && array_key_exists( 'value', $record ) && null !== $record['value'] ) {
 			return $record['value'];
@@ -137,14 +142,14 @@ final class Service_Answers {
 	 * request may have asked meanwhile) and records the answer. The refresh
 	 * after an answer, the queued action and tests call it.
 	 */
-	public static function refresh_if_due( Service_Gateway $gateway, string $kind ): void {
-		$config = $gateway->config();
+	public function refresh_if_due( string $kind ): void {
+		$config = $this->gateway->config();
 		if ( ! $config->credentials()->complete() || ! isset( self::LIFETIME[ $kind ] ) ) {
 			return;
 		}
-		self::forget_loaded( $kind );
-		if ( self::due( self::record( $kind ), Service_Health::fingerprint( $config ), time() ) ) {
-			self::refresh( $gateway, $kind );
+		$this->forget_loaded( $kind );
+		if ( self::due( $this->record( $kind ), Service_Health::fingerprint( $config ), time() ) ) {
+			$this->refresh( $kind );
 		}
 	}
 
@@ -153,10 +158,10 @@ final class Service_Answers {
 	 * store-wide bucket: a request it keeps back is a 429 like the service's),
 	 * and records what it said (a failure keeps the last good answer).
 	 */
-	public static function refresh( Service_Gateway $gateway, string $kind ): void {
-		$config = $gateway->config();
+	public function refresh( string $kind ): void {
+		$config = $this->gateway->config();
 		$now    = time();
-		$record = self::record( $kind ) ?? array();
+		$record = $this->record( $kind ) ?? array();
 		$record = array(
 			'value' => $record['value'] ?? null,
 			'at'    => (int) ( $record['at'] ?? 0 ),
@@ -164,36 +169,36 @@ final class Service_Answers {
 			'asked' => $now,
 		);
 		try {
-			$record['value']  = self::COUNTRIES === $kind ? self::ask_countries( $gateway ) : self::ask_prices( $gateway );
+			$record['value']  = self::COUNTRIES === $kind ? $this->ask_countries() : $this->ask_prices();
 			$record['at']     = $now;
 			$record['next']   = $now + self::LIFETIME[ $kind ];
 			$record['status'] = 'ok';
 			// A signed answer, its signature checked: the service accepts the store (no health check of its own this minute).
-			Service_Health::answered( $config, $now );
+			$this->health->answered( $now );
 		} catch ( \Throwable $e ) {
 			$busy             = Service_Health::busy_wait( $e );
 			$record['next']   = $now + ( $busy ?? self::FAILED_WAIT[ $kind ] );
 			$record['status'] = null !== $busy ? 'busy' : 'failed';
 			Log::warning( sprintf( 'The service\'s %s could not be fetched (the last answer is kept; asked again in %d s): %s', $kind, $record['next'] - $now, $e->getMessage() ) );
 			// A refusal of the store itself withdraws the method at once.
-			Service_Health::saw( $config, $e );
+			$this->health->saw( $e );
 		}
 		update_option( self::OPTION . $kind, $record, true );
 	}
 
 	/** @return string[] Alpha-2 codes. */
-	private static function ask_countries( Service_Gateway $gateway ): array {
+	private function ask_countries(): array {
 		$codes = array();
-		foreach ( $gateway->client( Service_Lanes::INFO )->countries() as $country ) {
+		foreach ( $this->gateway->client( Service_Lanes::INFO )->countries() as $country ) {
 			$codes[] = strtoupper( (string) $country['alpha2'] );
 		}
 		return $codes;
 	}
 
 	/** @return array<string, array{0: int, 1: int}> [fiat reference amount, satoshis it buys] by currency code. */
-	private static function ask_prices( Service_Gateway $gateway ): array {
+	private function ask_prices(): array {
 		$pairs = array();
-		foreach ( $gateway->client( Service_Lanes::INFO )->exchange() as $pair ) {
+		foreach ( $this->gateway->client( Service_Lanes::INFO )->exchange() as $pair ) {
 			if ( Payment_Match::ASSET_BTC === ( $pair['to']['code'] ?? '' ) ) {
 				$pairs[ (string) $pair['from']['code'] ] = array( (int) $pair['from']['amount'], (int) $pair['to']['amount'] );
 			}
@@ -205,21 +210,21 @@ final class Service_Answers {
 	 * Refreshes $kind without holding anyone's page: after this request's
 	 * answer where the server can send it first, else one queued action.
 	 */
-	private static function refresh_later( Service_Gateway $gateway, string $kind ): void {
-		if ( ! $gateway->config()->credentials()->complete() ) {
+	private function refresh_later( string $kind ): void {
+		if ( ! $this->gateway->config()->credentials()->complete() ) {
 			return;
 		}
-		self::$due[ $kind ] = true;
+		$this->due[ $kind ] = true;
 		$later = After_Answer::later(
 			self::LOCK,
-			static function () use ( $gateway ): void {
-				self::refresh_due( $gateway );
+			function (): void {
+				$this->refresh_due();
 			},
 			'The refresh of the service\'s answers after the page'
 		);
 		if ( ! $later ) {
 			// Never in the way of a page: the next view queues it again.
-			Service_Health::queue_once( self::HOOK, 'debug', 'The refresh of the service\'s answers could not be queued' );
+			$this->health->queue_once( self::HOOK, 'debug', 'The refresh of the service\'s answers could not be queued' );
 		}
 	}
 
@@ -227,29 +232,29 @@ final class Service_Answers {
 	 * The refresh after the answer (shutdown): the visitor has the page; one
 	 * request at a time, across web servers, asks (After_Answer).
 	 */
-	public static function refresh_after_answer( Service_Gateway $gateway ): void {
+	public function refresh_after_answer(): void {
 		After_Answer::now(
 			self::LOCK,
-			static function () use ( $gateway ): void {
-				self::refresh_due( $gateway );
+			function (): void {
+				$this->refresh_due();
 			},
 			'The refresh of the service\'s answers after the page'
 		);
 	}
 
 	/** Refreshes each kind this request found due, if still due. */
-	private static function refresh_due( Service_Gateway $gateway ): void {
+	private function refresh_due(): void {
 		try {
-			foreach ( array_keys( self::$due ) as $kind ) {
-				self::refresh_if_due( $gateway, $kind );
+			foreach ( array_keys( $this->due ) as $kind ) {
+				$this->refresh_if_due( $kind );
 			}
 		} finally {
-			self::$due = array();
+			$this->due = array();
 		}
 	}
 
 	/** Forgets this request's copy of the record: another request may have refreshed it. */
-	private static function forget_loaded( string $kind ): void {
+	private function forget_loaded( string $kind ): void {
 		wp_cache_delete( 'alloptions', 'options' );
 		wp_cache_delete( 'notoptions', 'options' );
 		wp_cache_delete( self::OPTION . $kind, 'options' );

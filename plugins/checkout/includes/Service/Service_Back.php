@@ -29,14 +29,14 @@
 
 namespace Card2Crypto\Checkout\Service;
 
-use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Shared_Store;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Service_Back {
+final class Service_Back implements Hooks {
 
 	/** Order meta: when the order began waiting for card payment to come back (Unix time), or CLAIM and the time a run took it. */
 	const META = '_card2crypto_waits_for_service';
@@ -61,18 +61,18 @@ final class Service_Back {
 	const LOCK = 'card2crypto_checkout_service_back';
 
 	/** Whether this request runs the job now (its own health check seeing the service back queues nothing more). */
-	private static $running = false;
+	private $running = false;
 
-	/** @var Service_Gateway */
-	private $gateway;
+	/** @var Service_Health */
+	private $health;
 
-	public function __construct( Service_Gateway $gateway ) {
-		$this->gateway = $gateway;
+	public function __construct( Service_Health $health ) {
+		$this->health = $health;
 	}
 
 	public function register(): void {
 		add_action( self::HOOK, array( $this, 'mail_waiting' ) );
-		add_action( Service_Health::CAME_BACK, array( self::class, 'came_back' ) );
+		add_action( Service_Health::CAME_BACK, array( $this, 'came_back' ) );
 	}
 
 	/**
@@ -80,12 +80,12 @@ final class Service_Back {
 	 * looks in a minute, whatever the health check sees meanwhile); answers
 	 * what the buyer is told.
 	 */
-	public static function keep( \WC_Order $order ): string {
+	public function keep( \WC_Order $order ): string {
 		if ( ! $order->is_paid() && '' === (string) $order->get_meta( self::META ) ) {
 			$order->update_meta_data( self::META, (string) time() );
 			$order->add_order_note( __( 'Card2Crypto: card payment was unavailable when the buyer tried to pay (the service refuses the store). The order is kept; the buyer is e-mailed a link to pay it as soon as card payment is back.', 'card2crypto-checkout' ) );
 			$order->save();
-			self::queue( self::RETRY[0], 1, false );
+			$this->queue( self::RETRY[0], 1, false );
 		}
 		return self::message( Other_Methods::exist() );
 	}
@@ -104,11 +104,11 @@ final class Service_Back {
 	 * later run waiting (its back-off starts again). Nothing when the job
 	 * itself saw it (it mails in the same run).
 	 */
-	public static function came_back(): void {
-		if ( self::$running ) {
+	public function came_back(): void {
+		if ( $this->running ) {
 			return;
 		}
-		self::queue( 0, 0, true );
+		$this->queue( 0, 0, true );
 	}
 
 	/**
@@ -116,7 +116,7 @@ final class Service_Back {
 	 * async run in place of any waiting one; else a run in $delay seconds
 	 * unless one already waits. Nothing without Action Scheduler.
 	 */
-	private static function queue( int $delay, int $runs, bool $now ): void {
+	private function queue( int $delay, int $runs, bool $now ): void {
 		if ( ! function_exists( 'as_enqueue_async_action' ) || ! function_exists( 'as_schedule_single_action' ) || ! function_exists( 'as_get_scheduled_actions' ) ) {
 			return;
 		}
@@ -162,15 +162,15 @@ final class Service_Back {
 	 */
 	public function mail_waiting( $runs = 0 ): void {
 		$runs          = max( 0, (int) $runs );
-		$outer         = self::$running;
-		self::$running = true;
+		$outer         = $this->running;
+		$this->running = true;
 		try {
 			$next = $this->run( $runs );
 		} finally {
-			self::$running = $outer;
+			$this->running = $outer;
 		}
 		if ( null !== $next ) {
-			self::queue( $next[0], $next[1], false );
+			$this->queue( $next[0], $next[1], false );
 		}
 	}
 
@@ -181,49 +181,49 @@ final class Service_Back {
 	 * @return array{0: int, 1: int}|null
 	 */
 	private function run( int $runs ): ?array {
-		$marks   = self::marks( self::BATCH );
+		$marks   = $this->marks( self::BATCH );
 		$waiting = array();
 		foreach ( $marks as $id => $mark ) {
 			$order = wc_get_order( $id );
 			if ( ! $order instanceof \WC_Order ) {
-				self::release( $id, $mark ); // The order is gone: so is the promise.
+				$this->release( $id, $mark ); // The order is gone: so is the promise.
 				continue;
 			}
 			if ( $order->is_paid() || ! $order->needs_payment() ) {
 				// Paid (with any method), cancelled or trashed meanwhile: the promise has nothing left to keep.
-				$claim = self::claim( $id, $mark );
+				$claim = $this->claim( $id, $mark );
 				if ( null !== $claim ) {
-					self::done( $order, $claim );
+					$this->done( $order, $claim );
 				}
 				continue;
 			}
 			$waiting[ $id ] = $mark;
 		}
 		if ( array() !== $waiting ) {
-			if ( Service_Health::OK !== Service_Health::fresh_verdict( $this->gateway ) ) {
+			if ( Service_Health::OK !== $this->health->fresh_verdict() ) {
 				// Still refused, or not to be asked now: the buyers wait for a later run.
 				return array( self::retry_after( $runs ), $runs + 1 );
 			}
 			$emails  = function_exists( 'WC' ) && WC()->mailer() ? WC()->mailer()->get_emails() : array();
 			$invoice = $emails['WC_Email_Customer_Invoice'] ?? null;
 			foreach ( $waiting as $id => $mark ) {
-				$claim = self::claim( $id, $mark );
+				$claim = $this->claim( $id, $mark );
 				if ( null === $claim ) {
 					continue; // Another run took it first.
 				}
 				// As stored now: paid since it was read (a callback), it gets no pay link.
 				$order = wc_get_order( $id );
 				if ( ! $order instanceof \WC_Order ) {
-					self::release( $id, $claim );
+					$this->release( $id, $claim );
 					continue;
 				}
 				if ( ! $order->is_paid() && $order->needs_payment() ) {
-					self::mail( $order, $invoice );
+					$this->mail( $order, $invoice );
 				}
-				self::done( $order, $claim );
+				$this->done( $order, $claim );
 			}
 		}
-		if ( array() === self::marks( 1 ) ) {
+		if ( array() === $this->marks( 1 ) ) {
 			return null;
 		}
 		// Orders beyond this batch: the next run at once. Orders another run holds (taken again should it die): later.
@@ -235,7 +235,7 @@ final class Service_Back {
 	 *
 	 * @param \WC_Email|null $invoice
 	 */
-	private static function mail( \WC_Order $order, $invoice ): void {
+	private function mail( \WC_Order $order, $invoice ): void {
 		if ( null === $invoice || '' === (string) $order->get_billing_email() ) {
 			$order->add_order_note( __( 'Card2Crypto: card payment is back, but the buyer could not be e-mailed (no customer invoice e-mail or no address): send them the payment link yourself.', 'card2crypto-checkout' ) );
 			return;
@@ -259,9 +259,9 @@ final class Service_Back {
 	 *
 	 * @return array<int, string>
 	 */
-	private static function marks( int $limit ): array {
+	private function marks( int $limit ): array {
 		global $wpdb;
-		list( $table, $column ) = self::meta_table();
+		list( $table, $column ) = $this->meta_table();
 		$rows                   = $wpdb->get_results( // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- the marks as stored now, no cache.
 			$wpdb->prepare( 'SELECT %i AS id, meta_value AS mark FROM %i WHERE meta_key = %s ORDER BY %i ASC LIMIT %d', $column, $table, self::META, $column, $limit ),
 			ARRAY_A
@@ -274,7 +274,7 @@ final class Service_Back {
 	}
 
 	/** The order meta table WooCommerce reads orders from, and its order id column. */
-	private static function meta_table(): array {
+	private function meta_table(): array {
 		global $wpdb;
 		$hpos = class_exists( '\Automattic\WooCommerce\Utilities\OrderUtil' ) && \Automattic\WooCommerce\Utilities\OrderUtil::custom_orders_table_usage_is_enabled();
 		return $hpos ? array( $wpdb->prefix . 'wc_orders_meta', 'order_id' ) : array( $wpdb->postmeta, 'post_id' );
@@ -287,12 +287,12 @@ final class Service_Back {
 	 * run changed it first. Another run's claim is taken only once it is
 	 * older than CLAIM_TTL (that run died).
 	 */
-	private static function claim( int $id, string $mark ): ?string {
+	private function claim( int $id, string $mark ): ?string {
 		global $wpdb;
 		if ( '' === $mark || ( 0 === strpos( $mark, self::CLAIM ) && (int) substr( $mark, strlen( self::CLAIM ) ) > time() - self::CLAIM_TTL ) ) {
 			return null;
 		}
-		list( $table, $column ) = self::meta_table();
+		list( $table, $column ) = $this->meta_table();
 		$claim                  = self::CLAIM . time();
 		$changed                = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- the compare-and-swap no cache may answer.
 			$wpdb->prepare( 'UPDATE %i SET meta_value = %s WHERE %i = %d AND meta_key = %s AND meta_value = %s', $table, $claim, $column, $id, self::META, $mark )
@@ -305,16 +305,16 @@ final class Service_Back {
 	 * through WooCommerce (both order stores while they sync), and from the
 	 * table itself should the order have been loaded before it was set.
 	 */
-	private static function done( \WC_Order $order, string $claim ): void {
+	private function done( \WC_Order $order, string $claim ): void {
 		$order->delete_meta_data( self::META );
 		$order->save();
-		self::release( $order->get_id(), $claim );
+		$this->release( $order->get_id(), $claim );
 	}
 
 	/** Removes the mark of order $id when it still reads $mark. */
-	private static function release( int $id, string $mark ): void {
+	private function release( int $id, string $mark ): void {
 		global $wpdb;
-		list( $table, $column ) = self::meta_table();
+		list( $table, $column ) = $this->meta_table();
 		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE %i = %d AND meta_key = %s AND meta_value = %s', $table, $column, $id, self::META, $mark ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- as claim().
 	}
 }

@@ -45,10 +45,11 @@ use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
 use Card2Crypto\Checkout\Shared\Api\Credentials_Answer;
 use Card2Crypto\Checkout\Shared\Api\Credentials_Check;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Service_Health {
+final class Service_Health implements Hooks {
 
 	const OPTION  = 'card2crypto_checkout_service_health';
 	const OK      = 'ok';
@@ -118,7 +119,25 @@ final class Service_Health {
 
 	/** The queued check (Action Scheduler). */
 	public function queued_check(): void {
-		self::run_check( $this->gateway );
+		$this->run_check();
+	}
+
+	/** The fingerprint of the settings in use (fingerprint()). */
+	private function key(): string {
+		return self::fingerprint( $this->gateway->config() );
+	}
+
+	/**
+	 * The same checks for other settings (the settings page's check of
+	 * values not saved yet): a health over the gateway's door for them.
+	 */
+	public function with_config( Config $config ): self {
+		return $this->for_gateway( $this->gateway->with_config( $config ) );
+	}
+
+	/** The same checks through another door (Service_Gateway::with_config()): this health for its own. */
+	public function for_gateway( Service_Gateway $gateway ): self {
+		return $gateway === $this->gateway ? $this : new self( $gateway );
 	}
 
 	/** The credentials and address a state was found with (the status check's cache key too). */
@@ -155,7 +174,7 @@ final class Service_Health {
 	}
 
 	/** @return array{state?: string, reason?: string, at?: int, key?: string}|null */
-	public static function state(): ?array {
+	public function state(): ?array {
 		$state = get_option( self::OPTION, null );
 		return is_array( $state ) ? $state : null;
 	}
@@ -167,15 +186,15 @@ final class Service_Health {
 	 * without credentials is not this class's concern (the settings checks
 	 * withdraw it).
 	 */
-	public static function available( Service_Gateway $gateway, ?int $now = null ): bool {
-		$config = $gateway->config();
+	public function available( ?int $now = null ): bool {
+		$config = $this->gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return true;
 		}
 		$key   = self::fingerprint( $config );
-		$state = self::state();
+		$state = $this->state();
 		if ( self::STALE === self::decide( $state, $key, $now ?? time() ) ) {
-			self::check_later( $gateway );
+			$this->check_later();
 		}
 		return ! ( null !== $state && ( $state['key'] ?? '' ) === $key && self::REFUSED === ( $state['state'] ?? '' ) );
 	}
@@ -187,17 +206,17 @@ final class Service_Health {
 	 * Action Scheduler, WooCommerce not loaded, there is no checkout to
 	 * protect, so nothing is asked).
 	 */
-	private static function check_later( Service_Gateway $gateway ): void {
+	private function check_later(): void {
 		$later = After_Answer::later(
 			self::LOCK,
-			static function () use ( $gateway ): void {
-				self::after_answer( $gateway );
+			function (): void {
+				$this->after_answer();
 			},
 			'The service check after the answer'
 		);
 		if ( ! $later ) {
 			// Never in the way of a page: the next view queues it again.
-			self::queue_once( self::HOOK, 'debug', 'The service check could not be queued' );
+			$this->queue_once( self::HOOK, 'debug', 'The service check could not be queued' );
 		}
 	}
 
@@ -205,21 +224,21 @@ final class Service_Health {
 	 * The check after the answer (shutdown): the visitor has the page; one
 	 * request at a time, across web servers, asks the service (After_Answer).
 	 */
-	public static function check_after_answer( Service_Gateway $gateway ): void {
+	public function check_after_answer(): void {
 		After_Answer::now(
 			self::LOCK,
-			static function () use ( $gateway ): void {
-				self::after_answer( $gateway );
+			function (): void {
+				$this->after_answer();
 			},
 			'The service check after the answer'
 		);
 	}
 
-	private static function after_answer( Service_Gateway $gateway ): void {
+	private function after_answer(): void {
 		// Another request may have asked while this one ran: its answer is in the database, not in this request's options.
 		// The options are read again (the autoloaded set is cached per request); run_check() asks only while still stale.
-		self::forget_loaded();
-		self::run_check( $gateway );
+		$this->forget_loaded();
+		$this->run_check();
 	}
 
 	/**
@@ -233,17 +252,17 @@ final class Service_Health {
 	 * STALE when it cannot be told now (another request is asking at this
 	 * moment, the answer said nothing about the store, no credentials).
 	 */
-	public static function fresh_verdict( Service_Gateway $gateway ): string {
-		$config = $gateway->config();
+	public function fresh_verdict(): string {
+		$config = $this->gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return self::STALE;
 		}
 		$key = self::fingerprint( $config );
-		self::forget_loaded();
-		$decision = self::decide( self::state(), $key, time() );
+		$this->forget_loaded();
+		$decision = self::decide( $this->state(), $key, time() );
 		if ( self::STALE !== $decision ) {
 			// Only an answer about the store tells that it is accepted (a 429 before any answer tells nothing).
-			return self::OK === $decision && self::BUSY === ( self::state()['state'] ?? '' ) ? self::STALE : $decision;
+			return self::OK === $decision && self::BUSY === ( $this->state()['state'] ?? '' ) ? self::STALE : $decision;
 		}
 		$locked = After_Answer::lock( self::LOCK );
 		if ( false === $locked ) {
@@ -251,18 +270,18 @@ final class Service_Health {
 		}
 		try {
 			// Asked meanwhile by the request that held the lock? run_check() asks only while still stale.
-			self::forget_loaded();
-			self::run_check( $gateway );
+			$this->forget_loaded();
+			$this->run_check();
 		} finally {
 			After_Answer::unlock( self::LOCK, $locked );
 		}
-		self::forget_loaded();
-		$decision = self::decide( self::state(), $key, time() );
-		return self::OK === $decision && self::BUSY === ( self::state()['state'] ?? '' ) ? self::STALE : $decision;
+		$this->forget_loaded();
+		$decision = self::decide( $this->state(), $key, time() );
+		return self::OK === $decision && self::BUSY === ( $this->state()['state'] ?? '' ) ? self::STALE : $decision;
 	}
 
 	/** Forgets the options this request loaded, so that the state is read from the database again. */
-	private static function forget_loaded(): void {
+	private function forget_loaded(): void {
 		wp_cache_delete( 'alloptions', 'options' );
 		wp_cache_delete( 'notoptions', 'options' );
 		wp_cache_delete( self::OPTION, 'options' );
@@ -272,7 +291,7 @@ final class Service_Health {
 	 * Queues one Action Scheduler async action of $hook unless one already
 	 * waits; nothing without Action Scheduler. A failure is logged at $level.
 	 */
-	public static function queue_once( string $hook, string $level, string $failure ): void {
+	public function queue_once( string $hook, string $level, string $failure ): void {
 		if ( ! function_exists( 'as_enqueue_async_action' ) || ! function_exists( 'as_has_scheduled_action' ) ) {
 			return;
 		}
@@ -290,13 +309,13 @@ final class Service_Health {
 	 * asks the service when the state is still stale (another request or a
 	 * payment start may have asked meanwhile).
 	 */
-	public static function run_check( Service_Gateway $gateway ): void {
-		$config = $gateway->config();
+	public function run_check(): void {
+		$config = $this->gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return;
 		}
-		if ( self::STALE === self::decide( self::state(), self::fingerprint( $config ), time() ) ) {
-			self::ask( $gateway, Service_Lanes::INFO );
+		if ( self::STALE === self::decide( $this->state(), self::fingerprint( $config ), time() ) ) {
+			$this->ask( Service_Lanes::INFO );
 		}
 	}
 
@@ -305,8 +324,8 @@ final class Service_Health {
 	 * asking it when the state is older than $ok_age (a refused state within
 	 * its lifetime is not asked again).
 	 */
-	public static function confirm( Service_Gateway $gateway, int $ok_age, ?int $now = null ): bool {
-		return self::REFUSED !== self::current( $gateway, $now ?? time(), $ok_age );
+	public function confirm( int $ok_age, ?int $now = null ): bool {
+		return self::REFUSED !== $this->current( $now ?? time(), $ok_age );
 	}
 
 	/**
@@ -317,24 +336,24 @@ final class Service_Health {
 	 *
 	 * @throws Service_Refused When the service refuses the store.
 	 */
-	public static function before_sending( Service_Gateway $gateway ): void {
-		$config = $gateway->config();
+	public function before_sending(): void {
+		$config = $this->gateway->config();
 		if ( $config->fix_rate() ) {
 			// Calculate is the request: only a refusal found within its lifetime stops the buyer here, nothing is asked.
-			if ( self::REFUSED === self::decide( self::state(), self::fingerprint( $config ), time() ) ) {
-				throw new Service_Refused( self::buyer_message() );
+			if ( self::REFUSED === self::decide( $this->state(), self::fingerprint( $config ), time() ) ) {
+				throw new Service_Refused( $this->buyer_message() );
 			}
 			return;
 		}
-		if ( ! self::confirm( $gateway, 0 ) ) {
-			throw new Service_Refused( self::buyer_message() );
+		if ( ! $this->confirm( 0 ) ) {
+			throw new Service_Refused( $this->buyer_message() );
 		}
 	}
 
 	/** The state now, asking the service when it is stale. */
-	private static function current( Service_Gateway $gateway, int $now, ?int $ok_age ): string {
-		$key      = self::fingerprint( $gateway->config() );
-		$state    = self::state();
+	private function current( int $now, ?int $ok_age ): string {
+		$key      = $this->key();
+		$state    = $this->state();
 		$decision = self::decide( $state, $key, $now, $ok_age );
 		if ( self::STALE !== $decision ) {
 			return $decision;
@@ -342,11 +361,11 @@ final class Service_Health {
 		if ( null !== $state && ( $state['key'] ?? '' ) === $key && isset( $state['state'] ) && self::BUSY !== $state['state'] ) {
 			// Other requests keep the previous answer while this one asks.
 			$state['at'] = $now;
-			self::write( $state );
+			$this->write( $state );
 		}
 		// A fresh signed params request (a buyer is starting to pay); its answer is recorded.
-		self::ask( $gateway, Service_Lanes::START );
-		$after = self::state();
+		$this->ask( Service_Lanes::START );
+		$after = $this->state();
 		// An answer that says nothing about the store (a 429 or 500) leaves the previous answer, or the method offered.
 		return null !== $after && ( $after['key'] ?? '' ) === $key && self::REFUSED === ( $after['state'] ?? '' ) ? self::REFUSED : self::OK;
 	}
@@ -361,15 +380,15 @@ final class Service_Health {
 	 * @param bool   $record Record the answer as the store's state (not for credentials a save may yet refuse).
 	 * @return Credentials_Answer The partner's fee, or why the request failed.
 	 */
-	public static function ask( Service_Gateway $gateway, string $lane, bool $record = true ): Credentials_Answer {
+	public function ask( string $lane, bool $record = true ): Credentials_Answer {
 		try {
-			$answer = ( new Credentials_Check() )->ask( $gateway->client( $lane ) );
+			$answer = ( new Credentials_Check() )->ask( $this->gateway->client( $lane ) );
 		} catch ( \InvalidArgumentException $e ) {
 			// Settings that cannot call the service.
 			$answer = Credentials_Answer::refused( $e, time() );
 		}
 		if ( $record ) {
-			self::record_check( $gateway->config(), $answer->error() );
+			$this->record_check( $answer->error() );
 		}
 		return $answer;
 	}
@@ -385,13 +404,13 @@ final class Service_Health {
 	 * A 429 or 5xx keeps the last answer and the time it may be asked again
 	 * (busy()). Other errors leave the state as it was.
 	 */
-	public static function record_check( Config $config, ?\Throwable $error, ?int $now = null ): void {
+	public function record_check( ?\Throwable $error, ?int $now = null ): void {
 		if ( null === $error ) {
-			self::record( $config, self::OK, '', $now );
+			$this->record( self::OK, '', $now );
 		} elseif ( self::refuses_store( $error ) || self::unreachable( $error ) ) {
-			self::record( $config, self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
+			$this->record( self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
 		} elseif ( null !== self::busy_wait( $error ) ) {
-			self::busy( $config, (int) self::busy_wait( $error ), $now ?? time() );
+			$this->busy( (int) self::busy_wait( $error ), $now ?? time() );
 		}
 	}
 
@@ -408,9 +427,9 @@ final class Service_Health {
 	}
 
 	/** The service answered 429 or 5xx: the last answer stands (none: BUSY) and nobody asks for $wait seconds. */
-	private static function busy( Config $config, int $wait, int $now ): void {
-		$key      = self::fingerprint( $config );
-		$previous = self::state();
+	private function busy( int $wait, int $now ): void {
+		$key      = $this->key();
+		$previous = $this->state();
 		$state    = null !== $previous && ( $previous['key'] ?? '' ) === $key && isset( $previous['state'], $previous['at'] )
 			? $previous
 			: array(
@@ -420,20 +439,20 @@ final class Service_Health {
 				'key'    => $key,
 			);
 		$state['retry_at'] = $now + $wait;
-		self::write( $state );
+		$this->write( $state );
 	}
 
 	/**
 	 * A real request failed: when the failure means the service refuses the
 	 * store, the state is marked refused at once. True when it was.
 	 */
-	public static function saw( Config $config, \Throwable $error, ?int $now = null ): bool {
+	public function saw( \Throwable $error, ?int $now = null ): bool {
 		if ( ! self::refuses_store( $error ) ) {
 			return false;
 		}
-		self::record( $config, self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
+		$this->record( self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
 		// The status box asks again rather than showing a cached "Connected".
-		delete_transient( self::status_cache_key( $config ) );
+		delete_transient( self::status_cache_key( $this->gateway->config() ) );
 		return true;
 	}
 
@@ -446,14 +465,14 @@ final class Service_Health {
 	 * stored state is not an acceptance of these credentials younger than
 	 * ANSWER_WRITE_AGE (one write a minute at most under traffic).
 	 */
-	public static function answered( Config $config, ?int $now = null ): void {
+	public function answered( ?int $now = null ): void {
 		$now   = $now ?? time();
-		$state = self::state();
-		if ( null !== $state && ( $state['key'] ?? '' ) === self::fingerprint( $config ) && self::OK === ( $state['state'] ?? '' )
+		$state = $this->state();
+		if ( null !== $state && ( $state['key'] ?? '' ) === $this->key() && self::OK === ( $state['state'] ?? '' )
 			&& $now >= (int) ( $state['at'] ?? 0 ) && $now - (int) $state['at'] < self::ANSWER_WRITE_AGE ) {
 			return;
 		}
-		self::record( $config, self::OK, '', $now );
+		$this->record( self::OK, '', $now );
 	}
 
 	/** Wrong signature, blocked or unknown partner, or an answer not signed with our secret. */
@@ -480,11 +499,11 @@ final class Service_Health {
 		return in_array( $error->kind, array( Partner_Api_Exception::NETWORK, Partner_Api_Exception::TIMEOUT, Partner_Api_Exception::INVALID_RESPONSE ), true );
 	}
 
-	private static function record( Config $config, string $state, string $reason, ?int $now ): void {
-		$key      = self::fingerprint( $config );
-		$previous = self::state();
+	private function record( string $state, string $reason, ?int $now ): void {
+		$key      = $this->key();
+		$previous = $this->state();
 		$changed  = null === $previous || ( $previous['key'] ?? '' ) !== $key || ( $previous['state'] ?? '' ) !== $state;
-		self::write(
+		$this->write(
 			array(
 				'state'  => $state,
 				'reason' => $reason,
@@ -501,13 +520,13 @@ final class Service_Health {
 		} elseif ( $changed && null !== $previous && self::REFUSED === ( $previous['state'] ?? '' ) ) {
 			Log::info( 'The service accepts this store again; card payment is offered again.' );
 			// The status box no longer shows the refusal it cached.
-			delete_transient( self::status_cache_key( $config ) );
+			delete_transient( self::status_cache_key( $this->gateway->config() ) );
 			// The buyers who were told so get their order's pay link (Service_Back).
 			do_action( self::CAME_BACK );
 		}
 	}
 
-	private static function write( array $state ): void {
+	private function write( array $state ): void {
 		try {
 			update_option( self::OPTION, $state, true );
 		} catch ( \Throwable $e ) {
@@ -522,7 +541,7 @@ final class Service_Health {
 	 *
 	 * @param bool|null $others Whether another payment method is offered; null: asked (Other_Methods).
 	 */
-	public static function buyer_message( ?bool $others = null ): string {
+	public function buyer_message( ?bool $others = null ): string {
 		return ( $others ?? Other_Methods::exist() )
 			? __( 'Card payment is unavailable right now. Please choose another payment method.', 'card2crypto-checkout' )
 			: __( 'Card payment is unavailable right now. Please try again later.', 'card2crypto-checkout' );
@@ -533,15 +552,15 @@ final class Service_Health {
 	 * (the cached state, as is_available() reads it), for a store whose
 	 * method is otherwise on and set up: what the checkout says instead.
 	 */
-	public static function withdrawn( Service_Gateway $gateway ): bool {
-		$config = $gateway->config();
-		return $config->enabled() && $config->is_configured() && ! self::available( $gateway );
+	public function withdrawn(): bool {
+		$config = $this->gateway->config();
+		return $config->enabled() && $config->is_configured() && ! $this->available();
 	}
 
 	/** The owner's line while the method is withdrawn for these settings, else null. */
-	public static function owner_line( Config $config ): ?string {
-		$state = self::state();
-		if ( null === $state || self::REFUSED !== ( $state['state'] ?? '' ) || ( $state['key'] ?? '' ) !== self::fingerprint( $config ) ) {
+	public function owner_line(): ?string {
+		$state = $this->state();
+		if ( null === $state || self::REFUSED !== ( $state['state'] ?? '' ) || ( $state['key'] ?? '' ) !== $this->key() ) {
 			return null;
 		}
 		$format = get_option( 'date_format' ) . ' ' . get_option( 'time_format' );

@@ -29,10 +29,11 @@ use Card2Crypto\Checkout\Order\Order_Actions;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Widget_Retry {
+final class Widget_Retry implements Hooks {
 
 	/** @var Reconciler */
 	private $reconciler;
@@ -69,7 +70,7 @@ final class Widget_Retry {
 			return;
 		}
 		$attempt = $this->attempts->current_attempt( $order );
-		if ( null !== $attempt && ! $order->is_paid() && ! Reconciler::settled( $attempt, time() ) ) {
+		if ( null !== $attempt && ! $order->is_paid() && ! $this->reconciler->settled( $attempt, time() ) ) {
 			try {
 				// A new try inside the widget is an operation the service reports no callback for until it is paid.
 				$this->reconciler->check( $order, $attempt, 'reconcile' );

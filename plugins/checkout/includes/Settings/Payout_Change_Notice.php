@@ -24,12 +24,13 @@ namespace Card2Crypto\Checkout\Settings;
 
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Shared\Hooks;
 use Card2Crypto\Checkout\Shared\Settings\Field_View;
 use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Payout_Change_Notice {
+final class Payout_Change_Notice implements Hooks {
 
 	/** The settings that decide where the money goes, in the order a message lists them. */
 	const FIELDS = array( 'wallet_mode', 'wallet_address', 'wallet_key_secret', 'partner_token', 'partner_secret' );

@@ -23,6 +23,21 @@ defined( 'ABSPATH' ) || exit;
 
 final class Settings_Status {
 
+	/** @var Service_Health */
+	private $health;
+
+	/** @var Callback_Health */
+	private $callbacks;
+
+	/** @var Clock_Offset */
+	private $clock;
+
+	public function __construct( Service_Health $health, Callback_Health $callbacks, Clock_Offset $clock ) {
+		$this->health    = $health;
+		$this->callbacks = $callbacks;
+		$this->clock     = $clock;
+	}
+
 	public static function callback_url(): string {
 		return rest_url( Keys::REST_NAMESPACE . Keys::CALLBACK_ROUTE );
 	}
@@ -38,7 +53,7 @@ final class Settings_Status {
 	 *                     may yet refuse: the state, the status box and the checkout keep speaking of the saved ones.
 	 * @return array{ok: bool, message: string, fee?: string, field?: string|null}
 	 */
-	public static function check( Service_Gateway $gateway, bool $fresh = false, bool $record = true ): array {
+	public function check( Service_Gateway $gateway, bool $fresh = false, bool $record = true ): array {
 		$config = $gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return array(
@@ -53,7 +68,7 @@ final class Settings_Status {
 			return $cached;
 		}
 		// The service's answer is recorded: the method is withdrawn while it refuses the store (Service_Health).
-		$answer = Service_Health::ask( $gateway, Service_Lanes::ADMIN, $record );
+		$answer = $this->health->for_gateway( $gateway )->ask( Service_Lanes::ADMIN, $record );
 		if ( $answer->ok() ) {
 			$result = array(
 				'ok'      => true,
@@ -77,18 +92,18 @@ final class Settings_Status {
 	 * @param bool            $refused_save Whether this request's save was refused: the box then says that
 	 *                           it speaks of the saved settings, which are still the ones in use.
 	 */
-	public static function render( Service_Gateway $gateway, bool $refused_save = false ): void {
+	public function render( Service_Gateway $gateway, bool $refused_save = false ): void {
 		$config = $gateway->config();
-		$status = self::check( $gateway );
+		$status = $this->check( $gateway );
 		if ( $refused_save ) {
 			$status['message'] = $status['ok']
 				? __( 'Still connected with the saved credentials: what you typed was not saved, and the store goes on using what was saved before.', 'card2crypto-checkout' )
 				/* translators: %s: "Not connected: " and why the saved credentials do not work */
 				: sprintf( __( 'What you typed was not saved; the saved credentials are still in use. %s', 'card2crypto-checkout' ), $status['message'] );
 		}
-		$health    = Callback_Health::summary();
-		$withdrawn = Service_Health::owner_line( $config );
-		$clock     = Clock_Offset::last();
+		$health    = $this->callbacks->summary();
+		$withdrawn = $this->health->for_gateway( $gateway )->owner_line();
+		$clock     = $this->clock->last();
 		$proxy     = Client_Address::owner_warning( $config->trust_proxy_header(), Client_Address::forwarding_seen() );
 		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn || null !== $clock || null !== $proxy;
 		echo '<div class="card2crypto-status-box notice inline ' . ( $warning ? 'notice-warning' : 'notice-success' ) . '" style="padding:8px 12px">';

@@ -16,10 +16,11 @@ namespace Card2Crypto\Checkout\Settings;
 
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Test_Mode {
+final class Test_Mode implements Hooks {
 
 	/** @var Config */
 	private $config;

@@ -112,24 +112,24 @@ switch ( $scenario['case'] ) {
 			$response  = c2c_send_callback( $request, $secret );
 			$results[] = array(
 				'status'  => $response->status,
-				'summary' => Callback_Health::summary(),
+				'summary' => Plugin::service( Callback_Health::class )->summary(),
 			);
 		}
 		break;
 	case 'buckets':
 		$now = time();
 		foreach ( $scenario['refusals'] as $ago ) {
-			Callback_Health::record_refused( Callback_Health::SIGNATURE, $now - (int) $ago );
+			Plugin::service( Callback_Health::class )->record_refused( Callback_Health::SIGNATURE, $now - (int) $ago );
 		}
 		$results = array(
-			'summary' => Callback_Health::summary( $now ),
+			'summary' => Plugin::service( Callback_Health::class )->summary( $now ),
 			'hours'   => count( get_option( Callback_Health::OPTION )['hours'] ),
 		);
 		break;
 	case 'check':
 		$values = array_merge( get_option( 'woocommerce_card2crypto_settings' ), array( 'partner_secret' => $secret ), $scenario['values'] ?? array() );
 		foreach ( $scenario['fresh'] as $fresh ) {
-			$results[] = Settings_Status::check( Plugin::service( Service_Gateway::class )->with_config( Plugin::service( Config::class )->with_values( $values ) ), (bool) $fresh );
+			$results[] = Plugin::service( Settings_Status::class )->check( Plugin::service( Service_Gateway::class )->with_config( Plugin::service( Config::class )->with_values( $values ) ), (bool) $fresh );
 		}
 		$results = array(
 			'checks' => $results,
@@ -148,6 +148,7 @@ switch ( $scenario['case'] ) {
 		Plugin::service( Service_Back::class )->register();
 		$config  = Plugin::service( Config::class );
 		$door    = Plugin::service( Service_Gateway::class );
+		$health  = Plugin::service( Service_Health::class );
 		$key     = Service_Health::fingerprint( $config );
 		$now     = time();
 		$state   = static function ( string $state, int $ago, ?string $other = null ) use ( $key, $now ) {
@@ -183,13 +184,13 @@ switch ( $scenario['case'] ) {
 			try {
 				switch ( $step['do'] ) {
 					case 'available':
-						$result = Service_Health::available( $door );
+						$result = $health->available();
 						break;
 					case 'confirm':
-						$result = Service_Health::confirm( $door, 0 );
+						$result = $health->confirm( 0 );
 						break;
 					case 'before_sending':
-						Service_Health::before_sending( $door );
+						$health->before_sending();
 						$result = 'sent';
 						break;
 					case 'fixed_rate':
@@ -202,7 +203,7 @@ switch ( $scenario['case'] ) {
 						$result = Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' )->ok();
 						break;
 					case 'status_box':
-						$result = Settings_Status::check( $door );
+						$result = Plugin::service( Settings_Status::class )->check( $door );
 						break;
 					case 'started':
 						// Attempts that count toward the order's hourly cap.
@@ -213,7 +214,7 @@ switch ( $scenario['case'] ) {
 						$GLOBALS['c2c_queued'] = array();
 						foreach ( $queued as $hook ) {
 							if ( Service_Health::HOOK === $hook ) {
-								Service_Health::run_check( $door );
+								$health->run_check();
 							}
 							// Service_Back::HOOK (mailing the orders waiting for card payment) is counted, not run: it needs WooCommerce's orders and mailer (e2e: checkout-service-refuses.spec.ts).
 						}
@@ -241,13 +242,13 @@ switch ( $scenario['case'] ) {
 			} catch ( Throwable $e ) {
 				$result = ( new ReflectionClass( $e ) )->getShortName() . ': ' . $e->getMessage();
 			}
-			$now_state = Service_Health::state();
+			$now_state = $health->state();
 			$steps[]   = array(
 				'result' => $result,
 				'calls'  => array_map( 'basename', $GLOBALS['c2c_http_calls'] ),
 				'state'  => null === $now_state ? null : $now_state['state'],
 				'reason' => null === $now_state ? null : $now_state['reason'],
-				'owner'  => Service_Health::owner_line( $config ),
+				'owner'  => $health->owner_line(),
 				// Background checks waiting; the pay-link e-mails of waiting orders (Service_Back) apart.
 				'queued' => count( array_diff( $GLOBALS['c2c_queued'], array( Service_Back::HOOK ) ) ),
 				'mail'   => count( array_intersect( $GLOBALS['c2c_queued'], array( Service_Back::HOOK ) ) ),
@@ -256,9 +257,9 @@ switch ( $scenario['case'] ) {
 		$results = array(
 			'decide'  => $decide,
 			'steps'   => $steps,
-			'buyer'   => Service_Health::buyer_message(),
-			'others'  => Service_Health::buyer_message( true ),
-			'alone'   => Service_Health::buyer_message( false ),
+			'buyer'   => $health->buyer_message(),
+			'others'  => $health->buyer_message( true ),
+			'alone'   => $health->buyer_message( false ),
 			'log'     => $GLOBALS['c2c_log'],
 		);
 		break;

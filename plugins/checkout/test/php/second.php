@@ -20,7 +20,6 @@
 require __DIR__ . '/wordpress-fakes.php';
 
 use Card2Crypto\Checkout\Attempts\Start_Budget;
-use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Attempts\Payment_Held;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Start_Gate;
@@ -28,7 +27,7 @@ use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Service\Service_Health;
 
 // The service accepted the store a moment ago: the gate does not ask it again (Service_Health).
-Service_Health::record_check( Plugin::service( Config::class ), null );
+Plugin::service( Service_Health::class )->record_check( null );
 $payments = Plugin::service( Payments::class );
 $results  = array();
 foreach ( $scenario['steps'] as $step ) {

@@ -111,7 +111,7 @@ c2c_test_run_calls(
 				1 => new WC_Order( $order['method'], $order['currency'] ),
 				2 => new WC_Order_Refund( $refund['amount'], $refund['reason'] ),
 			);
-			Manual_Refunds::record( 1, 2 );
+			( new Manual_Refunds() )->record( 1, 2 );
 			return $GLOBALS['c2c_orders'][1]->notes;
 		},
 	)

@@ -153,7 +153,7 @@ function c2c_confirm_step( string $action, array $input ) {
 
 		case 'age':
 			$name = Confirm_Queue::OPTION . (int) $input['order'];
-			$row  = Confirm_Queue::read( (int) $input['order'] );
+			$row  = Plugin::service( Confirm_Queue::class )->read( (int) $input['order'] );
 			$row['first'] = (int) $row['first'] - (int) $input['seconds'];
 			$wpdb->query( $wpdb->prepare( 'UPDATE %i SET option_value = %s WHERE option_name = %s', $wpdb->options, wp_json_encode( $row ), $name ) );
 			return $row;
@@ -167,7 +167,7 @@ function c2c_confirm_step( string $action, array $input ) {
 		case 'sweep':
 			if ( isset( $input['overdue'] ) ) {
 				$name       = Confirm_Queue::OPTION . (int) $input['order'];
-				$row        = Confirm_Queue::read( (int) $input['order'] );
+				$row        = Plugin::service( Confirm_Queue::class )->read( (int) $input['order'] );
 				$row['due'] = time() - (int) $input['overdue'];
 				$wpdb->query( $wpdb->prepare( 'UPDATE %i SET option_value = %s WHERE option_name = %s', $wpdb->options, wp_json_encode( $row ), $name ) );
 			}
@@ -188,7 +188,7 @@ function c2c_confirm_step( string $action, array $input ) {
 					},
 					array_reverse( wc_get_order_notes( array( 'order_id' => $order->get_id() ) ) )
 				),
-				'queued'  => Confirm_Queue::read( $order->get_id() ),
+				'queued'  => Plugin::service( Confirm_Queue::class )->read( $order->get_id() ),
 				'pending' => c2c_confirm_pending( $order->get_id() ),
 			);
 	}

@@ -111,12 +111,12 @@ function c2c_health_step( string $action, array $input ) {
 		case 'callbacks':
 			delete_option( Callback_Health::OPTION );
 			if ( isset( $input['verified'] ) ) {
-				Callback_Health::record_verified( time() - (int) $input['verified'] );
+				Plugin::service( Callback_Health::class )->record_verified( time() - (int) $input['verified'] );
 			}
 			foreach ( $input['refused'] ?? array() as $refusal ) {
-				Callback_Health::record_refused( (string) $refusal[0], time() - (int) $refusal[1] );
+				Plugin::service( Callback_Health::class )->record_refused( (string) $refusal[0], time() - (int) $refusal[1] );
 			}
-			return Callback_Health::summary();
+			return Plugin::service( Callback_Health::class )->summary();
 
 		case 'late_action':
 			as_unschedule_all_actions( C2C_LATE_HOOK );
@@ -140,7 +140,7 @@ function c2c_health_step( string $action, array $input ) {
 			$client                 = Card2Crypto\Checkout\Callback\Client_Address::of( Plugin::service( Config::class )->trust_proxy_header() );
 			unset( $_SERVER[ $server ] );
 			ob_start();
-			Card2Crypto\Checkout\Settings\Settings_Status::render( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ) );
+			Plugin::service( Card2Crypto\Checkout\Settings\Settings_Status::class )->render( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ) );
 			return array(
 				'client' => $client,
 				'seen'   => Card2Crypto\Checkout\Callback\Client_Address::forwarding_seen(),
@@ -148,10 +148,10 @@ function c2c_health_step( string $action, array $input ) {
 			);
 
 		case 'service_check':
-			$answer = Service_Health::ask( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ), 'admin' );
+			$answer = Plugin::service( Service_Health::class )->ask( 'admin' );
 			return array(
 				'error' => null === $answer->error() ? null : $answer->error()->getMessage(),
-				'state' => Service_Health::state(),
+				'state' => Plugin::service( Service_Health::class )->state(),
 			);
 
 		case 'widget_check':

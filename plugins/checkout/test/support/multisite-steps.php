@@ -19,7 +19,7 @@
  * - "counters": this site's address counters ({wallet: next index}).
  * - "spent": {client}: the client's budget of new addresses spent on this site (Start_Budget).
  * - "lock_names": {other}: the batch lock's name on this site, and on site `other` under switch_to_blog().
- * - "queue": the reconciliation batch queued on this site (Reconciler::ensure_batch()); this site's pending actions.
+ * - "queue": the reconciliation batch queued on this site (Reconciler->ensure_batch()); this site's pending actions.
  * - "notice": the admin notices on this site's payment settings page (the wallet another shop uses).
  * - "delete_site": {id}: wp_delete_site(), as the network's Sites screen does.
  * - "widget_settings": {values}: merges values into this site's widget settings.
@@ -195,7 +195,7 @@ function c2c_ms_step( string $action, array $input ) {
 			);
 
 		case 'queue':
-			Reconciler::ensure_batch( time() + 3600 );
+			Plugin::service( Reconciler::class )->ensure_batch( time() + 3600 );
 			return c2c_ms_pending();
 
 		case 'notice':

@@ -17,7 +17,7 @@
  *   per-order). With `wait`, sleeps until a pending batch comes due (a
  *   Retry-After) instead of stopping.
  * - "state": {orders}: the orders' statuses, notes and attempts; our pending actions.
- * - "schedule": {order}: Reconciler::schedule() of the order, as a payment start does.
+ * - "schedule": {order}: Reconciler->schedule() of the order, as a payment start does.
  * - "panel": {order}: the owner's order panel as HTML.
  * - "old_action": {order}: queues a per-order action of the earlier versions, due now.
  * - "wallet": {key, gap_limit}: a new address per order from the extended public key `key`.
@@ -155,7 +155,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 				throw new RuntimeException( $wpdb->last_error );
 			}
 			$template->delete( true );
-			Reconciler::ensure_batch( time() );
+			Plugin::service( Reconciler::class )->ensure_batch( time() );
 			return array(
 				'first'    => $base + 1,
 				'last'     => $base + $count,
@@ -311,7 +311,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 			$at  = gmdate( 'Y-m-d H:i:s', time() - (int) $input['seconds'] );
 			$due = gmdate( 'Y-m-d H:i:s', time() - 60 );
 			$wpdb->query( $wpdb->prepare( 'UPDATE %i SET created_at = %s, updated_at = %s, next_check_at = %s WHERE order_id = %d AND retired_at IS NULL', Plugin::service( Tables::class )->attempts_table(), $at, $at, $due, (int) $input['order'] ) );
-			Reconciler::ensure_batch( time() );
+			Plugin::service( Reconciler::class )->ensure_batch( time() );
 			return c2c_reconcile_pending();
 
 		case 'hold_stock':
@@ -356,7 +356,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 				throw new RuntimeException( 'no attempt' );
 			}
 			Plugin::service( Check_Queue::class )->check_by( $attempt->id(), time() );
-			Reconciler::ensure_batch( time() );
+			Plugin::service( Reconciler::class )->ensure_batch( time() );
 			return c2c_reconcile_pending();
 
 		case 'check':
@@ -374,7 +374,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 
 		case 'status_box':
 			ob_start();
-			Card2Crypto\Checkout\Settings\Settings_Status::render( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ) );
+			Plugin::service( Card2Crypto\Checkout\Settings\Settings_Status::class )->render( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ) );
 			return ob_get_clean();
 
 		case 'notes':

@@ -75,13 +75,13 @@ function c2c_back_step( string $action, array $input ) {
 
 		case 'check':
 			Plugin::service( Service_Health::class )->queued_check();
-			return Service_Health::state();
+			return Plugin::service( Service_Health::class )->state();
 
 		case 'pay_url':
 			return wc_get_order( (int) $input['order'] )->get_checkout_payment_url();
 
 		case 'found':
-			$state       = Service_Health::state();
+			$state       = Plugin::service( Service_Health::class )->state();
 			$state['at'] = time() - (int) $input['ago'];
 			update_option( Service_Health::OPTION, $state, true );
 			return $state;
@@ -171,7 +171,7 @@ function c2c_back_step( string $action, array $input ) {
 			}
 			return array(
 				'orders'  => $orders,
-				'health'  => Service_Health::state(),
+				'health'  => Plugin::service( Service_Health::class )->state(),
 				'pending' => c2c_back_pending(),
 			);
 	}
