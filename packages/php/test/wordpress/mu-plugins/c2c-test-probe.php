@@ -301,7 +301,7 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 					update_option( $health::OPTION, array( 'state' => $input['write'], 'reason' => 'refused by the test', 'at' => $at, 'since' => $at, 'key' => $health::fingerprint( $config ) ), true );
 				}
 				if ( ! empty( $input['read'] ) ) {
-					$answer['available'] = $health::available( Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ) );
+					$answer['available'] = Card2Crypto\Checkout\Plugin::service( $health )->available();
 				}
 				$answer['queued'] = count( as_get_scheduled_actions( array( 'hook' => $health::HOOK, 'status' => ActionScheduler_Store::STATUS_PENDING ), 'ids' ) );
 				return new WP_REST_Response( $answer );
