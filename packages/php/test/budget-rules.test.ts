@@ -85,5 +85,18 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.ok(long!.length <= 64, long);
       assert.match(long!, /^c2c:budget_f+:[0-9a-f]{20}$/);
     });
+
+    test("a GET_LOCK answer: held, held by another, or no named locks (none, or Playground SQLite's '1=1' stand-in)", async () => {
+      const cases: Array<[unknown, boolean | null, string]> = [
+        ['1', true, 'MariaDB/MySQL: taken'],
+        [1, true, 'taken, as a number'],
+        ['0', false, 'another request holds it'],
+        [0, false, 'another request holds it, as a number'],
+        [null, null, 'no answer: a database without named locks'],
+        ['1=1', null, "Playground's SQLite answers '1=1' to every GET_LOCK: no named locks, never 'busy'"],
+      ];
+      const got = await php.call(cases.map(([answer]) => ['lock_taken', answer]));
+      got.forEach((r, i) => assert.equal(r.value, cases[i]![1], cases[i]![2]));
+    });
   });
 }

@@ -102,15 +102,33 @@ final class Site_Lock {
 		if ( null !== $suppress ) {
 			$wpdb->suppress_errors( $suppress );
 		}
-		if ( null !== $got && '1' !== (string) $got ) {
+		$taken = self::taken( $got );
+		if ( false === $taken ) {
 			throw new \RuntimeException( $busy );
 		}
 		try {
 			return $fn();
 		} finally {
-			if ( null !== $got ) {
+			if ( true === $taken ) {
 				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $lock ) );
 			}
 		}
+	}
+
+	/**
+	 * What an answer to GET_LOCK says: true (this request holds the lock),
+	 * false (another request holds it), or null where the database has no
+	 * named locks: no answer (an error), or the SQLite database of
+	 * Playground, whose stand-in answers the text "1=1" to every GET_LOCK
+	 * (one request at a time per PHP worker there). Read as "busy", that
+	 * stand-in refused every visitor's budget and every batch in Playground.
+	 *
+	 * @param mixed $got What `SELECT GET_LOCK(...)` returned.
+	 */
+	public static function taken( $got ): ?bool {
+		if ( null === $got || '1=1' === (string) $got ) {
+			return null;
+		}
+		return '1' === (string) $got;
 	}
 }

@@ -91,6 +91,7 @@ $functions = array(
 	},
 	'budget_client_key' => array( Visitor_Budget::class, 'client_key' ),
 	'lock_name_for'     => array( Site_Lock::class, 'name_for' ),
+	'lock_taken'        => array( Site_Lock::class, 'taken' ),
 	'proxy_headers'     => static function () {
 		return Client_Ip::PROXY_HEADERS;
 	},

@@ -16,6 +16,8 @@
 
 namespace Card2Crypto\Checkout\Base;
 
+use Card2Crypto\Checkout\Shared\Database\Site_Lock;
+
 defined( 'ABSPATH' ) || exit;
 
 final class After_Answer {
@@ -104,7 +106,7 @@ final class After_Answer {
 		if ( null !== $suppress ) {
 			$wpdb->suppress_errors( $suppress );
 		}
-		return null === $locked ? null : '1' === (string) $locked;
+		return Site_Lock::taken( $locked );
 	}
 
 	/** Releases what lock() took (nothing when it was not taken). */

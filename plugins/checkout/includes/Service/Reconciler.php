@@ -37,6 +37,7 @@ use Card2Crypto\Checkout\Shared\Api\Http_Transport;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
 use Card2Crypto\Checkout\Attempts\Check_Queue;
+use Card2Crypto\Checkout\Shared\Database\Site_Lock;
 use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
@@ -246,7 +247,8 @@ final class Reconciler implements Hooks {
 		$suppress = $wpdb->suppress_errors( true );
 		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', $lock ) );
 		$wpdb->suppress_errors( $suppress );
-		if ( null !== $got && '1' !== (string) $got ) {
+		$taken    = Site_Lock::taken( $got );
+		if ( false === $taken ) {
 			// Another server runs a batch now. It queues the next one when it ends, but it may have claimed before
 			// this batch's attempts came due, or die: one batch a few seconds later (at most one pending) makes sure.
 			$this->ensure_batch( time() + self::BUSY_RETRY );
@@ -255,7 +257,7 @@ final class Reconciler implements Hooks {
 		try {
 			$retry = $this->batch();
 		} finally {
-			if ( null !== $got ) {
+			if ( true === $taken ) {
 				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $lock ) );
 			}
 		}
