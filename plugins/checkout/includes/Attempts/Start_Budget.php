@@ -12,7 +12,7 @@
  *   client in WINDOW seconds, counted over a sliding window (this window's
  *   count plus the part of the previous one still inside the last WINDOW
  *   seconds: no burst at a window's edge doubles it). A client is its
- *   address, an IPv6 address by its /64 (client_key(): one connection is
+ *   address, an IPv6 address by its /64 (Visitor_Budget::client_key(): one connection is
  *   given a whole /64). Each budget is one row of the budgets table (every
  *   web server shares it; never an object cache), counted under a named
  *   lock so that requests at the same moment on any server each count;
@@ -34,7 +34,7 @@
  *   is what remains, and a call for which too little remains is not sent.
  *   Whatever the service does, the buyer is told within 5 s.
  *
- * Pure windows (take(), client_key()) are unit-tested; the rest runs in WordPress.
+ * Pure windows (take()) are unit-tested (the client key in the library); the rest runs in WordPress.
  *
  * @package card2crypto-checkout
  */
@@ -106,7 +106,7 @@ final class Start_Budget {
 		Request_Deadline::start( self::TIME_BUDGET );
 		$now = time();
 		$ok  = self::spend( 'order_' . $order->get_id(), self::ORDER_LIMIT, $now, self::WINDOW, true );
-		$ok  = $ok && self::spend( 'addr_' . md5( self::client_key( $address ) ), self::ADDRESS_LIMIT, $now, self::WINDOW, false );
+		$ok  = $ok && self::spend( 'addr_' . md5( Visitor_Budget::client_key( $address ) ), self::ADDRESS_LIMIT, $now, self::WINDOW, false );
 		if ( ! $ok ) {
 			Log::warning( sprintf( 'Order %d: a payment request from %s was refused before asking the service: too many in a minute.', $order->get_id(), $address ) );
 			throw new Payment_Refused( self::message() );
@@ -129,7 +129,7 @@ final class Start_Budget {
 	public static function charge_new_address( \WC_Order $order, string $address ): void {
 		$now = time();
 		$ok  = self::spend( 'address_order_' . $order->get_id(), Address_Policy::ORDER_LIMIT, $now, Address_Policy::ORDER_WINDOW, true );
-		$ok  = $ok && self::spend( 'address_client_' . md5( self::client_key( $address ) ), Address_Policy::CLIENT_LIMIT, $now, Address_Policy::CLIENT_WINDOW, false );
+		$ok  = $ok && self::spend( 'address_client_' . md5( Visitor_Budget::client_key( $address ) ), Address_Policy::CLIENT_LIMIT, $now, Address_Policy::CLIENT_WINDOW, false );
 		if ( ! $ok ) {
 			Log::warning( sprintf( 'Order %d: no new wallet address for a payment from %s: that client or order took as many as it may.', $order->get_id(), $address ) );
 			throw new Payment_Refused( __( 'Too many new card payments from your connection in a short time. Please try again later.', 'card2crypto-checkout' ) );
@@ -141,14 +141,9 @@ final class Start_Budget {
 		return 0 === self::budget()->take( $name, $limit, $span, $count_refused, $now );
 	}
 
-	/** Requests counted in a budget's current window ("order_<id>", "addr_<md5 of client_key()>"); tests and the bench read it. */
+	/** Requests counted in a budget's current window ("order_<id>", "addr_<md5 of Visitor_Budget::client_key()>"); tests and the bench read it. */
 	public static function spent( string $name ): int {
 		return self::budget()->spent( $name );
-	}
-
-	/** Who a budget counts (Visitor_Budget::client_key(): an IPv6 address by its /64). Pure. */
-	public static function client_key( string $address ): string {
-		return Visitor_Budget::client_key( $address );
 	}
 
 	/**

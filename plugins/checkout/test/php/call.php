@@ -101,7 +101,6 @@ $functions = array(
 		}
 		return $fit;
 	},
-	'client_key'      => array( Start_Budget::class, 'client_key' ),
 	'forwarding'      => array( Client_Ip::class, 'forwarding_header' ),
 	'lock_name_for'   => array( Shared_Store::class, 'lock_name_for' ),
 	'lane_reserve'    => array( Service_Lanes::class, 'reserve' ),
