@@ -25,12 +25,14 @@ use Card2Crypto\Checkout\Attempts\Books_Store;
 use Card2Crypto\Checkout\Attempts\Check_Queue;
 use Card2Crypto\Checkout\Attempts\Network_Sites;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Tables;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Script_Asset;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Buyer\Buyer_Cancel;
 use Card2Crypto\Checkout\Buyer\Buyer_Return;
 use Card2Crypto\Checkout\Buyer\Order_Pay;
@@ -65,6 +67,7 @@ use Card2Crypto\Checkout\Service\Widget_Retry;
 use Card2Crypto\Checkout\Settings\Payout_Change_Notice;
 use Card2Crypto\Checkout\Settings\Settings_Status;
 use Card2Crypto\Checkout\Settings\Test_Mode;
+use Card2Crypto\Checkout\Shared\Budget\Visitor_Budget;
 use Card2Crypto\Checkout\Shared\Hooks;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
@@ -143,29 +146,31 @@ final class Plugin {
 		$config        = new Config( $settings );
 		$scripts       = new Script_Asset();
 		$door          = new Service_Gateway( $config );
-		$tables        = new Tables();
-		$attempts      = new Attempt_Store();
+		$orders        = new Order_Attempts();
+		$budget        = new Start_Budget( new Visitor_Budget( Tables::BUDGETS, Shared_Store::locks(), Start_Budget::CLEAN_HOOK ) );
+		$tables        = new Tables( $budget );
+		$attempts      = new Attempt_Store( $orders );
 		$operations    = new Operation_Store( $attempts );
 		$queue         = new Check_Queue();
 		$address_store = new Address_Store( $attempts );
 		$books_store   = new Books_Store();
-		$books         = new Books( $books_store );
+		$books         = new Books( $books_store, $orders );
 		$health        = new Service_Health( $door );
 		$answers       = new Service_Answers( $door, $health );
-		$availability  = new Availability( $config, $answers );
+		$availability  = new Availability( $config, $answers, $orders );
 		$back          = new Service_Back( $health );
 		$callbacks     = new Callback_Health( $config, $health );
 		$clock         = new Clock_Offset();
 		$confirms      = new Confirm_Queue();
 		$actions       = new Order_Actions( $config, $door, $address_store, $confirms );
-		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store );
-		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store, $health, $clock );
-		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back );
-		$addresses     = new Order_Address( $config, $address_store, $attempts );
+		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store, $orders );
+		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store, $health, $clock, $orders, $budget );
+		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back, $orders, $budget );
+		$addresses     = new Order_Address( $config, $address_store, $attempts, $budget );
 		$pages         = new Return_Pages();
-		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health );
-		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages );
-		$retry         = new Widget_Retry( $reconciler, $attempts, $operations );
+		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $orders, $budget );
+		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages, $orders, $budget );
+		$retry         = new Widget_Retry( $reconciler, $attempts, $operations, $orders );
 		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock );
 		$services      = array(
 			// The services without hooks of their own.
@@ -173,6 +178,7 @@ final class Plugin {
 			Config::class               => $config,
 			Script_Asset::class         => $scripts,
 			Service_Gateway::class      => $door,
+			Order_Attempts::class       => $orders,
 			Tables::class               => $tables,
 			Network_Sites::class        => new Network_Sites( $tables ),
 			Attempt_Store::class        => $attempts,
@@ -204,11 +210,11 @@ final class Plugin {
 			Widget_Retry::class         => $retry,
 			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms ),
 			Test_Mode::class            => new Test_Mode( $config ),
-			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $retry, $pages, $back, $scripts ),
+			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $retry, $pages, $back, $scripts, $orders ),
 			Buyer_Return::class         => $return,
 			Range_Notice::class         => new Range_Notice( $config, $health, $availability, $back ),
 			Order_View::class           => new Order_View( $attempts, $scripts ),
-			Buyer_Cancel::class         => new Buyer_Cancel( $attempts ),
+			Buyer_Cancel::class         => new Buyer_Cancel( $attempts, $orders ),
 			Manual_Refunds::class       => new Manual_Refunds(),
 			Buyer_Mail::class           => new Buyer_Mail( $attempts ),
 			Privacy::class              => new Privacy( $attempts, $operations ),
@@ -217,6 +223,8 @@ final class Plugin {
 			Admin_Order_Panel::class    => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations ),
 			Callback_Health::class      => $callbacks,
 			Address_Gap_Notice::class   => new Address_Gap_Notice( $addresses ),
+			// The visitors' budgets: rows whose windows have passed are deleted hourly.
+			Start_Budget::class         => $budget,
 		);
 		return $services;
 	}
@@ -297,8 +305,6 @@ final class Plugin {
 				$service->register();
 			}
 		}
-		// The visitors' budgets: rows whose windows have passed are deleted hourly.
-		Start_Budget::register();
 	}
 
 	/**

@@ -67,14 +67,22 @@ final class Buyer_Return implements Hooks {
 	/** @var Return_Pages */
 	private $pages;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages ) {
-		$this->config     = $config;
-		$this->reconciler = $reconciler;
-		$this->health     = $health;
-		$this->back       = $back;
-		$this->attempts   = $attempts;
-		$this->operations = $operations;
-		$this->pages      = $pages;
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	/** @var Start_Budget */
+	private $budget;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages, Order_Attempts $order_attempts, Start_Budget $budget ) {
+		$this->config         = $config;
+		$this->reconciler     = $reconciler;
+		$this->health         = $health;
+		$this->back           = $back;
+		$this->attempts       = $attempts;
+		$this->operations     = $operations;
+		$this->pages          = $pages;
+		$this->order_attempts = $order_attempts;
+		$this->budget         = $budget;
 	}
 
 	public function register(): void {
@@ -159,7 +167,7 @@ final class Buyer_Return implements Hooks {
 	 */
 	public function service_accepts( \WC_Order $order ): bool {
 		try {
-			Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
+			$this->budget->charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
 		} catch ( \Throwable $e ) {
 			return $this->health->available();
 		}
@@ -179,7 +187,7 @@ final class Buyer_Return implements Hooks {
 		if ( ! $order->is_paid() && null !== $attempt && ! $this->reconciler->settled( $attempt, time() ) ) {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
-				Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
+				$this->budget->charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
 				$result = $this->reconciler->check( $order, $attempt, 'return' );
 				if ( ! $result->ok() ) {
 					$asked = $result->reason() ?? Check_Result::UNREACHABLE;
@@ -194,7 +202,7 @@ final class Buyer_Return implements Hooks {
 		} elseif ( null === $attempt ) {
 			$asked = 'unknown';
 		}
-		$order = Order_Attempts::reloaded( $order );
+		$order  = $this->order_attempts->reloaded( $order );
 		$known  = null !== $attempt && Operation_Store::NO_CODE !== $attempt->status_code();
 		$status = $known ? $attempt->status() : null;
 		$code   = $known ? $attempt->status_code() : null;

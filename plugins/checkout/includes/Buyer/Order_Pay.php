@@ -65,14 +65,18 @@ final class Order_Pay implements Hooks {
 	/** @var Script_Asset */
 	private $scripts;
 
-	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry, Return_Pages $pages, Service_Back $back, Script_Asset $scripts ) {
-		$this->config       = $config;
-		$this->payments     = $payments;
-		$this->buyer_return = $buyer_return;
-		$this->widget_retry = $widget_retry;
-		$this->pages        = $pages;
-		$this->back         = $back;
-		$this->scripts      = $scripts;
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry, Return_Pages $pages, Service_Back $back, Script_Asset $scripts, Order_Attempts $order_attempts ) {
+		$this->config         = $config;
+		$this->payments       = $payments;
+		$this->buyer_return   = $buyer_return;
+		$this->widget_retry   = $widget_retry;
+		$this->pages          = $pages;
+		$this->back           = $back;
+		$this->scripts        = $scripts;
+		$this->order_attempts = $order_attempts;
 	}
 
 	/** Global name of the widget's run function (docs/decisions.md, "Widget run function"). */
@@ -181,10 +185,10 @@ final class Order_Pay implements Hooks {
 		$outcome = $this->buyer_return->tell( $order, $event );
 		if ( 'fail' !== $event ) {
 			// The widget was closed (or stopped): a decline it showed is the outcome now (Widget_Retry), mailed once.
-			$this->widget_retry->settle( Order_Attempts::reloaded( $order ), true );
+			$this->widget_retry->settle( $this->order_attempts->reloaded( $order ), true );
 		}
-		$order   = Order_Attempts::reloaded( $order );
-		$answer  = array(
+		$order  = $this->order_attempts->reloaded( $order );
+		$answer = array(
 			'kind'    => $outcome['kind'],
 			'code'    => $outcome['code'],
 			'type'    => $outcome['type'],

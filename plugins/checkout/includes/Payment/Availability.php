@@ -29,9 +29,13 @@ final class Availability {
 	/** @var Service_Answers */
 	private $answers;
 
-	public function __construct( Config $config, Service_Answers $answers ) {
-		$this->config  = $config;
-		$this->answers = $answers;
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	public function __construct( Config $config, Service_Answers $answers, Order_Attempts $order_attempts ) {
+		$this->config         = $config;
+		$this->answers        = $answers;
+		$this->order_attempts = $order_attempts;
 	}
 
 	/**
@@ -138,15 +142,20 @@ final class Availability {
 		if ( function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			if ( $order instanceof \WC_Order && $order->get_currency() === $currency ) {
-				try {
-					return Order_Attempts::order_amount( $order );
-				} catch ( Payment_Refused $e ) {
-					return null;
-				}
+				return $this->order_total_minor( $order );
 			}
 		}
 		return $this->cart_total_minor( $currency );
 	}
+
+	/** The order's total in minor units, or null when it cannot be expressed in them (Order_Attempts::order_amount()). */
+	public function order_total_minor( \WC_Order $order ): ?int {
+				try {
+			return $this->order_attempts->order_amount( $order );
+				} catch ( Payment_Refused $e ) {
+					return null;
+				}
+			}
 
 	/** The cart total in minor units, or null outside a cart. */
 	public function cart_total_minor( string $currency ): ?int {

@@ -54,10 +54,14 @@ final class Order_Address {
 	/** @var Attempt_Store */
 	private $attempts;
 
-	public function __construct( Config $config, Address_Store $store, Attempt_Store $attempts ) {
+	/** @var Start_Budget */
+	private $budget;
+
+	public function __construct( Config $config, Address_Store $store, Attempt_Store $attempts, Start_Budget $budget ) {
 		$this->config   = $config;
 		$this->store    = $store;
 		$this->attempts = $attempts;
+		$this->budget   = $budget;
 	}
 
 	/** Whether each order gets its own address (the setting, with a key set). */
@@ -117,7 +121,7 @@ final class Order_Address {
 			return $this->store->holds( $wallet, $order->get_id(), $attempt->wallet() ) ? $attempt : null;
 		}
 		if ( null === $this->store->held_by_order( $wallet, $order->get_id() ) ) {
-			Start_Budget::charge_new_address( $order, $client );
+			$this->budget->charge_new_address( $order, $client );
 		}
 		$key = $this->wallet();
 		$gap = $this->store->gap( $wallet );

@@ -44,10 +44,14 @@ final class Widget_Retry implements Hooks {
 	/** @var Operation_Store */
 	private $operations;
 
-	public function __construct( Reconciler $reconciler, Attempt_Store $attempts, Operation_Store $operations ) {
-		$this->reconciler = $reconciler;
-		$this->attempts   = $attempts;
-		$this->operations = $operations;
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	public function __construct( Reconciler $reconciler, Attempt_Store $attempts, Operation_Store $operations, Order_Attempts $order_attempts ) {
+		$this->reconciler     = $reconciler;
+		$this->attempts       = $attempts;
+		$this->operations     = $operations;
+		$this->order_attempts = $order_attempts;
 	}
 
 	public function register(): void {
@@ -78,7 +82,7 @@ final class Widget_Retry implements Hooks {
 				Log::error( sprintf( 'Order %d: the service could not be asked when the widget\'s retry window ended: %s', $order->get_id(), $e->getMessage() ) );
 			}
 		}
-		$this->settle( Order_Attempts::reloaded( $order ), false );
+		$this->settle( $this->order_attempts->reloaded( $order ), false );
 	}
 
 	/**
@@ -96,7 +100,7 @@ final class Widget_Retry implements Hooks {
 		$this->operations->with_order_lock(
 			$order->get_id(),
 			function () use ( $order, $closed ): void {
-				$order = Order_Attempts::reloaded( $order );
+				$order = $this->order_attempts->reloaded( $order );
 				if ( '' === (string) $order->get_meta( Keys::META_RETRY_UNTIL ) ) {
 					return;
 				}

@@ -181,7 +181,7 @@ function c2c_ms_step( string $action, array $input ) {
 			return $out;
 
 		case 'spent':
-			return Start_Budget::spent( 'address_client_' . md5( (string) $input['client'] ) );
+			return Plugin::service( Start_Budget::class )->spent( 'address_client_' . md5( (string) $input['client'] ) );
 
 		case 'lock_names':
 			$mine = Shared_Store::lock_name( Reconciler::BATCH_LOCK );
