@@ -36,6 +36,7 @@ use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Buyer\Buyer_Cancel;
 use Card2Crypto\Checkout\Buyer\Buyer_Return;
 use Card2Crypto\Checkout\Buyer\Order_Pay;
+use Card2Crypto\Checkout\Buyer\Order_Routes;
 use Card2Crypto\Checkout\Buyer\Order_View;
 use Card2Crypto\Checkout\Buyer\State_Poll;
 use Card2Crypto\Checkout\Buyer\Range_Notice;
@@ -85,7 +86,7 @@ final class Plugin {
 	/** Builds the services and registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
 	public static function boot( string $file ): void {
 		// A thank-you page's poll of an unchanged state is answered here, before anything is built (State_Poll).
-		State_Poll::answer_if_unchanged();
+		( new State_Poll() )->answer_if_unchanged();
 		$services       = self::build( new Settings_Store( Plugin_Bootstrap::schema(), 'checkout', Keys::SETTINGS_OPTION ) );
 		self::$services = $services;
 		$settings       = $services[ Settings_Store::class ];
@@ -168,8 +169,9 @@ final class Plugin {
 		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back, $orders, $budget );
 		$addresses     = new Order_Address( $config, $address_store, $attempts, $budget );
 		$pages         = new Return_Pages();
+		$routes        = new Order_Routes();
 		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $orders, $budget );
-		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages, $orders, $budget );
+		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages, $orders, $budget, $routes );
 		$retry         = new Widget_Retry( $reconciler, $attempts, $operations, $orders );
 		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock );
 		$services      = array(
@@ -194,6 +196,7 @@ final class Plugin {
 			Order_Address::class        => $addresses,
 			Payments::class             => $payments,
 			Availability::class         => $availability,
+			Order_Routes::class         => $routes,
 			Settings_Status::class      => new Settings_Status( $health, $callbacks, $clock ),
 			Clock_Offset::class         => $clock,
 			Health_Checks::class        => $checks,
@@ -210,10 +213,10 @@ final class Plugin {
 			Widget_Retry::class         => $retry,
 			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms ),
 			Test_Mode::class            => new Test_Mode( $config ),
-			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $retry, $pages, $back, $scripts, $orders ),
+			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $retry, $pages, $back, $scripts, $orders, $routes ),
 			Buyer_Return::class         => $return,
 			Range_Notice::class         => new Range_Notice( $config, $health, $availability, $back ),
-			Order_View::class           => new Order_View( $attempts, $scripts ),
+			Order_View::class           => new Order_View( $attempts, $scripts, $routes, new State_Poll() ),
 			Buyer_Cancel::class         => new Buyer_Cancel( $attempts, $orders ),
 			Manual_Refunds::class       => new Manual_Refunds(),
 			Buyer_Mail::class           => new Buyer_Mail( $attempts ),

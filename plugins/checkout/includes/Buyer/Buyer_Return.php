@@ -73,7 +73,10 @@ final class Buyer_Return implements Hooks {
 	/** @var Start_Budget */
 	private $budget;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages, Order_Attempts $order_attempts, Start_Budget $budget ) {
+	/** @var Order_Routes */
+	private $routes;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages, Order_Attempts $order_attempts, Start_Budget $budget, Order_Routes $routes ) {
 		$this->config         = $config;
 		$this->reconciler     = $reconciler;
 		$this->health         = $health;
@@ -83,6 +86,7 @@ final class Buyer_Return implements Hooks {
 		$this->pages          = $pages;
 		$this->order_attempts = $order_attempts;
 		$this->budget         = $budget;
+		$this->routes         = $routes;
 	}
 
 	public function register(): void {
@@ -96,10 +100,10 @@ final class Buyer_Return implements Hooks {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
 			// Only the order's owner reads them: a registered customer's order asks its customer to log in, as WooCommerce does.
-			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Order_Routes::owner_may_act( $order ) ) {
+			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && $this->routes->owner_may_act( $order ) ) {
 				$told = $this->pages->take_told( $order );
 				if ( null !== $told ) {
-					self::start_session();
+					$this->start_session();
 					wc_add_notice( Buyer_Words::notice_html( $told ), $told['type'] );
 				}
 			}
@@ -108,11 +112,11 @@ final class Buyer_Return implements Hooks {
 		}
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- only adds a fixed notice and drops the argument.
 		if ( isset( $_GET[ Return_Pages::UNAVAILABLE_ARG ] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
-			self::start_session();
+			$this->start_session();
 			// Plain words, never the service's message: the order is kept, and the buyer hears when card payment is back.
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = isset( $_GET['key'] ) ? sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification.Recommended
-			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && Order_Routes::owner_may_act( $order );
+			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && $this->routes->owner_may_act( $order );
 			wc_add_notice( esc_html( $mine ? $this->back->keep( $order ) : $this->health->buyer_message() ), 'error' );
 			wp_safe_redirect( remove_query_arg( Return_Pages::UNAVAILABLE_ARG ) );
 			exit;
@@ -121,7 +125,7 @@ final class Buyer_Return implements Hooks {
 		if ( ! isset( $_GET['pay_for_order'] ) && ! isset( $_GET[ Return_Pages::RETURN_ARG ] ) && isset( $_GET['key'] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
-			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->needs_payment() && Order_Routes::owner_may_act( $order ) ) {
+			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->needs_payment() && $this->routes->owner_may_act( $order ) ) {
 				// The embedded flow's payment page opened again (a second tab, a link from an e-mail) once the order can no longer
 				// be paid (a payment under way holds it, or it is paid): not WooCommerce's "cannot be paid for" but the order's
 				// own page, which says in the store's words how the payment stands, offers no Pay, and follows it to its end.
@@ -135,7 +139,7 @@ final class Buyer_Return implements Hooks {
 		}
 		$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 		$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
-		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) || Keys::GATEWAY_ID !== $order->get_payment_method() || ! Order_Routes::owner_may_act( $order ) ) {
+		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) || Keys::GATEWAY_ID !== $order->get_payment_method() || ! $this->routes->owner_may_act( $order ) ) {
 			// Not ours to answer: WooCommerce's own order-pay page handles it (and its errors; a registered customer's
 			// order asks its customer to log in, and the key alone asks the service nothing and notes nothing).
 			return;
@@ -145,14 +149,14 @@ final class Buyer_Return implements Hooks {
 			wp_safe_redirect( $order->get_checkout_order_received_url() );
 			exit;
 		}
-		self::start_session();
+		$this->start_session();
 		wc_add_notice( esc_html( $outcome['message'] ), $outcome['type'] );
 		wp_safe_redirect( $order->get_checkout_payment_url() );
 		exit;
 	}
 
 	/** A guest's notice must survive the redirect: it needs a session cookie. */
-	private static function start_session(): void {
+	private function start_session(): void {
 		if ( function_exists( 'WC' ) && WC()->session && ! WC()->session->has_session() ) {
 			WC()->session->set_customer_session_cookie( true );
 		}
