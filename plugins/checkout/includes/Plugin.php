@@ -220,10 +220,10 @@ final class Plugin {
 			Buyer_Cancel::class         => new Buyer_Cancel( $attempts, $orders ),
 			Manual_Refunds::class       => new Manual_Refunds(),
 			Buyer_Mail::class           => new Buyer_Mail( $attempts ),
-			Privacy::class              => new Privacy( $attempts, $operations ),
+			Privacy::class              => new Privacy( $attempts, $operations, $addresses ),
 			Site_Health::class          => new Site_Health( $config, $checks ),
 			Books_Export::class         => new Books_Export( $books, $books_store ),
-			Admin_Order_Panel::class    => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations ),
+			Admin_Order_Panel::class    => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations, $addresses ),
 			Callback_Health::class      => $callbacks,
 			Address_Gap_Notice::class   => new Address_Gap_Notice( $addresses ),
 			// The visitors' budgets: rows whose windows have passed are deleted hourly.

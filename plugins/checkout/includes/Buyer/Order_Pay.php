@@ -16,10 +16,10 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Script_Asset;
-use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Widget_Retry;
 use Card2Crypto\Checkout\Shared\Hooks;
@@ -277,7 +277,7 @@ final class Order_Pay implements Hooks {
 			)
 		);
 		echo '<div class="card2crypto-order-pay">';
-		echo '<p class="card2crypto-wallet-line">' . esc_html( Availability::wallet_line() ) . '</p>';
+		echo '<p class="card2crypto-wallet-line">' . esc_html( Wallet_Words::wallet_line() ) . '</p>';
 		echo '<p class="card2crypto-status" role="status" aria-live="polite"></p>';
 		echo '<div id="' . esc_attr( Keys::WIDGET_ELEMENT ) . '"></div>';
 		echo '</div>';

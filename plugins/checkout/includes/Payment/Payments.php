@@ -40,13 +40,13 @@ use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Rules\Page_Language;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Service_Times;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Test_Mode;
-use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Landing\Landing_Url;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
@@ -353,17 +353,6 @@ final class Payments {
 	}
 
 	/**
-	 * The payment page's language for a site locale (de_DE => de) when the
-	 * page is offered in it (core's PAYMENT_PAGE_LANGUAGES, from the schema),
-	 * else "": no lang, the service's default, English (docs/decisions.md,
-	 * "Widget language").
-	 */
-	public static function page_language( string $locale ): string {
-		$code = strtolower( (string) strtok( $locale, '_-' ) );
-		return Plugin_Bootstrap::schema()->is_payment_page_language( $code ) ? $code : '';
-	}
-
-	/**
 	 * Widget settings for an attempt, stamped and signed now (simple form).
 	 * Only server-decided values: nothing comes from the browser.
 	 *
@@ -384,7 +373,7 @@ final class Payments {
 		if ( '' !== $email && is_email( $email ) ) {
 			$settings['user_login'] = $email;
 		}
-		$lang = self::page_language( (string) get_locale() );
+		$lang = Page_Language::of( (string) get_locale() );
 		if ( '' !== $lang ) {
 			$settings['lang'] = $lang;
 		}

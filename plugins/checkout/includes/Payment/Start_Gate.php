@@ -190,7 +190,7 @@ final class Start_Gate {
 				'status_code'  => $known ? $fresh->status_code() : ( null !== $operation ? Status_Flow::int_code( $operation->status_code() ) : null ),
 				'started'      => $fresh->payment_started( null !== $operation ? $operation->created_at() : null, time() ),
 				'mismatch'     => $fresh->mismatch(),
-				'card'         => null === $operation || self::card_entered( $operation ),
+				'card'         => null === $operation || $this->card_entered( $operation ),
 				'operation_id' => null !== $operation ? $operation->id() : null,
 				'status_url'   => null !== $operation ? $operation->status_url() : null,
 				'attempt'      => $fresh,
@@ -251,7 +251,7 @@ final class Start_Gate {
 	 * payment_method_info holds something (the service leaves it empty until
 	 * the card is entered). Not said at all: taken as entered.
 	 */
-	private static function card_entered( \Card2Crypto\Checkout\Shared\Api\Operation $operation ): bool {
+	private function card_entered( \Card2Crypto\Checkout\Shared\Api\Operation $operation ): bool {
 		$data = $operation->to_array();
 		if ( ! isset( $data['operation_info']['from'] ) || ! array_key_exists( 'payment_method_info', (array) $data['operation_info']['from'] ) ) {
 			return true;

@@ -10,7 +10,7 @@ use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Callback\Callback_Guard;
 use Card2Crypto\Checkout\Shared\Client\Client_Ip;
 use Card2Crypto\Checkout\Base\Currencies;
-use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Rules\Page_Language;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Payment_Match;
@@ -56,7 +56,7 @@ $functions = array(
 	'same_address'    => array( Payment_Match::class, 'same_address' ),
 	'fiat'            => array( Currencies::class, 'all' ),
 	'to_minor'        => array( Currencies::class, 'to_minor' ),
-	'page_language'   => array( Payments::class, 'page_language' ),
+	'page_language'   => array( Page_Language::class, 'of' ),
 	'limit_problem'   => array( Currencies::class, 'limit_problem' ),
 	'canonical'       => static function ( string $json ) {
 		return Canonical::of( Lossless_Json::decode_object( $json ) );

@@ -13,12 +13,17 @@ use Card2Crypto\Checkout\Rules\Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Base\Plain_Text;
 use Card2Crypto\Checkout\Rules\Range_Words;
+use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 
 require __DIR__ . '/bootstrap.php';
 
 function __( $text, $domain = '' ) {
 	return $text;
+}
+
+function _n( $single, $plural, $number, $domain = '' ) {
+	return 1 === (int) $number ? $single : $plural;
 }
 
 /** WordPress's own for a string (wp-includes/formatting.php). */
@@ -102,6 +107,9 @@ c2c_test_run_calls(
 		'range'    => array( Range_Words::class, 'message' ),
 		'ranges'   => array( Range_Words::class, 'messages' ),
 		'plain'    => array( Plain_Text::class, 'from_html' ),
+		'btc'      => array( Wallet_Words::class, 'btc' ),
+		'explorer' => array( Wallet_Words::class, 'explorer_url' ),
+		'gap_text' => array( Wallet_Words::class, 'gap_text' ),
 		'buyer_title' => array( Test_Mode::class, 'buyer_title' ),
 		'admin_title' => array( Test_Mode::class, 'admin_title' ),
 		'plain_title' => array( Test_Mode::class, 'plain_title' ),
