@@ -150,6 +150,7 @@ final class Plugin {
 		$address_store = new Address_Store( $attempts );
 		$books_store   = new Books_Store();
 		$books         = new Books( $books_store );
+		$books_export  = new Books_Export( $books, $books_store );
 		$health        = new Service_Health( $door );
 		$answers       = new Service_Answers( $door, $health );
 		$availability  = new Availability( $config, $answers );
@@ -191,7 +192,7 @@ final class Plugin {
 			Settings_Status::class      => new Settings_Status( $health, $callbacks, $clock ),
 			Clock_Offset::class         => $clock,
 			Health_Checks::class        => $checks,
-			Books_Chart::class          => new Books_Chart( $config, $books, $scripts ),
+			Books_Chart::class          => new Books_Chart( $config, $books, $scripts, $books_export ),
 			// The services that hook themselves in (Hooks), in the order they do (boot()).
 			Payout_Change_Notice::class => new Payout_Change_Notice( $settings ),
 			Callback_Controller::class  => new Callback_Controller( $config, $events, $callbacks ),
@@ -213,7 +214,7 @@ final class Plugin {
 			Buyer_Mail::class           => new Buyer_Mail( $attempts ),
 			Privacy::class              => new Privacy( $attempts, $operations ),
 			Site_Health::class          => new Site_Health( $config, $checks ),
-			Books_Export::class         => new Books_Export( $books, $books_store ),
+			Books_Export::class         => $books_export,
 			Admin_Order_Panel::class    => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations ),
 			Callback_Health::class      => $callbacks,
 			Address_Gap_Notice::class   => new Address_Gap_Notice( $addresses ),
