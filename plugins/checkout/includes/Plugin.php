@@ -164,7 +164,8 @@ final class Plugin {
 		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back );
 		$addresses     = new Order_Address( $config, $address_store, $attempts );
 		$pages         = new Return_Pages();
-		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health );
+		$test_mode     = new Test_Mode( $config );
+		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $test_mode );
 		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages );
 		$retry         = new Widget_Retry( $reconciler, $attempts, $operations );
 		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock );
@@ -204,7 +205,7 @@ final class Plugin {
 			Refusal_Mail::class         => new Refusal_Mail( $config, $health ),
 			Widget_Retry::class         => $retry,
 			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms ),
-			Test_Mode::class            => new Test_Mode( $config ),
+			Test_Mode::class            => $test_mode,
 			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $retry, $pages, $back, $scripts ),
 			Buyer_Return::class         => $return,
 			Range_Notice::class         => new Range_Notice( $config, $health, $availability, $back ),
@@ -215,7 +216,7 @@ final class Plugin {
 			Privacy::class              => new Privacy( $attempts, $operations ),
 			Site_Health::class          => new Site_Health( $config, $checks ),
 			Books_Export::class         => $books_export,
-			Admin_Order_Panel::class    => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations ),
+			Admin_Order_Panel::class    => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations, $test_mode ),
 			Callback_Health::class      => $callbacks,
 			Address_Gap_Notice::class   => new Address_Gap_Notice( $addresses ),
 		);

@@ -81,7 +81,10 @@ final class Payments {
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health ) {
+	/** @var Test_Mode */
+	private $test_mode;
+
+	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health, Test_Mode $test_mode ) {
 		$this->config     = $config;
 		$this->gate       = $gate;
 		$this->addresses  = $addresses;
@@ -91,6 +94,7 @@ final class Payments {
 		$this->reconciler = $reconciler;
 		$this->pages      = $pages;
 		$this->health     = $health;
+		$this->test_mode  = $test_mode;
 	}
 
 	/**
@@ -337,7 +341,7 @@ final class Payments {
 		$order->update_meta_data( Keys::META_ATTEMPT, $partner_operation_id );
 		// Not signed for the buyer yet: until it is, the service cannot have an operation for it (Start_Gate does not ask).
 		$order->update_meta_data( Keys::META_UNSIGNED, $partner_operation_id );
-		Test_Mode::mark( $order, $config->environment() );
+		$this->test_mode->mark( $order, $config->environment() );
 		$order->save();
 		$this->reconciler->schedule( $order->get_id() );
 		return $attempt;
