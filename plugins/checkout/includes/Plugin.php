@@ -168,7 +168,8 @@ final class Plugin {
 		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $test_mode );
 		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages );
 		$retry         = new Widget_Retry( $reconciler, $attempts, $operations );
-		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock );
+		$status        = new Settings_Status( $health, $callbacks, $clock );
+		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock, $status );
 		$services      = array(
 			// The services without hooks of their own.
 			Settings_Store::class       => $settings,
@@ -190,7 +191,7 @@ final class Plugin {
 			Order_Address::class        => $addresses,
 			Payments::class             => $payments,
 			Availability::class         => $availability,
-			Settings_Status::class      => new Settings_Status( $health, $callbacks, $clock ),
+			Settings_Status::class      => $status,
 			Clock_Offset::class         => $clock,
 			Health_Checks::class        => $checks,
 			Books_Chart::class          => new Books_Chart( $config, $books, $scripts, $books_export ),
