@@ -156,6 +156,7 @@ final class Plugin {
 		$address_store = new Address_Store( $attempts );
 		$books_store   = new Books_Store();
 		$books         = new Books( $books_store, $orders );
+		$books_export  = new Books_Export( $books, $books_store );
 		$health        = new Service_Health( $door );
 		$answers       = new Service_Answers( $door, $health );
 		$availability  = new Availability( $config, $answers, $orders );
@@ -170,10 +171,12 @@ final class Plugin {
 		$addresses     = new Order_Address( $config, $address_store, $attempts, $budget );
 		$pages         = new Return_Pages();
 		$routes        = new Order_Routes();
-		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $orders, $budget );
+		$test_mode     = new Test_Mode( $config );
+		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $orders, $budget, $test_mode );
 		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages, $orders, $budget, $routes );
 		$retry         = new Widget_Retry( $reconciler, $attempts, $operations, $orders );
-		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock );
+		$status        = new Settings_Status( $health, $callbacks, $clock );
+		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock, $status );
 		$services      = array(
 			// The services without hooks of their own.
 			Settings_Store::class       => $settings,
@@ -197,10 +200,10 @@ final class Plugin {
 			Payments::class             => $payments,
 			Availability::class         => $availability,
 			Order_Routes::class         => $routes,
-			Settings_Status::class      => new Settings_Status( $health, $callbacks, $clock ),
+			Settings_Status::class      => $status,
 			Clock_Offset::class         => $clock,
 			Health_Checks::class        => $checks,
-			Books_Chart::class          => new Books_Chart( $config, $books, $scripts ),
+			Books_Chart::class          => new Books_Chart( $config, $books, $scripts, $books_export ),
 			// The services that hook themselves in (Hooks), in the order they do (boot()).
 			Payout_Change_Notice::class => new Payout_Change_Notice( $settings ),
 			Callback_Controller::class  => new Callback_Controller( $config, $events, $callbacks ),
@@ -212,7 +215,7 @@ final class Plugin {
 			Refusal_Mail::class         => new Refusal_Mail( $config, $health ),
 			Widget_Retry::class         => $retry,
 			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms ),
-			Test_Mode::class            => new Test_Mode( $config ),
+			Test_Mode::class            => $test_mode,
 			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $retry, $pages, $back, $scripts, $orders, $routes ),
 			Buyer_Return::class         => $return,
 			Range_Notice::class         => new Range_Notice( $config, $health, $availability, $back ),
@@ -222,8 +225,8 @@ final class Plugin {
 			Buyer_Mail::class           => new Buyer_Mail( $attempts ),
 			Privacy::class              => new Privacy( $attempts, $operations, $addresses ),
 			Site_Health::class          => new Site_Health( $config, $checks ),
-			Books_Export::class         => new Books_Export( $books, $books_store ),
-			Admin_Order_Panel::class    => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations, $addresses ),
+			Books_Export::class         => $books_export,
+			Admin_Order_Panel::class    => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations, $addresses, $test_mode ),
 			Callback_Health::class      => $callbacks,
 			Address_Gap_Notice::class   => new Address_Gap_Notice( $addresses ),
 			// The visitors' budgets: rows whose windows have passed are deleted hourly.

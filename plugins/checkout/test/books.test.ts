@@ -1,5 +1,5 @@
 /**
- * The owner's books row by row (Admin\Books, without WordPress; the site in
+ * The owner's books row by row (Admin\Books and Rules\Books_Numbers, without WordPress; the site in
  * Tokyo's time zone): CSV cells a spreadsheet cannot run as formulas, exact
  * amounts from minor units by string arithmetic (beyond PHP_INT_MAX too),
  * the service's rate as plain decimal text, the outcome of every kind of row,

@@ -40,7 +40,7 @@ final class Address_Gap_Notice implements Hooks {
 		if ( ! current_user_can( 'manage_woocommerce' ) || ! $this->addresses->active() ) {
 			return;
 		}
-		if ( is_multisite() && self::on_settings_page() ) {
+		if ( is_multisite() && $this->on_settings_page() ) {
 			$this->shared_notice();
 		}
 		try {
@@ -64,7 +64,7 @@ final class Address_Gap_Notice implements Hooks {
 	}
 
 	/** The payment method's settings page (WooCommerce → Settings → Payments → Card2Crypto). */
-	private static function on_settings_page(): bool {
+	private function on_settings_page(): bool {
 		// phpcs:disable WordPress.Security.NonceVerification.Recommended -- Which page is shown; nothing is changed.
 		$page    = isset( $_GET['page'] ) ? sanitize_key( wp_unslash( $_GET['page'] ) ) : '';
 		$section = isset( $_GET['section'] ) ? sanitize_key( wp_unslash( $_GET['section'] ) ) : '';

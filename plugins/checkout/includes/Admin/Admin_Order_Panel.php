@@ -56,12 +56,16 @@ final class Admin_Order_Panel implements Hooks {
 	/** @var Order_Address */
 	private $addresses;
 
-	public function __construct( Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Order_Address $addresses ) {
+	/** @var Test_Mode */
+	private $test_mode;
+
+	public function __construct( Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Order_Address $addresses, Test_Mode $test_mode ) {
 		$this->reconciler = $reconciler;
 		$this->gateway    = $gateway;
 		$this->attempts   = $attempts;
 		$this->operations = $operations;
 		$this->addresses  = $addresses;
+		$this->test_mode  = $test_mode;
 	}
 
 	public function register(): void {
@@ -194,7 +198,7 @@ final class Admin_Order_Panel implements Hooks {
 		if ( '' !== $address ) {
 			echo '<p><a data-card2crypto="address-explorer" href="' . esc_url( Wallet_Words::explorer_url( $address ) ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'View the address on a block explorer', 'card2crypto-checkout' ) . '</a></p>';
 		}
-		if ( ! empty( $op['explorer_url'] ) && Test_Mode::is_test_order( $order ) ) {
+		if ( ! empty( $op['explorer_url'] ) && $this->test_mode->is_test_order( $order ) ) {
 			// The sandbox makes up its transaction ids: no block explorer knows them.
 			echo '<p data-card2crypto="simulated-transaction">' . esc_html__( 'Test payment: the sandbox simulated this transaction; it is not on the blockchain.', 'card2crypto-checkout' ) . '</p>';
 		} elseif ( ! empty( $op['explorer_url'] ) ) {
@@ -210,10 +214,10 @@ final class Admin_Order_Panel implements Hooks {
 			$awaiting = 'awaiting confirm' === $attempt->status() && 8 === $attempt->status_code();
 			echo '<p class="card2crypto-actions">';
 			if ( $awaiting ) {
-				self::button( $order, 'confirm', __( 'Confirm payment', 'card2crypto-checkout' ), true );
-				self::button( $order, 'cancel', __( 'Cancel payment', 'card2crypto-checkout' ), false );
+				$this->button( $order, 'confirm', __( 'Confirm payment', 'card2crypto-checkout' ), true );
+				$this->button( $order, 'cancel', __( 'Cancel payment', 'card2crypto-checkout' ), false );
 			}
-			self::button( $order, 'refresh', __( 'Refresh from the service', 'card2crypto-checkout' ), false );
+			$this->button( $order, 'refresh', __( 'Refresh from the service', 'card2crypto-checkout' ), false );
 			echo '</p>';
 		}
 		echo '</div>';
@@ -253,7 +257,7 @@ final class Admin_Order_Panel implements Hooks {
 	}
 
 	/** A link to admin-post.php (a form would nest inside the order form). */
-	private static function button( \WC_Order $order, string $do, string $label, bool $primary ): void {
+	private function button( \WC_Order $order, string $do, string $label, bool $primary ): void {
 		$url = wp_nonce_url(
 			add_query_arg(
 				array(

@@ -25,6 +25,7 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Rules\Books_Numbers;
 use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Settings\Test_Mode;
@@ -67,9 +68,6 @@ final class Books {
 	/** An operation the store recorded with no state it could apply (a pair outside the status model, kept for review). */
 	const UNKNOWN = 'unknown';
 
-	/** Bitcoin's decimals: satoshis per BTC = 10^8. */
-	const BTC_DECIMALS = 8;
-
 	/** @var Books_Store */
 	private $store;
 
@@ -90,7 +88,7 @@ final class Books {
 	 * @param mixed $to
 	 * @return array{from: ?int, to: ?int}|\WP_Error
 	 */
-	public static function range( $from, $to ) {
+	public function range( $from, $to ) {
 		$bounds = array();
 		foreach ( array(
 			'from' => $from,
@@ -100,7 +98,7 @@ final class Books {
 				$bounds[ $field ] = null;
 				continue;
 			}
-			$day = is_string( $value ) ? self::day( $value ) : null;
+			$day = is_string( $value ) ? $this->day( $value ) : null;
 			if ( null === $day ) {
 				return new \WP_Error(
 					'card2crypto_books_date',
@@ -130,7 +128,7 @@ final class Books {
 	}
 
 	/** Midnight of a YYYY-MM-DD day in the site's time zone, or null when the text is not such a day. */
-	private static function day( string $text ): ?\DateTimeImmutable {
+	private function day( string $text ): ?\DateTimeImmutable {
 		if ( 1 !== preg_match( '/^([0-9]{4})-([0-9]{2})-([0-9]{2})$/D', $text, $m ) || ! checkdate( (int) $m[2], (int) $m[3], (int) $m[1] ) ) {
 			return null;
 		}
@@ -154,7 +152,7 @@ final class Books {
 		foreach ( $this->store->pages( $utc( $from ), $utc( $to ), $ended ) as $page ) {
 			$meta = $this->store->order_meta( array_column( $page, 'order_id' ), array( Keys::META_OPERATION, Test_Mode::META ) );
 			foreach ( $page as $stored ) {
-				yield self::row( $stored, $meta[ $stored['order_id'] ] ?? array() );
+				yield $this->row( $stored, $meta[ $stored['order_id'] ] ?? array() );
 			}
 		}
 	}
@@ -166,20 +164,20 @@ final class Books {
 	 * @param array<string, mixed> $meta   The order's meta (Keys::META_OPERATION, Test_Mode::META).
 	 * @return array<string, mixed>
 	 */
-	public static function row( array $stored, array $meta ): array {
+	public function row( array $stored, array $meta ): array {
 		$op = is_array( $meta[ Keys::META_OPERATION ] ?? null ) ? $meta[ Keys::META_OPERATION ] : array();
 		// The order keeps the details (amounts reported, rate, transaction) of the one operation that speaks for it.
 		$own     = Books_Store::OPERATION === $stored['kind'] && '' !== $stored['operation_id'] && ( $op['id'] ?? null ) === $stored['operation_id'];
-		$outcome = self::outcome( $stored );
+		$outcome = $this->outcome( $stored );
 		$applied = Books_Store::ABANDONED !== $stored['kind'] && Operation_Store::NO_CODE !== $stored['status_code'];
 
 		$fiat_amount   = $stored['expected_amount'];
 		$fiat_currency = (string) $stored['expected_currency'];
-		if ( $own && self::digits( $op['from_amount'] ?? null ) && is_string( $op['from_currency'] ?? null ) ) {
+		if ( $own && $this->digits( $op['from_amount'] ?? null ) && is_string( $op['from_currency'] ?? null ) ) {
 			$fiat_amount   = $op['from_amount'];
 			$fiat_currency = $op['from_currency'];
 		}
-		$sats = $own && self::digits( $op['to_amount'] ?? null ) && Payment_Match::ASSET_BTC === ( $op['to_currency'] ?? Payment_Match::ASSET_BTC ) ? (string) $op['to_amount'] : null;
+		$sats = $own && $this->digits( $op['to_amount'] ?? null ) && Payment_Match::ASSET_BTC === ( $op['to_currency'] ?? Payment_Match::ASSET_BTC ) ? (string) $op['to_amount'] : null;
 		$at   = (int) strtotime( $stored['recorded_at'] . ' UTC' );
 
 		return array(
@@ -193,8 +191,8 @@ final class Books {
 			// The currency's own decimals; one the service does not list has none known here: left empty rather than guessed.
 			'fiat_amount'          => Currencies::is_supported( $fiat_currency ) ? Decimal_Amount::to_decimal( (string) $fiat_amount, Currencies::decimals( $fiat_currency ) ) : '',
 			'fiat_currency'        => $fiat_currency,
-			'btc_amount'           => null === $sats ? '' : self::btc( $sats ),
-			'rate'                 => $own && isset( $op['currency_rate'] ) ? self::number_text( $op['currency_rate'] ) : '',
+			'btc_amount'           => null === $sats ? '' : Books_Numbers::btc( $sats ),
+			'rate'                 => $own && isset( $op['currency_rate'] ) ? Books_Numbers::number_text( $op['currency_rate'] ) : '',
 			'wallet_address'       => $own && is_string( $op['wallet'] ?? null ) && '' !== $op['wallet'] ? $op['wallet'] : (string) $stored['expected_wallet'],
 			'transaction_hash'     => $own && is_string( $op['tx_id'] ?? null ) ? $op['tx_id'] : '',
 			'test'                 => 'yes' === (string) ( $meta[ Test_Mode::META ] ?? '' ) ? 'yes' : 'no',
@@ -204,7 +202,7 @@ final class Books {
 	}
 
 	/** paid, declined, pending, abandoned or unknown. */
-	private static function outcome( array $stored ): string {
+	private function outcome( array $stored ): string {
 		if ( Books_Store::ABANDONED === $stored['kind'] ) {
 			return self::ABANDONED;
 		}
@@ -223,71 +221,8 @@ final class Books {
 	}
 
 	/** Whether a stored amount is whole minor units: an int >= 0, or decimal digits (beyond PHP_INT_MAX). */
-	private static function digits( $value ): bool {
+	private function digits( $value ): bool {
 		return ( is_int( $value ) && $value >= 0 ) || ( is_string( $value ) && 1 === preg_match( '/^[0-9]{1,40}$/D', $value ) );
-	}
-
-	/** Satoshis (decimal digits) as BTC with 8 decimals, by string arithmetic: "123456" => "0.00123456". */
-	public static function btc( string $sats ): string {
-		return Decimal_Amount::to_decimal( $sats, self::BTC_DECIMALS );
-	}
-
-	/** The sum of two whole numbers written as decimal digits, by string arithmetic (no overflow, no float). */
-	public static function add_digits( string $a, string $b ): string {
-		$a     = str_pad( $a, max( strlen( $a ), strlen( $b ) ), '0', STR_PAD_LEFT );
-		$b     = str_pad( $b, strlen( $a ), '0', STR_PAD_LEFT );
-		$sum   = '';
-		$carry = 0;
-		for ( $i = strlen( $a ) - 1; $i >= 0; $i-- ) {
-			$digit = (int) $a[ $i ] + (int) $b[ $i ] + $carry;
-			$sum   = ( $digit % 10 ) . $sum;
-			$carry = intdiv( $digit, 10 );
-		}
-		$sum = ( $carry > 0 ? (string) $carry : '' ) . $sum;
-		return '' === ltrim( $sum, '0' ) ? '0' : ltrim( $sum, '0' );
-	}
-
-	/**
-	 * A number the service sent (the rate: an int, or a float as the shape
-	 * check read it) as plain decimal text: the shortest text that reads back
-	 * as the same number (so "65432.1" stays "65432.1" whatever the host's
-	 * precision settings), never in exponent form.
-	 *
-	 * @param mixed $value
-	 */
-	public static function number_text( $value ): string {
-		if ( is_int( $value ) ) {
-			return (string) $value;
-		}
-		if ( is_string( $value ) && 1 === preg_match( '/^-?[0-9]+(\.[0-9]+)?$/D', $value ) ) {
-			return $value;
-		}
-		if ( ! is_float( $value ) || ! is_finite( $value ) ) {
-			return '';
-		}
-		// The fewest significant digits that read back as the same float (17 always do).
-		for ( $precision = 0; $precision <= 16; $precision++ ) {
-			$text = str_replace( ',', '.', sprintf( '%.' . $precision . 'e', $value ) ); // A locale's decimal comma, on old PHP.
-			if ( (float) $text === $value ) {
-				break;
-			}
-		}
-		// Mantissa and exponent ("6.54321e+4") to plain digits.
-		preg_match( '/^(-?)([0-9])(?:\.([0-9]+))?e([+-][0-9]+)$/', $text, $m );
-		$digits   = $m[2] . ( $m[3] ?? '' );
-		$exponent = (int) $m[4];
-		$point    = 1 + $exponent;
-		if ( $point <= 0 ) {
-			$plain = '0.' . str_repeat( '0', -$point ) . $digits;
-		} elseif ( $point >= strlen( $digits ) ) {
-			$plain = $digits . str_repeat( '0', $point - strlen( $digits ) );
-		} else {
-			$plain = substr( $digits, 0, $point ) . '.' . substr( $digits, $point );
-		}
-		if ( false !== strpos( $plain, '.' ) ) {
-			$plain = rtrim( rtrim( $plain, '0' ), '.' );
-		}
-		return ( '-' === $m[1] && '0' !== $plain ? '-' : '' ) . $plain;
 	}
 
 	/**
@@ -298,7 +233,7 @@ final class Books {
 	 *
 	 * @param array<int|string, mixed> $cells
 	 */
-	public static function csv_line( array $cells ): string {
+	public function csv_line( array $cells ): string {
 		$out = array();
 		foreach ( $cells as $cell ) {
 			$text = wp_check_invalid_utf8( (string) $cell, true );
@@ -314,7 +249,7 @@ final class Books {
 	}
 
 	/** A row's columns only, in order. */
-	public static function cells( array $row ): array {
+	private function cells( array $row ): array {
 		$cells = array();
 		foreach ( self::COLUMNS as $column ) {
 			$cells[ $column ] = $row[ $column ];
@@ -328,8 +263,8 @@ final class Books {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public static function json_row( array $row ): array {
-		$cells                = self::cells( $row );
+	private function json_row( array $row ): array {
+		$cells                = $this->cells( $row );
 		$cells['status_code'] = '' === $cells['status_code'] ? null : (int) $cells['status_code'];
 		$cells['test']        = 'yes' === $cells['test'];
 		return $cells;
@@ -345,7 +280,7 @@ final class Books {
 			wc_set_time_limit( 0 );
 		}
 		$csv = 'json' !== $format;
-		echo $csv ? self::csv_line( self::COLUMNS ) : '['; // phpcs:ignore WordPress.Security.EscapeOutput -- CSV or JSON, not HTML.
+		echo $csv ? $this->csv_line( self::COLUMNS ) : '['; // phpcs:ignore WordPress.Security.EscapeOutput -- CSV or JSON, not HTML.
 		// A failure past the first byte cannot change the answer's status any more: it is logged and thrown on, so the
 		// file ends in PHP's error rather than looking complete.
 		try {
@@ -361,9 +296,9 @@ final class Books {
 		$count = 0;
 		foreach ( $this->rows( $from, $to ) as $row ) {
 			if ( $csv ) {
-				echo self::csv_line( self::cells( $row ) ); // phpcs:ignore WordPress.Security.EscapeOutput -- CSV, not HTML.
+				echo $this->csv_line( $this->cells( $row ) ); // phpcs:ignore WordPress.Security.EscapeOutput -- CSV, not HTML.
 			} else {
-				echo ( 0 === $count ? '' : ',' ) . wp_json_encode( self::json_row( $row ), JSON_UNESCAPED_SLASHES ); // phpcs:ignore WordPress.Security.EscapeOutput -- JSON, not HTML.
+				echo ( 0 === $count ? '' : ',' ) . wp_json_encode( $this->json_row( $row ), JSON_UNESCAPED_SLASHES ); // phpcs:ignore WordPress.Security.EscapeOutput -- JSON, not HTML.
 			}
 			if ( 0 === ++$count % Books_Store::PAGE ) {
 				flush();
@@ -402,11 +337,11 @@ final class Books {
 			}
 			++$out[ $date ][ $row['outcome'] ];
 			if ( null !== $row['_sats'] ) {
-				$out[ $date ]['sats'] = self::add_digits( $out[ $date ]['sats'], $row['_sats'] );
+				$out[ $date ]['sats'] = Books_Numbers::add_digits( $out[ $date ]['sats'], $row['_sats'] );
 			}
 		}
 		foreach ( $out as $date => $day ) {
-			$out[ $date ]['btc'] = self::btc( $day['sats'] );
+			$out[ $date ]['btc'] = Books_Numbers::btc( $day['sats'] );
 		}
 		return array_values( $out );
 	}

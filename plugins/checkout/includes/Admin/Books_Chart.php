@@ -20,6 +20,7 @@ namespace Card2Crypto\Checkout\Admin;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Script_Asset;
+use Card2Crypto\Checkout\Rules\Books_Numbers;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -44,10 +45,14 @@ final class Books_Chart {
 	/** @var Script_Asset */
 	private $scripts;
 
-	public function __construct( Config $config, Books $books, Script_Asset $scripts ) {
+	/** @var Books_Export */
+	private $export;
+
+	public function __construct( Config $config, Books $books, Script_Asset $scripts, Books_Export $export ) {
 		$this->config  = $config;
 		$this->books   = $books;
 		$this->scripts = $scripts;
+		$this->export  = $export;
 	}
 
 	/**
@@ -70,14 +75,14 @@ final class Books_Chart {
 			foreach ( array( 'paid', 'declined', 'abandoned' ) as $outcome ) {
 				$totals[ $outcome ] += $day[ $outcome ];
 			}
-			$totals['sats'] = Books::add_digits( $totals['sats'], $day['sats'] );
+			$totals['sats'] = Books_Numbers::add_digits( $totals['sats'], $day['sats'] );
 		}
-		$totals['btc'] = Books::btc( $totals['sats'] );
+		$totals['btc'] = Books_Numbers::btc( $totals['sats'] );
 		return array(
 			'test'    => $test,
 			'days'    => $days,
 			'totals'  => $totals,
-			'summary' => self::summary( $totals, $test ),
+			'summary' => $this->summary( $totals, $test ),
 			'texts'   => array(
 				'title'     => $test ? __( 'Test card payments, last 30 days (sandbox)', 'card2crypto-checkout' ) : __( 'Card payments, last 30 days', 'card2crypto-checkout' ),
 				'payments'  => __( 'Payments per day', 'card2crypto-checkout' ),
@@ -93,7 +98,7 @@ final class Books_Chart {
 	}
 
 	/** The totals in one sentence: the box's words without the script, and the chart's summary. */
-	private static function summary( array $totals, bool $test ): string {
+	private function summary( array $totals, bool $test ): string {
 		if ( 0 === $totals['paid'] + $totals['declined'] + $totals['abandoned'] ) {
 			return $test ? __( 'No test card payments in the last 30 days.', 'card2crypto-checkout' ) : __( 'No card payments in the last 30 days.', 'card2crypto-checkout' );
 		}
@@ -103,7 +108,7 @@ final class Books_Chart {
 
 	/** The box, and the script that draws the chart in it (for those who may read the books). */
 	public function render(): void {
-		if ( ! Books_Export::allowed() ) {
+		if ( ! $this->export->allowed() ) {
 			return;
 		}
 		try {

@@ -72,7 +72,7 @@ final class Books_Export implements Hooks {
 			array(
 				'methods'             => 'GET',
 				'callback'            => array( $this, 'rest_books' ),
-				'permission_callback' => array( self::class, 'allowed' ),
+				'permission_callback' => array( $this, 'allowed' ),
 				'args'                => array(
 					'from'   => array(
 						'type'        => 'string',
@@ -93,7 +93,7 @@ final class Books_Export implements Hooks {
 		);
 	}
 
-	public static function allowed(): bool {
+	public function allowed(): bool {
 		return current_user_can( self::CAPABILITY );
 	}
 
@@ -104,7 +104,7 @@ final class Books_Export implements Hooks {
 	 * @return \WP_REST_Response|\WP_Error
 	 */
 	public function rest_books( \WP_REST_Request $request ) {
-		$range = Books::range( $request->get_param( 'from' ), $request->get_param( 'to' ) );
+		$range = $this->books->range( $request->get_param( 'from' ), $request->get_param( 'to' ) );
 		if ( $range instanceof \WP_Error ) {
 			$field = $range->get_error_data()['field'];
 			return new \WP_Error(
@@ -117,7 +117,7 @@ final class Books_Export implements Hooks {
 			);
 		}
 		if ( ! $this->store->readable() ) {
-			return new \WP_Error( 'card2crypto_books_unreadable', self::unreadable(), array( 'status' => 500 ) );
+			return new \WP_Error( 'card2crypto_books_unreadable', $this->unreadable(), array( 'status' => 500 ) );
 		}
 		$format   = 'json' === $request->get_param( 'format' ) ? 'json' : 'csv';
 		$response = new \WP_REST_Response(
@@ -130,7 +130,7 @@ final class Books_Export implements Hooks {
 			),
 			200
 		);
-		foreach ( self::headers( $format, (string) $request->get_param( 'from' ), (string) $request->get_param( 'to' ) ) as $name => $value ) {
+		foreach ( $this->headers( $format, (string) $request->get_param( 'from' ), (string) $request->get_param( 'to' ) ) as $name => $value ) {
 			$response->header( $name, $value );
 		}
 		return $response;
@@ -158,7 +158,7 @@ final class Books_Export implements Hooks {
 		return true;
 	}
 
-	private static function unreadable(): string {
+	private function unreadable(): string {
 		Log::error( 'The card payments could not be exported: the plugin\'s tables cannot be read.' );
 		return __( 'The card payments cannot be read from the database right now (details in WooCommerce > Status > Logs, source card2crypto-checkout).', 'card2crypto-checkout' );
 	}
@@ -168,7 +168,7 @@ final class Books_Export implements Hooks {
 	 *
 	 * @return array<string, string>
 	 */
-	private static function headers( string $format, string $from, string $to ): array {
+	private function headers( string $format, string $from, string $to ): array {
 		$name = 'card2crypto-payments' . ( '' !== $from ? '-from-' . $from : '' ) . ( '' !== $to ? '-to-' . $to : '' ) . '.' . $format;
 		return array(
 			'Content-Type'           => ( 'json' === $format ? 'application/json' : 'text/csv' ) . '; charset=utf-8',
@@ -203,7 +203,7 @@ final class Books_Export implements Hooks {
 	}
 
 	private function fields(): void {
-		if ( ! self::allowed() ) {
+		if ( ! $this->allowed() ) {
 			return;
 		}
 		$this->shown = true;
@@ -232,20 +232,20 @@ final class Books_Export implements Hooks {
 	/** admin-post.php: the CSV download of the orders screen. */
 	public function download(): void {
 		check_admin_referer( self::ACTION );
-		if ( ! self::allowed() ) {
+		if ( ! $this->allowed() ) {
 			wp_die( esc_html__( 'You are not allowed to export the card payments.', 'card2crypto-checkout' ), '', array( 'response' => 403 ) );
 		}
 		$from  = isset( $_GET['from'] ) ? sanitize_text_field( wp_unslash( $_GET['from'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification -- verified above.
 		$to    = isset( $_GET['to'] ) ? sanitize_text_field( wp_unslash( $_GET['to'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification -- verified above.
-		$range = Books::range( $from, $to );
+		$range = $this->books->range( $from, $to );
 		if ( $range instanceof \WP_Error ) {
 			wp_die( esc_html( $range->get_error_message() ), esc_html__( 'Export card payments', 'card2crypto-checkout' ), array( 'response' => 400, 'back_link' => true ) );
 		}
 		if ( ! $this->store->readable() ) {
-			wp_die( esc_html( self::unreadable() ), esc_html__( 'Export card payments', 'card2crypto-checkout' ), array( 'response' => 500 ) );
+			wp_die( esc_html( $this->unreadable() ), esc_html__( 'Export card payments', 'card2crypto-checkout' ), array( 'response' => 500 ) );
 		}
 		nocache_headers();
-		foreach ( self::headers( 'csv', $from, $to ) as $name => $value ) {
+		foreach ( $this->headers( 'csv', $from, $to ) as $name => $value ) {
 			header( $name . ': ' . $value );
 		}
 		$this->books->write( 'csv', $range['from'], $range['to'] );

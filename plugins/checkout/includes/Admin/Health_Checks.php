@@ -75,13 +75,17 @@ final class Health_Checks {
 	/** @var Clock_Offset */
 	private $clock_offset;
 
-	public function __construct( Config $config, Order_Address $addresses, Operation_Store $operations, Service_Health $health, Callback_Health $callbacks, Clock_Offset $clock ) {
+	/** @var Settings_Status */
+	private $status;
+
+	public function __construct( Config $config, Order_Address $addresses, Operation_Store $operations, Service_Health $health, Callback_Health $callbacks, Clock_Offset $clock, Settings_Status $status ) {
 		$this->config       = $config;
 		$this->addresses    = $addresses;
 		$this->operations   = $operations;
 		$this->health       = $health;
 		$this->callbacks    = $callbacks;
 		$this->clock_offset = $clock;
+		$this->status       = $status;
 	}
 
 	/**
@@ -103,7 +107,7 @@ final class Health_Checks {
 	}
 
 	/** What a check looks at, in a few words (Site Health's test label, the status report's row). */
-	public static function name( string $id ): string {
+	public function name( string $id ): string {
 		switch ( $id ) {
 			case 'credentials':
 				return __( 'Card2Crypto: credentials accepted by the service', 'card2crypto-checkout' );
@@ -139,30 +143,30 @@ final class Health_Checks {
 			case 'callbacks':
 				return $this->callbacks( $now );
 			case 'clock':
-				return self::clock( $this->clock_offset->last(), $now );
+				return $this->clock( $this->clock_offset->last(), $now );
 			case 'scheduler':
-				return self::scheduler( $now );
+				return $this->scheduler( $now );
 			case 'https':
-				return self::https( $this->config->environment(), (string) home_url( '/' ) );
+				return $this->https( $this->config->environment(), (string) home_url( '/' ) );
 			case 'math':
-				return self::math( $this->config->derives_addresses(), Bip32::support() );
+				return $this->math( $this->config->derives_addresses(), Bip32::support() );
 			case 'gap':
 				return $this->gap();
 			case 'proxy':
-				return self::proxy( $this->config->trust_proxy_header(), Client_Address::forwarding_seen(), $now );
+				return $this->proxy( $this->config->trust_proxy_header(), Client_Address::forwarding_seen(), $now );
 		}
 		throw new \InvalidArgumentException( 'No such check: ' . $id );
 	}
 
 	/** The payment method's settings page. */
-	public static function settings_url(): string {
+	public function settings_url(): string {
 		return admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Keys::GATEWAY_ID );
 	}
 
 	/** @return array{url: string, label: string} */
-	private static function settings_action(): array {
+	private function settings_action(): array {
 		return array(
-			'url'   => self::settings_url(),
+			'url'   => $this->settings_url(),
 			'label' => __( 'Open the Card2Crypto payment settings', 'card2crypto-checkout' ),
 		);
 	}
@@ -171,7 +175,7 @@ final class Health_Checks {
 	 * @param array<int, array{url: string, label: string}> $actions
 	 * @return array{status: string, label: string, description: string, actions: array<int, array{url: string, label: string}>, value: string}
 	 */
-	private static function result( string $status, string $label, string $description, string $value, array $actions = array() ): array {
+	private function result( string $status, string $label, string $description, string $value, array $actions = array() ): array {
 		return array(
 			'status'      => $status,
 			'label'       => $label,
@@ -182,7 +186,7 @@ final class Health_Checks {
 	}
 
 	/** "<date> (<n> ago)". */
-	private static function when( int $at, int $now ): string {
+	private function when( int $at, int $now ): string {
 		$format = get_option( 'date_format' ) . ' ' . get_option( 'time_format' );
 		return sprintf(
 			/* translators: 1: date and time, 2: how long ago, e.g. "5 mins" */
@@ -195,43 +199,43 @@ final class Health_Checks {
 	/** The service's last verdict on the store (Service_Health's state), never asked here. */
 	private function credentials( int $now ): array {
 		if ( ! $this->config->credentials()->complete() ) {
-			return self::result(
+			return $this->result(
 				self::CRITICAL,
 				__( 'Card2Crypto has no partner token or secret', 'card2crypto-checkout' ),
 				__( 'Card payment is not offered at checkout until the partner token and secret your partner manager gave you are entered in the payment settings.', 'card2crypto-checkout' ),
 				__( 'Not set', 'card2crypto-checkout' ),
-				array( self::settings_action() )
+				array( $this->settings_action() )
 			);
 		}
 		$state = $this->health->state();
 		// BUSY: the service answered 429 or 5xx before it said anything about the store.
 		if ( null === $state || ( $state['key'] ?? '' ) !== Service_Health::fingerprint( $this->config ) || ! isset( $state['state'], $state['at'] ) || Service_Health::BUSY === $state['state'] ) {
-			return self::result(
+			return $this->result(
 				self::RECOMMENDED,
 				__( 'The service has not been asked about the current Card2Crypto credentials yet', 'card2crypto-checkout' ),
 				__( 'The store asks the service whether it accepts its partner token and secret in the background, when buyers open the checkout, and when you open the payment settings (Site Health does not ask it). Open the payment settings to check them now.', 'card2crypto-checkout' ),
 				__( 'Not checked yet', 'card2crypto-checkout' ),
-				array( self::settings_action() )
+				array( $this->settings_action() )
 			);
 		}
-		$checked = self::when( (int) $state['at'], $now );
+		$checked = $this->when( (int) $state['at'], $now );
 		if ( Service_Health::REFUSED === $state['state'] ) {
-			return self::result(
+			return $this->result(
 				self::CRITICAL,
 				__( 'The service refuses the store\'s Card2Crypto credentials', 'card2crypto-checkout' ),
 				sprintf(
 					/* translators: 1: date and time it first refused, 2: why (a sentence, ending with its period), 3: date and time of the last answer */
 					__( 'Card payment is withdrawn from the checkout: the service has refused this store since %1$s. Why: %2$s Last answer: %3$s. The store asks again every minute and offers card payment again as soon as the service accepts it. Check the partner token, the partner secret and the API address, or ask your partner manager whether the partner account is blocked.', 'card2crypto-checkout' ),
-					self::when( (int) ( $state['since'] ?? $state['at'] ), $now ),
+					$this->when( (int) ( $state['since'] ?? $state['at'] ), $now ),
 					(string) ( $state['reason'] ?? '' ),
 					$checked
 				),
 				/* translators: %s: date and time of the last answer */
 				sprintf( __( 'Refused (last answer: %s)', 'card2crypto-checkout' ), $checked ),
-				array( self::settings_action() )
+				array( $this->settings_action() )
 			);
 		}
-		return self::result(
+		return $this->result(
 			self::GOOD,
 			__( 'The service accepts the store\'s Card2Crypto credentials', 'card2crypto-checkout' ),
 			/* translators: %s: date and time of the last answer */
@@ -253,9 +257,9 @@ final class Health_Checks {
 			'url'   => Callback_Health::logs_url(),
 			'label' => __( 'View the plugin\'s logs', 'card2crypto-checkout' ),
 		);
-		$last = null === $health['verified'] ? __( 'none yet', 'card2crypto-checkout' ) : self::when( $health['verified'], $now );
+		$last = null === $health['verified'] ? __( 'none yet', 'card2crypto-checkout' ) : $this->when( $health['verified'], $now );
 		if ( $health['failing'] ) {
-			return self::result(
+			return $this->result(
 				self::CRITICAL,
 				__( 'Card2Crypto callbacks are being refused', 'card2crypto-checkout' ),
 				sprintf(
@@ -267,11 +271,11 @@ final class Health_Checks {
 				),
 				/* translators: %d: number of callbacks */
 				sprintf( _n( '%d refused in 24 hours, none accepted since', '%d refused in 24 hours, none accepted since', $health['total'], 'card2crypto-checkout' ), $health['total'] ),
-				array( self::settings_action(), $logs )
+				array( $this->settings_action(), $logs )
 			);
 		}
 		if ( $health['total'] > 0 ) {
-			return self::result(
+			return $this->result(
 				self::RECOMMENDED,
 				__( 'Some Card2Crypto callbacks were refused lately', 'card2crypto-checkout' ),
 				sprintf(
@@ -283,11 +287,11 @@ final class Health_Checks {
 				),
 				/* translators: %d: number of callbacks */
 				sprintf( _n( '%d refused in 24 hours', '%d refused in 24 hours', $health['total'], 'card2crypto-checkout' ), $health['total'] ),
-				array( $logs, self::settings_action() )
+				array( $logs, $this->settings_action() )
 			);
 		}
 		if ( null !== $health['verified'] ) {
-			return self::result(
+			return $this->result(
 				self::GOOD,
 				__( 'Callbacks from the Card2Crypto service reach the store', 'card2crypto-checkout' ),
 				/* translators: %s: date and time of the last verified callback */
@@ -296,9 +300,9 @@ final class Health_Checks {
 				sprintf( __( 'Last verified: %s', 'card2crypto-checkout' ), $last )
 			);
 		}
-		$callback_url = Settings_Status::callback_url();
+		$callback_url = $this->status->callback_url();
 		if ( $this->operations->operation_count() > 0 ) {
-			return self::result(
+			return $this->result(
 				self::RECOMMENDED,
 				__( 'No Card2Crypto callback has reached the store yet', 'card2crypto-checkout' ),
 				sprintf(
@@ -307,10 +311,10 @@ final class Health_Checks {
 					$callback_url
 				),
 				__( 'None received yet', 'card2crypto-checkout' ),
-				array( self::settings_action() )
+				array( $this->settings_action() )
 			);
 		}
-		return self::result(
+		return $this->result(
 			self::GOOD,
 			__( 'No Card2Crypto callback expected yet', 'card2crypto-checkout' ),
 			sprintf(
@@ -323,7 +327,7 @@ final class Health_Checks {
 	}
 
 	/** A duration in ms in words: "12.3 s". */
-	private static function seconds( int $ms ): string {
+	private function seconds( int $ms ): string {
 		/* translators: %s: a number of seconds */
 		return sprintf( __( '%s s', 'card2crypto-checkout' ), number_format_i18n( abs( $ms ) / 1000, 1 ) );
 	}
@@ -336,7 +340,7 @@ final class Health_Checks {
 	 *
 	 * @param mixed $refused Clock_Offset::last(): array{offset_ms: int|null, at: int} (the service's clock minus ours), or null.
 	 */
-	public static function clock( $refused, int $now ): array {
+	public function clock( $refused, int $now ): array {
 		$window = sprintf(
 			/* translators: 1: seconds ahead allowed, 2: seconds behind allowed */
 			__( 'The service refuses a request whose time is more than %1$d seconds ahead of its own or %2$d seconds behind it.', 'card2crypto-checkout' ),
@@ -344,7 +348,7 @@ final class Health_Checks {
 			self::CLOCK_BEHIND_MS / 1000
 		);
 		if ( ! is_array( $refused ) || ! isset( $refused['at'] ) || ! is_numeric( $refused['at'] ) ) {
-			return self::result(
+			return $this->result(
 				self::GOOD,
 				__( 'The store\'s clock agrees with the Card2Crypto service\'s', 'card2crypto-checkout' ),
 				$window . ' ' . __( 'No request of the store has been refused for its time.', 'card2crypto-checkout' ),
@@ -356,27 +360,27 @@ final class Health_Checks {
 			/* translators: 1: how far this server's clock is off, in words, 2: when the service refused a request */
 			__( 'The service refused a request of the store for its time (%2$s): %1$s', 'card2crypto-checkout' ),
 			Clock_Offset::words( $offset ),
-			self::when( (int) $refused['at'], $now )
+			$this->when( (int) $refused['at'], $now )
 		);
 		$value = null === $offset
 			? __( 'Refused', 'card2crypto-checkout' )
 			/* translators: %s: how far, e.g. "3.2 s" */
-			: sprintf( $offset > 0 ? __( '%s behind', 'card2crypto-checkout' ) : __( '%s ahead', 'card2crypto-checkout' ), self::seconds( $offset ) );
-		return self::result(
+			: sprintf( $offset > 0 ? __( '%s behind', 'card2crypto-checkout' ) : __( '%s ahead', 'card2crypto-checkout' ), $this->seconds( $offset ) );
+		return $this->result(
 			self::CRITICAL,
 			__( 'The store\'s clock is outside the Card2Crypto service\'s window', 'card2crypto-checkout' ),
 			$found . ' ' . $window . ' ' . __( 'Payments cannot start and the store\'s checks with the service wait until the clock is right.', 'card2crypto-checkout' ) . ' ' . __( 'Have the server\'s clock kept in time (NTP): ask your host.', 'card2crypto-checkout' ),
 			$value,
-			array( self::settings_action() )
+			array( $this->settings_action() )
 		);
 	}
 
 	/** The plugin's Action Scheduler actions: the oldest one still pending past its time. */
-	public static function scheduler( int $now ): array {
+	public function scheduler( int $now ): array {
 		$url = admin_url( 'admin.php?page=wc-status&tab=action-scheduler&status=past-due&s=card2crypto_checkout' );
 		$why = __( 'The store\'s background jobs check payments whose callbacks were lost and whether the service accepts the store; they run through WooCommerce\'s Action Scheduler, started by WP-Cron.', 'card2crypto-checkout' );
 		if ( ! function_exists( 'as_get_datetime_object' ) || ! class_exists( '\ActionScheduler' ) || ! class_exists( '\ActionScheduler_Store' ) ) {
-			return self::result(
+			return $this->result(
 				self::RECOMMENDED,
 				__( 'Action Scheduler is not available for Card2Crypto\'s background jobs', 'card2crypto-checkout' ),
 				$why . ' ' . __( 'Action Scheduler comes with WooCommerce: keep WooCommerce active and up to date.', 'card2crypto-checkout' ),
@@ -395,7 +399,7 @@ final class Health_Checks {
 			$oldest = $late > 0 ? $store->query_actions( $query + array( 'per_page' => 1, 'orderby' => 'date', 'order' => 'ASC' ) ) : array();
 			$due    = array() !== $oldest ? $store->get_date( (int) reset( $oldest ) )->getTimestamp() : null;
 		} catch ( \Throwable $e ) {
-			return self::result(
+			return $this->result(
 				self::RECOMMENDED,
 				__( 'Card2Crypto\'s background jobs could not be looked at', 'card2crypto-checkout' ),
 				$why . ' ' . $e->getMessage(),
@@ -403,7 +407,7 @@ final class Health_Checks {
 			);
 		}
 		if ( 0 === $late || null === $due ) {
-			return self::result(
+			return $this->result(
 				self::GOOD,
 				__( 'Card2Crypto\'s background jobs run on time', 'card2crypto-checkout' ),
 				$why . ' ' . sprintf(
@@ -417,7 +421,7 @@ final class Health_Checks {
 		$cron = defined( 'DISABLE_WP_CRON' ) && DISABLE_WP_CRON
 			? __( 'WP-Cron is turned off on this site (DISABLE_WP_CRON): a server cron job must request wp-cron.php every minute or so.', 'card2crypto-checkout' )
 			: __( 'WP-Cron runs them when the site has visits and can request its own pages (see the loopback test in Site Health); on a quiet site, have a server cron job request wp-cron.php every minute or so.', 'card2crypto-checkout' );
-		return self::result(
+		return $this->result(
 			$now - $due >= self::LATE_CRITICAL ? self::CRITICAL : self::RECOMMENDED,
 			__( 'Card2Crypto\'s background jobs are late', 'card2crypto-checkout' ),
 			$why . ' ' . sprintf(
@@ -442,10 +446,10 @@ final class Health_Checks {
 	 *
 	 * @param array{at: int, header: string}|null $seen The last sighting (Client_Address::forwarding_seen()).
 	 */
-	public static function proxy( string $trusted, ?array $seen, int $now ): array {
+	public function proxy( string $trusted, ?array $seen, int $now ): array {
 		$warning = Client_Address::owner_warning( $trusted, $seen );
 		if ( null === $warning ) {
-			return self::result(
+			return $this->result(
 				self::GOOD,
 				__( 'Card2Crypto tells buyers apart by their own address', 'card2crypto-checkout' ),
 				'' !== $trusted
@@ -455,22 +459,22 @@ final class Health_Checks {
 				'' !== $trusted ? $trusted : __( 'Connection address', 'card2crypto-checkout' )
 			);
 		}
-		return self::result(
+		return $this->result(
 			self::RECOMMENDED,
 			__( 'Card2Crypto may count every buyer as your proxy\'s address', 'card2crypto-checkout' ),
 			/* translators: 1: what the owner should do, 2: when the header was last seen */
-			sprintf( __( '%1$s Last seen: %2$s.', 'card2crypto-checkout' ), $warning, self::when( (int) $seen['at'], $now ) ),
+			sprintf( __( '%1$s Last seen: %2$s.', 'card2crypto-checkout' ), $warning, $this->when( (int) $seen['at'], $now ) ),
 			/* translators: %s: a forwarding header's name */
 			sprintf( __( '%s arrives, no header set', 'card2crypto-checkout' ), (string) $seen['header'] ),
-			array( self::settings_action() )
+			array( $this->settings_action() )
 		);
 	}
 
 	/** Live payments (the production environment) over HTTPS. */
-	public static function https( string $environment, string $home ): array {
+	public function https( string $environment, string $home ): array {
 		$secure = 'https' === strtolower( (string) wp_parse_url( $home, PHP_URL_SCHEME ) );
 		if ( 'production' !== $environment ) {
-			return self::result(
+			return $this->result(
 				self::GOOD,
 				__( 'Card2Crypto is in the sandbox: HTTPS is not required yet', 'card2crypto-checkout' ),
 				__( 'Test payments in the sandbox work over plain HTTP. Before taking live payments (environment: production), serve the site over HTTPS.', 'card2crypto-checkout' ),
@@ -478,7 +482,7 @@ final class Health_Checks {
 			);
 		}
 		if ( ! $secure ) {
-			return self::result(
+			return $this->result(
 				self::CRITICAL,
 				__( 'Card2Crypto takes live payments without HTTPS', 'card2crypto-checkout' ),
 				sprintf(
@@ -492,11 +496,11 @@ final class Health_Checks {
 						'url'   => admin_url( 'options-general.php' ),
 						'label' => __( 'Change the site address (Settings → General)', 'card2crypto-checkout' ),
 					),
-					self::settings_action(),
+					$this->settings_action(),
 				)
 			);
 		}
-		return self::result(
+		return $this->result(
 			self::GOOD,
 			__( 'Card2Crypto\'s live payments use HTTPS', 'card2crypto-checkout' ),
 			__( 'The payment method is in production and the site is served over HTTPS.', 'card2crypto-checkout' ),
@@ -509,10 +513,10 @@ final class Health_Checks {
 	 *
 	 * @param array{available: bool, backend: string|null} $support What the host has (Bip32::support()).
 	 */
-	public static function math( bool $derives, array $support ): array {
+	public function math( bool $derives, array $support ): array {
 		$backend = 'gmp' === ( $support['backend'] ?? null ) ? 'GMP' : 'BCMath';
 		if ( ! $derives ) {
-			return self::result(
+			return $this->result(
 				self::GOOD,
 				__( 'Card2Crypto uses one address for every order: GMP or BCMath is not needed', 'card2crypto-checkout' ),
 				__( 'Only a new address for each order, derived from the wallet\'s extended public key, needs PHP\'s GMP or BCMath extension.', 'card2crypto-checkout' ),
@@ -520,15 +524,15 @@ final class Health_Checks {
 			);
 		}
 		if ( empty( $support['available'] ) ) {
-			return self::result(
+			return $this->result(
 				self::CRITICAL,
 				__( 'Card2Crypto cannot derive a new address for each order', 'card2crypto-checkout' ),
 				__( 'This server\'s PHP has neither the GMP nor the BCMath extension, which deriving an address from the wallet\'s extended public key needs: card payments cannot start. Ask your host to enable one of them (GMP is faster), or choose one address for every order in the payment settings.', 'card2crypto-checkout' ),
 				__( 'Neither GMP nor BCMath', 'card2crypto-checkout' ),
-				array( self::settings_action() )
+				array( $this->settings_action() )
 			);
 		}
-		return self::result(
+		return $this->result(
 			self::GOOD,
 			/* translators: %s: GMP or BCMath */
 			sprintf( __( 'Card2Crypto derives a new address for each order with PHP\'s %s extension', 'card2crypto-checkout' ), $backend ),
@@ -542,12 +546,12 @@ final class Health_Checks {
 		try {
 			$gap = $this->addresses->gap();
 		} catch ( \Throwable $e ) {
-			return self::result(
+			return $this->result(
 				self::CRITICAL,
 				__( 'Card2Crypto cannot read the wallet\'s extended public key', 'card2crypto-checkout' ),
 				__( 'A new address for each order is chosen, but the extended public key in the settings cannot be used, so card payments cannot start:', 'card2crypto-checkout' ) . ' ' . $e->getMessage(),
 				__( 'Key unusable', 'card2crypto-checkout' ),
-				array( self::settings_action() )
+				array( $this->settings_action() )
 			);
 		}
 		/* translators: 1: addresses in use past the last paid one, 2: the gap limit */
@@ -558,15 +562,15 @@ final class Health_Checks {
 			Address_Policy::PAST => __( 'Card2Crypto\'s addresses are past the wallet\'s gap limit', 'card2crypto-checkout' ),
 		);
 		if ( isset( $labels[ $gap['standing'] ] ) ) {
-			return self::result(
+			return $this->result(
 				Address_Policy::NEAR === $gap['standing'] ? self::RECOMMENDED : self::CRITICAL,
 				$labels[ $gap['standing'] ],
 				Wallet_Words::gap_text( $gap ),
 				$value,
-				array( self::settings_action() )
+				array( $this->settings_action() )
 			);
 		}
-		return self::result(
+		return $this->result(
 			self::GOOD,
 			__( 'Card2Crypto\'s addresses stay within the wallet\'s gap limit', 'card2crypto-checkout' ),
 			Wallet_Words::gap_text( $gap ),

@@ -66,24 +66,24 @@ final class Privacy implements Hooks {
 	}
 
 	public function register(): void {
-		add_action( 'admin_init', array( self::class, 'add_policy_text' ) );
+		add_action( 'admin_init', array( $this, 'add_policy_text' ) );
 		add_filter( 'woocommerce_privacy_export_order_personal_data', array( $this, 'export_order' ), 10, 2 );
 		// Before WooCommerce's order eraser (priority 10): this one's messages say what it removed and what it kept.
 		add_filter( 'wp_privacy_personal_data_erasers', array( $this, 'add_eraser' ), 5 );
 		// WooCommerce's own removal of an order's personal data (its eraser, its bulk action, its old-order clean-up).
-		add_action( 'woocommerce_privacy_before_remove_order_personal_data', array( self::class, 'erase_order' ) );
-		add_filter( 'woocommerce_privacy_remove_order_personal_data_props', array( self::class, 'keep_transaction' ), 10, 2 );
+		add_action( 'woocommerce_privacy_before_remove_order_personal_data', array( $this, 'erase_order' ) );
+		add_filter( 'woocommerce_privacy_remove_order_personal_data_props', array( $this, 'keep_transaction' ), 10, 2 );
 	}
 
 	/** The suggested text, in WordPress's privacy policy guide (admin_init). */
-	public static function add_policy_text(): void {
+	public function add_policy_text(): void {
 		if ( function_exists( 'wp_add_privacy_policy_content' ) ) {
-			wp_add_privacy_policy_content( __( 'Card2Crypto Checkout', 'card2crypto-checkout' ), self::policy_text() );
+			wp_add_privacy_policy_content( __( 'Card2Crypto Checkout', 'card2crypto-checkout' ), $this->policy_text() );
 		}
 	}
 
 	/** The suggested privacy-policy text (HTML; the guide's own classes mark the notes for the owner). */
-	public static function policy_text(): string {
+	public function policy_text(): string {
 		$paragraphs = array(
 			'<p class="privacy-policy-tutorial">' . esc_html__( 'Card2Crypto Checkout lets buyers pay by bank card through an outside card-to-crypto service, which buys bitcoin and sends it to your wallet. The text below says what the store sends the service and what it keeps; adapt it to your store, name the service, and link to the service\'s own privacy policy.', 'card2crypto-checkout' ) . '</p>',
 			'<p><strong class="privacy-policy-tutorial">' . esc_html__( 'Suggested text:', 'card2crypto-checkout' ) . ' </strong>'
@@ -233,8 +233,8 @@ final class Privacy implements Hooks {
 				continue;
 			}
 			$number = $order->get_order_number();
-			if ( self::erases_orders( $order ) ) {
-				$removed = self::erase_order( $order );
+			if ( $this->erases_orders( $order ) ) {
+				$removed = $this->erase_order( $order );
 				if ( array() !== $removed ) {
 					$order->save();
 					$response['items_removed'] = true;
@@ -265,7 +265,7 @@ final class Privacy implements Hooks {
 	}
 
 	/** Whether an erasure request removes the order's personal data: WooCommerce's setting and filter decide. */
-	private static function erases_orders( \WC_Order $order ): bool {
+	private function erases_orders( \WC_Order $order ): bool {
 		$enabled = function_exists( 'wc_string_to_bool' ) && wc_string_to_bool( get_option( 'woocommerce_erasure_request_removes_order_data', 'no' ) );
 		// phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- WooCommerce's own filter: the same decision as its order eraser.
 		return (bool) apply_filters( 'woocommerce_privacy_erase_order_personal_data', $enabled, $order );
@@ -279,7 +279,7 @@ final class Privacy implements Hooks {
 	 * @param mixed $order The order.
 	 * @return string[] What was removed, in words.
 	 */
-	public static function erase_order( $order ): array {
+	public function erase_order( $order ): array {
 		if ( ! $order instanceof \WC_Order ) {
 			return array();
 		}
@@ -291,7 +291,7 @@ final class Privacy implements Hooks {
 		foreach ( self::PERSONAL as $key ) {
 			if ( isset( $op[ $key ] ) ) {
 				unset( $op[ $key ] );
-				$removed[] = self::personal_words( $key );
+				$removed[] = $this->personal_words( $key );
 			}
 		}
 		if ( array() !== $removed ) {
@@ -300,7 +300,7 @@ final class Privacy implements Hooks {
 		return $removed;
 	}
 
-	private static function personal_words( string $key ): string {
+	private function personal_words( string $key ): string {
 		switch ( $key ) {
 			case 'card_type':
 				return __( 'the card\'s type', 'card2crypto-checkout' );
@@ -322,7 +322,7 @@ final class Privacy implements Hooks {
 	 * @param mixed $order The order.
 	 * @return mixed
 	 */
-	public static function keep_transaction( $props, $order ) {
+	public function keep_transaction( $props, $order ) {
 		if ( is_array( $props ) && $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() ) {
 			unset( $props['transaction_id'] );
 		}

@@ -51,7 +51,7 @@ final class Site_Health implements Hooks {
 		}
 		foreach ( $this->checks->ids() as $id ) {
 			$tests['direct'][ self::PREFIX . $id ] = array(
-				'label' => Health_Checks::name( $id ),
+				'label' => $this->checks->name( $id ),
 				'test'  => function () use ( $id ): array {
 					return $this->test( $id );
 				},
@@ -123,23 +123,23 @@ final class Site_Health implements Hooks {
 			$result = $this->checks->run( $id );
 			$rows[] = array(
 				'export' => $id,
-				'label'  => self::short_name( $id ),
+				'label'  => $this->short_name( $id ),
 				'tip'    => $result['label'],
 				'html'   => $mark( $result['status'], $result['value'] ) . ( Health_Checks::GOOD === $result['status'] ? '' : ' ' . esc_html( $result['description'] ) ),
 			);
 		}
 		echo '<table class="wc_status_table widefat" cellspacing="0" id="card2crypto-checkout-status"><thead><tr><th colspan="3" data-export-label="Card2Crypto Checkout"><h2>'
 			. esc_html__( 'Card2Crypto Checkout', 'card2crypto-checkout' )
-			. self::tip( __( 'The card payment method\'s set-up and health (the same checks as Tools → Site Health).', 'card2crypto-checkout' ) )
+			. $this->tip( __( 'The card payment method\'s set-up and health (the same checks as Tools → Site Health).', 'card2crypto-checkout' ) )
 			. '</h2></th></tr></thead><tbody>';
 		foreach ( $rows as $row ) {
-			echo '<tr><td data-export-label="' . esc_attr( $row['export'] ) . '">' . esc_html( $row['label'] ) . ':</td><td class="help">' . self::tip( $row['tip'] ) . '</td><td>' . $row['html'] . '</td></tr>'; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- Built from escaped parts above.
+			echo '<tr><td data-export-label="' . esc_attr( $row['export'] ) . '">' . esc_html( $row['label'] ) . ':</td><td class="help">' . $this->tip( $row['tip'] ) . '</td><td>' . $row['html'] . '</td></tr>'; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- Built from escaped parts above.
 		}
 		echo '</tbody></table>';
 	}
 
 	/** A check's name without the plugin's prefix (the section names the plugin). */
-	private static function short_name( string $id ): string {
+	private function short_name( string $id ): string {
 		switch ( $id ) {
 			case 'credentials':
 				return __( 'Credentials', 'card2crypto-checkout' );
@@ -159,7 +159,7 @@ final class Site_Health implements Hooks {
 	}
 
 	/** WooCommerce's help tip (it escapes the text), or nothing when WooCommerce's helper is missing. */
-	private static function tip( string $text ): string {
+	private function tip( string $text ): string {
 		return function_exists( 'wc_help_tip' ) ? (string) wc_help_tip( $text ) : '';
 	}
 }

@@ -21,7 +21,7 @@ use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Rules\Range_Words;
 use Card2Crypto\Checkout\Service\Service_Health;
-use Card2Crypto\Checkout\Settings\Test_Mode;
+use Card2Crypto\Checkout\Rules\Test_Mode_Titles;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -81,7 +81,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 		$countries = $this->availability->countries();
 		$others    = Other_Methods::exist();
 		return array(
-			'title'     => Plain_Text::from_html( Test_Mode::buyer_title( $config->title(), $config->environment() ) ),
+			'title'     => Plain_Text::from_html( Test_Mode_Titles::buyer_title( $config->title(), $config->environment() ) ),
 			'lines'     => array_map( array( Plain_Text::class, 'from_html' ), $this->availability->lines( $this->availability->cart_total_minor( $currency ) ) ),
 			'countries' => null === $countries ? null : array_values( $countries ),
 			'min'       => $shift >= 0 ? $limits[1] * $scale : intdiv( $limits[1], $scale ),

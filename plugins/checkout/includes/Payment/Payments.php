@@ -88,7 +88,10 @@ final class Payments {
 	/** @var Start_Budget */
 	private $budget;
 
-	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health, Order_Attempts $order_attempts, Start_Budget $budget ) {
+	/** @var Test_Mode */
+	private $test_mode;
+
+	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health, Order_Attempts $order_attempts, Start_Budget $budget, Test_Mode $test_mode ) {
 		$this->config         = $config;
 		$this->gate           = $gate;
 		$this->addresses      = $addresses;
@@ -100,6 +103,7 @@ final class Payments {
 		$this->health         = $health;
 		$this->order_attempts = $order_attempts;
 		$this->budget         = $budget;
+		$this->test_mode      = $test_mode;
 	}
 
 	/**
@@ -346,7 +350,7 @@ final class Payments {
 		$order->update_meta_data( Keys::META_ATTEMPT, $partner_operation_id );
 		// Not signed for the buyer yet: until it is, the service cannot have an operation for it (Start_Gate does not ask).
 		$order->update_meta_data( Keys::META_UNSIGNED, $partner_operation_id );
-		Test_Mode::mark( $order, $config->environment() );
+		$this->test_mode->mark( $order, $config->environment() );
 		$order->save();
 		$this->reconciler->schedule( $order->get_id() );
 		return $attempt;

@@ -158,8 +158,8 @@ final class Payout_Change_Notice implements Hooks {
 			return;
 		}
 		$to      = (string) get_option( 'admin_email' );
-		$context = self::context();
-		$sent    = is_email( $to ) && self::mail( $to, $changes, $context );
+		$context = $this->context();
+		$sent    = is_email( $to ) && $this->mail( $to, $changes, $context );
 		Log::notice(
 			sprintf(
 				'Where the money goes was changed by %s at %s from %s through %s: %s. %s',
@@ -180,9 +180,9 @@ final class Payout_Change_Notice implements Hooks {
 	 * @param array<int, array{label: string, before: string, after: string}> $changes
 	 * @param array<string, string>                                          $context context()
 	 */
-	private static function mail( string $to, array $changes, array $context ): bool {
-		$parts = static function () use ( $to, $changes, $context ): array {
-			return self::parts( $to, $changes, $context );
+	private function mail( string $to, array $changes, array $context ): bool {
+		$parts = function () use ( $to, $changes, $context ): array {
+			return $this->parts( $to, $changes, $context );
 		};
 		if ( function_exists( 'WC' ) && WC()->mailer() && class_exists( 'WC_Email' ) ) {
 			return ( new Payout_Change_Email() )->deliver_to( $to, $parts );
@@ -209,7 +209,7 @@ final class Payout_Change_Notice implements Hooks {
 	 * @param array<string, string>                                          $context
 	 * @return array{intro: string, details: array<int, array{0: string, 1: string}>, columns: array<int, string>, changes: array<int, array{0: string, 1: string, 2: string}>, closing: string[], settings_url: string, settings_link: string}
 	 */
-	public static function parts( string $to, array $changes, array $context ): array {
+	private function parts( string $to, array $changes, array $context ): array {
 		$rows = array();
 		foreach ( $changes as $change ) {
 			$rows[] = array( $change['label'], $change['before'], $change['after'] );
@@ -249,10 +249,10 @@ final class Payout_Change_Notice implements Hooks {
 		}
 		if ( 'wallet_key_secret' === $field['id'] ) {
 			/* translators: %s: the first 8 hex digits of the SHA-256 of the extended public key */
-			return sprintf( $translated ? __( 'fingerprint %s', 'card2crypto-checkout' ) : 'fingerprint %s', self::fingerprint( $value ) );
+			return sprintf( $translated ? __( 'fingerprint %s', 'card2crypto-checkout' ) : 'fingerprint %s', $this->fingerprint( $value ) );
 		}
 		if ( 'partner_token' === $field['id'] ) {
-			return self::masked( $value );
+			return $this->masked( $value );
 		}
 		if ( ! empty( $field['options'] ) ) {
 			foreach ( $field['options'] as $option ) {
@@ -265,12 +265,12 @@ final class Payout_Change_Notice implements Hooks {
 	}
 
 	/** The first 8 hex digits of the SHA-256 of the key as saved: tells two keys apart, reveals neither. */
-	public static function fingerprint( string $key ): string {
+	private function fingerprint( string $key ): string {
 		return substr( hash( 'sha256', $key ), 0, 8 );
 	}
 
 	/** The last four characters after an ellipsis (a token of four characters or fewer shows none). */
-	public static function masked( string $token ): string {
+	private function masked( string $token ): string {
 		return 1 === preg_match( '/^.+(.{4})$/su', $token, $m ) ? '…' . $m[1] : '…';
 	}
 
@@ -279,7 +279,7 @@ final class Payout_Change_Notice implements Hooks {
 	 *
 	 * @return array{who: string, who_log: string, when: string, from: string, through: string}
 	 */
-	private static function context(): array {
+	private function context(): array {
 		$user = wp_get_current_user();
 		if ( $user->exists() ) {
 			/* translators: 1: display name, 2: login name, 3: user id */

@@ -38,7 +38,7 @@ final class Settings_Status {
 		$this->clock     = $clock;
 	}
 
-	public static function callback_url(): string {
+	public function callback_url(): string {
 		return rest_url( Keys::REST_NAMESPACE . Keys::CALLBACK_ROUTE );
 	}
 
@@ -125,9 +125,9 @@ final class Settings_Status {
 			/* translators: %s: percentage */
 			echo '<p data-card2crypto="fee">' . esc_html( sprintf( __( 'Partner commission (service_fee): %s', 'card2crypto-checkout' ), $status['fee'] ) ) . '</p>';
 		}
-		echo '<p>' . esc_html__( 'Callback URL to give the service:', 'card2crypto-checkout' ) . ' <code data-card2crypto="callback-url">' . esc_html( self::callback_url() ) . '</code></p>';
-		echo '<p data-card2crypto="last-callback">' . esc_html( self::last_callback_text( $health['verified'] ) ) . '</p>';
-		echo '<p data-card2crypto="refused-callbacks">' . esc_html( self::refused_text( $health ) ) . '</p>';
+		echo '<p>' . esc_html__( 'Callback URL to give the service:', 'card2crypto-checkout' ) . ' <code data-card2crypto="callback-url">' . esc_html( $this->callback_url() ) . '</code></p>';
+		echo '<p data-card2crypto="last-callback">' . esc_html( $this->last_callback_text( $health['verified'] ) ) . '</p>';
+		echo '<p data-card2crypto="refused-callbacks">' . esc_html( $this->refused_text( $health ) ) . '</p>';
 		if ( array() !== $health['refused'] ) {
 			echo '<ul data-card2crypto="refused-reasons" style="list-style:disc;margin-left:2em">';
 			foreach ( $health['refused'] as $reason => $count ) {
@@ -142,7 +142,7 @@ final class Settings_Status {
 	}
 
 	/** "Last verified callback: <date> (<n> ago)", or that none arrived yet. */
-	public static function last_callback_text( ?int $verified ): string {
+	private function last_callback_text( ?int $verified ): string {
 		if ( null === $verified ) {
 			return __( 'Last verified callback: none received yet.', 'card2crypto-checkout' );
 		}
@@ -156,7 +156,7 @@ final class Settings_Status {
 	}
 
 	/** @param array{total: int} $health */
-	public static function refused_text( array $health ): string {
+	private function refused_text( array $health ): string {
 		if ( 0 === $health['total'] ) {
 			return __( 'Callbacks refused in the last 24 hours: none.', 'card2crypto-checkout' );
 		}

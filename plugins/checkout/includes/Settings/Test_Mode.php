@@ -16,6 +16,7 @@ namespace Card2Crypto\Checkout\Settings;
 
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Rules\Test_Mode_Titles;
 use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
@@ -34,52 +35,37 @@ final class Test_Mode implements Hooks {
 		add_filter( 'woocommerce_gateway_method_title', array( $this, 'filter_method_title' ), 10, 2 );
 		add_filter( 'woocommerce_gateway_method_description', array( $this, 'filter_method_description' ), 10, 2 );
 		add_action( 'admin_notices', array( $this, 'notice' ) );
-		add_action( 'woocommerce_before_order_object_save', array( self::class, 'one_title' ) );
-		add_filter( 'manage_woocommerce_page_wc-orders_columns', array( self::class, 'columns' ) );
-		add_filter( 'manage_edit-shop_order_columns', array( self::class, 'columns' ) );
-		add_action( 'manage_woocommerce_page_wc-orders_custom_column', array( self::class, 'column' ), 10, 2 );
-		add_action( 'manage_shop_order_posts_custom_column', array( self::class, 'column' ), 10, 2 );
+		add_action( 'woocommerce_before_order_object_save', array( $this, 'one_title' ) );
+		add_filter( 'manage_woocommerce_page_wc-orders_columns', array( $this, 'columns' ) );
+		add_filter( 'manage_edit-shop_order_columns', array( $this, 'columns' ) );
+		add_action( 'manage_woocommerce_page_wc-orders_custom_column', array( $this, 'column' ), 10, 2 );
+		add_action( 'manage_shop_order_posts_custom_column', array( $this, 'column' ), 10, 2 );
 	}
 
 	/** Order meta: "yes" when the order's payment was started in the sandbox environment. */
 	const META = Keys::META_TEST_MODE;
 
 	/** Marks an order whose payment starts now, in $environment. */
-	public static function mark( \WC_Order $order, string $environment ): void {
+	public function mark( \WC_Order $order, string $environment ): void {
 		if ( 'sandbox' === $environment ) {
 			$order->update_meta_data( self::META, 'yes' );
 		}
 	}
 
-	public static function is_test_order( \WC_Order $order ): bool {
+	public function is_test_order( \WC_Order $order ): bool {
 		return 'yes' === (string) $order->get_meta( self::META );
 	}
 
 	/** The order's payment method title without the buyer's test-mode mark (one title per order). */
-	public static function one_title( $order ): void {
+	public function one_title( $order ): void {
 		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() ) {
 			return;
 		}
 		$title = (string) $order->get_payment_method_title();
-		$plain = self::plain_title( $title );
+		$plain = Test_Mode_Titles::plain_title( $title );
 		if ( $plain !== $title ) {
 			$order->set_payment_method_title( $plain );
 		}
-	}
-
-	/** A title with the test-mode mark buyer_title() adds taken off again. */
-	public static function plain_title( string $title ): string {
-		$marked = self::buyer_title( '%%TITLE%%', 'sandbox' );
-		$parts  = explode( '%%TITLE%%', $marked, 2 );
-		if ( 2 !== count( $parts ) ) {
-			return $title;
-		}
-		$starts = '' === $parts[0] || 0 === strpos( $title, $parts[0] );
-		$ends   = '' === $parts[1] || ( strlen( $title ) >= strlen( $parts[1] ) && substr( $title, -strlen( $parts[1] ) ) === $parts[1] );
-		if ( ! $starts || ! $ends || strlen( $title ) <= strlen( $parts[0] ) + strlen( $parts[1] ) ) {
-			return $title;
-		}
-		return substr( $title, strlen( $parts[0] ), strlen( $title ) - strlen( $parts[0] ) - strlen( $parts[1] ) );
 	}
 
 	/**
@@ -89,7 +75,7 @@ final class Test_Mode implements Hooks {
 	 * @param mixed $columns
 	 * @return mixed
 	 */
-	public static function columns( $columns ) {
+	public function columns( $columns ) {
 		if ( is_array( $columns ) ) {
 			$columns['card2crypto_test'] = __( 'Card2Crypto', 'card2crypto-checkout' );
 		}
@@ -100,12 +86,12 @@ final class Test_Mode implements Hooks {
 	 * @param mixed $column
 	 * @param mixed $order_or_id The order (HPOS) or its post id (legacy).
 	 */
-	public static function column( $column, $order_or_id ): void {
+	public function column( $column, $order_or_id ): void {
 		if ( 'card2crypto_test' !== $column ) {
 			return;
 		}
 		$order = $order_or_id instanceof \WC_Order ? $order_or_id : wc_get_order( (int) $order_or_id );
-		if ( $order instanceof \WC_Order && self::is_test_order( $order ) ) {
+		if ( $order instanceof \WC_Order && $this->is_test_order( $order ) ) {
 			echo '<mark class="order-status status-on-hold card2crypto-test-order"><span>' . esc_html__( 'Test payment', 'card2crypto-checkout' ) . '</span></mark>';
 		}
 	}
@@ -114,47 +100,33 @@ final class Test_Mode implements Hooks {
 		return 'sandbox' === $this->config->environment();
 	}
 
-	/** The title buyers see: marked in the sandbox. */
-	public static function buyer_title( string $title, string $environment ): string {
-		/* translators: %s: payment method title */
-		return 'sandbox' === $environment ? sprintf( __( '%s (test mode)', 'card2crypto-checkout' ), $title ) : $title;
-	}
-
-	/**
-	 * The name in WooCommerce's payments list: "Card2Crypto – Test mode" in the sandbox.
-	 */
-	public static function admin_title( string $method_title, string $environment ): string {
-		/* translators: %s: payment method name */
-		return 'sandbox' === $environment ? sprintf( __( '%s – Test mode', 'card2crypto-checkout' ), $method_title ) : $method_title;
-	}
-
 	/** @param mixed $title */
 	public function filter_title( $title, $gateway_id ) {
-		// Buyers only: WooCommerce's own screens show the method name (admin_title()), not this title.
+		// Buyers only: WooCommerce's own screens show the method name (Test_Mode_Titles::admin_title()), not this title.
 		if ( Keys::GATEWAY_ID !== $gateway_id || ! is_string( $title ) || is_admin() ) {
 			return $title;
 		}
-		return self::buyer_title( $title, $this->config->environment() );
+		return Test_Mode_Titles::buyer_title( $title, $this->config->environment() );
 	}
 
 	/** @param mixed $method_title */
 	public function filter_method_title( $method_title, $gateway ) {
-		if ( ! self::is_ours( $gateway ) || ! is_string( $method_title ) ) {
+		if ( ! $this->is_ours( $gateway ) || ! is_string( $method_title ) ) {
 			return $method_title;
 		}
-		return self::admin_title( $method_title, $this->config->environment() );
+		return Test_Mode_Titles::admin_title( $method_title, $this->config->environment() );
 	}
 
 	/** @param mixed $description */
 	public function filter_method_description( $description, $gateway ) {
-		if ( ! self::is_ours( $gateway ) || ! is_string( $description ) || ! $this->active() ) {
+		if ( ! $this->is_ours( $gateway ) || ! is_string( $description ) || ! $this->active() ) {
 			return $description;
 		}
 		return __( 'Test mode: payments go to the sandbox service and move no real money.', 'card2crypto-checkout' ) . ' ' . $description;
 	}
 
 	/** @param mixed $gateway A WooCommerce payment gateway, as its filters pass it. */
-	private static function is_ours( $gateway ): bool {
+	private function is_ours( $gateway ): bool {
 		return $gateway instanceof \WC_Payment_Gateway && Keys::GATEWAY_ID === $gateway->id;
 	}
 

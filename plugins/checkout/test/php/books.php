@@ -6,7 +6,10 @@
  */
 
 use Card2Crypto\Checkout\Admin\Books;
+use Card2Crypto\Checkout\Attempts\Books_Store;
+use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Rules\Books_Numbers;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 
 require __DIR__ . '/bootstrap.php';
@@ -49,17 +52,18 @@ class WP_Error {
 	}
 }
 
+$books     = new Books( new Books_Store(), new Order_Attempts() );
 $functions = array(
-	'csv_line'    => array( Books::class, 'csv_line' ),
-	'number_text' => array( Books::class, 'number_text' ),
+	'csv_line'    => array( $books, 'csv_line' ),
+	'number_text' => array( Books_Numbers::class, 'number_text' ),
 	// JSON has no float for a whole number: the test names the floats it means.
 	'number_float' => static function ( string $text ) {
-		return Books::number_text( (float) $text );
+		return Books_Numbers::number_text( (float) $text );
 	},
-	'add_digits'  => array( Books::class, 'add_digits' ),
-	'btc'         => array( Books::class, 'btc' ),
-	'range'       => static function ( $from, $to ) {
-		$range = Books::range( $from, $to );
+	'add_digits'  => array( Books_Numbers::class, 'add_digits' ),
+	'btc'         => array( Books_Numbers::class, 'btc' ),
+	'range'       => static function ( $from, $to ) use ( $books ) {
+		$range = $books->range( $from, $to );
 		return $range instanceof WP_Error ? array(
 			'error'   => $range->get_error_code(),
 			'message' => $range->get_error_message(),
@@ -67,7 +71,7 @@ $functions = array(
 		) : $range;
 	},
 	// A stored row with its order's meta, as the books write it (the chart's own keys kept).
-	'row'         => static function ( array $stored, ?array $operation, bool $test ) {
+	'row'         => static function ( array $stored, ?array $operation, bool $test ) use ( $books ) {
 		$meta = array();
 		if ( null !== $operation ) {
 			$meta[ Keys::META_OPERATION ] = $operation;
@@ -75,7 +79,7 @@ $functions = array(
 		if ( $test ) {
 			$meta[ Test_Mode::META ] = 'yes';
 		}
-		return Books::row( $stored + array( 'row_id' => 1, 'source' => 'operations' ), $meta );
+		return $books->row( $stored + array( 'row_id' => 1, 'source' => 'operations' ), $meta );
 	},
 );
 

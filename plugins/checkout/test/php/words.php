@@ -1,6 +1,6 @@
 <?php
 /**
- * Calls Order_Words, Buyer_Words, Payment_State, Manual_Refunds, Test_Mode and Range_Words for the Node tests. /work/store.json
+ * Calls Order_Words, Buyer_Words, Payment_State, Manual_Refunds, Test_Mode_Titles and Range_Words for the Node tests. /work/store.json
  * is the store's price format as WooCommerce would give it:
  * {symbols: {EUR: "&euro;"}, thousand, decimal, format}; "null": the
  * WooCommerce functions do not exist and the plain form is used.
@@ -13,8 +13,8 @@ use Card2Crypto\Checkout\Rules\Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Base\Plain_Text;
 use Card2Crypto\Checkout\Rules\Range_Words;
+use Card2Crypto\Checkout\Rules\Test_Mode_Titles;
 use Card2Crypto\Checkout\Rules\Wallet_Words;
-use Card2Crypto\Checkout\Settings\Test_Mode;
 
 require __DIR__ . '/bootstrap.php';
 
@@ -110,9 +110,9 @@ c2c_test_run_calls(
 		'btc'      => array( Wallet_Words::class, 'btc' ),
 		'explorer' => array( Wallet_Words::class, 'explorer_url' ),
 		'gap_text' => array( Wallet_Words::class, 'gap_text' ),
-		'buyer_title' => array( Test_Mode::class, 'buyer_title' ),
-		'admin_title' => array( Test_Mode::class, 'admin_title' ),
-		'plain_title' => array( Test_Mode::class, 'plain_title' ),
+		'buyer_title' => array( Test_Mode_Titles::class, 'buyer_title' ),
+		'admin_title' => array( Test_Mode_Titles::class, 'admin_title' ),
+		'plain_title' => array( Test_Mode_Titles::class, 'plain_title' ),
 		// Records refund 2 ({amount, reason}) of order 1 ({method, currency}); answers the order's notes.
 		'record'   => static function ( array $order, array $refund ) {
 			$GLOBALS['c2c_orders'] = array(

@@ -79,7 +79,7 @@ function c2c_books_step( string $action, array $input ) {
 			$order = wc_get_order( (int) $input['order'] );
 			$order->delete_meta_data( Test_Mode::META );
 			$order->save();
-			return Test_Mode::is_test_order( wc_get_order( (int) $input['order'] ) );
+			return Plugin::service( Test_Mode::class )->is_test_order( wc_get_order( (int) $input['order'] ) );
 
 		case 'shift':
 			foreach ( array( Plugin::service( Tables::class )->attempts_table(), Plugin::service( Tables::class )->operations_table() ) as $table ) {

@@ -103,9 +103,9 @@ function c2c_health_step( string $action, array $input ) {
 		case 'math':
 			return array(
 				'host' => Bip32::support(),
-				'here' => Health_Checks::math( true, Bip32::support() ),
-				'none' => Health_Checks::math( true, array( 'available' => false, 'backend' => null ) ),
-				'off'  => Health_Checks::math( false, array( 'available' => false, 'backend' => null ) ),
+				'here' => Plugin::service( Health_Checks::class )->math( true, Bip32::support() ),
+				'none' => Plugin::service( Health_Checks::class )->math( true, array( 'available' => false, 'backend' => null ) ),
+				'off'  => Plugin::service( Health_Checks::class )->math( false, array( 'available' => false, 'backend' => null ) ),
 			);
 
 		case 'callbacks':
