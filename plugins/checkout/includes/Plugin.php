@@ -38,7 +38,8 @@ use Card2Crypto\Checkout\Buyer\Order_View;
 use Card2Crypto\Checkout\Buyer\State_Poll;
 use Card2Crypto\Checkout\Buyer\Range_Notice;
 use Card2Crypto\Checkout\Callback\Callback_Controller;
-use Card2Crypto\Checkout\Callback\Callback_Guard;
+use Card2Crypto\Checkout\Callback\Client_Address;
+use Card2Crypto\Checkout\Rules\Callback_Guard;
 use Card2Crypto\Checkout\Gateway\Blocks_Integration;
 use Card2Crypto\Checkout\Gateway\Gateway;
 use Card2Crypto\Checkout\Gateway\Gateway_Rest;
@@ -156,6 +157,7 @@ final class Plugin {
 		$back          = new Service_Back( $health );
 		$callbacks     = new Callback_Health( $config, $health );
 		$clock         = new Clock_Offset();
+		$client        = new Client_Address();
 		$confirms      = new Confirm_Queue();
 		$actions       = new Order_Actions( $config, $door, $address_store, $confirms );
 		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store );
@@ -163,10 +165,10 @@ final class Plugin {
 		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back );
 		$addresses     = new Order_Address( $config, $address_store, $attempts );
 		$pages         = new Return_Pages();
-		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health );
-		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages );
+		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $client );
+		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages, $client );
 		$retry         = new Widget_Retry( $reconciler, $attempts, $operations );
-		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock );
+		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock, $client );
 		$services      = array(
 			// The services without hooks of their own.
 			Settings_Store::class       => $settings,
@@ -188,8 +190,9 @@ final class Plugin {
 			Order_Address::class        => $addresses,
 			Payments::class             => $payments,
 			Availability::class         => $availability,
-			Settings_Status::class      => new Settings_Status( $health, $callbacks, $clock ),
+			Settings_Status::class      => new Settings_Status( $health, $callbacks, $clock, $client ),
 			Clock_Offset::class         => $clock,
+			Client_Address::class       => $client,
 			Health_Checks::class        => $checks,
 			Books_Chart::class          => new Books_Chart( $config, $books, $scripts ),
 			// The services that hook themselves in (Hooks), in the order they do (boot()).

@@ -67,7 +67,10 @@ final class Buyer_Return implements Hooks {
 	/** @var Return_Pages */
 	private $pages;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages ) {
+	/** @var Client_Address */
+	private $client_address;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages, Client_Address $client_address ) {
 		$this->config     = $config;
 		$this->reconciler = $reconciler;
 		$this->health     = $health;
@@ -75,6 +78,7 @@ final class Buyer_Return implements Hooks {
 		$this->attempts   = $attempts;
 		$this->operations = $operations;
 		$this->pages      = $pages;
+		$this->client_address = $client_address;
 	}
 
 	public function register(): void {
@@ -159,7 +163,7 @@ final class Buyer_Return implements Hooks {
 	 */
 	public function service_accepts( \WC_Order $order ): bool {
 		try {
-			Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
+			Start_Budget::charge( $order, $this->client_address->of( $this->config->trust_proxy_header() ) );
 		} catch ( \Throwable $e ) {
 			return $this->health->available();
 		}
@@ -179,7 +183,7 @@ final class Buyer_Return implements Hooks {
 		if ( ! $order->is_paid() && null !== $attempt && ! $this->reconciler->settled( $attempt, time() ) ) {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
-				Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
+				Start_Budget::charge( $order, $this->client_address->of( $this->config->trust_proxy_header() ) );
 				$result = $this->reconciler->check( $order, $attempt, 'return' );
 				if ( ! $result->ok() ) {
 					$asked = $result->reason() ?? Check_Result::UNREACHABLE;
