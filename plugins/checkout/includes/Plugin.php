@@ -49,6 +49,7 @@ use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Order\Confirm_Retry;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Order\Order_Actions;
+use Card2Crypto\Checkout\Order\Owner_Notice;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Order_Address;
@@ -159,15 +160,17 @@ final class Plugin {
 		$clock         = new Clock_Offset();
 		$client        = new Client_Address();
 		$confirms      = new Confirm_Queue();
-		$actions       = new Order_Actions( $config, $door, $address_store, $confirms );
-		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store );
+		$notices       = new Owner_Notice();
+		$mail          = new Buyer_Mail( $attempts );
+		$actions       = new Order_Actions( $config, $door, $address_store, $confirms, $mail, $notices );
+		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store, $notices );
 		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store, $health, $clock );
 		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back );
 		$addresses     = new Order_Address( $config, $address_store, $attempts );
 		$pages         = new Return_Pages();
 		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $client );
 		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages, $client );
-		$retry         = new Widget_Retry( $reconciler, $attempts, $operations );
+		$retry         = new Widget_Retry( $reconciler, $attempts, $operations, $actions );
 		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock, $client );
 		$services      = array(
 			// The services without hooks of their own.
@@ -184,6 +187,7 @@ final class Plugin {
 			Books_Store::class          => $books_store,
 			Books::class                => $books,
 			Confirm_Queue::class        => $confirms,
+			Owner_Notice::class         => $notices,
 			Order_Actions::class        => $actions,
 			Operation_Events::class     => $events,
 			Start_Gate::class           => $gate,
@@ -203,9 +207,9 @@ final class Plugin {
 			Service_Health::class       => $health,
 			Service_Answers::class      => $answers,
 			Service_Back::class         => $back,
-			Refusal_Mail::class         => new Refusal_Mail( $config, $health ),
+			Refusal_Mail::class         => new Refusal_Mail( $config, $health, $notices ),
 			Widget_Retry::class         => $retry,
-			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms ),
+			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms, $notices ),
 			Test_Mode::class            => new Test_Mode( $config ),
 			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $retry, $pages, $back, $scripts ),
 			Buyer_Return::class         => $return,
@@ -213,7 +217,7 @@ final class Plugin {
 			Order_View::class           => new Order_View( $attempts, $scripts ),
 			Buyer_Cancel::class         => new Buyer_Cancel( $attempts ),
 			Manual_Refunds::class       => new Manual_Refunds(),
-			Buyer_Mail::class           => new Buyer_Mail( $attempts ),
+			Buyer_Mail::class           => $mail,
 			Privacy::class              => new Privacy( $attempts, $operations ),
 			Site_Health::class          => new Site_Health( $config, $checks ),
 			Books_Export::class         => new Books_Export( $books, $books_store ),

@@ -8,6 +8,7 @@
 
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
+use Card2Crypto\Checkout\Rules\Refund_Words;
 use Card2Crypto\Checkout\Buyer\Order_View;
 use Card2Crypto\Checkout\Rules\Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
@@ -98,7 +99,7 @@ c2c_test_run_calls(
 		'buyer'    => array( Buyer_Words::class, 'outcome' ),
 		'failure'  => array( Buyer_Words::class, 'failure' ),
 		'view'     => array( Order_View::class, 'words' ),
-		'note'     => array( Manual_Refunds::class, 'note' ),
+		'note'     => array( Refund_Words::class, 'note' ),
 		'range'    => array( Range_Notice::class, 'message' ),
 		'ranges'   => array( Range_Notice::class, 'messages' ),
 		'plain'    => array( Plain_Text::class, 'from_html' ),
