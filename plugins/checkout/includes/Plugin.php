@@ -81,6 +81,22 @@ final class Plugin {
 	/** @var array<string, object> The services boot() built, by class name. */
 	private static $services = array();
 
+	/** @var array<string, object> The services of this wiring, by class name (build()). */
+	private $built;
+
+	/** @var string The plugin's main file. */
+	private $file;
+
+	/**
+	 * The wiring of one boot: what its hooks run once they fire.
+	 *
+	 * @param array<string, object> $services By class name (build()).
+	 */
+	private function __construct( array $services, string $file ) {
+		$this->built = $services;
+		$this->file  = $file;
+	}
+
 	/** Builds the services and registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
 	public static function boot( string $file ): void {
 		// A thank-you page's poll of an unchanged state is answered here, before anything is built (State_Poll).
@@ -89,6 +105,7 @@ final class Plugin {
 		self::$services = $services;
 		$settings       = $services[ Settings_Store::class ];
 		$config         = $services[ Config::class ];
+		$plugin         = new self( $services, $file );
 
 		// The log redacts the credentials in use and keeps debug lines only when the owner asks for them.
 		Log::wire( array( $config, 'credentials' ), array( $config, 'debug' ) );
@@ -107,17 +124,17 @@ final class Plugin {
 		add_filter( 'option_' . Keys::SETTINGS_OPTION, array( Callback_Guard::class, 'canonical_settings' ) );
 		add_action(
 			'before_woocommerce_init',
-			static function () use ( $file ): void {
-				self::declare_compatibility( $file );
+			static function () use ( $plugin ): void {
+				$plugin->declare_compatibility();
 			}
 		);
 		add_action(
 			'plugins_loaded',
-			static function () use ( $services ): void {
-				self::on_plugins_loaded( $services );
+			static function () use ( $plugin ): void {
+				$plugin->on_plugins_loaded();
 			}
 		);
-		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( self::class, 'action_links' ) );
+		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( $plugin, 'action_links' ) );
 		// The tables: this site's, or every site's of a network (Network_Sites); a site made later, a site deleted.
 		$sites = $services[ Network_Sites::class ];
 		register_activation_hook( $file, array( $sites, 'activate' ) );
@@ -244,24 +261,21 @@ final class Plugin {
 	}
 
 	/** HPOS (custom order tables) and the block checkout. */
-	private static function declare_compatibility( string $file ): void {
+	private function declare_compatibility(): void {
 		if ( class_exists( \Automattic\WooCommerce\Utilities\FeaturesUtil::class ) ) {
-			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'custom_order_tables', $file, true );
-			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'cart_checkout_blocks', $file, true );
+			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'custom_order_tables', $this->file, true );
+			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'cart_checkout_blocks', $this->file, true );
 		}
 	}
 
-	/**
-	 * WooCommerce is loaded (or not): the payment side's hooks.
-	 *
-	 * @param array<string, object> $services By class name (build()).
-	 */
-	private static function on_plugins_loaded( array $services ): void {
+	/** WooCommerce is loaded (or not): the payment side's hooks. */
+	private function on_plugins_loaded(): void {
 		if ( ! class_exists( 'WC_Payment_Gateway' ) ) {
-			add_action( 'admin_notices', array( self::class, 'woocommerce_missing_notice' ) );
+			add_action( 'admin_notices', array( $this, 'woocommerce_missing_notice' ) );
 			return;
 		}
-		$config = $services[ Config::class ];
+		$services = $this->built;
+		$config   = $services[ Config::class ];
 		// One gateway object for WooCommerce, built with its services (WooCommerce takes objects as well as class names).
 		$gateway = null;
 		add_filter(
@@ -287,8 +301,8 @@ final class Plugin {
 		$attempts = $services[ Attempt_Store::class ];
 		add_filter(
 			'woocommerce_cancel_unpaid_order',
-			static function ( $cancel, $order ) use ( $attempts ) {
-				return self::keep_paying_orders( $cancel, $order, $attempts );
+			function ( $cancel, $order ) use ( $attempts ) {
+				return $this->keep_paying_orders( $cancel, $order, $attempts );
 			},
 			10,
 			2
@@ -313,7 +327,7 @@ final class Plugin {
 	 * @param mixed      $order  The order.
 	 * @return bool|mixed
 	 */
-	private static function keep_paying_orders( $cancel, $order, Attempt_Store $attempts ) {
+	private function keep_paying_orders( $cancel, $order, Attempt_Store $attempts ) {
 		// A decline inside the widget waits for the buyer's next try there (Widget_Retry): not cancelled meanwhile.
 		if ( $cancel && $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ( $attempts->payment_in_progress( $order ) || '' !== (string) $order->get_meta( Keys::META_RETRY_UNTIL ) ) ) {
 			return false;
@@ -321,7 +335,7 @@ final class Plugin {
 		return $cancel;
 	}
 
-	public static function woocommerce_missing_notice(): void {
+	public function woocommerce_missing_notice(): void {
 		if ( ! current_user_can( 'activate_plugins' ) ) {
 			return;
 		}
@@ -332,7 +346,7 @@ final class Plugin {
 	 * @param string[] $links
 	 * @return string[]
 	 */
-	public static function action_links( array $links ): array {
+	public function action_links( array $links ): array {
 		if ( class_exists( 'WC_Payment_Gateway' ) ) {
 			$url = admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Keys::GATEWAY_ID );
 			array_unshift( $links, '<a href="' . esc_url( $url ) . '">' . esc_html__( 'Settings', 'card2crypto-checkout' ) . '</a>' );
