@@ -23,7 +23,6 @@ use Card2Crypto\Checkout\Attempts\Address_Store;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
 use Card2Crypto\Checkout\Attempts\Books_Store;
 use Card2Crypto\Checkout\Attempts\Check_Queue;
-use Card2Crypto\Checkout\Attempts\Network_Sites;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Tables;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
@@ -67,6 +66,7 @@ use Card2Crypto\Checkout\Service\Widget_Retry;
 use Card2Crypto\Checkout\Settings\Payout_Change_Notice;
 use Card2Crypto\Checkout\Settings\Settings_Status;
 use Card2Crypto\Checkout\Settings\Test_Mode;
+use Card2Crypto\Checkout\Shared\Database\Network_Sites;
 use Card2Crypto\Checkout\Shared\Hooks;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
@@ -196,7 +196,7 @@ final class Plugin {
 			Script_Asset::class         => $scripts,
 			Service_Gateway::class      => $door,
 			Tables::class               => $tables,
-			Network_Sites::class        => new Network_Sites( $tables ),
+			Network_Sites::class        => new Network_Sites( array( $tables, 'install' ), array( $tables, 'tables_of' ) ),
 			Attempt_Store::class        => $attempts,
 			Operation_Store::class      => $operations,
 			Check_Queue::class          => $queue,
