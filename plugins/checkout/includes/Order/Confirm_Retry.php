@@ -45,7 +45,7 @@ final class Confirm_Retry implements Hooks {
 		$this->gateway  = $gateway;
 		$this->attempts = $attempts;
 		$this->queue    = $queue;
-		$this->notices = $notices;
+		$this->notices  = $notices;
 	}
 
 	public function register(): void {

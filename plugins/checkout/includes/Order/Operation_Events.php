@@ -75,7 +75,7 @@ final class Operation_Events {
 		$this->attempts   = $attempts;
 		$this->operations = $operations;
 		$this->addresses  = $addresses;
-		$this->notices = $notices;
+		$this->notices    = $notices;
 	}
 
 	/**

@@ -58,8 +58,8 @@ final class Order_Actions {
 		$this->gateway   = $gateway;
 		$this->addresses = $addresses;
 		$this->queue     = $queue;
-		$this->mail = $mail;
-		$this->notices = $notices;
+		$this->mail      = $mail;
+		$this->notices   = $notices;
 	}
 
 	/**
