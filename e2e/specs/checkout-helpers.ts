@@ -506,7 +506,7 @@ add_action( 'rest_api_init', static function () {
 			} else {
 				update_option( 'card2crypto_e2e_payment_window', (int) $request['seconds'], true );
 			}
-			return array( 'window' => Card2Crypto\\Checkout\\Attempts\\Order_Attempts::payment_window() );
+			return array( 'window' => Card2Crypto\\Checkout\\Plugin::service( Card2Crypto\\Checkout\\Attempts\\Order_Attempts::class )->payment_window() );
 		},
 	) );
 } );

@@ -1,6 +1,9 @@
 // The e2e lanes from measured times: e2e/spec-times.json keeps each spec
-// file's seconds from its last run on the newest pair (written by e2e/run.mjs
-// after each such run, committed by engineers), and the newest pair's spec
+// file's seconds on the newest pair, the mean of its last figure and the new
+// run's (one run's time of a file swings by a factor of two with what the
+// other lane runs beside it; the mean keeps a swing from unbalancing the
+// next split), written by e2e/run.mjs after each such run and committed by
+// engineers; and the newest pair's spec
 // files are split between the two lanes from them, greedily, longest first,
 // each to the lane with less to do; lane b also carries the oldest pair's run
 // and the Playground smoke run. A file with no figure yet counts as the
@@ -52,18 +55,21 @@ export function splitLanes(files, times, lanes) {
 
 /**
  * Writes the measured figures into the times file: `specs` ([file, seconds]
- * from the newest pair's reports) and `runs` ({ oldest: seconds, ... }). Files
- * not measured this time keep their figures; a spec file that no longer
+ * from the newest pair's reports) and `runs` ({ oldest: seconds, ... }), each
+ * the mean of the figure kept and the one measured (the measured one alone
+ * when none was kept). Files not measured this time keep their figures; a spec file that no longer
  * exists (not in `existing`) is dropped. Returns whether the file changed.
  */
 export function recordSpecTimes(file, { specs = [], runs = {}, existing = null }) {
   const times = readSpecTimes(file);
   const next = { ...times, runs: { ...times.runs }, specs: { ...times.specs } };
+  const mean = (kept, seconds) => Math.round(Number.isFinite(kept) ? (kept + seconds) / 2 : seconds);
   for (const [name, seconds] of specs) {
-    next.specs[name.split('/').pop()] = Math.round(seconds);
+    const key = name.split('/').pop();
+    next.specs[key] = mean(next.specs[key], seconds);
   }
   for (const [name, seconds] of Object.entries(runs)) {
-    next.runs[name] = Math.round(seconds);
+    next.runs[name] = mean(next.runs[name], seconds);
   }
   if (existing) {
     const names = new Set(existing.map((f) => f.split('/').pop()));

@@ -38,19 +38,26 @@ test('a new spec file counts as the median of the known ones', () => {
   assert.equal(estimator({ runs: {}, specs: {} })('specs/x.spec.ts'), 60);
 });
 
-test('a run writes what it measured, keeps what it did not, drops files that are gone; the slowest ten', () => {
+test('a run writes the mean of what was kept and what it measured, keeps what it did not, drops files that are gone; the slowest ten', () => {
   const file = join(mkdtempSync(join(tmpdir(), 'c2c-spec-times-')), 'spec-times.json');
   assert.deepEqual(readSpecTimes(file), { runs: {}, specs: {} });
   writeFileSync(file, JSON.stringify({ about: 'kept', runs: { smoke: 100 }, specs: { 'a.spec.ts': 300, 'gone.spec.ts': 5, 'b.spec.ts': 200 } }));
   const changed = recordSpecTimes(file, {
-    specs: [['specs/a.spec.ts', 120.4]],
-    runs: { oldest: 190.6 },
+    specs: [
+      ['specs/a.spec.ts', 120.4],
+      ['specs/b.spec.ts', 199],
+    ],
+    runs: { oldest: 190.6, smoke: 151 },
     existing: ['specs/a.spec.ts', 'specs/b.spec.ts'],
   });
   assert.equal(changed, true);
   const written = JSON.parse(readFileSync(file, 'utf8'));
-  assert.deepEqual(written, { about: 'kept', runs: { smoke: 100, oldest: 191 }, specs: { 'a.spec.ts': 120, 'b.spec.ts': 200 } });
-  assert.equal(recordSpecTimes(file, { specs: [['a.spec.ts', 120]] }), false, 'the same figures change nothing');
+  // a: (300 + 120.4) / 2; b: (200 + 199) / 2, rounded; the oldest run had no figure: the measured one.
+  assert.deepEqual(written, { about: 'kept', runs: { smoke: 126, oldest: 191 }, specs: { 'a.spec.ts': 210, 'b.spec.ts': 200 } });
+  assert.equal(recordSpecTimes(file, { specs: [['a.spec.ts', 210]] }), false, 'the same figures change nothing');
+  // One slow run moves a figure half way, not all the way.
+  recordSpecTimes(file, { specs: [['a.spec.ts', 410]] });
+  assert.equal(JSON.parse(readFileSync(file, 'utf8')).specs['a.spec.ts'], 310);
   const many = Array.from({ length: 12 }, (_, i) => [`s${i}.spec.ts`, i * 10]);
   assert.deepEqual(
     slowest(many).map(([f]) => f),

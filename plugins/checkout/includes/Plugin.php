@@ -24,15 +24,18 @@ use Card2Crypto\Checkout\Attempts\Attempt_Store;
 use Card2Crypto\Checkout\Attempts\Books_Store;
 use Card2Crypto\Checkout\Attempts\Check_Queue;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
+use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Tables;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Script_Asset;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Buyer\Buyer_Cancel;
 use Card2Crypto\Checkout\Buyer\Buyer_Return;
 use Card2Crypto\Checkout\Buyer\Order_Pay;
+use Card2Crypto\Checkout\Buyer\Order_Routes;
 use Card2Crypto\Checkout\Buyer\Order_View;
 use Card2Crypto\Checkout\Buyer\State_Poll;
 use Card2Crypto\Checkout\Buyer\Range_Notice;
@@ -66,6 +69,7 @@ use Card2Crypto\Checkout\Service\Widget_Retry;
 use Card2Crypto\Checkout\Settings\Payout_Change_Notice;
 use Card2Crypto\Checkout\Settings\Settings_Status;
 use Card2Crypto\Checkout\Settings\Test_Mode;
+use Card2Crypto\Checkout\Shared\Budget\Visitor_Budget;
 use Card2Crypto\Checkout\Shared\Database\Network_Sites;
 use Card2Crypto\Checkout\Shared\Hooks;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
@@ -100,7 +104,7 @@ final class Plugin {
 	/** Builds the services and registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
 	public static function boot( string $file ): void {
 		// A thank-you page's poll of an unchanged state is answered here, before anything is built (State_Poll).
-		State_Poll::answer_if_unchanged();
+		( new State_Poll() )->answer_if_unchanged();
 		$services       = self::build( new Settings_Store( Plugin_Bootstrap::schema(), 'checkout', Keys::SETTINGS_OPTION ) );
 		self::$services = $services;
 		$settings       = $services[ Settings_Store::class ];
@@ -162,16 +166,18 @@ final class Plugin {
 		$config        = new Config( $settings );
 		$scripts       = new Script_Asset();
 		$door          = new Service_Gateway( $config );
-		$tables        = new Tables();
-		$attempts      = new Attempt_Store();
+		$orders        = new Order_Attempts();
+		$budget        = new Start_Budget( new Visitor_Budget( Tables::BUDGETS, Shared_Store::locks(), Start_Budget::CLEAN_HOOK ) );
+		$tables        = new Tables( $budget );
+		$attempts      = new Attempt_Store( $orders );
 		$operations    = new Operation_Store( $attempts );
 		$queue         = new Check_Queue();
 		$address_store = new Address_Store( $attempts );
 		$books_store   = new Books_Store();
-		$books         = new Books( $books_store );
+		$books         = new Books( $books_store, $orders );
 		$health        = new Service_Health( $door );
 		$answers       = new Service_Answers( $door, $health );
-		$availability  = new Availability( $config, $answers );
+		$availability  = new Availability( $config, $answers, $orders );
 		$back          = new Service_Back( $health );
 		$callbacks     = new Callback_Health( $config, $health );
 		$clock         = new Clock_Offset();
@@ -180,14 +186,15 @@ final class Plugin {
 		$notices       = new Owner_Notice();
 		$mail          = new Buyer_Mail( $attempts );
 		$actions       = new Order_Actions( $config, $door, $address_store, $confirms, $mail, $notices );
-		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store, $notices );
-		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store, $health, $clock );
-		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back );
-		$addresses     = new Order_Address( $config, $address_store, $attempts );
+		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store, $orders, $notices );
+		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store, $health, $clock, $orders, $budget );
+		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back, $orders, $budget );
+		$addresses     = new Order_Address( $config, $address_store, $attempts, $budget );
 		$pages         = new Return_Pages();
-		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $client );
-		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages, $client );
-		$retry         = new Widget_Retry( $reconciler, $attempts, $operations, $actions );
+		$routes        = new Order_Routes();
+		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $orders, $budget, $client );
+		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages, $orders, $budget, $routes, $client );
+		$retry         = new Widget_Retry( $reconciler, $attempts, $operations, $orders, $actions );
 		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock, $client );
 		$services      = array(
 			// The services without hooks of their own.
@@ -195,6 +202,7 @@ final class Plugin {
 			Config::class               => $config,
 			Script_Asset::class         => $scripts,
 			Service_Gateway::class      => $door,
+			Order_Attempts::class       => $orders,
 			Tables::class               => $tables,
 			Network_Sites::class        => new Network_Sites( array( $tables, 'install' ), array( $tables, 'tables_of' ) ),
 			Attempt_Store::class        => $attempts,
@@ -211,6 +219,7 @@ final class Plugin {
 			Order_Address::class        => $addresses,
 			Payments::class             => $payments,
 			Availability::class         => $availability,
+			Order_Routes::class         => $routes,
 			Settings_Status::class      => new Settings_Status( $health, $callbacks, $clock, $client ),
 			Clock_Offset::class         => $clock,
 			Client_Address::class       => $client,
@@ -228,19 +237,21 @@ final class Plugin {
 			Widget_Retry::class         => $retry,
 			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms, $notices ),
 			Test_Mode::class            => new Test_Mode( $config ),
-			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $retry, $pages, $back, $scripts ),
+			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $retry, $pages, $back, $scripts, $orders, $routes ),
 			Buyer_Return::class         => $return,
 			Range_Notice::class         => new Range_Notice( $config, $health, $availability, $back ),
-			Order_View::class           => new Order_View( $attempts, $scripts ),
-			Buyer_Cancel::class         => new Buyer_Cancel( $attempts ),
+			Order_View::class           => new Order_View( $attempts, $scripts, $routes, new State_Poll() ),
+			Buyer_Cancel::class         => new Buyer_Cancel( $attempts, $orders ),
 			Manual_Refunds::class       => new Manual_Refunds(),
 			Buyer_Mail::class           => $mail,
-			Privacy::class              => new Privacy( $attempts, $operations ),
+			Privacy::class              => new Privacy( $attempts, $operations, $addresses ),
 			Site_Health::class          => new Site_Health( $config, $checks ),
 			Books_Export::class         => new Books_Export( $books, $books_store ),
-			Admin_Order_Panel::class    => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations ),
+			Admin_Order_Panel::class    => new Admin_Order_Panel( $reconciler, $door, $attempts, $operations, $addresses ),
 			Callback_Health::class      => $callbacks,
 			Address_Gap_Notice::class   => new Address_Gap_Notice( $addresses ),
+			// The visitors' budgets: rows whose windows have passed are deleted hourly.
+			Start_Budget::class         => $budget,
 		);
 		return $services;
 	}
@@ -318,8 +329,6 @@ final class Plugin {
 				$service->register();
 			}
 		}
-		// The visitors' budgets: rows whose windows have passed are deleted hourly.
-		Start_Budget::register();
 	}
 
 	/**

@@ -20,7 +20,7 @@ interface Data {
   min: number;
   max: number;
   /**
-   * What to tell a buyer, by outside(): nothing (0), below min (1), above max (2) (Range_Notice::messages);
+   * What to tell a buyer, by outside(): nothing (0), below min (1), above max (2) (Range_Words::messages);
    * while the service refuses the store, its words three times, whatever the total.
    */
   range: [string, string, string];

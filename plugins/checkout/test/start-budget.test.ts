@@ -57,6 +57,38 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.ok(fit.slice(120).filter(Boolean).length >= 55, `the next minute still lets requests in: ${fit.slice(120).filter(Boolean).length}`);
     });
 
+    test("a fixed rate's expiry: still valid only while ahead of now; an unreadable time is not (Service_Times)", async () => {
+      const now = Date.parse('2026-11-28T12:00:00Z') / 1000;
+      const cases: Array<[string, number, boolean, string]> = [
+        ['2026-11-28T12:05:00Z', now, true, 'five minutes ahead'],
+        ['2026-11-28T12:05:00.1234567Z', now, true, 'seven fractional digits read'],
+        ['2026-11-28T12:00:00Z', now, false, 'now is not ahead'],
+        ['2026-11-28T11:59:59.9Z', now, false, 'a second ago'],
+        ['2026-11-28T12:05:00.12345678Z', now, false, 'eight fractional digits'],
+        ['2026-11-28T12:05:00+00:00', now, false, 'an offset instead of Z'],
+        ['2026-11-28 12:05:00', now, false, 'no T, no Z'],
+        ['', now, false, 'empty'],
+      ];
+      const got = await php.call(cases.map(([at, t]) => ['rate_valid', at, t]));
+      got.forEach((r, i) => assert.equal(r.value, cases[i]![2], cases[i]![3]));
+    });
+
+    test("a payment's start: the later of sent and created, never after now (Service_Times)", async () => {
+      const sent = '2026-11-28 12:00:00';
+      const t = Date.parse('2026-11-28T12:00:00Z') / 1000;
+      const cases: Array<[string | null, number, number, string]> = [
+        [null, t + 600, t, 'no operation: when the buyer was sent'],
+        ['', t + 600, t, 'an empty created_at: when the buyer was sent'],
+        ['2026-11-28T12:02:00.1234567Z', t + 600, t + 120, 'created after: its created_at, fractions dropped'],
+        ['2026-11-28T11:58:00Z', t + 600, t, 'created before: when the buyer was sent'],
+        ['2026-11-28T13:00:00Z', t + 600, t + 600, 'created in the future: clamped to now'],
+        ['2026-11-28T13:00:00Z', t - 60, t, 'a clock behind the sending: never before it'],
+        ['garbage', t + 600, t, 'an unreadable created_at: when the buyer was sent'],
+      ];
+      const got = await php.call(cases.map(([created, now]) => ['window_start', sent, created, now]));
+      got.forEach((r, i) => assert.equal(r.value, cases[i]![2], cases[i]![3]));
+    });
+
     test('a forwarding header arriving: which one (what the owner reads is tested in WordPress: privacy-health)', async () => {
       const got = await php.call([
         ['forwarding', { REMOTE_ADDR: '10.0.0.5' }],

@@ -14,6 +14,7 @@ namespace Card2Crypto\Checkout\Admin;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Address_Policy;
+use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
@@ -58,7 +59,7 @@ final class Address_Gap_Notice implements Hooks {
 		);
 		$class     = Address_Policy::NEAR === $gap['standing'] ? 'notice-warning' : 'notice-error';
 		echo '<div class="notice ' . esc_attr( $class ) . ' card2crypto-address-gap"><p><strong>' . esc_html( $headlines[ $gap['standing'] ] ?? '' ) . '</strong> '
-			. esc_html( Order_Address::gap_text( $gap ) )
+			. esc_html( Wallet_Words::gap_text( $gap ) )
 			. ' <a href="' . esc_url( $url ) . '">' . esc_html__( 'Payment settings', 'card2crypto-checkout' ) . '</a></p></div>';
 	}
 

@@ -18,13 +18,13 @@ use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Rules\Refund_Words;
-use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Settings\Test_Mode;
@@ -53,11 +53,15 @@ final class Admin_Order_Panel implements Hooks {
 	/** @var Operation_Store */
 	private $operations;
 
-	public function __construct( Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations ) {
+	/** @var Order_Address */
+	private $addresses;
+
+	public function __construct( Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Order_Address $addresses ) {
 		$this->reconciler = $reconciler;
 		$this->gateway    = $gateway;
 		$this->attempts   = $attempts;
 		$this->operations = $operations;
+		$this->addresses  = $addresses;
 	}
 
 	public function register(): void {
@@ -95,7 +99,7 @@ final class Admin_Order_Panel implements Hooks {
 			$rows[ __( 'Operation id', 'card2crypto-checkout' ) ] = $op['id'];
 		}
 		// A new address for each order: which address of the owner's wallet this order pays, and its index there.
-		$own = Order_Address::of_order( $order );
+		$own = $this->addresses->of_order( $order );
 		if ( null !== $own ) {
 			$rows[ __( 'Bitcoin address', 'card2crypto-checkout' ) ] = $own['address'];
 			/* translators: %d: the address's index in the wallet's receive chain */
@@ -125,7 +129,7 @@ final class Admin_Order_Panel implements Hooks {
 		}
 		if ( isset( $op['to_amount'] ) && is_numeric( $op['to_amount'] ) ) {
 			$label          = Order_Words::bought( $status, $code ) ? __( 'Bought', 'card2crypto-checkout' ) : __( 'To buy (not bought yet)', 'card2crypto-checkout' );
-			$rows[ $label ] = Availability::format_btc( (int) $op['to_amount'] ) . ' ' . ( $op['to_currency'] ?? Payment_Match::ASSET_BTC );
+			$rows[ $label ] = Wallet_Words::btc( (int) $op['to_amount'] ) . ' ' . ( $op['to_currency'] ?? Payment_Match::ASSET_BTC );
 		}
 		if ( isset( $op['card_country'] ) ) {
 			$rows[ __( 'Card country', 'card2crypto-checkout' ) ] = $op['card_country'];
@@ -188,7 +192,7 @@ final class Admin_Order_Panel implements Hooks {
 		// The order's own address, else (one address for every order) the wallet the operation paid: on its network's explorer.
 		$address = null !== $own ? $own['address'] : ( isset( $op['wallet'] ) && is_string( $op['wallet'] ) ? $op['wallet'] : '' );
 		if ( '' !== $address ) {
-			echo '<p><a data-card2crypto="address-explorer" href="' . esc_url( Order_Address::explorer_url( $address ) ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'View the address on a block explorer', 'card2crypto-checkout' ) . '</a></p>';
+			echo '<p><a data-card2crypto="address-explorer" href="' . esc_url( Wallet_Words::explorer_url( $address ) ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'View the address on a block explorer', 'card2crypto-checkout' ) . '</a></p>';
 		}
 		if ( ! empty( $op['explorer_url'] ) && Test_Mode::is_test_order( $order ) ) {
 			// The sandbox makes up its transaction ids: no block explorer knows them.

@@ -73,8 +73,12 @@ final class Books {
 	/** @var Books_Store */
 	private $store;
 
-	public function __construct( Books_Store $store ) {
-		$this->store = $store;
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	public function __construct( Books_Store $store, Order_Attempts $order_attempts ) {
+		$this->store          = $store;
+		$this->order_attempts = $order_attempts;
 	}
 
 	/**
@@ -146,7 +150,7 @@ final class Books {
 		$utc   = static function ( ?int $time ): ?string {
 			return null === $time ? null : gmdate( 'Y-m-d H:i:s', $time );
 		};
-		$ended = gmdate( 'Y-m-d H:i:s', time() - Order_Attempts::payment_window() );
+		$ended = gmdate( 'Y-m-d H:i:s', time() - $this->order_attempts->payment_window() );
 		foreach ( $this->store->pages( $utc( $from ), $utc( $to ), $ended ) as $page ) {
 			$meta = $this->store->order_meta( array_column( $page, 'order_id' ), array( Keys::META_OPERATION, Test_Mode::META ) );
 			foreach ( $page as $stored ) {

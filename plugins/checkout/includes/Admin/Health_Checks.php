@@ -33,6 +33,7 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Address_Policy;
+use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Rules\Proxy_Words;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Clock_Offset;
@@ -565,7 +566,7 @@ final class Health_Checks {
 			return self::result(
 				Address_Policy::NEAR === $gap['standing'] ? self::RECOMMENDED : self::CRITICAL,
 				$labels[ $gap['standing'] ],
-				Order_Address::gap_text( $gap ),
+				Wallet_Words::gap_text( $gap ),
 				$value,
 				array( self::settings_action() )
 			);
@@ -573,7 +574,7 @@ final class Health_Checks {
 		return self::result(
 			self::GOOD,
 			__( 'Card2Crypto\'s addresses stay within the wallet\'s gap limit', 'card2crypto-checkout' ),
-			Order_Address::gap_text( $gap ),
+			Wallet_Words::gap_text( $gap ),
 			$value
 		);
 	}

@@ -30,10 +30,10 @@ namespace Card2Crypto\Checkout\Admin;
 
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Keys;
-use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Payment_Match;
+use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
 use Card2Crypto\Checkout\Shared\Hooks;
 
@@ -56,9 +56,13 @@ final class Privacy implements Hooks {
 	/** @var Operation_Store */
 	private $operations;
 
-	public function __construct( Attempt_Store $attempts, Operation_Store $operations ) {
+	/** @var Order_Address */
+	private $addresses;
+
+	public function __construct( Attempt_Store $attempts, Operation_Store $operations, Order_Address $addresses ) {
 		$this->attempts   = $attempts;
 		$this->operations = $operations;
+		$this->addresses  = $addresses;
 	}
 
 	public function register(): void {
@@ -153,9 +157,9 @@ final class Privacy implements Hooks {
 			$data[ $label ] = Order_Words::money( (int) $op['from_amount'], (string) $op['from_currency'] );
 		}
 		if ( isset( $op['to_amount'] ) && is_numeric( $op['to_amount'] ) ) {
-			$data[ __( 'Bitcoin bought', 'card2crypto-checkout' ) ] = Availability::format_btc( (int) $op['to_amount'] ) . ' ' . ( $op['to_currency'] ?? Payment_Match::ASSET_BTC );
+			$data[ __( 'Bitcoin bought', 'card2crypto-checkout' ) ] = Wallet_Words::btc( (int) $op['to_amount'] ) . ' ' . ( $op['to_currency'] ?? Payment_Match::ASSET_BTC );
 		}
-		$own = Order_Address::of_order( $order );
+		$own = $this->addresses->of_order( $order );
 		if ( null !== $own ) {
 			$wallets[ $own['address'] ] = true;
 		}

@@ -14,6 +14,7 @@
 namespace Card2Crypto\Checkout\Attempts;
 
 use Card2Crypto\Checkout\Rules\Payment_Match;
+use Card2Crypto\Checkout\Rules\Service_Times;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 
 defined( 'ABSPATH' ) || exit;
@@ -81,9 +82,9 @@ final class Attempt implements \JsonSerializable {
 		$attempt->mismatch             = 1 === (int) ( $row['mismatch'] ?? 0 );
 		$attempt->checks               = (int) ( $row['checks'] ?? 0 );
 		$attempt->unsent               = 1 === (int) ( $row['unsent'] ?? 0 );
-		$attempt->next_check_at        = self::date_or_null( $row['next_check_at'] ?? null );
-		$attempt->retired_at           = self::date_or_null( $row['retired_at'] ?? null );
-		$attempt->signed_at            = self::date_or_null( $row['signed_at'] ?? null );
+		$attempt->next_check_at        = $attempt->date_or_null( $row['next_check_at'] ?? null );
+		$attempt->retired_at           = $attempt->date_or_null( $row['retired_at'] ?? null );
+		$attempt->signed_at            = $attempt->date_or_null( $row['signed_at'] ?? null );
 		$attempt->created_at           = (string) ( $row['created_at'] ?? '' );
 		$attempt->updated_at           = (string) ( $row['updated_at'] ?? '' );
 		return $attempt;
@@ -200,6 +201,25 @@ final class Attempt implements \JsonSerializable {
 		return $this->updated_at;
 	}
 
+	/** True when money may be moving for this attempt: the buyer paid and no final failure came (Status_Flow::in_flight()). */
+	public function in_flight(): bool {
+		return Status_Flow::in_flight( $this->status, $this->status_code );
+	}
+
+	/** Whether the service reported a final status for the attempt (paid, or ended without payment). */
+	public function is_final(): bool {
+		return Status_Flow::is_final( $this->status, $this->status_code );
+	}
+
+	/**
+	 * When the attempt's payment started (Unix time): the later of when the
+	 * buyer was sent to pay and when the service created the operation (its
+	 * created_at, when known), never after $now (Service_Times::window_start()).
+	 */
+	public function payment_started( ?string $operation_created_at, int $now ): int {
+		return Service_Times::window_start( $this->created_at, $operation_created_at, $now );
+	}
+
 	/**
 	 * What the attempt asked for, as Payment_Match and Order_Decision compare it.
 	 *
@@ -259,7 +279,7 @@ final class Attempt implements \JsonSerializable {
 	}
 
 	/** @param mixed $value */
-	private static function date_or_null( $value ): ?string {
+	private function date_or_null( $value ): ?string {
 		return null === $value || '' === $value ? null : (string) $value;
 	}
 }

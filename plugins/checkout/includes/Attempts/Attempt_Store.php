@@ -23,6 +23,13 @@ defined( 'ABSPATH' ) || exit;
 
 final class Attempt_Store {
 
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	public function __construct( Order_Attempts $order_attempts ) {
+		$this->order_attempts = $order_attempts;
+	}
+
 	/**
 	 * Records a new attempt with what the order asks for (amount in minor
 	 * units, currency, store wallet at that moment). The id must be fresh
@@ -107,7 +114,7 @@ final class Attempt_Store {
 	/** Any attempt of the order with money moving (a new attempt could pay the order twice). */
 	public function money_moving( \WC_Order $order ): bool {
 		foreach ( $this->attempts_of_order( $order->get_id() ) as $attempt ) {
-			if ( Order_Attempts::in_flight( $attempt ) ) {
+			if ( $attempt->in_flight() ) {
 				return true;
 			}
 		}
@@ -125,10 +132,11 @@ final class Attempt_Store {
 			return true;
 		}
 		$current = $this->current_attempt( $order );
-		if ( null === $current || Order_Attempts::is_final( $current ) ) {
+		if ( null === $current || $current->is_final() ) {
 			return false;
 		}
-		return time() < Order_Attempts::window_start( $current ) + Order_Attempts::payment_window();
+		$now = time();
+		return $now < $current->payment_started( null, $now ) + $this->order_attempts->payment_window();
 	}
 
 	/** The id of the order's newest attempt, 0 when it has none (read from the database, never from a cache). */

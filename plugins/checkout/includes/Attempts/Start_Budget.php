@@ -34,7 +34,10 @@
  *   is what remains, and a call for which too little remains is not sent.
  *   Whatever the service does, the buyer is told within 5 s.
  *
- * Pure windows (take()) are unit-tested (the client key in the library); the rest runs in WordPress.
+ * Built once (Plugin::build()) over the checkout's Visitor_Budget and passed
+ * to the classes that charge it. The pure windows and the client key are
+ * the library's (unit-tested there and in test/start-budget.test.ts); the
+ * rest runs in WordPress.
  *
  * @package card2crypto-checkout
  */
@@ -43,13 +46,14 @@ namespace Card2Crypto\Checkout\Attempts;
 
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Request_Deadline;
-use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Address_Policy;
+use Card2Crypto\Checkout\Rules\Service_Times;
 use Card2Crypto\Checkout\Shared\Budget\Visitor_Budget;
+use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Start_Budget {
+final class Start_Budget implements Hooks {
 
 	/** Requests that may call the service, per order, per WINDOW. */
 	const ORDER_LIMIT = 12;
@@ -65,33 +69,35 @@ final class Start_Budget {
 	/** The hourly job that deletes the budgets whose windows have passed. */
 	const CLEAN_HOOK = 'card2crypto_checkout_clean_budgets';
 
-	/** The checkout's budgets (the shared counter on its table card2crypto_budgets, its locks, its clean-up hook). */
-	private static function budget(): Visitor_Budget {
-		return new Visitor_Budget( 'card2crypto_budgets', Shared_Store::locks(), self::CLEAN_HOOK );
+	/** @var Visitor_Budget The checkout's budgets (the shared counter on its table card2crypto_budgets, its locks, its clean-up hook CLEAN_HOOK). */
+	private $budget;
+
+	public function __construct( Visitor_Budget $budget ) {
+		$this->budget = $budget;
 	}
 
 	/** The budgets table: one row per budget (an order's, a client's). */
-	public static function table(): string {
-		return self::budget()->table();
+	public function table(): string {
+		return $this->budget->table();
 	}
 
 	/** The table's definition, for dbDelta() (Operation_Store::install()). */
-	public static function schema( string $collate ): string {
-		return self::budget()->schema( $collate );
+	public function schema( string $collate ): string {
+		return $this->budget->schema( $collate );
 	}
 
-	public static function drop(): void {
-		self::budget()->drop();
+	public function drop(): void {
+		$this->budget->drop();
 	}
 
 	/** The clean-up job: hooked, and queued hourly on WP-Cron once. */
-	public static function register(): void {
-		self::budget()->register();
+	public function register(): void {
+		$this->budget->register();
 	}
 
 	/** Deletes the budgets whose windows have passed (nothing of them counts any more); how many. */
-	public static function clean( ?int $now = null ): int {
-		return self::budget()->clean( $now );
+	public function clean( ?int $now = null ): int {
+		return $this->budget->clean( $now );
 	}
 
 	/**
@@ -101,20 +107,20 @@ final class Start_Budget {
 	 *
 	 * @throws Payment_Refused With the buyer's words ("try again in a minute").
 	 */
-	public static function charge( \WC_Order $order, string $address ): void {
+	public function charge( \WC_Order $order, string $address ): void {
 		// The request's time on the service runs from here: every call it makes shares it.
 		Request_Deadline::start( self::TIME_BUDGET );
 		$now = time();
-		$ok  = self::spend( 'order_' . $order->get_id(), self::ORDER_LIMIT, $now, self::WINDOW, true );
-		$ok  = $ok && self::spend( 'addr_' . md5( Visitor_Budget::client_key( $address ) ), self::ADDRESS_LIMIT, $now, self::WINDOW, false );
+		$ok  = $this->spend( 'order_' . $order->get_id(), self::ORDER_LIMIT, $now, self::WINDOW, true );
+		$ok  = $ok && $this->spend( 'addr_' . md5( Visitor_Budget::client_key( $address ) ), self::ADDRESS_LIMIT, $now, self::WINDOW, false );
 		if ( ! $ok ) {
 			Log::warning( sprintf( 'Order %d: a payment request from %s was refused before asking the service: too many in a minute.', $order->get_id(), $address ) );
-			throw new Payment_Refused( self::message() );
+			throw new Payment_Refused( $this->message() );
 		}
 	}
 
 	/** What a buyer over the budget reads. */
-	public static function message(): string {
+	public function message(): string {
 		return __( 'Too many payment requests for this order in a short time. Please try again in a minute.', 'card2crypto-checkout' );
 	}
 
@@ -126,10 +132,10 @@ final class Start_Budget {
 	 *
 	 * @throws Payment_Refused When the client or the order took as many as it may.
 	 */
-	public static function charge_new_address( \WC_Order $order, string $address ): void {
+	public function charge_new_address( \WC_Order $order, string $address ): void {
 		$now = time();
-		$ok  = self::spend( 'address_order_' . $order->get_id(), Address_Policy::ORDER_LIMIT, $now, Address_Policy::ORDER_WINDOW, true );
-		$ok  = $ok && self::spend( 'address_client_' . md5( Visitor_Budget::client_key( $address ) ), Address_Policy::CLIENT_LIMIT, $now, Address_Policy::CLIENT_WINDOW, false );
+		$ok  = $this->spend( 'address_order_' . $order->get_id(), Address_Policy::ORDER_LIMIT, $now, Address_Policy::ORDER_WINDOW, true );
+		$ok  = $ok && $this->spend( 'address_client_' . md5( Visitor_Budget::client_key( $address ) ), Address_Policy::CLIENT_LIMIT, $now, Address_Policy::CLIENT_WINDOW, false );
 		if ( ! $ok ) {
 			Log::warning( sprintf( 'Order %d: no new wallet address for a payment from %s: that client or order took as many as it may.', $order->get_id(), $address ) );
 			throw new Payment_Refused( __( 'Too many new card payments from your connection in a short time. Please try again later.', 'card2crypto-checkout' ) );
@@ -137,24 +143,15 @@ final class Start_Budget {
 	}
 
 	/** One more request in a budget; false when it is spent (counted atomically across web servers: Visitor_Budget::take()). */
-	private static function spend( string $name, int $limit, int $now, int $span, bool $count_refused ): bool {
-		return 0 === self::budget()->take( $name, $limit, $span, $count_refused, $now );
+	private function spend( string $name, int $limit, int $now, int $span, bool $count_refused ): bool {
+		return 0 === $this->budget->take( $name, $limit, $span, $count_refused, $now );
 	}
 
 	/** Requests counted in a budget's current window ("order_<id>", "addr_<md5 of Visitor_Budget::client_key()>"); tests and the bench read it. */
-	public static function spent( string $name ): int {
-		return self::budget()->spent( $name );
+	public function spent( string $name ): int {
+		return $this->budget->spent( $name );
 	}
 
-	/**
-	 * The sliding window after one more request (Visitor_Budget::window()). Pure.
-	 *
-	 * @param mixed $window What was stored: {start, count, prev}.
-	 * @return array{start: int, count: int, prev: int, ok: bool}
-	 */
-	public static function take( $window, int $limit, int $now, int $span = self::WINDOW, bool $count_refused = true ): array {
-		return Visitor_Budget::window( $window, $limit, $now, $span, $count_refused );
-	}
 
 	/** A fixed rate is reused until this many seconds before it expires. */
 	const RATE_MARGIN = 60;
@@ -168,19 +165,19 @@ final class Start_Budget {
 	 * reloads the landing link or the payment page) needs no new rate, and
 	 * the service is asked about the attempt itself every time.
 	 */
-	public static function kept_rate( Attempt $attempt, int $now ): ?array {
-		$rate = get_transient( self::rate_key( $attempt ) );
-		return is_array( $rate ) && isset( $rate['expired_at'] ) && self::still_valid( (string) $rate['expired_at'], $now + self::RATE_MARGIN ) ? $rate : null;
+	public function kept_rate( Attempt $attempt, int $now ): ?array {
+		$rate = get_transient( $this->rate_key( $attempt ) );
+		return is_array( $rate ) && isset( $rate['expired_at'] ) && Service_Times::still_valid( (string) $rate['expired_at'], $now + self::RATE_MARGIN ) ? $rate : null;
 	}
 
-	public static function keep_rate( Attempt $attempt, array $rate, int $now ): void {
+	public function keep_rate( Attempt $attempt, array $rate, int $now ): void {
 		$left = (int) strtotime( (string) preg_replace( '/\.\d+/', '', (string) $rate['expired_at'] ) ) - $now - self::RATE_MARGIN;
 		if ( $left > 0 ) {
-			set_transient( self::rate_key( $attempt ), $rate, min( $left, self::RATE_REUSE ) );
+			set_transient( $this->rate_key( $attempt ), $rate, min( $left, self::RATE_REUSE ) );
 		}
 	}
 
-	private static function rate_key( Attempt $attempt ): string {
+	private function rate_key( Attempt $attempt ): string {
 		return 'card2crypto_checkout_rate_' . md5( $attempt->partner_operation_id() );
 	}
 
@@ -189,20 +186,8 @@ final class Start_Budget {
 	 * remains of its TIME_BUDGET (started by charge(), else now) is too
 	 * short for a call.
 	 */
-	public static function time_left(): bool {
+	public function time_left(): bool {
 		Request_Deadline::start( self::TIME_BUDGET );
 		return ! Request_Deadline::spent();
-	}
-
-	/**
-	 * Whether a rate's expired_at (UTC, up to 7 fractional digits, Z) is
-	 * still ahead of $now; a time that cannot be read is not. Pure.
-	 */
-	public static function still_valid( string $expired_at, int $now ): bool {
-		if ( 1 !== preg_match( '/^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d{1,7})?Z$/D', $expired_at, $m ) ) {
-			return false;
-		}
-		$at = strtotime( $m[1] . ' ' . $m[2] . ' UTC' );
-		return false !== $at && $at > $now;
 	}
 }

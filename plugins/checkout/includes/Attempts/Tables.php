@@ -15,6 +15,7 @@
 
 namespace Card2Crypto\Checkout\Attempts;
 
+
 defined( 'ABSPATH' ) || exit;
 
 final class Tables {
@@ -29,6 +30,13 @@ final class Tables {
 	const ADDRESSES        = 'card2crypto_addresses';
 	const ADDRESS_COUNTERS = 'card2crypto_address_counters';
 	const BUDGETS          = 'card2crypto_budgets';
+
+	/** @var Start_Budget The visitors' budgets: their table made and dropped with the others. */
+	private $budget;
+
+	public function __construct( Start_Budget $budget ) {
+		$this->budget = $budget;
+	}
 
 	public function attempts_table(): string {
 		global $wpdb;
@@ -160,7 +168,7 @@ CREATE TABLE {$counters} (
   next_index int(10) unsigned NOT NULL DEFAULT 0,
   PRIMARY KEY  (wallet)
 ) {$collate};
-" . Start_Budget::schema( $collate )
+" . $this->budget->schema( $collate )
 		);
 		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true ); // Autoloaded: read on every request by maybe_install().
 	}
@@ -177,7 +185,7 @@ CREATE TABLE {$counters} (
 		foreach ( array( $this->events_table(), $this->operations_table(), $this->attempts_table(), $this->addresses_table(), $this->address_counters_table() ) as $table ) {
 			$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $table ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.DirectDatabaseQuery.SchemaChange
 		}
-		Start_Budget::drop();
+		$this->budget->drop();
 		delete_option( self::DB_VERSION_OPTION );
 	}
 }

@@ -29,8 +29,12 @@ final class Buyer_Cancel implements Hooks {
 	/** @var Attempt_Store */
 	private $attempts;
 
-	public function __construct( Attempt_Store $attempts ) {
-		$this->attempts = $attempts;
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	public function __construct( Attempt_Store $attempts, Order_Attempts $order_attempts ) {
+		$this->attempts       = $attempts;
+		$this->order_attempts = $order_attempts;
 	}
 
 	public function register(): void {
@@ -99,7 +103,7 @@ final class Buyer_Cancel implements Hooks {
 			return __( 'A card payment for this order is under way, so the order cannot be cancelled now. Please contact the store if you need help.', 'card2crypto-checkout' );
 		}
 		$current = $this->attempts->current_attempt( $order );
-		$until   = null === $current ? time() : Order_Attempts::window_start( $current ) + Order_Attempts::payment_window();
+		$until   = null === $current ? time() : $current->payment_started( null, time() ) + $this->order_attempts->payment_window();
 		return sprintf(
 			/* translators: %s: a time of day in the site's format */
 			__( 'A card payment for this order was started and may still go through, so the order cannot be cancelled now. If you do not finish the payment, you can cancel the order after %s.', 'card2crypto-checkout' ),

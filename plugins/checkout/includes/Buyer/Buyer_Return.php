@@ -67,17 +67,29 @@ final class Buyer_Return implements Hooks {
 	/** @var Return_Pages */
 	private $pages;
 
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	/** @var Start_Budget */
+	private $budget;
+
+	/** @var Order_Routes */
+	private $routes;
+
 	/** @var Client_Address */
 	private $client_address;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages, Client_Address $client_address ) {
-		$this->config     = $config;
-		$this->reconciler = $reconciler;
-		$this->health     = $health;
-		$this->back       = $back;
-		$this->attempts   = $attempts;
-		$this->operations = $operations;
-		$this->pages      = $pages;
+	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages, Order_Attempts $order_attempts, Start_Budget $budget, Order_Routes $routes, Client_Address $client_address ) {
+		$this->config         = $config;
+		$this->reconciler     = $reconciler;
+		$this->health         = $health;
+		$this->back           = $back;
+		$this->attempts       = $attempts;
+		$this->operations     = $operations;
+		$this->pages          = $pages;
+		$this->order_attempts = $order_attempts;
+		$this->budget         = $budget;
+		$this->routes         = $routes;
 		$this->client_address = $client_address;
 	}
 
@@ -92,10 +104,10 @@ final class Buyer_Return implements Hooks {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
 			// Only the order's owner reads them: a registered customer's order asks its customer to log in, as WooCommerce does.
-			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Order_Routes::owner_may_act( $order ) ) {
+			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && $this->routes->owner_may_act( $order ) ) {
 				$told = $this->pages->take_told( $order );
 				if ( null !== $told ) {
-					self::start_session();
+					$this->start_session();
 					wc_add_notice( Buyer_Words::notice_html( $told ), $told['type'] );
 				}
 			}
@@ -104,11 +116,11 @@ final class Buyer_Return implements Hooks {
 		}
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- only adds a fixed notice and drops the argument.
 		if ( isset( $_GET[ Return_Pages::UNAVAILABLE_ARG ] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
-			self::start_session();
+			$this->start_session();
 			// Plain words, never the service's message: the order is kept, and the buyer hears when card payment is back.
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = isset( $_GET['key'] ) ? sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification.Recommended
-			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && Order_Routes::owner_may_act( $order );
+			$mine  = $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && $this->routes->owner_may_act( $order );
 			wc_add_notice( esc_html( $mine ? $this->back->keep( $order ) : $this->health->buyer_message() ), 'error' );
 			wp_safe_redirect( remove_query_arg( Return_Pages::UNAVAILABLE_ARG ) );
 			exit;
@@ -117,7 +129,7 @@ final class Buyer_Return implements Hooks {
 		if ( ! isset( $_GET['pay_for_order'] ) && ! isset( $_GET[ Return_Pages::RETURN_ARG ] ) && isset( $_GET['key'] ) && function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
-			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->needs_payment() && Order_Routes::owner_may_act( $order ) ) {
+			if ( $order instanceof \WC_Order && '' !== $key && hash_equals( $order->get_order_key(), $key ) && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->needs_payment() && $this->routes->owner_may_act( $order ) ) {
 				// The embedded flow's payment page opened again (a second tab, a link from an e-mail) once the order can no longer
 				// be paid (a payment under way holds it, or it is paid): not WooCommerce's "cannot be paid for" but the order's
 				// own page, which says in the store's words how the payment stands, offers no Pay, and follows it to its end.
@@ -131,7 +143,7 @@ final class Buyer_Return implements Hooks {
 		}
 		$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 		$key   = sanitize_text_field( wp_unslash( (string) $_GET['key'] ) ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended
-		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) || Keys::GATEWAY_ID !== $order->get_payment_method() || ! Order_Routes::owner_may_act( $order ) ) {
+		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) || Keys::GATEWAY_ID !== $order->get_payment_method() || ! $this->routes->owner_may_act( $order ) ) {
 			// Not ours to answer: WooCommerce's own order-pay page handles it (and its errors; a registered customer's
 			// order asks its customer to log in, and the key alone asks the service nothing and notes nothing).
 			return;
@@ -141,14 +153,14 @@ final class Buyer_Return implements Hooks {
 			wp_safe_redirect( $order->get_checkout_order_received_url() );
 			exit;
 		}
-		self::start_session();
+		$this->start_session();
 		wc_add_notice( esc_html( $outcome['message'] ), $outcome['type'] );
 		wp_safe_redirect( $order->get_checkout_payment_url() );
 		exit;
 	}
 
 	/** A guest's notice must survive the redirect: it needs a session cookie. */
-	private static function start_session(): void {
+	private function start_session(): void {
 		if ( function_exists( 'WC' ) && WC()->session && ! WC()->session->has_session() ) {
 			WC()->session->set_customer_session_cookie( true );
 		}
@@ -163,7 +175,7 @@ final class Buyer_Return implements Hooks {
 	 */
 	public function service_accepts( \WC_Order $order ): bool {
 		try {
-			Start_Budget::charge( $order, $this->client_address->of( $this->config->trust_proxy_header() ) );
+			$this->budget->charge( $order, $this->client_address->of( $this->config->trust_proxy_header() ) );
 		} catch ( \Throwable $e ) {
 			return $this->health->available();
 		}
@@ -183,7 +195,7 @@ final class Buyer_Return implements Hooks {
 		if ( ! $order->is_paid() && null !== $attempt && ! $this->reconciler->settled( $attempt, time() ) ) {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
-				Start_Budget::charge( $order, $this->client_address->of( $this->config->trust_proxy_header() ) );
+				$this->budget->charge( $order, $this->client_address->of( $this->config->trust_proxy_header() ) );
 				$result = $this->reconciler->check( $order, $attempt, 'return' );
 				if ( ! $result->ok() ) {
 					$asked = $result->reason() ?? Check_Result::UNREACHABLE;
@@ -198,7 +210,7 @@ final class Buyer_Return implements Hooks {
 		} elseif ( null === $attempt ) {
 			$asked = 'unknown';
 		}
-		$order = Order_Attempts::reloaded( $order );
+		$order  = $this->order_attempts->reloaded( $order );
 		$known  = null !== $attempt && Operation_Store::NO_CODE !== $attempt->status_code();
 		$status = $known ? $attempt->status() : null;
 		$code   = $known ? $attempt->status_code() : null;

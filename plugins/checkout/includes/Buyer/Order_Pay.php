@@ -16,10 +16,10 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Script_Asset;
-use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Widget_Retry;
 use Card2Crypto\Checkout\Shared\Hooks;
@@ -65,18 +65,26 @@ final class Order_Pay implements Hooks {
 	/** @var Script_Asset */
 	private $scripts;
 
-	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry, Return_Pages $pages, Service_Back $back, Script_Asset $scripts ) {
-		$this->config       = $config;
-		$this->payments     = $payments;
-		$this->buyer_return = $buyer_return;
-		$this->widget_retry = $widget_retry;
-		$this->pages        = $pages;
-		$this->back         = $back;
-		$this->scripts      = $scripts;
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	/** @var Order_Routes */
+	private $routes;
+
+	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry, Return_Pages $pages, Service_Back $back, Script_Asset $scripts, Order_Attempts $order_attempts, Order_Routes $routes ) {
+		$this->config         = $config;
+		$this->payments       = $payments;
+		$this->buyer_return   = $buyer_return;
+		$this->widget_retry   = $widget_retry;
+		$this->pages          = $pages;
+		$this->back           = $back;
+		$this->scripts        = $scripts;
+		$this->order_attempts = $order_attempts;
+		$this->routes         = $routes;
 	}
 
 	/** Global name of the widget's run function (docs/decisions.md, "Widget run function"). */
-	public static function run_function(): string {
+	private function run_function(): string {
 		/**
 		 * Filters the global name of the widget's run function that the
 		 * order-pay page calls (a dotted path from window).
@@ -156,7 +164,7 @@ final class Order_Pay implements Hooks {
 	 * and says what to tell the buyer ($this->buyer_return->tell()).
 	 */
 	public function rest_returned( \WP_REST_Request $request ) {
-		$order = Order_Routes::our_order( $request, self::NONCE_ACTION, false );
+		$order = $this->routes->our_order( $request, self::NONCE_ACTION, false );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
@@ -164,12 +172,12 @@ final class Order_Pay implements Hooks {
 		$mine  = (string) $request['attempt'];
 		if ( '' !== $mine && ! $order->is_paid() && $mine !== (string) $order->get_meta( Keys::META_ATTEMPT ) ) {
 			// Another window started paying this order since: this window's payment was ended for it (Start_Gate).
-			return Order_Routes::answer( Buyer_Words::replaced() );
+			return $this->routes->answer( Buyer_Words::replaced() );
 		}
 		if ( 'error' === $event && ! $order->is_paid() && ! $this->buyer_return->service_accepts( $order ) ) {
 			// The widget stopped because the service refuses the store: the store's words, never the widget's
 			// ("Partner blocked."); the order is kept and its buyer e-mailed when card payment is back.
-			return Order_Routes::answer(
+			return $this->routes->answer(
 				array(
 					'code'     => 'card2crypto_service_refused',
 					'kind'     => 'unavailable',
@@ -181,10 +189,10 @@ final class Order_Pay implements Hooks {
 		$outcome = $this->buyer_return->tell( $order, $event );
 		if ( 'fail' !== $event ) {
 			// The widget was closed (or stopped): a decline it showed is the outcome now (Widget_Retry), mailed once.
-			$this->widget_retry->settle( Order_Attempts::reloaded( $order ), true );
+			$this->widget_retry->settle( $this->order_attempts->reloaded( $order ), true );
 		}
-		$order   = Order_Attempts::reloaded( $order );
-		$answer  = array(
+		$order  = $this->order_attempts->reloaded( $order );
+		$answer = array(
 			'kind'    => $outcome['kind'],
 			'code'    => $outcome['code'],
 			'type'    => $outcome['type'],
@@ -194,19 +202,19 @@ final class Order_Pay implements Hooks {
 		if ( Buyer_Words::PAID === $outcome['kind'] ) {
 			$answer['redirect'] = $order->get_checkout_order_received_url();
 		}
-		return Order_Routes::answer( $answer );
+		return $this->routes->answer( $answer );
 	}
 
 	/** The embedded widget asks for settings signed now (Payments::widget()). */
 	public function rest_settings( \WP_REST_Request $request ) {
-		$order = Order_Routes::our_order( $request, self::NONCE_ACTION, true );
+		$order = $this->routes->our_order( $request, self::NONCE_ACTION, true );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
 		$step = $this->payments->widget( $order );
 		return $step->is_error()
 			? new \WP_Error( $step->code(), $step->message(), array( 'status' => $step->http_status() ) )
-			: Order_Routes::answer( $step->rest_body(), $step->http_status() );
+			: $this->routes->answer( $step->rest_body(), $step->http_status() );
 	}
 
 	/**
@@ -214,16 +222,16 @@ final class Order_Pay implements Hooks {
 	 * landing page with settings signed now, or the order's page, told why).
 	 */
 	public function rest_landing( \WP_REST_Request $request ) {
-		$order = Order_Routes::keyed_order( $request );
+		$order = $this->routes->keyed_order( $request );
 		if ( $order instanceof \WP_Error && 'card2crypto_login' === $order->get_error_code() ) {
 			// A browser follows this link: to WooCommerce's order-pay page, which asks the customer to log in.
 			$found = wc_get_order( (int) $request['order_id'] );
-			return self::redirect( $found instanceof \WC_Order ? $found->get_checkout_payment_url() : home_url( '/' ) );
+			return $this->redirect( $found instanceof \WC_Order ? $found->get_checkout_payment_url() : home_url( '/' ) );
 		}
-		return $order instanceof \WP_Error ? $order : self::redirect( $this->payments->landing( $order ) );
+		return $order instanceof \WP_Error ? $order : $this->redirect( $this->payments->landing( $order ) );
 	}
 
-	private static function redirect( string $location ): \WP_REST_Response {
+	private function redirect( string $location ): \WP_REST_Response {
 		$response = new \WP_REST_Response( null, 302 );
 		$response->header( 'Location', $location );
 		$response->header( 'Cache-Control', 'no-store' );
@@ -250,7 +258,7 @@ final class Order_Pay implements Hooks {
 				// The REST API runs a cookie request as a guest unless it carries this nonce.
 				'restNonce' => wp_create_nonce( 'wp_rest' ),
 				'script'    => esc_url_raw( $config->widget_script_url() ),
-				'run'       => self::run_function(),
+				'run'       => $this->run_function(),
 				'element'   => Keys::WIDGET_ELEMENT,
 				'success'   => esc_url_raw( $order->get_checkout_order_received_url() ),
 				'returned'  => esc_url_raw( rest_url( Keys::REST_NAMESPACE . '/orders/' . $order->get_id() . '/returned' ) ),
@@ -269,7 +277,7 @@ final class Order_Pay implements Hooks {
 			)
 		);
 		echo '<div class="card2crypto-order-pay">';
-		echo '<p class="card2crypto-wallet-line">' . esc_html( Availability::wallet_line() ) . '</p>';
+		echo '<p class="card2crypto-wallet-line">' . esc_html( Wallet_Words::wallet_line() ) . '</p>';
 		echo '<p class="card2crypto-status" role="status" aria-live="polite"></p>';
 		echo '<div id="' . esc_attr( Keys::WIDGET_ELEMENT ) . '"></div>';
 		echo '</div>';

@@ -4,7 +4,8 @@
  * return routes, Order_View's payment state) share: the order of a request
  * by its key (and the logged-in customer it belongs to), the page's nonce
  * for the order-pay page's own requests, the refusal of an order that is
- * not this method's (409), and answers that no cache keeps.
+ * not this method's (409), and answers that no cache keeps. Built once
+ * (Plugin::build()) and given to the routes' classes.
  *
  * @package card2crypto-checkout
  */
@@ -25,8 +26,8 @@ final class Order_Routes {
 	 *
 	 * @return \WC_Order|\WP_Error
 	 */
-	public static function our_order( \WP_REST_Request $request, ?string $nonce_action, bool $needs_payment ) {
-		$order = null === $nonce_action ? self::keyed_order( $request ) : self::page_order( $request, $nonce_action );
+	public function our_order( \WP_REST_Request $request, ?string $nonce_action, bool $needs_payment ) {
+		$order = null === $nonce_action ? $this->keyed_order( $request ) : $this->page_order( $request, $nonce_action );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
@@ -37,7 +38,7 @@ final class Order_Routes {
 	}
 
 	/** A JSON answer that no browser or proxy keeps (it is about one buyer's order, now). */
-	public static function answer( $data, int $status = 200 ): \WP_REST_Response {
+	public function answer( $data, int $status = 200 ): \WP_REST_Response {
 		$response = new \WP_REST_Response( $data, $status );
 		$response->header( 'Cache-Control', 'no-store' );
 		return $response;
@@ -49,8 +50,8 @@ final class Order_Routes {
 	 *
 	 * @return \WC_Order|\WP_Error
 	 */
-	public static function page_order( \WP_REST_Request $request, string $nonce_action ) {
-		$order = self::keyed_order( $request );
+	public function page_order( \WP_REST_Request $request, string $nonce_action ) {
+		$order = $this->keyed_order( $request );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
@@ -70,13 +71,13 @@ final class Order_Routes {
 	 *
 	 * @return \WC_Order|\WP_Error
 	 */
-	public static function keyed_order( \WP_REST_Request $request ) {
+	public function keyed_order( \WP_REST_Request $request ) {
 		$order = wc_get_order( (int) $request['order_id'] );
 		$key   = (string) $request['key'];
 		if ( ! $order instanceof \WC_Order || '' === $key || ! hash_equals( $order->get_order_key(), $key ) ) {
 			return new \WP_Error( 'card2crypto_order', __( 'This order cannot be found.', 'card2crypto-checkout' ), array( 'status' => 404 ) );
 		}
-		if ( ! self::owner_may_act( $order ) ) {
+		if ( ! $this->owner_may_act( $order ) ) {
 			return new \WP_Error( 'card2crypto_login', __( 'This order belongs to a customer account: log in to that account to pay for it or to see its payment.', 'card2crypto-checkout' ), array( 'status' => 403 ) );
 		}
 		return $order;
@@ -90,7 +91,7 @@ final class Order_Routes {
 	 * nonce), so the logged-in cookie itself names the visitor; it only ever
 	 * narrows what the key allows.
 	 */
-	public static function owner_may_act( \WC_Order $order ): bool {
+	public function owner_may_act( \WC_Order $order ): bool {
 		$customer = (int) $order->get_customer_id();
 		if ( 0 === $customer ) {
 			return true;

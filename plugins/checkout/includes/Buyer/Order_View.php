@@ -20,8 +20,7 @@ use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Script_Asset;
-use Card2Crypto\Checkout\Rules\Buyer_Words;
-use Card2Crypto\Checkout\Rules\Status_Flow;
+use Card2Crypto\Checkout\Rules\Payment_State;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
 use Card2Crypto\Checkout\Shared\Hooks;
 
@@ -31,24 +30,23 @@ final class Order_View implements Hooks {
 
 	const HANDLE = 'card2crypto-order-received';
 
-	/** The buyer's states (the script stops at a final one: paid, failed, on hold, cancelled, refunded). */
-	const PAID       = 'paid';
-	const FAILED     = 'failed';
-	const ON_HOLD    = 'on_hold';
-	const CANCELLED  = 'cancelled';
-	const REFUNDED   = 'refunded';
-	const WAITING    = 'waiting';
-	const PROCESSING = 'processing';
-
 	/** @var Attempt_Store */
 	private $attempts;
 
 	/** @var Script_Asset */
 	private $scripts;
 
-	public function __construct( Attempt_Store $attempts, Script_Asset $scripts ) {
+	/** @var Order_Routes */
+	private $routes;
+
+	/** @var State_Poll */
+	private $poll;
+
+	public function __construct( Attempt_Store $attempts, Script_Asset $scripts, Order_Routes $routes, State_Poll $poll ) {
 		$this->attempts = $attempts;
 		$this->scripts  = $scripts;
+		$this->routes   = $routes;
+		$this->poll     = $poll;
 	}
 
 	public function register(): void {
@@ -77,11 +75,11 @@ final class Order_View implements Hooks {
 	 * unchanged (State_Poll); it gets here when it changed.
 	 */
 	public function rest_state( \WP_REST_Request $request ) {
-		$order = Order_Routes::our_order( $request, null, false );
+		$order = $this->routes->our_order( $request, null, false );
 		if ( $order instanceof \WP_Error ) {
 			return $order;
 		}
-		return Order_Routes::answer( $this->answer( $order ) );
+		return $this->routes->answer( $this->answer( $order ) );
 	}
 
 	public function render( $order ): void {
@@ -98,7 +96,7 @@ final class Order_View implements Hooks {
 		echo '</p>';
 		echo '<p class="card2crypto-payment-pay"' . ( isset( $answer['pay_url'] ) ? '' : ' hidden' ) . '>';
 		if ( isset( $answer['pay_url'] ) ) {
-			echo '<a class="button" href="' . esc_url( $answer['pay_url'] ) . '">' . esc_html( self::pay_label() ) . '</a>';
+			echo '<a class="button" href="' . esc_url( $answer['pay_url'] ) . '">' . esc_html( $this->pay_label() ) . '</a>';
 		}
 		echo '</p>';
 		if ( ! empty( $operation['status_url'] ) ) {
@@ -117,11 +115,11 @@ final class Order_View implements Hooks {
 	 */
 	public function answer( \WC_Order $order ): array {
 		$attempt = $this->attempts->current_attempt( $order );
-		$answer  = self::words( $this->facts( $order, $attempt ) );
-		if ( self::FAILED === $answer['state'] && $order->needs_payment() ) {
+		$answer  = Payment_State::words( $this->facts( $order, $attempt ) );
+		if ( Payment_State::FAILED === $answer['state'] && $order->needs_payment() ) {
 			$answer['pay_url'] = $order->get_checkout_payment_url();
 		}
-		$answer['v'] = State_Poll::version( (string) $order->get_status(), $attempt );
+		$answer['v'] = $this->poll->version( (string) $order->get_status(), $attempt );
 		// Which payment is the order's own now: a window running another one (the order-pay page's widget) was replaced.
 		$answer['attempt'] = null !== $attempt ? $attempt->partner_operation_id() : null;
 		return $answer;
@@ -159,62 +157,8 @@ final class Order_View implements Hooks {
 		);
 	}
 
-	/**
-	 * The payment's state for the buyer, in words: one source for the
-	 * server-rendered page and the route's answer. Pure.
-	 *
-	 * @param array $facts {
-	 *     @type bool       $paid         The order is paid.
-	 *     @type string     $order_status The order's status (without "wc-").
-	 *     @type mixed      $status       The current attempt's status, null when the service reported nothing yet.
-	 *     @type mixed      $status_code  Its status code.
-	 *     @type bool       $mismatch     The payment did not match the order (the order is held for the store).
-	 *     @type bool       $others       The store offers another payment method now; absent: as if it did.
-	 * }
-	 * @return array{state: string, final: bool, message: string}
-	 */
-	public static function words( array $facts ): array {
-		if ( ! empty( $facts['paid'] ) ) {
-			return self::state( self::PAID, true, __( 'Paid. The bitcoin was sent to the store.', 'card2crypto-checkout' ) );
-		}
-		$order_status = (string) ( $facts['order_status'] ?? '' );
-		if ( 'refunded' === $order_status ) {
-			return self::state( self::REFUNDED, true, __( 'This order was refunded. Contact the store if you have a question about it.', 'card2crypto-checkout' ) );
-		}
-		if ( 'cancelled' === $order_status ) {
-			return self::state( self::CANCELLED, true, __( 'This order was cancelled, so it no longer waits for a payment. Contact the store if you have a question about it.', 'card2crypto-checkout' ) );
-		}
-		$code = $facts['status_code'] ?? null;
-		if ( is_string( $code ) && 1 === preg_match( '/^(0|[1-9][0-9]{0,2})$/', $code ) ) {
-			$code = (int) $code;
-		}
-		$step = null === ( $facts['status'] ?? null ) ? null : Status_Flow::find_step( $facts['status'], $code );
-		if ( null !== $step && Status_Flow::PHASE_FAILED === $step['phase'] ) {
-			return self::state( self::FAILED, true, Buyer_Words::failure( $step['status_code'], $facts['others'] ?? true ) );
-		}
-		if ( ! empty( $facts['mismatch'] ) ) {
-			return self::state( self::ON_HOLD, true, Buyer_Words::on_hold() );
-		}
-		if ( null === ( $facts['status'] ?? null ) ) {
-			return self::state( self::WAITING, false, __( 'Waiting for the payment. This page shows the result once the service reports it.', 'card2crypto-checkout' ) );
-		}
-		if ( null === $step ) {
-			return self::state( self::PROCESSING, false, __( 'The payment is being reviewed by the store.', 'card2crypto-checkout' ) );
-		}
-		switch ( $step['phase'] ) {
-			case Status_Flow::PHASE_NEEDS_ACTION:
-				return self::state( self::PROCESSING, false, __( 'Your card was charged; the store is confirming the payment.', 'card2crypto-checkout' ) );
-			case Status_Flow::PHASE_SUCCEEDED:
-				return self::state( self::PROCESSING, false, __( 'Your payment was received and is being checked by the store.', 'card2crypto-checkout' ) );
-			default:
-				return 1 === $step['status_code']
-					? self::state( self::WAITING, false, __( 'Waiting for the payment. This page shows the result once the service reports it.', 'card2crypto-checkout' ) )
-					: self::state( self::PROCESSING, false, __( 'Your payment is being processed.', 'card2crypto-checkout' ) );
-		}
-	}
-
 	/** The pay-again link's text. */
-	private static function pay_label(): string {
+	private function pay_label(): string {
 		return __( 'Pay again', 'card2crypto-checkout' );
 	}
 
@@ -233,19 +177,11 @@ final class Order_View implements Hooks {
 				// The state the page shows: asked again with it (since), an unchanged state is answered cheaply (State_Poll).
 				'v'    => $version,
 				'i18n' => array(
-					'pay'     => self::pay_label(),
+					'pay'     => $this->pay_label(),
 					'stopped' => __( 'This page has stopped checking for updates. Reload it later to see how the payment ended, or check your e-mail: the store writes to you when the payment completes.', 'card2crypto-checkout' ),
 				),
 			)
 		);
 		return true;
-	}
-
-	private static function state( string $state, bool $final, string $message ): array {
-		return array(
-			'state'   => $state,
-			'final'   => $final,
-			'message' => $message,
-		);
 	}
 }

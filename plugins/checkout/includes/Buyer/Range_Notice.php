@@ -9,7 +9,7 @@
  * When the store has no other method, our words take the place of
  * WooCommerce's, and the order button, which could only answer "Invalid
  * payment method.", is not shown. The block checkout shows the same words
- * (messages(), through Blocks_Integration) from src/blocks.ts.
+ * (Range_Words::messages(), through Blocks_Integration) from src/blocks.ts.
  *
  * @package card2crypto-checkout
  */
@@ -17,11 +17,10 @@
 namespace Card2Crypto\Checkout\Buyer;
 
 use Card2Crypto\Checkout\Base\Config;
-use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Payment\Availability;
-use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Range_Words;
 use Card2Crypto\Checkout\Service\Service_Back;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Shared\Hooks;
@@ -60,7 +59,7 @@ final class Range_Notice implements Hooks {
 		// Pay pressed on a page shown before the method was withdrawn: our words, never WooCommerce's "Invalid payment method.".
 		add_action( 'wp', array( $this, 'withdrawn_pay' ), 19 );
 		add_action( 'woocommerce_after_checkout_validation', array( $this, 'withdrawn_checkout' ), 10, 2 );
-		add_action( 'wp_enqueue_scripts', array( self::class, 'block_style' ) );
+		add_action( 'wp_enqueue_scripts', array( $this, 'block_style' ) );
 	}
 
 	/**
@@ -71,8 +70,8 @@ final class Range_Notice implements Hooks {
 	 * withdrawn): one message that fits, and no order button that could
 	 * only answer "Invalid payment method.".
 	 */
-	public static function block_style(): void {
-		if ( ! function_exists( 'is_checkout' ) || ! is_checkout() || self::other_methods() ) {
+	public function block_style(): void {
+		if ( ! function_exists( 'is_checkout' ) || ! is_checkout() || $this->other_methods() ) {
 			return;
 		}
 		wp_register_style( 'card2crypto-range', false, array(), CARD2CRYPTO_CHECKOUT_VERSION );
@@ -80,55 +79,8 @@ final class Range_Notice implements Hooks {
 		wp_add_inline_style( 'card2crypto-range', '.card2crypto-range-alone .wc-block-checkout__no-payment-methods-notice,.card2crypto-range-alone .wc-block-components-checkout-place-order-button{display:none}' );
 	}
 
-	/**
-	 * "Card payment is available for orders from €50.00 to €5,000.00." when
-	 * the total is outside the range; null when it is inside or unknown.
-	 */
-	public static function message( string $currency, ?int $total_minor, bool $others = true ): ?string {
-		if ( null === $total_minor || ! Currencies::is_supported( $currency ) ) {
-			return null;
-		}
-		$problem = Currencies::limit_problem( $total_minor, $currency );
-		if ( null === $problem ) {
-			return null;
-		}
-		$limits = Currencies::limits( $currency );
-		/* translators: 1: smallest order total, 2: largest order total */
-		$range = sprintf( __( 'Card payment is available for orders from %1$s to %2$s.', 'card2crypto-checkout' ), Order_Words::money( $limits[1], $currency ), Order_Words::money( $limits[2], $currency ) );
-		if ( ! $others ) {
-			// The store has no other method: nothing to choose, and nothing that contradicts WooCommerce's own words.
-			return $range . ' ' . ( 'min' === $problem['rule']
-				? __( 'Add to your order to pay by card.', 'card2crypto-checkout' )
-				: __( 'Split your order to pay by card.', 'card2crypto-checkout' ) );
-		}
-		return $range . ' ' . ( 'min' === $problem['rule']
-			? __( 'Add to your order to pay by card, or choose another payment method.', 'card2crypto-checkout' )
-			: __( 'Split your order to pay by card, or choose another payment method.', 'card2crypto-checkout' ) );
-	}
-
-	/**
-	 * The messages for the currency, for the block checkout's script, which
-	 * knows the total as the buyer changes the cart, by its outside() value:
-	 * 0 within the range (nothing to say), 1 below it, 2 above it. A list,
-	 * of empty strings for a currency the service does not take: the script
-	 * stays within its size budget.
-	 *
-	 * @return array{0: string, 1: string, 2: string}
-	 */
-	public static function messages( string $currency, bool $others = true ): array {
-		$limits = Currencies::limits( $currency );
-		if ( null === $limits ) {
-			return array( '', '', '' );
-		}
-		return array(
-			'',
-			(string) self::message( $currency, $limits[1] - 1, $others ),
-			(string) self::message( $currency, $limits[2] + 1, $others ),
-		);
-	}
-
 	/** Whether the store offers a payment method other than this one right now (enabled and available). */
-	public static function other_methods(): bool {
+	private function other_methods(): bool {
 		return Other_Methods::exist();
 	}
 
@@ -143,7 +95,7 @@ final class Range_Notice implements Hooks {
 		if ( ! $this->health->withdrawn() ) {
 			return null;
 		}
-		$others = self::other_methods();
+		$others = $this->other_methods();
 		if ( function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			if ( $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->is_paid() && '' !== (string) $order->get_meta( Service_Back::META ) ) {
@@ -196,7 +148,7 @@ final class Range_Notice implements Hooks {
 			return;
 		}
 		$errors->remove( 'payment' );
-		$errors->add( 'payment', esc_html( $this->health->buyer_message( self::other_methods() ) ) );
+		$errors->add( 'payment', esc_html( $this->health->buyer_message( $this->other_methods() ) ) );
 	}
 
 	/**
@@ -210,7 +162,7 @@ final class Range_Notice implements Hooks {
 	 */
 	public function no_methods( $message ) {
 		$ours = $this->for_cart();
-		return null !== $ours && ! self::other_methods() ? '<span class="card2crypto-range-notice">' . esc_html( $ours ) . '</span>' : $message;
+		return null !== $ours && ! $this->other_methods() ? '<span class="card2crypto-range-notice">' . esc_html( $ours ) . '</span>' : $message;
 	}
 
 	/**
@@ -223,7 +175,7 @@ final class Range_Notice implements Hooks {
 		if ( null !== $this->availability->problem( $currency, null, null ) ) {
 			return null; // Disabled, not configured or another currency: nothing the buyer can change.
 		}
-		return $this->withdrawn_message() ?? self::message( $currency, $this->availability->paying_total_minor( $currency ), self::other_methods() );
+		return $this->withdrawn_message() ?? Range_Words::message( $currency, $this->availability->paying_total_minor( $currency ), $this->other_methods() );
 	}
 
 	/**
@@ -235,7 +187,7 @@ final class Range_Notice implements Hooks {
 	 * @return mixed
 	 */
 	public function order_button( $html ) {
-		return null !== $this->for_cart() && ! self::other_methods() ? '' : $html;
+		return null !== $this->for_cart() && ! $this->other_methods() ? '' : $html;
 	}
 
 	/**
@@ -245,7 +197,7 @@ final class Range_Notice implements Hooks {
 	 * Pay as the method was withdrawn) are not said a second time above it.
 	 */
 	public function one_message(): void {
-		if ( ! function_exists( 'WC' ) || null === WC()->session || self::other_methods() ) {
+		if ( ! function_exists( 'WC' ) || null === WC()->session || $this->other_methods() ) {
 			return;
 		}
 		$ours = $this->for_cart();
@@ -281,7 +233,7 @@ final class Range_Notice implements Hooks {
 	public function checkout(): void {
 		$message = $this->for_cart();
 		// With no other method, WooCommerce's own "no payment methods" place carries it (no_methods()): said once.
-		if ( null !== $message && self::other_methods() ) {
+		if ( null !== $message && $this->other_methods() ) {
 			echo '<div class="woocommerce-info card2crypto-range-notice">' . esc_html( $message ) . '</div>';
 		}
 	}

@@ -14,7 +14,10 @@
  * method, an unknown order) falls through to the REST route, which checks
  * everything and answers in full.
  *
- * The database is the only thing read: two web servers answer alike.
+ * The database is the only thing read: two web servers answer alike. It
+ * needs none of the plugin's services: Plugin::boot() builds one and asks
+ * it before building the others; Order_View gets its own from
+ * Plugin::build() for the version it hands out.
  *
  * @package card2crypto-checkout
  */
@@ -41,8 +44,8 @@ final class State_Poll {
 	 * @param string       $order_status With or without "wc-".
 	 * @param Attempt|null $attempt      The current attempt, or null.
 	 */
-	public static function version( string $order_status, ?Attempt $attempt ): string {
-		return self::version_of( $order_status, null === $attempt ? null : array( $attempt->partner_operation_id(), $attempt->status(), $attempt->status_code(), $attempt->mismatch(), $attempt->version() ) );
+	public function version( string $order_status, ?Attempt $attempt ): string {
+		return $this->version_of( $order_status, null === $attempt ? null : array( $attempt->partner_operation_id(), $attempt->status(), $attempt->status_code(), $attempt->mismatch(), $attempt->version() ) );
 	}
 
 	/**
@@ -50,7 +53,7 @@ final class State_Poll {
 	 *
 	 * @param array|null $columns The current attempt's partner_operation_id, status, status_code, mismatch and version, in that order; null for none.
 	 */
-	private static function version_of( string $order_status, ?array $columns ): string {
+	private function version_of( string $order_status, ?array $columns ): string {
 		$parts = array( 0 === strpos( $order_status, 'wc-' ) ? substr( $order_status, 3 ) : $order_status );
 		if ( null !== $columns ) {
 			list( $partner_operation_id, $status, $status_code, $mismatch, $version ) = $columns;
@@ -71,7 +74,7 @@ final class State_Poll {
 	 * @param array  $get    $_GET.
 	 * @param string $prefix The REST prefix ("wp-json").
 	 */
-	public static function polled_order( array $server, array $get, string $prefix ): int {
+	public function polled_order( array $server, array $get, string $prefix ): int {
 		if ( 'GET' !== ( $server['REQUEST_METHOD'] ?? '' ) || ! isset( $get['since'], $get['key'] ) || ! is_string( $get['since'] ) || ! is_string( $get['key'] ) ) {
 			return 0;
 		}
@@ -94,22 +97,22 @@ final class State_Poll {
 	 * a guest's order of this method, with its key, whose state is still the
 	 * version it names; otherwise does nothing.
 	 */
-	public static function answer_if_unchanged(): void {
+	public function answer_if_unchanged(): void {
 		// phpcs:disable WordPress.Security.NonceVerification.Recommended -- the order key is the buyer's proof, compared below.
-		$order_id = self::polled_order( $_SERVER, $_GET, rest_get_url_prefix() );
+		$order_id = $this->polled_order( $_SERVER, $_GET, rest_get_url_prefix() );
 		if ( 0 === $order_id ) {
 			return;
 		}
 		$key   = sanitize_text_field( wp_unslash( $_GET['key'] ) );
 		$since = sanitize_text_field( wp_unslash( $_GET['since'] ) );
 		// phpcs:enable
-		$row = self::read( $order_id );
+		$row = $this->read( $order_id );
 		if ( null === $row
 			|| '' === $key
 			|| ! hash_equals( (string) $row['order_key'], $key )
 			|| 0 !== (int) $row['customer_id']
 			|| Keys::GATEWAY_ID !== $row['payment_method']
-			|| ! hash_equals( self::version_of( (string) $row['order_status'], null === $row['attempt'] ? null : array( $row['partner_operation_id'], $row['status'], $row['status_code'], $row['mismatch'], $row['version'] ) ), $since ) ) {
+			|| ! hash_equals( $this->version_of( (string) $row['order_status'], null === $row['attempt'] ? null : array( $row['partner_operation_id'], $row['status'], $row['status_code'], $row['mismatch'], $row['version'] ) ), $since ) ) {
 			return;
 		}
 		if ( ! headers_sent() ) {
@@ -127,7 +130,7 @@ final class State_Poll {
 	 * in one query, from WooCommerce's order tables (HPOS) or its posts,
 	 * whichever the store uses; null when not found.
 	 */
-	private static function read( int $order_id ): ?array {
+	private function read( int $order_id ): ?array {
 		global $wpdb;
 		$attempts = $wpdb->prefix . Tables::ATTEMPTS;
 		// phpcs:disable WordPress.DB.DirectDatabaseQuery -- one indexed read, before WooCommerce loads, by design.

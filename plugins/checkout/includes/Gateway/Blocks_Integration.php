@@ -15,10 +15,11 @@ use Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodTyp
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Plain_Text;
 use Card2Crypto\Checkout\Base\Script_Asset;
-use Card2Crypto\Checkout\Buyer\Range_Notice;
 use Card2Crypto\Checkout\Payment\Availability;
+use Card2Crypto\Checkout\Rules\Range_Words;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 
@@ -78,7 +79,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 		$shift     = wc_get_price_decimals() - $limits[0];
 		$scale     = 10 ** abs( $shift );
 		$countries = $this->availability->countries();
-		$others    = Range_Notice::other_methods();
+		$others    = Other_Methods::exist();
 		return array(
 			'title'     => Plain_Text::from_html( Test_Mode::buyer_title( $config->title(), $config->environment() ) ),
 			'lines'     => array_map( array( Plain_Text::class, 'from_html' ), $this->availability->lines( $this->availability->cart_total_minor( $currency ) ) ),
@@ -86,7 +87,7 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 			'min'       => $shift >= 0 ? $limits[1] * $scale : intdiv( $limits[1], $scale ),
 			'max'       => $shift >= 0 ? $limits[2] * $scale : intdiv( $limits[2], $scale ),
 			// Withdrawn (the service refuses the store): the same words whatever the total.
-			'range'     => $this->health->withdrawn() ? array_fill( 0, 3, $this->health->buyer_message( $others ) ) : Range_Notice::messages( $currency, $others ),
+			'range'     => $this->health->withdrawn() ? array_fill( 0, 3, $this->health->buyer_message( $others ) ) : Range_Words::messages( $currency, $others ),
 			// The only method: outside the range or withdrawn, our words stand in for WooCommerce's "no payment methods" (Range_Notice::block_style()).
 			'alone'     => ! $others,
 			'supports'  => array( 'features' => array( 'products' ) ),

@@ -22,6 +22,7 @@ use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Settings_Status;
 use Card2Crypto\Checkout\Shared\Settings\Field_Renderer;
@@ -193,7 +194,7 @@ class Gateway extends \WC_Payment_Gateway {
 		foreach ( $first as $address ) {
 			echo '<li><code>' . esc_html( $address ) . '</code></li>';
 		}
-		echo '</ol><p data-card2crypto="address-gap">' . esc_html( Order_Address::gap_text( $gap ) ) . '</p></div>';
+		echo '</ol><p data-card2crypto="address-gap">' . esc_html( Wallet_Words::gap_text( $gap ) ) . '</p></div>';
 	}
 
 	/**

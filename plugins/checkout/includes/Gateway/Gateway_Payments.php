@@ -13,8 +13,6 @@
 
 namespace Card2Crypto\Checkout\Gateway;
 
-use Card2Crypto\Checkout\Attempts\Order_Attempts;
-use Card2Crypto\Checkout\Attempts\Payment_Refused;
 use Card2Crypto\Checkout\Payment\Payment_Step;
 
 defined( 'ABSPATH' ) || exit;
@@ -36,9 +34,8 @@ trait Gateway_Payments {
 			if ( $order instanceof \WC_Order ) {
 				$currency = $order->get_currency();
 				$country  = $order->get_billing_country();
-				try {
-					$total = Order_Attempts::order_amount( $order );
-				} catch ( Payment_Refused $e ) {
+				$total = $this->offer->order_total_minor( $order );
+				if ( null === $total ) {
 					return false;
 				}
 			}

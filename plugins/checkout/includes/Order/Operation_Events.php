@@ -65,17 +65,21 @@ final class Operation_Events {
 	/** @var Address_Store */
 	private $addresses;
 
+	/** @var Order_Attempts */
+	private $order_attempts;
+
 	/** @var Owner_Notice */
 	private $notices;
 
-	public function __construct( Config $config, Order_Actions $actions, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Address_Store $addresses, Owner_Notice $notices ) {
-		$this->config     = $config;
-		$this->actions    = $actions;
-		$this->gateway    = $gateway;
-		$this->attempts   = $attempts;
-		$this->operations = $operations;
-		$this->addresses  = $addresses;
-		$this->notices    = $notices;
+	public function __construct( Config $config, Order_Actions $actions, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Address_Store $addresses, Order_Attempts $order_attempts, Owner_Notice $notices ) {
+		$this->config         = $config;
+		$this->actions        = $actions;
+		$this->gateway        = $gateway;
+		$this->attempts       = $attempts;
+		$this->operations     = $operations;
+		$this->addresses      = $addresses;
+		$this->order_attempts = $order_attempts;
+		$this->notices        = $notices;
 	}
 
 	/**
@@ -137,7 +141,7 @@ final class Operation_Events {
 		return $this->operations->with_order_lock(
 			$order->get_id(),
 			function () use ( $order, $attempt, $answer, $retry ): string {
-				$order   = Order_Attempts::reloaded( $order );
+				$order   = $this->order_attempts->reloaded( $order );
 				$attempt = $this->attempts->attempt( $attempt->id() ) ?? $attempt;
 				$state   = Status_Flow::state_of( $this->operations->operation_of( $attempt, $answer->id() ) );
 				$code    = Status_Flow::int_code( $answer->status_code() );
@@ -177,7 +181,7 @@ final class Operation_Events {
 				$order->get_id(),
 				function () use ( $order, $attempt, $operation, $source ): string {
 					$attempt = $this->attempts->attempt( $attempt->id() ) ?? $attempt;
-					return $this->apply_claimed( Order_Attempts::reloaded( $order ), $attempt, $this->operations->operation_of( $attempt, $operation->id() ), $operation, $this->source_label( $source ) );
+					return $this->apply_claimed( $this->order_attempts->reloaded( $order ), $attempt, $this->operations->operation_of( $attempt, $operation->id() ), $operation, $this->source_label( $source ) );
 				}
 			);
 		} catch ( \Throwable $e ) {
@@ -334,7 +338,7 @@ final class Operation_Events {
 	/** What Order_Decision needs to know, read from the attempt, the order and the operation. */
 	private function facts( \WC_Order $order, Attempt $attempt, ?array $state, Operation $operation ): array {
 		try {
-			$order_amount = Order_Attempts::order_amount( $order );
+			$order_amount = $this->order_attempts->order_amount( $order );
 		} catch ( Payment_Refused $e ) {
 			$order_amount = null;
 		}

@@ -14,6 +14,7 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Service\Service_Answers;
 
 defined( 'ABSPATH' ) || exit;
@@ -29,9 +30,13 @@ final class Availability {
 	/** @var Service_Answers */
 	private $answers;
 
-	public function __construct( Config $config, Service_Answers $answers ) {
-		$this->config  = $config;
-		$this->answers = $answers;
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	public function __construct( Config $config, Service_Answers $answers, Order_Attempts $order_attempts ) {
+		$this->config         = $config;
+		$this->answers        = $answers;
+		$this->order_attempts = $order_attempts;
 	}
 
 	/**
@@ -93,11 +98,6 @@ final class Availability {
 		return intdiv( $total_minor * $to, $from );
 	}
 
-	/** "0.00123456" for 123456 satoshis. */
-	public static function format_btc( int $sats ): string {
-		return intdiv( $sats, 100000000 ) . '.' . str_pad( (string) ( $sats % 100000000 ), 8, '0', STR_PAD_LEFT );
-	}
-
 	/**
 	 * The lines shown under the method at checkout.
 	 *
@@ -111,22 +111,17 @@ final class Availability {
 		}
 		$lines[] = __( 'Pay by card; the amount buys bitcoin (BTC), which goes straight to the store.', 'card2crypto-checkout' );
 		// The service shows the receiving address in an editable field and offers no way to lock it: said before the buyer gets there.
-		$lines[] = self::wallet_line();
+		$lines[] = Wallet_Words::wallet_line();
 		/* translators: %s: list of payment methods */
 		$lines[] = sprintf( __( 'Accepted: %s.', 'card2crypto-checkout' ), self::METHODS );
 		if ( null !== $total_minor && $total_minor > 0 ) {
 			$sats = $this->btc_estimate( $config->currency(), $total_minor );
 			if ( null !== $sats ) {
 				/* translators: %s: BTC amount */
-				$lines[] = sprintf( __( 'This order buys about %s BTC at the current price.', 'card2crypto-checkout' ), self::format_btc( $sats ) );
+				$lines[] = sprintf( __( 'This order buys about %s BTC at the current price.', 'card2crypto-checkout' ), Wallet_Words::btc( $sats ) );
 			}
 		}
 		return $lines;
-	}
-
-	/** One line for the buyer: the bitcoin address on the payment page is the store's and must stay as it is. */
-	public static function wallet_line(): string {
-		return __( "On the payment page, leave the bitcoin address as it is: it is the store's wallet, and a payment sent to another address cannot be matched to your order.", 'card2crypto-checkout' );
 	}
 
 	/**
@@ -138,15 +133,20 @@ final class Availability {
 		if ( function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			if ( $order instanceof \WC_Order && $order->get_currency() === $currency ) {
-				try {
-					return Order_Attempts::order_amount( $order );
-				} catch ( Payment_Refused $e ) {
-					return null;
-				}
+				return $this->order_total_minor( $order );
 			}
 		}
 		return $this->cart_total_minor( $currency );
 	}
+
+	/** The order's total in minor units, or null when it cannot be expressed in them (Order_Attempts::order_amount()). */
+	public function order_total_minor( \WC_Order $order ): ?int {
+				try {
+			return $this->order_attempts->order_amount( $order );
+				} catch ( Payment_Refused $e ) {
+					return null;
+				}
+			}
 
 	/** The cart total in minor units, or null outside a cart. */
 	public function cart_total_minor( string $currency ): ?int {

@@ -28,6 +28,7 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Rules\Address_Policy;
+use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Shared\Btc\Bip32;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
@@ -54,10 +55,14 @@ final class Order_Address {
 	/** @var Attempt_Store */
 	private $attempts;
 
-	public function __construct( Config $config, Address_Store $store, Attempt_Store $attempts ) {
+	/** @var Start_Budget */
+	private $budget;
+
+	public function __construct( Config $config, Address_Store $store, Attempt_Store $attempts, Start_Budget $budget ) {
 		$this->config   = $config;
 		$this->store    = $store;
 		$this->attempts = $attempts;
+		$this->budget   = $budget;
 	}
 
 	/** Whether each order gets its own address (the setting, with a key set). */
@@ -117,7 +122,7 @@ final class Order_Address {
 			return $this->store->holds( $wallet, $order->get_id(), $attempt->wallet() ) ? $attempt : null;
 		}
 		if ( null === $this->store->held_by_order( $wallet, $order->get_id() ) ) {
-			Start_Budget::charge_new_address( $order, $client );
+			$this->budget->charge_new_address( $order, $client );
 		}
 		$key = $this->wallet();
 		$gap = $this->store->gap( $wallet );
@@ -138,7 +143,7 @@ final class Order_Address {
 			);
 		} catch ( Addresses_Exhausted $e ) {
 			Log::error( sprintf( 'Order %d: card payment refused: %s Orders holding addresses free them when their payments end unpaid; raise the gap limit in your wallet and in the settings to take more at once.', $order->get_id(), $e->getMessage() ) );
-			throw new Payment_Refused( self::exhausted_message() );
+			throw new Payment_Refused( Wallet_Words::exhausted() );
 		} catch ( Wallet_Shared $e ) {
 			Log::error( sprintf( 'Order %d: card payment refused: %s Enter the extended public key of another wallet (or another account of your wallet) in this shop\'s payment settings.', $order->get_id(), $e->getMessage() ) );
 			throw new Payment_Refused(
@@ -163,11 +168,6 @@ final class Order_Address {
 	 */
 	public function shared_with(): array {
 		return array_map( 'get_home_url', $this->store->sites_sharing( $this->wallet_id() ) );
-	}
-
-	/** What a buyer is told when no address inside the wallet's gap limit is free. */
-	public static function exhausted_message(): string {
-		return __( 'Card payment cannot take new orders right now. Please try again in an hour.', 'card2crypto-checkout' );
 	}
 
 	/**
@@ -228,7 +228,7 @@ final class Order_Address {
 	}
 
 	/** The order's address and its index, as the order keeps them (null for one address for every order). */
-	public static function of_order( \WC_Order $order ): ?array {
+	public function of_order( \WC_Order $order ): ?array {
 		$address = (string) $order->get_meta( self::META_ADDRESS );
 		if ( '' === $address ) {
 			return null;
@@ -238,43 +238,6 @@ final class Order_Address {
 			'address' => $address,
 			'payment' => (string) $order->get_meta( Keys::META_ATTEMPT ),
 		);
-	}
-
-	/**
-	 * The gap in words, for the settings page and the admin notice: how many
-	 * addresses past the last paid one are in use, against the gap limit,
-	 * and, when it matters, what happens next and the one thing to do.
-	 *
-	 * @param array{gap: int, limit: int, standing: string, cap: int, highest: int|null} $gap gap().
-	 */
-	public static function gap_text( array $gap ): string {
-		$text = sprintf(
-			/* translators: 1: addresses in use past the last paid one, 2: the wallet's gap limit */
-			_n( '%1$d address past the last paid one is in use; your wallet looks %2$d addresses ahead (its gap limit).', '%1$d addresses past the last paid one are in use; your wallet looks %2$d addresses ahead (its gap limit).', $gap['gap'], 'card2crypto-checkout' ),
-			$gap['gap'],
-			$gap['limit']
-		);
-		$raise = __( 'To take more orders at once, raise your wallet\'s gap limit (in Electrum: wallet.change_gap_limit(…) in the console; in Sparrow: Settings → Advanced → Gap limit) and set the same number here.', 'card2crypto-checkout' );
-		switch ( $gap['standing'] ) {
-			case Address_Policy::PAST:
-				return $text . ' ' . sprintf(
-					/* translators: 1: the highest address index in use, 2: the gap limit the wallet needs */
-					__( 'Some addresses are already past it (up to index %1$d): payments to them do not show in your wallet until you raise its gap limit to at least %2$d.', 'card2crypto-checkout' ),
-					(int) $gap['highest'],
-					(int) $gap['highest'] - (int) $gap['cap'] + (int) $gap['limit']
-				) . ' ' . $raise;
-			case Address_Policy::FULL:
-				return $text . ' ' . __( 'Every address your wallet sees is held by an order that may still be paid: new orders cannot be paid by card until one is paid, or freed an hour after its payment ended unpaid.', 'card2crypto-checkout' ) . ' ' . $raise;
-			case Address_Policy::NEAR:
-				return $text . ' ' . __( 'When every address your wallet sees is held by an unpaid order, new orders cannot be paid by card until one is paid or freed; the store never hands out an address your wallet would not show.', 'card2crypto-checkout' ) . ' ' . $raise;
-		}
-		return $text;
-	}
-
-	/** A block explorer's page of an address (mempool.space; its testnet pages for testnet addresses). */
-	public static function explorer_url( string $address ): string {
-		$testnet = 1 === preg_match( '/^(tb1|bcrt1|[mn2])/i', $address );
-		return 'https://mempool.space/' . ( $testnet ? 'testnet/' : '' ) . 'address/' . rawurlencode( $address );
 	}
 
 	private function bip32(): Bip32 {

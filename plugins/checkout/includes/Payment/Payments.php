@@ -40,12 +40,13 @@ use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Rules\Page_Language;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
+use Card2Crypto\Checkout\Rules\Service_Times;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Test_Mode;
-use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Landing\Landing_Url;
 use Card2Crypto\Checkout\Shared\Signing\Signer;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
@@ -81,19 +82,27 @@ final class Payments {
 	/** @var Service_Health */
 	private $health;
 
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	/** @var Start_Budget */
+	private $budget;
+
 	/** @var Client_Address */
 	private $client_address;
 
-	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health, Client_Address $client_address ) {
-		$this->config     = $config;
-		$this->gate       = $gate;
-		$this->addresses  = $addresses;
-		$this->gateway    = $gateway;
-		$this->attempts   = $attempts;
-		$this->operations = $operations;
-		$this->reconciler = $reconciler;
-		$this->pages      = $pages;
-		$this->health     = $health;
+	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health, Order_Attempts $order_attempts, Start_Budget $budget, Client_Address $client_address ) {
+		$this->config         = $config;
+		$this->gate           = $gate;
+		$this->addresses      = $addresses;
+		$this->gateway        = $gateway;
+		$this->attempts       = $attempts;
+		$this->operations     = $operations;
+		$this->reconciler     = $reconciler;
+		$this->pages          = $pages;
+		$this->health         = $health;
+		$this->order_attempts = $order_attempts;
+		$this->budget         = $budget;
 		$this->client_address = $client_address;
 	}
 
@@ -252,7 +261,7 @@ final class Payments {
 	/** Whether $attempt may be signed again for the order as it is now (Attempt_Policy::reusable()). */
 	private function fits( \WC_Order $order, ?Attempt $attempt ): bool {
 		try {
-			$amount = Order_Attempts::order_amount( $order );
+			$amount = $this->order_attempts->order_amount( $order );
 		} catch ( Payment_Refused $e ) {
 			$amount = null;
 		}
@@ -299,7 +308,7 @@ final class Payments {
 			function () use ( $order, $seen ): Attempt {
 				$newest = $this->attempts->newest_attempt_id( $order->get_id() );
 				if ( $newest > $seen ) {
-					$order  = Order_Attempts::reloaded( $order );
+					$order  = $this->order_attempts->reloaded( $order );
 					$joined = $this->attempts->attempt( $newest );
 					if ( null !== $joined && ! $order->is_paid() && $this->fits( $order, $joined ) ) {
 						return $joined;
@@ -329,7 +338,7 @@ final class Payments {
 			/* translators: %s: currency code */
 			throw new Payment_Refused( sprintf( __( 'Card payments are not available for orders in %s.', 'card2crypto-checkout' ), $currency ) );
 		}
-		$amount = Order_Attempts::order_amount( $order );
+		$amount = $this->order_attempts->order_amount( $order );
 		if ( null !== Currencies::limit_problem( $amount, $currency ) ) {
 			throw new Payment_Refused( __( 'The order total is outside the range card payments accept.', 'card2crypto-checkout' ) );
 		}
@@ -345,17 +354,6 @@ final class Payments {
 		$order->save();
 		$this->reconciler->schedule( $order->get_id() );
 		return $attempt;
-	}
-
-	/**
-	 * The payment page's language for a site locale (de_DE => de) when the
-	 * page is offered in it (core's PAYMENT_PAGE_LANGUAGES, from the schema),
-	 * else "": no lang, the service's default, English (docs/decisions.md,
-	 * "Widget language").
-	 */
-	public static function page_language( string $locale ): string {
-		$code = strtolower( (string) strtok( $locale, '_-' ) );
-		return Plugin_Bootstrap::schema()->is_payment_page_language( $code ) ? $code : '';
 	}
 
 	/**
@@ -379,7 +377,7 @@ final class Payments {
 		if ( '' !== $email && is_email( $email ) ) {
 			$settings['user_login'] = $email;
 		}
-		$lang = self::page_language( (string) get_locale() );
+		$lang = Page_Language::of( (string) get_locale() );
 		if ( '' !== $lang ) {
 			$settings['lang'] = $lang;
 		}
@@ -397,7 +395,7 @@ final class Payments {
 		// From now on the buyer may reach the service with it: the next start asks about it. Read from the order as
 		// stored: the caller's copy may predate the attempt (the widget-settings route loaded the order before starting
 		// it), and a mark left behind would keep the next start from asking about a payment the buyer can be paying.
-		$stored = Order_Attempts::reloaded( $order );
+		$stored = $this->order_attempts->reloaded( $order );
 		if ( $attempt->partner_operation_id() === $stored->get_meta( Keys::META_UNSIGNED ) ) {
 			$stored->delete_meta_data( Keys::META_UNSIGNED );
 			$stored->save_meta_data();
@@ -412,7 +410,7 @@ final class Payments {
 	 * (Order_Decision then waits for that outcome), or for the landing page.
 	 */
 	private function mark_widget( \WC_Order $order, Attempt $attempt, bool $widget ): void {
-		$stored = Order_Attempts::reloaded( $order );
+		$stored = $this->order_attempts->reloaded( $order );
 		$marked = (string) $stored->get_meta( Keys::META_WIDGET_ATTEMPT );
 		if ( $widget && $marked !== $attempt->partner_operation_id() ) {
 			$stored->update_meta_data( Keys::META_WIDGET_ATTEMPT, $attempt->partner_operation_id() );
@@ -451,7 +449,7 @@ final class Payments {
 			return null;
 		}
 		// Signing the same attempt again while its rate still lives needs no new rate (Start_Budget).
-		$kept = Start_Budget::kept_rate( $attempt, time() );
+		$kept = $this->budget->kept_rate( $attempt, time() );
 		if ( null !== $kept && (string) $kept['from_amount'] === (string) $attempt->amount() ) {
 			return $kept;
 		}
@@ -474,14 +472,14 @@ final class Payments {
 			throw new Payment_Refused( $this->rate_refused_message() );
 		}
 		// A rate that has already expired would send the buyer to pay at a rate the service no longer holds (declined 105).
-		if ( ! Start_Budget::still_valid( (string) $rate['expired_at'], time() ) ) {
+		if ( ! Service_Times::still_valid( (string) $rate['expired_at'], time() ) ) {
 			Log::error( sprintf( 'Order %d: the service fixed a rate that expired at %s, before it could be used; no payment was started.', $attempt->order_id(), (string) $rate['expired_at'] ) );
 			$this->unfixed( $attempt );
 			throw new Payment_Refused( $this->rate_refused_message() );
 		}
 		// Sent now: it counts toward the cap again (an earlier try may have failed to fix its rate).
 		$this->attempts->mark_sent( $attempt, true );
-		Start_Budget::keep_rate( $attempt, $rate, time() );
+		$this->budget->keep_rate( $attempt, $rate, time() );
 		return $rate;
 	}
 

@@ -59,7 +59,7 @@ final class Return_Pages {
 	 */
 	public function told_url( \WC_Order $order, string $message, string $type, ?array $link = null ): string {
 		Shared_Store::put(
-			self::told_key( $order ),
+			$this->told_key( $order ),
 			array(
 				'message' => $message,
 				'type'    => 'error' === $type ? 'error' : 'notice',
@@ -76,8 +76,8 @@ final class Return_Pages {
 	 * @return array{message: string, type: string, link: array|null}|null
 	 */
 	public function take_told( \WC_Order $order ): ?array {
-		$told = Shared_Store::get( self::told_key( $order ) );
-		Shared_Store::delete( self::told_key( $order ) );
+		$told = Shared_Store::get( $this->told_key( $order ) );
+		Shared_Store::delete( $this->told_key( $order ) );
 		if ( ! is_array( $told ) || ! isset( $told['message'], $told['type'] ) || '' === $told['message'] ) {
 			return null;
 		}
@@ -88,7 +88,7 @@ final class Return_Pages {
 		);
 	}
 
-	private static function told_key( \WC_Order $order ): string {
+	private function told_key( \WC_Order $order ): string {
 		return 'card2crypto_checkout_told_' . $order->get_id();
 	}
 }

@@ -74,14 +74,22 @@ final class Start_Gate {
 	/** @var Service_Back */
 	private $back;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Service_Health $health, Availability $availability, Service_Back $back ) {
-		$this->config       = $config;
-		$this->reconciler   = $reconciler;
-		$this->gateway      = $gateway;
-		$this->attempts     = $attempts;
-		$this->health       = $health;
-		$this->availability = $availability;
-		$this->back         = $back;
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	/** @var Start_Budget */
+	private $budget;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Service_Health $health, Availability $availability, Service_Back $back, Order_Attempts $order_attempts, Start_Budget $budget ) {
+		$this->config         = $config;
+		$this->reconciler     = $reconciler;
+		$this->gateway        = $gateway;
+		$this->attempts       = $attempts;
+		$this->health         = $health;
+		$this->availability   = $availability;
+		$this->back           = $back;
+		$this->order_attempts = $order_attempts;
+		$this->budget         = $budget;
 	}
 
 	/**
@@ -100,7 +108,7 @@ final class Start_Gate {
 		if ( $order->is_paid() ) {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
-		Start_Budget::charge( $order, $address );
+		$this->budget->charge( $order, $address );
 		if ( self::AT_CHECKOUT === $where ) {
 			// The service refused the store since the page was shown: the buyer stays here and is told (Service_Health).
 			if ( ! $this->health->confirm( Service_Health::CHECKOUT_AGE ) ) {
@@ -180,15 +188,15 @@ final class Start_Gate {
 				'asked'        => $asked,
 				'status'       => $known ? $fresh->status() : ( null !== $operation ? $operation->status() : null ),
 				'status_code'  => $known ? $fresh->status_code() : ( null !== $operation ? Status_Flow::int_code( $operation->status_code() ) : null ),
-				'started'      => Order_Attempts::window_start( $fresh, null !== $operation ? $operation->created_at() : null ),
+				'started'      => $fresh->payment_started( null !== $operation ? $operation->created_at() : null, time() ),
 				'mismatch'     => $fresh->mismatch(),
-				'card'         => null === $operation || self::card_entered( $operation ),
+				'card'         => null === $operation || $this->card_entered( $operation ),
 				'operation_id' => null !== $operation ? $operation->id() : null,
 				'status_url'   => null !== $operation ? $operation->status_url() : null,
 				'attempt'      => $fresh,
 			);
 		}
-		return new Earlier_Payments( Order_Attempts::reloaded( $order ), $answers );
+		return new Earlier_Payments( $this->order_attempts->reloaded( $order ), $answers );
 	}
 
 	/**
@@ -204,7 +212,7 @@ final class Start_Gate {
 	private function before_new_payment( Earlier_Payments $earlier ): void {
 		$order   = $earlier->order();
 		$answers = $earlier->answers();
-		$verdict = Attempt_Policy::before_new_payment( $order->is_paid(), $answers, time(), Order_Attempts::payment_window() );
+		$verdict = Attempt_Policy::before_new_payment( $order->is_paid(), $answers, time(), $this->order_attempts->payment_window() );
 		foreach ( $verdict['cancel'] ?? array() as $index ) {
 			$this->end_unused( $order, $answers[ $index ] );
 		}
@@ -243,7 +251,7 @@ final class Start_Gate {
 	 * payment_method_info holds something (the service leaves it empty until
 	 * the card is entered). Not said at all: taken as entered.
 	 */
-	private static function card_entered( \Card2Crypto\Checkout\Shared\Api\Operation $operation ): bool {
+	private function card_entered( \Card2Crypto\Checkout\Shared\Api\Operation $operation ): bool {
 		$data = $operation->to_array();
 		if ( ! isset( $data['operation_info']['from'] ) || ! array_key_exists( 'payment_method_info', (array) $data['operation_info']['from'] ) ) {
 			return true;

@@ -223,6 +223,21 @@ final class Status_Flow {
 		return null !== $step && self::PHASE_FAILED !== $step['phase'];
 	}
 
+	/** Whether a status pair (of an attempt or of one of its operations) is final: paid, or ended without payment. */
+	public static function is_final( string $status, int $status_code ): bool {
+		$step = self::find_step( $status, $status_code );
+		return null !== $step && $step['final'];
+	}
+
+	/** True when money may be moving for an attempt with this summed-up pair: the buyer paid and no final failure came. */
+	public static function in_flight( string $status, int $status_code ): bool {
+		if ( self::NO_CODE === $status_code ) {
+			return false;
+		}
+		$step = self::find_step( $status, $status_code );
+		return null === $step || ( ! $step['final'] && 1 !== $step['status_code'] ) || self::PHASE_SUCCEEDED === $step['phase'];
+	}
+
 	/** status_code as an int (a non-integral number can never be a known code). */
 	public static function int_code( $code ): int {
 		return is_int( $code ) ? $code : ( is_float( $code ) && floor( $code ) === $code && abs( $code ) < PHP_INT_MAX ? (int) $code : PHP_INT_MIN );

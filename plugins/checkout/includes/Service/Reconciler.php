@@ -97,16 +97,24 @@ final class Reconciler implements Hooks {
 	/** @var Clock_Offset */
 	private $clock;
 
-	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Check_Queue $queue, Address_Store $addresses, Service_Health $health, Clock_Offset $clock ) {
-		$this->config     = $config;
-		$this->events     = $events;
-		$this->gateway    = $gateway;
-		$this->attempts   = $attempts;
-		$this->operations = $operations;
-		$this->queue      = $queue;
-		$this->addresses  = $addresses;
-		$this->health     = $health;
-		$this->clock      = $clock;
+	/** @var Order_Attempts */
+	private $order_attempts;
+
+	/** @var Start_Budget */
+	private $budget;
+
+	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Check_Queue $queue, Address_Store $addresses, Service_Health $health, Clock_Offset $clock, Order_Attempts $order_attempts, Start_Budget $budget ) {
+		$this->config         = $config;
+		$this->events         = $events;
+		$this->gateway        = $gateway;
+		$this->attempts       = $attempts;
+		$this->operations     = $operations;
+		$this->queue          = $queue;
+		$this->addresses      = $addresses;
+		$this->health         = $health;
+		$this->clock          = $clock;
+		$this->order_attempts = $order_attempts;
+		$this->budget         = $budget;
 	}
 
 	public function register(): void {
@@ -364,8 +372,8 @@ final class Reconciler implements Hooks {
 		$delays = $this->delays();
 		$quiet  = time() - (int) strtotime( $attempt->updated_at() . ' UTC' );
 		if ( self::ended_unpaid( $attempt ) ) {
-			if ( $quiet < Order_Attempts::payment_window() ) {
-				$this->queue->set_next_check( $attempt_id, time() + Order_Attempts::payment_window() - $quiet );
+			if ( $quiet < $this->order_attempts->payment_window() ) {
+				$this->queue->set_next_check( $attempt_id, time() + $this->order_attempts->payment_window() - $quiet );
 				return null;
 			}
 		} else {
@@ -398,7 +406,7 @@ final class Reconciler implements Hooks {
 		}
 		// The service says it never heard of this payment (it names the payment's id as unknown), and its payment window
 		// has passed: the buyer never started paying. Retired: never asked again, never signed again.
-		if ( ! $result->ok() && $result->is_unknown() && time() - (int) strtotime( $attempt->created_at() . ' UTC' ) >= Order_Attempts::payment_window() ) {
+		if ( ! $result->ok() && $result->is_unknown() && time() - (int) strtotime( $attempt->created_at() . ' UTC' ) >= $this->order_attempts->payment_window() ) {
 			$this->retire( $order, $attempt, $is_current );
 			$this->release_dead( $order );
 			return null;
@@ -406,9 +414,9 @@ final class Reconciler implements Hooks {
 		// The service confirmed, after the payment window, that this payment ended without payment: with a new address
 		// per order, the order's address may serve the next order once none of its payments can still be paid.
 		if ( $this->settled( $attempt, time() ) && self::ended_unpaid( $attempt ) ) {
-			$this->release_dead( Order_Attempts::reloaded( $order ) );
+			$this->release_dead( $this->order_attempts->reloaded( $order ) );
 		}
-		$this->queue->set_next_check( $attempt_id, Order_Attempts::is_final( $attempt ) ? null : $this->due_after( $attempt->checks() ) );
+		$this->queue->set_next_check( $attempt_id, $attempt->is_final() ? null : $this->due_after( $attempt->checks() ) );
 		return null;
 	}
 
@@ -467,7 +475,7 @@ final class Reconciler implements Hooks {
 		}
 		$latest = $result->operation()->id();
 		foreach ( $this->operations->operations_of_attempt( $attempt->id() ) as $known ) {
-			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || Order_Attempts::final_pair( $known['status'], $known['status_code'] ) ) {
+			if ( $known['operation_id'] === $latest || Operation_Store::NO_CODE === $known['status_code'] || Status_Flow::is_final( $known['status'], $known['status_code'] ) ) {
 				continue;
 			}
 			$other = $this->ask( $order, $attempt, $known['operation_id'], $source );
@@ -508,7 +516,7 @@ final class Reconciler implements Hooks {
 		// A visitor's request (a payment start, a return) stops asking once it has spent its time on the service
 		// (Start_Budget); reconciliation and the owner's refresh always ask.
 		$visitor = in_array( $source, array( 'start', 'return' ), true );
-		if ( $visitor && ! Start_Budget::time_left() ) {
+		if ( $visitor && ! $this->budget->time_left() ) {
 			return Check_Result::unreachable( __( 'The service was not asked again: this request has waited on it long enough.', 'card2crypto-checkout' ) );
 		}
 		try {
@@ -584,6 +592,6 @@ final class Reconciler implements Hooks {
 			return false;
 		}
 		return Status_Flow::PHASE_SUCCEEDED === $step['phase']
-			|| $now - (int) strtotime( $attempt->updated_at() . ' UTC' ) >= Order_Attempts::payment_window();
+			|| $now - (int) strtotime( $attempt->updated_at() . ' UTC' ) >= $this->order_attempts->payment_window();
 	}
 }

@@ -44,14 +44,18 @@ final class Widget_Retry implements Hooks {
 	/** @var Operation_Store */
 	private $operations;
 
+	/** @var Order_Attempts */
+	private $order_attempts;
+
 	/** @var Order_Actions */
 	private $actions;
 
-	public function __construct( Reconciler $reconciler, Attempt_Store $attempts, Operation_Store $operations, Order_Actions $actions ) {
-		$this->reconciler = $reconciler;
-		$this->attempts   = $attempts;
-		$this->operations = $operations;
-		$this->actions = $actions;
+	public function __construct( Reconciler $reconciler, Attempt_Store $attempts, Operation_Store $operations, Order_Attempts $order_attempts, Order_Actions $actions ) {
+		$this->reconciler     = $reconciler;
+		$this->attempts       = $attempts;
+		$this->operations     = $operations;
+		$this->order_attempts = $order_attempts;
+		$this->actions        = $actions;
 	}
 
 	public function register(): void {
@@ -82,7 +86,7 @@ final class Widget_Retry implements Hooks {
 				Log::error( sprintf( 'Order %d: the service could not be asked when the widget\'s retry window ended: %s', $order->get_id(), $e->getMessage() ) );
 			}
 		}
-		$this->settle( Order_Attempts::reloaded( $order ), false );
+		$this->settle( $this->order_attempts->reloaded( $order ), false );
 	}
 
 	/**
@@ -100,7 +104,7 @@ final class Widget_Retry implements Hooks {
 		$this->operations->with_order_lock(
 			$order->get_id(),
 			function () use ( $order, $closed ): void {
-				$order = Order_Attempts::reloaded( $order );
+				$order = $this->order_attempts->reloaded( $order );
 				if ( '' === (string) $order->get_meta( Keys::META_RETRY_UNTIL ) ) {
 					return;
 				}

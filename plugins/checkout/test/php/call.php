@@ -10,7 +10,7 @@ use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Rules\Callback_Guard;
 use Card2Crypto\Checkout\Shared\Client\Client_Ip;
 use Card2Crypto\Checkout\Base\Currencies;
-use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Rules\Page_Language;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Payment_Match;
@@ -18,6 +18,8 @@ use Card2Crypto\Checkout\Rules\Reconcile_Pace;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
+use Card2Crypto\Checkout\Rules\Service_Times;
+use Card2Crypto\Checkout\Shared\Budget\Visitor_Budget;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
@@ -54,7 +56,7 @@ $functions = array(
 	'same_address'    => array( Payment_Match::class, 'same_address' ),
 	'fiat'            => array( Currencies::class, 'all' ),
 	'to_minor'        => array( Currencies::class, 'to_minor' ),
-	'page_language'   => array( Payments::class, 'page_language' ),
+	'page_language'   => array( Page_Language::class, 'of' ),
 	'limit_problem'   => array( Currencies::class, 'limit_problem' ),
 	'canonical'       => static function ( string $json ) {
 		return Canonical::of( Lossless_Json::decode_object( $json ) );
@@ -96,11 +98,13 @@ $functions = array(
 		$window = null;
 		$fit    = array();
 		foreach ( $times as $now ) {
-			$window = Start_Budget::take( $window, $limit, $now, Start_Budget::WINDOW, $count_refused );
+			$window = Visitor_Budget::window( $window, $limit, $now, Start_Budget::WINDOW, $count_refused );
 			$fit[]  = $window['ok'];
 		}
 		return $fit;
 	},
+	'rate_valid'      => array( Service_Times::class, 'still_valid' ),
+	'window_start'    => array( Service_Times::class, 'window_start' ),
 	'forwarding'      => array( Client_Ip::class, 'forwarding_header' ),
 	'lock_name_for'   => array( Shared_Store::class, 'lock_name_for' ),
 	'lane_reserve'    => array( Service_Lanes::class, 'reserve' ),

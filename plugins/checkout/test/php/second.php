@@ -94,7 +94,7 @@ foreach ( $scenario['steps'] as $step ) {
 		),
 		'service_calls' => count( $service->calls ),
 		// How many passes through the gate the order's budget counted in this minute (Start_Budget).
-		'budget'        => Start_Budget::spent( 'order_' . $order->get_id() ),
+		'budget'        => Plugin::service( Start_Budget::class )->spent( 'order_' . $order->get_id() ),
 		'cancelled'     => array_values(
 			array_map(
 				static function ( $call ) {

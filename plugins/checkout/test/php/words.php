@@ -1,6 +1,6 @@
 <?php
 /**
- * Calls Order_Words, Buyer_Words, Order_View, Manual_Refunds, Test_Mode and Range_Notice for the Node tests. /work/store.json
+ * Calls Order_Words, Buyer_Words, Payment_State, Manual_Refunds, Test_Mode and Range_Words for the Node tests. /work/store.json
  * is the store's price format as WooCommerce would give it:
  * {symbols: {EUR: "&euro;"}, thousand, decimal, format}; "null": the
  * WooCommerce functions do not exist and the plain form is used.
@@ -8,18 +8,23 @@
 
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
+use Card2Crypto\Checkout\Rules\Payment_State;
 use Card2Crypto\Checkout\Rules\Refund_Words;
-use Card2Crypto\Checkout\Buyer\Order_View;
 use Card2Crypto\Checkout\Rules\Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Base\Plain_Text;
-use Card2Crypto\Checkout\Buyer\Range_Notice;
+use Card2Crypto\Checkout\Rules\Range_Words;
+use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 
 require __DIR__ . '/bootstrap.php';
 
 function __( $text, $domain = '' ) {
 	return $text;
+}
+
+function _n( $single, $plural, $number, $domain = '' ) {
+	return 1 === (int) $number ? $single : $plural;
 }
 
 /** WordPress's own for a string (wp-includes/formatting.php). */
@@ -98,11 +103,14 @@ c2c_test_run_calls(
 		},
 		'buyer'    => array( Buyer_Words::class, 'outcome' ),
 		'failure'  => array( Buyer_Words::class, 'failure' ),
-		'view'     => array( Order_View::class, 'words' ),
+		'view'     => array( Payment_State::class, 'words' ),
 		'note'     => array( Refund_Words::class, 'note' ),
-		'range'    => array( Range_Notice::class, 'message' ),
-		'ranges'   => array( Range_Notice::class, 'messages' ),
+		'range'    => array( Range_Words::class, 'message' ),
+		'ranges'   => array( Range_Words::class, 'messages' ),
 		'plain'    => array( Plain_Text::class, 'from_html' ),
+		'btc'      => array( Wallet_Words::class, 'btc' ),
+		'explorer' => array( Wallet_Words::class, 'explorer_url' ),
+		'gap_text' => array( Wallet_Words::class, 'gap_text' ),
 		'buyer_title' => array( Test_Mode::class, 'buyer_title' ),
 		'admin_title' => array( Test_Mode::class, 'admin_title' ),
 		'plain_title' => array( Test_Mode::class, 'plain_title' ),

@@ -154,7 +154,7 @@ function c2c_ms_step( string $action, array $input ) {
 					'refused'              => $e->getMessage(),
 				);
 			}
-			$meta = Order_Address::of_order( wc_get_order( $order->get_id() ) );
+			$meta = Plugin::service( Order_Address::class )->of_order( wc_get_order( $order->get_id() ) );
 			return array(
 				'order'                => $order->get_id(),
 				'partner_operation_id' => $pid,
@@ -181,7 +181,7 @@ function c2c_ms_step( string $action, array $input ) {
 			return $out;
 
 		case 'spent':
-			return Start_Budget::spent( 'address_client_' . md5( (string) $input['client'] ) );
+			return Plugin::service( Start_Budget::class )->spent( 'address_client_' . md5( (string) $input['client'] ) );
 
 		case 'lock_names':
 			$mine = Shared_Store::lock_name( Reconciler::BATCH_LOCK );

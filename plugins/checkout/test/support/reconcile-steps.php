@@ -303,7 +303,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 			return array(
 				'attempts' => $wpdb->get_results( $wpdb->prepare( 'SELECT id, partner_operation_id, expected_wallet, status, status_code, signed_at, retired_at, next_check_at FROM %i WHERE order_id = %d ORDER BY id', Plugin::service( Tables::class )->attempts_table(), $order_id ), ARRAY_A ),
 				'rows'     => $rows,
-				'meta'     => Card2Crypto\Checkout\Payment\Order_Address::of_order( $order ),
+				'meta'     => Plugin::service( Card2Crypto\Checkout\Payment\Order_Address::class )->of_order( $order ),
 				'status'   => $order->get_status(),
 			);
 

@@ -268,7 +268,7 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 						'wallet'  => null === $attempt ? null : $attempt->wallet(),
 						'index'   => $row['address_index'],
 						'address' => $row['address'],
-						'meta'    => Card2Crypto\Checkout\Payment\Order_Address::of_order( wc_get_order( $order->get_id() ) ),
+						'meta'    => Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Payment\Order_Address::class )->of_order( wc_get_order( $order->get_id() ) ),
 					)
 				);
 			case 'start_payment':
