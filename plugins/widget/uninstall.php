@@ -46,18 +46,7 @@ $card2crypto_uninstall_site = static function (): void {
 	}
 };
 
-if ( is_multisite() ) {
-	foreach ( get_sites(
-		array(
-			'fields' => 'ids',
-			'number' => 0,
-		)
-	) as $card2crypto_site ) {
-		switch_to_blog( (int) $card2crypto_site );
-		$card2crypto_uninstall_site();
-		restore_current_blog();
-	}
-} else {
-	$card2crypto_uninstall_site();
-}
-unset( $card2crypto_uninstall_site, $card2crypto_site );
+// Every site of a network in turn, or this one (the shared Network_Sites, as the plugin's own tables go by).
+require_once __DIR__ . '/lib/shared/Database/Network_Sites.php';
+Card2Crypto\Widget\Shared\Database\Network_Sites::each_site( $card2crypto_uninstall_site );
+unset( $card2crypto_uninstall_site );

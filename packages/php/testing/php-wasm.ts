@@ -6,6 +6,7 @@
  */
 import * as universal from '@php-wasm/universal';
 import * as node from '@php-wasm/node';
+import path from 'node:path';
 import { PHP_PACKAGE_DIR, PhpRunner, type Files, type PhpRun, type PhpRunnerOptions } from './runner.js';
 
 /**
@@ -56,6 +57,8 @@ export class PhpWasm extends PhpRunner {
 
   async run(script: string, files: Files = {}): Promise<PhpRun> {
     for (const [name, data] of Object.entries(files)) {
+      // A name may hold folders (lib/shared/...: a file a script requires beside it); mkdir makes every level.
+      this.php.mkdir(path.posix.dirname(`/work/${name}`));
       this.php.writeFile(`/work/${name}`, data);
     }
     // Defined per run: php-wasm's constants live for one request.

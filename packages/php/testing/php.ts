@@ -139,6 +139,8 @@ export class PhpNative extends PhpRunner {
 
   run(script: string, files: Files = {}): Promise<PhpRun> {
     for (const [name, data] of Object.entries(files)) {
+      // A name may hold folders (lib/shared/...: a file a script requires beside it).
+      mkdirSync(path.dirname(path.join(this.root, 'work', name)), { recursive: true });
       writeFileSync(path.join(this.root, 'work', name), data);
     }
     const args = this.args(script);

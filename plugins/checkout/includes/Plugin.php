@@ -23,7 +23,6 @@ use Card2Crypto\Checkout\Attempts\Address_Store;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
 use Card2Crypto\Checkout\Attempts\Books_Store;
 use Card2Crypto\Checkout\Attempts\Check_Queue;
-use Card2Crypto\Checkout\Attempts\Network_Sites;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Tables;
@@ -41,7 +40,8 @@ use Card2Crypto\Checkout\Buyer\Order_View;
 use Card2Crypto\Checkout\Buyer\State_Poll;
 use Card2Crypto\Checkout\Buyer\Range_Notice;
 use Card2Crypto\Checkout\Callback\Callback_Controller;
-use Card2Crypto\Checkout\Callback\Callback_Guard;
+use Card2Crypto\Checkout\Callback\Client_Address;
+use Card2Crypto\Checkout\Rules\Callback_Guard;
 use Card2Crypto\Checkout\Gateway\Blocks_Integration;
 use Card2Crypto\Checkout\Gateway\Gateway;
 use Card2Crypto\Checkout\Gateway\Gateway_Rest;
@@ -51,6 +51,7 @@ use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Order\Confirm_Retry;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Order\Order_Actions;
+use Card2Crypto\Checkout\Order\Owner_Notice;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Order_Address;
@@ -69,6 +70,7 @@ use Card2Crypto\Checkout\Settings\Payout_Change_Notice;
 use Card2Crypto\Checkout\Settings\Settings_Status;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 use Card2Crypto\Checkout\Shared\Budget\Visitor_Budget;
+use Card2Crypto\Checkout\Shared\Database\Network_Sites;
 use Card2Crypto\Checkout\Shared\Hooks;
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Settings\Settings_Store;
@@ -83,6 +85,22 @@ final class Plugin {
 	/** @var array<string, object> The services boot() built, by class name. */
 	private static $services = array();
 
+	/** @var array<string, object> The services of this wiring, by class name (build()). */
+	private $built;
+
+	/** @var string The plugin's main file. */
+	private $file;
+
+	/**
+	 * The wiring of one boot: what its hooks run once they fire.
+	 *
+	 * @param array<string, object> $services By class name (build()).
+	 */
+	private function __construct( array $services, string $file ) {
+		$this->built = $services;
+		$this->file  = $file;
+	}
+
 	/** Builds the services and registers every hook of the plugin (called once by Plugin_Bootstrap::start() from the main file). */
 	public static function boot( string $file ): void {
 		// A thank-you page's poll of an unchanged state is answered here, before anything is built (State_Poll).
@@ -91,6 +109,7 @@ final class Plugin {
 		self::$services = $services;
 		$settings       = $services[ Settings_Store::class ];
 		$config         = $services[ Config::class ];
+		$plugin         = new self( $services, $file );
 
 		// The log redacts the credentials in use and keeps debug lines only when the owner asks for them.
 		Log::wire( array( $config, 'credentials' ), array( $config, 'debug' ) );
@@ -109,17 +128,17 @@ final class Plugin {
 		add_filter( 'option_' . Keys::SETTINGS_OPTION, array( Callback_Guard::class, 'canonical_settings' ) );
 		add_action(
 			'before_woocommerce_init',
-			static function () use ( $file ): void {
-				self::declare_compatibility( $file );
+			static function () use ( $plugin ): void {
+				$plugin->declare_compatibility();
 			}
 		);
 		add_action(
 			'plugins_loaded',
-			static function () use ( $services ): void {
-				self::on_plugins_loaded( $services );
+			static function () use ( $plugin ): void {
+				$plugin->on_plugins_loaded();
 			}
 		);
-		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( self::class, 'action_links' ) );
+		add_filter( 'plugin_action_links_' . plugin_basename( $file ), array( $plugin, 'action_links' ) );
 		// The tables: this site's, or every site's of a network (Network_Sites); a site made later, a site deleted.
 		$sites = $services[ Network_Sites::class ];
 		register_activation_hook( $file, array( $sites, 'activate' ) );
@@ -163,20 +182,23 @@ final class Plugin {
 		$back          = new Service_Back( $health );
 		$callbacks     = new Callback_Health( $config, $health );
 		$clock         = new Clock_Offset();
+		$client        = new Client_Address();
 		$confirms      = new Confirm_Queue();
-		$actions       = new Order_Actions( $config, $door, $address_store, $confirms );
-		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store, $orders );
+		$notices       = new Owner_Notice();
+		$mail          = new Buyer_Mail( $attempts );
+		$actions       = new Order_Actions( $config, $door, $address_store, $confirms, $mail, $notices );
+		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store, $orders, $notices );
 		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store, $health, $clock, $orders, $budget );
 		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back, $orders, $budget );
 		$addresses     = new Order_Address( $config, $address_store, $attempts, $budget );
 		$pages         = new Return_Pages();
 		$routes        = new Order_Routes();
 		$test_mode     = new Test_Mode( $config );
-		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $orders, $budget, $test_mode );
-		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages, $orders, $budget, $routes );
-		$retry         = new Widget_Retry( $reconciler, $attempts, $operations, $orders );
-		$status        = new Settings_Status( $health, $callbacks, $clock );
-		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock, $status );
+		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $orders, $budget, $test_mode, $client );
+		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages, $orders, $budget, $routes, $client );
+		$retry         = new Widget_Retry( $reconciler, $attempts, $operations, $orders, $actions );
+		$status        = new Settings_Status( $health, $callbacks, $clock, $client );
+		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock, $status, $client );
 		$services      = array(
 			// The services without hooks of their own.
 			Settings_Store::class       => $settings,
@@ -185,7 +207,7 @@ final class Plugin {
 			Service_Gateway::class      => $door,
 			Order_Attempts::class       => $orders,
 			Tables::class               => $tables,
-			Network_Sites::class        => new Network_Sites( $tables ),
+			Network_Sites::class        => new Network_Sites( array( $tables, 'install' ), array( $tables, 'tables_of' ) ),
 			Attempt_Store::class        => $attempts,
 			Operation_Store::class      => $operations,
 			Check_Queue::class          => $queue,
@@ -193,6 +215,7 @@ final class Plugin {
 			Books_Store::class          => $books_store,
 			Books::class                => $books,
 			Confirm_Queue::class        => $confirms,
+			Owner_Notice::class         => $notices,
 			Order_Actions::class        => $actions,
 			Operation_Events::class     => $events,
 			Start_Gate::class           => $gate,
@@ -202,6 +225,7 @@ final class Plugin {
 			Order_Routes::class         => $routes,
 			Settings_Status::class      => $status,
 			Clock_Offset::class         => $clock,
+			Client_Address::class       => $client,
 			Health_Checks::class        => $checks,
 			Books_Chart::class          => new Books_Chart( $config, $books, $scripts, $books_export ),
 			// The services that hook themselves in (Hooks), in the order they do (boot()).
@@ -212,9 +236,9 @@ final class Plugin {
 			Service_Health::class       => $health,
 			Service_Answers::class      => $answers,
 			Service_Back::class         => $back,
-			Refusal_Mail::class         => new Refusal_Mail( $config, $health ),
+			Refusal_Mail::class         => new Refusal_Mail( $config, $health, $notices ),
 			Widget_Retry::class         => $retry,
-			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms ),
+			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms, $notices ),
 			Test_Mode::class            => $test_mode,
 			Order_Pay::class            => new Order_Pay( $config, $payments, $return, $retry, $pages, $back, $scripts, $orders, $routes ),
 			Buyer_Return::class         => $return,
@@ -222,7 +246,7 @@ final class Plugin {
 			Order_View::class           => new Order_View( $attempts, $scripts, $routes, new State_Poll() ),
 			Buyer_Cancel::class         => new Buyer_Cancel( $attempts, $orders ),
 			Manual_Refunds::class       => new Manual_Refunds(),
-			Buyer_Mail::class           => new Buyer_Mail( $attempts ),
+			Buyer_Mail::class           => $mail,
 			Privacy::class              => new Privacy( $attempts, $operations, $addresses ),
 			Site_Health::class          => new Site_Health( $config, $checks ),
 			Books_Export::class         => $books_export,
@@ -251,24 +275,21 @@ final class Plugin {
 	}
 
 	/** HPOS (custom order tables) and the block checkout. */
-	private static function declare_compatibility( string $file ): void {
+	private function declare_compatibility(): void {
 		if ( class_exists( \Automattic\WooCommerce\Utilities\FeaturesUtil::class ) ) {
-			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'custom_order_tables', $file, true );
-			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'cart_checkout_blocks', $file, true );
+			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'custom_order_tables', $this->file, true );
+			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'cart_checkout_blocks', $this->file, true );
 		}
 	}
 
-	/**
-	 * WooCommerce is loaded (or not): the payment side's hooks.
-	 *
-	 * @param array<string, object> $services By class name (build()).
-	 */
-	private static function on_plugins_loaded( array $services ): void {
+	/** WooCommerce is loaded (or not): the payment side's hooks. */
+	private function on_plugins_loaded(): void {
 		if ( ! class_exists( 'WC_Payment_Gateway' ) ) {
-			add_action( 'admin_notices', array( self::class, 'woocommerce_missing_notice' ) );
+			add_action( 'admin_notices', array( $this, 'woocommerce_missing_notice' ) );
 			return;
 		}
-		$config = $services[ Config::class ];
+		$services = $this->built;
+		$config   = $services[ Config::class ];
 		// One gateway object for WooCommerce, built with its services (WooCommerce takes objects as well as class names).
 		$gateway = null;
 		add_filter(
@@ -294,8 +315,8 @@ final class Plugin {
 		$attempts = $services[ Attempt_Store::class ];
 		add_filter(
 			'woocommerce_cancel_unpaid_order',
-			static function ( $cancel, $order ) use ( $attempts ) {
-				return self::keep_paying_orders( $cancel, $order, $attempts );
+			function ( $cancel, $order ) use ( $attempts ) {
+				return $this->keep_paying_orders( $cancel, $order, $attempts );
 			},
 			10,
 			2
@@ -318,7 +339,7 @@ final class Plugin {
 	 * @param mixed      $order  The order.
 	 * @return bool|mixed
 	 */
-	private static function keep_paying_orders( $cancel, $order, Attempt_Store $attempts ) {
+	private function keep_paying_orders( $cancel, $order, Attempt_Store $attempts ) {
 		// A decline inside the widget waits for the buyer's next try there (Widget_Retry): not cancelled meanwhile.
 		if ( $cancel && $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ( $attempts->payment_in_progress( $order ) || '' !== (string) $order->get_meta( Keys::META_RETRY_UNTIL ) ) ) {
 			return false;
@@ -326,7 +347,7 @@ final class Plugin {
 		return $cancel;
 	}
 
-	public static function woocommerce_missing_notice(): void {
+	public function woocommerce_missing_notice(): void {
 		if ( ! current_user_can( 'activate_plugins' ) ) {
 			return;
 		}
@@ -337,7 +358,7 @@ final class Plugin {
 	 * @param string[] $links
 	 * @return string[]
 	 */
-	public static function action_links( array $links ): array {
+	public function action_links( array $links ): array {
 		if ( class_exists( 'WC_Payment_Gateway' ) ) {
 			$url = admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Keys::GATEWAY_ID );
 			array_unshift( $links, '<a href="' . esc_url( $url ) . '">' . esc_html__( 'Settings', 'card2crypto-checkout' ) . '</a>' );

@@ -12,6 +12,8 @@ import { PLUGIN_DIR, PluginPhp, TEST_PHP_VERSIONS } from './support/php.js';
 
 /** The widget's uninstall.php, handed to the runner as a file (only plugins/checkout is mounted). */
 const WIDGET_UNINSTALL = readFileSync(path.resolve(PLUGIN_DIR, '../widget/uninstall.php'), 'utf8');
+/** The widget's copy of the shared site loop its uninstall.php requires beside it (lib/shared, built). */
+const WIDGET_SITES = readFileSync(path.resolve(PLUGIN_DIR, '../widget/lib/shared/Database/Network_Sites.php'), 'utf8');
 const SECRET = 'sk-live-5e3c7e7-do-not-keep';
 
 interface Left {
@@ -51,6 +53,7 @@ for (const version of TEST_PHP_VERSIONS) {
       php.runJson<Left>('uninstall.php', {
         'uninstall.json': JSON.stringify({ file, plugin, options, constants, tables }),
         'widget-uninstall.php': WIDGET_UNINSTALL,
+        'lib/shared/Database/Network_Sites.php': WIDGET_SITES,
       });
     const checkout = (options: Record<string, unknown>, constants: Record<string, unknown> = {}) =>
       run('/plugin/uninstall.php', 'card2crypto-checkout/card2crypto-checkout.php', options, constants);

@@ -17,7 +17,7 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
-use Card2Crypto\Checkout\Order\Manual_Refunds;
+use Card2Crypto\Checkout\Rules\Refund_Words;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Order_Words;
@@ -208,7 +208,7 @@ final class Admin_Order_Panel implements Hooks {
 			echo '<p><a href="' . esc_url( $op['status_url'] ) . '" target="_blank" rel="noopener noreferrer">' . esc_html__( 'Status page', 'card2crypto-checkout' ) . '</a></p>';
 		}
 		if ( $received ) {
-			echo '<p class="card2crypto-refund-help">' . esc_html( Manual_Refunds::explanation() ) . '</p>';
+			echo '<p class="card2crypto-refund-help">' . esc_html( Refund_Words::explanation() ) . '</p>';
 		}
 		if ( null !== $attempt && current_user_can( 'edit_shop_orders' ) ) {
 			$awaiting = 'awaiting confirm' === $attempt->status() && 8 === $attempt->status_code();

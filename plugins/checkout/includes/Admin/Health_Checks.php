@@ -34,6 +34,7 @@ use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Rules\Wallet_Words;
+use Card2Crypto\Checkout\Rules\Proxy_Words;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Clock_Offset;
 use Card2Crypto\Checkout\Service\Reconciler;
@@ -78,14 +79,18 @@ final class Health_Checks {
 	/** @var Settings_Status */
 	private $status;
 
-	public function __construct( Config $config, Order_Address $addresses, Operation_Store $operations, Service_Health $health, Callback_Health $callbacks, Clock_Offset $clock, Settings_Status $status ) {
+	/** @var Client_Address */
+	private $client_address;
+
+	public function __construct( Config $config, Order_Address $addresses, Operation_Store $operations, Service_Health $health, Callback_Health $callbacks, Clock_Offset $clock, Settings_Status $status, Client_Address $client_address ) {
 		$this->config       = $config;
 		$this->addresses    = $addresses;
 		$this->operations   = $operations;
 		$this->health       = $health;
 		$this->callbacks    = $callbacks;
 		$this->clock_offset = $clock;
-		$this->status       = $status;
+		$this->status         = $status;
+		$this->client_address = $client_address;
 	}
 
 	/**
@@ -153,7 +158,7 @@ final class Health_Checks {
 			case 'gap':
 				return $this->gap();
 			case 'proxy':
-				return $this->proxy( $this->config->trust_proxy_header(), Client_Address::forwarding_seen(), $now );
+				return $this->proxy( $this->config->trust_proxy_header(), $this->client_address->forwarding_seen(), $now );
 		}
 		throw new \InvalidArgumentException( 'No such check: ' . $id );
 	}
@@ -447,7 +452,7 @@ final class Health_Checks {
 	 * @param array{at: int, header: string}|null $seen The last sighting (Client_Address::forwarding_seen()).
 	 */
 	public function proxy( string $trusted, ?array $seen, int $now ): array {
-		$warning = Client_Address::owner_warning( $trusted, $seen );
+		$warning = Proxy_Words::owner_warning( $trusted, $seen );
 		if ( null === $warning ) {
 			return $this->result(
 				self::GOOD,

@@ -76,7 +76,10 @@ final class Buyer_Return implements Hooks {
 	/** @var Order_Routes */
 	private $routes;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages, Order_Attempts $order_attempts, Start_Budget $budget, Order_Routes $routes ) {
+	/** @var Client_Address */
+	private $client_address;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages, Order_Attempts $order_attempts, Start_Budget $budget, Order_Routes $routes, Client_Address $client_address ) {
 		$this->config         = $config;
 		$this->reconciler     = $reconciler;
 		$this->health         = $health;
@@ -87,6 +90,7 @@ final class Buyer_Return implements Hooks {
 		$this->order_attempts = $order_attempts;
 		$this->budget         = $budget;
 		$this->routes         = $routes;
+		$this->client_address = $client_address;
 	}
 
 	public function register(): void {
@@ -171,7 +175,7 @@ final class Buyer_Return implements Hooks {
 	 */
 	public function service_accepts( \WC_Order $order ): bool {
 		try {
-			$this->budget->charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
+			$this->budget->charge( $order, $this->client_address->of( $this->config->trust_proxy_header() ) );
 		} catch ( \Throwable $e ) {
 			return $this->health->available();
 		}
@@ -191,7 +195,7 @@ final class Buyer_Return implements Hooks {
 		if ( ! $order->is_paid() && null !== $attempt && ! $this->reconciler->settled( $attempt, time() ) ) {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
-				$this->budget->charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
+				$this->budget->charge( $order, $this->client_address->of( $this->config->trust_proxy_header() ) );
 				$result = $this->reconciler->check( $order, $attempt, 'return' );
 				if ( ! $result->ok() ) {
 					$asked = $result->reason() ?? Check_Result::UNREACHABLE;

@@ -36,6 +36,7 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Order\Operation_Events;
+use Card2Crypto\Checkout\Rules\Callback_Guard;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Result;
 use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
@@ -78,8 +79,8 @@ final class Callback_Controller implements Hooks {
 				'permission_callback' => '__return_true',
 			)
 		);
-		add_filter( 'rest_request_before_callbacks', array( self::class, 'keep_invalid_json' ), 10, 3 );
-		add_filter( 'rest_pre_serve_request', array( self::class, 'serve_plain_text' ), 10, 4 );
+		add_filter( 'rest_request_before_callbacks', array( $this, 'keep_invalid_json' ), 10, 3 );
+		add_filter( 'rest_pre_serve_request', array( $this, 'serve_plain_text' ), 10, 4 );
 		$this->refuse_before_reading();
 	}
 
@@ -105,7 +106,7 @@ final class Callback_Controller implements Hooks {
 			return;
 		}
 		// As the REST server matches it: without regard to case, and with a final newline (Callback_Guard::is_route()).
-		if ( ! Callback_Guard::is_route( $wp->query_vars['rest_route'], self::route() ) ) {
+		if ( ! Callback_Guard::is_route( $wp->query_vars['rest_route'], $this->route() ) ) {
 			return;
 		}
 		$length  = isset( $_SERVER['CONTENT_LENGTH'] ) ? sanitize_text_field( wp_unslash( $_SERVER['CONTENT_LENGTH'] ) ) : null;
@@ -128,12 +129,12 @@ final class Callback_Controller implements Hooks {
 	 * its budget of refusals (429). Null when none applies.
 	 */
 	private function screen( ?string $content_length ): ?\WP_REST_Response {
-		$ip = self::client_ip( $this->config->trust_proxy_header() );
+		$ip = $this->client_ip( $this->config->trust_proxy_header() );
 
 		if ( ! $this->allowlisted( $ip ) && array() !== $this->allowlist() ) {
 			Log::warning( 'Callback refused: ' . $ip . ' is not in the callback IP allowlist.' );
 			$this->callbacks->record_refused( Callback_Health::ALLOWLIST );
-			return self::answer( 403, 'Forbidden: address not allowed' );
+			return $this->answer( 403, 'Forbidden: address not allowed' );
 		}
 
 		// Size first, then the refusal budget: neither reads the body, nor parses or HMACs anything.
@@ -141,16 +142,16 @@ final class Callback_Controller implements Hooks {
 			return $this->refuse( $ip, 413, 'Payload Too Large', 'the declared body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
 		}
 		// An allowlisted address is never counted, so never limited.
-		if ( ! $this->allowlisted( $ip ) && Callback_Guard::over_limit( Shared_Store::get( self::failures_key( $ip ) ), time() ) ) {
+		if ( ! $this->allowlisted( $ip ) && Callback_Guard::over_limit( Shared_Store::get( $this->failures_key( $ip ) ), time() ) ) {
 			$this->callbacks->record_refused( Callback_Health::RATE_LIMITED );
-			$response = self::answer( 429, 'Too Many Requests' );
+			$response = $this->answer( 429, 'Too Many Requests' );
 			$response->header( 'Retry-After', (string) Callback_Guard::FAILURE_WINDOW );
 			return $response;
 		}
 		return null;
 	}
 
-	public static function route(): string {
+	public function route(): string {
 		return '/' . Keys::REST_NAMESPACE . Keys::CALLBACK_ROUTE;
 	}
 
@@ -174,8 +175,8 @@ final class Callback_Controller implements Hooks {
 	 * @param \WP_REST_Request $request
 	 * @return mixed
 	 */
-	public static function keep_invalid_json( $response, $handler, $request ) {
-		if ( is_wp_error( $response ) && 'rest_invalid_json' === $response->get_error_code() && Callback_Guard::is_route( $request->get_route(), self::route() ) ) {
+	public function keep_invalid_json( $response, $handler, $request ) {
+		if ( is_wp_error( $response ) && 'rest_invalid_json' === $response->get_error_code() && Callback_Guard::is_route( $request->get_route(), $this->route() ) ) {
 			return null;
 		}
 		return $response;
@@ -187,9 +188,9 @@ final class Callback_Controller implements Hooks {
 		if ( null !== $refusal ) {
 			return $refusal;
 		}
-		$ip = self::client_ip( $this->config->trust_proxy_header() );
+		$ip = $this->client_ip( $this->config->trust_proxy_header() );
 		// Without a declared length (chunked), what was read: never more than the limit and one byte.
-		$body = self::raw_body( $request );
+		$body = $this->raw_body( $request );
 		if ( Callback_Guard::body_too_large( null, strlen( $body ) ) ) {
 			return $this->refuse( $ip, 413, 'Payload Too Large', 'the body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
 		}
@@ -198,7 +199,7 @@ final class Callback_Controller implements Hooks {
 		if ( '' === $secret ) {
 			Log::error( 'Callback not taken in: no partner secret is configured.' );
 			$this->callbacks->record_refused( Callback_Health::NO_SECRET );
-			return self::answer( 500, 'Callback not received; please send it again' );
+			return $this->answer( 500, 'Callback not received; please send it again' );
 		}
 
 		$result = Callback_Verifier::from_raw( $body, $secret );
@@ -244,7 +245,7 @@ final class Callback_Controller implements Hooks {
 		 */
 		do_action( 'card2crypto_checkout_callback', $operation, $result->raw );
 		$answer = $result->http_response( $duplicate, $not_received );
-		return self::answer( $answer['status'], $answer['body'] );
+		return $this->answer( $answer['status'], $answer['body'] );
 	}
 
 	/**
@@ -259,7 +260,7 @@ final class Callback_Controller implements Hooks {
 		$this->callbacks->record_refused( $reason );
 		if ( Callback_Guard::counts_toward_budget( $refusal, $this->allowlisted( $ip ) ) ) {
 			// In the shared database, counted under a lock: refusals at the same moment on any web server each count (Shared_Store).
-			$key = self::failures_key( $ip );
+			$key = $this->failures_key( $ip );
 			Shared_Store::locked(
 				'card2crypto_cbfail_' . md5( $ip ),
 				static function () use ( $key ): void {
@@ -268,21 +269,21 @@ final class Callback_Controller implements Hooks {
 				'The callback refusal count is busy.'
 			);
 		}
-		return self::answer( $status, $body );
+		return $this->answer( $status, $body );
 	}
 
-	private static function failures_key( string $ip ): string {
+	private function failures_key( string $ip ): string {
 		return 'card2crypto_checkout_cbfail_' . md5( $ip );
 	}
 
 	/** The body exactly as received (at most one byte over the limit); WordPress's own copy when php://input is empty (internal requests). */
-	private static function raw_body( \WP_REST_Request $request ): string {
+	private function raw_body( \WP_REST_Request $request ): string {
 		$input = file_get_contents( 'php://input', false, null, 0, Callback_Guard::MAX_BODY_BYTES + 1 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
 		return ( false === $input || '' === $input ) ? (string) $request->get_body() : $input;
 	}
 
 	/** The caller's address: the connection's, or the last entry of the configured proxy header (the shared Client_Ip rule). */
-	private static function client_ip( string $header ): string {
+	private function client_ip( string $header ): string {
 		$server = array();
 		foreach ( array( 'REMOTE_ADDR', 'HTTP_' . strtoupper( str_replace( '-', '_', $header ) ) ) as $key ) {
 			if ( isset( $_SERVER[ $key ] ) && is_string( $_SERVER[ $key ] ) ) {
@@ -292,7 +293,7 @@ final class Callback_Controller implements Hooks {
 		return Client_Ip::of( $header, $server );
 	}
 
-	private static function answer( int $status, string $body ): \WP_REST_Response {
+	private function answer( int $status, string $body ): \WP_REST_Response {
 		$response = new \WP_REST_Response( $body, $status );
 		$response->header( 'Content-Type', 'text/plain; charset=utf-8' );
 		$response->header( 'Cache-Control', 'no-store' );
@@ -308,8 +309,8 @@ final class Callback_Controller implements Hooks {
 	 * @param \WP_REST_Request  $request
 	 * @return bool
 	 */
-	public static function serve_plain_text( $served, $result, $request, $server ) {
-		if ( $served || ! Callback_Guard::is_route( $request->get_route(), self::route() ) || ! is_string( $result->get_data() ) ) {
+	public function serve_plain_text( $served, $result, $request, $server ) {
+		if ( $served || ! Callback_Guard::is_route( $request->get_route(), $this->route() ) || ! is_string( $result->get_data() ) ) {
 			return $served;
 		}
 		echo $result->get_data(); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- text/plain.

@@ -9,7 +9,8 @@
  * Forwarded, X-Real-IP) says the store is likely behind a proxy: every buyer
  * then counts as the proxy's address and shares one budget (Start_Budget).
  * The sighting is recorded cheaply (a transient of a day, written once)
- * for the owner's status box and Site Health.
+ * for the owner's status box and Site Health (Rules\Proxy_Words says what
+ * the owner reads of it). Built once and passed in.
  *
  * @package card2crypto-checkout
  */
@@ -26,17 +27,17 @@ final class Client_Address {
 	const FORWARDED_SEEN = 'card2crypto_checkout_forwarded_seen';
 
 	/** @param string $header The trusted proxy header's name ('' for none); only the forwarding headers proxies set are trusted. */
-	public static function of( string $header ): string {
+	public function of( string $header ): string {
 		if ( '' === $header ) {
 			// phpcs:ignore WordPress.Security.ValidatedSanitizedInput -- only which header is present is read.
-			self::note_forwarding( $_SERVER );
+			$this->note_forwarding( $_SERVER );
 		}
 		// phpcs:ignore WordPress.Security.ValidatedSanitizedInput -- read, never output; Client_Ip::of() keeps only an address.
 		return Client_Ip::of( $header, $_SERVER );
 	}
 
 	/** Records (once a day at most) that a forwarding header arrived while no client address header is set. */
-	private static function note_forwarding( array $server ): void {
+	private function note_forwarding( array $server ): void {
 		$name = Client_Ip::forwarding_header( $server );
 		if ( null === $name || ! function_exists( 'set_transient' ) || false !== get_transient( self::FORWARDED_SEEN ) ) {
 			return;
@@ -57,23 +58,11 @@ final class Client_Address {
 	 *
 	 * @return array{at: int, header: string}|null
 	 */
-	public static function forwarding_seen(): ?array {
+	public function forwarding_seen(): ?array {
 		$seen = get_transient( self::FORWARDED_SEEN );
 		return is_array( $seen ) && isset( $seen['at'], $seen['header'] ) ? array(
 			'at'     => (int) $seen['at'],
 			'header' => (string) $seen['header'],
 		) : null;
-	}
-
-	/** What the owner reads while forwarding headers arrive and no client address header is set; null otherwise. */
-	public static function owner_warning( string $trusted, ?array $seen ): ?string {
-		if ( '' !== $trusted || null === $seen ) {
-			return null;
-		}
-		return sprintf(
-			/* translators: %s: a forwarding header's name, e.g. X-Forwarded-For */
-			__( 'Requests reach this store with a %s header, as they do through a reverse proxy or CDN, but no client address header is set: every buyer then counts as the proxy\'s address and they share one request budget, so one visitor can make the others wait. Set "Client address header" to the header your proxy sets (and only that one).', 'card2crypto-checkout' ),
-			$seen['header']
-		);
 	}
 }

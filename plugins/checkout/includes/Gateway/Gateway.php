@@ -230,7 +230,7 @@ class Gateway extends \WC_Payment_Gateway {
 				// A fresh signed params request with what would be saved (cached for the status box). New
 				// credentials are recorded as the store's state only once saved: a refused save leaves the
 				// state of the saved ones, which stay in use.
-				$changed = self::connection_changed( $this->config, $candidate );
+				$changed = $this->connection_changed( $this->config, $candidate );
 				$check   = $this->status->check( $this->gateway->with_config( $candidate ), true, ! $changed );
 				if ( ! $check['ok'] && $changed ) {
 					$errors[ $check['field'] ?? 'partner_token' ] = $check['message'];
@@ -290,7 +290,7 @@ class Gateway extends \WC_Payment_Gateway {
 	}
 
 	/** Whether a save changes which credentials or which service address are used. */
-	private static function connection_changed( Config $stored, Config $candidate ): bool {
+	private function connection_changed( Config $stored, Config $candidate ): bool {
 		return $stored->credentials()->differ( $candidate->credentials() )
 			|| $stored->environment() !== $candidate->environment() || $stored->base_url() !== $candidate->base_url();
 	}

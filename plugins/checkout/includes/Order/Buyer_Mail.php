@@ -47,7 +47,7 @@ final class Buyer_Mail implements Hooks {
 	 * Marks (or clears) an order's coming hold as the service moving the
 	 * money. Saved with the order before its status changes.
 	 */
-	public static function quiet_hold( \WC_Order $order, bool $quiet ): void {
+	public function quiet_hold( \WC_Order $order, bool $quiet ): void {
 		if ( $quiet ) {
 			$order->update_meta_data( self::META_QUIET_HOLD, '1' );
 		} else {

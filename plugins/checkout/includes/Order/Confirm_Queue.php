@@ -52,7 +52,7 @@ final class Confirm_Queue {
 	 * Whether a failure to confirm is the service being busy or away for a
 	 * while (429, 5xx, no answer) rather than a refusal of this confirmation.
 	 */
-	public static function transient( \Throwable $e ): bool {
+	public function transient( \Throwable $e ): bool {
 		if ( ! $e instanceof Partner_Api_Exception ) {
 			return false;
 		}
@@ -63,7 +63,7 @@ final class Confirm_Queue {
 	}
 
 	/** The seconds before try $tries + 1: the back-off, or the service's Retry-After when longer. */
-	public static function delay( int $tries, ?int $retry_after ): int {
+	public function delay( int $tries, ?int $retry_after ): int {
 		$backoff = self::BACKOFF[ max( 0, min( $tries, count( self::BACKOFF ) - 1 ) ) ];
 		return max( $backoff, null === $retry_after ? 0 : $retry_after );
 	}

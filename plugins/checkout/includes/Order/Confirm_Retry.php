@@ -37,11 +37,15 @@ final class Confirm_Retry implements Hooks {
 	/** @var Confirm_Queue */
 	private $queue;
 
-	public function __construct( Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts, Confirm_Queue $queue ) {
+	/** @var Owner_Notice */
+	private $notices;
+
+	public function __construct( Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts, Confirm_Queue $queue, Owner_Notice $notices ) {
 		$this->events   = $events;
 		$this->gateway  = $gateway;
 		$this->attempts = $attempts;
 		$this->queue    = $queue;
+		$this->notices  = $notices;
 	}
 
 	public function register(): void {
@@ -98,7 +102,7 @@ final class Confirm_Retry implements Hooks {
 			Log::warning( sprintf( 'Order %d: the queued confirmation could not ask the service: %s', $order_id, $e->getMessage() ) );
 			return $this->give_up( $order, $operation_id, $e->getMessage(), $retry );
 		}
-		if ( ! Operation_Events::answers_for( $answer, $attempt, $operation_id ) ) {
+		if ( ! $this->events->answers_for( $answer, $attempt, $operation_id ) ) {
 			$this->events->hold_foreign_answer( $order, $attempt, $answer );
 			$this->queue->done( $order_id, $retry['claim'] );
 			return 'foreign';
@@ -122,9 +126,9 @@ final class Confirm_Retry implements Hooks {
 
 	/** The service could not be asked about the operation: busy again (next try), or refusing (the owner). */
 	private function not_asked( \WC_Order $order, Attempt $attempt, string $operation_id, Partner_Api_Exception $e, array $retry ): string {
-		if ( Confirm_Queue::transient( $e ) ) {
+		if ( $this->queue->transient( $e ) ) {
 			$tries = $retry['tries'] + 1;
-			$delay = Confirm_Queue::delay( $tries, $e->retry_after );
+			$delay = $this->queue->delay( $tries, $e->retry_after );
 			if ( time() + $delay <= $retry['first'] + Confirm_Queue::GIVE_UP_AFTER ) {
 				$this->queue->queue( $order->get_id(), $attempt->id(), $operation_id, $tries, $delay, $retry['first'], $retry['claim'] );
 				return 'later';
@@ -141,7 +145,7 @@ final class Confirm_Retry implements Hooks {
 			$failure
 		);
 		$order->add_order_note( $note );
-		Owner_Notice::send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note, $operation_id );
+		$this->notices->send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note, $operation_id );
 		$this->queue->done( $order->get_id(), $retry['claim'] );
 		return 'owner';
 	}

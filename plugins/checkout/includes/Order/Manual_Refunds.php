@@ -11,9 +11,8 @@
 
 namespace Card2Crypto\Checkout\Order;
 
-use Card2Crypto\Checkout\Base\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
-use Card2Crypto\Checkout\Rules\Order_Words;
+use Card2Crypto\Checkout\Rules\Refund_Words;
 use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
@@ -27,7 +26,7 @@ final class Manual_Refunds implements Hooks {
 	}
 
 	/** Whether the order took money: paid now, or once (refunded since, or completed and edited). */
-	public static function took_money( \WC_Order $order ): bool {
+	private function took_money( \WC_Order $order ): bool {
 		return $order->is_paid() || null !== $order->get_date_paid() || $order->has_status( 'refunded' ) || 0 < (float) $order->get_total_refunded();
 	}
 
@@ -42,7 +41,7 @@ final class Manual_Refunds implements Hooks {
 	 */
 	public function render_refunds( $render, $order_id = 0, $order = null ) {
 		$order = $order instanceof \WC_Order ? $order : wc_get_order( $order_id );
-		if ( $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ! self::took_money( $order ) ) {
+		if ( $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ! $this->took_money( $order ) ) {
 			return false;
 		}
 		return $render;
@@ -51,14 +50,10 @@ final class Manual_Refunds implements Hooks {
 	/** A row under the order totals, just above WooCommerce's "Refund" button. */
 	public function explain( $order_id ): void {
 		$order = wc_get_order( $order_id );
-		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() || ! self::took_money( $order ) ) {
+		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() || ! $this->took_money( $order ) ) {
 			return;
 		}
-		echo '<tr class="card2crypto-refund-help"><td colspan="3" style="text-align:left;white-space:normal">' . esc_html( self::explanation() ) . '</td></tr>';
-	}
-
-	public static function explanation(): string {
-		return __( 'Card2Crypto cannot refund through the service (it has no refunds). To refund, return the money to the buyer yourself (for example by bank transfer), then record it here with "Refund manually" so the order shows it.', 'card2crypto-checkout' );
+		echo '<tr class="card2crypto-refund-help"><td colspan="3" style="text-align:left;white-space:normal">' . esc_html( Refund_Words::explanation() ) . '</td></tr>';
 	}
 
 	/**
@@ -73,24 +68,6 @@ final class Manual_Refunds implements Hooks {
 		if ( ! $order instanceof \WC_Order || Keys::GATEWAY_ID !== $order->get_payment_method() || ! $refund instanceof \WC_Order_Refund ) {
 			return;
 		}
-		$order->add_order_note( self::note( (string) $refund->get_amount(), (string) $order->get_currency(), (string) $refund->get_reason() ) );
-	}
-
-	/**
-	 * The note of a manual refund: the amount as money (exact; as WooCommerce
-	 * stored it when it cannot be read exactly), the reason, what to do.
-	 */
-	public static function note( string $amount, string $currency, string $reason ): string {
-		try {
-			$money = Order_Words::money( Currencies::to_minor( $amount, $currency ), $currency );
-		} catch ( \DomainException $e ) {
-			$money = trim( $amount . ' ' . $currency );
-		}
-		$text = '' === trim( $reason )
-			/* translators: %s: refunded amount */
-			? sprintf( __( 'Card2Crypto: refunded %s manually.', 'card2crypto-checkout' ), $money )
-			/* translators: 1: refunded amount, 2: reason */
-			: sprintf( __( 'Card2Crypto: refunded %1$s manually (reason: %2$s).', 'card2crypto-checkout' ), $money, trim( $reason ) );
-		return $text . ' ' . __( 'The card2crypto service cannot refund: return the money to the buyer yourself if you have not already.', 'card2crypto-checkout' );
+		$order->add_order_note( Refund_Words::note( (string) $refund->get_amount(), (string) $order->get_currency(), (string) $refund->get_reason() ) );
 	}
 }

@@ -68,7 +68,10 @@ final class Operation_Events {
 	/** @var Order_Attempts */
 	private $order_attempts;
 
-	public function __construct( Config $config, Order_Actions $actions, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Address_Store $addresses, Order_Attempts $order_attempts ) {
+	/** @var Owner_Notice */
+	private $notices;
+
+	public function __construct( Config $config, Order_Actions $actions, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Address_Store $addresses, Order_Attempts $order_attempts, Owner_Notice $notices ) {
 		$this->config         = $config;
 		$this->actions        = $actions;
 		$this->gateway        = $gateway;
@@ -76,6 +79,7 @@ final class Operation_Events {
 		$this->operations     = $operations;
 		$this->addresses      = $addresses;
 		$this->order_attempts = $order_attempts;
+		$this->notices        = $notices;
 	}
 
 	/**
@@ -104,7 +108,7 @@ final class Operation_Events {
 			if ( null === $truth ) {
 				return self::REVIEW;
 			}
-			if ( ! self::reports_success( $truth ) ) {
+			if ( ! $this->reports_success( $truth ) ) {
 				$behind = sprintf( 'the callback reported "%s" %d, the service reports "%s" %d', $operation->status(), Status_Flow::int_code( $operation->status_code() ), $truth->status(), Status_Flow::int_code( $truth->status_code() ) );
 			}
 			$operation = $truth;
@@ -177,7 +181,7 @@ final class Operation_Events {
 				$order->get_id(),
 				function () use ( $order, $attempt, $operation, $source ): string {
 					$attempt = $this->attempts->attempt( $attempt->id() ) ?? $attempt;
-					return $this->apply_claimed( $this->order_attempts->reloaded( $order ), $attempt, $this->operations->operation_of( $attempt, $operation->id() ), $operation, self::source_label( $source ) );
+					return $this->apply_claimed( $this->order_attempts->reloaded( $order ), $attempt, $this->operations->operation_of( $attempt, $operation->id() ), $operation, $this->source_label( $source ) );
 				}
 			);
 		} catch ( \Throwable $e ) {
@@ -188,7 +192,7 @@ final class Operation_Events {
 		return $outcome;
 	}
 
-	private static function reports_success( Operation $operation ): bool {
+	private function reports_success( Operation $operation ): bool {
 		$step = Status_Flow::find_step( $operation->status(), Status_Flow::int_code( $operation->status_code() ) );
 		return null !== $step && Status_Flow::PHASE_SUCCEEDED === $step['phase'];
 	}
@@ -209,7 +213,7 @@ final class Operation_Events {
 	 * the attempt is confirmed with the operation-info endpoint first.
 	 */
 	private function needs_service_answer( Operation $operation, Attempt $attempt ): bool {
-		if ( ! self::reports_success( $operation ) ) {
+		if ( ! $this->reports_success( $operation ) ) {
 			return false;
 		}
 		$known      = $this->operations->operation_of( $attempt, $operation->id() );
@@ -239,14 +243,14 @@ final class Operation_Events {
 					$e->getMessage()
 				);
 				$order->add_order_note( $note );
-				Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $callback->id() );
+				$this->notices->send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $callback->id() );
 				return null;
 			}
 			throw new \RuntimeException( 'The service could not confirm the callback: ' . $e->getMessage(), 0, $e );
 		} catch ( \InvalidArgumentException $e ) {
 			throw new \RuntimeException( 'The service could not be asked to confirm the callback: ' . $e->getMessage(), 0, $e );
 		}
-		if ( ! self::answers_for( $truth, $attempt, $callback->id() ) ) {
+		if ( ! $this->answers_for( $truth, $attempt, $callback->id() ) ) {
 			$this->hold_foreign_answer( $order, $attempt, $truth );
 			return null;
 		}
@@ -266,7 +270,7 @@ final class Operation_Events {
 	 * Whether the service's answer is about this attempt (its
 	 * partner_operation_id) and, when one was asked about, this operation.
 	 */
-	public static function answers_for( Operation $answer, Attempt $attempt, ?string $operation_id = null ): bool {
+	public function answers_for( Operation $answer, Attempt $attempt, ?string $operation_id = null ): bool {
 		return (string) $answer->partner_operation_id() === $attempt->partner_operation_id()
 			&& ( null === $operation_id || $answer->id() === $operation_id );
 	}
@@ -293,7 +297,7 @@ final class Operation_Events {
 		} elseif ( false === $order->update_status( 'on-hold', $note ) ) {
 			throw new \RuntimeException( 'The order was not updated: it could not be put on hold.' );
 		}
-		Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $answer->id() );
+		$this->notices->send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $answer->id() );
 	}
 
 	private function apply_claimed( \WC_Order $order, Attempt $attempt, array $known, Operation $operation, string $via ): string {
@@ -312,7 +316,7 @@ final class Operation_Events {
 					if ( null === $summed || $summed->operation_id() === $operation->id() ) {
 						// What the order screens show follows the operation that speaks for the attempt (a late decline of
 						// an earlier operation does not hide the payment of the one after it).
-						self::store_operation_meta( $order, $operation );
+						$this->store_operation_meta( $order, $operation );
 					}
 					$this->actions->perform( $order, $action, $attempt, $state, $operation, $via );
 				} catch ( \Throwable $e ) {
@@ -380,7 +384,7 @@ final class Operation_Events {
 	}
 
 	/** Keeps what the order screens show, from the latest applied event. */
-	private static function store_operation_meta( \WC_Order $order, Operation $operation ): void {
+	private function store_operation_meta( \WC_Order $order, Operation $operation ): void {
 		$data     = $operation->to_array();
 		$previous = $order->get_meta( Keys::META_OPERATION );
 		// Another operation's details (its card, its transaction) never stay beside this one's.
@@ -413,7 +417,7 @@ final class Operation_Events {
 	}
 
 	/** Where the news came from, in the owner's words (order notes). */
-	private static function source_label( string $source ): string {
+	private function source_label( string $source ): string {
 		switch ( $source ) {
 			case 'callback':
 				return __( 'reported by the service', 'card2crypto-checkout' );

@@ -47,11 +47,19 @@ final class Order_Actions {
 	/** @var Confirm_Queue */
 	private $queue;
 
-	public function __construct( Config $config, Service_Gateway $gateway, Address_Store $addresses, Confirm_Queue $queue ) {
+	/** @var Buyer_Mail */
+	private $mail;
+
+	/** @var Owner_Notice */
+	private $notices;
+
+	public function __construct( Config $config, Service_Gateway $gateway, Address_Store $addresses, Confirm_Queue $queue, Buyer_Mail $mail, Owner_Notice $notices ) {
 		$this->config    = $config;
 		$this->gateway   = $gateway;
 		$this->addresses = $addresses;
 		$this->queue     = $queue;
+		$this->mail      = $mail;
+		$this->notices   = $notices;
 	}
 
 	/**
@@ -92,10 +100,10 @@ final class Order_Actions {
 				$order->add_order_note( $note );
 				return;
 			case Decision::RETRIED:
-				self::checked( $order->update_status( 'pending', $note ), 'the order could not be set to pending payment' );
+				$this->checked( $order->update_status( 'pending', $note ), 'the order could not be set to pending payment' );
 				return;
 			case Decision::DECLINED_MAY_RETRY:
-				self::wait_for_retry( $order, $note );
+				$this->wait_for_retry( $order, $note );
 				return;
 			case Decision::DECLINED:
 			case Decision::DECLINED_AFTER_PAID:
@@ -103,7 +111,7 @@ final class Order_Actions {
 					// Already failed (an earlier decline): WooCommerce keeps no note for an unchanged status.
 					$order->add_order_note( $note );
 				} elseif ( Order_Decision::ORDER_FAIL === $action->order() ) {
-					self::checked( $order->update_status( 'failed', $note ), 'the order could not be marked failed' );
+					$this->checked( $order->update_status( 'failed', $note ), 'the order could not be marked failed' );
 				} else {
 					$order->add_order_note( $note );
 				}
@@ -112,13 +120,13 @@ final class Order_Actions {
 
 		if ( Order_Decision::ORDER_HOLD === $action->order() ) {
 			// Money moving is told on the buyer's pages; a hold that needs the owner mails the buyer as WooCommerce does.
-			Buyer_Mail::quiet_hold( $order, $action->is( Decision::PROGRESS ) );
-			self::hold( $order, $note );
+			$this->mail->quiet_hold( $order, $action->is( Decision::PROGRESS ) );
+			$this->hold( $order, $note );
 		} else {
 			$order->add_order_note( $note );
 		}
 		if ( $action->notify() && '' !== $words['subject'] ) {
-			Owner_Notice::send( $order, $words['subject'], $note, $operation->id() );
+			$this->notices->send( $order, $words['subject'], $note, $operation->id() );
 		}
 	}
 
@@ -128,8 +136,8 @@ final class Order_Actions {
 	 * latest decline) before Widget_Retry fails it, unless the buyer's next
 	 * try, a close of the widget or a new payment tells the outcome first.
 	 */
-	private static function wait_for_retry( \WC_Order $order, string $note ): void {
-		$until = time() + self::retry_window();
+	private function wait_for_retry( \WC_Order $order, string $note ): void {
+		$until = time() + $this->retry_window();
 		$order->update_meta_data( Keys::META_RETRY_UNTIL, (string) $until );
 		$order->save();
 		$order->add_order_note( $note );
@@ -143,7 +151,7 @@ final class Order_Actions {
 	}
 
 	/** Seconds a decline inside the widget waits for the buyer's next try before the order is failed. */
-	public static function retry_window(): int {
+	public function retry_window(): int {
 		/**
 		 * Filters how long, in seconds, a decline inside the embedded widget
 		 * leaves the order waiting for the buyer's next try there before it is
@@ -164,13 +172,13 @@ final class Order_Actions {
 			// A hook failed (WooCommerce noted it). A failure before the status changed leaves the order unpaid: it was not
 			// paid by this operation. After it, the order is paid by this operation and the re-delivery only notes it.
 			if ( ! $order->is_paid() ) {
-				self::forget_paid_by( $order );
+				$this->forget_paid_by( $order );
 			}
 			throw new \RuntimeException( 'The order was not updated: payment_complete() failed.' );
 		}
 		if ( ! $order->is_paid() ) {
 			// The order is in a status WooCommerce does not complete from (e.g. refunded): tell the owner, never force it.
-			self::forget_paid_by( $order );
+			$this->forget_paid_by( $order );
 			$note = sprintf(
 				/* translators: 1: status, 2: source, 3: order status */
 				__( 'Card2Crypto: %1$s — %2$s, but the order is "%3$s", which WooCommerce does not mark paid: check the payment and the order by hand.', 'card2crypto-checkout' ),
@@ -179,10 +187,10 @@ final class Order_Actions {
 				$order->get_status()
 			);
 			$order->add_order_note( $note );
-			Owner_Notice::send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $operation->id() );
+			$this->notices->send( $order, __( 'A card payment needs your review', 'card2crypto-checkout' ), $note, $operation->id() );
 			return;
 		}
-		$order->add_order_note( self::success_note( $order, $operation, $label, $via ) );
+		$order->add_order_note( $this->success_note( $order, $operation, $label, $via ) );
 		$current = $this->config->wallet();
 		if ( '' !== $current && $attempt->wallet() !== $current ) {
 			$order->add_order_note(
@@ -196,7 +204,7 @@ final class Order_Actions {
 		}
 	}
 
-	private static function forget_paid_by( \WC_Order $order ): void {
+	private function forget_paid_by( \WC_Order $order ): void {
 		$order->delete_meta_data( Keys::META_PAID_BY );
 		$order->delete_meta_data( Keys::META_PAID_BY_OPERATION );
 		$order->save();
@@ -204,7 +212,7 @@ final class Order_Actions {
 
 	/**
 	 * Confirms at the service and holds the order until the payment's next
-	 * step. When the service is busy or away (Confirm_Queue::transient()),
+	 * step. When the service is busy or away ($this->queue->transient()),
 	 * the confirmation is queued for a later try (Confirm_Retry), noted once;
 	 * only a refusal, or tries running out, asks the owner to confirm by hand.
 	 *
@@ -213,7 +221,7 @@ final class Order_Actions {
 	private function confirm( \WC_Order $order, Attempt $attempt, Operation $operation, string $label, string $via, ?array $retry = null ): void {
 		try {
 			$this->gateway->client( Service_Lanes::PAYING )->confirm( $operation->id(), $attempt->partner_operation_id() );
-			self::hold(
+			$this->hold(
 				$order,
 				sprintf(
 					/* translators: 1: status, 2: source */
@@ -228,7 +236,7 @@ final class Order_Actions {
 			return;
 		} catch ( Partner_Api_Exception $e ) {
 			$failure = $e->getMessage();
-			if ( Confirm_Queue::transient( $e ) && $this->queue_again( $order, $attempt, $operation, $e, $retry ) ) {
+			if ( $this->queue->transient( $e ) && $this->queue_again( $order, $attempt, $operation, $e, $retry ) ) {
 				return;
 			}
 		} catch ( \InvalidArgumentException $e ) {
@@ -241,8 +249,8 @@ final class Order_Actions {
 			$via,
 			$failure
 		);
-		self::hold( $order, $note );
-		Owner_Notice::send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note, $operation->id() );
+		$this->hold( $order, $note );
+		$this->notices->send( $order, __( 'A card payment waits for your confirmation', 'card2crypto-checkout' ), $note, $operation->id() );
 		if ( null !== $retry ) {
 			$this->queue->done( $order->get_id(), $retry['claim'] );
 		}
@@ -268,7 +276,7 @@ final class Order_Actions {
 	private function queue_again( \WC_Order $order, Attempt $attempt, Operation $operation, Partner_Api_Exception $e, ?array $retry ): bool {
 		$tries = null === $retry ? 0 : (int) $retry['tries'] + 1;
 		$first = null === $retry ? time() : (int) $retry['first'];
-		$delay = Confirm_Queue::delay( $tries, $e->retry_after );
+		$delay = $this->queue->delay( $tries, $e->retry_after );
 		if ( time() + $delay > $first + Confirm_Queue::GIVE_UP_AFTER ) {
 			Log::warning( sprintf( 'Order %d: the service could not take the confirmation of operation %s for an hour (%s); the owner is asked to confirm it.', $order->get_id(), $operation->id(), $e->getMessage() ) );
 			return false;
@@ -284,27 +292,27 @@ final class Order_Actions {
 		}
 		Log::info( sprintf( 'Order %d: the service could not take the confirmation of operation %s now (%s); try %d in %d s.', $order->get_id(), $operation->id(), $e->getMessage(), $tries + 1, $delay ) );
 		if ( null === $retry ) {
-			self::hold( $order, __( 'Card2Crypto: confirmation delayed: the service is busy, retrying. The order is confirmed automatically as soon as the service takes it; you are told should it not.', 'card2crypto-checkout' ) );
+			$this->hold( $order, __( 'Card2Crypto: confirmation delayed: the service is busy, retrying. The order is confirmed automatically as soon as the service takes it; you are told should it not.', 'card2crypto-checkout' ) );
 		}
 		return true;
 	}
 
-	private static function hold( \WC_Order $order, string $note ): void {
+	private function hold( \WC_Order $order, string $note ): void {
 		if ( $order->is_paid() || $order->has_status( 'on-hold' ) ) {
 			$order->add_order_note( $note );
 			return;
 		}
-		self::checked( $order->update_status( 'on-hold', $note ), 'the order could not be put on hold' );
+		$this->checked( $order->update_status( 'on-hold', $note ), 'the order could not be put on hold' );
 	}
 
 	/** update_status() and payment_complete() answer false when they did not do it. */
-	private static function checked( $result, string $what ): void {
+	private function checked( $result, string $what ): void {
 		if ( false === $result ) {
 			throw new \RuntimeException( 'The order was not updated: ' . $what . '.' );
 		}
 	}
 
-	private static function success_note( \WC_Order $order, Operation $operation, string $label, string $via ): string {
+	private function success_note( \WC_Order $order, Operation $operation, string $label, string $via ): string {
 		$parts = array(
 			sprintf( /* translators: 1: status, 2: source */ __( 'Card2Crypto: %1$s — %2$s. Payment complete.', 'card2crypto-checkout' ), $label, $via ),
 		);

@@ -4,7 +4,7 @@
  * mismatch, conflict), through WooCommerce's mailer (the store's sender and
  * WooCommerce's template). Called only by the request that claimed the event,
  * and once per situation and payment: a mismatch reported at pending 2 and
- * again at success is one e-mail.
+ * again at success is one e-mail. Built once and passed in.
  *
  * @package card2crypto-checkout
  */
@@ -24,7 +24,7 @@ final class Owner_Notice {
 	 * @param string $payment The payment the notice is about (an operation id): the same situation of the same payment is
 	 *                        mailed once, however many events report it (a mismatch is seen at pending 2 and again at success).
 	 */
-	public static function send( \WC_Order $order, string $subject, string $message, string $payment = '' ): void {
+	public function send( \WC_Order $order, string $subject, string $message, string $payment = '' ): void {
 		/**
 		 * Filters who is e-mailed when a card payment needs the store owner
 		 * (confirmation, mismatch, conflict). An empty string sends nothing.
@@ -46,7 +46,7 @@ final class Owner_Notice {
 		}
 		/* translators: 1: site name, 2: order number, 3: subject */
 		$title = sprintf( __( '[%1$s] Order #%2$s: %3$s', 'card2crypto-checkout' ), wp_specialchars_decode( get_bloginfo( 'name' ), ENT_QUOTES ), $order->get_order_number(), $subject );
-		if ( ! self::mail( $order, $to, $title, $subject, $message ) ) {
+		if ( ! $this->mail( $order, $to, $title, $subject, $message ) ) {
 			Log::warning( sprintf( 'Order %d: the e-mail to the owner ("%s") could not be sent.', $order->get_id(), $subject ) );
 			return;
 		}
@@ -64,7 +64,7 @@ final class Owner_Notice {
 	 * @param string $link      Where the owner acts (an admin page).
 	 * @param string $link_text The link's words.
 	 */
-	public static function to_owner( string $subject, string $message, string $link, string $link_text ): bool {
+	public function to_owner( string $subject, string $message, string $link, string $link_text ): bool {
 		/** This filter is documented in includes/Order/Owner_Notice.php (send()); the order is null here. */
 		$to = (string) apply_filters( 'card2crypto_checkout_owner_email', get_option( 'admin_email' ), null );
 		if ( '' === $to ) {
@@ -72,15 +72,15 @@ final class Owner_Notice {
 		}
 		/* translators: 1: site name, 2: subject */
 		$title = sprintf( __( '[%1$s] %2$s', 'card2crypto-checkout' ), wp_specialchars_decode( get_bloginfo( 'name' ), ENT_QUOTES ), $subject );
-		return self::deliver( $to, $title, $subject, $message, $link, $link_text );
+		return $this->deliver( $to, $title, $subject, $message, $link, $link_text );
 	}
 
 	/** Through WooCommerce's mailer: the store's sender and WooCommerce's e-mail template (plain wp_mail() without it). */
-	private static function mail( \WC_Order $order, string $to, string $title, string $heading, string $message ): bool {
-		return self::deliver( $to, $title, $heading, $message, $order->get_edit_order_url(), __( 'Open the order', 'card2crypto-checkout' ) );
+	private function mail( \WC_Order $order, string $to, string $title, string $heading, string $message ): bool {
+		return $this->deliver( $to, $title, $heading, $message, $order->get_edit_order_url(), __( 'Open the order', 'card2crypto-checkout' ) );
 	}
 
-	private static function deliver( string $to, string $title, string $heading, string $message, string $link, string $link_text ): bool {
+	private function deliver( string $to, string $title, string $heading, string $message, string $link, string $link_text ): bool {
 		if ( function_exists( 'WC' ) && WC()->mailer() ) {
 			$mailer = WC()->mailer();
 			$body   = wpautop( esc_html( $message ) ) . '<p><a href="' . esc_url( $link ) . '">' . esc_html( $link_text ) . '</a></p>';

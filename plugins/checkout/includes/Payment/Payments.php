@@ -91,7 +91,10 @@ final class Payments {
 	/** @var Test_Mode */
 	private $test_mode;
 
-	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health, Order_Attempts $order_attempts, Start_Budget $budget, Test_Mode $test_mode ) {
+	/** @var Client_Address */
+	private $client_address;
+
+	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health, Order_Attempts $order_attempts, Start_Budget $budget, Test_Mode $test_mode, Client_Address $client_address ) {
 		$this->config         = $config;
 		$this->gate           = $gate;
 		$this->addresses      = $addresses;
@@ -104,6 +107,7 @@ final class Payments {
 		$this->order_attempts = $order_attempts;
 		$this->budget         = $budget;
 		$this->test_mode      = $test_mode;
+		$this->client_address = $client_address;
 	}
 
 	/**
@@ -116,7 +120,7 @@ final class Payments {
 	 */
 	public function place( \WC_Order $order ): Payment_Step {
 		try {
-			$client = Client_Address::of( $this->config->trust_proxy_header() );
+			$client = $this->client_address->of( $this->config->trust_proxy_header() );
 			if ( 'embedded' === $this->config->flow() ) {
 				$this->gate->pass( $order, $client, Start_Gate::AT_CHECKOUT );
 				return Payment_Step::go( $order->get_checkout_payment_url( true ) );
@@ -164,7 +168,7 @@ final class Payments {
 		}
 		try {
 			// One pass through the gate, then the current attempt signed again or a new one.
-			$attempt = $this->fitting( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
+			$attempt = $this->fitting( $order, $this->client_address->of( $this->config->trust_proxy_header() ) );
 			return $this->landing_url( $order, $attempt, $this->pages->fail_url( $order ) );
 		} catch ( Service_Refused $e ) {
 			// Back to the order, told in plain words (Buyer_Return).
@@ -189,7 +193,7 @@ final class Payments {
 	 */
 	public function widget( \WC_Order $order ): Payment_Step {
 		try {
-			$attempt  = $this->start( $order, Client_Address::of( $this->config->trust_proxy_header() ), Start_Gate::SIGNING );
+			$attempt  = $this->start( $order, $this->client_address->of( $this->config->trust_proxy_header() ), Start_Gate::SIGNING );
 			$rate     = $this->fixed_rate( $attempt );
 			$settings = $this->signed_settings( $order, $attempt, $rate['calculation_id'] ?? null );
 			$this->mark_widget( $order, $attempt, true );

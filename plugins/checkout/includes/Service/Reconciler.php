@@ -562,7 +562,7 @@ final class Reconciler implements Hooks {
 			return Check_Result::unreachable( $e->getMessage() );
 		}
 		$this->clock->saw_answer();
-		if ( ! Operation_Events::answers_for( $operation, $attempt, $operation_id ) ) {
+		if ( ! $this->events->answers_for( $operation, $attempt, $operation_id ) ) {
 			$this->events->hold_foreign_answer( $order, $attempt, $operation );
 			return Check_Result::unreachable( __( 'The service answered about another payment; nothing was applied.', 'card2crypto-checkout' ) );
 		}

@@ -38,9 +38,13 @@ final class Refusal_Mail implements Hooks {
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Config $config, Service_Health $health ) {
+	/** @var Owner_Notice */
+	private $notices;
+
+	public function __construct( Config $config, Service_Health $health, Owner_Notice $notices ) {
 		$this->config = $config;
 		$this->health = $health;
+		$this->notices = $notices;
 	}
 
 	public function register(): void {
@@ -85,7 +89,7 @@ final class Refusal_Mail implements Hooks {
 		$text .= "\n\n" . __( 'Buyers who were paying are told in the store\'s words that card payment is unavailable; their orders are kept, and they are e-mailed a link to pay as soon as card payment is back.', 'card2crypto-checkout' );
 		$subject = __( 'Card payment is withdrawn: the service refuses your store', 'card2crypto-checkout' );
 		$button  = __( 'Open the card payment settings', 'card2crypto-checkout' );
-		if ( ! Owner_Notice::to_owner( $subject, $text, admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Keys::GATEWAY_ID ), $button ) ) {
+		if ( ! $this->notices->to_owner( $subject, $text, admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Keys::GATEWAY_ID ), $button ) ) {
 			Log::warning( 'The e-mail telling the owner that the service refuses the store could not be sent.' );
 		}
 	}

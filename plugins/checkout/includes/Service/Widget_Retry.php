@@ -47,11 +47,15 @@ final class Widget_Retry implements Hooks {
 	/** @var Order_Attempts */
 	private $order_attempts;
 
-	public function __construct( Reconciler $reconciler, Attempt_Store $attempts, Operation_Store $operations, Order_Attempts $order_attempts ) {
+	/** @var Order_Actions */
+	private $actions;
+
+	public function __construct( Reconciler $reconciler, Attempt_Store $attempts, Operation_Store $operations, Order_Attempts $order_attempts, Order_Actions $actions ) {
 		$this->reconciler     = $reconciler;
 		$this->attempts       = $attempts;
 		$this->operations     = $operations;
 		$this->order_attempts = $order_attempts;
+		$this->actions        = $actions;
 	}
 
 	public function register(): void {
@@ -123,7 +127,7 @@ final class Widget_Retry implements Hooks {
 					/* translators: %s: status and meaning */
 					? sprintf( __( 'Card2Crypto: the card payment did not go through (%s) and the buyer closed the payment window without trying again. The buyer can pay again from the order page.', 'card2crypto-checkout' ), $label )
 					/* translators: 1: status and meaning, 2: minutes */
-					: sprintf( __( 'Card2Crypto: the card payment did not go through (%1$s) and the buyer did not try again within %2$d minutes. The buyer can pay again from the order page.', 'card2crypto-checkout' ), $label, (int) round( Order_Actions::retry_window() / MINUTE_IN_SECONDS ) );
+					: sprintf( __( 'Card2Crypto: the card payment did not go through (%1$s) and the buyer did not try again within %2$d minutes. The buyer can pay again from the order page.', 'card2crypto-checkout' ), $label, (int) round( $this->actions->retry_window() / MINUTE_IN_SECONDS ) );
 				// WooCommerce's own failed-order e-mails (owner and buyer) go now, once: the outcome is known.
 				if ( false === $order->update_status( 'failed', $note ) ) {
 					Log::error( sprintf( 'Order %d: the order could not be marked failed after the widget\'s retry window.', $order->get_id() ) );

@@ -15,6 +15,7 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
+use Card2Crypto\Checkout\Rules\Proxy_Words;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Clock_Offset;
 use Card2Crypto\Checkout\Service\Service_Health;
@@ -32,10 +33,14 @@ final class Settings_Status {
 	/** @var Clock_Offset */
 	private $clock;
 
-	public function __construct( Service_Health $health, Callback_Health $callbacks, Clock_Offset $clock ) {
+	/** @var Client_Address */
+	private $client_address;
+
+	public function __construct( Service_Health $health, Callback_Health $callbacks, Clock_Offset $clock, Client_Address $client_address ) {
 		$this->health    = $health;
 		$this->callbacks = $callbacks;
 		$this->clock     = $clock;
+		$this->client_address = $client_address;
 	}
 
 	public function callback_url(): string {
@@ -104,7 +109,7 @@ final class Settings_Status {
 		$health    = $this->callbacks->summary();
 		$withdrawn = $this->health->for_gateway( $gateway )->owner_line();
 		$clock     = $this->clock->last();
-		$proxy     = Client_Address::owner_warning( $config->trust_proxy_header(), Client_Address::forwarding_seen() );
+		$proxy     = Proxy_Words::owner_warning( $config->trust_proxy_header(), $this->client_address->forwarding_seen() );
 		$warning   = ! $status['ok'] || $health['failing'] || null !== $withdrawn || null !== $clock || null !== $proxy;
 		echo '<div class="card2crypto-status-box notice inline ' . ( $warning ? 'notice-warning' : 'notice-success' ) . '" style="padding:8px 12px">';
 		echo '<p><strong data-card2crypto="connection">' . esc_html( $status['message'] ) . '</strong></p>';

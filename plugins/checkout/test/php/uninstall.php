@@ -15,6 +15,8 @@ foreach ( $c2c_input['constants'] as $c2c_name => $c2c_value ) {
 	define( $c2c_name, $c2c_value );
 }
 define( 'WP_UNINSTALL_PLUGIN', $c2c_input['plugin'] );
+// As WordPress has it when it runs an uninstall.php: the shared files it requires check it.
+define( 'ABSPATH', $c2c_root . '/' );
 
 $GLOBALS['c2c_options']     = $c2c_input['options'];
 $GLOBALS['c2c_tables']      = $c2c_input['tables'];

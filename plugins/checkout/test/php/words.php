@@ -9,6 +9,7 @@
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Rules\Payment_State;
+use Card2Crypto\Checkout\Rules\Refund_Words;
 use Card2Crypto\Checkout\Rules\Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Base\Plain_Text;
@@ -103,7 +104,7 @@ c2c_test_run_calls(
 		'buyer'    => array( Buyer_Words::class, 'outcome' ),
 		'failure'  => array( Buyer_Words::class, 'failure' ),
 		'view'     => array( Payment_State::class, 'words' ),
-		'note'     => array( Manual_Refunds::class, 'note' ),
+		'note'     => array( Refund_Words::class, 'note' ),
 		'range'    => array( Range_Words::class, 'message' ),
 		'ranges'   => array( Range_Words::class, 'messages' ),
 		'plain'    => array( Plain_Text::class, 'from_html' ),

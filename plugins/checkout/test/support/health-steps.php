@@ -137,13 +137,13 @@ function c2c_health_step( string $action, array $input ) {
 			)[ (string) $input['header'] ];
 			$_SERVER['REMOTE_ADDR'] = '10.0.0.5';
 			$_SERVER[ $server ]     = 'HTTP_FORWARDED' === $server ? 'for=203.0.113.9' : '203.0.113.9';
-			$client                 = Card2Crypto\Checkout\Callback\Client_Address::of( Plugin::service( Config::class )->trust_proxy_header() );
+			$client                 = Plugin::service( Card2Crypto\Checkout\Callback\Client_Address::class )->of( Plugin::service( Config::class )->trust_proxy_header() );
 			unset( $_SERVER[ $server ] );
 			ob_start();
 			Plugin::service( Card2Crypto\Checkout\Settings\Settings_Status::class )->render( Plugin::service( Card2Crypto\Checkout\Partner\Service_Gateway::class ) );
 			return array(
 				'client' => $client,
-				'seen'   => Card2Crypto\Checkout\Callback\Client_Address::forwarding_seen(),
+				'seen'   => Plugin::service( Card2Crypto\Checkout\Callback\Client_Address::class )->forwarding_seen(),
 				'box'    => (string) ob_get_clean(),
 			);
 

@@ -13,12 +13,16 @@
  * - dropped with a deleted site (wpmu_drop_tables), and by uninstall.php
  *   on every site.
  *
+ * Which sites, when, is the shared Network_Sites's rule (the checkout's
+ * tables follow the same one).
+ *
  * @package card2crypto-widget
  */
 
 namespace Card2Crypto\Widget\Base;
 
 use Card2Crypto\Widget\Shared\Budget\Visitor_Budget;
+use Card2Crypto\Widget\Shared\Database\Network_Sites;
 use Card2Crypto\Widget\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
@@ -40,6 +44,9 @@ final class Budget_Table implements Hooks {
 	/** @var string */
 	private $basename;
 
+	/** @var Network_Sites The network's sites, over this table. */
+	private $sites;
+
 	/**
 	 * @param Visitor_Budget $budget   The widget's budgets.
 	 * @param string         $basename The plugin's basename (card2crypto-widget/card2crypto-widget.php).
@@ -47,6 +54,12 @@ final class Budget_Table implements Hooks {
 	public function __construct( Visitor_Budget $budget, string $basename ) {
 		$this->budget   = $budget;
 		$this->basename = $basename;
+		$this->sites    = new Network_Sites(
+			array( $this, 'install' ),
+			static function ( string $prefix ) use ( $budget ): array {
+				return array( $budget->table_of( $prefix ) );
+			}
+		);
 	}
 
 	public function register(): void {
@@ -78,24 +91,7 @@ final class Budget_Table implements Hooks {
 	 * @param bool|mixed $network_wide What WordPress passes: whether the plugin is activated for the network.
 	 */
 	public function activate( $network_wide = false ): void {
-		if ( ! is_multisite() || true !== (bool) $network_wide || wp_is_large_network() ) {
-			$this->install();
-			return;
-		}
-		foreach ( get_sites(
-			array(
-				'fields'     => 'ids',
-				'number'     => 0,
-				'network_id' => get_current_network_id(),
-			)
-		) as $site_id ) {
-			switch_to_blog( (int) $site_id );
-			try {
-				$this->install();
-			} finally {
-				restore_current_blog();
-			}
-		}
+		$this->sites->activate( $network_wide );
 	}
 
 	/**
@@ -106,16 +102,7 @@ final class Budget_Table implements Hooks {
 	 * @param \WP_Site|mixed $site The new site.
 	 */
 	public function initialize_site( $site ): void {
-		$active = get_site_option( 'active_sitewide_plugins', array() );
-		if ( ! $site instanceof \WP_Site || ! is_array( $active ) || ! isset( $active[ $this->basename ] ) ) {
-			return;
-		}
-		switch_to_blog( (int) $site->blog_id );
-		try {
-			$this->install();
-		} finally {
-			restore_current_blog();
-		}
+		$this->sites->initialize_site( $site, $this->basename );
 	}
 
 	/**
@@ -127,10 +114,6 @@ final class Budget_Table implements Hooks {
 	 * @return string[]|mixed
 	 */
 	public function drop_tables( $tables, $site_id = 0 ) {
-		global $wpdb;
-		if ( ! is_array( $tables ) || (int) $site_id < 1 ) {
-			return $tables;
-		}
-		return array_values( array_unique( array_merge( $tables, array( $this->budget->table_of( $wpdb->get_blog_prefix( (int) $site_id ) ) ) ) ) );
+		return $this->sites->drop_tables( $tables, $site_id );
 	}
 }

@@ -20,7 +20,7 @@
  * @package card2crypto-checkout
  */
 
-namespace Card2Crypto\Checkout\Callback;
+namespace Card2Crypto\Checkout\Rules;
 
 use Card2Crypto\Checkout\Shared\Client\Client_Ip;
 defined( 'ABSPATH' ) || exit;
