@@ -93,7 +93,7 @@ final class Service_Gateway {
 		// wp_safe_remote_post(); only the sandbox environment may reach this computer, and there only its own API address.
 		$lane = Service_Lanes::lane( $lane );
 		$wire = new Wp_Http_Transport( 'sandbox' === $config->environment() ? $config->base_url() : false );
-		if ( self::for_visitors( $lane ) ) {
+		if ( Service_Lanes::for_visitors( $lane ) ) {
 			// Each call within what remains of a visitor request's time on the service (Request_Deadline), the wait for a token included.
 			$wire = new Deadline_Transport( $wire );
 		}
@@ -128,16 +128,6 @@ final class Service_Gateway {
 				},
 			)
 		);
-	}
-
-	/**
-	 * Whether $lane carries a visitor's request (a buyer paying or starting
-	 * to pay, what a page shows): its calls share the request's deadline
-	 * (Deadline_Transport; without a running clock it changes nothing). The
-	 * owner's buttons and background work keep the client's own timeout.
-	 */
-	public static function for_visitors( string $lane ): bool {
-		return in_array( $lane, array( Service_Lanes::PAYING, Service_Lanes::START, Service_Lanes::INFO ), true );
 	}
 
 	/**

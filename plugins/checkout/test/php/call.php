@@ -106,6 +106,7 @@ $functions = array(
 	'lane_reserve'    => array( Service_Lanes::class, 'reserve' ),
 	'lane_rate'       => array( Service_Lanes::class, 'rate' ),
 	'lane_of'         => array( Service_Lanes::class, 'lane' ),
+	'lane_for_visitors' => array( Service_Lanes::class, 'for_visitors' ),
 	'lane_pause'      => array( Service_Lanes::class, 'pause' ),
 	'lane_take'       => array( Service_Lanes::class, 'take' ),
 	'lane_requests'   => static function ( array $requests, int $rate ) {
