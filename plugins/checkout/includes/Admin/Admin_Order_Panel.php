@@ -14,7 +14,7 @@ namespace Card2Crypto\Checkout\Admin;
 use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
-use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Order\Manual_Refunds;

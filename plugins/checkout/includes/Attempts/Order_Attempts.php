@@ -11,7 +11,7 @@
 
 namespace Card2Crypto\Checkout\Attempts;
 
-use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 
 defined( 'ABSPATH' ) || exit;

@@ -17,7 +17,7 @@
 namespace Card2Crypto\Checkout\Buyer;
 
 use Card2Crypto\Checkout\Base\Config;
-use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Payment\Availability;

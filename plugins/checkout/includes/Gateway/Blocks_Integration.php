@@ -13,9 +13,9 @@ namespace Card2Crypto\Checkout\Gateway;
 
 use Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType;
 use Card2Crypto\Checkout\Base\Config;
-use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
-use Card2Crypto\Checkout\Base\Plain_Text;
+use Card2Crypto\Checkout\Rules\Plain_Text;
 use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Buyer\Range_Notice;
 use Card2Crypto\Checkout\Payment\Availability;

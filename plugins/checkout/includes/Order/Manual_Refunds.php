@@ -11,7 +11,7 @@
 
 namespace Card2Crypto\Checkout\Order;
 
-use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Shared\Hooks;

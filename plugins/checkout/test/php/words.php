@@ -11,7 +11,7 @@ use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Buyer\Order_View;
 use Card2Crypto\Checkout\Rules\Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
-use Card2Crypto\Checkout\Base\Plain_Text;
+use Card2Crypto\Checkout\Rules\Plain_Text;
 use Card2Crypto\Checkout\Buyer\Range_Notice;
 use Card2Crypto\Checkout\Settings\Test_Mode;
 
