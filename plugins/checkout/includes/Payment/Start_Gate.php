@@ -220,7 +220,7 @@ final class Start_Gate {
 			}
 		}
 		if ( Attempt_Policy::UNCONFIRMED === $verdict['verdict'] ) {
-			if ( Service_Health::REFUSED === Service_Health::decide( $this->health->state(), Service_Health::fingerprint( $this->config ), time() ) ) {
+			if ( Service_Health::REFUSED === $this->health->decide( $this->health->state(), $this->health->fingerprint(), time() ) ) {
 				// The service refuses the store itself: its path, its words (the method is withdrawn).
 				throw new Service_Refused( $this->back->keep( $order ) );
 			}

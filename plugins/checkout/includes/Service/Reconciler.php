@@ -29,6 +29,7 @@ use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Rules\Clock_Refusal;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Reconcile_Pace;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
@@ -357,13 +358,13 @@ final class Reconciler implements Hooks {
 			$this->release_dead( $order );
 			return null;
 		}
-		if ( $this->settled( $attempt, time() ) && ! self::ended_unpaid( $attempt ) ) {
+		if ( $this->settled( $attempt, time() ) && ! $this->ended_unpaid( $attempt ) ) {
 			$this->queue->set_next_check( $attempt_id, null );
 			return null;
 		}
 		$delays = $this->delays();
 		$quiet  = time() - (int) strtotime( $attempt->updated_at() . ' UTC' );
-		if ( self::ended_unpaid( $attempt ) ) {
+		if ( $this->ended_unpaid( $attempt ) ) {
 			if ( $quiet < Order_Attempts::payment_window() ) {
 				$this->queue->set_next_check( $attempt_id, time() + Order_Attempts::payment_window() - $quiet );
 				return null;
@@ -405,7 +406,7 @@ final class Reconciler implements Hooks {
 		}
 		// The service confirmed, after the payment window, that this payment ended without payment: with a new address
 		// per order, the order's address may serve the next order once none of its payments can still be paid.
-		if ( $this->settled( $attempt, time() ) && self::ended_unpaid( $attempt ) ) {
+		if ( $this->settled( $attempt, time() ) && $this->ended_unpaid( $attempt ) ) {
 			$this->release_dead( Order_Attempts::reloaded( $order ) );
 		}
 		$this->queue->set_next_check( $attempt_id, Order_Attempts::is_final( $attempt ) ? null : $this->due_after( $attempt->checks() ) );
@@ -417,7 +418,7 @@ final class Reconciler implements Hooks {
 		$freed = $this->addresses->release_dead(
 			$order,
 			function ( Attempt $attempt ): bool {
-				return $this->settled( $attempt, time() ) && self::ended_unpaid( $attempt );
+				return $this->settled( $attempt, time() ) && $this->ended_unpaid( $attempt );
 			}
 		);
 		foreach ( $freed as $address ) {
@@ -442,7 +443,7 @@ final class Reconciler implements Hooks {
 	}
 
 	/** The attempt's payment ended without payment (a final decline). */
-	private static function ended_unpaid( Attempt $attempt ): bool {
+	private function ended_unpaid( Attempt $attempt ): bool {
 		$step = Status_Flow::find_step( $attempt->status(), $attempt->status_code() );
 		return null !== $step && $step['final'] && Status_Flow::PHASE_FAILED === $step['phase'];
 	}
@@ -528,12 +529,12 @@ final class Reconciler implements Hooks {
 					Reconcile_Pace::retry_wait( $e->retry_after )
 				);
 			}
-			if ( Clock_Offset::refused_for( $e ) ) {
+			if ( Clock_Refusal::is( $e ) ) {
 				// Not news about the payment: this server's clock is off. Nothing is retired; background checks back off.
 				$this->clock->saw_refusal( $e, time() );
 				return Check_Result::clock_refused(
 					/* translators: %s: how far the clock is off */
-					sprintf( __( 'The service was not asked about this payment: %s', 'card2crypto-checkout' ), Clock_Offset::words( $e->clock_offset_ms ) )
+					sprintf( __( 'The service was not asked about this payment: %s', 'card2crypto-checkout' ), Clock_Refusal::words( $e->clock_offset_ms ) )
 				);
 			}
 			if ( 400 === $e->status ) {

@@ -52,7 +52,7 @@ final class Refusal_Mail implements Hooks {
 	 */
 	public function refused( $reason = '' ): void {
 		$state = $this->health->state();
-		if ( null === $state || ( $state['key'] ?? '' ) !== Service_Health::fingerprint( $this->config ) ) {
+		if ( null === $state || ( $state['key'] ?? '' ) !== $this->health->fingerprint() ) {
 			// Credentials being tried on the settings page, not the ones in use: the owner reads the answer there.
 			return;
 		}

@@ -14,6 +14,7 @@ namespace Card2Crypto\Checkout\Settings;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Rules\Clock_Refusal;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Clock_Offset;
@@ -62,7 +63,7 @@ final class Settings_Status {
 				'field'   => '' === $config->credentials()->token() ? 'partner_token' : 'partner_secret',
 			);
 		}
-		$key    = Service_Health::status_cache_key( $config );
+		$key    = $this->health->for_gateway( $gateway )->status_cache_key();
 		$cached = $fresh ? false : get_transient( $key );
 		if ( is_array( $cached ) ) {
 			return $cached;
@@ -116,7 +117,7 @@ final class Settings_Status {
 		}
 		if ( null !== $clock ) {
 			/* translators: 1: when the service last refused a request, 2: how far this server's clock is off */
-			echo '<p data-card2crypto="clock-off"><strong>' . esc_html( sprintf( __( 'The service refused this server\'s requests for their time (last %1$s ago): %2$s Fix the server\'s clock (NTP); payments are not checked in the background until then.', 'card2crypto-checkout' ), human_time_diff( (int) $clock['at'], time() ), Clock_Offset::words( isset( $clock['offset_ms'] ) ? (int) $clock['offset_ms'] : null ) ) ) . '</strong></p>';
+			echo '<p data-card2crypto="clock-off"><strong>' . esc_html( sprintf( __( 'The service refused this server\'s requests for their time (last %1$s ago): %2$s Fix the server\'s clock (NTP); payments are not checked in the background until then.', 'card2crypto-checkout' ), human_time_diff( (int) $clock['at'], time() ), Clock_Refusal::words( isset( $clock['offset_ms'] ) ? (int) $clock['offset_ms'] : null ) ) ) . '</strong></p>';
 		}
 		if ( $health['failing'] ) {
 			echo '<p data-card2crypto="callback-warning"><strong>' . esc_html__( 'Callbacks are being refused: none has been accepted since the last refusal, so orders may not be updated when buyers pay. See the reasons below and the logs.', 'card2crypto-checkout' ) . '</strong></p>';
@@ -132,12 +133,12 @@ final class Settings_Status {
 			echo '<ul data-card2crypto="refused-reasons" style="list-style:disc;margin-left:2em">';
 			foreach ( $health['refused'] as $reason => $count ) {
 				/* translators: 1: why callbacks were refused, 2: how many */
-				echo '<li data-reason="' . esc_attr( $reason ) . '">' . esc_html( sprintf( __( '%1$s: %2$d', 'card2crypto-checkout' ), Callback_Health::reason_words( $reason ), $count ) ) . '</li>';
+				echo '<li data-reason="' . esc_attr( $reason ) . '">' . esc_html( sprintf( __( '%1$s: %2$d', 'card2crypto-checkout' ), $this->callbacks->reason_words( $reason ), $count ) ) . '</li>';
 			}
 			echo '</ul>';
 		}
 		echo '<p>' . esc_html( sprintf( /* translators: %s: sandbox or production */ __( 'Environment: %s', 'card2crypto-checkout' ), $config->environment() ) ) . '</p>';
-		echo '<p><a data-card2crypto="logs-link" href="' . esc_url( Callback_Health::logs_url() ) . '">' . esc_html__( 'View this plugin\'s logs (WooCommerce → Status → Logs)', 'card2crypto-checkout' ) . '</a></p>';
+		echo '<p><a data-card2crypto="logs-link" href="' . esc_url( $this->callbacks->logs_url() ) . '">' . esc_html__( 'View this plugin\'s logs (WooCommerce → Status → Logs)', 'card2crypto-checkout' ) . '</a></p>';
 		echo '</div>';
 	}
 

@@ -8,6 +8,8 @@
 use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Callback\Callback_Guard;
+use Card2Crypto\Checkout\Rules\Clock_Refusal;
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 use Card2Crypto\Checkout\Shared\Client\Client_Ip;
 use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Payment\Payments;
@@ -122,6 +124,9 @@ $functions = array(
 			$out[] = $taken['ok'] ? 'ok' : $taken['wait_ms'];
 		}
 		return $out;
+	},
+	'clock_refusal'   => static function ( array $details ) {
+		return Clock_Refusal::is( new Partner_Api_Exception( $details ) );
 	},
 	'sign_settings'   => static function ( array $settings, string $secret ) {
 		return Signer::with_signature( $settings, $secret, 'simple' );

@@ -1,12 +1,13 @@
 <?php
 /**
- * Calls Order_Words, Buyer_Words, Order_View, Manual_Refunds, Test_Mode and Range_Notice for the Node tests. /work/store.json
+ * Calls Order_Words, Buyer_Words, Clock_Refusal, Order_View, Manual_Refunds, Test_Mode and Range_Notice for the Node tests. /work/store.json
  * is the store's price format as WooCommerce would give it:
  * {symbols: {EUR: "&euro;"}, thousand, decimal, format}; "null": the
  * WooCommerce functions do not exist and the plain form is used.
  */
 
 use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Rules\Clock_Refusal;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Buyer\Order_View;
 use Card2Crypto\Checkout\Rules\Decision;
@@ -19,6 +20,9 @@ require __DIR__ . '/bootstrap.php';
 
 function __( $text, $domain = '' ) {
 	return $text;
+}
+function _n( $single, $plural, $number, $domain = '' ) {
+	return 1 === (int) $number ? $single : $plural;
 }
 
 /** WordPress's own for a string (wp-includes/formatting.php). */
@@ -102,6 +106,7 @@ c2c_test_run_calls(
 		'range'    => array( Range_Notice::class, 'message' ),
 		'ranges'   => array( Range_Notice::class, 'messages' ),
 		'plain'    => array( Plain_Text::class, 'from_html' ),
+		'clock'    => array( Clock_Refusal::class, 'words' ),
 		'buyer_title' => array( Test_Mode::class, 'buyer_title' ),
 		'admin_title' => array( Test_Mode::class, 'admin_title' ),
 		'plain_title' => array( Test_Mode::class, 'plain_title' ),
