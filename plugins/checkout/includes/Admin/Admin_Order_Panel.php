@@ -19,7 +19,7 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Payment\Availability;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Payment_Match;
@@ -44,7 +44,7 @@ final class Admin_Order_Panel implements Hooks {
 	/** @var Reconciler */
 	private $reconciler;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Attempt_Store */
@@ -53,7 +53,7 @@ final class Admin_Order_Panel implements Hooks {
 	/** @var Operation_Store */
 	private $operations;
 
-	public function __construct( Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations ) {
+	public function __construct( Reconciler $reconciler, Service_Door $gateway, Attempt_Store $attempts, Operation_Store $operations ) {
 		$this->reconciler = $reconciler;
 		$this->gateway    = $gateway;
 		$this->attempts   = $attempts;

@@ -15,7 +15,7 @@ namespace Card2Crypto\Checkout\Order;
 
 use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Base\Log;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
@@ -28,7 +28,7 @@ final class Confirm_Retry implements Hooks {
 	/** @var Operation_Events */
 	private $events;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Attempt_Store */
@@ -37,7 +37,7 @@ final class Confirm_Retry implements Hooks {
 	/** @var Confirm_Queue */
 	private $queue;
 
-	public function __construct( Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts, Confirm_Queue $queue ) {
+	public function __construct( Operation_Events $events, Service_Door $gateway, Attempt_Store $attempts, Confirm_Queue $queue ) {
 		$this->events   = $events;
 		$this->gateway  = $gateway;
 		$this->attempts = $attempts;

@@ -17,7 +17,8 @@
  * - A 429 of the service pauses every lane of the store until its
  *   Retry-After has passed.
  *
- * Plugin::build() makes one and passes it in wherever the service is asked;
+ * Plugin::build() makes one and passes it in wherever the service is asked,
+ * typed as the Service_Door it implements (a test passes a door of its own);
  * with_config() gives the settings page's check of unsaved values a door
  * of its own settings over the same bucket.
  *
@@ -35,7 +36,7 @@ use Card2Crypto\Checkout\Shared\Api\Wp_Http_Transport;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Service_Gateway {
+final class Service_Gateway implements Service_Door {
 
 	/** The options row that holds the bucket (autoload off; read and written with SQL of our own, never cached). */
 	const BUCKET_OPTION = 'card2crypto_checkout_service_bucket';
@@ -75,7 +76,7 @@ final class Service_Gateway {
 	}
 
 	/** A door for other settings (the settings page's check of values not saved yet), over the same store-wide bucket. */
-	public function with_config( Config $config ): self {
+	public function with_config( Config $config ): Service_Door {
 		return new self( $config, $this->clock, $this->sleep );
 	}
 

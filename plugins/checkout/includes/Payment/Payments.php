@@ -40,7 +40,7 @@ use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Service_Health;
@@ -63,7 +63,7 @@ final class Payments {
 	/** @var Order_Address */
 	private $addresses;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Attempt_Store */
@@ -81,7 +81,7 @@ final class Payments {
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health ) {
+	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Door $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health ) {
 		$this->config     = $config;
 		$this->gate       = $gate;
 		$this->addresses  = $addresses;

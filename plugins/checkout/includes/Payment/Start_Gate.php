@@ -31,7 +31,7 @@ use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
@@ -59,7 +59,7 @@ final class Start_Gate {
 	/** @var Reconciler */
 	private $reconciler;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Attempt_Store */
@@ -74,7 +74,7 @@ final class Start_Gate {
 	/** @var Service_Back */
 	private $back;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Service_Health $health, Availability $availability, Service_Back $back ) {
+	public function __construct( Config $config, Reconciler $reconciler, Service_Door $gateway, Attempt_Store $attempts, Service_Health $health, Availability $availability, Service_Back $back ) {
 		$this->config       = $config;
 		$this->reconciler   = $reconciler;
 		$this->gateway      = $gateway;

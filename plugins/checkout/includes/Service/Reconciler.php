@@ -28,7 +28,7 @@ use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Order\Operation_Events;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Clock_Refusal;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Reconcile_Pace;
@@ -68,7 +68,7 @@ final class Reconciler implements Hooks {
 	/** @var Operation_Events */
 	private $events;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var int|null When this batch's last request left (ms). */
@@ -98,7 +98,7 @@ final class Reconciler implements Hooks {
 	/** @var Clock_Offset */
 	private $clock;
 
-	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Check_Queue $queue, Address_Store $addresses, Service_Health $health, Clock_Offset $clock ) {
+	public function __construct( Config $config, Operation_Events $events, Service_Door $gateway, Attempt_Store $attempts, Operation_Store $operations, Check_Queue $queue, Address_Store $addresses, Service_Health $health, Clock_Offset $clock ) {
 		$this->config     = $config;
 		$this->events     = $events;
 		$this->gateway    = $gateway;

@@ -27,7 +27,7 @@ namespace Card2Crypto\Checkout\Service;
 
 use Card2Crypto\Checkout\Base\After_Answer;
 use Card2Crypto\Checkout\Base\Log;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Hooks;
@@ -72,13 +72,13 @@ final class Service_Answers implements Hooks {
 	/** @var array<string, true> Kinds this request refreshes after its answer. */
 	private $due = array();
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Service_Gateway $gateway, Service_Health $health ) {
+	public function __construct( Service_Door $gateway, Service_Health $health ) {
 		$this->gateway = $gateway;
 		$this->health  = $health;
 	}

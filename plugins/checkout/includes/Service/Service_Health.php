@@ -39,7 +39,7 @@ use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Request_Deadline;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
 use Card2Crypto\Checkout\Shared\Api\Credentials_Answer;
@@ -106,10 +106,10 @@ final class Service_Health implements Hooks {
 	/** The database lock held by the one request that asks after its answer (per site: Shared_Store::lock_name()). */
 	const LOCK = 'card2crypto_checkout_health';
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
-	public function __construct( Service_Gateway $gateway ) {
+	public function __construct( Service_Door $gateway ) {
 		$this->gateway = $gateway;
 	}
 
@@ -131,7 +131,7 @@ final class Service_Health implements Hooks {
 	}
 
 	/** The same checks through another door (Service_Gateway::with_config()): this health for its own. */
-	public function for_gateway( Service_Gateway $gateway ): self {
+	public function for_gateway( Service_Door $gateway ): self {
 		return $gateway === $this->gateway ? $this : new self( $gateway );
 	}
 

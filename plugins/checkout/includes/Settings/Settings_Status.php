@@ -13,7 +13,7 @@ namespace Card2Crypto\Checkout\Settings;
 
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Callback\Client_Address;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Clock_Refusal;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Service\Callback_Health;
@@ -54,7 +54,7 @@ final class Settings_Status {
 	 *                     may yet refuse: the state, the status box and the checkout keep speaking of the saved ones.
 	 * @return array{ok: bool, message: string, fee?: string, field?: string|null}
 	 */
-	public function check( Service_Gateway $gateway, bool $fresh = false, bool $record = true ): array {
+	public function check( Service_Door $gateway, bool $fresh = false, bool $record = true ): array {
 		$config = $gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return array(
@@ -89,11 +89,11 @@ final class Settings_Status {
 	}
 
 	/**
-	 * @param Service_Gateway $gateway      The service gateway of the settings in use.
+	 * @param Service_Door $gateway      The service gateway of the settings in use.
 	 * @param bool            $refused_save Whether this request's save was refused: the box then says that
 	 *                           it speaks of the saved settings, which are still the ones in use.
 	 */
-	public function render( Service_Gateway $gateway, bool $refused_save = false ): void {
+	public function render( Service_Door $gateway, bool $refused_save = false ): void {
 		$config = $gateway->config();
 		$status = $this->check( $gateway );
 		if ( $refused_save ) {
