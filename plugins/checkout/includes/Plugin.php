@@ -27,10 +27,13 @@ use Card2Crypto\Checkout\Attempts\Network_Sites;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Tables;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
+use Card2Crypto\Checkout\Base\After_Answer;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Base\Script_Asset;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Buyer\Buyer_Cancel;
 use Card2Crypto\Checkout\Buyer\Buyer_Return;
 use Card2Crypto\Checkout\Buyer\Order_Pay;
@@ -142,35 +145,41 @@ final class Plugin {
 	public static function build( Settings_Store $settings ): array {
 		$config        = new Config( $settings );
 		$scripts       = new Script_Asset();
-		$door          = new Service_Gateway( $config );
+		$shared        = new Shared_Store();
+		$deadline      = new Request_Deadline();
+		$after         = new After_Answer( $shared, $deadline );
+		$door          = new Service_Gateway( $config, $deadline );
 		$tables        = new Tables();
 		$attempts      = new Attempt_Store();
-		$operations    = new Operation_Store( $attempts );
+		$operations    = new Operation_Store( $attempts, $shared );
 		$queue         = new Check_Queue();
-		$address_store = new Address_Store( $attempts );
+		$address_store = new Address_Store( $attempts, $shared );
 		$books_store   = new Books_Store();
 		$books         = new Books( $books_store );
-		$health        = new Service_Health( $door );
-		$answers       = new Service_Answers( $door, $health );
+		$health        = new Service_Health( $door, $after, $deadline );
+		$answers       = new Service_Answers( $door, $health, $after );
 		$availability  = new Availability( $config, $answers );
-		$back          = new Service_Back( $health );
+		$back          = new Service_Back( $health, $shared );
 		$callbacks     = new Callback_Health( $config, $health );
 		$clock         = new Clock_Offset();
 		$confirms      = new Confirm_Queue();
 		$actions       = new Order_Actions( $config, $door, $address_store, $confirms );
 		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store );
-		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store, $health, $clock );
-		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back );
+		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store, $health, $clock, $shared, $deadline );
+		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back, $deadline );
 		$addresses     = new Order_Address( $config, $address_store, $attempts );
-		$pages         = new Return_Pages();
+		$pages         = new Return_Pages( $shared );
 		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health );
-		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages );
+		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages, $deadline );
 		$retry         = new Widget_Retry( $reconciler, $attempts, $operations );
 		$checks        = new Health_Checks( $config, $addresses, $operations, $health, $callbacks, $clock );
 		$services      = array(
 			// The services without hooks of their own.
 			Settings_Store::class       => $settings,
 			Config::class               => $config,
+			Shared_Store::class         => $shared,
+			Request_Deadline::class     => $deadline,
+			After_Answer::class         => $after,
 			Script_Asset::class         => $scripts,
 			Service_Gateway::class      => $door,
 			Tables::class               => $tables,
@@ -186,6 +195,7 @@ final class Plugin {
 			Operation_Events::class     => $events,
 			Start_Gate::class           => $gate,
 			Order_Address::class        => $addresses,
+			Return_Pages::class         => $pages,
 			Payments::class             => $payments,
 			Availability::class         => $availability,
 			Settings_Status::class      => new Settings_Status( $health, $callbacks, $clock ),
@@ -194,13 +204,13 @@ final class Plugin {
 			Books_Chart::class          => new Books_Chart( $config, $books, $scripts ),
 			// The services that hook themselves in (Hooks), in the order they do (boot()).
 			Payout_Change_Notice::class => new Payout_Change_Notice( $settings ),
-			Callback_Controller::class  => new Callback_Controller( $config, $events, $callbacks ),
+			Callback_Controller::class  => new Callback_Controller( $config, $events, $callbacks, $shared ),
 			Gateway_Rest::class         => new Gateway_Rest( $config ),
 			Reconciler::class           => $reconciler,
 			Service_Health::class       => $health,
 			Service_Answers::class      => $answers,
 			Service_Back::class         => $back,
-			Refusal_Mail::class         => new Refusal_Mail( $config, $health ),
+			Refusal_Mail::class         => new Refusal_Mail( $config, $health, $shared ),
 			Widget_Retry::class         => $retry,
 			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms ),
 			Test_Mode::class            => new Test_Mode( $config ),

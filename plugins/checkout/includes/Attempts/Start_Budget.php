@@ -46,6 +46,7 @@ use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Shared\Budget\Visitor_Budget;
+use Card2Crypto\Checkout\Shared\Database\Site_Lock;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -67,7 +68,7 @@ final class Start_Budget {
 
 	/** The checkout's budgets (the shared counter on its table card2crypto_budgets, its locks, its clean-up hook). */
 	private static function budget(): Visitor_Budget {
-		return new Visitor_Budget( 'card2crypto_budgets', Shared_Store::locks(), self::CLEAN_HOOK );
+		return new Visitor_Budget( 'card2crypto_budgets', new Site_Lock( Shared_Store::LOCK_OWNER ), self::CLEAN_HOOK );
 	}
 
 	/** The budgets table: one row per budget (an order's, a client's). */
@@ -99,11 +100,12 @@ final class Start_Budget {
 	 * throws before any service call when either is spent. A request the
 	 * order's budget refuses is not counted against the client.
 	 *
+	 * @param Request_Deadline $deadline This request's time on the service: it runs from here, every call shares it.
 	 * @throws Payment_Refused With the buyer's words ("try again in a minute").
 	 */
-	public static function charge( \WC_Order $order, string $address ): void {
+	public static function charge( \WC_Order $order, string $address, Request_Deadline $deadline ): void {
 		// The request's time on the service runs from here: every call it makes shares it.
-		Request_Deadline::start( self::TIME_BUDGET );
+		$deadline->start( self::TIME_BUDGET );
 		$now = time();
 		$ok  = self::spend( 'order_' . $order->get_id(), self::ORDER_LIMIT, $now, self::WINDOW, true );
 		$ok  = $ok && self::spend( 'addr_' . md5( Visitor_Budget::client_key( $address ) ), self::ADDRESS_LIMIT, $now, self::WINDOW, false );
@@ -189,9 +191,9 @@ final class Start_Budget {
 	 * remains of its TIME_BUDGET (started by charge(), else now) is too
 	 * short for a call.
 	 */
-	public static function time_left(): bool {
-		Request_Deadline::start( self::TIME_BUDGET );
-		return ! Request_Deadline::spent();
+	public static function time_left( Request_Deadline $deadline ): bool {
+		$deadline->start( self::TIME_BUDGET );
+		return ! $deadline->spent();
 	}
 
 	/**

@@ -27,6 +27,7 @@ use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
+use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
@@ -67,7 +68,10 @@ final class Buyer_Return implements Hooks {
 	/** @var Return_Pages */
 	private $pages;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages ) {
+	/** @var Request_Deadline */
+	private $deadline;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages, Request_Deadline $deadline ) {
 		$this->config     = $config;
 		$this->reconciler = $reconciler;
 		$this->health     = $health;
@@ -75,6 +79,7 @@ final class Buyer_Return implements Hooks {
 		$this->attempts   = $attempts;
 		$this->operations = $operations;
 		$this->pages      = $pages;
+		$this->deadline   = $deadline;
 	}
 
 	public function register(): void {
@@ -159,7 +164,7 @@ final class Buyer_Return implements Hooks {
 	 */
 	public function service_accepts( \WC_Order $order ): bool {
 		try {
-			Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
+			Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ), $this->deadline );
 		} catch ( \Throwable $e ) {
 			return $this->health->available();
 		}
@@ -179,7 +184,7 @@ final class Buyer_Return implements Hooks {
 		if ( ! $order->is_paid() && null !== $attempt && ! $this->reconciler->settled( $attempt, time() ) ) {
 			try {
 				// Budgeted before the call (Start_Budget): over it, the buyer is told it could not be confirmed yet.
-				Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ) );
+				Start_Budget::charge( $order, Client_Address::of( $this->config->trust_proxy_header() ), $this->deadline );
 				$result = $this->reconciler->check( $order, $attempt, 'return' );
 				if ( ! $result->ok() ) {
 					$asked = $result->reason() ?? Check_Result::UNREACHABLE;

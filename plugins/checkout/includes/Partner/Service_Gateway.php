@@ -30,6 +30,7 @@ namespace Card2Crypto\Checkout\Partner;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Deadline_Transport;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Wp_Http_Transport;
@@ -47,6 +48,9 @@ final class Service_Gateway implements Service_Door {
 	/** @var Config */
 	private $config;
 
+	/** @var Request_Deadline This request's time on the service, shared by its visitors' clients. */
+	private $deadline;
+
 	/** @var int Milliseconds this PHP request has waited for tokens (every lane's waits together). */
 	private $waited_ms = 0;
 
@@ -60,12 +64,13 @@ final class Service_Gateway implements Service_Door {
 	 * @param callable|null $clock fn(): int ms since the epoch; default the system clock.
 	 * @param callable|null $sleep fn(int $ms): void; default usleep().
 	 */
-	public function __construct( Config $config, ?callable $clock = null, ?callable $sleep = null ) {
-		$this->config = $config;
-		$this->clock  = $clock ?? static function (): int {
+	public function __construct( Config $config, Request_Deadline $deadline, ?callable $clock = null, ?callable $sleep = null ) {
+		$this->config   = $config;
+		$this->deadline = $deadline;
+		$this->clock    = $clock ?? static function (): int {
 			return (int) floor( microtime( true ) * 1000 );
 		};
-		$this->sleep  = $sleep ?? static function ( int $ms ): void {
+		$this->sleep    = $sleep ?? static function ( int $ms ): void {
 			usleep( $ms * 1000 );
 		};
 	}
@@ -77,7 +82,7 @@ final class Service_Gateway implements Service_Door {
 
 	/** A door for other settings (the settings page's check of values not saved yet), over the same store-wide bucket. */
 	public function with_config( Config $config ): Service_Door {
-		return new self( $config, $this->clock, $this->sleep );
+		return new self( $config, $this->deadline, $this->clock, $this->sleep );
 	}
 
 	/**
@@ -96,7 +101,7 @@ final class Service_Gateway implements Service_Door {
 		$wire = new Wp_Http_Transport( 'sandbox' === $config->environment() ? $config->base_url() : false );
 		if ( Service_Lanes::for_visitors( $lane ) ) {
 			// Each call within what remains of a visitor request's time on the service (Request_Deadline), the wait for a token included.
-			$wire = new Deadline_Transport( $wire );
+			$wire = new Deadline_Transport( $wire, $this->deadline );
 		}
 		$transport = new Lane_Transport(
 			$wire,

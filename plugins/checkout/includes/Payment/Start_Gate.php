@@ -31,6 +31,7 @@ use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
@@ -74,7 +75,10 @@ final class Start_Gate {
 	/** @var Service_Back */
 	private $back;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Door $gateway, Attempt_Store $attempts, Service_Health $health, Availability $availability, Service_Back $back ) {
+	/** @var Request_Deadline */
+	private $deadline;
+
+	public function __construct( Config $config, Reconciler $reconciler, Service_Door $gateway, Attempt_Store $attempts, Service_Health $health, Availability $availability, Service_Back $back, Request_Deadline $deadline ) {
 		$this->config       = $config;
 		$this->reconciler   = $reconciler;
 		$this->gateway      = $gateway;
@@ -82,6 +86,7 @@ final class Start_Gate {
 		$this->health       = $health;
 		$this->availability = $availability;
 		$this->back         = $back;
+		$this->deadline     = $deadline;
 	}
 
 	/**
@@ -100,7 +105,7 @@ final class Start_Gate {
 		if ( $order->is_paid() ) {
 			throw new Payment_Refused( __( 'This order is already paid.', 'card2crypto-checkout' ) );
 		}
-		Start_Budget::charge( $order, $address );
+		Start_Budget::charge( $order, $address, $this->deadline );
 		if ( self::AT_CHECKOUT === $where ) {
 			// The service refused the store since the page was shown: the buyer stays here and is told (Service_Health).
 			if ( ! $this->health->confirm( Service_Health::CHECKOUT_AGE ) ) {

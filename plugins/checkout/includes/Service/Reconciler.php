@@ -26,6 +26,7 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Order\Operation_Events;
 use Card2Crypto\Checkout\Partner\Service_Door;
@@ -53,7 +54,7 @@ final class Reconciler implements Hooks {
 
 	const GROUP = 'card2crypto-checkout';
 
-	/** The database's named lock one batch holds while it runs (one batch at a time, whatever the servers), per site (Shared_Store::lock_name()). */
+	/** The database's named lock one batch holds while it runs (one batch at a time, whatever the servers), per site (Shared_Store->lock_name()). */
 	const BATCH_LOCK = 'card2crypto_checkout_reconcile_batch';
 
 	/** Seconds before the next batch when the service refused this server's timestamps (its clock is off). */
@@ -98,7 +99,13 @@ final class Reconciler implements Hooks {
 	/** @var Clock_Offset */
 	private $clock;
 
-	public function __construct( Config $config, Operation_Events $events, Service_Door $gateway, Attempt_Store $attempts, Operation_Store $operations, Check_Queue $queue, Address_Store $addresses, Service_Health $health, Clock_Offset $clock ) {
+	/** @var Shared_Store */
+	private $shared;
+
+	/** @var Request_Deadline */
+	private $deadline;
+
+	public function __construct( Config $config, Operation_Events $events, Service_Door $gateway, Attempt_Store $attempts, Operation_Store $operations, Check_Queue $queue, Address_Store $addresses, Service_Health $health, Clock_Offset $clock, Shared_Store $shared, Request_Deadline $deadline ) {
 		$this->config     = $config;
 		$this->events     = $events;
 		$this->gateway    = $gateway;
@@ -108,6 +115,8 @@ final class Reconciler implements Hooks {
 		$this->addresses  = $addresses;
 		$this->health     = $health;
 		$this->clock      = $clock;
+		$this->shared     = $shared;
+		$this->deadline   = $deadline;
 	}
 
 	public function register(): void {
@@ -244,7 +253,7 @@ final class Reconciler implements Hooks {
 	 */
 	public function run_batch(): void {
 		global $wpdb;
-		$lock     = Shared_Store::lock_name( self::BATCH_LOCK );
+		$lock     = $this->shared->lock_name( self::BATCH_LOCK );
 		$suppress = $wpdb->suppress_errors( true );
 		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', $lock ) );
 		$wpdb->suppress_errors( $suppress );
@@ -509,7 +518,7 @@ final class Reconciler implements Hooks {
 		// A visitor's request (a payment start, a return) stops asking once it has spent its time on the service
 		// (Start_Budget); reconciliation and the owner's refresh always ask.
 		$visitor = in_array( $source, array( 'start', 'return' ), true );
-		if ( $visitor && ! Start_Budget::time_left() ) {
+		if ( $visitor && ! Start_Budget::time_left( $this->deadline ) ) {
 			return Check_Result::unreachable( __( 'The service was not asked again: this request has waited on it long enough.', 'card2crypto-checkout' ) );
 		}
 		try {

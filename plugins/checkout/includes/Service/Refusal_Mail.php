@@ -38,9 +38,13 @@ final class Refusal_Mail implements Hooks {
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Config $config, Service_Health $health ) {
+	/** @var Shared_Store */
+	private $shared;
+
+	public function __construct( Config $config, Service_Health $health, Shared_Store $shared ) {
 		$this->config = $config;
 		$this->health = $health;
+		$this->shared = $shared;
 	}
 
 	public function register(): void {
@@ -57,13 +61,13 @@ final class Refusal_Mail implements Hooks {
 			return;
 		}
 		try {
-			$claimed = Shared_Store::locked(
+			$claimed = $this->shared->locked(
 				self::CLAIM,
-				static function (): bool {
-					if ( null !== Shared_Store::get( self::CLAIM ) ) {
+				function (): bool {
+					if ( null !== $this->shared->get( self::CLAIM ) ) {
 						return false;
 					}
-					Shared_Store::put( self::CLAIM, time(), self::MAIL_GAP );
+					$this->shared->put( self::CLAIM, time(), self::MAIL_GAP );
 					return true;
 				},
 				'another request holds the lock'

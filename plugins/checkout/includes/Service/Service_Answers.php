@@ -78,9 +78,13 @@ final class Service_Answers implements Hooks {
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Service_Door $gateway, Service_Health $health ) {
+	/** @var After_Answer */
+	private $after;
+
+	public function __construct( Service_Door $gateway, Service_Health $health, After_Answer $after ) {
 		$this->gateway = $gateway;
 		$this->health  = $health;
+		$this->after   = $after;
 	}
 
 	public function register(): void {
@@ -213,7 +217,7 @@ final class Service_Answers implements Hooks {
 			return;
 		}
 		$this->due[ $kind ] = true;
-		$later = After_Answer::later(
+		$later = $this->after->later(
 			self::LOCK,
 			function (): void {
 				$this->refresh_due();

@@ -66,8 +66,12 @@ final class Service_Back implements Hooks {
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Service_Health $health ) {
+	/** @var Shared_Store */
+	private $shared;
+
+	public function __construct( Service_Health $health, Shared_Store $shared ) {
 		$this->health = $health;
+		$this->shared = $shared;
 	}
 
 	public function register(): void {
@@ -121,7 +125,7 @@ final class Service_Back implements Hooks {
 			return;
 		}
 		try {
-			Shared_Store::locked(
+			$this->shared->locked(
 				self::LOCK,
 				static function () use ( $delay, $runs, $now ): void {
 					if ( $now ) {

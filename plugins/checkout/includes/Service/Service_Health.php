@@ -109,8 +109,16 @@ final class Service_Health implements Hooks {
 	/** @var Service_Door */
 	private $gateway;
 
-	public function __construct( Service_Door $gateway ) {
-		$this->gateway = $gateway;
+	/** @var After_Answer */
+	private $after;
+
+	/** @var Request_Deadline */
+	private $deadline;
+
+	public function __construct( Service_Door $gateway, After_Answer $after, Request_Deadline $deadline ) {
+		$this->gateway  = $gateway;
+		$this->after    = $after;
+		$this->deadline = $deadline;
 	}
 
 	public function register(): void {
@@ -132,7 +140,7 @@ final class Service_Health implements Hooks {
 
 	/** The same checks through another door (Service_Gateway::with_config()): this health for its own. */
 	public function for_gateway( Service_Door $gateway ): self {
-		return $gateway === $this->gateway ? $this : new self( $gateway );
+		return $gateway === $this->gateway ? $this : new self( $gateway, $this->after, $this->deadline );
 	}
 
 	/** The credentials and address of this health's settings, as a state records them (the status check's cache key too). */
@@ -203,7 +211,7 @@ final class Service_Health implements Hooks {
 	 * protect, so nothing is asked).
 	 */
 	private function check_later(): void {
-		$later = After_Answer::later(
+		$later = $this->after->later(
 			self::LOCK,
 			function (): void {
 				$this->after_answer();
@@ -246,7 +254,7 @@ final class Service_Health implements Hooks {
 			// Only an answer about the store tells that it is accepted (a 429 before any answer tells nothing).
 			return self::OK === $decision && self::BUSY === ( $this->state()['state'] ?? '' ) ? self::STALE : $decision;
 		}
-		$locked = After_Answer::lock( self::LOCK );
+		$locked = $this->after->lock( self::LOCK );
 		if ( false === $locked ) {
 			return self::STALE; // Another request is asking right now: its answer is for the job's next run.
 		}
@@ -255,7 +263,7 @@ final class Service_Health implements Hooks {
 			$this->forget_loaded();
 			$this->run_check();
 		} finally {
-			After_Answer::unlock( self::LOCK, $locked );
+			$this->after->unlock( self::LOCK, $locked );
 		}
 		$this->forget_loaded();
 		$decision = $this->decide( $this->state(), $key, time() );
@@ -468,14 +476,14 @@ final class Service_Health implements Hooks {
 
 	/**
 	 * No answer, or not the service's answer, or settings that cannot call
-	 * it. A timeout of this request's own deadline (Request_Deadline::cut():
+	 * it. A timeout of this request's own deadline ($this->deadline->cut():
 	 * the call was not sent, or had less than the client's timeout) is not.
 	 */
 	public function unreachable( \Throwable $error ): bool {
 		if ( ! $error instanceof Partner_Api_Exception ) {
 			return true;
 		}
-		if ( Partner_Api_Exception::TIMEOUT === $error->kind && Request_Deadline::cut() ) {
+		if ( Partner_Api_Exception::TIMEOUT === $error->kind && $this->deadline->cut() ) {
 			return false;
 		}
 		return in_array( $error->kind, array( Partner_Api_Exception::NETWORK, Partner_Api_Exception::TIMEOUT, Partner_Api_Exception::INVALID_RESPONSE ), true );

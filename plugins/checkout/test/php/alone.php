@@ -18,8 +18,11 @@
 
 require __DIR__ . '/bootstrap.php';
 
+use Card2Crypto\Checkout\Base\After_Answer;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
+use Card2Crypto\Checkout\Base\Request_Deadline;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Shared\Api\Http_Response;
@@ -131,7 +134,9 @@ $door    = new C2C_Recorded_Door( $config, $service );
 if ( 'Service_Health' !== $scenario['class'] ) {
 	throw new LogicException( 'No class ' . $scenario['class'] . ' to build alone.' );
 }
-$health = new Service_Health( $door );
+// What Plugin::build() gives it besides the door: this request's deadline and the work after its answer (unused here).
+$deadline = new Request_Deadline();
+$health   = new Service_Health( $door, new After_Answer( new Shared_Store(), $deadline ), $deadline );
 
 $steps = array();
 foreach ( $scenario['steps'] as $step ) {

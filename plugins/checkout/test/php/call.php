@@ -104,7 +104,7 @@ $functions = array(
 		return $fit;
 	},
 	'forwarding'      => array( Client_Ip::class, 'forwarding_header' ),
-	'lock_name_for'   => array( Shared_Store::class, 'lock_name_for' ),
+	'lock_name_for'   => array( new Shared_Store(), 'lock_name_for' ),
 	'lane_reserve'    => array( Service_Lanes::class, 'reserve' ),
 	'lane_rate'       => array( Service_Lanes::class, 'rate' ),
 	'lane_of'         => array( Service_Lanes::class, 'lane' ),

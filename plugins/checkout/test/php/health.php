@@ -197,7 +197,7 @@ switch ( $scenario['case'] ) {
 						$result = Plugin::service( Payments::class )->fixed_rate( $attempt );
 						break;
 					case 'landing_url':
-						$result = Plugin::service( Payments::class )->landing_url( $order, $attempt, ( new Return_Pages() )->fail_url( $order ) );
+						$result = Plugin::service( Payments::class )->landing_url( $order, $attempt, Plugin::service( Return_Pages::class )->fail_url( $order ) );
 						break;
 					case 'reconcile':
 						$result = Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' )->ok();
