@@ -101,7 +101,7 @@ final class After_Answer {
 	}
 
 	/**
-	 * Takes the database lock $name (per site: Shared_Store::lock_name();
+	 * Takes the database lock $name (per site: Shared_Store->lock_name();
 	 * GET_LOCK, not waiting): true when taken, false when another request
 	 * holds it, null where the database has no named locks (that request
 	 * works anyway, which costs one more request to the service at most).

@@ -63,7 +63,7 @@ final class Service_Answers implements Hooks {
 	/** The queued refresh where the answer cannot be sent first (Action Scheduler). */
 	const HOOK = 'card2crypto_checkout_refresh_answers';
 
-	/** The database lock of the one request that refreshes (per site: Shared_Store::lock_name()). */
+	/** The database lock of the one request that refreshes (per site: Shared_Store->lock_name()). */
 	const LOCK = 'card2crypto_checkout_answers';
 
 	/** The answers kept before these records (read once as a last good answer, then replaced). */

@@ -103,7 +103,7 @@ final class Service_Health implements Hooks {
 	 */
 	const WENT_AWAY = 'card2crypto_checkout_service_refused';
 
-	/** The database lock held by the one request that asks after its answer (per site: Shared_Store::lock_name()). */
+	/** The database lock held by the one request that asks after its answer (per site: Shared_Store->lock_name()). */
 	const LOCK = 'card2crypto_checkout_health';
 
 	/** @var Service_Door */
