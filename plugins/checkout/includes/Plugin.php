@@ -27,9 +27,11 @@ use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Tables;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
+use Card2Crypto\Checkout\Base\After_Answer;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Buyer\Buyer_Cancel;
@@ -165,21 +167,24 @@ final class Plugin {
 	public static function build( Settings_Store $settings ): array {
 		$config        = new Config( $settings );
 		$scripts       = new Script_Asset();
-		$door          = new Service_Gateway( $config );
+		$shared        = new Shared_Store();
+		$deadline      = new Request_Deadline();
+		$after         = new After_Answer( $shared, $deadline );
+		$door          = new Service_Gateway( $config, $deadline );
 		$orders        = new Order_Attempts();
-		$budget        = new Start_Budget( new Visitor_Budget( Tables::BUDGETS, Shared_Store::locks(), Start_Budget::CLEAN_HOOK ) );
+		$budget        = new Start_Budget( new Visitor_Budget( Tables::BUDGETS, $shared->locks(), Start_Budget::CLEAN_HOOK ), $deadline );
 		$tables        = new Tables( $budget );
 		$attempts      = new Attempt_Store( $orders );
-		$operations    = new Operation_Store( $attempts );
+		$operations    = new Operation_Store( $attempts, $shared );
 		$queue         = new Check_Queue();
-		$address_store = new Address_Store( $attempts );
+		$address_store = new Address_Store( $attempts, $shared );
 		$books_store   = new Books_Store();
 		$books         = new Books( $books_store, $orders );
 		$books_export  = new Books_Export( $books, $books_store );
-		$health        = new Service_Health( $door );
-		$answers       = new Service_Answers( $door, $health );
+		$health        = new Service_Health( $door, $after, $deadline );
+		$answers       = new Service_Answers( $door, $health, $after );
 		$availability  = new Availability( $config, $answers, $orders );
-		$back          = new Service_Back( $health );
+		$back          = new Service_Back( $health, $shared );
 		$callbacks     = new Callback_Health( $config, $health );
 		$clock         = new Clock_Offset();
 		$client        = new Client_Address();
@@ -188,10 +193,10 @@ final class Plugin {
 		$mail          = new Buyer_Mail( $attempts );
 		$actions       = new Order_Actions( $config, $door, $address_store, $confirms, $mail, $notices );
 		$events        = new Operation_Events( $config, $actions, $door, $attempts, $operations, $address_store, $orders, $notices );
-		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store, $health, $clock, $orders, $budget );
+		$reconciler    = new Reconciler( $config, $events, $door, $attempts, $operations, $queue, $address_store, $health, $clock, $orders, $budget, $shared );
 		$gate          = new Start_Gate( $config, $reconciler, $door, $attempts, $health, $availability, $back, $orders, $budget );
 		$addresses     = new Order_Address( $config, $address_store, $attempts, $budget );
-		$pages         = new Return_Pages();
+		$pages         = new Return_Pages( $shared );
 		$routes        = new Order_Routes();
 		$test_mode     = new Test_Mode( $config );
 		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $orders, $budget, $test_mode, $client );
@@ -203,6 +208,9 @@ final class Plugin {
 			// The services without hooks of their own.
 			Settings_Store::class       => $settings,
 			Config::class               => $config,
+			Shared_Store::class         => $shared,
+			Request_Deadline::class     => $deadline,
+			After_Answer::class         => $after,
 			Script_Asset::class         => $scripts,
 			Service_Gateway::class      => $door,
 			Order_Attempts::class       => $orders,
@@ -220,6 +228,7 @@ final class Plugin {
 			Operation_Events::class     => $events,
 			Start_Gate::class           => $gate,
 			Order_Address::class        => $addresses,
+			Return_Pages::class         => $pages,
 			Payments::class             => $payments,
 			Availability::class         => $availability,
 			Order_Routes::class         => $routes,
@@ -230,13 +239,13 @@ final class Plugin {
 			Books_Chart::class          => new Books_Chart( $config, $books, $scripts, $books_export ),
 			// The services that hook themselves in (Hooks), in the order they do (boot()).
 			Payout_Change_Notice::class => new Payout_Change_Notice( $settings ),
-			Callback_Controller::class  => new Callback_Controller( $config, $events, $callbacks ),
+			Callback_Controller::class  => new Callback_Controller( $config, $events, $callbacks, $shared ),
 			Gateway_Rest::class         => new Gateway_Rest( $config ),
 			Reconciler::class           => $reconciler,
 			Service_Health::class       => $health,
 			Service_Answers::class      => $answers,
 			Service_Back::class         => $back,
-			Refusal_Mail::class         => new Refusal_Mail( $config, $health, $notices ),
+			Refusal_Mail::class         => new Refusal_Mail( $config, $health, $notices, $shared ),
 			Widget_Retry::class         => $retry,
 			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms, $notices ),
 			Test_Mode::class            => $test_mode,

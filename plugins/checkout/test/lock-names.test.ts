@@ -1,5 +1,5 @@
 /**
- * Shared_Store::lock_name_for() on the oldest and newest supported PHP: a
+ * Shared_Store->lock_name_for() on the oldest and newest supported PHP: a
  * named lock of MySQL or MariaDB is one for the whole server, so every lock
  * of the plugin is named per site: "c2c:", the name readable (without
  * "card2crypto_", cut to fit), ":" and 20 hex digits of a SHA-256 of the

@@ -42,6 +42,14 @@ for (const version of TEST_PHP_VERSIONS) {
       );
     });
 
+    test('visitor lanes (their calls share the request deadline): paying, start, info; not admin, background', async () => {
+      const got = await php.call(LANES.map((l) => ['lane_for_visitors', l]));
+      assert.deepEqual(
+        got.map((r) => r.value),
+        [true, true, false, true, false],
+      );
+    });
+
     test('reserves: each lane leaves a larger share of the bucket (all but the one token it takes); at 1 a second none can', async () => {
       const rates = [10, 20, 1];
       const got = await php.call(rates.flatMap((rate) => LANES.map((lane) => ['lane_reserve', lane, rate])));

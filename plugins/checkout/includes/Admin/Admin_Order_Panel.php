@@ -14,11 +14,11 @@ namespace Card2Crypto\Checkout\Admin;
 use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
-use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Rules\Refund_Words;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Payment_Match;
@@ -44,7 +44,7 @@ final class Admin_Order_Panel implements Hooks {
 	/** @var Reconciler */
 	private $reconciler;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Attempt_Store */
@@ -59,7 +59,7 @@ final class Admin_Order_Panel implements Hooks {
 	/** @var Test_Mode */
 	private $test_mode;
 
-	public function __construct( Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Order_Address $addresses, Test_Mode $test_mode ) {
+	public function __construct( Reconciler $reconciler, Service_Door $gateway, Attempt_Store $attempts, Operation_Store $operations, Order_Address $addresses, Test_Mode $test_mode ) {
 		$this->reconciler = $reconciler;
 		$this->gateway    = $gateway;
 		$this->attempts   = $attempts;

@@ -22,7 +22,7 @@ namespace Card2Crypto\Checkout\Admin;
 use Card2Crypto\Checkout\Attempts\Books_Store;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
-use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Rules\Books_Numbers;

@@ -33,8 +33,9 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Rules\Address_Policy;
-use Card2Crypto\Checkout\Rules\Wallet_Words;
+use Card2Crypto\Checkout\Rules\Clock_Refusal;
 use Card2Crypto\Checkout\Rules\Proxy_Words;
+use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Clock_Offset;
 use Card2Crypto\Checkout\Service\Reconciler;
@@ -214,7 +215,7 @@ final class Health_Checks {
 		}
 		$state = $this->health->state();
 		// BUSY: the service answered 429 or 5xx before it said anything about the store.
-		if ( null === $state || ( $state['key'] ?? '' ) !== Service_Health::fingerprint( $this->config ) || ! isset( $state['state'], $state['at'] ) || Service_Health::BUSY === $state['state'] ) {
+		if ( null === $state || ( $state['key'] ?? '' ) !== $this->health->fingerprint() || ! isset( $state['state'], $state['at'] ) || Service_Health::BUSY === $state['state'] ) {
 			return $this->result(
 				self::RECOMMENDED,
 				__( 'The service has not been asked about the current Card2Crypto credentials yet', 'card2crypto-checkout' ),
@@ -256,10 +257,10 @@ final class Health_Checks {
 		$reasons = array();
 		foreach ( $health['refused'] as $reason => $count ) {
 			/* translators: 1: why callbacks were refused, 2: how many */
-			$reasons[] = sprintf( __( '%1$s: %2$d', 'card2crypto-checkout' ), Callback_Health::reason_words( $reason ), $count );
+			$reasons[] = sprintf( __( '%1$s: %2$d', 'card2crypto-checkout' ), $this->callbacks->reason_words( $reason ), $count );
 		}
 		$logs = array(
-			'url'   => Callback_Health::logs_url(),
+			'url'   => $this->callbacks->logs_url(),
 			'label' => __( 'View the plugin\'s logs', 'card2crypto-checkout' ),
 		);
 		$last = null === $health['verified'] ? __( 'none yet', 'card2crypto-checkout' ) : $this->when( $health['verified'], $now );
@@ -364,7 +365,7 @@ final class Health_Checks {
 		$found  = sprintf(
 			/* translators: 1: how far this server's clock is off, in words, 2: when the service refused a request */
 			__( 'The service refused a request of the store for its time (%2$s): %1$s', 'card2crypto-checkout' ),
-			Clock_Offset::words( $offset ),
+			Clock_Refusal::words( $offset ),
 			$this->when( (int) $refused['at'], $now )
 		);
 		$value = null === $offset

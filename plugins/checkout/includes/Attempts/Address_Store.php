@@ -50,8 +50,12 @@ final class Address_Store {
 	/** @var Attempt_Store */
 	private $attempts;
 
-	public function __construct( Attempt_Store $attempts ) {
+	/** @var Shared_Store */
+	private $shared;
+
+	public function __construct( Attempt_Store $attempts, Shared_Store $shared ) {
 		$this->attempts = $attempts;
+		$this->shared   = $shared;
 	}
 
 	/**
@@ -106,7 +110,7 @@ final class Address_Store {
 		if ( null !== $wpdb->get_var( $wpdb->prepare( 'SELECT wallet FROM %i WHERE wallet = %s', $this->counters_table(), $wallet ) ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 			return;
 		}
-		Shared_Store::locked_network(
+		$this->shared->locked_network(
 			'card2crypto_wallet_claims',
 			function () use ( $wallet, $insert ): void {
 				$others = $this->sites_sharing( $wallet );

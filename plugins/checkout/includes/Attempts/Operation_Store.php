@@ -40,8 +40,12 @@ final class Operation_Store {
 	/** @var Attempt_Store */
 	private $attempts;
 
-	public function __construct( Attempt_Store $attempts ) {
+	/** @var Shared_Store */
+	private $shared;
+
+	public function __construct( Attempt_Store $attempts, Shared_Store $shared ) {
 		$this->attempts = $attempts;
+		$this->shared   = $shared;
 	}
 
 	/**
@@ -58,7 +62,7 @@ final class Operation_Store {
 	 * @return mixed What $fn returns.
 	 */
 	public function with_order_lock( int $order_id, callable $fn ) {
-		return Shared_Store::locked( 'card2crypto_order_' . $order_id, $fn, sprintf( 'Order %d is being updated by another request.', $order_id ) );
+		return $this->shared->locked( 'card2crypto_order_' . $order_id, $fn, sprintf( 'Order %d is being updated by another request.', $order_id ) );
 	}
 
 	/**
@@ -73,7 +77,7 @@ final class Operation_Store {
 	 * @return mixed What $fn returns.
 	 */
 	public function with_start_lock( int $order_id, callable $fn ) {
-		return Shared_Store::locked( 'card2crypto_start_' . $order_id, $fn, sprintf( 'A payment of order %d is being started by another request.', $order_id ) );
+		return $this->shared->locked( 'card2crypto_start_' . $order_id, $fn, sprintf( 'A payment of order %d is being started by another request.', $order_id ) );
 	}
 
 	/**

@@ -15,7 +15,7 @@
 
 namespace Card2Crypto\Checkout\Attempts;
 
-use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Currencies;
 
 defined( 'ABSPATH' ) || exit;
 

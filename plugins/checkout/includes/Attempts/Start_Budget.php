@@ -72,8 +72,12 @@ final class Start_Budget implements Hooks {
 	/** @var Visitor_Budget The checkout's budgets (the shared counter on its table card2crypto_budgets, its locks, its clean-up hook CLEAN_HOOK). */
 	private $budget;
 
-	public function __construct( Visitor_Budget $budget ) {
-		$this->budget = $budget;
+	/** @var Request_Deadline This request's time on the service (charge() starts it). */
+	private $deadline;
+
+	public function __construct( Visitor_Budget $budget, Request_Deadline $deadline ) {
+		$this->budget   = $budget;
+		$this->deadline = $deadline;
 	}
 
 	/** The budgets table: one row per budget (an order's, a client's). */
@@ -109,7 +113,7 @@ final class Start_Budget implements Hooks {
 	 */
 	public function charge( \WC_Order $order, string $address ): void {
 		// The request's time on the service runs from here: every call it makes shares it.
-		Request_Deadline::start( self::TIME_BUDGET );
+		$this->deadline->start( self::TIME_BUDGET );
 		$now = time();
 		$ok  = $this->spend( 'order_' . $order->get_id(), self::ORDER_LIMIT, $now, self::WINDOW, true );
 		$ok  = $ok && $this->spend( 'addr_' . md5( Visitor_Budget::client_key( $address ) ), self::ADDRESS_LIMIT, $now, self::WINDOW, false );
@@ -187,7 +191,7 @@ final class Start_Budget implements Hooks {
 	 * short for a call.
 	 */
 	public function time_left(): bool {
-		Request_Deadline::start( self::TIME_BUDGET );
-		return ! Request_Deadline::spent();
+		$this->deadline->start( self::TIME_BUDGET );
+		return ! $this->deadline->spent();
 	}
 }

@@ -11,6 +11,9 @@
  *   (another request holding it is doing the same work), the answer sent,
  *   the visitor request's service deadline ended, a failure logged, never shown.
  *
+ * Built once in Plugin::build() (what it plans is this request's) and
+ * passed to the services that work after the answer.
+ *
  * @package card2crypto-checkout
  */
 
@@ -23,10 +26,21 @@ defined( 'ABSPATH' ) || exit;
 final class After_Answer {
 
 	/** @var array<string, true> Locks whose work this request already runs after its answer. */
-	private static $planned = array();
+	private $planned = array();
+
+	/** @var Shared_Store */
+	private $shared;
+
+	/** @var Request_Deadline */
+	private $deadline;
+
+	public function __construct( Shared_Store $shared, Request_Deadline $deadline ) {
+		$this->shared   = $shared;
+		$this->deadline = $deadline;
+	}
 
 	/** Whether this request can send its answer and go on working (not WP-CLI, whose output is the answer). */
-	public static function possible(): bool {
+	public function possible(): bool {
 		if ( defined( 'WP_CLI' ) && WP_CLI ) {
 			return false;
 		}
@@ -41,17 +55,17 @@ final class After_Answer {
 	 *
 	 * @param callable(): void $work
 	 */
-	public static function later( string $lock, callable $work, string $what ): bool {
-		if ( ! self::possible() ) {
+	public function later( string $lock, callable $work, string $what ): bool {
+		if ( ! $this->possible() ) {
 			return false;
 		}
-		if ( ! isset( self::$planned[ $lock ] ) ) {
-			self::$planned[ $lock ] = true;
+		if ( ! isset( $this->planned[ $lock ] ) ) {
+			$this->planned[ $lock ] = true;
 			add_action(
 				'shutdown',
-				static function () use ( $lock, $work, $what ): void {
-					unset( self::$planned[ $lock ] );
-					self::now( $lock, $work, $what );
+				function () use ( $lock, $work, $what ): void {
+					unset( $this->planned[ $lock ] );
+					$this->now( $lock, $work, $what );
 				},
 				PHP_INT_MAX
 			);
@@ -65,8 +79,8 @@ final class After_Answer {
 	 *
 	 * @param callable(): void $work
 	 */
-	public static function now( string $lock, callable $work, string $what ): void {
-		$locked = self::lock( $lock );
+	public function now( string $lock, callable $work, string $what ): void {
+		$locked = $this->lock( $lock );
 		if ( false === $locked ) {
 			return; // Another request is doing it right now.
 		}
@@ -76,30 +90,30 @@ final class After_Answer {
 			litespeed_finish_request();
 		}
 		// Nobody waits on what follows: the client's own timeout, not what remains of a visitor request's.
-		Request_Deadline::end();
+		$this->deadline->end();
 		try {
 			$work();
 		} catch ( \Throwable $e ) {
 			Log::debug( $what . ' failed: ' . $e->getMessage() );
 		} finally {
-			self::unlock( $lock, $locked );
+			$this->unlock( $lock, $locked );
 		}
 	}
 
 	/**
-	 * Takes the database lock $name (per site: Shared_Store::lock_name();
+	 * Takes the database lock $name (per site: Shared_Store->lock_name();
 	 * GET_LOCK, not waiting): true when taken, false when another request
 	 * holds it, null where the database has no named locks (that request
 	 * works anyway, which costs one more request to the service at most).
 	 */
-	public static function lock( string $name ): ?bool {
+	public function lock( string $name ): ?bool {
 		global $wpdb;
 		if ( ! isset( $wpdb ) || ! is_object( $wpdb ) || ! method_exists( $wpdb, 'get_var' ) ) {
 			return null;
 		}
 		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
 		try {
-			$locked = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', Shared_Store::lock_name( $name ) ) );
+			$locked = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', $this->shared->lock_name( $name ) ) );
 		} catch ( \Throwable $e ) {
 			$locked = null; // A database without GET_LOCK.
 		}
@@ -110,10 +124,10 @@ final class After_Answer {
 	}
 
 	/** Releases what lock() took (nothing when it was not taken). */
-	public static function unlock( string $name, ?bool $locked ): void {
+	public function unlock( string $name, ?bool $locked ): void {
 		global $wpdb;
 		if ( true === $locked ) {
-			$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', Shared_Store::lock_name( $name ) ) );
+			$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $this->shared->lock_name( $name ) ) );
 		}
 	}
 }

@@ -23,25 +23,29 @@ final class Deadline_Transport implements Http_Transport {
 	/** @var Http_Transport */
 	private $inner;
 
-	public function __construct( Http_Transport $inner ) {
-		$this->inner = $inner;
+	/** @var Request_Deadline */
+	private $deadline;
+
+	public function __construct( Http_Transport $inner, Request_Deadline $deadline ) {
+		$this->inner    = $inner;
+		$this->deadline = $deadline;
 	}
 
 	public function post( string $url, string $body, array $headers, float $timeout_seconds ): Http_Response {
-		Request_Deadline::mark_cut( false );
-		$left = Request_Deadline::remaining();
+		$this->deadline->mark_cut( false );
+		$left = $this->deadline->remaining();
 		if ( null === $left ) {
 			return $this->inner->post( $url, $body, $headers, $timeout_seconds );
 		}
 		if ( $left < Request_Deadline::LEAST_CALL ) {
-			Request_Deadline::mark_cut( true );
+			$this->deadline->mark_cut( true );
 			throw new Transport_Exception( Transport_Exception::TIMEOUT, 'not sent: this request has spent its time on the service' );
 		}
 		$timeout = min( $timeout_seconds, $left );
 		try {
 			return $this->inner->post( $url, $body, $headers, $timeout );
 		} catch ( Transport_Exception $e ) {
-			Request_Deadline::mark_cut( Transport_Exception::TIMEOUT === $e->kind && $timeout < $timeout_seconds );
+			$this->deadline->mark_cut( Transport_Exception::TIMEOUT === $e->kind && $timeout < $timeout_seconds );
 			throw $e;
 		}
 	}

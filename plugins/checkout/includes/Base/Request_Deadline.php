@@ -12,6 +12,9 @@
  * Work done after the buyer has the answer (the checks and refreshes after
  * the response) ends the clock first: nobody waits on it.
  *
+ * One per request: Plugin::build() makes it and passes it to the service
+ * gateway (its visitors' clients), the visitor budget and After_Answer.
+ *
  * @package card2crypto-checkout
  */
 
@@ -33,23 +36,23 @@ final class Request_Deadline {
 	const REQUEST_LIMIT = 4.2;
 
 	/** @var float|null When this request's time on the service ends (microtime), null: no clock. */
-	private static $until = null;
+	private $until = null;
 
 	/** @var bool Whether the last call ended in a timeout that the deadline made (shortened or not sent). */
-	private static $cut = false;
+	private $cut = false;
 
 	/** Starts this request's clock ($seconds from now, at most REQUEST_LIMIT from its arrival), unless it already runs. */
-	public static function start( float $seconds ): void {
-		if ( null !== self::$until ) {
+	public function start( float $seconds ): void {
+		if ( null !== $this->until ) {
 			return;
 		}
 		$now         = microtime( true );
-		$arrived     = self::arrived( $now );
-		self::$until = null === $arrived ? $now + $seconds : min( $now + $seconds, $arrived + self::REQUEST_LIMIT );
+		$arrived     = $this->arrived( $now );
+		$this->until = null === $arrived ? $now + $seconds : min( $now + $seconds, $arrived + self::REQUEST_LIMIT );
 	}
 
 	/** When the web server got this request (microtime); null from the command line, whose start is not a buyer's. */
-	private static function arrived( float $now ): ?float {
+	private function arrived( float $now ): ?float {
 		if ( 'cli' === PHP_SAPI || ! isset( $_SERVER['REQUEST_TIME_FLOAT'] ) ) {
 			return null;
 		}
@@ -58,24 +61,24 @@ final class Request_Deadline {
 	}
 
 	/** Seconds left (0 or more), or null when no clock runs (background work, the owner's pages). */
-	public static function remaining(): ?float {
-		return null === self::$until ? null : max( 0.0, self::$until - microtime( true ) );
+	public function remaining(): ?float {
+		return null === $this->until ? null : max( 0.0, $this->until - microtime( true ) );
 	}
 
 	/** Whether a clock runs and too little remains for another call. */
-	public static function spent(): bool {
-		$left = self::remaining();
+	public function spent(): bool {
+		$left = $this->remaining();
 		return null !== $left && $left < self::LEAST_CALL;
 	}
 
 	/** The buyer has the answer: what this request still does waits on nobody. */
-	public static function end(): void {
-		self::$until = null;
+	public function end(): void {
+		$this->until = null;
 	}
 
 	/** Deadline_Transport: whether the call now leaving ended in a timeout of the deadline's making. */
-	public static function mark_cut( bool $cut ): void {
-		self::$cut = $cut;
+	public function mark_cut( bool $cut ): void {
+		$this->cut = $cut;
 	}
 
 	/**
@@ -84,7 +87,7 @@ final class Request_Deadline {
 	 * time than the client's own timeout. Such a failure says nothing about
 	 * whether the service accepts the store.
 	 */
-	public static function cut(): bool {
-		return self::$cut;
+	public function cut(): bool {
+		return $this->cut;
 	}
 }

@@ -10,7 +10,8 @@
  * table), so WordPress's clean-up of expired transients removes them too;
  * read and written with SQL of our own, which no cache answers. A
  * read-then-write runs under a named lock of the database (locked()), named
- * per plugin and site (the shared Site_Lock).
+ * per plugin and site (the shared Site_Lock). Built once in Plugin::build()
+ * and passed to the classes that keep such values or take such locks.
  *
  * @package card2crypto-checkout
  */
@@ -27,7 +28,7 @@ final class Shared_Store {
 	const LOCK_OWNER = 'card2crypto-checkout';
 
 	/** The value stored under $key, or null when there is none or it has expired. */
-	public static function get( string $key ) {
+	public function get( string $key ) {
 		global $wpdb;
 		$rows  = $wpdb->get_results( $wpdb->prepare( 'SELECT option_name, option_value FROM %i WHERE option_name IN (%s, %s)', $wpdb->options, '_transient_' . $key, '_transient_timeout_' . $key ), ARRAY_A ); // phpcs:ignore WordPress.DB
 		$found = array();
@@ -41,7 +42,7 @@ final class Shared_Store {
 	}
 
 	/** Stores $value under $key for $ttl seconds. */
-	public static function put( string $key, $value, int $ttl ): void {
+	public function put( string $key, $value, int $ttl ): void {
 		global $wpdb;
 		$rows = array(
 			'_transient_timeout_' . $key => (string) ( time() + $ttl ),
@@ -54,13 +55,13 @@ final class Shared_Store {
 		}
 	}
 
-	public static function delete( string $key ): void {
+	public function delete( string $key ): void {
 		global $wpdb;
 		$wpdb->query( $wpdb->prepare( 'DELETE FROM %i WHERE option_name IN (%s, %s)', $wpdb->options, '_transient_' . $key, '_transient_timeout_' . $key ) ); // phpcs:ignore WordPress.DB
 	}
 
 	/** The plugin's named locks of the database (the shared Site_Lock, owned by LOCK_OWNER). */
-	public static function locks(): Site_Lock {
+	public function locks(): Site_Lock {
 		return new Site_Lock( self::LOCK_OWNER );
 	}
 
@@ -69,12 +70,12 @@ final class Shared_Store {
 	 * the connection's database and this site's table prefix). Every named
 	 * lock of the plugin (GET_LOCK, RELEASE_LOCK) goes through it.
 	 */
-	public static function lock_name( string $name ): string {
-		return self::locks()->name( $name );
+	public function lock_name( string $name ): string {
+		return $this->locks()->name( $name );
 	}
 
 	/** This plugin's lock name for $database and $prefix (Site_Lock::name_for()). Pure. */
-	public static function lock_name_for( string $database, string $prefix, string $name ): string {
+	public function lock_name_for( string $database, string $prefix, string $name ): string {
 		return Site_Lock::name_for( self::LOCK_OWNER, $database, $prefix, $name );
 	}
 
@@ -88,8 +89,8 @@ final class Shared_Store {
 	 * @throws \RuntimeException When another request holds the lock for 30 s.
 	 * @return mixed What $fn returns.
 	 */
-	public static function locked( string $name, callable $fn, string $busy ) {
-		return self::locks()->run( $name, $fn, $busy );
+	public function locked( string $name, callable $fn, string $busy ) {
+		return $this->locks()->run( $name, $fn, $busy );
 	}
 
 	/**
@@ -102,7 +103,7 @@ final class Shared_Store {
 	 * @throws \RuntimeException When another request holds the lock for 30 s.
 	 * @return mixed What $fn returns.
 	 */
-	public static function locked_network( string $name, callable $fn, string $busy ) {
-		return self::locks()->run_network( $name, $fn, $busy );
+	public function locked_network( string $name, callable $fn, string $busy ) {
+		return $this->locks()->run_network( $name, $fn, $busy );
 	}
 }

@@ -17,6 +17,7 @@
 namespace Card2Crypto\Checkout\Buyer;
 
 use Card2Crypto\Checkout\Base\Config;
+use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Payment\Availability;
@@ -99,7 +100,7 @@ final class Range_Notice implements Hooks {
 		if ( function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
 			if ( $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->is_paid() && '' !== (string) $order->get_meta( Service_Back::META ) ) {
-				return Service_Back::message( $others );
+				return $this->back->message( $others );
 			}
 		}
 		return $this->health->buyer_message( $others );

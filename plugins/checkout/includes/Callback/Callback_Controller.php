@@ -57,10 +57,14 @@ final class Callback_Controller implements Hooks {
 	/** @var Callback_Health */
 	private $callbacks;
 
-	public function __construct( Config $config, Operation_Events $events, Callback_Health $callbacks ) {
+	/** @var Shared_Store */
+	private $shared;
+
+	public function __construct( Config $config, Operation_Events $events, Callback_Health $callbacks, Shared_Store $shared ) {
 		$this->config    = $config;
 		$this->events    = $events;
 		$this->callbacks = $callbacks;
+		$this->shared    = $shared;
 	}
 
 	/** The callback route, whether or not WooCommerce is active (Plugin::boot()). */
@@ -142,7 +146,7 @@ final class Callback_Controller implements Hooks {
 			return $this->refuse( $ip, 413, 'Payload Too Large', 'the declared body is larger than ' . Callback_Guard::MAX_BODY_BYTES . ' bytes', Callback_Health::TOO_LARGE );
 		}
 		// An allowlisted address is never counted, so never limited.
-		if ( ! $this->allowlisted( $ip ) && Callback_Guard::over_limit( Shared_Store::get( $this->failures_key( $ip ) ), time() ) ) {
+		if ( ! $this->allowlisted( $ip ) && Callback_Guard::over_limit( $this->shared->get( $this->failures_key( $ip ) ), time() ) ) {
 			$this->callbacks->record_refused( Callback_Health::RATE_LIMITED );
 			$response = $this->answer( 429, 'Too Many Requests' );
 			$response->header( 'Retry-After', (string) Callback_Guard::FAILURE_WINDOW );
@@ -261,10 +265,10 @@ final class Callback_Controller implements Hooks {
 		if ( Callback_Guard::counts_toward_budget( $refusal, $this->allowlisted( $ip ) ) ) {
 			// In the shared database, counted under a lock: refusals at the same moment on any web server each count (Shared_Store).
 			$key = $this->failures_key( $ip );
-			Shared_Store::locked(
+			$this->shared->locked(
 				'card2crypto_cbfail_' . md5( $ip ),
-				static function () use ( $key ): void {
-					Shared_Store::put( $key, Callback_Guard::count_failure( Shared_Store::get( $key ), time() ), Callback_Guard::FAILURE_WINDOW );
+				function () use ( $key ): void {
+					$this->shared->put( $key, Callback_Guard::count_failure( $this->shared->get( $key ), time() ), Callback_Guard::FAILURE_WINDOW );
 				},
 				'The callback refusal count is busy.'
 			);

@@ -13,10 +13,10 @@ namespace Card2Crypto\Checkout\Gateway;
 
 use Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType;
 use Card2Crypto\Checkout\Base\Config;
-use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Other_Methods;
-use Card2Crypto\Checkout\Base\Plain_Text;
+use Card2Crypto\Checkout\Rules\Plain_Text;
 use Card2Crypto\Checkout\Base\Script_Asset;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Rules\Range_Words;

@@ -18,7 +18,7 @@ namespace Card2Crypto\Checkout\Gateway;
 use Card2Crypto\Checkout\Admin\Books_Chart;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Order_Address;
 use Card2Crypto\Checkout\Payment\Payments;
@@ -59,7 +59,7 @@ class Gateway extends \WC_Payment_Gateway {
 	/** @var Books_Chart */
 	private $chart;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Service_Health */
@@ -72,7 +72,7 @@ class Gateway extends \WC_Payment_Gateway {
 	private $status;
 
 	/** Built once by the wiring (Plugin::boot()) and handed to WooCommerce as an object. */
-	public function __construct( Config $config, Payments $payments, Order_Address $addresses, Books_Chart $chart, Service_Gateway $gateway, Service_Health $health, Availability $availability, Settings_Status $status ) {
+	public function __construct( Config $config, Payments $payments, Order_Address $addresses, Books_Chart $chart, Service_Door $gateway, Service_Health $health, Availability $availability, Settings_Status $status ) {
 		$this->gateway      = $gateway;
 		$this->config       = $config;
 		$this->payments     = $payments;

@@ -15,7 +15,7 @@ namespace Card2Crypto\Checkout\Order;
 
 use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Base\Log;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
@@ -28,7 +28,7 @@ final class Confirm_Retry implements Hooks {
 	/** @var Operation_Events */
 	private $events;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Attempt_Store */
@@ -40,7 +40,7 @@ final class Confirm_Retry implements Hooks {
 	/** @var Owner_Notice */
 	private $notices;
 
-	public function __construct( Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts, Confirm_Queue $queue, Owner_Notice $notices ) {
+	public function __construct( Operation_Events $events, Service_Door $gateway, Attempt_Store $attempts, Confirm_Queue $queue, Owner_Notice $notices ) {
 		$this->events   = $events;
 		$this->gateway  = $gateway;
 		$this->attempts = $attempts;

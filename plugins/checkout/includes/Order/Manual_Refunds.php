@@ -11,6 +11,7 @@
 
 namespace Card2Crypto\Checkout\Order;
 
+use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Rules\Refund_Words;
 use Card2Crypto\Checkout\Shared\Hooks;

@@ -28,7 +28,7 @@ use Card2Crypto\Checkout\Attempts\Service_Behind;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
@@ -53,7 +53,7 @@ final class Operation_Events {
 	/** @var Order_Actions */
 	private $actions;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Attempt_Store */
@@ -71,7 +71,7 @@ final class Operation_Events {
 	/** @var Owner_Notice */
 	private $notices;
 
-	public function __construct( Config $config, Order_Actions $actions, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Address_Store $addresses, Order_Attempts $order_attempts, Owner_Notice $notices ) {
+	public function __construct( Config $config, Order_Actions $actions, Service_Door $gateway, Attempt_Store $attempts, Operation_Store $operations, Address_Store $addresses, Order_Attempts $order_attempts, Owner_Notice $notices ) {
 		$this->config         = $config;
 		$this->actions        = $actions;
 		$this->gateway        = $gateway;

@@ -18,7 +18,7 @@ use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Decision;
 use Card2Crypto\Checkout\Rules\Order_Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
@@ -38,7 +38,7 @@ final class Order_Actions {
 	/** @var Config */
 	private $config;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Address_Store */
@@ -53,7 +53,7 @@ final class Order_Actions {
 	/** @var Owner_Notice */
 	private $notices;
 
-	public function __construct( Config $config, Service_Gateway $gateway, Address_Store $addresses, Confirm_Queue $queue, Buyer_Mail $mail, Owner_Notice $notices ) {
+	public function __construct( Config $config, Service_Door $gateway, Address_Store $addresses, Confirm_Queue $queue, Buyer_Mail $mail, Owner_Notice $notices ) {
 		$this->config    = $config;
 		$this->gateway   = $gateway;
 		$this->addresses = $addresses;

@@ -17,7 +17,8 @@
  * - A 429 of the service pauses every lane of the store until its
  *   Retry-After has passed.
  *
- * Plugin::build() makes one and passes it in wherever the service is asked;
+ * Plugin::build() makes one and passes it in wherever the service is asked,
+ * typed as the Service_Door it implements (a test passes a door of its own);
  * with_config() gives the settings page's check of unsaved values a door
  * of its own settings over the same bucket.
  *
@@ -29,13 +30,14 @@ namespace Card2Crypto\Checkout\Partner;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Deadline_Transport;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Wp_Http_Transport;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Service_Gateway {
+final class Service_Gateway implements Service_Door {
 
 	/** The options row that holds the bucket (autoload off; read and written with SQL of our own, never cached). */
 	const BUCKET_OPTION = 'card2crypto_checkout_service_bucket';
@@ -45,6 +47,9 @@ final class Service_Gateway {
 
 	/** @var Config */
 	private $config;
+
+	/** @var Request_Deadline This request's time on the service, shared by its visitors' clients. */
+	private $deadline;
 
 	/** @var int Milliseconds this PHP request has waited for tokens (every lane's waits together). */
 	private $waited_ms = 0;
@@ -59,12 +64,13 @@ final class Service_Gateway {
 	 * @param callable|null $clock fn(): int ms since the epoch; default the system clock.
 	 * @param callable|null $sleep fn(int $ms): void; default usleep().
 	 */
-	public function __construct( Config $config, ?callable $clock = null, ?callable $sleep = null ) {
-		$this->config = $config;
-		$this->clock  = $clock ?? static function (): int {
+	public function __construct( Config $config, Request_Deadline $deadline, ?callable $clock = null, ?callable $sleep = null ) {
+		$this->config   = $config;
+		$this->deadline = $deadline;
+		$this->clock    = $clock ?? static function (): int {
 			return (int) floor( microtime( true ) * 1000 );
 		};
-		$this->sleep  = $sleep ?? static function ( int $ms ): void {
+		$this->sleep    = $sleep ?? static function ( int $ms ): void {
 			usleep( $ms * 1000 );
 		};
 	}
@@ -75,8 +81,8 @@ final class Service_Gateway {
 	}
 
 	/** A door for other settings (the settings page's check of values not saved yet), over the same store-wide bucket. */
-	public function with_config( Config $config ): self {
-		return new self( $config, $this->clock, $this->sleep );
+	public function with_config( Config $config ): Service_Door {
+		return new self( $config, $this->deadline, $this->clock, $this->sleep );
 	}
 
 	/**
@@ -93,9 +99,9 @@ final class Service_Gateway {
 		// wp_safe_remote_post(); only the sandbox environment may reach this computer, and there only its own API address.
 		$lane = Service_Lanes::lane( $lane );
 		$wire = new Wp_Http_Transport( 'sandbox' === $config->environment() ? $config->base_url() : false );
-		if ( self::for_visitors( $lane ) ) {
+		if ( Service_Lanes::for_visitors( $lane ) ) {
 			// Each call within what remains of a visitor request's time on the service (Request_Deadline), the wait for a token included.
-			$wire = new Deadline_Transport( $wire );
+			$wire = new Deadline_Transport( $wire, $this->deadline );
 		}
 		$transport = new Lane_Transport(
 			$wire,
@@ -128,16 +134,6 @@ final class Service_Gateway {
 				},
 			)
 		);
-	}
-
-	/**
-	 * Whether $lane carries a visitor's request (a buyer paying or starting
-	 * to pay, what a page shows): its calls share the request's deadline
-	 * (Deadline_Transport; without a running clock it changes nothing). The
-	 * owner's buttons and background work keep the client's own timeout.
-	 */
-	public static function for_visitors( string $lane ): bool {
-		return in_array( $lane, array( Service_Lanes::PAYING, Service_Lanes::START, Service_Lanes::INFO ), true );
 	}
 
 	/**

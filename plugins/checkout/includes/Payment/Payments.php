@@ -33,7 +33,7 @@ use Card2Crypto\Checkout\Attempts\Payment_Refused;
 use Card2Crypto\Checkout\Attempts\Service_Refused;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
-use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
@@ -41,7 +41,7 @@ use Card2Crypto\Checkout\Callback\Client_Address;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Page_Language;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Service_Times;
 use Card2Crypto\Checkout\Service\Reconciler;
@@ -64,7 +64,7 @@ final class Payments {
 	/** @var Order_Address */
 	private $addresses;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Attempt_Store */
@@ -94,7 +94,7 @@ final class Payments {
 	/** @var Client_Address */
 	private $client_address;
 
-	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health, Order_Attempts $order_attempts, Start_Budget $budget, Test_Mode $test_mode, Client_Address $client_address ) {
+	public function __construct( Config $config, Start_Gate $gate, Order_Address $addresses, Service_Door $gateway, Attempt_Store $attempts, Operation_Store $operations, Reconciler $reconciler, Return_Pages $pages, Service_Health $health, Order_Attempts $order_attempts, Start_Budget $budget, Test_Mode $test_mode, Client_Address $client_address ) {
 		$this->config         = $config;
 		$this->gate           = $gate;
 		$this->addresses      = $addresses;

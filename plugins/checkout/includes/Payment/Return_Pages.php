@@ -34,6 +34,13 @@ final class Return_Pages {
 	/** How long the words of told_url() wait for the page to be asked for. */
 	const TOLD_TTL = 5 * 60;
 
+	/** @var Shared_Store */
+	private $shared;
+
+	public function __construct( Shared_Store $shared ) {
+		$this->shared = $shared;
+	}
+
 	/** The fail address given to the landing page. */
 	public function fail_url( \WC_Order $order ): string {
 		return add_query_arg( self::RETURN_ARG, '1', $order->get_checkout_payment_url() );
@@ -58,7 +65,7 @@ final class Return_Pages {
 	 * @param array|null $link A link the words offer (Buyer_Words), or null.
 	 */
 	public function told_url( \WC_Order $order, string $message, string $type, ?array $link = null ): string {
-		Shared_Store::put(
+		$this->shared->put(
 			$this->told_key( $order ),
 			array(
 				'message' => $message,
@@ -76,8 +83,8 @@ final class Return_Pages {
 	 * @return array{message: string, type: string, link: array|null}|null
 	 */
 	public function take_told( \WC_Order $order ): ?array {
-		$told = Shared_Store::get( $this->told_key( $order ) );
-		Shared_Store::delete( $this->told_key( $order ) );
+		$told = $this->shared->get( $this->told_key( $order ) );
+		$this->shared->delete( $this->told_key( $order ) );
 		if ( ! is_array( $told ) || ! isset( $told['message'], $told['type'] ) || '' === $told['message'] ) {
 			return null;
 		}

@@ -31,7 +31,8 @@ use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Base\Request_Deadline;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Order_Words;
@@ -59,7 +60,7 @@ final class Start_Gate {
 	/** @var Reconciler */
 	private $reconciler;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Attempt_Store */
@@ -80,7 +81,7 @@ final class Start_Gate {
 	/** @var Start_Budget */
 	private $budget;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Gateway $gateway, Attempt_Store $attempts, Service_Health $health, Availability $availability, Service_Back $back, Order_Attempts $order_attempts, Start_Budget $budget ) {
+	public function __construct( Config $config, Reconciler $reconciler, Service_Door $gateway, Attempt_Store $attempts, Service_Health $health, Availability $availability, Service_Back $back, Order_Attempts $order_attempts, Start_Budget $budget ) {
 		$this->config         = $config;
 		$this->reconciler     = $reconciler;
 		$this->gateway        = $gateway;
@@ -228,7 +229,7 @@ final class Start_Gate {
 			}
 		}
 		if ( Attempt_Policy::UNCONFIRMED === $verdict['verdict'] ) {
-			if ( Service_Health::REFUSED === Service_Health::decide( $this->health->state(), Service_Health::fingerprint( $this->config ), time() ) ) {
+			if ( Service_Health::REFUSED === $this->health->decide( $this->health->state(), $this->health->fingerprint(), time() ) ) {
 				// The service refuses the store itself: its path, its words (the method is withdrawn).
 				throw new Service_Refused( $this->back->keep( $order ) );
 			}

@@ -11,7 +11,6 @@
 
 namespace Card2Crypto\Checkout\Rules;
 
-use Card2Crypto\Checkout\Base\Currencies;
 
 defined( 'ABSPATH' ) || exit;
 

@@ -10,7 +10,6 @@
 
 namespace Card2Crypto\Checkout\Rules;
 
-use Card2Crypto\Checkout\Base\Currencies;
 
 defined( 'ABSPATH' ) || exit;
 

@@ -181,4 +181,14 @@ final class Service_Lanes {
 	public static function retry_seconds( int $wait_ms ): int {
 		return max( 1, (int) ceil( $wait_ms / 1000 ) );
 	}
+
+	/**
+	 * Whether $lane carries a visitor's request (a buyer paying or starting
+	 * to pay, what a page shows): its calls share the request's deadline
+	 * (Base\Deadline_Transport; without a running clock it changes nothing). The
+	 * owner's buttons and background work keep the client's own timeout.
+	 */
+	public static function for_visitors( string $lane ): bool {
+		return in_array( $lane, array( self::PAYING, self::START, self::INFO ), true );
+	}
 }

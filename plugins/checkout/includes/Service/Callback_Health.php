@@ -126,7 +126,7 @@ final class Callback_Health implements Hooks {
 	}
 
 	/** A reason in words. */
-	public static function reason_words( string $reason ): string {
+	public function reason_words( string $reason ): string {
 		switch ( $reason ) {
 			case self::SIGNATURE:
 				return __( 'wrong signature (the partner secret does not match)', 'card2crypto-checkout' );
@@ -148,7 +148,7 @@ final class Callback_Health implements Hooks {
 	}
 
 	/** WooCommerce → Status → Logs, showing the plugin's source. */
-	public static function logs_url(): string {
+	public function logs_url(): string {
 		return admin_url( 'admin.php?page=wc-status&tab=logs&source=card2crypto-checkout' );
 	}
 
@@ -192,7 +192,7 @@ final class Callback_Health implements Hooks {
 			)
 			. '</strong> ' . esc_html__( 'Orders may not be updated when buyers pay.', 'card2crypto-checkout' )
 			. ' <a href="' . esc_url( $settings ) . '">' . esc_html__( 'See why in the payment settings', 'card2crypto-checkout' ) . '</a> | '
-			. '<a href="' . esc_url( self::logs_url() ) . '">' . esc_html__( 'View the logs', 'card2crypto-checkout' ) . '</a></p></div>';
+			. '<a href="' . esc_url( $this->logs_url() ) . '">' . esc_html__( 'View the logs', 'card2crypto-checkout' ) . '</a></p></div>';
 	}
 
 	/** @return array{verified?: int, refused_at?: int, hours: array<string, array<string, int>>} */

@@ -6,6 +6,7 @@
  * a payment: it is recorded here with how far off the clock is (the
  * service's Date header, whole seconds), logged once an hour at most, and
  * shown in the owner's status box until a request is answered again.
+ * What such a refusal looks like and its words are rules (Rules\Clock_Refusal).
  *
  * Option OPTION: array{offset_ms: int|null, at: int} (not autoloaded).
  *
@@ -15,6 +16,7 @@
 namespace Card2Crypto\Checkout\Service;
 
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Rules\Clock_Refusal;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 
 defined( 'ABSPATH' ) || exit;
@@ -25,11 +27,6 @@ final class Clock_Offset {
 
 	/** Seconds between two log lines about the same clock problem. */
 	const LOG_EVERY = 3600;
-
-	/** Whether the service refused the request for its timestamp (the store's clock is off). */
-	public static function refused_for( Partner_Api_Exception $e ): bool {
-		return Partner_Api_Exception::HTTP === $e->kind && 400 === $e->status && 'invalid_parameter' === $e->error_code && 'timestamp' === $e->field;
-	}
 
 	/** Records a timestamp refusal; logs it unless one was logged in the last LOG_EVERY seconds. */
 	public function saw_refusal( Partner_Api_Exception $e, int $now ): void {
@@ -44,7 +41,7 @@ final class Clock_Offset {
 			false
 		);
 		if ( null === $last || $now - (int) ( $last['logged'] ?? 0 ) >= self::LOG_EVERY ) {
-			Log::error( 'The payment service refused a request for its timestamp: ' . self::words( $e->clock_offset_ms ) . ' Background checks wait and try again; fix the server\'s clock (NTP).' );
+			Log::error( 'The payment service refused a request for its timestamp: ' . Clock_Refusal::words( $e->clock_offset_ms ) . ' Background checks wait and try again; fix the server\'s clock (NTP).' );
 		}
 	}
 
@@ -59,18 +56,5 @@ final class Clock_Offset {
 	public function last(): ?array {
 		$value = get_option( self::OPTION, null );
 		return is_array( $value ) && isset( $value['at'] ) ? $value : null;
-	}
-
-	/** The clock's offset in words, for the log and the owner's status box. */
-	public static function words( ?int $offset_ms ): string {
-		if ( null === $offset_ms ) {
-			return __( 'this server\'s clock is off (the service did not say its own time).', 'card2crypto-checkout' );
-		}
-		$seconds = (int) round( abs( $offset_ms ) / 1000 );
-		return $offset_ms > 0
-			/* translators: %d: seconds */
-			? sprintf( _n( 'this server\'s clock is %d second behind the service\'s (5 seconds behind at most are accepted).', 'this server\'s clock is %d seconds behind the service\'s (5 seconds behind at most are accepted).', $seconds, 'card2crypto-checkout' ), $seconds )
-			/* translators: %d: seconds */
-			: sprintf( _n( 'this server\'s clock is %d second ahead of the service\'s (30 seconds ahead at most are accepted).', 'this server\'s clock is %d seconds ahead of the service\'s (30 seconds ahead at most are accepted).', $seconds, 'card2crypto-checkout' ), $seconds );
 	}
 }

@@ -26,9 +26,11 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
+use Card2Crypto\Checkout\Base\Request_Deadline;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Order\Operation_Events;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
+use Card2Crypto\Checkout\Rules\Clock_Refusal;
 use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Reconcile_Pace;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
@@ -52,7 +54,7 @@ final class Reconciler implements Hooks {
 
 	const GROUP = 'card2crypto-checkout';
 
-	/** The database's named lock one batch holds while it runs (one batch at a time, whatever the servers), per site (Shared_Store::lock_name()). */
+	/** The database's named lock one batch holds while it runs (one batch at a time, whatever the servers), per site (Shared_Store->lock_name()). */
 	const BATCH_LOCK = 'card2crypto_checkout_reconcile_batch';
 
 	/** Seconds before the next batch when the service refused this server's timestamps (its clock is off). */
@@ -67,7 +69,7 @@ final class Reconciler implements Hooks {
 	/** @var Operation_Events */
 	private $events;
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var int|null When this batch's last request left (ms). */
@@ -103,7 +105,10 @@ final class Reconciler implements Hooks {
 	/** @var Start_Budget */
 	private $budget;
 
-	public function __construct( Config $config, Operation_Events $events, Service_Gateway $gateway, Attempt_Store $attempts, Operation_Store $operations, Check_Queue $queue, Address_Store $addresses, Service_Health $health, Clock_Offset $clock, Order_Attempts $order_attempts, Start_Budget $budget ) {
+	/** @var Shared_Store */
+	private $shared;
+
+	public function __construct( Config $config, Operation_Events $events, Service_Door $gateway, Attempt_Store $attempts, Operation_Store $operations, Check_Queue $queue, Address_Store $addresses, Service_Health $health, Clock_Offset $clock, Order_Attempts $order_attempts, Start_Budget $budget, Shared_Store $shared ) {
 		$this->config         = $config;
 		$this->events         = $events;
 		$this->gateway        = $gateway;
@@ -115,6 +120,7 @@ final class Reconciler implements Hooks {
 		$this->clock          = $clock;
 		$this->order_attempts = $order_attempts;
 		$this->budget         = $budget;
+		$this->shared         = $shared;
 	}
 
 	public function register(): void {
@@ -251,7 +257,7 @@ final class Reconciler implements Hooks {
 	 */
 	public function run_batch(): void {
 		global $wpdb;
-		$lock     = Shared_Store::lock_name( self::BATCH_LOCK );
+		$lock     = $this->shared->lock_name( self::BATCH_LOCK );
 		$suppress = $wpdb->suppress_errors( true );
 		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', $lock ) );
 		$wpdb->suppress_errors( $suppress );
@@ -365,13 +371,13 @@ final class Reconciler implements Hooks {
 			$this->release_dead( $order );
 			return null;
 		}
-		if ( $this->settled( $attempt, time() ) && ! self::ended_unpaid( $attempt ) ) {
+		if ( $this->settled( $attempt, time() ) && ! $this->ended_unpaid( $attempt ) ) {
 			$this->queue->set_next_check( $attempt_id, null );
 			return null;
 		}
 		$delays = $this->delays();
 		$quiet  = time() - (int) strtotime( $attempt->updated_at() . ' UTC' );
-		if ( self::ended_unpaid( $attempt ) ) {
+		if ( $this->ended_unpaid( $attempt ) ) {
 			if ( $quiet < $this->order_attempts->payment_window() ) {
 				$this->queue->set_next_check( $attempt_id, time() + $this->order_attempts->payment_window() - $quiet );
 				return null;
@@ -413,7 +419,7 @@ final class Reconciler implements Hooks {
 		}
 		// The service confirmed, after the payment window, that this payment ended without payment: with a new address
 		// per order, the order's address may serve the next order once none of its payments can still be paid.
-		if ( $this->settled( $attempt, time() ) && self::ended_unpaid( $attempt ) ) {
+		if ( $this->settled( $attempt, time() ) && $this->ended_unpaid( $attempt ) ) {
 			$this->release_dead( $this->order_attempts->reloaded( $order ) );
 		}
 		$this->queue->set_next_check( $attempt_id, $attempt->is_final() ? null : $this->due_after( $attempt->checks() ) );
@@ -425,7 +431,7 @@ final class Reconciler implements Hooks {
 		$freed = $this->addresses->release_dead(
 			$order,
 			function ( Attempt $attempt ): bool {
-				return $this->settled( $attempt, time() ) && self::ended_unpaid( $attempt );
+				return $this->settled( $attempt, time() ) && $this->ended_unpaid( $attempt );
 			}
 		);
 		foreach ( $freed as $address ) {
@@ -450,7 +456,7 @@ final class Reconciler implements Hooks {
 	}
 
 	/** The attempt's payment ended without payment (a final decline). */
-	private static function ended_unpaid( Attempt $attempt ): bool {
+	private function ended_unpaid( Attempt $attempt ): bool {
 		$step = Status_Flow::find_step( $attempt->status(), $attempt->status_code() );
 		return null !== $step && $step['final'] && Status_Flow::PHASE_FAILED === $step['phase'];
 	}
@@ -536,12 +542,12 @@ final class Reconciler implements Hooks {
 					Reconcile_Pace::retry_wait( $e->retry_after )
 				);
 			}
-			if ( Clock_Offset::refused_for( $e ) ) {
+			if ( Clock_Refusal::is( $e ) ) {
 				// Not news about the payment: this server's clock is off. Nothing is retired; background checks back off.
 				$this->clock->saw_refusal( $e, time() );
 				return Check_Result::clock_refused(
 					/* translators: %s: how far the clock is off */
-					sprintf( __( 'The service was not asked about this payment: %s', 'card2crypto-checkout' ), Clock_Offset::words( $e->clock_offset_ms ) )
+					sprintf( __( 'The service was not asked about this payment: %s', 'card2crypto-checkout' ), Clock_Refusal::words( $e->clock_offset_ms ) )
 				);
 			}
 			if ( 400 === $e->status ) {

@@ -41,10 +41,14 @@ final class Refusal_Mail implements Hooks {
 	/** @var Owner_Notice */
 	private $notices;
 
-	public function __construct( Config $config, Service_Health $health, Owner_Notice $notices ) {
-		$this->config = $config;
-		$this->health = $health;
+	/** @var Shared_Store */
+	private $shared;
+
+	public function __construct( Config $config, Service_Health $health, Owner_Notice $notices, Shared_Store $shared ) {
+		$this->config  = $config;
+		$this->health  = $health;
 		$this->notices = $notices;
+		$this->shared  = $shared;
 	}
 
 	public function register(): void {
@@ -56,18 +60,18 @@ final class Refusal_Mail implements Hooks {
 	 */
 	public function refused( $reason = '' ): void {
 		$state = $this->health->state();
-		if ( null === $state || ( $state['key'] ?? '' ) !== Service_Health::fingerprint( $this->config ) ) {
+		if ( null === $state || ( $state['key'] ?? '' ) !== $this->health->fingerprint() ) {
 			// Credentials being tried on the settings page, not the ones in use: the owner reads the answer there.
 			return;
 		}
 		try {
-			$claimed = Shared_Store::locked(
+			$claimed = $this->shared->locked(
 				self::CLAIM,
-				static function (): bool {
-					if ( null !== Shared_Store::get( self::CLAIM ) ) {
+				function (): bool {
+					if ( null !== $this->shared->get( self::CLAIM ) ) {
 						return false;
 					}
-					Shared_Store::put( self::CLAIM, time(), self::MAIL_GAP );
+					$this->shared->put( self::CLAIM, time(), self::MAIL_GAP );
 					return true;
 				},
 				'another request holds the lock'

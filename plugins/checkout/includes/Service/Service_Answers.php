@@ -27,7 +27,7 @@ namespace Card2Crypto\Checkout\Service;
 
 use Card2Crypto\Checkout\Base\After_Answer;
 use Card2Crypto\Checkout\Base\Log;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Payment_Match;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Hooks;
@@ -63,7 +63,7 @@ final class Service_Answers implements Hooks {
 	/** The queued refresh where the answer cannot be sent first (Action Scheduler). */
 	const HOOK = 'card2crypto_checkout_refresh_answers';
 
-	/** The database lock of the one request that refreshes (per site: Shared_Store::lock_name()). */
+	/** The database lock of the one request that refreshes (per site: Shared_Store->lock_name()). */
 	const LOCK = 'card2crypto_checkout_answers';
 
 	/** The answers kept before these records (read once as a last good answer, then replaced). */
@@ -72,15 +72,19 @@ final class Service_Answers implements Hooks {
 	/** @var array<string, true> Kinds this request refreshes after its answer. */
 	private $due = array();
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Service_Gateway $gateway, Service_Health $health ) {
+	/** @var After_Answer */
+	private $after;
+
+	public function __construct( Service_Door $gateway, Service_Health $health, After_Answer $after ) {
 		$this->gateway = $gateway;
 		$this->health  = $health;
+		$this->after   = $after;
 	}
 
 	public function register(): void {
@@ -108,9 +112,8 @@ final class Service_Answers implements Hooks {
 	 * @return mixed
 	 */
 	public function read( string $kind, ?int $now = null ) {
-		$config = $this->gateway->config();
 		$record = $this->record( $kind );
-		if ( self::due( $record, Service_Health::fingerprint( $config ), $now ?? time() ) ) {
+		if ( $this->due( $record, $this->health->fingerprint(), $now ?? time() ) ) {
 			$this->refresh_later( $kind );
 		}
 		if ( null !== $record && array_key_exists( 'value', $record ) && null !== $record['value'] ) {
@@ -130,7 +133,7 @@ final class Service_Answers implements Hooks {
 	 *
 	 * @param array|null $record The stored record.
 	 */
-	public static function due( $record, string $fingerprint, int $now ): bool {
+	public function due( $record, string $fingerprint, int $now ): bool {
 		if ( ! is_array( $record ) || ( $record['key'] ?? '' ) !== $fingerprint || ! isset( $record['next'], $record['asked'] ) ) {
 			return true;
 		}
@@ -148,7 +151,7 @@ final class Service_Answers implements Hooks {
 			return;
 		}
 		$this->forget_loaded( $kind );
-		if ( self::due( $this->record( $kind ), Service_Health::fingerprint( $config ), time() ) ) {
+		if ( $this->due( $this->record( $kind ), $this->health->fingerprint(), time() ) ) {
 			$this->refresh( $kind );
 		}
 	}
@@ -159,13 +162,12 @@ final class Service_Answers implements Hooks {
 	 * and records what it said (a failure keeps the last good answer).
 	 */
 	public function refresh( string $kind ): void {
-		$config = $this->gateway->config();
 		$now    = time();
 		$record = $this->record( $kind ) ?? array();
 		$record = array(
 			'value' => $record['value'] ?? null,
 			'at'    => (int) ( $record['at'] ?? 0 ),
-			'key'   => Service_Health::fingerprint( $config ),
+			'key'   => $this->health->fingerprint(),
 			'asked' => $now,
 		);
 		try {
@@ -176,7 +178,7 @@ final class Service_Answers implements Hooks {
 			// A signed answer, its signature checked: the service accepts the store (no health check of its own this minute).
 			$this->health->answered( $now );
 		} catch ( \Throwable $e ) {
-			$busy             = Service_Health::busy_wait( $e );
+			$busy             = $this->health->busy_wait( $e );
 			$record['next']   = $now + ( $busy ?? self::FAILED_WAIT[ $kind ] );
 			$record['status'] = null !== $busy ? 'busy' : 'failed';
 			Log::warning( sprintf( 'The service\'s %s could not be fetched (the last answer is kept; asked again in %d s): %s', $kind, $record['next'] - $now, $e->getMessage() ) );
@@ -215,7 +217,7 @@ final class Service_Answers implements Hooks {
 			return;
 		}
 		$this->due[ $kind ] = true;
-		$later = After_Answer::later(
+		$later = $this->after->later(
 			self::LOCK,
 			function (): void {
 				$this->refresh_due();
@@ -226,20 +228,6 @@ final class Service_Answers implements Hooks {
 			// Never in the way of a page: the next view queues it again.
 			$this->health->queue_once( self::HOOK, 'debug', 'The refresh of the service\'s answers could not be queued' );
 		}
-	}
-
-	/**
-	 * The refresh after the answer (shutdown): the visitor has the page; one
-	 * request at a time, across web servers, asks (After_Answer).
-	 */
-	public function refresh_after_answer(): void {
-		After_Answer::now(
-			self::LOCK,
-			function (): void {
-				$this->refresh_due();
-			},
-			'The refresh of the service\'s answers after the page'
-		);
 	}
 
 	/** Refreshes each kind this request found due, if still due. */

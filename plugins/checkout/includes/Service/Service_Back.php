@@ -66,8 +66,12 @@ final class Service_Back implements Hooks {
 	/** @var Service_Health */
 	private $health;
 
-	public function __construct( Service_Health $health ) {
+	/** @var Shared_Store */
+	private $shared;
+
+	public function __construct( Service_Health $health, Shared_Store $shared ) {
 		$this->health = $health;
+		$this->shared = $shared;
 	}
 
 	public function register(): void {
@@ -87,11 +91,11 @@ final class Service_Back implements Hooks {
 			$order->save();
 			$this->queue( self::RETRY[0], 1, false );
 		}
-		return self::message( Other_Methods::exist() );
+		return $this->message( Other_Methods::exist() );
 	}
 
 	/** What the buyer is told: the order is kept, and how they will hear. */
-	public static function message( bool $other_methods = false ): string {
+	public function message( bool $other_methods = false ): string {
 		$message = __( 'Card payment is unavailable right now. Your order is kept: we will e-mail you a link to pay it as soon as card payment is back.', 'card2crypto-checkout' );
 		if ( $other_methods ) {
 			$message .= ' ' . __( 'You can also pay it now with another payment method.', 'card2crypto-checkout' );
@@ -121,7 +125,7 @@ final class Service_Back implements Hooks {
 			return;
 		}
 		try {
-			Shared_Store::locked(
+			$this->shared->locked(
 				self::LOCK,
 				static function () use ( $delay, $runs, $now ): void {
 					if ( $now ) {
@@ -148,7 +152,7 @@ final class Service_Back implements Hooks {
 	}
 
 	/** Seconds before the run after $runs runs without card payment back. */
-	public static function retry_after( int $runs ): int {
+	public function retry_after( int $runs ): int {
 		return self::RETRY[ max( 0, min( $runs, count( self::RETRY ) - 1 ) ) ];
 	}
 
@@ -202,7 +206,7 @@ final class Service_Back implements Hooks {
 		if ( array() !== $waiting ) {
 			if ( Service_Health::OK !== $this->health->fresh_verdict() ) {
 				// Still refused, or not to be asked now: the buyers wait for a later run.
-				return array( self::retry_after( $runs ), $runs + 1 );
+				return array( $this->retry_after( $runs ), $runs + 1 );
 			}
 			$emails  = function_exists( 'WC' ) && WC()->mailer() ? WC()->mailer()->get_emails() : array();
 			$invoice = $emails['WC_Email_Customer_Invoice'] ?? null;
@@ -227,7 +231,7 @@ final class Service_Back implements Hooks {
 			return null;
 		}
 		// Orders beyond this batch: the next run at once. Orders another run holds (taken again should it die): later.
-		return count( $marks ) >= self::BATCH ? array( 0, $runs ) : array( self::retry_after( $runs ), $runs + 1 );
+		return count( $marks ) >= self::BATCH ? array( 0, $runs ) : array( $this->retry_after( $runs ), $runs + 1 );
 	}
 
 	/**

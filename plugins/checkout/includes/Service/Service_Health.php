@@ -39,7 +39,7 @@ use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Request_Deadline;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
 use Card2Crypto\Checkout\Shared\Api\Credentials_Answer;
@@ -103,14 +103,22 @@ final class Service_Health implements Hooks {
 	 */
 	const WENT_AWAY = 'card2crypto_checkout_service_refused';
 
-	/** The database lock held by the one request that asks after its answer (per site: Shared_Store::lock_name()). */
+	/** The database lock held by the one request that asks after its answer (per site: Shared_Store->lock_name()). */
 	const LOCK = 'card2crypto_checkout_health';
 
-	/** @var Service_Gateway */
+	/** @var Service_Door */
 	private $gateway;
 
-	public function __construct( Service_Gateway $gateway ) {
-		$this->gateway = $gateway;
+	/** @var After_Answer */
+	private $after;
+
+	/** @var Request_Deadline */
+	private $deadline;
+
+	public function __construct( Service_Door $gateway, After_Answer $after, Request_Deadline $deadline ) {
+		$this->gateway  = $gateway;
+		$this->after    = $after;
+		$this->deadline = $deadline;
 	}
 
 	public function register(): void {
@@ -122,11 +130,6 @@ final class Service_Health implements Hooks {
 		$this->run_check();
 	}
 
-	/** The fingerprint of the settings in use (fingerprint()). */
-	private function key(): string {
-		return self::fingerprint( $this->gateway->config() );
-	}
-
 	/**
 	 * The same checks for other settings (the settings page's check of
 	 * values not saved yet): a health over the gateway's door for them.
@@ -136,12 +139,13 @@ final class Service_Health implements Hooks {
 	}
 
 	/** The same checks through another door (Service_Gateway::with_config()): this health for its own. */
-	public function for_gateway( Service_Gateway $gateway ): self {
-		return $gateway === $this->gateway ? $this : new self( $gateway );
+	public function for_gateway( Service_Door $gateway ): self {
+		return $gateway === $this->gateway ? $this : new self( $gateway, $this->after, $this->deadline );
 	}
 
-	/** The credentials and address a state was found with (the status check's cache key too). */
-	public static function fingerprint( Config $config ): string {
+	/** The credentials and address of this health's settings, as a state records them (the status check's cache key too). */
+	public function fingerprint(): string {
+		$config = $this->gateway->config();
 		return md5( $config->base_url() . "\n" . $config->credentials()->fingerprint() );
 	}
 
@@ -152,7 +156,7 @@ final class Service_Health implements Hooks {
 	 * @param array|null $state  The stored state.
 	 * @param int|null   $ok_age Seconds an accepted state is trusted (LIFETIME_OK by default; 0: ask again).
 	 */
-	public static function decide( $state, string $fingerprint, int $now, ?int $ok_age = null ): string {
+	public function decide( $state, string $fingerprint, int $now, ?int $ok_age = null ): string {
 		if ( ! is_array( $state ) || ( $state['key'] ?? '' ) !== $fingerprint || ! isset( $state['state'], $state['at'] ) ) {
 			return self::STALE;
 		}
@@ -191,9 +195,9 @@ final class Service_Health implements Hooks {
 		if ( ! $config->credentials()->complete() ) {
 			return true;
 		}
-		$key   = self::fingerprint( $config );
+		$key   = $this->fingerprint();
 		$state = $this->state();
-		if ( self::STALE === self::decide( $state, $key, $now ?? time() ) ) {
+		if ( self::STALE === $this->decide( $state, $key, $now ?? time() ) ) {
 			$this->check_later();
 		}
 		return ! ( null !== $state && ( $state['key'] ?? '' ) === $key && self::REFUSED === ( $state['state'] ?? '' ) );
@@ -207,7 +211,7 @@ final class Service_Health implements Hooks {
 	 * protect, so nothing is asked).
 	 */
 	private function check_later(): void {
-		$later = After_Answer::later(
+		$later = $this->after->later(
 			self::LOCK,
 			function (): void {
 				$this->after_answer();
@@ -218,20 +222,6 @@ final class Service_Health implements Hooks {
 			// Never in the way of a page: the next view queues it again.
 			$this->queue_once( self::HOOK, 'debug', 'The service check could not be queued' );
 		}
-	}
-
-	/**
-	 * The check after the answer (shutdown): the visitor has the page; one
-	 * request at a time, across web servers, asks the service (After_Answer).
-	 */
-	public function check_after_answer(): void {
-		After_Answer::now(
-			self::LOCK,
-			function (): void {
-				$this->after_answer();
-			},
-			'The service check after the answer'
-		);
 	}
 
 	private function after_answer(): void {
@@ -257,14 +247,14 @@ final class Service_Health implements Hooks {
 		if ( ! $config->credentials()->complete() ) {
 			return self::STALE;
 		}
-		$key = self::fingerprint( $config );
+		$key = $this->fingerprint();
 		$this->forget_loaded();
-		$decision = self::decide( $this->state(), $key, time() );
+		$decision = $this->decide( $this->state(), $key, time() );
 		if ( self::STALE !== $decision ) {
 			// Only an answer about the store tells that it is accepted (a 429 before any answer tells nothing).
 			return self::OK === $decision && self::BUSY === ( $this->state()['state'] ?? '' ) ? self::STALE : $decision;
 		}
-		$locked = After_Answer::lock( self::LOCK );
+		$locked = $this->after->lock( self::LOCK );
 		if ( false === $locked ) {
 			return self::STALE; // Another request is asking right now: its answer is for the job's next run.
 		}
@@ -273,10 +263,10 @@ final class Service_Health implements Hooks {
 			$this->forget_loaded();
 			$this->run_check();
 		} finally {
-			After_Answer::unlock( self::LOCK, $locked );
+			$this->after->unlock( self::LOCK, $locked );
 		}
 		$this->forget_loaded();
-		$decision = self::decide( $this->state(), $key, time() );
+		$decision = $this->decide( $this->state(), $key, time() );
 		return self::OK === $decision && self::BUSY === ( $this->state()['state'] ?? '' ) ? self::STALE : $decision;
 	}
 
@@ -314,7 +304,7 @@ final class Service_Health implements Hooks {
 		if ( ! $config->credentials()->complete() ) {
 			return;
 		}
-		if ( self::STALE === self::decide( $this->state(), self::fingerprint( $config ), time() ) ) {
+		if ( self::STALE === $this->decide( $this->state(), $this->fingerprint(), time() ) ) {
 			$this->ask( Service_Lanes::INFO );
 		}
 	}
@@ -340,7 +330,7 @@ final class Service_Health implements Hooks {
 		$config = $this->gateway->config();
 		if ( $config->fix_rate() ) {
 			// Calculate is the request: only a refusal found within its lifetime stops the buyer here, nothing is asked.
-			if ( self::REFUSED === self::decide( $this->state(), self::fingerprint( $config ), time() ) ) {
+			if ( self::REFUSED === $this->decide( $this->state(), $this->fingerprint(), time() ) ) {
 				throw new Service_Refused( $this->buyer_message() );
 			}
 			return;
@@ -352,9 +342,9 @@ final class Service_Health implements Hooks {
 
 	/** The state now, asking the service when it is stale. */
 	private function current( int $now, ?int $ok_age ): string {
-		$key      = $this->key();
+		$key      = $this->fingerprint();
 		$state    = $this->state();
-		$decision = self::decide( $state, $key, $now, $ok_age );
+		$decision = $this->decide( $state, $key, $now, $ok_age );
 		if ( self::STALE !== $decision ) {
 			return $decision;
 		}
@@ -393,9 +383,9 @@ final class Service_Health implements Hooks {
 		return $answer;
 	}
 
-	/** The settings page's cached status check for these credentials and address (Settings_Status). */
-	public static function status_cache_key( Config $config ): string {
-		return 'card2crypto_checkout_status_' . self::fingerprint( $config );
+	/** The settings page's cached status check for this health's credentials and address (Settings_Status). */
+	public function status_cache_key(): string {
+		return 'card2crypto_checkout_status_' . $this->fingerprint();
 	}
 
 	/**
@@ -407,10 +397,10 @@ final class Service_Health implements Hooks {
 	public function record_check( ?\Throwable $error, ?int $now = null ): void {
 		if ( null === $error ) {
 			$this->record( self::OK, '', $now );
-		} elseif ( self::refuses_store( $error ) || self::unreachable( $error ) ) {
+		} elseif ( $this->refuses_store( $error ) || $this->unreachable( $error ) ) {
 			$this->record( self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
-		} elseif ( null !== self::busy_wait( $error ) ) {
-			$this->busy( (int) self::busy_wait( $error ), $now ?? time() );
+		} elseif ( null !== $this->busy_wait( $error ) ) {
+			$this->busy( (int) $this->busy_wait( $error ), $now ?? time() );
 		}
 	}
 
@@ -419,7 +409,7 @@ final class Service_Health implements Hooks {
 	 * Retry-After (1 s to MAX_BUSY_WAIT), else BUSY_WAIT; null for any other
 	 * error. Pure.
 	 */
-	public static function busy_wait( \Throwable $error ): ?int {
+	public function busy_wait( \Throwable $error ): ?int {
 		if ( ! $error instanceof Partner_Api_Exception || Partner_Api_Exception::HTTP !== $error->kind || ( 429 !== $error->status && $error->status < 500 ) ) {
 			return null;
 		}
@@ -428,7 +418,7 @@ final class Service_Health implements Hooks {
 
 	/** The service answered 429 or 5xx: the last answer stands (none: BUSY) and nobody asks for $wait seconds. */
 	private function busy( int $wait, int $now ): void {
-		$key      = $this->key();
+		$key      = $this->fingerprint();
 		$previous = $this->state();
 		$state    = null !== $previous && ( $previous['key'] ?? '' ) === $key && isset( $previous['state'], $previous['at'] )
 			? $previous
@@ -447,12 +437,12 @@ final class Service_Health implements Hooks {
 	 * store, the state is marked refused at once. True when it was.
 	 */
 	public function saw( \Throwable $error, ?int $now = null ): bool {
-		if ( ! self::refuses_store( $error ) ) {
+		if ( ! $this->refuses_store( $error ) ) {
 			return false;
 		}
 		$this->record( self::REFUSED, Connection_Refusal::of( $error )['why'], $now );
 		// The status box asks again rather than showing a cached "Connected".
-		delete_transient( self::status_cache_key( $this->gateway->config() ) );
+		delete_transient( $this->status_cache_key() );
 		return true;
 	}
 
@@ -468,7 +458,7 @@ final class Service_Health implements Hooks {
 	public function answered( ?int $now = null ): void {
 		$now   = $now ?? time();
 		$state = $this->state();
-		if ( null !== $state && ( $state['key'] ?? '' ) === $this->key() && self::OK === ( $state['state'] ?? '' )
+		if ( null !== $state && ( $state['key'] ?? '' ) === $this->fingerprint() && self::OK === ( $state['state'] ?? '' )
 			&& $now >= (int) ( $state['at'] ?? 0 ) && $now - (int) $state['at'] < self::ANSWER_WRITE_AGE ) {
 			return;
 		}
@@ -476,7 +466,7 @@ final class Service_Health implements Hooks {
 	}
 
 	/** Wrong signature, blocked or unknown partner, or an answer not signed with our secret. */
-	public static function refuses_store( \Throwable $error ): bool {
+	public function refuses_store( \Throwable $error ): bool {
 		if ( ! $error instanceof Partner_Api_Exception ) {
 			return false;
 		}
@@ -486,21 +476,21 @@ final class Service_Health implements Hooks {
 
 	/**
 	 * No answer, or not the service's answer, or settings that cannot call
-	 * it. A timeout of this request's own deadline (Request_Deadline::cut():
+	 * it. A timeout of this request's own deadline ($this->deadline->cut():
 	 * the call was not sent, or had less than the client's timeout) is not.
 	 */
-	public static function unreachable( \Throwable $error ): bool {
+	public function unreachable( \Throwable $error ): bool {
 		if ( ! $error instanceof Partner_Api_Exception ) {
 			return true;
 		}
-		if ( Partner_Api_Exception::TIMEOUT === $error->kind && Request_Deadline::cut() ) {
+		if ( Partner_Api_Exception::TIMEOUT === $error->kind && $this->deadline->cut() ) {
 			return false;
 		}
 		return in_array( $error->kind, array( Partner_Api_Exception::NETWORK, Partner_Api_Exception::TIMEOUT, Partner_Api_Exception::INVALID_RESPONSE ), true );
 	}
 
 	private function record( string $state, string $reason, ?int $now ): void {
-		$key      = $this->key();
+		$key      = $this->fingerprint();
 		$previous = $this->state();
 		$changed  = null === $previous || ( $previous['key'] ?? '' ) !== $key || ( $previous['state'] ?? '' ) !== $state;
 		$this->write(
@@ -520,7 +510,7 @@ final class Service_Health implements Hooks {
 		} elseif ( $changed && null !== $previous && self::REFUSED === ( $previous['state'] ?? '' ) ) {
 			Log::info( 'The service accepts this store again; card payment is offered again.' );
 			// The status box no longer shows the refusal it cached.
-			delete_transient( self::status_cache_key( $this->gateway->config() ) );
+			delete_transient( $this->status_cache_key() );
 			// The buyers who were told so get their order's pay link (Service_Back).
 			do_action( self::CAME_BACK );
 		}
@@ -560,7 +550,7 @@ final class Service_Health implements Hooks {
 	/** The owner's line while the method is withdrawn for these settings, else null. */
 	public function owner_line(): ?string {
 		$state = $this->state();
-		if ( null === $state || self::REFUSED !== ( $state['state'] ?? '' ) || ( $state['key'] ?? '' ) !== $this->key() ) {
+		if ( null === $state || self::REFUSED !== ( $state['state'] ?? '' ) || ( $state['key'] ?? '' ) !== $this->fingerprint() ) {
 			return null;
 		}
 		$format = get_option( 'date_format' ) . ' ' . get_option( 'time_format' );

@@ -13,7 +13,8 @@ namespace Card2Crypto\Checkout\Settings;
 
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Callback\Client_Address;
-use Card2Crypto\Checkout\Partner\Service_Gateway;
+use Card2Crypto\Checkout\Partner\Service_Door;
+use Card2Crypto\Checkout\Rules\Clock_Refusal;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Proxy_Words;
 use Card2Crypto\Checkout\Service\Callback_Health;
@@ -58,7 +59,7 @@ final class Settings_Status {
 	 *                     may yet refuse: the state, the status box and the checkout keep speaking of the saved ones.
 	 * @return array{ok: bool, message: string, fee?: string, field?: string|null}
 	 */
-	public function check( Service_Gateway $gateway, bool $fresh = false, bool $record = true ): array {
+	public function check( Service_Door $gateway, bool $fresh = false, bool $record = true ): array {
 		$config = $gateway->config();
 		if ( ! $config->credentials()->complete() ) {
 			return array(
@@ -67,7 +68,7 @@ final class Settings_Status {
 				'field'   => '' === $config->credentials()->token() ? 'partner_token' : 'partner_secret',
 			);
 		}
-		$key    = Service_Health::status_cache_key( $config );
+		$key    = $this->health->for_gateway( $gateway )->status_cache_key();
 		$cached = $fresh ? false : get_transient( $key );
 		if ( is_array( $cached ) ) {
 			return $cached;
@@ -93,11 +94,11 @@ final class Settings_Status {
 	}
 
 	/**
-	 * @param Service_Gateway $gateway      The service gateway of the settings in use.
+	 * @param Service_Door $gateway      The service gateway of the settings in use.
 	 * @param bool            $refused_save Whether this request's save was refused: the box then says that
 	 *                           it speaks of the saved settings, which are still the ones in use.
 	 */
-	public function render( Service_Gateway $gateway, bool $refused_save = false ): void {
+	public function render( Service_Door $gateway, bool $refused_save = false ): void {
 		$config = $gateway->config();
 		$status = $this->check( $gateway );
 		if ( $refused_save ) {
@@ -121,7 +122,7 @@ final class Settings_Status {
 		}
 		if ( null !== $clock ) {
 			/* translators: 1: when the service last refused a request, 2: how far this server's clock is off */
-			echo '<p data-card2crypto="clock-off"><strong>' . esc_html( sprintf( __( 'The service refused this server\'s requests for their time (last %1$s ago): %2$s Fix the server\'s clock (NTP); payments are not checked in the background until then.', 'card2crypto-checkout' ), human_time_diff( (int) $clock['at'], time() ), Clock_Offset::words( isset( $clock['offset_ms'] ) ? (int) $clock['offset_ms'] : null ) ) ) . '</strong></p>';
+			echo '<p data-card2crypto="clock-off"><strong>' . esc_html( sprintf( __( 'The service refused this server\'s requests for their time (last %1$s ago): %2$s Fix the server\'s clock (NTP); payments are not checked in the background until then.', 'card2crypto-checkout' ), human_time_diff( (int) $clock['at'], time() ), Clock_Refusal::words( isset( $clock['offset_ms'] ) ? (int) $clock['offset_ms'] : null ) ) ) . '</strong></p>';
 		}
 		if ( $health['failing'] ) {
 			echo '<p data-card2crypto="callback-warning"><strong>' . esc_html__( 'Callbacks are being refused: none has been accepted since the last refusal, so orders may not be updated when buyers pay. See the reasons below and the logs.', 'card2crypto-checkout' ) . '</strong></p>';
@@ -137,12 +138,12 @@ final class Settings_Status {
 			echo '<ul data-card2crypto="refused-reasons" style="list-style:disc;margin-left:2em">';
 			foreach ( $health['refused'] as $reason => $count ) {
 				/* translators: 1: why callbacks were refused, 2: how many */
-				echo '<li data-reason="' . esc_attr( $reason ) . '">' . esc_html( sprintf( __( '%1$s: %2$d', 'card2crypto-checkout' ), Callback_Health::reason_words( $reason ), $count ) ) . '</li>';
+				echo '<li data-reason="' . esc_attr( $reason ) . '">' . esc_html( sprintf( __( '%1$s: %2$d', 'card2crypto-checkout' ), $this->callbacks->reason_words( $reason ), $count ) ) . '</li>';
 			}
 			echo '</ul>';
 		}
 		echo '<p>' . esc_html( sprintf( /* translators: %s: sandbox or production */ __( 'Environment: %s', 'card2crypto-checkout' ), $config->environment() ) ) . '</p>';
-		echo '<p><a data-card2crypto="logs-link" href="' . esc_url( Callback_Health::logs_url() ) . '">' . esc_html__( 'View this plugin\'s logs (WooCommerce → Status → Logs)', 'card2crypto-checkout' ) . '</a></p>';
+		echo '<p><a data-card2crypto="logs-link" href="' . esc_url( $this->callbacks->logs_url() ) . '">' . esc_html__( 'View this plugin\'s logs (WooCommerce → Status → Logs)', 'card2crypto-checkout' ) . '</a></p>';
 		echo '</div>';
 	}
 

@@ -8,8 +8,10 @@
 use Card2Crypto\Checkout\Rules\Address_Policy;
 use Card2Crypto\Checkout\Rules\Attempt_Policy;
 use Card2Crypto\Checkout\Rules\Callback_Guard;
+use Card2Crypto\Checkout\Rules\Clock_Refusal;
+use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 use Card2Crypto\Checkout\Shared\Client\Client_Ip;
-use Card2Crypto\Checkout\Base\Currencies;
+use Card2Crypto\Checkout\Rules\Currencies;
 use Card2Crypto\Checkout\Rules\Page_Language;
 use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Rules\Order_Decision;
@@ -106,10 +108,11 @@ $functions = array(
 	'rate_valid'      => array( Service_Times::class, 'still_valid' ),
 	'window_start'    => array( Service_Times::class, 'window_start' ),
 	'forwarding'      => array( Client_Ip::class, 'forwarding_header' ),
-	'lock_name_for'   => array( Shared_Store::class, 'lock_name_for' ),
+	'lock_name_for'   => array( new Shared_Store(), 'lock_name_for' ),
 	'lane_reserve'    => array( Service_Lanes::class, 'reserve' ),
 	'lane_rate'       => array( Service_Lanes::class, 'rate' ),
 	'lane_of'         => array( Service_Lanes::class, 'lane' ),
+	'lane_for_visitors' => array( Service_Lanes::class, 'for_visitors' ),
 	'lane_pause'      => array( Service_Lanes::class, 'pause' ),
 	'lane_take'       => array( Service_Lanes::class, 'take' ),
 	'lane_requests'   => static function ( array $requests, int $rate ) {
@@ -125,6 +128,9 @@ $functions = array(
 			$out[] = $taken['ok'] ? 'ok' : $taken['wait_ms'];
 		}
 		return $out;
+	},
+	'clock_refusal'   => static function ( array $details ) {
+		return Clock_Refusal::is( new Partner_Api_Exception( $details ) );
 	},
 	'sign_settings'   => static function ( array $settings, string $secret ) {
 		return Signer::with_signature( $settings, $secret, 'simple' );

@@ -11,7 +11,7 @@
  * - "check": {answers: [{status, body}|{network}], values: settings to save, fresh: [bool...]}
  *   Settings_Status::check() of the gateway with_config() of those values per fresh flag;
  * - "reconcile": {answers} Reconciler::check() with the configured client; the log.
- * - "service_health": Service_Health::decide() on fixed states ("decide"), then
+ * - "service_health": Service_Health->decide() on fixed states ("decide"), then
  *   {steps: [{do, answers?, seconds?}]}: do is "available", "confirm" (ok_age 0),
  *   "before_sending", "fixed_rate", "landing_url", "reconcile" (a real request), "age" (the
  *   state's time moved back by seconds), "status_box" (the status check, cached)
@@ -149,7 +149,7 @@ switch ( $scenario['case'] ) {
 		$config  = Plugin::service( Config::class );
 		$door    = Plugin::service( Service_Gateway::class );
 		$health  = Plugin::service( Service_Health::class );
-		$key     = Service_Health::fingerprint( $config );
+		$key     = $health->fingerprint();
 		$now     = time();
 		$state   = static function ( string $state, int $ago, ?string $other = null ) use ( $key, $now ) {
 			return array(
@@ -159,21 +159,21 @@ switch ( $scenario['case'] ) {
 			);
 		};
 		$decide  = array(
-			'none'             => Service_Health::decide( null, $key, $now ),
-			'other_settings'   => Service_Health::decide( $state( 'refused', 1, 'another' ), $key, $now ),
-			'ok_299s'          => Service_Health::decide( $state( 'ok', 299 ), $key, $now ),
-			'ok_300s'          => Service_Health::decide( $state( 'ok', 300 ), $key, $now ),
-			'refused_59s'      => Service_Health::decide( $state( 'refused', 59 ), $key, $now ),
-			'refused_60s'      => Service_Health::decide( $state( 'refused', 60 ), $key, $now ),
-			'from_the_future'  => Service_Health::decide( $state( 'ok', -30 ), $key, $now ),
-			'ok_ask_again'     => Service_Health::decide( $state( 'ok', 1 ), $key, $now, 0 ),
-			'refused_no_again' => Service_Health::decide( $state( 'refused', 1 ), $key, $now, 0 ),
+			'none'             => $health->decide( null, $key, $now ),
+			'other_settings'   => $health->decide( $state( 'refused', 1, 'another' ), $key, $now ),
+			'ok_299s'          => $health->decide( $state( 'ok', 299 ), $key, $now ),
+			'ok_300s'          => $health->decide( $state( 'ok', 300 ), $key, $now ),
+			'refused_59s'      => $health->decide( $state( 'refused', 59 ), $key, $now ),
+			'refused_60s'      => $health->decide( $state( 'refused', 60 ), $key, $now ),
+			'from_the_future'  => $health->decide( $state( 'ok', -30 ), $key, $now ),
+			'ok_ask_again'     => $health->decide( $state( 'ok', 1 ), $key, $now, 0 ),
+			'refused_no_again' => $health->decide( $state( 'refused', 1 ), $key, $now, 0 ),
 			// A 429 or 5xx: the last verdict stands until retry_at, whatever its age; before any verdict, offered.
-			'ok_busy_wait'     => Service_Health::decide( $state( 'ok', 900 ) + array( 'retry_at' => $now + 30 ), $key, $now, 0 ),
-			'refused_busy'     => Service_Health::decide( $state( 'refused', 900 ) + array( 'retry_at' => $now + 30 ), $key, $now ),
-			'busy_waits'       => Service_Health::decide( $state( 'busy', 5 ) + array( 'retry_at' => $now + 30 ), $key, $now ),
-			'busy_over'        => Service_Health::decide( $state( 'busy', 31 ) + array( 'retry_at' => $now - 1 ), $key, $now ),
-			'busy_too_far'     => Service_Health::decide( $state( 'ok', 900 ) + array( 'retry_at' => $now + 7200 ), $key, $now ),
+			'ok_busy_wait'     => $health->decide( $state( 'ok', 900 ) + array( 'retry_at' => $now + 30 ), $key, $now, 0 ),
+			'refused_busy'     => $health->decide( $state( 'refused', 900 ) + array( 'retry_at' => $now + 30 ), $key, $now ),
+			'busy_waits'       => $health->decide( $state( 'busy', 5 ) + array( 'retry_at' => $now + 30 ), $key, $now ),
+			'busy_over'        => $health->decide( $state( 'busy', 31 ) + array( 'retry_at' => $now - 1 ), $key, $now ),
+			'busy_too_far'     => $health->decide( $state( 'ok', 900 ) + array( 'retry_at' => $now + 7200 ), $key, $now ),
 		);
 		$attempt = Attempt::from_row( $GLOBALS['wpdb']->rows( 'wp_card2crypto_attempts' )[0] );
 		$steps                  = array();
@@ -197,7 +197,7 @@ switch ( $scenario['case'] ) {
 						$result = Plugin::service( Payments::class )->fixed_rate( $attempt );
 						break;
 					case 'landing_url':
-						$result = Plugin::service( Payments::class )->landing_url( $order, $attempt, ( new Return_Pages() )->fail_url( $order ) );
+						$result = Plugin::service( Payments::class )->landing_url( $order, $attempt, Plugin::service( Return_Pages::class )->fail_url( $order ) );
 						break;
 					case 'reconcile':
 						$result = Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' )->ok();

@@ -1,18 +1,19 @@
 <?php
 /**
- * Calls Order_Words, Buyer_Words, Payment_State, Manual_Refunds, Test_Mode_Titles and Range_Words for the Node tests. /work/store.json
+ * Calls Order_Words, Buyer_Words, Clock_Refusal, Payment_State, Manual_Refunds, Test_Mode_Titles and Range_Words for the Node tests. /work/store.json
  * is the store's price format as WooCommerce would give it:
  * {symbols: {EUR: "&euro;"}, thousand, decimal, format}; "null": the
  * WooCommerce functions do not exist and the plain form is used.
  */
 
 use Card2Crypto\Checkout\Rules\Buyer_Words;
+use Card2Crypto\Checkout\Rules\Clock_Refusal;
 use Card2Crypto\Checkout\Order\Manual_Refunds;
 use Card2Crypto\Checkout\Rules\Payment_State;
 use Card2Crypto\Checkout\Rules\Refund_Words;
 use Card2Crypto\Checkout\Rules\Decision;
 use Card2Crypto\Checkout\Rules\Order_Words;
-use Card2Crypto\Checkout\Base\Plain_Text;
+use Card2Crypto\Checkout\Rules\Plain_Text;
 use Card2Crypto\Checkout\Rules\Range_Words;
 use Card2Crypto\Checkout\Rules\Test_Mode_Titles;
 use Card2Crypto\Checkout\Rules\Wallet_Words;
@@ -22,7 +23,6 @@ require __DIR__ . '/bootstrap.php';
 function __( $text, $domain = '' ) {
 	return $text;
 }
-
 function _n( $single, $plural, $number, $domain = '' ) {
 	return 1 === (int) $number ? $single : $plural;
 }
@@ -111,6 +111,7 @@ c2c_test_run_calls(
 		'btc'      => array( Wallet_Words::class, 'btc' ),
 		'explorer' => array( Wallet_Words::class, 'explorer_url' ),
 		'gap_text' => array( Wallet_Words::class, 'gap_text' ),
+		'clock'    => array( Clock_Refusal::class, 'words' ),
 		'buyer_title' => array( Test_Mode_Titles::class, 'buyer_title' ),
 		'admin_title' => array( Test_Mode_Titles::class, 'admin_title' ),
 		'plain_title' => array( Test_Mode_Titles::class, 'plain_title' ),

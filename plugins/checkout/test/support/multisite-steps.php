@@ -184,14 +184,14 @@ function c2c_ms_step( string $action, array $input ) {
 			return Plugin::service( Start_Budget::class )->spent( 'address_client_' . md5( (string) $input['client'] ) );
 
 		case 'lock_names':
-			$mine = Shared_Store::lock_name( Reconciler::BATCH_LOCK );
+			$mine = Plugin::service( Shared_Store::class )->lock_name( Reconciler::BATCH_LOCK );
 			switch_to_blog( (int) $input['other'] );
-			$other = Shared_Store::lock_name( Reconciler::BATCH_LOCK );
+			$other = Plugin::service( Shared_Store::class )->lock_name( Reconciler::BATCH_LOCK );
 			restore_current_blog();
 			return array(
 				'mine'  => $mine,
 				'other' => $other,
-				'back'  => Shared_Store::lock_name( Reconciler::BATCH_LOCK ),
+				'back'  => Plugin::service( Shared_Store::class )->lock_name( Reconciler::BATCH_LOCK ),
 			);
 
 		case 'queue':

@@ -111,7 +111,7 @@ function c2c_nowait_step( string $action, array $input ) {
 
 		case 'hold':
 			global $wpdb;
-			$names = array( Shared_Store::lock_name( 'card2crypto_checkout_answers' ), Shared_Store::lock_name( Service_Health::LOCK ) );
+			$names = array( Plugin::service( Shared_Store::class )->lock_name( 'card2crypto_checkout_answers' ), Plugin::service( Shared_Store::class )->lock_name( Service_Health::LOCK ) );
 			foreach ( $names as $name ) {
 				if ( '1' !== (string) $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 5)', $name ) ) ) {
 					throw new RuntimeException( "the lock {$name} could not be taken" );

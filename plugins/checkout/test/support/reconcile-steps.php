@@ -387,8 +387,8 @@ function c2c_reconcile_step( string $action, array $input ) {
 
 		case 'lock_names':
 			return array(
-				'mine'   => Shared_Store::lock_name( Reconciler::BATCH_LOCK ),
-				'other'  => Shared_Store::lock_name_for( (string) $wpdb->dbname, $wpdb->prefix . '2_', Reconciler::BATCH_LOCK ),
+				'mine'   => Plugin::service( Shared_Store::class )->lock_name( Reconciler::BATCH_LOCK ),
+				'other'  => Plugin::service( Shared_Store::class )->lock_name_for( (string) $wpdb->dbname, $wpdb->prefix . '2_', Reconciler::BATCH_LOCK ),
 				'global' => Reconciler::BATCH_LOCK,
 			);
 

@@ -3,7 +3,7 @@
  * WooCommerce with its Action Scheduler, our plugins and the sandbox on the
  * native runtime (PHP-FPM, nginx, MariaDB). A named lock of MariaDB is one
  * for the whole server, so every lock of the plugin carries a hash of the
- * database and the table prefix (Shared_Store::lock_name()).
+ * database and the table prefix (Shared_Store->lock_name()).
  *
  * A second connection to the site's MariaDB stands for the other stores of
  * the server and for this store's other servers, holding locks while the

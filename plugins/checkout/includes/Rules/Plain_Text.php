@@ -9,7 +9,7 @@
  * @package card2crypto-checkout
  */
 
-namespace Card2Crypto\Checkout\Base;
+namespace Card2Crypto\Checkout\Rules;
 
 defined( 'ABSPATH' ) || exit;
 

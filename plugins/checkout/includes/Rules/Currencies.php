@@ -9,7 +9,7 @@
  * @package card2crypto-checkout
  */
 
-namespace Card2Crypto\Checkout\Base;
+namespace Card2Crypto\Checkout\Rules;
 
 use Card2Crypto\Checkout\Shared\Plugin_Bootstrap;
 use Card2Crypto\Checkout\Shared\Settings\Decimal_Amount;
