@@ -298,7 +298,7 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				$answer = array();
 				if ( isset( $input['write'] ) ) {
 					$at = time() - (int) ( $input['age'] ?? 0 );
-					update_option( $health::OPTION, array( 'state' => $input['write'], 'reason' => 'refused by the test', 'at' => $at, 'since' => $at, 'key' => $health::fingerprint( $config ) ), true );
+					update_option( $health::OPTION, array( 'state' => $input['write'], 'reason' => 'refused by the test', 'at' => $at, 'since' => $at, 'key' => Card2Crypto\Checkout\Plugin::service( $health )->fingerprint() ), true );
 				}
 				if ( ! empty( $input['read'] ) ) {
 					$answer['available'] = Card2Crypto\Checkout\Plugin::service( $health )->available();
