@@ -26,8 +26,13 @@ use Card2Crypto\Shared\Signing\Verify_Result;
 
 final class Callback_Verifier {
 
-	/** Callback bodies are small; anything larger is refused before parsing. */
-	const MAX_BODY_BYTES = 1048576;
+	/**
+	 * Callback bodies are small (one operation_data, a few KB); anything
+	 * larger is refused before parsing. 64 KB leaves room for any growth of
+	 * it. The one limit of a callback body: a plugin's route refuses a larger
+	 * body by this same constant before reading it.
+	 */
+	const MAX_BODY_BYTES = 65536;
 
 	/**
 	 * Verifies the body of the current request, read from php://input.

@@ -25,6 +25,9 @@ final class Keys {
 	/** The REST namespace of every route of the plugin. */
 	const REST_NAMESPACE = 'card2crypto/v1';
 
+	/** The thank-you page's payment-state route after the namespace (Order_View registers it; State_Poll answers its polls early). */
+	const STATE_ROUTE = '/orders/(?P<order_id>\\d+)/payment-state';
+
 	/** The route the service posts its callbacks to (the partner's callback address). */
 	const CALLBACK_ROUTE = '/callback';
 

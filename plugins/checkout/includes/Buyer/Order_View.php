@@ -57,7 +57,7 @@ final class Order_View implements Hooks {
 	public function register_route(): void {
 		register_rest_route(
 			Keys::REST_NAMESPACE,
-			'/orders/(?P<order_id>\d+)/payment-state',
+			Keys::STATE_ROUTE,
 			array(
 				'methods'             => 'GET',
 				'callback'            => array( $this, 'rest_state' ),

@@ -32,8 +32,8 @@ defined( 'ABSPATH' ) || exit;
 
 final class State_Poll {
 
-	/** The route's path after the REST prefix (Order_View registers it). */
-	const ROUTE_PATTERN = '#/card2crypto/v1/orders/(\d+)/payment-state/?$#';
+	/** The route's path after the REST prefix (Keys::STATE_ROUTE, which Order_View registers). */
+	const ROUTE_PATTERN = '#/' . Keys::REST_NAMESPACE . Keys::STATE_ROUTE . '/?$#';
 
 	/**
 	 * The version of what the buyer is shown: it changes whenever anything

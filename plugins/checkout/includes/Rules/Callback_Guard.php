@@ -22,13 +22,14 @@
 
 namespace Card2Crypto\Checkout\Rules;
 
+use Card2Crypto\Checkout\Shared\Callback\Callback_Verifier;
 use Card2Crypto\Checkout\Shared\Client\Client_Ip;
 defined( 'ABSPATH' ) || exit;
 
 final class Callback_Guard {
 
-	/** A callback is one operation_data (a few KB); 64 KB leaves room for any growth of it. */
-	const MAX_BODY_BYTES = 65536;
+	/** The largest callback body: the shared verifier's one limit (64 KB), refused here before it is read. */
+	const MAX_BODY_BYTES = Callback_Verifier::MAX_BODY_BYTES;
 
 	/** Refused callbacks allowed per address in one window, before the route answers 429 without reading the body. */
 	const FAILURE_LIMIT = 20;
