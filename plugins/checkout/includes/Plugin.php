@@ -64,7 +64,7 @@ use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Service\Clock_Offset;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Refusal_Mail;
-use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Outage_Pay_Links;
 use Card2Crypto\Checkout\Service\Service_Answers;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Service\Widget_Retry;
@@ -184,7 +184,7 @@ final class Plugin {
 		$health        = new Service_Health( $door, $after, $deadline );
 		$answers       = new Service_Answers( $door, $health, $after );
 		$availability  = new Availability( $config, $answers, $orders );
-		$back          = new Service_Back( $health, $shared );
+		$back          = new Outage_Pay_Links( $health, $shared );
 		$callbacks     = new Callback_Health( $config, $health );
 		$clock         = new Clock_Offset();
 		$client        = new Client_Address();
@@ -244,7 +244,7 @@ final class Plugin {
 			Reconciler::class           => $reconciler,
 			Service_Health::class       => $health,
 			Service_Answers::class      => $answers,
-			Service_Back::class         => $back,
+			Outage_Pay_Links::class         => $back,
 			Refusal_Mail::class         => new Refusal_Mail( $config, $health, $notices, $shared ),
 			Widget_Retry::class         => $retry,
 			Confirm_Retry::class        => new Confirm_Retry( $events, $door, $attempts, $confirms, $notices ),

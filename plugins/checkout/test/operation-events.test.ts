@@ -145,7 +145,7 @@ for (const version of TEST_PHP_VERSIONS) {
 
     test('a forged success: the service says pending 2, so the order is held, never paid, and the callback is not taken in', async () => {
       const [step] = await run(scenario([{ operation: op(6), service: [{ operation_data: op(2) }] }]));
-      assert.match(step!.error!, /^Card2Crypto\\Checkout\\Attempts\\Service_Behind: the callback reported "success" 6, the service reports "pending" 2/);
+      assert.match(step!.error!, /^Card2Crypto\\Checkout\\Attempts\\Success_Unconfirmed: the callback reported "success" 6, the service reports "pending" 2/);
       assert.equal(step!.status, 'on-hold');
       assert.equal(step!.paid_by, null);
       assert.deepEqual(
@@ -161,7 +161,7 @@ for (const version of TEST_PHP_VERSIONS) {
           { operation: op(6), service: [{ operation_data: op(6) }] },
         ]),
       );
-      assert.match(early!.error!, /Service_Behind/);
+      assert.match(early!.error!, /Success_Unconfirmed/);
       assert.deepEqual(early!.events, ['pending 7 applied']);
       assert.equal(early!.status, 'on-hold');
       assert.equal(again!.outcome, 'applied');

@@ -139,7 +139,7 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.deepEqual(view(10), [1, 1, 'refused', 0], 'the check asks: still blocked');
       assert.deepEqual(view(12), [false, 0, 'refused', 1]);
       assert.deepEqual(view(13), [1, 1, 'ok', 0], 'the service accepts again');
-      // Accepted again: the orders whose buyers were told "kept" are queued for their pay-link e-mail (Service_Back), once.
+      // Accepted again: the orders whose buyers were told "kept" are queued for their pay-link e-mail (Outage_Pay_Links), once.
       const mail = (i: number) => (i < 0 ? 0 : (s[i] as unknown as { mail: number }).mail);
       const backAt = s.flatMap((step, i) => (i > 0 && s[i - 1]!.state === 'refused' && step.state === 'ok' ? [i] : []));
       assert.deepEqual(backAt, [13, 25]);

@@ -35,7 +35,7 @@ use Card2Crypto\Checkout\Rules\Order_Words;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
-use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Outage_Pay_Links;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
 use Card2Crypto\Checkout\Shared\Hooks;
@@ -56,7 +56,7 @@ final class Buyer_Return implements Hooks {
 	/** @var Service_Health */
 	private $health;
 
-	/** @var Service_Back */
+	/** @var Outage_Pay_Links */
 	private $back;
 
 	/** @var Attempt_Store */
@@ -80,7 +80,7 @@ final class Buyer_Return implements Hooks {
 	/** @var Client_Address */
 	private $client_address;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Service_Back $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages, Order_Attempts $order_attempts, Start_Budget $budget, Order_Routes $routes, Client_Address $client_address ) {
+	public function __construct( Config $config, Reconciler $reconciler, Service_Health $health, Outage_Pay_Links $back, Attempt_Store $attempts, Operation_Store $operations, Return_Pages $pages, Order_Attempts $order_attempts, Start_Budget $budget, Order_Routes $routes, Client_Address $client_address ) {
 		$this->config         = $config;
 		$this->reconciler     = $reconciler;
 		$this->health         = $health;

@@ -20,7 +20,7 @@ use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Wallet_Words;
-use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Outage_Pay_Links;
 use Card2Crypto\Checkout\Service\Widget_Retry;
 use Card2Crypto\Checkout\Shared\Hooks;
 
@@ -59,7 +59,7 @@ final class Order_Pay implements Hooks {
 	/** @var Return_Pages */
 	private $pages;
 
-	/** @var Service_Back */
+	/** @var Outage_Pay_Links */
 	private $back;
 
 	/** @var Script_Asset */
@@ -71,7 +71,7 @@ final class Order_Pay implements Hooks {
 	/** @var Order_Routes */
 	private $routes;
 
-	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry, Return_Pages $pages, Service_Back $back, Script_Asset $scripts, Order_Attempts $order_attempts, Order_Routes $routes ) {
+	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry, Return_Pages $pages, Outage_Pay_Links $back, Script_Asset $scripts, Order_Attempts $order_attempts, Order_Routes $routes ) {
 		$this->config         = $config;
 		$this->payments       = $payments;
 		$this->buyer_return   = $buyer_return;

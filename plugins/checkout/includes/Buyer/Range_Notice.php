@@ -22,7 +22,7 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Rules\Range_Words;
-use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Outage_Pay_Links;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Shared\Hooks;
 
@@ -39,10 +39,10 @@ final class Range_Notice implements Hooks {
 	/** @var Availability */
 	private $availability;
 
-	/** @var Service_Back */
+	/** @var Outage_Pay_Links */
 	private $back;
 
-	public function __construct( Config $config, Service_Health $health, Availability $availability, Service_Back $back ) {
+	public function __construct( Config $config, Service_Health $health, Availability $availability, Outage_Pay_Links $back ) {
 		$this->config       = $config;
 		$this->health       = $health;
 		$this->availability = $availability;
@@ -88,7 +88,7 @@ final class Range_Notice implements Hooks {
 	/**
 	 * While the service refuses the store (the method is withdrawn), what
 	 * the buyer is told instead of the method, else null. On the payment
-	 * page of an order kept for the buyer (Service_Back), that it is kept
+	 * page of an order kept for the buyer (Outage_Pay_Links), that it is kept
 	 * and a link comes by e-mail.
 	 */
 	public function withdrawn_message(): ?string {
@@ -99,7 +99,7 @@ final class Range_Notice implements Hooks {
 		$others = $this->other_methods();
 		if ( function_exists( 'is_wc_endpoint_url' ) && is_wc_endpoint_url( 'order-pay' ) ) {
 			$order = wc_get_order( absint( get_query_var( 'order-pay' ) ) );
-			if ( $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->is_paid() && '' !== (string) $order->get_meta( Service_Back::META ) ) {
+			if ( $order instanceof \WC_Order && Keys::GATEWAY_ID === $order->get_payment_method() && ! $order->is_paid() && '' !== (string) $order->get_meta( Outage_Pay_Links::META ) ) {
 				return $this->back->message( $others );
 			}
 		}
@@ -110,7 +110,7 @@ final class Range_Notice implements Hooks {
 	 * "Pay for order" pressed with this method on a payment page shown while
 	 * the method was still offered, after the store learnt that the service
 	 * refuses it (another request's refresh, a minute's re-check): the order
-	 * is kept for the buyer and they are told so (Service_Back), exactly as
+	 * is kept for the buyer and they are told so (Outage_Pay_Links), exactly as
 	 * when the refusal is found while starting the payment. WooCommerce's own
 	 * handler (WC_Form_Handler::pay_action, 'wp' priority 20) would only say
 	 * "Invalid payment method." for a method it no longer lists; it is left

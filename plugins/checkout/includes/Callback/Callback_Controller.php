@@ -30,7 +30,7 @@
 
 namespace Card2Crypto\Checkout\Callback;
 
-use Card2Crypto\Checkout\Attempts\Service_Behind;
+use Card2Crypto\Checkout\Attempts\Success_Unconfirmed;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
@@ -227,7 +227,7 @@ final class Callback_Controller implements Hooks {
 			} else {
 				$this->callbacks->record_verified();
 			}
-		} catch ( Service_Behind $e ) {
+		} catch ( Success_Unconfirmed $e ) {
 			// The success is not what the service reports yet: answer 500 so that it is sent again.
 			$not_received = true;
 			$this->callbacks->record_verified();

@@ -7,7 +7,7 @@
  * Action Scheduler job (HOOK) that Confirm_Retry runs.
  *
  * The row is what every run claims first, by compare-and-swap (UPDATE ...
- * WHERE the value is still the one read), as Service_Back claims its orders:
+ * WHERE the value is still the one read), as Outage_Pay_Links claims its orders:
  * of two runs of one try, on one web server or two, one confirms and the
  * other does nothing. A claim left by a run that died is taken again after
  * CLAIM_TTL. A row whose job is gone (deleted by hand on the Scheduled

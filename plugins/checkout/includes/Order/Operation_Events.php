@@ -24,7 +24,7 @@ use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Attempts\Operation_Store;
 use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Attempts\Payment_Refused;
-use Card2Crypto\Checkout\Attempts\Service_Behind;
+use Card2Crypto\Checkout\Attempts\Success_Unconfirmed;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Log;
@@ -85,7 +85,7 @@ final class Operation_Events {
 	/**
 	 * @param string $source callback | reconcile | refresh | return | start
 	 * @return string One of the constants.
-	 * @throws Service_Behind When a success callback is not (yet) what the service reports: the service's answer was applied,
+	 * @throws Success_Unconfirmed When a success callback is not (yet) what the service reports: the service's answer was applied,
 	 *                        the callback is to be answered non-200 so that it is sent again.
 	 * @throws \Throwable     When the order could not be updated, or the service could not be asked to confirm a success: the
 	 *                        event is released and the attempt left as it was, so a re-delivery is processed again.
@@ -118,7 +118,7 @@ final class Operation_Events {
 		$outcome = $this->apply( $order, $attempt, $operation, $source );
 		if ( null !== $behind ) {
 			// What the service reports was applied; the success was not: the service is asked to send it again.
-			throw new Service_Behind( $behind );
+			throw new Success_Unconfirmed( $behind );
 		}
 		return $outcome;
 	}

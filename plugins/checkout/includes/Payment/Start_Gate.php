@@ -40,7 +40,7 @@ use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Rules\Status_Flow;
 use Card2Crypto\Checkout\Service\Check_Result;
 use Card2Crypto\Checkout\Service\Reconciler;
-use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Outage_Pay_Links;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
@@ -48,7 +48,7 @@ defined( 'ABSPATH' ) || exit;
 
 final class Start_Gate {
 
-	/** Placing the order or pressing "Pay": a refusal of the store keeps the order and mails the buyer later (Service_Back). */
+	/** Placing the order or pressing "Pay": a refusal of the store keeps the order and mails the buyer later (Outage_Pay_Links). */
 	const AT_CHECKOUT = 'checkout';
 
 	/** A route that signs the payment (landing, widget settings): the service must accept the store now. */
@@ -72,7 +72,7 @@ final class Start_Gate {
 	/** @var Availability */
 	private $availability;
 
-	/** @var Service_Back */
+	/** @var Outage_Pay_Links */
 	private $back;
 
 	/** @var Order_Attempts */
@@ -81,7 +81,7 @@ final class Start_Gate {
 	/** @var Start_Budget */
 	private $budget;
 
-	public function __construct( Config $config, Reconciler $reconciler, Service_Door $gateway, Attempt_Store $attempts, Service_Health $health, Availability $availability, Service_Back $back, Order_Attempts $order_attempts, Start_Budget $budget ) {
+	public function __construct( Config $config, Reconciler $reconciler, Service_Door $gateway, Attempt_Store $attempts, Service_Health $health, Availability $availability, Outage_Pay_Links $back, Order_Attempts $order_attempts, Start_Budget $budget ) {
 		$this->config         = $config;
 		$this->reconciler     = $reconciler;
 		$this->gateway        = $gateway;

@@ -88,7 +88,7 @@ final class Service_Health implements Hooks {
 
 	/**
 	 * Fired when the service accepts the store again after refusing it
-	 * (Service_Back mails the buyers who were told their order is kept).
+	 * (Outage_Pay_Links mails the buyers who were told their order is kept).
 	 *
 	 * @since 0.1.0
 	 */
@@ -232,7 +232,7 @@ final class Service_Health implements Hooks {
 	}
 
 	/**
-	 * The verdict a background job acts on (Service_Back mails buyers a pay
+	 * The verdict a background job acts on (Outage_Pay_Links mails buyers a pay
 	 * link when it is OK): the state as stored now, never the copy this
 	 * request loaded with its options (an Action Scheduler runner loads them
 	 * once and may run the job after another request saw the service accept
@@ -511,7 +511,7 @@ final class Service_Health implements Hooks {
 			Log::info( 'The service accepts this store again; card payment is offered again.' );
 			// The status box no longer shows the refusal it cached.
 			delete_transient( $this->status_cache_key() );
-			// The buyers who were told so get their order's pay link (Service_Back).
+			// The buyers who were told so get their order's pay link (Outage_Pay_Links).
 			do_action( self::CAME_BACK );
 		}
 	}

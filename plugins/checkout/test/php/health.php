@@ -31,7 +31,7 @@ use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Payments;
 use Card2Crypto\Checkout\Service\Reconciler;
-use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Outage_Pay_Links;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Settings_Status;
 use Card2Crypto\Checkout\Shared\Json\Lossless_Json;
@@ -145,7 +145,7 @@ switch ( $scenario['case'] ) {
 		break;
 	case 'service_health':
 		// As the wiring (Plugin::boot()) registers it: the service's return queues the waiting orders' e-mails.
-		Plugin::service( Service_Back::class )->register();
+		Plugin::service( Outage_Pay_Links::class )->register();
 		$config  = Plugin::service( Config::class );
 		$door    = Plugin::service( Service_Gateway::class );
 		$health  = Plugin::service( Service_Health::class );
@@ -216,9 +216,9 @@ switch ( $scenario['case'] ) {
 							if ( Service_Health::HOOK === $hook ) {
 								$health->run_check();
 							}
-							// Service_Back::HOOK (mailing the orders waiting for card payment) is counted, not run: it needs WooCommerce's orders and mailer (e2e: checkout-service-refuses.spec.ts).
+							// Outage_Pay_Links::HOOK (mailing the orders waiting for card payment) is counted, not run: it needs WooCommerce's orders and mailer (e2e: checkout-service-refuses.spec.ts).
 						}
-						$result = count( array_diff( $queued, array( Service_Back::HOOK ) ) );
+						$result = count( array_diff( $queued, array( Outage_Pay_Links::HOOK ) ) );
 						break;
 					case 'age':
 						$moved = get_option( Service_Health::OPTION );
@@ -249,9 +249,9 @@ switch ( $scenario['case'] ) {
 				'state'  => null === $now_state ? null : $now_state['state'],
 				'reason' => null === $now_state ? null : $now_state['reason'],
 				'owner'  => $health->owner_line(),
-				// Background checks waiting; the pay-link e-mails of waiting orders (Service_Back) apart.
-				'queued' => count( array_diff( $GLOBALS['c2c_queued'], array( Service_Back::HOOK ) ) ),
-				'mail'   => count( array_intersect( $GLOBALS['c2c_queued'], array( Service_Back::HOOK ) ) ),
+				// Background checks waiting; the pay-link e-mails of waiting orders (Outage_Pay_Links) apart.
+				'queued' => count( array_diff( $GLOBALS['c2c_queued'], array( Outage_Pay_Links::HOOK ) ) ),
+				'mail'   => count( array_intersect( $GLOBALS['c2c_queued'], array( Outage_Pay_Links::HOOK ) ) ),
 			);
 		}
 		$results = array(

@@ -30,7 +30,7 @@ use Card2Crypto\Checkout\Attempts\Service_Refused;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Plugin;
-use Card2Crypto\Checkout\Service\Service_Back;
+use Card2Crypto\Checkout\Service\Outage_Pay_Links;
 use Card2Crypto\Checkout\Service\Service_Health;
 
 /** The "service is back" actions waiting: id, argument, seconds until due. */
@@ -38,7 +38,7 @@ function c2c_back_pending(): array {
 	$out = array();
 	foreach ( as_get_scheduled_actions(
 		array(
-			'hook'     => Service_Back::HOOK,
+			'hook'     => Outage_Pay_Links::HOOK,
 			'status'   => ActionScheduler_Store::STATUS_PENDING,
 			'per_page' => 20,
 			'orderby'  => 'date',
@@ -110,7 +110,7 @@ function c2c_back_step( string $action, array $input ) {
 					static function ( $classname ) use ( &$raced ) {
 						if ( ! $raced ) {
 							$raced = true;
-							Plugin::service( Service_Back::class )->mail_waiting( 0 );
+							Plugin::service( Outage_Pay_Links::class )->mail_waiting( 0 );
 						}
 						return $classname;
 					}
@@ -160,7 +160,7 @@ function c2c_back_step( string $action, array $input ) {
 				$order         = wc_get_order( (int) $id );
 				$orders[ $id ] = array(
 					'status' => $order->get_status(),
-					'mark'   => (string) $order->get_meta( Service_Back::META ),
+					'mark'   => (string) $order->get_meta( Outage_Pay_Links::META ),
 					'notes'  => array_map(
 						static function ( $note ) {
 							return $note->content;

@@ -12,5 +12,5 @@ namespace Card2Crypto\Checkout\Attempts;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Service_Behind extends \RuntimeException {
+final class Success_Unconfirmed extends \RuntimeException {
 }

@@ -36,7 +36,7 @@ use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Service_Back implements Hooks {
+final class Outage_Pay_Links implements Hooks {
 
 	/** Order meta: when the order began waiting for card payment to come back (Unix time), or CLAIM and the time a run took it. */
 	const META = '_card2crypto_waits_for_service';
