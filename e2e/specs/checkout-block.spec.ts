@@ -5,7 +5,7 @@
  * on the order, pay again offered), and
  * the partner secret absent from every page the buyer sees.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
   expectDeclineToldAndRecorded,
   CARDS,

@@ -6,7 +6,7 @@
  * payment may be under way the page offers neither; a Cancel followed from
  * an older page is refused in plain words and nothing is cancelled.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
   adminOrder,
   loginAsAdmin,

@@ -6,7 +6,7 @@
  * order the store created for the buyer shows the same "about … BTC"
  * estimate as a cart does.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { adminRest, blockCheckout, loginAsAdmin, requireWooCommerce, runningStore, BUYER } from './checkout-helpers.js';
 
 const store = runningStore();

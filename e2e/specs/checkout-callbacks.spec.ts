@@ -10,7 +10,7 @@
  * A genuine success is therefore first put into the sandbox's state
  * (serviceHas); an untrue one is left unbacked, or backed by the truth.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
   adminOrder,
   loginAsAdmin,

@@ -3,7 +3,7 @@
  * method's fields (what happens, accepted methods, BTC estimate), placing the
  * order, the landing page, and the order processing with its transaction id.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
   CARDS,
   classicCheckoutPage,

@@ -17,7 +17,7 @@
  * widget replaces the first's words; a block while the widget is open shows
  * the store's words, never the service's "Partner blocked.".
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import {
   CARDS,
   adminOrder,

@@ -4,7 +4,7 @@
  * before it runs; paying there completes the order. The signing route
  * refuses a wrong order key.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
   CARDS,
   blockCheckout,

@@ -10,7 +10,7 @@
  * checkout's case is in checkout-block.spec.ts). In both, the order records
  * the failure without reconciliation.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
   expectDeclineToldAndRecorded,
   CARDS,

@@ -7,7 +7,7 @@
  * rate that expired before paying (declined 105) is told, and paying again
  * fixes a fresh rate (a new calculation_id).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { parseLandingUrl } from '@card2crypto/core';
 import {
   loginAsAdmin,

@@ -5,7 +5,7 @@
  * tables, turn compatibility mode on, choose posts storage. Restored after
  * (high-performance order storage, compatibility mode off).
  */
-import { expect, test, type Page, type APIRequestContext } from '@playwright/test';
+import { expect, test, type Page, type APIRequestContext } from './fixtures';
 import {
   adminRest,
   currentSettings,

@@ -6,7 +6,7 @@
  * says what happened and carries the pay link; the owner's "does not match"
  * mail comes once per payment, through WooCommerce's mailer and template.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
   BUYER,
   CARDS,

@@ -10,7 +10,7 @@
  * opened again, never signs that address again; and ten "Pay" presses of
  * one order are all signed for its one address (issue 31).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { deriveAddresses, parseLandingUrl } from '@card2crypto/core';
 import {
   CARDS,

@@ -7,7 +7,7 @@
  * the callbacks refused in the last 24 hours by reason, with a link to the
  * plugin's logs, and an admin notice while callbacks are being refused.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { phpProblemsIn } from '../checks.ts';
 import { loginAsAdmin, operationData, partnerSecret, placeOrder, requireWooCommerce, runningStore, sendCallback } from './checkout-helpers.js';
 import { watchForSecret } from './widget-helpers.ts';

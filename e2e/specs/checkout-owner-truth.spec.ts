@@ -17,7 +17,7 @@
  * Orders are placed through the Store API and moved by genuine callbacks (backed by the
  * service, serviceHas); the paid order is shared by the panel and refund tests.
  */
-import { expect, test, type Browser, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import { expect, test, type Browser, type Page, type PlaywrightWorkerArgs } from './fixtures';
 import { phpProblemsIn } from '../checks.ts';
 import {
   adminOrder,

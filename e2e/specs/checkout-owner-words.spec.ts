@@ -6,7 +6,7 @@
  * not sent to a real block explorer; notes say where the news came from in
  * the owner's words.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import {
   adminOrder,
   loginAsAdmin,

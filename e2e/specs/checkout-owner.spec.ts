@@ -3,7 +3,7 @@
  * confirmed and cancelled from the order screen, and a callback that never
  * comes, recovered by the reconciliation job (Action Scheduler).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { PartnerApiClient, parseLandingUrl, type OperationData } from '@card2crypto/core';
 import {
   CARDS,

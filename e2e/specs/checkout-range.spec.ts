@@ -7,7 +7,7 @@
  * Below the minimum the buyer is told to add to the order, above the maximum
  * to split it; back in range the method is offered and the sentence is gone.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { classicCheckoutPage, loginAsAdmin, requireWooCommerce, runningStore } from './checkout-helpers.js';
 
 const store = runningStore();

@@ -6,7 +6,7 @@
  * operation's success must pay the order: not "another operation … was not
  * applied", not "Failed", never "Pay again" one click from a double charge.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import {
   CARDS,
   adminOrder,

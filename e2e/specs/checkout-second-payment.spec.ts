@@ -10,7 +10,7 @@
  * attempt starts normally (the landing page, with a fresh
  * partner_operation_id).
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './fixtures';
 import { parseLandingUrl } from '@card2crypto/core';
 import { runInfo } from '../run-info.ts';
 import { adminOrder, operationData, partnerSecret, placeOrder, requireWooCommerce, runningStore, serviceHas, type PlacedOrder } from './checkout-helpers.js';

@@ -21,7 +21,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { parseLandingUrl } from '@card2crypto/core';
 import { runInfo } from '../run-info.ts';
 import { blockPartner } from './widget-helpers.ts';

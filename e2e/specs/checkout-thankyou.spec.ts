@@ -7,7 +7,7 @@
  * required, never cached), stops asking at a final state, and is not loaded
  * at all once the state is final.
  */
-import { expect, test, type Page, type Response } from '@playwright/test';
+import { expect, test, type Page, type Response } from './fixtures';
 import { operationData, placeOrder, requireWooCommerce, runningStore, sendCallback, serviceHas, partnerSecret } from './checkout-helpers.js';
 
 const store = runningStore();

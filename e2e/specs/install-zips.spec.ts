@@ -2,7 +2,7 @@
 // New → Upload Plugin with the release zips, then Activate. Then every admin
 // page the plugins add (and the ones they touch) must open without a PHP
 // error, warning or notice and without a JavaScript error.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
 import { DebugLog, collectJsErrors, ourProblems, phpProblemsIn } from '../checks.ts';
 import { WOOCOMMERCE_MISSING, runInfo } from '../run-info.ts';

@@ -5,7 +5,7 @@
 // not exist in this run is skipped, not faked).
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { WOOCOMMERCE_MISSING, runInfo } from '../run-info.ts';
 import {
   CARDS,

@@ -8,7 +8,7 @@
  * (per order and per client address), answers are reused for a few seconds,
  * and the sandbox's own count of the store's API requests shows the cost.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { parseLandingUrl } from '@card2crypto/core';
 import { placeOrder, requireWooCommerce, runningStore } from './checkout-helpers.js';
 

@@ -11,7 +11,7 @@
  * in this browser (routed here, as it would on the internet), so a page that
  * loaded it would run it.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import {
   adminRest,
   currentSettings,

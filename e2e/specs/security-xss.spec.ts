@@ -8,7 +8,7 @@
  * label still reads as the method's name. The PHP security suite proves what
  * is stored; this proves what a browser makes of it.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { adminRest, classicCheckoutPage, loginAsAdmin, placeOrder, requireWooCommerce, runningStore, saveSettings } from './checkout-helpers.js';
 
 const store = runningStore();

@@ -10,7 +10,7 @@
  * library (packages/php). Every change is undone at the end, so the specs
  * that run after this one find the store as seeded.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { collectJsErrors, phpProblemsIn } from '../checks.ts';
 import { WOOCOMMERCE_MISSING, runInfo } from '../run-info.ts';
 import { partnerSecret, runningStore, setColor, watchForSecret } from './widget-helpers.ts';

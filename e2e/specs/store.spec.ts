@@ -1,7 +1,7 @@
 // The store the harness seeds, as a buyer sees it after the plugins are
 // installed: products priced in EUR, the widget block in the sidebar, the
 // card payment method at checkout.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { collectJsErrors, phpProblemsIn } from '../checks.ts';
 import { WOOCOMMERCE_MISSING, runInfo } from '../run-info.ts';
 

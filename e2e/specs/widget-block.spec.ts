@@ -5,7 +5,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './fixtures';
 import { canonicalString, hmacSha512Hex, parseLandingUrl, validateWidgetSettings } from '@card2crypto/core';
 import {
   SETTINGS_PAGE,

@@ -11,7 +11,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './fixtures';
 import { collectWidgetEvents, expect, loginAsAdmin, partnerSecret, runningStore, waitForWidgetEvent, watchForSecret, widgetFrame } from './widget-helpers.js';
 
 const found = runningStore();

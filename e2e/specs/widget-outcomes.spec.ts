@@ -6,7 +6,7 @@
  * the "Buy crypto" button's landing page, on success or failure, sends the
  * visitor back to a page that says what happened.
  */
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './fixtures';
 import { adminRest, CARDS, requireWooCommerce, type RunningStore as CheckoutStore } from './checkout-helpers.js';
 import {
   buyInWidget,

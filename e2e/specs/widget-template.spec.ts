@@ -7,7 +7,7 @@
  * start with the sandbox from one copy of the widget script. Afterwards the
  * template is reverted, the page deleted and the previous theme restored.
  */
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './fixtures';
 import {
   collectWidgetEvents,
   expect,
