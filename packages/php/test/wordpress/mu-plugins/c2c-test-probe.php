@@ -294,7 +294,6 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				// ("write": ok or refused), or read as a checkout page reads it ("read"). Both say how many
 				// background checks wait in Action Scheduler.
 				$health = 'Card2Crypto\\Checkout\\Service\\Service_Health';
-				$config = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Base\Config::class );
 				$answer = array();
 				if ( isset( $input['write'] ) ) {
 					$at = time() - (int) ( $input['age'] ?? 0 );
