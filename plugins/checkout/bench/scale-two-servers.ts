@@ -26,7 +26,7 @@
  *   started an attempt: the gate asks the service and decides in PHP, so
  *   both passed it. A new attempt is now taken under the order's start lock
  *   (GET_LOCK in the shared database), and a press that finds an attempt
- *   started while it was passing the gate joins it (Payments::new_attempt()).
+ *   started while it was passing the gate joins it (Payment_Flows::new_attempt()).
  * - The visitor's start budget, the words a buyer is told on the next page
  *   and the refused callbacks counted per address were transients, read and
  *   written back without a lock (concurrent requests each counted once) and,

@@ -57,7 +57,7 @@ use Card2Crypto\Checkout\Order\Owner_Notice;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Order_Address;
-use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Payment_Flows;
 use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Service\Callback_Health;
@@ -181,7 +181,7 @@ final class Plugin {
 		$books_store   = new Books_Store();
 		$books         = new Books( $books_store, $orders );
 		$books_export  = new Books_Export( $books, $books_store );
-		$health        = new Service_Health( $door, $after, $deadline );
+		$health        = new Service_Health( $door, $after, $deadline, $shared );
 		$answers       = new Service_Answers( $door, $health, $after );
 		$availability  = new Availability( $config, $answers, $orders );
 		$back          = new Outage_Pay_Links( $health, $shared );
@@ -199,7 +199,7 @@ final class Plugin {
 		$pages         = new Return_Pages( $shared );
 		$routes        = new Order_Routes();
 		$test_mode     = new Test_Mode( $config );
-		$payments      = new Payments( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $orders, $budget, $test_mode, $client );
+		$payments      = new Payment_Flows( $config, $gate, $addresses, $door, $attempts, $operations, $reconciler, $pages, $health, $orders, $budget, $test_mode, $client );
 		$return        = new Buyer_Return( $config, $reconciler, $health, $back, $attempts, $operations, $pages, $orders, $budget, $routes, $client );
 		$retry         = new Widget_Retry( $reconciler, $attempts, $operations, $orders, $actions );
 		$status        = new Settings_Status( $health, $callbacks, $clock, $client );
@@ -229,7 +229,7 @@ final class Plugin {
 			Start_Gate::class           => $gate,
 			Order_Address::class        => $addresses,
 			Return_Pages::class         => $pages,
-			Payments::class             => $payments,
+			Payment_Flows::class             => $payments,
 			Availability::class         => $availability,
 			Order_Routes::class         => $routes,
 			Settings_Status::class      => $status,
@@ -304,7 +304,7 @@ final class Plugin {
 		add_filter(
 			'woocommerce_payment_gateways',
 			static function ( array $gateways ) use ( $services, &$gateway ): array {
-				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payments::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ], $services[ Service_Gateway::class ], $services[ Service_Health::class ], $services[ Availability::class ], $services[ Settings_Status::class ] );
+				$gateway    = $gateway ?? new Gateway( $services[ Config::class ], $services[ Payment_Flows::class ], $services[ Order_Address::class ], $services[ Books_Chart::class ], $services[ Service_Gateway::class ], $services[ Service_Health::class ], $services[ Availability::class ], $services[ Settings_Status::class ] );
 				$gateways[] = $gateway;
 				return $gateways;
 			}

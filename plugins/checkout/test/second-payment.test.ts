@@ -3,8 +3,8 @@
  * new attempt starts (or the current one is signed again), the store asks the
  * service about every earlier attempt that is not final here, applies the
  * answer (a success completes the order) and decides: Attempt_Policy's pure
- * verdict on the oldest and newest PHP, and Payments::start_attempt() /
- * fitting_attempt() against a fake service (what is asked, what starts, what
+ * verdict on the oldest and newest PHP, and Payment_Flows::start() /
+ * fitting() against a fake service (what is asked, what starts, what
  * the buyer is told, the order note).
  */
 import { after, before, describe, test } from 'node:test';

@@ -92,26 +92,72 @@ final class Site_Lock {
 	}
 
 	/**
+	 * Runs $fn holding this site's lock $name only when no other request
+	 * holds it, without waiting: for work that one request at a time does
+	 * for all (a health check, a batch, a refresh after the answer), where
+	 * "another request is doing it" is an answer, not a failure. Where the
+	 * database has no named locks $fn runs without one.
+	 *
+	 * @param callable(): void $fn
+	 * @return bool False when another request holds the lock ($fn did not run).
+	 */
+	public function run_if_free( string $name, callable $fn ): bool {
+		$lock  = $this->name( $name );
+		$taken = self::acquire( $lock, 0 );
+		if ( false === $taken ) {
+			return false;
+		}
+		try {
+			$fn();
+		} finally {
+			self::release( $lock, $taken );
+		}
+		return true;
+	}
+
+	/**
 	 * @return mixed What $fn returns.
 	 * @throws \RuntimeException When another request holds the lock for WAIT seconds.
 	 */
 	private static function run_as( string $lock, callable $fn, string $busy ) {
-		global $wpdb;
-		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
-		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, %d)', $lock, self::WAIT ) );
-		if ( null !== $suppress ) {
-			$wpdb->suppress_errors( $suppress );
-		}
-		$taken = self::taken( $got );
+		$taken = self::acquire( $lock, self::WAIT );
 		if ( false === $taken ) {
 			throw new \RuntimeException( $busy );
 		}
 		try {
 			return $fn();
 		} finally {
-			if ( true === $taken ) {
-				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $lock ) );
+			self::release( $lock, $taken );
+		}
+	}
+
+	/**
+	 * Asks the database for the lock, waiting up to $wait seconds: taken()'s
+	 * answer. A database that fails the question (no GET_LOCK) answers null.
+	 */
+	private static function acquire( string $lock, int $wait ): ?bool {
+		global $wpdb;
+		if ( ! isset( $wpdb ) || ! is_object( $wpdb ) ) {
+			return null;
+		}
+		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
+		try {
+			$got = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, %d)', $lock, $wait ) );
+		} catch ( \Throwable $e ) {
+			$got = null;
+		} finally {
+			if ( null !== $suppress ) {
+				$wpdb->suppress_errors( $suppress );
 			}
+		}
+		return self::taken( $got );
+	}
+
+	/** Gives back what acquire() took (nothing when it was not taken). */
+	private static function release( string $lock, ?bool $taken ): void {
+		global $wpdb;
+		if ( true === $taken ) {
+			$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $lock ) );
 		}
 	}
 

@@ -690,6 +690,29 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         assert.equal(await budget<boolean>('drop'), false, 'dropped');
       });
 
+      test("a site lock taken without waiting: another connection's hold is an answer, the lock given back however the work ends", async () => {
+        const got = await site.probe<{
+          native: boolean;
+          busy?: { held: string; result: boolean; ms: number };
+          free: boolean;
+          after?: string;
+          after_throw?: string;
+          ran: string[];
+        }>({ action: 'site_lock', name: 'c2c_test_batch' });
+        assert.equal(got.free, true, 'free: the work ran');
+        if (!got.native) {
+          // SQLite (Playground) has no named locks: the work runs without one.
+          assert.deepEqual(got.ran, ['free']);
+          return;
+        }
+        assert.equal(got.busy!.held, '1', 'the other connection holds the lock');
+        assert.equal(got.busy!.result, false, 'held elsewhere: not run');
+        assert.ok(got.busy!.ms < 1000, `not waited for (${got.busy!.ms} ms)`);
+        assert.deepEqual(got.ran, ['free', 'while running, free to another connection: 0', 'threw: inside']);
+        assert.equal(got.after, '1', 'given back after the work');
+        assert.equal(got.after_throw, '1', 'given back after a failure');
+      });
+
       test('uninstall removes the settings only when the owner asked for it', async () => {
         // Whatever the owner chose, the secret and the widget's last connection check (a hash of the credentials) go.
         const scenarios = [

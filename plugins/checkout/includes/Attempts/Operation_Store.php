@@ -69,7 +69,7 @@ final class Operation_Store {
 	 * Runs $fn holding the database's named lock of the order's payment
 	 * starts: the requests that start an attempt of one order (two presses of
 	 * "Pay" at once, on one web server or several) take it one after the
-	 * other, so the second sees the first's attempt (Payments). Apart from
+	 * other, so the second sees the first's attempt (Payment_Flows). Apart from
 	 * with_order_lock(), which the service's events of the order take, so
 	 * that a start waiting on the service never holds them up.
 	 *

@@ -8,7 +8,8 @@
  * - later(): runs the work once, on shutdown after every other callback,
  *   where the server can send the answer first (PHP-FPM, LiteSpeed);
  * - now(): the same, at once: under a database lock taken without waiting
- *   (another request holding it is doing the same work), the answer sent,
+ *   (Shared_Store->when_free(): another request holding it is doing the
+ *   same work), the answer sent,
  *   the visitor request's service deadline ended, a failure logged, never shown.
  *
  * Built once in Plugin::build() (what it plans is this request's) and
@@ -18,8 +19,6 @@
  */
 
 namespace Card2Crypto\Checkout\Base;
-
-use Card2Crypto\Checkout\Shared\Database\Site_Lock;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -80,54 +79,22 @@ final class After_Answer {
 	 * @param callable(): void $work
 	 */
 	public function now( string $lock, callable $work, string $what ): void {
-		$locked = $this->lock( $lock );
-		if ( false === $locked ) {
-			return; // Another request is doing it right now.
-		}
-		if ( function_exists( 'fastcgi_finish_request' ) ) {
-			fastcgi_finish_request();
-		} elseif ( function_exists( 'litespeed_finish_request' ) ) {
-			litespeed_finish_request();
-		}
-		// Nobody waits on what follows: the client's own timeout, not what remains of a visitor request's.
-		$this->deadline->end();
-		try {
-			$work();
-		} catch ( \Throwable $e ) {
-			Log::debug( $what . ' failed: ' . $e->getMessage() );
-		} finally {
-			$this->unlock( $lock, $locked );
-		}
-	}
-
-	/**
-	 * Takes the database lock $name (per site: Shared_Store->lock_name();
-	 * GET_LOCK, not waiting): true when taken, false when another request
-	 * holds it, null where the database has no named locks (that request
-	 * works anyway, which costs one more request to the service at most).
-	 */
-	public function lock( string $name ): ?bool {
-		global $wpdb;
-		if ( ! isset( $wpdb ) || ! is_object( $wpdb ) || ! method_exists( $wpdb, 'get_var' ) ) {
-			return null;
-		}
-		$suppress = method_exists( $wpdb, 'suppress_errors' ) ? $wpdb->suppress_errors( true ) : null;
-		try {
-			$locked = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', $this->shared->lock_name( $name ) ) );
-		} catch ( \Throwable $e ) {
-			$locked = null; // A database without GET_LOCK.
-		}
-		if ( null !== $suppress ) {
-			$wpdb->suppress_errors( $suppress );
-		}
-		return Site_Lock::taken( $locked );
-	}
-
-	/** Releases what lock() took (nothing when it was not taken). */
-	public function unlock( string $name, ?bool $locked ): void {
-		global $wpdb;
-		if ( true === $locked ) {
-			$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $this->shared->lock_name( $name ) ) );
-		}
+		$this->shared->when_free(
+			$lock,
+			function () use ( $work, $what ): void {
+				if ( function_exists( 'fastcgi_finish_request' ) ) {
+					fastcgi_finish_request();
+				} elseif ( function_exists( 'litespeed_finish_request' ) ) {
+					litespeed_finish_request();
+				}
+				// Nobody waits on what follows: the client's own timeout, not what remains of a visitor request's.
+				$this->deadline->end();
+				try {
+					$work();
+				} catch ( \Throwable $e ) {
+					Log::debug( $what . ' failed: ' . $e->getMessage() );
+				}
+			}
+		);
 	}
 }

@@ -186,6 +186,16 @@ final class Config {
 	}
 
 	/**
+	 * The one rule for "the method is on": enabled by the owner and set up.
+	 * The gateway (through Availability::problem()), the block checkout's
+	 * integration and Service_Health::withdrawn() all ask this; whether this
+	 * cart fits and whether the service accepts the store come after it.
+	 */
+	public function offers_payment(): bool {
+		return $this->enabled() && $this->is_configured();
+	}
+
+	/**
 	 * Reconciliation's requests a second to the service (the setting, 1 to
 	 * 20; 10 by default), never more than the store-wide service_rate()
 	 * (docs/decisions.md, "Checkout: reconciliation rate" and "Checkout: one

@@ -94,6 +94,17 @@ final class Shared_Store {
 	}
 
 	/**
+	 * Runs $fn holding this site's named lock $name when no other request
+	 * holds it, not waiting (Site_Lock::run_if_free()): false when another
+	 * request holds it and $fn did not run.
+	 *
+	 * @param callable(): void $fn
+	 */
+	public function when_free( string $name, callable $fn ): bool {
+		return $this->locks()->run_if_free( $name, $fn );
+	}
+
+	/**
 	 * Runs $fn holding the named lock $name of the whole network, for what
 	 * the sites of a multisite network must do one at a time: every site
 	 * takes the same one (named by the database and the network's base table

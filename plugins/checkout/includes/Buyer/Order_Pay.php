@@ -16,7 +16,7 @@ use Card2Crypto\Checkout\Attempts\Order_Attempts;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Script_Asset;
-use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Payment_Flows;
 use Card2Crypto\Checkout\Payment\Return_Pages;
 use Card2Crypto\Checkout\Rules\Buyer_Words;
 use Card2Crypto\Checkout\Rules\Wallet_Words;
@@ -47,7 +47,7 @@ final class Order_Pay implements Hooks {
 	/** @var Config */
 	private $config;
 
-	/** @var Payments */
+	/** @var Payment_Flows */
 	private $payments;
 
 	/** @var Buyer_Return */
@@ -71,7 +71,7 @@ final class Order_Pay implements Hooks {
 	/** @var Order_Routes */
 	private $routes;
 
-	public function __construct( Config $config, Payments $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry, Return_Pages $pages, Outage_Pay_Links $back, Script_Asset $scripts, Order_Attempts $order_attempts, Order_Routes $routes ) {
+	public function __construct( Config $config, Payment_Flows $payments, Buyer_Return $buyer_return, Widget_Retry $widget_retry, Return_Pages $pages, Outage_Pay_Links $back, Script_Asset $scripts, Order_Attempts $order_attempts, Order_Routes $routes ) {
 		$this->config         = $config;
 		$this->payments       = $payments;
 		$this->buyer_return   = $buyer_return;
@@ -205,7 +205,7 @@ final class Order_Pay implements Hooks {
 		return $this->routes->answer( $answer );
 	}
 
-	/** The embedded widget asks for settings signed now (Payments::widget()). */
+	/** The embedded widget asks for settings signed now (Payment_Flows::widget()). */
 	public function rest_settings( \WP_REST_Request $request ) {
 		$order = $this->routes->our_order( $request, self::NONCE_ACTION, true );
 		if ( $order instanceof \WP_Error ) {
@@ -218,7 +218,7 @@ final class Order_Pay implements Hooks {
 	}
 
 	/**
-	 * Redirect flow: 302 to where Payments::landing() sends the browser (the
+	 * Redirect flow: 302 to where Payment_Flows::landing() sends the browser (the
 	 * landing page with settings signed now, or the order's page, told why).
 	 */
 	public function rest_landing( \WP_REST_Request $request ) {

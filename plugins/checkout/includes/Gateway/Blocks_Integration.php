@@ -56,14 +56,14 @@ final class Blocks_Integration extends AbstractPaymentMethodType {
 	}
 
 	/**
-	 * Enabled and set up. While the service refuses the store the script
+	 * Enabled and set up (Config::offers_payment(), the gateway's own first
+	 * rule). While the service refuses the store the script
 	 * still loads: the gateway's is_available() withdraws the method (the
 	 * Store API does not list it), and the script says why in the store's
 	 * words in place of WooCommerce's "no payment methods" (get_payment_method_data()).
 	 */
 	public function is_active() {
-		$gateways = WC()->payment_gateways() ? WC()->payment_gateways()->payment_gateways() : array();
-		return isset( $gateways[ Keys::GATEWAY_ID ] ) && 'yes' === $gateways[ Keys::GATEWAY_ID ]->enabled && $this->config->is_configured();
+		return $this->config->offers_payment();
 	}
 
 	public function get_payment_method_script_handles() {

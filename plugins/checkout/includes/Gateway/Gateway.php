@@ -21,7 +21,7 @@ use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Payment\Availability;
 use Card2Crypto\Checkout\Payment\Order_Address;
-use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Payment_Flows;
 use Card2Crypto\Checkout\Rules\Wallet_Words;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Settings\Settings_Status;
@@ -50,7 +50,7 @@ class Gateway extends \WC_Payment_Gateway {
 	/** @var Config */
 	private $config;
 
-	/** @var Payments */
+	/** @var Payment_Flows */
 	private $payments;
 
 	/** @var Order_Address */
@@ -72,7 +72,7 @@ class Gateway extends \WC_Payment_Gateway {
 	private $status;
 
 	/** Built once by the wiring (Plugin::boot()) and handed to WooCommerce as an object. */
-	public function __construct( Config $config, Payments $payments, Order_Address $addresses, Books_Chart $chart, Service_Door $gateway, Service_Health $health, Availability $availability, Settings_Status $status ) {
+	public function __construct( Config $config, Payment_Flows $payments, Order_Address $addresses, Books_Chart $chart, Service_Door $gateway, Service_Health $health, Availability $availability, Settings_Status $status ) {
 		$this->gateway      = $gateway;
 		$this->config       = $config;
 		$this->payments     = $payments;
@@ -307,12 +307,13 @@ class Gateway extends \WC_Payment_Gateway {
 	}
 
 	/**
-	 * Offered at checkout only when enabled, completely configured, able to
+	 * Offered at checkout only when enabled and set up (Config::offers_payment(),
+	 * asked by Availability::problem() inside can_take_payment()), able to
 	 * take this order, and while the service accepts the store (Service_Health:
 	 * a cached state, refreshed by a background check when it is stale).
 	 */
 	public function is_available() {
-		return parent::is_available() && array() === $this->config->store()->problems() && $this->can_take_payment() && $this->health->available();
+		return parent::is_available() && $this->can_take_payment() && $this->health->available();
 	}
 
 	/**

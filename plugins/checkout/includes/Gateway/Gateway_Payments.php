@@ -58,7 +58,7 @@ trait Gateway_Payments {
 
 	/**
 	 * Keeps the order pending and sends the buyer to pay, or keeps them here,
-	 * told why (Payments::place()).
+	 * told why (Payment_Flows::place()).
 	 */
 	protected function start_payment( int $order_id ): array {
 		$order = wc_get_order( $order_id );

@@ -47,11 +47,8 @@ final class Availability {
 	 */
 	public function problem( string $currency, ?int $total_minor, ?string $country ): ?string {
 		$config = $this->config;
-		if ( ! $config->enabled() ) {
-			return 'disabled';
-		}
-		if ( ! $config->is_configured() ) {
-			return 'not_configured';
+		if ( ! $config->offers_payment() ) {
+			return 'not_offered';
 		}
 		if ( ! Currencies::is_supported( $currency ) || $currency !== $config->currency() ) {
 			return 'currency';

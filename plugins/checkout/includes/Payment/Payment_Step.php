@@ -1,6 +1,6 @@
 <?php
 /**
- * What a payment flow (Payments::place(), widget()) decided for the buyer,
+ * What a payment flow (Payment_Flows::place(), widget()) decided for the buyer,
  * for its adapter to send as it is: the browser goes somewhere, the
  * embedded widget gets its signed settings, or the buyer stays and is told.
  *

@@ -2,7 +2,7 @@
 /**
  * Where a payment flow sends the buyer back to: the order's payment page
  * (order-pay), marked with why. Buyer_Return reads the marks when the page
- * is asked for; the payment flows (Payments) and the embedded widget's
+ * is asked for; the payment flows (Payment_Flows) and the embedded widget's
  * return route write them.
  *
  * - RETURN_ARG: the landing page's fail redirect (the store asks the service, then tells).

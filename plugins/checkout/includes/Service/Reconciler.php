@@ -39,7 +39,6 @@ use Card2Crypto\Checkout\Shared\Api\Http_Transport;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
 use Card2Crypto\Checkout\Attempts\Check_Queue;
-use Card2Crypto\Checkout\Shared\Database\Site_Lock;
 use Card2Crypto\Checkout\Shared\Hooks;
 
 defined( 'ABSPATH' ) || exit;
@@ -256,24 +255,18 @@ final class Reconciler implements Hooks {
 	 * and queues the next batch.
 	 */
 	public function run_batch(): void {
-		global $wpdb;
-		$lock     = $this->shared->lock_name( self::BATCH_LOCK );
-		$suppress = $wpdb->suppress_errors( true );
-		$got      = $wpdb->get_var( $wpdb->prepare( 'SELECT GET_LOCK(%s, 0)', $lock ) );
-		$wpdb->suppress_errors( $suppress );
-		$taken    = Site_Lock::taken( $got );
-		if ( false === $taken ) {
+		$retry = null;
+		$ran   = $this->shared->when_free(
+			self::BATCH_LOCK,
+			function () use ( &$retry ): void {
+				$retry = $this->batch();
+			}
+		);
+		if ( ! $ran ) {
 			// Another server runs a batch now. It queues the next one when it ends, but it may have claimed before
 			// this batch's attempts came due, or die: one batch a few seconds later (at most one pending) makes sure.
 			$this->ensure_batch( time() + self::BUSY_RETRY );
 			return;
-		}
-		try {
-			$retry = $this->batch();
-		} finally {
-			if ( true === $taken ) {
-				$wpdb->query( $wpdb->prepare( 'SELECT RELEASE_LOCK(%s)', $lock ) );
-			}
 		}
 		if ( null !== $retry ) {
 			// Action Scheduler keeps whole seconds: from the next one, or a Retry-After of 1 s could come due at once.

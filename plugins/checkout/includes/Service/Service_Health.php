@@ -39,6 +39,7 @@ use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Base\Log;
 use Card2Crypto\Checkout\Base\Other_Methods;
 use Card2Crypto\Checkout\Base\Request_Deadline;
+use Card2Crypto\Checkout\Base\Shared_Store;
 use Card2Crypto\Checkout\Partner\Service_Door;
 use Card2Crypto\Checkout\Rules\Service_Lanes;
 use Card2Crypto\Checkout\Shared\Api\Connection_Refusal;
@@ -103,7 +104,7 @@ final class Service_Health implements Hooks {
 	 */
 	const WENT_AWAY = 'card2crypto_checkout_service_refused';
 
-	/** The database lock held by the one request that asks after its answer (per site: Shared_Store->lock_name()). */
+	/** The database lock held by the one request that asks (per site: Shared_Store->when_free()). */
 	const LOCK = 'card2crypto_checkout_health';
 
 	/** @var Service_Door */
@@ -115,10 +116,14 @@ final class Service_Health implements Hooks {
 	/** @var Request_Deadline */
 	private $deadline;
 
-	public function __construct( Service_Door $gateway, After_Answer $after, Request_Deadline $deadline ) {
+	/** @var Shared_Store */
+	private $shared;
+
+	public function __construct( Service_Door $gateway, After_Answer $after, Request_Deadline $deadline, Shared_Store $shared ) {
 		$this->gateway  = $gateway;
 		$this->after    = $after;
 		$this->deadline = $deadline;
+		$this->shared   = $shared;
 	}
 
 	public function register(): void {
@@ -140,7 +145,7 @@ final class Service_Health implements Hooks {
 
 	/** The same checks through another door (Service_Gateway::with_config()): this health for its own. */
 	public function for_gateway( Service_Door $gateway ): self {
-		return $gateway === $this->gateway ? $this : new self( $gateway, $this->after, $this->deadline );
+		return $gateway === $this->gateway ? $this : new self( $gateway, $this->after, $this->deadline, $this->shared );
 	}
 
 	/** The credentials and address of this health's settings, as a state records them (the status check's cache key too). */
@@ -254,16 +259,16 @@ final class Service_Health implements Hooks {
 			// Only an answer about the store tells that it is accepted (a 429 before any answer tells nothing).
 			return self::OK === $decision && self::BUSY === ( $this->state()['state'] ?? '' ) ? self::STALE : $decision;
 		}
-		$locked = $this->after->lock( self::LOCK );
-		if ( false === $locked ) {
+		$asked = $this->shared->when_free(
+			self::LOCK,
+			function (): void {
+				// Asked meanwhile by the request that held the lock? run_check() asks only while still stale.
+				$this->forget_loaded();
+				$this->run_check();
+			}
+		);
+		if ( ! $asked ) {
 			return self::STALE; // Another request is asking right now: its answer is for the job's next run.
-		}
-		try {
-			// Asked meanwhile by the request that held the lock? run_check() asks only while still stale.
-			$this->forget_loaded();
-			$this->run_check();
-		} finally {
-			$this->after->unlock( self::LOCK, $locked );
 		}
 		$this->forget_loaded();
 		$decision = $this->decide( $this->state(), $key, time() );
@@ -321,7 +326,7 @@ final class Service_Health implements Hooks {
 	/**
 	 * Before the buyer is sent to the service (landing route, widget
 	 * settings): one real signed request. The fixed rate's calculate is that
-	 * request when rates are fixed (Payments::fixed_rate() reports its
+	 * request when rates are fixed (Payment_Flows::fixed_rate() reports its
 	 * refusal); else a fresh params check.
 	 *
 	 * @throws Service_Refused When the service refuses the store.
@@ -543,8 +548,7 @@ final class Service_Health implements Hooks {
 	 * method is otherwise on and set up: what the checkout says instead.
 	 */
 	public function withdrawn(): bool {
-		$config = $this->gateway->config();
-		return $config->enabled() && $config->is_configured() && ! $this->available();
+		return $this->gateway->config()->offers_payment() && ! $this->available();
 	}
 
 	/** The owner's line while the method is withdrawn for these settings, else null. */

@@ -134,9 +134,10 @@ $door    = new C2C_Recorded_Door( $config, $service );
 if ( 'Service_Health' !== $scenario['class'] ) {
 	throw new LogicException( 'No class ' . $scenario['class'] . ' to build alone.' );
 }
-// What Plugin::build() gives it besides the door: this request's deadline and the work after its answer (unused here).
+// What Plugin::build() gives it besides the door: this request's deadline, the work after its answer and the shared store's locks (unused here).
 $deadline = new Request_Deadline();
-$health   = new Service_Health( $door, new After_Answer( new Shared_Store(), $deadline ), $deadline );
+$shared   = new Shared_Store();
+$health   = new Service_Health( $door, new After_Answer( $shared, $deadline ), $deadline, $shared );
 
 $steps = array();
 foreach ( $scenario['steps'] as $step ) {

@@ -29,7 +29,7 @@ use Card2Crypto\Checkout\Service\Callback_Health;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
-use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Payment_Flows;
 use Card2Crypto\Checkout\Service\Reconciler;
 use Card2Crypto\Checkout\Service\Outage_Pay_Links;
 use Card2Crypto\Checkout\Service\Service_Health;
@@ -194,10 +194,10 @@ switch ( $scenario['case'] ) {
 						$result = 'sent';
 						break;
 					case 'fixed_rate':
-						$result = Plugin::service( Payments::class )->fixed_rate( $attempt );
+						$result = Plugin::service( Payment_Flows::class )->fixed_rate( $attempt );
 						break;
 					case 'landing_url':
-						$result = Plugin::service( Payments::class )->landing_url( $order, $attempt, Plugin::service( Return_Pages::class )->fail_url( $order ) );
+						$result = Plugin::service( Payment_Flows::class )->landing_url( $order, $attempt, Plugin::service( Return_Pages::class )->fail_url( $order ) );
 						break;
 					case 'reconcile':
 						$result = Plugin::service( Reconciler::class )->check( $order, $attempt, 'reconcile' )->ok();

@@ -1,6 +1,6 @@
 <?php
 /**
- * Runs Payments::start() / fitting() without WordPress (fakes
+ * Runs Payment_Flows::start() / fitting() without WordPress (fakes
  * in wordpress-fakes.php) while the order's one earlier attempt may still be
  * under way: the store asks the service (answers from a list), applies the
  * answer and decides. Prints, per step, whether a new attempt started or what
@@ -21,14 +21,14 @@ require __DIR__ . '/wordpress-fakes.php';
 
 use Card2Crypto\Checkout\Attempts\Start_Budget;
 use Card2Crypto\Checkout\Attempts\Payment_Held;
-use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Payment_Flows;
 use Card2Crypto\Checkout\Payment\Start_Gate;
 use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Service\Service_Health;
 
 // The service accepted the store a moment ago: the gate does not ask it again (Service_Health).
 Plugin::service( Service_Health::class )->record_check( null );
-$payments = Plugin::service( Payments::class );
+$payments = Plugin::service( Payment_Flows::class );
 $results  = array();
 foreach ( $scenario['steps'] as $step ) {
 	$service->answers = $step['service'] ?? array();

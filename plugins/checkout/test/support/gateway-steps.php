@@ -19,7 +19,7 @@
  * - "set_bucket": {tokens, paused_ms?}: the bucket holds `tokens` now (and,
  *   with paused_ms, the store is paused that long); time moved rather than waited for.
  * - "fixed_rate": {tokens?, paused_ms?}: the bucket set first as "set_bucket", then a buyer fixing the rate for an attempt of 79.00 in the
- *   store's currency (Payments::fixed_rate(), as the landing and widget
+ *   store's currency (Payment_Flows::fixed_rate(), as the landing and widget
  *   routes do): whether a rate came, or the buyer's words, and the
  *   milliseconds it took.
  *
@@ -30,7 +30,7 @@ use Card2Crypto\Checkout\Attempts\Attempt;
 use Card2Crypto\Checkout\Base\Config;
 use Card2Crypto\Checkout\Partner\Lane_Transport;
 use Card2Crypto\Checkout\Partner\Service_Gateway;
-use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Payment_Flows;
 use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Client;
 use Card2Crypto\Checkout\Shared\Api\Partner_Api_Exception;
@@ -143,7 +143,7 @@ function c2c_gateway_step( string $action, array $input ) {
 			);
 			$began   = microtime( true );
 			try {
-				$rate = Plugin::service( Payments::class )->fixed_rate( $attempt );
+				$rate = Plugin::service( Payment_Flows::class )->fixed_rate( $attempt );
 				$what = array( 'rate' => null !== $rate );
 			} catch ( Throwable $e ) {
 				$what = array( 'error' => get_class( $e ) . ': ' . $e->getMessage() );

@@ -31,7 +31,7 @@
 
 use Card2Crypto\Checkout\Base\Keys;
 use Card2Crypto\Checkout\Base\Shared_Store;
-use Card2Crypto\Checkout\Payment\Payments;
+use Card2Crypto\Checkout\Payment\Payment_Flows;
 use Card2Crypto\Checkout\Service\Service_Health;
 use Card2Crypto\Checkout\Plugin;
 use Card2Crypto\Checkout\Attempts\Attempt_Store;
@@ -145,7 +145,7 @@ function c2c_nowait_step( string $action, array $input ) {
 			$order->save();
 			return array(
 				'id'      => $order->get_id(),
-				'landing' => \Card2Crypto\Checkout\Plugin::service( Payments::class )->landing_link( $order ),
+				'landing' => \Card2Crypto\Checkout\Plugin::service( Payment_Flows::class )->landing_link( $order ),
 			);
 
 		case 'signed':

@@ -292,7 +292,7 @@ function c2c_reconcile_step( string $action, array $input ) {
 			return array(
 				'id'      => $order->get_id(),
 				'key'     => $order->get_order_key(),
-				'landing' => Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Payment\Payments::class )->landing_link( $order ),
+				'landing' => Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Payment\Payment_Flows::class )->landing_link( $order ),
 				'pay'     => $order->get_checkout_payment_url(),
 			);
 

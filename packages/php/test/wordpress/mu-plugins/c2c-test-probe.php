@@ -207,6 +207,8 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 				return new WP_REST_Response( $results );
 			case 'budget':
 				return new WP_REST_Response( c2c_test_budget( $input ) );
+			case 'site_lock':
+				return new WP_REST_Response( c2c_test_site_lock( (string) $input['name'] ) );
 			case 'deactivate':
 				require_once ABSPATH . 'wp-admin/includes/plugin.php';
 				deactivate_plugins( $input['plugin'], true );
@@ -272,8 +274,8 @@ function c2c_test_run( WP_REST_Request $request ): WP_REST_Response {
 					)
 				);
 			case 'start_payment':
-				// What "Place order" does for the order (Payments::start() at checkout): an attempt, not yet signed for the buyer.
-				$attempt = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Payment\Payments::class )->start( wc_get_order( (int) $input['id'] ), '127.0.0.1', Card2Crypto\Checkout\Payment\Start_Gate::AT_CHECKOUT );
+				// What "Place order" does for the order (Payment_Flows::start() at checkout): an attempt, not yet signed for the buyer.
+				$attempt = Card2Crypto\Checkout\Plugin::service( Card2Crypto\Checkout\Payment\Payment_Flows::class )->start( wc_get_order( (int) $input['id'] ), '127.0.0.1', Card2Crypto\Checkout\Payment\Start_Gate::AT_CHECKOUT );
 				return new WP_REST_Response( array( 'partner_operation_id' => $attempt->partner_operation_id() ) );
 			case 'set_order_total':
 				// An order edited after the buyer was sent to pay.
@@ -409,6 +411,57 @@ function c2c_test_sweep( array $input ): array {
 		}
 	}
 	return $results;
+}
+
+/**
+ * Site_Lock::run_if_free() (the widget's copy of the library) against a
+ * second connection to this site's database holding the same lock, as
+ * another web server's request would: what ran, and whether the lock was
+ * held while it ran and free after. Where the database has no named locks
+ * (SQLite), only what ran.
+ */
+function c2c_test_site_lock( string $name ) {
+	global $wpdb;
+	$locks  = new Card2Crypto\Widget\Shared\Database\Site_Lock( 'c2c-test' );
+	$lock   = $locks->name( $name );
+	$answer = array( 'native' => $wpdb instanceof wpdb && 'mysqli' === get_class( $wpdb->dbh ?? new stdClass() ) );
+	$ran    = array();
+	// Another connection to the same database, as WordPress reads DB_HOST (a host, a port or a socket).
+	$connect = function () use ( $wpdb ) {
+		list( $host, $port, $socket ) = $wpdb->parse_db_host( DB_HOST );
+		return new mysqli( $host ?? 'localhost', DB_USER, DB_PASSWORD, DB_NAME, (int) ( $port ?? 3306 ), $socket );
+	};
+	if ( $answer['native'] ) {
+		$other = $connect();
+		$held  = $other->query( "SELECT GET_LOCK('" . $other->real_escape_string( $lock ) . "', 0)" )->fetch_row()[0];
+		$t0    = microtime( true );
+		// Held by the other connection: not run, and not waited for.
+		$answer['busy']      = array( 'held' => $held, 'result' => $locks->run_if_free( $name, function () use ( &$ran ) { $ran[] = 'busy'; } ), 'ms' => (int) round( ( microtime( true ) - $t0 ) * 1000 ) );
+		$other->query( "SELECT RELEASE_LOCK('" . $other->real_escape_string( $lock ) . "')" );
+	}
+	$answer['free'] = $locks->run_if_free(
+		$name,
+		function () use ( &$ran, $lock, $answer, $connect ) {
+			$ran[] = 'free';
+			if ( $answer['native'] ) {
+				$other = $connect();
+				$ran[] = 'while running, free to another connection: ' . $other->query( "SELECT IS_FREE_LOCK('" . $other->real_escape_string( $lock ) . "')" )->fetch_row()[0];
+				$other->close();
+			}
+		}
+	);
+	if ( $answer['native'] ) {
+		$answer['after'] = $wpdb->get_var( $wpdb->prepare( 'SELECT IS_FREE_LOCK(%s)', $lock ) );
+		// A failure inside: the lock is still given back.
+		try {
+			$locks->run_if_free( $name, function () { throw new RuntimeException( 'inside' ); } );
+		} catch ( RuntimeException $e ) {
+			$ran[] = 'threw: ' . $e->getMessage();
+		}
+		$answer['after_throw'] = $wpdb->get_var( $wpdb->prepare( 'SELECT IS_FREE_LOCK(%s)', $lock ) );
+	}
+	$answer['ran'] = $ran;
+	return $answer;
 }
 
 /**

@@ -53,7 +53,7 @@ use Card2Crypto\Checkout\Attempts\Attempt_Store;
 
 defined( 'ABSPATH' ) || exit;
 
-final class Payments {
+final class Payment_Flows {
 
 	/** @var Config */
 	private $config;
