@@ -254,7 +254,12 @@ export function statusChanges(s: Store, orderId: number): Array<[string, string]
  * Benchmark only, written into the bench site: switches our two plugins off
  * for one request (header X-C2C-Bench-Plugins: off), so both sides of the
  * front-end comparison run on one site; and logs every order status change,
- * so a run can tell whether an order ever moved backwards.
+ * so a run can tell whether an order ever moved backwards. A request with
+ * X-C2C-Bench-Trace: <label> appends one JSON line to c2c-bench-trace.log
+ * when its page is done (shutdown, before any work after the answer): its
+ * time in PHP (from the must-use plugins on), its database queries and every HTTP request it made
+ * (wp_remote_*, the partner API client's transport included, WP-Cron's
+ * spawn too), so a page's cost is seen apart from the network and the bench.
  */
 export const BENCH_PLUGIN = `<?php
 add_action(
@@ -279,6 +284,33 @@ if ( isset( $_SERVER['HTTP_X_C2C_BENCH_TIME'] ) ) {
 	header( 'X-C2C-Bench-Time: ' . time() );
 	exit;
 }
+if ( isset( $_SERVER['HTTP_X_C2C_BENCH_TRACE'] ) ) {
+	// A monotonic clock: the bench may move the wall clock (libfaketime), never this one.
+	$GLOBALS['c2c_bench_t0']   = hrtime( true );
+	$GLOBALS['c2c_bench_http'] = array();
+	add_action(
+		'http_api_debug',
+		static function ( $response, $context, $class, $args, $url ) {
+			$GLOBALS['c2c_bench_http'][] = (string) $url;
+		},
+		10,
+		5
+	);
+	add_action(
+		'shutdown',
+		static function () {
+			global $wpdb;
+			$line = array(
+				'label'   => (string) $_SERVER['HTTP_X_C2C_BENCH_TRACE'],
+				'ms'      => round( ( hrtime( true ) - $GLOBALS['c2c_bench_t0'] ) / 1e6, 1 ),
+				'queries' => (int) $wpdb->num_queries,
+				'http'    => $GLOBALS['c2c_bench_http'],
+			);
+			file_put_contents( WP_CONTENT_DIR . '/c2c-bench-trace.log', wp_json_encode( $line ) . "\n", FILE_APPEND | LOCK_EX );
+		},
+		-1000
+	);
+}
 if ( isset( $_SERVER['HTTP_X_C2C_BENCH_PLUGINS'] ) && 'off' === $_SERVER['HTTP_X_C2C_BENCH_PLUGINS'] ) {
 	add_filter(
 		'option_active_plugins',
@@ -288,6 +320,28 @@ if ( isset( $_SERVER['HTTP_X_C2C_BENCH_PLUGINS'] ) && 'off' === $_SERVER['HTTP_X
 	);
 }
 `;
+
+/** What the bench plugin traced of each request sent with X-C2C-Bench-Trace (BENCH_PLUGIN), by label. */
+export interface PageTrace {
+  label: string;
+  ms: number;
+  queries: number;
+  http: string[];
+}
+export function pageTraces(s: Store): Map<string, PageTrace> {
+  const file = path.join(s.dirs.siteDir, 'wp-content', 'c2c-bench-trace.log');
+  const traces = new Map<string, PageTrace>();
+  if (!existsSync(file)) {
+    return traces;
+  }
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() !== '') {
+      const trace = JSON.parse(line) as PageTrace;
+      traces.set(trace.label, trace);
+    }
+  }
+  return traces;
+}
 
 /** Partner API requests the sandbox has received from the store's partner (every endpoint). */
 export async function serviceCalls(s: Store): Promise<number> {
