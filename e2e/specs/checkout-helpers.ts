@@ -12,6 +12,7 @@ import { expect, test, type FrameLocator, type Page, type APIRequestContext } fr
 import { parseLandingUrl, sign } from '@card2crypto/core';
 import { SANDBOX_OPERATIONS_PATH, knownOperationBody, operationDataFor, type SignedPayment } from '@card2crypto/sandbox';
 import { runInfo } from '../run-info.ts';
+import { fillLogin } from './login';
 
 export interface RunningStore {
   storeUrl: string;
@@ -137,8 +138,7 @@ export async function serviceHas(store: RunningStore, secret: string, operation:
 
 export async function loginAsAdmin(page: Page, store: RunningStore): Promise<void> {
   await page.goto(`${store.storeUrl}/wp-login.php`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
-  await page.locator('#user_login').fill(store.admin.username);
-  await page.locator('#user_pass').fill(store.admin.password);
+  await fillLogin(page, store.admin.username, store.admin.password);
   await page.locator('#wp-submit').click();
   await page.waitForURL(/wp-admin/, { timeout: 240_000 });
 }

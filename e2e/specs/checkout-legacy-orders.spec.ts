@@ -20,6 +20,7 @@ import {
   serviceHas,
   type RunningStore,
 } from './checkout-helpers.js';
+import { fillLogin } from './login';
 
 const store = runningStore();
 const FEATURES = () => `${store.storeUrl}/wp-admin/admin.php?page=wc-settings&tab=advanced&section=features`;
@@ -154,8 +155,7 @@ test.describe('legacy order screen (posts storage)', () => {
       try {
         const otherPage = await other.newPage();
         await otherPage.goto(`${store.storeUrl}/wp-login.php`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
-        await otherPage.locator('#user_login').fill(customer);
-        await otherPage.locator('#user_pass').fill('customer-password-1');
+        await fillLogin(otherPage, customer, 'customer-password-1');
         await Promise.all([otherPage.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 240_000 }), otherPage.locator('#wp-submit').click()]);
         expect((await other.cookies()).some((c) => c.name.startsWith('wordpress_logged_in_'))).toBe(true);
         const answer = await otherPage.goto(refreshUrl.href, { waitUntil: 'domcontentloaded', timeout: 240_000 });

@@ -22,6 +22,7 @@ import {
   setSettings,
   submitWooCommerceSettings,
 } from './checkout-helpers.js';
+import { fillLogin } from './login';
 
 const store = runningStore();
 
@@ -33,8 +34,7 @@ const PAYLOAD = 'window.__c2cShopManagerScript = 1; document.documentElement.dat
 
 async function loginAsManager(page: Page): Promise<void> {
   await page.goto(`${store.storeUrl}/wp-login.php`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
-  await page.locator('#user_login').fill(MANAGER.username);
-  await page.locator('#user_pass').fill(MANAGER.password);
+  await fillLogin(page, MANAGER.username, MANAGER.password);
   await page.locator('#wp-submit').click();
   await page.waitForURL(/wp-admin/, { timeout: 240_000 });
 }

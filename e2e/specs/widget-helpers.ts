@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type FrameLocator, type Locator, type Page, type Response } from '@playwright/test';
 import { E2E_SITE, runInfo } from '../run-info.ts';
+import { fillLogin } from './login';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -48,8 +49,7 @@ export const BUYER_WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
 export async function loginAsAdmin(page: Page, store: RunningStore): Promise<void> {
   await page.goto(`${store.storeUrl}/wp-login.php`, { waitUntil: 'domcontentloaded' });
-  await page.locator('#user_login').fill(store.admin.username);
-  await page.locator('#user_pass').fill(store.admin.password);
+  await fillLogin(page, store.admin.username, store.admin.password);
   await Promise.all([page.waitForURL(/wp-admin/), page.locator('#wp-submit').click()]);
 }
 

@@ -67,6 +67,9 @@ async function activeTheme(page: Page): Promise<string> {
 
 /** Activates a theme from Appearance → Themes, as an admin would (its Activate link). */
 async function activate(page: Page, slug: string): Promise<void> {
+  if ((await activeTheme(page)) === slug) {
+    return; // Already active (a retry after a run that could not put the site back): Appearance shows no Activate link for it.
+  }
   await page.goto(`${store.storeUrl}/wp-admin/themes.php`);
   const link = page.locator(`.theme[data-slug="${slug}"] a.activate`);
   await expect(link).toHaveCount(1, { timeout: 120_000 });
