@@ -6,7 +6,8 @@
  *
  * Body (decisions.md, "Callback body"): {"operation_data": {...},
  * "signature": "<hex>"}, general form, signed over everything but signature.
- * The body is read exactly as received (php://input), never from a framework's
+ * The caller passes the body exactly as received (the raw request body: in
+ * WordPress, WP_REST_Request::get_body()), never rebuilt from a framework's
  * parsed parameters: those lose number text and key order information.
  * A signed body whose canonical string could stand for another body is
  * refused (ambiguity(); docs/decisions.md, "Callbacks: ambiguous bodies and
@@ -33,19 +34,6 @@ final class Callback_Verifier {
 	 * body by this same constant before reading it.
 	 */
 	const MAX_BODY_BYTES = 65536;
-
-	/**
-	 * Verifies the body of the current request, read from php://input.
-	 *
-	 * @throws \InvalidArgumentException When $secret is empty (our configuration, not the sender's fault).
-	 */
-	public static function from_request(
-		#[\SensitiveParameter]
-		string $secret
-	): Callback_Result {
-		$body = file_get_contents( 'php://input', false, null, 0, self::MAX_BODY_BYTES + 1 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- the raw request body.
-		return self::from_raw( false === $body ? '' : $body, $secret );
-	}
 
 	/**
 	 * Verifies a raw callback body. Never throws for bad input.

@@ -119,12 +119,6 @@ final class Operation_Store {
 		$wpdb->update( $this->events_table(), array( 'outcome' => $outcome ), array( 'event_key' => $this->event_key( $attempt->id(), $operation_id, $status, $code ) ), array( '%s' ), array( '%s' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
 	}
 
-	/** Number of events recorded for an attempt (tests, admin). */
-	public function event_count( int $attempt_id ): int {
-		global $wpdb;
-		return (int) $wpdb->get_var( $wpdb->prepare( 'SELECT COUNT(*) FROM %i WHERE attempt_id = %d', $this->events_table(), $attempt_id ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching
-	}
-
 	/** How many operations the service made for this store's payments (0 when the table cannot be read). */
 	public function operation_count(): int {
 		global $wpdb;
