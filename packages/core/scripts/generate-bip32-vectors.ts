@@ -2,7 +2,7 @@
  * Generates vectors/bip32-addresses.json: wallet keys and descriptors with
  * what parsing them gives and the addresses derived from them, and refusals
  * with their code and message, checked by core's tests and by the PHP
- * library's (packages/php/test/bip32-*.test.ts) on GMP and BCMath alike.
+ * library's (packages/php/test/suites/bip32.ts) on GMP and BCMath alike.
  *
  *   node dist/scripts/generate-bip32-vectors.js           # (re)write the file
  *   node dist/scripts/generate-bip32-vectors.js --check   # exit 1 when the file is not current

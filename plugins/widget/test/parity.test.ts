@@ -2,7 +2,7 @@
  * The plugin's PHP writes the partner CSS exactly as @card2crypto/core's
  * partnerCss() does. (Landing addresses come from the shared library's one
  * builder, proved equal to core's buildLandingUrl() by
- * packages/php/test/landing-url.test.ts.)
+ * packages/php/test/suites/landing-url.ts.)
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -13,7 +13,7 @@
  * both plugins send the buyer to the address core would. A host outside
  * ASCII is refused instead of converted (WHATWG writes it in punycode by
  * UTS #46, which PHP has only with the intl extension): the site owner can
- * write it in punycode. test/landing-url.test.ts compares the two on a table
+ * write it in punycode. test/suites/landing-url.ts compares the two on a table
  * of addresses.
  *
  * No WordPress calls here.

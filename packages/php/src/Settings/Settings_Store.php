@@ -378,7 +378,7 @@ final class Settings_Store {
 	 * Whether a stored settings option may hold what migrate() cleans, judged
 	 * without the schema, so that a plugin which builds its settings only
 	 * when something asks can look on every request: a member whose name
-	 * contains "secret" (every secret field's id does: settings-rules.test.ts),
+	 * contains "secret" (every secret field's id does: test/vector-files.test.ts),
 	 * or a markup field that sanitising would change. A true answer is
 	 * checked exactly by migrate().
 	 *

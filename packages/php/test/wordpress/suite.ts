@@ -178,7 +178,7 @@ export async function wordpressSuite(config: SiteConfig): Promise<void> {
         };
         const valid = signedText(OPERATION, CALLBACK_SECRET);
         // (Each request here boots WordPress with WooCommerce in WebAssembly: the cases are the ones only
-        // a real route can get wrong; every other body is covered against core in callbacks.test.ts.)
+        // a real route can get wrong; every other body is covered against core in suites/callbacks.ts.)
         assert.deepEqual(await post(valid), { status: 200, type: 'text/plain; charset=utf-8', text: 'OK' });
         assert.deepEqual(await post(valid.replace('2500', '2501')), { status: 401, type: 'text/plain; charset=utf-8', text: 'Wrong signature' });
         // Verified over the raw text: a parsed-and-re-encoded body would read 61000.50 as 61000.5 and accept this.

@@ -12,7 +12,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseJsonLossless } from '@card2crypto/core';
-import { PhpSandbox, TEST_PHP_VERSIONS } from './support/php.js';
+import { PhpSandbox } from '../support/php.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -141,7 +141,7 @@ const JSON_TEXTS = [
   '['.repeat(257) + ']'.repeat(257),
 ];
 
-for (const version of TEST_PHP_VERSIONS) {
+export function jsonNumbersSuite(version: string): void {
   describe(`PHP ${version}: numbers and lossless JSON`, () => {
     let php: PhpSandbox;
     before(async () => {

@@ -9,7 +9,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PhpSandbox, TEST_PHP_VERSIONS } from './support/php.js';
+import { PhpSandbox } from '../support/php.js';
 
 type Entry = [string, unknown];
 interface Outcome {
@@ -33,7 +33,7 @@ const SITES = { '1': [1, 2, 3], '2': [7] };
 const ALL_OF_NETWORK = { fields: 'ids', number: 0, network_id: 1 };
 const ALL = { fields: 'ids', number: 0 };
 
-for (const version of TEST_PHP_VERSIONS) {
+export function networkSitesSuite(version: string): void {
   describe(`PHP ${version}: Network_Sites`, () => {
     let php: PhpSandbox;
     before(async () => {

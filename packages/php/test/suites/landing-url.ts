@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildLandingUrl, parseLandingUrl, sign } from '@card2crypto/core';
-import { PhpSandbox, TEST_PHP_VERSIONS } from './support/php.js';
+import { PhpSandbox } from '../support/php.js';
 
 const SECRET = 'landing-secret-ünïcode';
 const UNSIGNED = {
@@ -97,7 +97,7 @@ const REFUSED_BY_PHP_ONLY: [string, RegExp][] = [
 
 const core = (landing: string, success = SUCCESS, fail = FAIL) => buildLandingUrl(landing, { params: PARAMS, callbacks: { success, fail } });
 
-for (const version of TEST_PHP_VERSIONS) {
+export function landingUrlSuite(version: string): void {
   describe(`PHP ${version}: Landing_Url`, () => {
     let php: PhpSandbox;
     before(async () => {

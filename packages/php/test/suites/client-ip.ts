@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROXY_ADDRESS_HEADERS } from '@card2crypto/core';
-import { PhpSandbox, TEST_PHP_VERSIONS } from './support/php.js';
+import { PhpSandbox } from '../support/php.js';
 
 const REMOTE = { REMOTE_ADDR: '198.51.100.7' };
 
@@ -35,7 +35,7 @@ const CASES: Array<[string, Record<string, string>, string]> = [
   ['x-forwarded-for', { ...REMOTE, HTTP_X_FORWARDED_FOR: '203.0.113.11' }, '198.51.100.7'],
 ];
 
-for (const version of TEST_PHP_VERSIONS) {
+export function clientIpSuite(version: string): void {
   describe(`PHP ${version}: Client_Ip`, () => {
     let php: PhpSandbox;
     before(async () => {

@@ -6,16 +6,17 @@
  * timeouts, and no secret in any message, trace, log line or dump.
  *
  * The server's first path segment picks its behaviour (base URL
- * http://127.0.0.1:PORT/<mode>), so one server serves every scenario.
+ * http://127.0.0.1:<port>/<mode>), so one server serves every scenario.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { parseJsonLossless, sign, verify } from '@card2crypto/core';
-import { PhpSandbox, TEST_PHP_VERSIONS } from './support/php.js';
+import { PhpSandbox } from '../support/php.js';
 
-const PORT = 9510;
-const CLOSED_PORT = 9511;
+/** The server's port, and one where nothing listens: both chosen by the system when the suite starts (suites of several PHPs run at once). */
+let port = 0;
+let closedPort = 0;
 const SECRET = 'sk_live_Zx9-very-secret-value';
 const TOKEN = 'partner-token-1';
 
@@ -112,7 +113,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string
     case 'e400markup':
       return answer(res, 400, `{"error":{"code":"invalid_parameter","field":"x<script>","message":"<img src=x onerror=alert(1)>${'long '.repeat(100)}"}}`);
     case 'redirect':
-      return answer(res, 302, '', { location: `http://127.0.0.1:${PORT}/ok${path}` });
+      return answer(res, 302, '', { location: `http://127.0.0.1:${port}/ok${path}` });
     case 'unsigned':
       return answer(res, 200, '{"service_fee":0.01}');
     case 'forged':
@@ -134,18 +135,26 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string
   }
 }
 
-let server: http.Server;
+/** Listens on a port the system picks; answers it. */
+async function listen(server: http.Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as { port: number }).port;
+}
 
-before(async () => {
-  server = http.createServer((req, res) => {
+/** The scenario server, started for a suite and closed after it; and a port just freed, where nothing listens. */
+async function startServer(): Promise<http.Server> {
+  const closed = http.createServer();
+  closedPort = await listen(closed);
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const server = http.createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (raw += chunk));
     req.on('end', () => handle(req, res, raw));
   });
-  await new Promise<void>((resolve) => server.listen(PORT, '127.0.0.1', resolve));
-});
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  port = await listen(server);
+  return server;
+}
 
 interface ApiException {
   kind: string;
@@ -177,15 +186,20 @@ function assertNoSecret(out: ScenarioOutput): void {
   assert.equal(everything.includes(SECRET), false, 'the partner secret leaked into a message, trace, log or dump');
 }
 
-for (const version of TEST_PHP_VERSIONS) {
+export function apiClientSuite(version: string): void {
   describe(`PHP ${version}: partner API client over real HTTP`, () => {
     let php: PhpSandbox;
+    let server: http.Server;
     before(async () => {
+      server = await startServer();
       php = await PhpSandbox.start(version);
     });
-    after(() => php?.exit());
+    after(async () => {
+      php?.exit();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
 
-    const run = (mode: string, calls: unknown[][], timeout = 5, base = `http://127.0.0.1:${PORT}/${mode}`): Promise<ScenarioOutput> =>
+    const run = (mode: string, calls: unknown[][], timeout = 5, base = `http://127.0.0.1:${port}/${mode}`): Promise<ScenarioOutput> =>
       php.runJson<ScenarioOutput>('api-client.php', { 'scenario.json': JSON.stringify({ base_url: base, token: TOKEN, secret: SECRET, timeout, calls }) });
 
     test('the seven endpoints: requests verify with core, answers are verified and typed', async () => {
@@ -362,7 +376,7 @@ for (const version of TEST_PHP_VERSIONS) {
       assert.equal(timeout.status, 0);
       assert.equal(timeout.meaning, 'Timed out');
       assert.ok(elapsed < 2400, `gave up after the 1 s timeout, not the 2.5 s answer (${elapsed} ms)`);
-      const closed = await run('ok', [['params']], 5, `http://127.0.0.1:${CLOSED_PORT}/ok`);
+      const closed = await run('ok', [['params']], 5, `http://127.0.0.1:${closedPort}/ok`);
       assertNoSecret(closed);
       const network = exceptionOf(closed.results[0]);
       assert.equal(network.kind, 'network');
@@ -370,7 +384,7 @@ for (const version of TEST_PHP_VERSIONS) {
     });
 
     test('the credentials check both plugins make: accepted with the fee, or refused with the words and the setting at fault', async () => {
-      const base = (mode: string) => `http://127.0.0.1:${PORT}/${mode}`;
+      const base = (mode: string) => `http://127.0.0.1:${port}/${mode}`;
       // [base URL, ok, setting at fault, the words]
       const cases: Array<[string, boolean, string | null, RegExp]> = [
         [base('ok'), true, null, /^$/],
@@ -379,7 +393,7 @@ for (const version of TEST_PHP_VERSIONS) {
         [base('e403'), false, 'partner_token', /^the service has blocked this partner; contact the service \(/],
         [base('e404'), false, 'partner_token', /^the service does not know this partner token \(/],
         [base('internal500'), false, 'base_url', /^the address does not answer as the service does/],
-        [`http://127.0.0.1:${CLOSED_PORT}/none`, false, 'base_url', /^the service address could not be reached \(/],
+        [`http://127.0.0.1:${closedPort}/none`, false, 'base_url', /^the service address could not be reached \(/],
         ['not an address', false, 'base_url', /^the settings cannot be used to call the service \(/],
         [base('e429'), false, null, /^the service refused the request \(/],
       ];

@@ -10,11 +10,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PhpSandbox, TEST_PHP_VERSIONS } from './support/php.js';
+import { PhpSandbox } from '../support/php.js';
 
 const T = 1_800_000_000;
 
-for (const version of TEST_PHP_VERSIONS) {
+export function budgetRulesSuite(version: string): void {
   describe(`PHP ${version}: Visitor_Budget and Site_Lock`, () => {
     let php: PhpSandbox;
     before(async () => {

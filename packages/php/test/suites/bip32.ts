@@ -1,23 +1,18 @@
 /**
- * The suite of bip32-native.test.ts, bip32-php74.test.ts and bip32-php85.test.ts
- * (one file per PHP, so that node's test runner runs them side by side: the
- * BCMath vectors are CPU-bound, and php-wasm runs in its test file's own
- * process).
- *
  * The PHP library's BIP32 (Btc\Bip32) against the official vectors
  * (packages/core/vectors/bips.json) and the project's shared vector file
- * (packages/core/vectors/bip32-addresses.json, generated from core), on every
- * PHP of TEST_PHP_VERSIONS and on each big-number backend the runtime has:
- * GMP and BCMath natively, BCMath in php-wasm (built without GMP). A host
- * with neither is the native PHP started with -n (no php.ini, so neither
- * shared extension): it gets the answer a settings page shows.
+ * (packages/core/vectors/bip32-addresses.json, generated from core), on each
+ * big-number backend the runtime has: GMP and BCMath natively, BCMath in
+ * php-wasm (built without GMP). A host with neither is the native PHP started
+ * with -n (no php.ini, so neither shared extension): it gets the answer a
+ * settings page shows (noMathSuite).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { deriveAddresses, parseWalletKey } from '@card2crypto/core';
-import { PhpSandbox, REPO_DIR, TEST_PHP_VERSIONS, type CallResult } from './php.js';
+import { PhpSandbox, REPO_DIR, type CallResult } from '../support/php.js';
 
 const VECTORS = path.join(REPO_DIR, 'packages/core/vectors');
 const BIPS = JSON.parse(readFileSync(path.join(VECTORS, 'bips.json'), 'utf8'));
@@ -50,21 +45,11 @@ function values(results: CallResult[]): unknown[] {
   });
 }
 
-/**
- * The suite on one PHP of TEST_PHP_VERSIONS ("native", or a php-wasm version);
- * skipped, saying why, where it is not one. `part` 'gmp' runs the PHP's own
- * tests and the GMP backend's, 'bcmath' the BCMath backend's alone (the native
- * PHP has both: two files, side by side).
- */
-export function bip32Suite(version: string, part: 'all' | 'gmp' | 'bcmath' = 'all'): void {
-  const title = `PHP ${version}: BIP32 wallet keys and addresses${part === 'all' ? '' : ` (${part})`}`;
-  if (!TEST_PHP_VERSIONS.includes(version)) {
-    describe(title, { skip: `PHP ${version} is not among ${TEST_PHP_VERSIONS.join(', ')}` }, () => {});
-    return;
-  }
+/** The suite on one PHP: "native" or a php-wasm version, every backend it has. */
+export function bip32Suite(version: string): void {
+  const title = `PHP ${version}: BIP32 wallet keys and addresses`;
   const native = version === 'native';
   const backends = native ? ['gmp', 'bcmath'] : ['bcmath'];
-  const tested = part === 'all' ? backends : backends.filter((backend) => backend === part);
 
   describe(title, () => {
     let php: PhpSandbox;
@@ -73,53 +58,51 @@ export function bip32Suite(version: string, part: 'all' | 'gmp' | 'bcmath' = 'al
     });
     after(() => php?.exit());
 
-    if (part !== 'bcmath') {
-      test(`support() names the backend: ${backends[0]}`, async () => {
-        const [support, best, gmp] = values(await php.call([['bip32_support'], ['bip32_backend', null], ['bip32_backend', 'gmp']]));
-        assert.deepEqual((support as { available: boolean; backend: string }).available, true);
-        assert.equal((support as { backend: string }).backend, backends[0]);
-        assert.equal(best, backends[0]);
-        if (native) {
-          assert.equal(gmp, 'gmp');
-        } else {
-          // php-wasm has no GMP: asking for it is refused, by name.
-          assert.deepEqual(gmp, { refused: { code: 'no_math', message: "This server's PHP has no GMP extension." } });
-        }
-      });
-
+    test(`support() names the backend: ${backends[0]}`, async () => {
+      const [support, best, gmp] = values(await php.call([['bip32_support'], ['bip32_backend', null], ['bip32_backend', 'gmp']]));
+      assert.deepEqual((support as { available: boolean; backend: string }).available, true);
+      assert.equal((support as { backend: string }).backend, backends[0]);
+      assert.equal(best, backends[0]);
       if (native) {
-        test('Secp256k1_Table holds j·16^i·G (recomputed with GMP by plain affine additions)', async () => {
-          assert.deepEqual(await php.one('bip32_comb_table'), [64, null]);
-        });
+        assert.equal(gmp, 'gmp');
+      } else {
+        // php-wasm has no GMP: asking for it is refused, by name.
+        assert.deepEqual(gmp, { refused: { code: 'no_math', message: "This server's PHP has no GMP extension." } });
       }
+    });
 
-      test('segwit encoder and decoder (BIP173/BIP350 valid and invalid addresses), HASH160 (BIP49), descriptor checksums (BIP380)', async () => {
-        const calls: unknown[][] = BIPS.segwit.valid.map(({ address, script_pubkey: script }: { address: string; script_pubkey: string }) => [
-          'bip32_segwit',
-          address.toLowerCase().slice(0, 2),
-          script.startsWith('00') ? 0 : parseInt(script.slice(0, 2), 16) - 0x50,
-          script.slice(4),
-        ]);
-        calls.push(['bip32_hash160', BIPS.bip49.addresses[0].public_key], ['bip32_hash160', BIPS.bip49.script_sig]);
-        calls.push(['bip32_checksum', 'raw(deadbeef)'], ['bip32_checksum', 'raw(Ü)']);
-        calls.push(...BIPS.segwit.invalid.map((v: { address: string }) => ['btc_validate', v.address]));
-        const got = values(await php.call(calls));
-        const invalid = got.splice(calls.length - BIPS.segwit.invalid.length) as { valid: boolean }[];
-        assert.equal(invalid.length, 25);
-        assert.deepEqual(
-          invalid.map((r) => r.valid),
-          BIPS.segwit.invalid.map(() => false),
-          'BIP173/BIP350 invalid addresses',
-        );
-        assert.deepEqual(
-          got.slice(0, BIPS.segwit.valid.length),
-          BIPS.segwit.valid.map((v: { address: string }) => v.address.toLowerCase()),
-        );
-        assert.deepEqual(got.slice(BIPS.segwit.valid.length), [BIPS.bip49.keyhash, BIPS.bip49.address_bytes, '89f8spxm', null]);
+    if (native) {
+      test('Secp256k1_Table holds j·16^i·G (recomputed with GMP by plain affine additions)', async () => {
+        assert.deepEqual(await php.one('bip32_comb_table'), [64, null]);
       });
     }
 
-    for (const backend of tested) {
+    test('segwit encoder and decoder (BIP173/BIP350 valid and invalid addresses), HASH160 (BIP49), descriptor checksums (BIP380)', async () => {
+      const calls: unknown[][] = BIPS.segwit.valid.map(({ address, script_pubkey: script }: { address: string; script_pubkey: string }) => [
+        'bip32_segwit',
+        address.toLowerCase().slice(0, 2),
+        script.startsWith('00') ? 0 : parseInt(script.slice(0, 2), 16) - 0x50,
+        script.slice(4),
+      ]);
+      calls.push(['bip32_hash160', BIPS.bip49.addresses[0].public_key], ['bip32_hash160', BIPS.bip49.script_sig]);
+      calls.push(['bip32_checksum', 'raw(deadbeef)'], ['bip32_checksum', 'raw(Ü)']);
+      calls.push(...BIPS.segwit.invalid.map((v: { address: string }) => ['btc_validate', v.address]));
+      const got = values(await php.call(calls));
+      const invalid = got.splice(calls.length - BIPS.segwit.invalid.length) as { valid: boolean }[];
+      assert.equal(invalid.length, 25);
+      assert.deepEqual(
+        invalid.map((r) => r.valid),
+        BIPS.segwit.invalid.map(() => false),
+        'BIP173/BIP350 invalid addresses',
+      );
+      assert.deepEqual(
+        got.slice(0, BIPS.segwit.valid.length),
+        BIPS.segwit.valid.map((v: { address: string }) => v.address.toLowerCase()),
+      );
+      assert.deepEqual(got.slice(BIPS.segwit.valid.length), [BIPS.bip49.keyhash, BIPS.bip49.address_bytes, '89f8spxm', null]);
+    });
+
+    for (const backend of backends) {
       test(`${backend}: BIP32 test vectors (public steps of 1 and 2, ext pubs of 1 to 4, vector 5)`, async () => {
         const steps = BIPS.bip32.public_steps as { parent: string; index: number; child: string }[];
         const got = values(
@@ -288,27 +271,23 @@ export function bip32Suite(version: string, part: 'all' | 'gmp' | 'bcmath' = 'al
 
 /** The native PHP started with -n: neither extension. */
 export function noMathSuite(): void {
-  describe(
-    'a host with neither GMP nor BCMath (native PHP with -n: no php.ini, no shared extension)',
-    { skip: TEST_PHP_VERSIONS.includes('native') ? false : 'no native PHP' },
-    () => {
-      let php: PhpSandbox;
-      before(async () => {
-        php = await PhpSandbox.start('native', ['-n']);
-      });
-      after(() => php?.exit());
+  describe('a host with neither GMP nor BCMath (native PHP with -n: no php.ini, no shared extension)', () => {
+    let php: PhpSandbox;
+    before(async () => {
+      php = await PhpSandbox.start('native', ['-n']);
+    });
+    after(() => php?.exit());
 
-      test('support() says why, in words a settings page can show; deriving is refused with the same words', async () => {
-        const zpub = BIPS.bip84.account_zpub;
-        const [support, wallet, derive] = values(
-          await php.call([['bip32_support'], ['bip32_wallet', zpub, 'production', null], ['bip32_derive', zpub, 0, 3, false, 'production', null]]),
-        );
-        assert.deepEqual(support, { available: false, backend: null, message: NO_MATH });
-        assert.deepEqual(wallet, { refused: { code: 'no_math', message: NO_MATH } });
-        assert.deepEqual(derive, { refused: { code: 'no_math', message: NO_MATH } });
-        // Core, which needs neither, parses the same key: the refusal is the host's, not the key's.
-        assert.equal(parseWalletKey(zpub).addressType, 'p2wpkh');
-      });
-    },
-  );
+    test('support() says why, in words a settings page can show; deriving is refused with the same words', async () => {
+      const zpub = BIPS.bip84.account_zpub;
+      const [support, wallet, derive] = values(
+        await php.call([['bip32_support'], ['bip32_wallet', zpub, 'production', null], ['bip32_derive', zpub, 0, 3, false, 'production', null]]),
+      );
+      assert.deepEqual(support, { available: false, backend: null, message: NO_MATH });
+      assert.deepEqual(wallet, { refused: { code: 'no_math', message: NO_MATH } });
+      assert.deepEqual(derive, { refused: { code: 'no_math', message: NO_MATH } });
+      // Core, which needs neither, parses the same key: the refusal is the host's, not the key's.
+      assert.equal(parseWalletKey(zpub).addressType, 'p2wpkh');
+    });
+  });
 }

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PhpSandbox, REPO_DIR, TEST_PHP_VERSIONS } from './support/php.js';
+import { PhpSandbox, REPO_DIR } from '../support/php.js';
 
 interface RuleVector {
   name: string;
@@ -32,17 +32,7 @@ const schemaText = fs.readFileSync(SCHEMA_FILE, 'utf8');
 const vectors = (JSON.parse(fs.readFileSync(VECTOR_FILE, 'utf8')) as { cases: RuleVector[] }).cases;
 const files = { 'settings.json': schemaText };
 
-test('every secret field has "secret" in its id (Settings_Store::may_need_migration() looks for it without the schema)', () => {
-  const schema = JSON.parse(schemaText) as { plugins: Record<string, { fields: { id: string; secret: boolean }[] }> };
-  const secrets = Object.values(schema.plugins).flatMap((p) => p.fields.filter((f) => f.secret).map((f) => f.id));
-  assert.ok(secrets.length >= 2, 'both plugins have a secret field');
-  assert.deepEqual(
-    secrets.filter((id) => !id.toLowerCase().includes('secret')),
-    [],
-  );
-});
-
-for (const version of TEST_PHP_VERSIONS) {
+export function settingsRulesSuite(version: string): void {
   describe(`PHP ${version}: settings rules`, () => {
     let php: PhpSandbox;
     before(async () => {

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateBtcAddress, type BtcNetwork } from '@card2crypto/core';
-import { PhpSandbox, TEST_PHP_VERSIONS } from './support/php.js';
+import { PhpSandbox } from '../support/php.js';
 
 const VALID = [
   // BIP173 / BIP350
@@ -87,7 +87,7 @@ function mutations(): string[] {
 const CORPUS = [...new Set([...VALID, ...INVALID, ...mutations()])];
 const NETWORK_SETS: (BtcNetwork[] | null)[] = [null, ['mainnet'], ['mainnet', 'testnet', 'regtest'], ['regtest'], ['testnet']];
 
-for (const version of TEST_PHP_VERSIONS) {
+export function btcAddressSuite(version: string): void {
   describe(`PHP ${version}: BTC addresses`, () => {
     let php: PhpSandbox;
     before(async () => {
