@@ -195,7 +195,6 @@ export function apiClientSuite(version: string): void {
       php = await PhpSandbox.start(version);
     });
     after(async () => {
-      php?.exit();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
 

@@ -7,7 +7,7 @@
  * with -n (no php.ini, so neither shared extension): it gets the answer a
  * settings page shows (noMathSuite).
  */
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -56,7 +56,6 @@ export function bip32Suite(version: string): void {
     before(async () => {
       php = await PhpSandbox.start(version);
     });
-    after(() => php?.exit());
 
     test(`support() names the backend: ${backends[0]}`, async () => {
       const [support, best, gmp] = values(await php.call([['bip32_support'], ['bip32_backend', null], ['bip32_backend', 'gmp']]));
@@ -276,7 +275,6 @@ export function noMathSuite(): void {
     before(async () => {
       php = await PhpSandbox.start('native', ['-n']);
     });
-    after(() => php?.exit());
 
     test('support() says why, in words a settings page can show; deriving is refused with the same words', async () => {
       const zpub = BIPS.bip84.account_zpub;

@@ -3,7 +3,7 @@
  * BIP173/BIP350 test vectors, known mainnet/testnet addresses and thousands
  * of mutations of them (one character changed, case flipped, truncated...).
  */
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateBtcAddress, type BtcNetwork } from '@card2crypto/core';
 import { PhpSandbox } from '../support/php.js';
@@ -93,7 +93,6 @@ export function btcAddressSuite(version: string): void {
     before(async () => {
       php = await PhpSandbox.start(version);
     });
-    after(() => php?.exit());
 
     test(`${CORPUS.length} addresses × ${NETWORK_SETS.length} network sets agree with core`, async () => {
       const calls = NETWORK_SETS.flatMap((networks) => CORPUS.map((a) => ['btc_validate', a, networks]));

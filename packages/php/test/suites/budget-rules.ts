@@ -8,7 +8,7 @@
  * per-site lock names (Database\Site_Lock). Counting on a real database,
  * many takers at once, is the WordPress-level suite's (wordpress/suite.ts).
  */
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PhpSandbox } from '../support/php.js';
 
@@ -20,7 +20,6 @@ export function budgetRulesSuite(version: string): void {
     before(async () => {
       php = await PhpSandbox.start(version);
     });
-    after(() => php?.exit());
 
     test('a sliding window: the previous window weighs as much as it still overlaps; a refusal is told when one more fits', async () => {
       // [times, limit, count refused, per request: 0 when it fit, else the seconds until one more fits, why]

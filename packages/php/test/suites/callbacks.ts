@@ -4,7 +4,7 @@
  * HTTP answer for every body (400 empty/unparseable/invalid, 401 "Wrong
  * signature", 200 "OK"), on the oldest and newest supported PHP.
  */
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -76,7 +76,6 @@ export function callbacksSuite(version: string): void {
     before(async () => {
       php = await PhpSandbox.start(version);
     });
-    after(() => php?.exit());
 
     test(`${BODIES.length} bodies: same outcome and HTTP answer as core`, async () => {
       const results = await php.runJson<unknown[]>('callbacks.php', { 'bodies.json': JSON.stringify({ secret: SECRET, bodies: BODIES.map(([, b]) => b) }) });

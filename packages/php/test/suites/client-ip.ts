@@ -6,7 +6,7 @@
  * The checkout's callback allowlist and visitor budgets and the widget's route
  * limit all call it; these are its vectors.
  */
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROXY_ADDRESS_HEADERS } from '@card2crypto/core';
 import { PhpSandbox } from '../support/php.js';
@@ -41,7 +41,6 @@ export function clientIpSuite(version: string): void {
     before(async () => {
       php = await PhpSandbox.start(version);
     });
-    after(() => php?.exit());
 
     test('the caller is the connection, or the last entry of the one forwarding header trusted', async () => {
       const got = await php.call(CASES.map(([header, server]) => ['client_ip', header, server]));

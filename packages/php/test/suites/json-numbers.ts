@@ -9,7 +9,7 @@
  *   surrogate escapes, which have no UTF-8 form and are refused), keeps every
  *   number's text, and names where a bad text goes wrong.
  */
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseJsonLossless } from '@card2crypto/core';
 import { PhpSandbox } from '../support/php.js';
@@ -147,7 +147,6 @@ export function jsonNumbersSuite(version: string): void {
     before(async () => {
       php = await PhpSandbox.start(version);
     });
-    after(() => php?.exit());
 
     test('PHP floats are written exactly as JavaScript writes them', async () => {
       const xs = doubles();

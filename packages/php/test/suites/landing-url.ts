@@ -4,7 +4,7 @@
  * table, the same URL to the byte, or a refusal where core refuses. Expected
  * values are computed here by core, never written down.
  */
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildLandingUrl, parseLandingUrl, sign } from '@card2crypto/core';
 import { PhpSandbox } from '../support/php.js';
@@ -103,7 +103,6 @@ export function landingUrlSuite(version: string): void {
     before(async () => {
       php = await PhpSandbox.start(version);
     });
-    after(() => php?.exit());
 
     test(`${ACCEPTED.length} landing addresses: byte for byte what core builds`, async () => {
       const results = await php.call(ACCEPTED.map((landing) => ['landing_url', landing, PARAMS, SUCCESS, FAIL]));

@@ -7,7 +7,7 @@
  * gone through on uninstall, each restored after. The real network is the
  * checkout's WordPress-level multisite suite.
  */
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PhpSandbox } from '../support/php.js';
 
@@ -39,7 +39,6 @@ export function networkSitesSuite(version: string): void {
     before(async () => {
       php = await PhpSandbox.start(version);
     });
-    after(() => php?.exit());
     const run = (scenarios: Scenario[]) => php.runJson<Outcome[]>('network-sites.php', { 'network.json': JSON.stringify(scenarios) });
 
     test('activation: this site, or every site of the current network when activated for it (not a large one)', async () => {

@@ -4,7 +4,7 @@
  * canonical string and signature for valid cases, and verification of the
  * raw JSON body (input plus signature) against the case's expectation.
  */
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,7 +37,8 @@ interface PhpCaseResult {
 
 const VECTOR_FILE = process.env.C2C_VECTOR_FILE ?? path.join(REPO_DIR, 'packages/core/vectors/signing.json');
 const vectorText = fs.readFileSync(VECTOR_FILE, 'utf8');
-const vectors = JSON.parse(vectorText) as { version: number; cases: VectorCase[] };
+/** Core's signing vectors (C2C_VECTOR_FILE names another file); vector-files.test.ts checks their spread. */
+export const vectors = JSON.parse(vectorText) as { version: number; cases: VectorCase[] };
 
 /**
  * The raw JSON text a receiver would get: the case's own body when it has one,
@@ -74,7 +75,6 @@ export function vectorsSuite(version: string): void {
         'bodies.json': JSON.stringify(vectors.cases.map(bodyOf)),
       });
     });
-    after(() => php?.exit());
 
     test("every valid case: canonical string (under the case's reading) and signature", () => {
       const failures: string[] = [];

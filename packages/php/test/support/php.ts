@@ -8,8 +8,8 @@
  * request of its own (php-wasm) or a process of its own (native), so nothing
  * but the scratch files carries over, and each call writes the ones it reads.
  * Starting php-wasm (about half a second of CPU) per suite was most of the
- * unit tests' time. A suite's exit() leaves the runtime to the next; the
- * runtimes stop when the process's tests are done.
+ * unit tests' time. Suites never stop the runtime: it stops when the
+ * process's tests are done.
  */
 import { after } from 'node:test';
 import { startPhp, type PhpRunner } from '../../testing/php.js';
@@ -25,28 +25,15 @@ after(async () => {
   started.clear();
 });
 
-/** The runner a suite is handed: the process's shared one, whose exit() is left to the end of the process's tests. */
-function shared(runner: PhpRunner): PhpRunner {
-  return new Proxy(runner, {
-    get(target, property, receiver) {
-      if (property === 'exit') {
-        return () => {};
-      }
-      const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
-
 export type PhpSandbox = PhpRunner;
 export const PhpSandbox = {
-  start: async (version: string, nativeArgs: string[] = []): Promise<PhpRunner> => {
+  start: (version: string, nativeArgs: string[] = []): Promise<PhpRunner> => {
     const key = JSON.stringify([version, nativeArgs]);
     let runner = started.get(key);
     if (!runner) {
       runner = startPhp(version, { mounts: {}, scripts: '/php/test/php', nativeArgs });
       started.set(key, runner);
     }
-    return shared(await runner);
+    return runner;
   },
 };
