@@ -7,7 +7,7 @@
  * estimate as a cart does.
  */
 import { expect, test } from './fixtures';
-import { adminRest, blockCheckout, loginAsAdmin, requireWooCommerce, runningStore, BUYER } from './checkout-helpers.js';
+import { addToCart, adminRest, blockCheckout, loginAsAdmin, requireWooCommerce, runningStore, BUYER } from './checkout-helpers.js';
 
 const store = runningStore();
 const WALLET_LINE =
@@ -18,7 +18,7 @@ test.describe('before the payment page', () => {
   test.beforeEach(() => requireWooCommerce(store));
 
   test('the block checkout says the address must stay as it is', async ({ page }) => {
-    await page.goto(`${store.storeUrl}/?add-to-cart=${store.woocommerce!.products[0]!.id}`, { waitUntil: 'domcontentloaded' });
+    await addToCart(page, store, store.woocommerce!.products[0]!.id);
     await page.goto(store.woocommerce!.pages.checkout!, { waitUntil: 'domcontentloaded' });
     await expect(page.locator('.wp-block-woocommerce-checkout-payment-block')).toBeVisible({ timeout: 120_000 });
     await expect(page.getByText(WALLET_LINE)).toBeVisible({ timeout: 120_000 });

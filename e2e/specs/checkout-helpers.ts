@@ -300,14 +300,17 @@ export async function submitWooCommerceSettings(page: Page): Promise<boolean> {
 }
 
 /**
- * Puts a product in the cart of `page`'s browser context: the same GET ?add-to-cart=<id> a link would
- * send, through the context's own request client (it shares the cookies, so WooCommerce's session
- * cookie lands in the browser), without rendering the shop page it answers with: the page is not what
- * the checkout specs test, and rendering it costs the browser a second or more of CPU each time.
+ * Puts `quantity` of a product in the cart of `page`'s browser context: the same GET
+ * ?add-to-cart=<id> a link would send, through the context's own request client (it shares the
+ * cookies, so WooCommerce's session cookie lands in the browser), without rendering the shop page it
+ * answers with: the page is not what the checkout specs test, and rendering it costs the browser a
+ * second or more of CPU each time. It waits for the whole answer: WooCommerce saves the cart when
+ * that request ends, so a page opened after the answer's first bytes (page.goto's domcontentloaded)
+ * could read the cart from before it (checkout-range once saw its old cart for a minute).
  */
-export async function addToCart(page: Page, store: RunningStore, productId: number): Promise<void> {
-  const response = await page.request.get(`${store.storeUrl}/?add-to-cart=${productId}`, { timeout: 180_000 });
-  expect(response.status(), `GET ?add-to-cart=${productId}`).toBe(200);
+export async function addToCart(page: Page, store: RunningStore, productId: number, quantity = 1): Promise<void> {
+  const response = await page.request.get(`${store.storeUrl}/?add-to-cart=${productId}&quantity=${quantity}`, { timeout: 180_000 });
+  expect(response.status(), `GET ?add-to-cart=${productId}&quantity=${quantity}`).toBe(200);
 }
 
 /** Block checkout as a guest: product to cart, address, place order; ends on the landing page (or the order-pay page, embedded flow). */

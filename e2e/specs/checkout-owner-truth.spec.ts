@@ -20,6 +20,7 @@
 import { expect, test, type Browser, type Page, type PlaywrightWorkerArgs } from './fixtures';
 import { phpProblemsIn } from '../checks.ts';
 import {
+  addToCart,
   adminOrder,
   BUYER,
   classicCheckoutPage,
@@ -163,7 +164,7 @@ test.describe.serial('the owner sees the truth', () => {
     const buyer = await browser.newPage();
     try {
       // Block checkout.
-      await buyer.goto(`${store.storeUrl}/?add-to-cart=${store.woocommerce!.products[0]!.id}`, { waitUntil: 'domcontentloaded' });
+      await addToCart(buyer, store, store.woocommerce!.products[0]!.id);
       await buyer.goto(store.woocommerce!.pages.checkout!, { waitUntil: 'domcontentloaded' });
       await buyer.getByLabel('Email address').fill(BUYER.email);
       await expect(

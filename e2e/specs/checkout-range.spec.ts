@@ -8,7 +8,7 @@
  * to split it; back in range the method is offered and the sentence is gone.
  */
 import { expect, test, type Page } from './fixtures';
-import { classicCheckoutPage, loginAsAdmin, requireWooCommerce, runningStore } from './checkout-helpers.js';
+import { addToCart, classicCheckoutPage, loginAsAdmin, requireWooCommerce, runningStore } from './checkout-helpers.js';
 
 const store = runningStore();
 const RANGE = 'Card payment is available for orders from €50.00 to €5,000.00.';
@@ -27,7 +27,7 @@ function product(sku: string): number {
 /** The cart holds `quantity` of `sku` and nothing else. */
 async function cartOf(page: Page, sku: string, quantity: number): Promise<void> {
   await page.context().clearCookies();
-  await page.goto(`${store.storeUrl}/?add-to-cart=${product(sku)}&quantity=${quantity}`, { waitUntil: 'domcontentloaded' });
+  await addToCart(page, store, product(sku), quantity);
 }
 
 /** Our sentence as shown on the page: a block notice, or the classic pages' own (not the screen reader's live region, which repeats it). */
@@ -79,7 +79,7 @@ test.describe('the order total outside the service range', () => {
     await expect(page.locator('#order_review').getByText(/no (available )?payment methods/i)).toHaveCount(0);
 
     // A hardware wallet more: 83.90 EUR.
-    await page.goto(`${store.storeUrl}/?add-to-cart=${product('c2c-hardware-wallet')}`, { waitUntil: 'domcontentloaded' });
+    await addToCart(page, store, product('c2c-hardware-wallet'));
     await page.goto(`${store.storeUrl}/checkout/`, { waitUntil: 'domcontentloaded' });
     await expect(cardMethod(page).first()).toBeVisible({ timeout: 60_000 });
     await expect(told(page, RANGE)).toHaveCount(0);

@@ -26,6 +26,7 @@ import { parseLandingUrl } from '@card2crypto/core';
 import { runInfo } from '../run-info.ts';
 import { blockPartner } from './widget-helpers.ts';
 import {
+  addToCart,
   BUYER,
   adminOrder,
   blockCheckout,
@@ -103,7 +104,7 @@ const cardMethod = (page: Page) =>
 /** The block checkout with the first product in the cart, its payment options rendered. */
 async function openBlockCheckout(page: Page): Promise<void> {
   await page.context().clearCookies();
-  await page.goto(`${store.storeUrl}/?add-to-cart=${store.woocommerce!.products[0]!.id}`, { waitUntil: 'domcontentloaded' });
+  await addToCart(page, store, store.woocommerce!.products[0]!.id);
   await page.goto(store.woocommerce!.pages.checkout!, { waitUntil: 'domcontentloaded' });
   await expect(page.locator('.wp-block-woocommerce-checkout-payment-block')).toBeVisible({ timeout: 120_000 });
   await page.waitForLoadState('networkidle').catch(() => {});

@@ -9,7 +9,7 @@
  * is stored; this proves what a browser makes of it.
  */
 import { expect, test, type Page } from './fixtures';
-import { adminRest, classicCheckoutPage, loginAsAdmin, placeOrder, requireWooCommerce, runningStore, saveSettings } from './checkout-helpers.js';
+import { addToCart, adminRest, classicCheckoutPage, loginAsAdmin, placeOrder, requireWooCommerce, runningStore, saveSettings } from './checkout-helpers.js';
 
 const store = runningStore();
 
@@ -72,7 +72,7 @@ test.describe('stored XSS through the payment method title and description', () 
 
       // A buyer with the product in the cart: the block checkout and the classic one.
       const buyer = await browser.newPage();
-      await buyer.goto(`${store.storeUrl}/?add-to-cart=${store.woocommerce!.products[0]!.id}`, { waitUntil: 'domcontentloaded' });
+      await addToCart(buyer, store, store.woocommerce!.products[0]!.id);
       await assertInert(buyer, `${store.storeUrl}/checkout/`, 'block checkout');
       await expect(
         buyer.locator('.wc-block-components-radio-control__label, .wc-block-components-payment-method-label').filter({ hasText: 'Card payment' }).first(),

@@ -7,7 +7,7 @@
  * visitor back to a page that says what happened.
  */
 import { test, type Page } from './fixtures';
-import { adminRest, CARDS, requireWooCommerce, type RunningStore as CheckoutStore } from './checkout-helpers.js';
+import { addToCart, adminRest, CARDS, requireWooCommerce, type RunningStore as CheckoutStore } from './checkout-helpers.js';
 import {
   buyInWidget,
   collectWidgetEvents,
@@ -111,7 +111,7 @@ test('the demo theme shows no sidebar widget on the checkout, order-pay and orde
   const order = created.json as { id: number; order_key: string; payment_url: string };
   const checkout = shop.woocommerce!.pages.checkout!;
 
-  await page.goto(`${store.storeUrl}/?add-to-cart=${product.id}`, { waitUntil: 'domcontentloaded' });
+  await addToCart(page, shop, product.id);
   const pages: [string, string, string][] = [
     ['checkout', checkout, 'woocommerce-checkout'],
     ['order-pay', order.payment_url, 'woocommerce-order-pay'],
